@@ -1,0 +1,67 @@
+/* Broadcast as a binomial scatter followed by a ring allgather:
+ * M. Barnett, S. Gupta, D. G. Payne, L. Shuler, R. van de Geijn, J. Watts,
+ * "Interprocessor collective communication library (InterCom)", SHPCC 1994;
+ * MPICH's MPIR_Bcast for long messages (scatter_ring_allgather).
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "../../models/collectives.h"
+#include "../collectives.h"
+
+/* The message is cut into p chunks of ceil(m/p) bytes; chunk c belongs to
+ * relative rank c. The binomial scatter gives every rank the chunks of its
+ * subtree; then p-1 ring steps pass every chunk around. Cost on one level,
+ * m divisible by p, p a power of two:
+ * (log2 p + p - 1) alpha + 2 (p-1)/p m beta. */
+sc_err_t sc_bcast_scatter_allgather(sc_comm_t *comm,
+                                    const sc_coll_args_t *args)
+{
+    int rank = comm->rank, p = comm->size, root = args->root;
+    int rel = (rank - root + p) % p;
+    size_t m = args->bytes;
+    size_t chunk = (m + (size_t)p - 1) / (size_t)p;
+    char *buf = args->recvbuf;
+    if (m == 0 || p == 1)
+        return SC_OK;
+
+    /* Scatter: receive the chunks of my subtree (lowest set bit of rel
+     * chunks from rel on), then hand each child its subtree's chunks. */
+    int mask = 1;
+    while (mask < p) {
+        if (rel & mask) {
+            size_t size = sc_chunk_span_bytes(m, p, rel, mask);
+            if (size) {
+                sc_err_t err = sc_recv(comm, buf + (size_t)rel * chunk, size,
+                                       (rank - mask + p) % p, SC_TAG_BCAST);
+                if (err)
+                    return err;
+            }
+            break;
+        }
+        mask <<= 1;
+    }
+    for (mask >>= 1; mask > 0; mask >>= 1) {
+        if (rel + mask >= p)
+            continue;
+        size_t size = sc_chunk_span_bytes(m, p, rel + mask, mask);
+        if (!size)
+            continue;
+        sc_err_t err = sc_send(comm, buf + (size_t)(rel + mask) * chunk, size,
+                               (rank + mask) % p, SC_TAG_BCAST);
+        if (err)
+            return err;
+    }
+
+    /* Ring allgather of the chunks: at step k pass on the chunk of relative
+     * rank rel-k+1, receive that of rel-k from the left. */
+    int left = (rank - 1 + p) % p, right = (rank + 1) % p;
+    for (int k = 1; k < p; k++) {
+        int out_chunk = (rel - k + 1 + p) % p, in_chunk = (rel - k + p) % p;
+        sc_err_t err = sc_sendrecv(
+            comm, buf + (size_t)out_chunk * chunk,
+            sc_chunk_span_bytes(m, p, out_chunk, 1), right, SC_TAG_BCAST,
+            buf + (size_t)in_chunk * chunk, sc_chunk_span_bytes(m, p, in_chunk, 1),
+            left, SC_TAG_BCAST);
+        if (err)
+            return err;
+    }
+    return SC_OK;
+}

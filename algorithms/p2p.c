@@ -1,0 +1,118 @@
+/* Blocking calls and buffers built on a transport's isend/irecv/waitall.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "p2p.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+sc_err_t sc_isend(sc_comm_t *comm, const void *buf, size_t bytes, int dst,
+                  int tag, sc_request_t **req)
+{
+    return comm->transport->isend(comm, buf, bytes, dst, tag, req);
+}
+
+sc_err_t sc_irecv(sc_comm_t *comm, void *buf, size_t bytes, int src, int tag,
+                  sc_request_t **req)
+{
+    return comm->transport->irecv(comm, buf, bytes, src, tag, req);
+}
+
+sc_err_t sc_waitall(sc_comm_t *comm, int count, sc_request_t **reqs)
+{
+    return comm->transport->waitall(comm, count, reqs);
+}
+
+sc_err_t sc_wait(sc_comm_t *comm, sc_request_t **req)
+{
+    return sc_waitall(comm, 1, req);
+}
+
+sc_err_t sc_send(sc_comm_t *comm, const void *buf, size_t bytes, int dst,
+                 int tag)
+{
+    sc_request_t *req = NULL;
+    sc_err_t err = sc_isend(comm, buf, bytes, dst, tag, &req);
+    return err ? err : sc_wait(comm, &req);
+}
+
+sc_err_t sc_recv(sc_comm_t *comm, void *buf, size_t bytes, int src, int tag)
+{
+    sc_request_t *req = NULL;
+    sc_err_t err = sc_irecv(comm, buf, bytes, src, tag, &req);
+    return err ? err : sc_wait(comm, &req);
+}
+
+sc_err_t sc_sendrecv(sc_comm_t *comm, const void *sendbuf, size_t sendbytes,
+                     int dst, int sendtag, void *recvbuf, size_t recvbytes,
+                     int src, int recvtag)
+{
+    sc_request_t *reqs[2] = {NULL, NULL};
+    sc_err_t err = sc_irecv(comm, recvbuf, recvbytes, src, recvtag, &reqs[0]);
+    if (!err)
+        err = sc_isend(comm, sendbuf, sendbytes, dst, sendtag, &reqs[1]);
+    /* Complete whatever was posted, even after an error, so no request
+     * outlives the call. */
+    sc_err_t werr = sc_waitall(comm, 2, reqs);
+    return err ? err : werr;
+}
+
+void *sc_buf_alloc(sc_comm_t *comm, size_t bytes)
+{
+    if (comm->scratch)
+        return sc_scratch_get(comm->scratch, bytes);
+    return malloc(bytes ? bytes : 1);
+}
+
+void sc_buf_free(sc_comm_t *comm, void *buf)
+{
+    if (!comm->scratch)
+        free(buf);
+}
+
+void sc_buf_copy(const sc_comm_t *comm, void *dst, const void *src,
+                 size_t bytes)
+{
+    if (!comm->scratch && bytes)
+        memcpy(dst, src, bytes);
+}
+
+/* Every buffer ever handed out stays allocated until the scratch is
+ * destroyed: ranks keep pointers into older, smaller areas when a larger
+ * one is made. The areas grow geometrically, so few are ever made. */
+struct sc_scratch {
+    void **areas;
+    size_t count;
+    size_t largest;
+};
+
+sc_scratch_t *sc_scratch_create(void)
+{
+    return calloc(1, sizeof(sc_scratch_t));
+}
+
+void *sc_scratch_get(sc_scratch_t *scratch, size_t bytes)
+{
+    if (scratch->count && bytes <= scratch->largest)
+        return scratch->areas[scratch->count - 1];
+    size_t size = scratch->largest * 2 > bytes ? scratch->largest * 2 : bytes;
+    void **areas = realloc(scratch->areas, (scratch->count + 1) * sizeof *areas);
+    if (!areas)
+        return NULL;
+    scratch->areas = areas;
+    void *area = malloc(size ? size : 1);
+    if (!area)
+        return NULL;
+    scratch->areas[scratch->count++] = area;
+    scratch->largest = size;
+    return area;
+}
+
+void sc_scratch_destroy(sc_scratch_t *scratch)
+{
+    if (!scratch)
+        return;
+    for (size_t i = 0; i < scratch->count; i++)
+        free(scratch->areas[i]);
+    free(scratch->areas);
+    free(scratch);
+}

@@ -1,0 +1,80 @@
+/* Point-to-point calls with MPI shape that every collective algorithm uses.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SC_P2P_H
+#define SC_P2P_H
+
+#include <stddef.h>
+
+#include "../common/sc_error.h"
+
+/* A request returned by isend/irecv. Owned by the transport; wait/waitall
+ * complete and release it and set the caller's pointer to NULL. */
+typedef struct sc_request sc_request_t;
+
+typedef struct sc_comm sc_comm_t;
+
+/* Shared garbage memory handed out by sc_buf_alloc() in size-only runs. */
+typedef struct sc_scratch sc_scratch_t;
+
+/* What a transport implements. The SimGrid transport (sim/transport.c)
+ * simulates time; a recording transport can build a communication graph
+ * from the same algorithm code. A receive must name the exact size of the
+ * matching send: a mismatch is a bug in the algorithm and fails the run. */
+typedef struct {
+    sc_err_t (*isend)(sc_comm_t *comm, const void *buf, size_t bytes, int dst,
+                      int tag, sc_request_t **req);
+    sc_err_t (*irecv)(sc_comm_t *comm, void *buf, size_t bytes, int src,
+                      int tag, sc_request_t **req);
+    sc_err_t (*waitall)(sc_comm_t *comm, int count, sc_request_t **reqs);
+} sc_transport_t;
+
+/* One rank's view of the communicator, filled in by the transport. */
+struct sc_comm {
+    int rank;
+    int size;
+    const sc_transport_t *transport;
+    void *impl;            /* the transport's per-rank state */
+    sc_scratch_t *scratch; /* non-NULL in size-only runs (no payload) */
+};
+
+/* Non-blocking send of `bytes` bytes to rank `dst`. */
+sc_err_t sc_isend(sc_comm_t *comm, const void *buf, size_t bytes, int dst,
+                  int tag, sc_request_t **req);
+
+/* Non-blocking receive of exactly `bytes` bytes from rank `src`. */
+sc_err_t sc_irecv(sc_comm_t *comm, void *buf, size_t bytes, int src, int tag,
+                  sc_request_t **req);
+
+/* Waits for one request / for all of them; NULL entries are skipped. */
+sc_err_t sc_wait(sc_comm_t *comm, sc_request_t **req);
+sc_err_t sc_waitall(sc_comm_t *comm, int count, sc_request_t **reqs);
+
+/* Blocking send and receive (isend or irecv followed by wait). */
+sc_err_t sc_send(sc_comm_t *comm, const void *buf, size_t bytes, int dst,
+                 int tag);
+sc_err_t sc_recv(sc_comm_t *comm, void *buf, size_t bytes, int src, int tag);
+
+/* Posts the receive, then the send, then waits for both, like the
+ * MPI_Sendrecv of MPICH. The cost models rely on this order. */
+sc_err_t sc_sendrecv(sc_comm_t *comm, const void *sendbuf, size_t sendbytes,
+                     int dst, int sendtag, void *recvbuf, size_t recvbytes,
+                     int src, int recvtag);
+
+/* Buffers for an algorithm's temporary data. In size-only runs they point
+ * into one shared scratch area whose contents are meaningless, so that
+ * thousands of simulated ranks do not each hold real memory; algorithms
+ * must therefore copy between buffers with sc_buf_copy(), which does nothing
+ * in that mode. sc_buf_alloc returns NULL when memory runs out. */
+void *sc_buf_alloc(sc_comm_t *comm, size_t bytes);
+void sc_buf_free(sc_comm_t *comm, void *buf);
+void sc_buf_copy(const sc_comm_t *comm, void *dst, const void *src,
+                 size_t bytes);
+
+/* The shared scratch area of a size-only run: one per run, shared by all of
+ * its ranks. sc_scratch_get returns a buffer of at least `bytes` bytes
+ * (NULL if out of memory); buffers stay valid until sc_scratch_destroy. */
+sc_scratch_t *sc_scratch_create(void);
+void *sc_scratch_get(sc_scratch_t *scratch, size_t bytes);
+void sc_scratch_destroy(sc_scratch_t *scratch);
+
+#endif

@@ -1,0 +1,100 @@
+/* The table of every collective algorithm simcoll can run.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "registry.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../models/collectives.h"
+#include "collectives.h"
+
+const sc_algo_t sc_algos[] = {
+    /* name       collective    run                         model                                 needs          doc */
+    {"ring",      SC_ALLGATHER, sc_allgather_ring,          sc_model_allgather_ring,              0,             "ring; p-1 steps of one block, any p"},
+    {"rd",        SC_ALLGATHER, sc_allgather_rd,            sc_model_allgather_rd,                SC_NEEDS_POW2, "recursive doubling; log2 p steps, blocks double each step"},
+    {"bruck",     SC_ALLGATHER, sc_allgather_bruck,         sc_model_allgather_bruck,             0,             "Bruck et al. 1997; ceil(log2 p) steps, any p, final rotation"},
+    {"bcast-binomial", SC_BCAST, sc_bcast_binomial,         sc_model_bcast_binomial,              0,             "binomial tree from the root; ceil(log2 p) levels, for short messages"},
+    {"bcast-scatter-allgather", SC_BCAST, sc_bcast_scatter_allgather, sc_model_bcast_scatter_allgather, 0,  "binomial scatter of p chunks, then ring allgather (van de Geijn), for long messages"},
+    {"barrier",   SC_BARRIER,   sc_barrier_dissemination,   sc_model_barrier_dissemination,       0,             "dissemination barrier; ceil(log2 p) rounds of empty messages"},
+    {NULL, 0, NULL, NULL, 0, NULL},
+};
+
+const sc_algo_t *sc_algo_find(const char *name)
+{
+    for (const sc_algo_t *a = sc_algos; a->name; a++)
+        if (strcmp(a->name, name) == 0)
+            return a;
+    return NULL;
+}
+
+/* Levenshtein distance, two rows. Names are short. */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    size_t *prev = malloc((lb + 1) * sizeof *prev);
+    size_t *cur = malloc((lb + 1) * sizeof *cur);
+    if (!prev || !cur) {
+        free(prev);
+        free(cur);
+        return (size_t)-1;
+    }
+    for (size_t j = 0; j <= lb; j++)
+        prev[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        cur[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
+            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+        size_t *tmp = prev;
+        prev = cur;
+        cur = tmp;
+    }
+    size_t d = prev[lb];
+    free(prev);
+    free(cur);
+    return d;
+}
+
+const sc_algo_t *sc_algo_nearest(const char *name)
+{
+    const sc_algo_t *best = &sc_algos[0];
+    size_t best_d = edit_distance(name, best->name);
+    for (const sc_algo_t *a = sc_algos + 1; a->name; a++) {
+        size_t d = edit_distance(name, a->name);
+        if (d < best_d) {
+            best = a;
+            best_d = d;
+        }
+    }
+    return best;
+}
+
+const char *sc_collective_name(sc_collective_t collective)
+{
+    switch (collective) {
+    case SC_ALLGATHER:
+        return "allgather";
+    case SC_BCAST:
+        return "bcast";
+    case SC_BARRIER:
+        return "barrier";
+    }
+    return "?";
+}
+
+sc_err_t sc_algo_check(const sc_algo_t *algo, int p)
+{
+    if ((algo->needs & SC_NEEDS_POW2) && (p & (p - 1)) != 0) {
+        int below = 1;
+        while (below * 2 < p)
+            below *= 2;
+        return sc_error(SC_ERR_INPUT,
+                        "--algo %s needs a power-of-two process count, got "
+                        "--np %d (use --np %d or %d, or an algorithm for any "
+                        "p such as bruck)",
+                        algo->name, p, below, below * 2);
+    }
+    return SC_OK;
+}

@@ -1,0 +1,56 @@
+/* The table of every collective algorithm simcoll can run.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SC_REGISTRY_H
+#define SC_REGISTRY_H
+
+#include "../models/cost.h"
+#include "p2p.h"
+
+typedef enum {
+    SC_ALLGATHER,
+    SC_BCAST,
+    SC_BARRIER,
+} sc_collective_t;
+
+/* Arguments of every collective; each uses the fields it needs. */
+typedef struct {
+    const void *sendbuf; /* allgather: this rank's block of `bytes` */
+    void *recvbuf;       /* allgather: size * bytes, blocks in rank order;
+                            bcast: the `bytes`-long message (root: source) */
+    size_t bytes;        /* allgather: per rank block; bcast: message */
+    int root;            /* bcast */
+} sc_coll_args_t;
+
+/* One rank's part of a collective. Returns SC_OK or the transport's error. */
+typedef sc_err_t (*sc_coll_fn)(sc_comm_t *comm, const sc_coll_args_t *args);
+
+/* Preconditions an algorithm places on the process count. */
+#define SC_NEEDS_POW2 (1u << 0) /* p must be a power of two */
+
+typedef struct {
+    const char *name;           /* what --algo accepts */
+    sc_collective_t collective;
+    sc_coll_fn run;             /* one rank's part */
+    sc_model_fn model;          /* cost prediction, see models/ */
+    unsigned needs;             /* SC_NEEDS_* flags */
+    const char *doc;            /* one line for `simcoll list` */
+} sc_algo_t;
+
+/* The registry, terminated by an entry with a NULL name. */
+extern const sc_algo_t sc_algos[];
+
+/* The entry named `name`, or NULL. */
+const sc_algo_t *sc_algo_find(const char *name);
+
+/* The entry whose name is closest to `name` (edit distance), for
+ * "did you mean" hints. Never NULL. */
+const sc_algo_t *sc_algo_nearest(const char *name);
+
+/* "allgather", "bcast", "barrier". */
+const char *sc_collective_name(sc_collective_t collective);
+
+/* Checks the algorithm's preconditions for p ranks before anything runs;
+ * SC_ERR_INPUT with a message naming the problem if they fail. */
+sc_err_t sc_algo_check(const sc_algo_t *algo, int p);
+
+#endif

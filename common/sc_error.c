@@ -1,0 +1,29 @@
+/* Error codes and the last error message.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "sc_error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+/* simcoll is single-threaded (SimGrid actors run one at a time), so one
+ * static buffer is enough. */
+static char sc_last_message[1024];
+
+sc_err_t sc_error(sc_err_t code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(sc_last_message, sizeof sc_last_message, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+const char *sc_error_message(void)
+{
+    return sc_last_message;
+}
+
+void sc_error_clear(void)
+{
+    sc_last_message[0] = '\0';
+}

@@ -1,0 +1,27 @@
+/* Error codes and the last error message, shared by every simcoll module.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SC_ERROR_H
+#define SC_ERROR_H
+
+/* Every function that can fail returns an sc_err_t. The value doubles as the
+ * process exit code chosen by main: 1 = a run failed, 2 = bad input. */
+typedef enum {
+    SC_OK = 0,
+    SC_ERR_RUN = 1,   /* simulation failed, wrong result, out of memory */
+    SC_ERR_INPUT = 2, /* bad command line, platform, algorithm precondition */
+} sc_err_t;
+
+/* Records a one-line, human-readable message (printf format) describing why
+ * the current operation failed and returns `code`, so callers can write
+ * `return sc_error(SC_ERR_INPUT, "...", ...);`. The message names the bad
+ * value and what would be valid. A later call replaces the message. */
+sc_err_t sc_error(sc_err_t code, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* The last message recorded by sc_error(), or "" if none. */
+const char *sc_error_message(void);
+
+/* Forgets the last message. */
+void sc_error_clear(void);
+
+#endif

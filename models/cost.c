@@ -1,0 +1,118 @@
+/* Hockney cost of messages on a two-level cluster, with MPI's protocols.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "cost.h"
+
+#include <stdlib.h>
+
+sc_level_id_t sc_model_level_id(const sc_model_t *model, int a, int b)
+{
+    return model->node_of[a] == model->node_of[b] ? SC_LEVEL_INTRA : SC_LEVEL_INTER;
+}
+
+const sc_level_t *sc_model_level(const sc_model_t *model, int a, int b)
+{
+    return &model->plat->level[sc_model_level_id(model, a, b)];
+}
+
+static int is_eager(const sc_level_t *lv, size_t bytes)
+{
+    return bytes <= lv->eager_limit;
+}
+
+static double transfer(const sc_level_t *lv, size_t bytes)
+{
+    return lv->latency_s + (double)bytes / lv->bandwidth_Bps;
+}
+
+static double max2(double a, double b)
+{
+    return a > b ? a : b;
+}
+
+sc_err_t sc_round_init(sc_round_t *round, int n)
+{
+    round->dst = malloc((size_t)n * sizeof *round->dst);
+    round->src = malloc((size_t)n * sizeof *round->src);
+    round->bytes = calloc((size_t)n, sizeof *round->bytes);
+    round->scratch = malloc(2 * (size_t)n * sizeof *round->scratch);
+    if (!round->dst || !round->src || !round->bytes || !round->scratch) {
+        sc_round_destroy(round);
+        return sc_error(SC_ERR_RUN, "out of memory in the cost model");
+    }
+    for (int i = 0; i < n; i++)
+        round->dst[i] = round->src[i] = -1;
+    return SC_OK;
+}
+
+void sc_round_destroy(sc_round_t *round)
+{
+    free(round->dst);
+    free(round->src);
+    free(round->bytes);
+    free(round->scratch);
+    round->dst = round->src = NULL;
+    round->bytes = NULL;
+    round->scratch = NULL;
+}
+
+void sc_model_exchange(const sc_model_t *model, sc_round_t *round, double *t)
+{
+    const int *dst = round->dst, *src = round->src;
+    const size_t *bytes = round->bytes;
+    int n = model->size;
+    /* progress[i]: when rank i, having posted its receive and spent o on its
+     * send, enters the wait and starts answering protocol messages.
+     * done[i]: when the message sent by rank i has been delivered. */
+    double *progress = round->scratch;
+    double *done = round->scratch + n;
+
+    for (int i = 0; i < n; i++)
+        if (dst[i] >= 0)
+            progress[i] = t[i] + sc_model_level(model, i, dst[i])->overhead_s;
+    for (int i = 0; i < n; i++) {
+        if (dst[i] < 0)
+            continue;
+        int d = dst[i];
+        const sc_level_t *lv = sc_model_level(model, i, d);
+        if (is_eager(lv, bytes[i])) {
+            done[i] = progress[i] + transfer(lv, bytes[i]);
+        } else {
+            double rts = progress[i] + lv->latency_s;
+            /* A request that arrived before the receiver started this round
+             * was queued as unexpected and is answered when the receive is
+             * posted; a later one is answered once the receiver waits. */
+            double cts = rts <= t[d] ? t[d] : max2(progress[d], rts);
+            done[i] = cts + lv->latency_s + transfer(lv, bytes[i]);
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        if (dst[i] < 0)
+            continue;
+        const sc_level_t *lv = sc_model_level(model, i, dst[i]);
+        double send_done = is_eager(lv, bytes[i]) ? progress[i] : done[i];
+        t[i] = max2(max2(progress[i], send_done), done[src[i]]);
+    }
+}
+
+double sc_model_send(const sc_model_t *model, int from, int to, size_t bytes,
+                     double *t_from, double t_to)
+{
+    const sc_level_t *lv = sc_model_level(model, from, to);
+    double posted = *t_from + lv->overhead_s;
+    if (is_eager(lv, bytes)) {
+        *t_from = posted;
+        return max2(t_to, posted + transfer(lv, bytes));
+    }
+    double cts = max2(t_to, posted + lv->latency_s);
+    double done = cts + lv->latency_s + transfer(lv, bytes);
+    *t_from = done;
+    return done;
+}
+
+double sc_model_max(const double *t, int n)
+{
+    double m = t[0];
+    for (int i = 1; i < n; i++)
+        m = max2(m, t[i]);
+    return m;
+}

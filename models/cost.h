@@ -1,0 +1,66 @@
+/* Hockney cost of messages on a two-level cluster, with MPI's protocols.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SC_COST_H
+#define SC_COST_H
+
+#include <stddef.h>
+
+#include "platform.h"
+
+/* The ranks of one run and where they are placed. */
+typedef struct {
+    const sc_platform_t *plat;
+    int size;            /* number of ranks */
+    const int *node_of;  /* node of each rank */
+} sc_model_t;
+
+/* A prediction of one collective. On entry t[r] is the time rank r starts
+ * (normally 0); on return, the time it finishes. The collective takes
+ * max(t) - min(start). */
+typedef sc_err_t (*sc_model_fn)(const sc_model_t *model, size_t bytes,
+                                int root, double *t);
+
+/* The level a message from rank a to rank b travels through. */
+sc_level_id_t sc_model_level_id(const sc_model_t *model, int a, int b);
+const sc_level_t *sc_model_level(const sc_model_t *model, int a, int b);
+
+/* Every message is costed as the transport of sim/ carries it, assuming no
+ * other message shares a link (no contention):
+ *
+ *   eager (bytes <= eager_limit): the sender spends o, the data arrives
+ *     L + bytes/B later; the send completes after o.
+ *   rendezvous: the sender spends o and posts a zero-byte request (RTS,
+ *     arrives after L); once the receiver has posted the receive and is
+ *     inside an MPI call, it answers with a zero-byte clear-to-send (L);
+ *     then the data flows (L + bytes/B); both sides complete together.
+ *
+ * For a single message on an idle pair this is alpha + bytes*beta with
+ * alpha = o + L (eager) or o + 3L (rendezvous) and beta = 1/B. */
+
+/* One round of sc_sendrecv() calls: rank i sends bytes[i] to dst[i] and
+ * receives bytes[src[i]] from src[i]. Ranks with dst[i] < 0 sit it out. */
+typedef struct {
+    int *dst;
+    int *src;
+    size_t *bytes;
+    double *scratch; /* used by sc_model_exchange */
+} sc_round_t;
+
+/* Allocates a round for n ranks (every rank sitting out). */
+sc_err_t sc_round_init(sc_round_t *round, int n);
+void sc_round_destroy(sc_round_t *round);
+
+/* Updates t for one round of sendrecv as described above. Every
+ * participant's source must itself participate and send to it. */
+void sc_model_exchange(const sc_model_t *model, sc_round_t *round, double *t);
+
+/* A blocking send of `bytes` from `from` (ready at *t_from) to `to`, which
+ * has been blocked in the matching receive since t_to. Sets *t_from to when
+ * the send returns and returns when the receive completes. */
+double sc_model_send(const sc_model_t *model, int from, int to, size_t bytes,
+                     double *t_from, double t_to);
+
+/* Largest entry of t[0..n-1]. */
+double sc_model_max(const double *t, int n);
+
+#endif

@@ -1,0 +1,73 @@
+/* Platform description lifetime and the placement of ranks on cores.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "platform.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void sc_platform_destroy(sc_platform_t *plat)
+{
+    for (int i = 0; i < plat->nnodes; i++)
+        free(plat->nodes[i].name);
+    free(plat->nodes);
+    free(plat->name);
+    free(plat->path);
+    memset(plat, 0, sizeof *plat);
+}
+
+const char *sc_placement_name(sc_placement_t placement)
+{
+    return placement == SC_PLACE_CYCLIC ? "cyclic" : "block";
+}
+
+sc_err_t sc_place(const sc_platform_t *plat, int np, sc_placement_t placement,
+                  int *node_of)
+{
+    if (np < 1 || np > plat->total_cores)
+        return sc_error(SC_ERR_INPUT,
+                        "--np %d: platform '%s' has %d cores on %d nodes; use "
+                        "--np 1..%d",
+                        np, plat->path, plat->total_cores, plat->nnodes,
+                        plat->total_cores);
+    if (placement == SC_PLACE_BLOCK) {
+        int node = 0, used = 0;
+        for (int r = 0; r < np; r++) {
+            while (used == plat->nodes[node].cores) {
+                node++;
+                used = 0;
+            }
+            node_of[r] = node;
+            used++;
+        }
+        return SC_OK;
+    }
+    int *used = calloc((size_t)plat->nnodes, sizeof *used);
+    if (!used)
+        return sc_error(SC_ERR_RUN, "out of memory placing %d ranks", np);
+    int node = 0;
+    for (int r = 0; r < np; r++) {
+        /* np <= total cores, so a node with a free core always exists. */
+        while (used[node] == plat->nodes[node].cores)
+            node = (node + 1) % plat->nnodes;
+        node_of[r] = node;
+        used[node]++;
+        node = (node + 1) % plat->nnodes;
+    }
+    free(used);
+    return SC_OK;
+}
+
+int sc_place_nodes_used(const sc_platform_t *plat, int np, const int *node_of)
+{
+    char *seen = calloc((size_t)plat->nnodes, 1);
+    if (!seen)
+        return -1;
+    int count = 0;
+    for (int r = 0; r < np; r++)
+        if (!seen[node_of[r]]) {
+            seen[node_of[r]] = 1;
+            count++;
+        }
+    free(seen);
+    return count;
+}

@@ -1,0 +1,65 @@
+/* A two-level cluster as the cost models see it: nodes, cores, levels.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SC_PLATFORM_H
+#define SC_PLATFORM_H
+
+#include <stddef.h>
+
+#include "../common/sc_error.h"
+
+/* Hierarchy levels. Intra-node messages go through the node's shared memory
+ * bus; inter-node messages through the NICs and the switch. */
+typedef enum {
+    SC_LEVEL_INTRA = 0,
+    SC_LEVEL_INTER = 1,
+    SC_NLEVELS = 2
+} sc_level_id_t;
+
+/* What one message costs on a level (Hockney: alpha = overhead + latency,
+ * beta = 1 / bandwidth), and the MPI protocol switch. */
+typedef struct {
+    double latency_s;     /* one-way wire latency of the route */
+    double bandwidth_Bps; /* bottleneck bandwidth of the route, bytes/s */
+    double overhead_s;    /* sender CPU time spent on each message */
+    size_t eager_limit;   /* larger messages use the rendezvous protocol */
+} sc_level_t;
+
+typedef struct {
+    char *name;
+    int cores;
+    double speed_flops; /* per core */
+} sc_node_t;
+
+typedef struct {
+    char *path;        /* the file it was read from */
+    char *name;        /* the cluster zone's id */
+    int nnodes;
+    sc_node_t *nodes;  /* ordered by name, numbers compared by value */
+    int total_cores;
+    sc_level_t level[SC_NLEVELS];
+    /* 1 if every node's memory bus and every node pair's route have the
+     * parameters in `level`; cost models are only exact then. */
+    int uniform;
+} sc_platform_t;
+
+/* Frees what `plat` owns and zeroes it. */
+void sc_platform_destroy(sc_platform_t *plat);
+
+/* How ranks are placed on cores before any algorithm-specific mapping. */
+typedef enum {
+    SC_PLACE_BLOCK,  /* fill node 0's cores, then node 1's ... (mpirun by slot) */
+    SC_PLACE_CYCLIC  /* rank r on the next node with a free core, round robin */
+} sc_placement_t;
+
+/* Returns "block" / "cyclic". */
+const char *sc_placement_name(sc_placement_t placement);
+
+/* Fills node_of[0..np-1] with the node index of each rank. np must be
+ * between 1 and plat->total_cores (SC_ERR_INPUT otherwise). */
+sc_err_t sc_place(const sc_platform_t *plat, int np, sc_placement_t placement,
+                  int *node_of);
+
+/* Number of distinct nodes that appear in node_of[0..np-1]. */
+int sc_place_nodes_used(const sc_platform_t *plat, int np, const int *node_of);
+
+#endif
