@@ -1,0 +1,164 @@
+/* Printing run results as a table, CSV or JSON.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "report.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "units.h"
+
+static const char *valid_word(int valid)
+{
+    return valid > 0 ? "yes" : valid == 0 ? "NO" : "n/a";
+}
+
+static long total_messages(const sc_run_result_t *r)
+{
+    return r->messages[SC_LEVEL_INTRA] + r->messages[SC_LEVEL_INTER];
+}
+
+/* Writes s as a CSV field, quoted only when it needs to be (RFC 4180). */
+static void csv_string(FILE *out, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+static void print_csv(FILE *out, const sc_report_row_t *rows, int nrows)
+{
+    fputs("platform,algo,collective,np,nodes,size_bytes,mapping,sim_time_s,"
+          "model_time_s,inter_node_bytes,intra_node_bytes,inter_node_messages,"
+          "intra_node_messages,messages,valid\n",
+          out);
+    for (int i = 0; i < nrows; i++) {
+        const sc_report_row_t *row = &rows[i];
+        const sc_run_result_t *r = &row->result;
+        char model[32] = "";
+        if (!isnan(r->model_time_s))
+            snprintf(model, sizeof model, "%.9g", r->model_time_s);
+        csv_string(out, row->platform);
+        fprintf(out, ",%s,%s,%d,%d,%zu,", row->algo->name,
+                sc_collective_name(row->algo->collective), row->np, r->nodes, row->bytes);
+        csv_string(out, row->mapping);
+        fprintf(out, ",%.9g,%s,%.0f,%.0f,%ld,%ld,%ld,%s\n", r->sim_time_s, model,
+                r->bytes[SC_LEVEL_INTER], r->bytes[SC_LEVEL_INTRA],
+                r->messages[SC_LEVEL_INTER], r->messages[SC_LEVEL_INTRA],
+                total_messages(r), r->valid > 0 ? "yes" : r->valid == 0 ? "no" : "");
+    }
+}
+
+/* Writes s as a JSON string literal. */
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(out, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(out, "\\u%04x", ch);
+        else
+            fputc(ch, out);
+    }
+    fputc('"', out);
+}
+
+static void print_json(FILE *out, const sc_report_row_t *rows, int nrows)
+{
+    fputs("[\n", out);
+    for (int i = 0; i < nrows; i++) {
+        const sc_report_row_t *row = &rows[i];
+        const sc_run_result_t *r = &row->result;
+        char model[32] = "null";
+        if (!isnan(r->model_time_s))
+            snprintf(model, sizeof model, "%.9g", r->model_time_s);
+        fputs("  {\"platform\": ", out);
+        json_string(out, row->platform);
+        fputs(", \"algo\": ", out);
+        json_string(out, row->algo->name);
+        fprintf(out,
+                ", \"collective\": \"%s\", \"np\": %d, \"nodes\": %d, \"size_bytes\": %zu, "
+                "\"mapping\": ",
+                sc_collective_name(row->algo->collective), row->np, r->nodes, row->bytes);
+        json_string(out, row->mapping);
+        fprintf(out,
+                ", \"sim_time_s\": %.9g, \"model_time_s\": %s, \"inter_node_bytes\": %.0f, "
+                "\"intra_node_bytes\": %.0f, \"inter_node_messages\": %ld, "
+                "\"intra_node_messages\": %ld, \"messages\": %ld, \"valid\": %s}%s\n",
+                r->sim_time_s, model, r->bytes[SC_LEVEL_INTER], r->bytes[SC_LEVEL_INTRA],
+                r->messages[SC_LEVEL_INTER], r->messages[SC_LEVEL_INTRA], total_messages(r),
+                r->valid > 0 ? "true" : r->valid == 0 ? "false" : "null",
+                i + 1 < nrows ? "," : "");
+    }
+    fputs("]\n", out);
+}
+
+enum { NCOLS = 12, CELL = 48 };
+
+static void table_cells(const sc_report_row_t *row, char cells[NCOLS][CELL])
+{
+    const sc_run_result_t *r = &row->result;
+    snprintf(cells[0], CELL, "%s", row->platform);
+    snprintf(cells[1], CELL, "%s", row->algo->name);
+    snprintf(cells[2], CELL, "%d", row->np);
+    snprintf(cells[3], CELL, "%d", r->nodes);
+    sc_format_bytes((double)row->bytes, cells[4], CELL);
+    snprintf(cells[5], CELL, "%s", row->mapping);
+    sc_format_duration(r->sim_time_s, cells[6], CELL);
+    sc_format_duration(r->model_time_s, cells[7], CELL);
+    sc_format_bytes(r->bytes[SC_LEVEL_INTER], cells[8], CELL);
+    sc_format_bytes(r->bytes[SC_LEVEL_INTRA], cells[9], CELL);
+    snprintf(cells[10], CELL, "%ld", total_messages(r));
+    snprintf(cells[11], CELL, "%s", valid_word(r->valid));
+}
+
+static void print_table(FILE *out, const sc_report_row_t *rows, int nrows)
+{
+    static const char *const head[NCOLS] = {"platform", "algo", "np", "nodes", "size",
+                                            "mapping", "simulated", "model", "inter-node",
+                                            "intra-node", "messages", "valid"};
+    /* Text columns align left, numbers right. */
+    static const int left[NCOLS] = {1, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1};
+    int width[NCOLS];
+    char cells[NCOLS][CELL];
+    for (int c = 0; c < NCOLS; c++)
+        width[c] = (int)strlen(head[c]);
+    for (int i = 0; i < nrows; i++) {
+        table_cells(&rows[i], cells);
+        for (int c = 0; c < NCOLS; c++)
+            if ((int)strlen(cells[c]) > width[c])
+                width[c] = (int)strlen(cells[c]);
+    }
+    for (int c = 0; c < NCOLS; c++)
+        fprintf(out, left[c] ? "%-*s%s" : "%*s%s", width[c], head[c], c + 1 < NCOLS ? "  " : "\n");
+    for (int i = 0; i < nrows; i++) {
+        table_cells(&rows[i], cells);
+        for (int c = 0; c < NCOLS; c++)
+            fprintf(out, left[c] ? "%-*s%s" : "%*s%s", width[c], cells[c],
+                    c + 1 < NCOLS ? "  " : "\n");
+    }
+}
+
+void sc_report_print(FILE *out, sc_format_t format, const sc_report_row_t *rows, int nrows)
+{
+    switch (format) {
+    case SC_FORMAT_CSV:
+        print_csv(out, rows, nrows);
+        break;
+    case SC_FORMAT_JSON:
+        print_json(out, rows, nrows);
+        break;
+    case SC_FORMAT_TABLE:
+        print_table(out, rows, nrows);
+        break;
+    }
+}

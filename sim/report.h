@@ -1,0 +1,29 @@
+/* Printing run results as a table, CSV or JSON.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SC_REPORT_H
+#define SC_REPORT_H
+
+#include <stdio.h>
+
+#include "run.h"
+
+typedef enum { SC_FORMAT_TABLE, SC_FORMAT_CSV, SC_FORMAT_JSON } sc_format_t;
+
+/* One line of output: what was run and what came out. */
+typedef struct {
+    const char *platform; /* the cluster zone's id */
+    const sc_algo_t *algo;
+    int np;
+    size_t bytes;
+    const char *mapping;
+    sc_run_result_t result;
+} sc_report_row_t;
+
+/* All formats carry the same fields; CSV and JSON use the column names
+ * platform, algo, collective, np, nodes, size_bytes, mapping, sim_time_s,
+ * model_time_s, inter_node_bytes, intra_node_bytes, inter_node_messages,
+ * intra_node_messages, messages, valid. */
+void sc_report_print(FILE *out, sc_format_t format, const sc_report_row_t *rows,
+                     int nrows);
+
+#endif

@@ -1,0 +1,316 @@
+/* One simulated run of one collective algorithm, and its results.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "run.h"
+
+#include <math.h>
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "child.h"
+#include "engine.h"
+#include "transport.h"
+
+unsigned char sc_pattern_byte(int rank, size_t offset)
+{
+    /* Knuth's multiplicative hash is a bijection on 32 bits, and its low
+     * byte on the low byte (odd multiplier), so blocks of different ranks
+     * differ in their first bytes; the offset term varies the rest. */
+    uint32_t h = (uint32_t)(rank + 1) * 2654435761u;
+    return (unsigned char)((h >> (8 * (offset % 4))) ^ (uint32_t)(offset / 4 * 131));
+}
+
+static void fill_pattern(unsigned char *buf, size_t bytes, int rank)
+{
+    for (size_t k = 0; k < bytes; k++)
+        buf[k] = sc_pattern_byte(rank, k);
+}
+
+static int has_pattern(const unsigned char *buf, size_t bytes, int rank)
+{
+    for (size_t k = 0; k < bytes; k++)
+        if (buf[k] != sc_pattern_byte(rank, k))
+            return 0;
+    return 1;
+}
+
+sc_err_t sc_run_check(const sc_run_spec_t *spec)
+{
+    const sc_platform_t *plat = spec->plat;
+    if (spec->np < 1 || spec->np > plat->total_cores)
+        return sc_error(SC_ERR_INPUT,
+                        "--np %d: platform '%s' has %d cores on %d nodes; use --np 1..%d",
+                        spec->np, plat->path, plat->total_cores, plat->nnodes,
+                        plat->total_cores);
+    if (spec->algo->collective == SC_BCAST && (spec->root < 0 || spec->root >= spec->np))
+        return sc_error(SC_ERR_INPUT, "--root %d: out of range; ranks are 0..%d",
+                        spec->root, spec->np - 1);
+    return sc_algo_check(spec->algo, spec->np);
+}
+
+/* Everything the child process needs for its one simulation. */
+typedef struct {
+    const sc_run_spec_t *spec;
+    sc_model_t model;
+    sc_scratch_t *scratch;   /* size-only runs */
+    sc_world_t *world;
+    sc_coll_args_t *args;    /* per rank */
+    unsigned char **owned;   /* per rank, the buffers to free */
+    double *start, *finish;
+    int *finished;
+    sc_err_t error;          /* first rank failure */
+    char error_msg[512];
+} session_t;
+
+/* A child process runs exactly one simulation. */
+static session_t *session;
+
+static void rank_main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    sc_comm_t *comm = sg_actor_self_get_data();
+    int r = comm->rank;
+    sc_transport_begin(comm);
+    /* Every rank starts listening before any rank sends. */
+    sg_actor_yield();
+    if (session->spec->start_skew_s > 0) {
+        sg_actor_sleep_for(session->spec->start_skew_s * r);
+        sc_transport_sync(comm);
+    }
+    session->start[r] = simgrid_get_clock();
+    sc_err_t err = session->spec->algo->run(comm, &session->args[r]);
+    session->finish[r] = simgrid_get_clock();
+    sc_err_t end = sc_transport_end(comm);
+    if (!err)
+        err = end;
+    if (err && !session->error) {
+        session->error = err;
+        snprintf(session->error_msg, sizeof session->error_msg, "%s", sc_error_message());
+    }
+    session->finished[r] = 1;
+}
+
+static sc_err_t setup_buffers(session_t *s)
+{
+    const sc_run_spec_t *spec = s->spec;
+    int p = spec->np;
+    size_t m = spec->bytes;
+    sc_collective_t coll = spec->algo->collective;
+    if (!spec->payload) {
+        s->scratch = sc_scratch_create();
+        void *area = s->scratch ? sc_scratch_get(s->scratch, coll == SC_ALLGATHER ? (size_t)p * m : m)
+                                : NULL;
+        if (!area)
+            return sc_error(SC_ERR_RUN, "out of memory for the scratch buffers");
+        for (int r = 0; r < p; r++)
+            s->args[r] = (sc_coll_args_t){area, area, m, spec->root};
+        return SC_OK;
+    }
+    for (int r = 0; r < p; r++) {
+        s->args[r] = (sc_coll_args_t){NULL, NULL, m, spec->root};
+        unsigned char *buf = NULL;
+        if (coll == SC_ALLGATHER) {
+            buf = calloc(1, m + (size_t)p * m + 1);
+            if (buf) {
+                fill_pattern(buf, m, r);
+                s->args[r].sendbuf = buf;
+                s->args[r].recvbuf = buf + m;
+            }
+        } else if (coll == SC_BCAST) {
+            buf = calloc(1, m + 1);
+            if (buf && r == spec->root)
+                fill_pattern(buf, m, r);
+            s->args[r].recvbuf = buf;
+        } else {
+            continue;
+        }
+        if (!buf)
+            return sc_error(SC_ERR_RUN, "out of memory for the buffers of rank %d", r);
+        s->owned[r] = buf;
+    }
+    return SC_OK;
+}
+
+/* 1 if every rank holds the right result, 0 if not, -1 if not checkable. */
+static int verify(const session_t *s)
+{
+    const sc_run_spec_t *spec = s->spec;
+    int p = spec->np;
+    size_t m = spec->bytes;
+    switch (spec->algo->collective) {
+    case SC_BARRIER: {
+        /* Nobody may leave before the last rank has entered. */
+        double last_entry = sc_model_max(s->start, p);
+        for (int r = 0; r < p; r++)
+            if (s->finish[r] < last_entry)
+                return 0;
+        return 1;
+    }
+    case SC_ALLGATHER:
+        if (!spec->payload)
+            return -1;
+        for (int r = 0; r < p; r++)
+            for (int j = 0; j < p; j++)
+                if (!has_pattern((const unsigned char *)s->args[r].recvbuf + (size_t)j * m, m, j))
+                    return 0;
+        return 1;
+    case SC_BCAST:
+        if (!spec->payload)
+            return -1;
+        for (int r = 0; r < p; r++)
+            if (!has_pattern(s->args[r].recvbuf, m, spec->root))
+                return 0;
+        return 1;
+    }
+    return 0;
+}
+
+static void teardown(session_t *s)
+{
+    sc_world_destroy(s->world);
+    sc_scratch_destroy(s->scratch);
+    for (int r = 0; s->owned && r < s->spec->np; r++)
+        free(s->owned[r]);
+    free(s->owned);
+    free(s->args);
+    free(s->start);
+    free(s->finish);
+    free(s->finished);
+}
+
+typedef struct {
+    const sc_run_spec_t *spec;
+    const int *node_of;
+} run_ctx_t;
+
+static sc_err_t simulate(void *arg, sc_wire_t *out)
+{
+    const run_ctx_t *ctx = arg;
+    const sc_run_spec_t *spec = ctx->spec;
+    int p = spec->np;
+    session_t s = {.spec = spec,
+                   .model = {spec->plat, p, ctx->node_of},
+                   .args = calloc((size_t)p, sizeof *s.args),
+                   .owned = calloc((size_t)p, sizeof *s.owned),
+                   .start = calloc((size_t)p, sizeof *s.start),
+                   .finish = calloc((size_t)p, sizeof *s.finish),
+                   .finished = calloc((size_t)p, sizeof *s.finished)};
+    session = &s;
+    sc_err_t err = SC_OK;
+    if (!s.args || !s.owned || !s.start || !s.finish || !s.finished)
+        err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
+    if (!err)
+        err = setup_buffers(&s);
+    if (!err) {
+        sc_child_step("loading the platform");
+        sc_engine_boot(spec->plat->path);
+        err = sc_world_create(&s.model, s.scratch, &s.world);
+    }
+    for (int r = 0; !err && r < p; r++) {
+        char name[32];
+        snprintf(name, sizeof name, "rank-%d", r);
+        sg_host_t host = sg_host_by_name(spec->plat->nodes[ctx->node_of[r]].name);
+        sg_actor_t actor = sg_actor_init(name, host);
+        sg_actor_set_data(actor, sc_world_comm(s.world, r));
+        sg_actor_start(actor, rank_main, 0, NULL);
+    }
+    if (!err) {
+        sc_child_step("simulating %s on %d ranks", spec->algo->name, p);
+        simgrid_run();
+        int unfinished = 0;
+        for (int r = 0; r < p; r++)
+            unfinished += !s.finished[r];
+        if (s.error)
+            err = sc_error(s.error, "%s", s.error_msg);
+        else if (unfinished)
+            err = sc_error(SC_ERR_RUN, "%s deadlocked: %d of %d ranks never finished",
+                           spec->algo->name, unfinished, p);
+    }
+    if (!err) {
+        sc_traffic_t total = {{0}, {0}};
+        for (int r = 0; r < p; r++)
+            for (int l = 0; l < SC_NLEVELS; l++) {
+                total.messages[l] += sc_world_traffic(s.world, r)->messages[l];
+                total.bytes[l] += sc_world_traffic(s.world, r)->bytes[l];
+            }
+        sc_wire_put(out, s.start, (size_t)p * sizeof *s.start);
+        sc_wire_put(out, s.finish, (size_t)p * sizeof *s.finish);
+        sc_wire_put(out, &total, sizeof total);
+        sc_wire_put_int(out, verify(&s));
+    }
+    teardown(&s);
+    session = NULL;
+    return err;
+}
+
+sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res)
+{
+    memset(res, 0, sizeof *res);
+    sc_err_t err = sc_run_check(spec);
+    if (err)
+        return err;
+    int p = spec->np;
+    int *node_of = malloc((size_t)p * sizeof *node_of);
+    double *t = malloc((size_t)p * sizeof *t);
+    res->start = malloc((size_t)p * sizeof *res->start);
+    res->finish = malloc((size_t)p * sizeof *res->finish);
+    if (!node_of || !t || !res->start || !res->finish) {
+        err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
+        goto cleanup;
+    }
+    if ((err = sc_place(spec->plat, p, spec->placement, node_of)))
+        goto cleanup;
+
+    char what[256];
+    snprintf(what, sizeof what, "the simulation of %s (np %d, %zu bytes) failed",
+             spec->algo->name, p, spec->bytes);
+    run_ctx_t ctx = {spec, node_of};
+    sc_wire_t in;
+    if ((err = sc_child_run(simulate, &ctx, SC_ERR_RUN, what, &in)))
+        goto cleanup;
+    sc_traffic_t total;
+    int ok = sc_wire_get(&in, res->start, (size_t)p * sizeof *res->start) &&
+             sc_wire_get(&in, res->finish, (size_t)p * sizeof *res->finish) &&
+             sc_wire_get(&in, &total, sizeof total) && sc_wire_get_int(&in, &res->valid);
+    sc_wire_free(&in);
+    if (!ok) {
+        err = sc_error(SC_ERR_RUN, "%s: its results were cut short", what);
+        goto cleanup;
+    }
+    memcpy(res->messages, total.messages, sizeof res->messages);
+    memcpy(res->bytes, total.bytes, sizeof res->bytes);
+    res->nodes = sc_place_nodes_used(spec->plat, p, node_of);
+
+    double first_start = res->start[0];
+    for (int r = 1; r < p; r++)
+        if (res->start[r] < first_start)
+            first_start = res->start[r];
+    res->sim_time_s = sc_model_max(res->finish, p) - first_start;
+
+    res->model_time_s = NAN;
+    if (spec->plat->uniform) {
+        sc_model_t model = {spec->plat, p, node_of};
+        memcpy(t, res->start, (size_t)p * sizeof *t);
+        if ((err = spec->algo->model(&model, spec->bytes, spec->root, t)))
+            goto cleanup;
+        res->model_time_s = sc_model_max(t, p) - first_start;
+    }
+cleanup:
+    free(node_of);
+    free(t);
+    if (err)
+        sc_run_result_destroy(res);
+    return err;
+}
+
+void sc_run_result_destroy(sc_run_result_t *res)
+{
+    free(res->start);
+    free(res->finish);
+    res->start = res->finish = NULL;
+}

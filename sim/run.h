@@ -1,0 +1,46 @@
+/* One simulated run of one collective algorithm, and its results.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SC_RUN_H
+#define SC_RUN_H
+
+#include "../algorithms/registry.h"
+
+typedef struct {
+    const sc_platform_t *plat;
+    const sc_algo_t *algo;
+    int np;
+    size_t bytes;          /* allgather: per-rank block; bcast: message */
+    int root;              /* bcast */
+    sc_placement_t placement;
+    int payload;           /* 1: real data, checked; 0: sizes only */
+    double start_skew_s;   /* rank r starts r * skew after 0 (tests) */
+} sc_run_spec_t;
+
+typedef struct {
+    double sim_time_s;     /* latest finish - earliest start, simulated */
+    double model_time_s;   /* the cost model's prediction; NaN when the
+                              platform is not uniform (see models/) */
+    int nodes;             /* nodes that host at least one rank */
+    long messages[SC_NLEVELS];
+    double bytes[SC_NLEVELS];
+    int valid;             /* 1 right result, 0 wrong, -1 not checked */
+    double *start, *finish; /* per rank, simulated seconds */
+} sc_run_result_t;
+
+/* Checks the spec (SC_ERR_INPUT naming the problem: np out of range,
+ * root out of range, algorithm preconditions), then simulates it in a child
+ * process. SC_ERR_RUN if the simulation fails; a wrong result is not an
+ * error but res->valid == 0. Free res with sc_run_result_destroy. */
+sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res);
+
+/* Only the checks of sc_run, so that a batch can be validated before any
+ * simulation starts. */
+sc_err_t sc_run_check(const sc_run_spec_t *spec);
+
+void sc_run_result_destroy(sc_run_result_t *res);
+
+/* The bytes rank r contributes in verified runs: distinct for every rank
+ * in the first byte up to 256 ranks, in the first four up to 2^32. */
+unsigned char sc_pattern_byte(int rank, size_t offset);
+
+#endif

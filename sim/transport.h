@@ -1,0 +1,37 @@
+/* The SimGrid transport: MPI-like point-to-point messages between actors.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SC_TRANSPORT_H
+#define SC_TRANSPORT_H
+
+#include "../algorithms/p2p.h"
+#include "../models/cost.h"
+
+/* Messages and bytes a rank sent, by hierarchy level. */
+typedef struct {
+    long messages[SC_NLEVELS];
+    double bytes[SC_NLEVELS];
+} sc_traffic_t;
+
+/* All ranks of one simulation. Only valid inside a SimGrid session (a
+ * child process started with sc_engine_boot). */
+typedef struct sc_world sc_world_t;
+
+/* Creates the ranks' communicators and mailboxes. `model` (platform and
+ * placement) and `scratch` (NULL when payloads are real) must outlive the
+ * world. */
+sc_err_t sc_world_create(const sc_model_t *model, sc_scratch_t *scratch,
+                         sc_world_t **world);
+void sc_world_destroy(sc_world_t *world);
+
+sc_comm_t *sc_world_comm(sc_world_t *world, int rank);
+const sc_traffic_t *sc_world_traffic(const sc_world_t *world, int rank);
+
+/* Called by rank `comm` in its actor: sc_transport_begin before any other
+ * call (it starts listening on the rank's mailbox); sc_transport_sync to
+ * take in whatever has already arrived (after a deliberate delay);
+ * sc_transport_end last, which fails if messages were left unmatched. */
+void sc_transport_begin(sc_comm_t *comm);
+void sc_transport_sync(sc_comm_t *comm);
+sc_err_t sc_transport_end(sc_comm_t *comm);
+
+#endif
