@@ -205,6 +205,10 @@ static int run_command(int argc, char **argv)
         err = sc_parse_size(size_items[i], "--size", &sizes[i]);
     if (err || (err = sc_platform_load(o.platform, &plat)))
         goto cleanup;
+    if (!plat.uniform)
+        fprintf(stderr, "simcoll: note: platform '%s' is not uniform (its nodes' memory buses "
+                        "or network routes differ), so the cost model is not applied\n",
+                o.platform);
     nnps = 1;
     if (np_text && (err = split_list(np_text, "--np", &np_items, &nnps)))
         goto cleanup;

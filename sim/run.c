@@ -230,6 +230,8 @@ static sc_err_t simulate(void *arg, sc_wire_t *out)
         else if (unfinished)
             err = sc_error(SC_ERR_RUN, "%s deadlocked: %d of %d ranks never finished",
                            spec->algo->name, unfinished, p);
+        else
+            err = sc_world_check(s.world);
     }
     if (!err) {
         sc_traffic_t total = {{0}, {0}};

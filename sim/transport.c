@@ -85,6 +85,8 @@ typedef struct {
     int nputs, cap_puts;
     sg_comm_t *waitset; /* room for POOL + cap_puts comms */
     sc_traffic_t traffic;
+    long addressed; /* messages sent to this rank */
+    long matched;   /* of those, the ones its receives matched */
     sc_err_t error; /* first protocol error seen by this rank */
     char error_msg[256];
 } rank_t;
@@ -129,6 +131,17 @@ void sc_world_destroy(sc_world_t *world)
     }
     free(world->ranks);
     free(world);
+}
+
+sc_err_t sc_world_check(const sc_world_t *world)
+{
+    for (int r = 0; r < world->model->size; r++) {
+        const rank_t *rk = &world->ranks[r];
+        if (rk->addressed != rk->matched)
+            return sc_error(SC_ERR_RUN, "rank %d was sent %ld message(s) but received %ld", r,
+                            rk->addressed, rk->matched);
+    }
+    return SC_OK;
 }
 
 sc_comm_t *sc_world_comm(sc_world_t *world, int rank)
@@ -255,10 +268,12 @@ static void match(rank_t *rk, sc_request_t *r, envelope_t *env)
              rk->comm.rank, r->bytes, env->src, env->tag, env->bytes);
         r->done = 1;
     } else if (env->kind == ENV_EAGER) {
+        rk->matched++;
         if (env->data)
             memcpy(r->recvbuf, env->data, env->bytes);
         r->done = 1;
     } else { /* RTS: tell the sender to go ahead */
+        rk->matched++;
         envelope_t *cts = envelope_new(rk, ENV_CTS, env->tag, env->bytes, NULL);
         if (cts) {
             cts->sreq = env->sreq;
@@ -472,6 +487,7 @@ static sc_err_t sim_isend(sc_comm_t *comm, const void *buf, size_t bytes, int ds
     const sc_level_t *lv = &rk->world->model->plat->level[level];
     rk->traffic.messages[level]++;
     rk->traffic.bytes[level] += (double)bytes;
+    rk->world->ranks[dst].addressed++;
     if (lv->overhead_s > 0)
         sg_actor_sleep_for(lv->overhead_s);
 

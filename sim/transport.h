@@ -26,6 +26,11 @@ void sc_world_destroy(sc_world_t *world);
 sc_comm_t *sc_world_comm(sc_world_t *world, int rank);
 const sc_traffic_t *sc_world_traffic(const sc_world_t *world, int rank);
 
+/* After the simulation: SC_ERR_RUN naming a rank that was sent messages it
+ * never received (they may arrive after it finished, unseen by
+ * sc_transport_end). */
+sc_err_t sc_world_check(const sc_world_t *world);
+
 /* Called by rank `comm` in its actor: sc_transport_begin before any other
  * call (it starts listening on the rank's mailbox); sc_transport_sync to
  * take in whatever has already arrived (after a deliberate delay);

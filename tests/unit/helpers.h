@@ -1,0 +1,21 @@
+/* Shared helpers of the CUnit suites.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SC_TEST_HELPERS_H
+#define SC_TEST_HELPERS_H
+
+#include "sim/engine.h"
+#include "sim/run.h"
+
+/* Path of a file in the source tree: "platforms/gige.xml" -> absolute. */
+const char *sc_test_path(const char *relative);
+
+/* Loads a platform of the source tree; the test fails (and returns NULL)
+ * if it does not load. Platforms stay loaded until sc_test_cleanup(). */
+const sc_platform_t *sc_test_platform(const char *relative);
+void sc_test_cleanup(void);
+
+/* The process counts every collective is checked on. */
+extern const int sc_test_nps[];
+extern const int sc_test_nnps;
+
+#endif

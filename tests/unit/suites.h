@@ -1,0 +1,13 @@
+/* Registration of every CUnit suite; one function per tests/unit file.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SC_SUITES_H
+#define SC_SUITES_H
+
+void sc_suite_units(void);
+void sc_suite_models(void);
+void sc_suite_registry(void);
+void sc_suite_platform(void);
+void sc_suite_transport(void);
+void sc_suite_collectives(void);
+
+#endif

@@ -1,0 +1,218 @@
+/* Every collective's result against the sequential reference, and its
+ * simulated time against its cost model where the model is exact.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "algorithms/collectives.h"
+#include "helpers.h"
+#include "models/collectives.h"
+#include "suites.h"
+
+/* 0 and 1 byte; 7000 (eager in a node, rendezvous across ib4x); 140000
+ * (rendezvous on every level of both platforms). */
+static const size_t sizes[] = {0, 1, 7000, 140000};
+enum { NSIZES = sizeof sizes / sizeof sizes[0], BIG_NP = 16 };
+
+static int applies(const sc_algo_t *a, int np, const sc_platform_t *plat)
+{
+    if (np > plat->total_cores)
+        return 0;
+    return !(a->needs & SC_NEEDS_POW2) || (np & (np - 1)) == 0;
+}
+
+/* Runs every algorithm for every process count and size; counts runs. */
+static int check_results(const char *relative, sc_placement_t placement, const int *nps, int nnps)
+{
+    const sc_platform_t *plat = sc_test_platform(relative);
+    if (!plat)
+        return 0;
+    int runs = 0;
+    for (const sc_algo_t *a = sc_algos; a->name; a++)
+        for (int i = 0; i < nnps; i++)
+            for (int s = 0; s < NSIZES; s++) {
+                int np = nps[i];
+                if (!applies(a, np, plat) || (sizes[s] > 10000 && np > BIG_NP))
+                    continue;
+                sc_run_spec_t spec = {.plat = plat, .algo = a, .np = np, .bytes = sizes[s],
+                                      .root = np / 3, .placement = placement, .payload = 1};
+                sc_run_result_t res;
+                sc_err_t err = sc_run(&spec, &res);
+                runs++;
+                if (err || res.valid != 1) {
+                    fprintf(stderr, "\n%s %s np=%d size=%zu %s: %s\n", relative, a->name, np,
+                            sizes[s], sc_placement_name(placement),
+                            err ? sc_error_message() : "WRONG RESULT");
+                    CU_FAIL("collective failed or gave a wrong result");
+                }
+                if (!err)
+                    sc_run_result_destroy(&res);
+            }
+    return runs;
+}
+
+static void test_gige_block(void)
+{
+    CU_ASSERT_TRUE(check_results("platforms/gige.xml", SC_PLACE_BLOCK, sc_test_nps, sc_test_nnps) > 200);
+}
+
+static void test_gige_cyclic(void)
+{
+    CU_ASSERT_TRUE(check_results("platforms/gige.xml", SC_PLACE_CYCLIC, sc_test_nps, sc_test_nnps) > 200);
+}
+
+static void test_ib4x_block(void)
+{
+    CU_ASSERT_TRUE(check_results("platforms/ib4x.xml", SC_PLACE_BLOCK, sc_test_nps, sc_test_nnps) > 200);
+}
+
+static void test_ib4x_cyclic(void)
+{
+    CU_ASSERT_TRUE(check_results("platforms/ib4x.xml", SC_PLACE_CYCLIC, sc_test_nps, sc_test_nnps) > 200);
+}
+
+/* Nodes of 8, 4, 6, 8, 3 cores: 29 ranks fill them all. */
+static void test_uneven_nodes(void)
+{
+    static const int nps[] = {6, 11, 13, 16, 21, 29};
+    for (int pl = 0; pl < 2; pl++)
+        CU_ASSERT_TRUE(check_results("tests/platforms/uneven.xml", (sc_placement_t)pl, nps,
+                                     (int)(sizeof nps / sizeof nps[0])) > 50);
+}
+
+/* On a platform where no two messages share a link the cost model is exact:
+ * the simulated time must equal it. Sizes straddle both eager limits of
+ * tests/platforms/nocontention.xml (4096 in a node, 1024 across). */
+static void test_model_exact(void)
+{
+    const sc_platform_t *plat = sc_test_platform("tests/platforms/nocontention.xml");
+    if (!plat)
+        return;
+    static const int nps[] = {1, 2, 3, 4, 5, 7, 8, 9, 16, 24, 28};
+    static const size_t msizes[] = {1, 1000, 3000, 5000, 100000};
+    double worst = 0;
+    int runs = 0;
+    for (const sc_algo_t *a = sc_algos; a->name; a++)
+        for (int pl = 0; pl < 2; pl++)
+            for (size_t i = 0; i < sizeof nps / sizeof nps[0]; i++)
+                for (size_t s = 0; s < sizeof msizes / sizeof msizes[0]; s++) {
+                    if (!applies(a, nps[i], plat))
+                        continue;
+                    sc_run_spec_t spec = {.plat = plat, .algo = a, .np = nps[i],
+                                          .bytes = msizes[s], .root = nps[i] - 1,
+                                          .placement = (sc_placement_t)pl, .payload = 0};
+                    sc_run_result_t res;
+                    if (sc_run(&spec, &res) != SC_OK) {
+                        CU_FAIL(sc_error_message());
+                        continue;
+                    }
+                    runs++;
+                    double diff = fabs(res.sim_time_s - res.model_time_s);
+                    double rel = res.model_time_s > 0 ? diff / res.model_time_s : diff;
+                    if (!(diff <= 1e-6 * res.model_time_s + 1e-15)) {
+                        fprintf(stderr, "\n%s np=%d size=%zu %s: simulated %.9g, model %.9g\n",
+                                a->name, nps[i], msizes[s], sc_placement_name(spec.placement),
+                                res.sim_time_s, res.model_time_s);
+                        CU_FAIL("simulated time differs from the cost model");
+                    }
+                    if (rel > worst)
+                        worst = rel;
+                    sc_run_result_destroy(&res);
+                }
+    printf(" [%d runs, largest relative difference %.2g] ", runs, worst);
+    CU_ASSERT_TRUE(runs > 400);
+}
+
+/* Ranks that enter late: nobody may leave the barrier before the last one
+ * entered, and the model (started at the same times) still matches. */
+static void test_barrier_semantics(void)
+{
+    const sc_platform_t *plat = sc_test_platform("tests/platforms/nocontention.xml");
+    if (!plat)
+        return;
+    for (int np = 2; np <= 28; np += 13) {
+        sc_run_spec_t spec = {.plat = plat, .algo = sc_algo_find("barrier"), .np = np,
+                              .placement = SC_PLACE_CYCLIC, .payload = 1,
+                              .start_skew_s = 3e-6};
+        sc_run_result_t res;
+        CU_ASSERT_EQUAL_FATAL(sc_run(&spec, &res), SC_OK);
+        CU_ASSERT_EQUAL(res.valid, 1);
+        CU_ASSERT_DOUBLE_EQUAL(res.start[np - 1], 3e-6 * (np - 1), 1e-15);
+        for (int r = 0; r < np; r++)
+            CU_ASSERT_TRUE(res.finish[r] >= res.start[np - 1]);
+        CU_ASSERT_DOUBLE_EQUAL(res.sim_time_s, res.model_time_s, 1e-6 * res.model_time_s);
+        sc_run_result_destroy(&res);
+    }
+}
+
+/* A ring allgather that passes on its own block at every step: the check
+ * must catch it. */
+static sc_err_t broken_allgather(sc_comm_t *comm, const sc_coll_args_t *args)
+{
+    int rank = comm->rank, p = comm->size;
+    char *out = args->recvbuf;
+    size_t m = args->bytes;
+    sc_buf_copy(comm, out + (size_t)rank * m, args->sendbuf, m);
+    for (int k = 0; k < p - 1; k++) {
+        int recv_block = (rank - k - 1 + p) % p;
+        sc_err_t err = sc_sendrecv(comm, args->sendbuf, m, (rank + 1) % p, 1,
+                                   out + (size_t)recv_block * m, m, (rank - 1 + p) % p, 1);
+        if (err)
+            return err;
+    }
+    return SC_OK;
+}
+
+static void test_wrong_result_is_caught(void)
+{
+    const sc_platform_t *plat = sc_test_platform("platforms/gige.xml");
+    if (!plat)
+        return;
+    sc_algo_t broken = {"broken", SC_ALLGATHER, broken_allgather, sc_model_allgather_ring, 0,
+                        "ring that forwards the wrong block"};
+    sc_run_spec_t spec = {.plat = plat, .algo = &broken, .np = 5, .bytes = 16, .payload = 1};
+    sc_run_result_t res;
+    CU_ASSERT_EQUAL_FATAL(sc_run(&spec, &res), SC_OK);
+    CU_ASSERT_EQUAL(res.valid, 0);
+    sc_run_result_destroy(&res);
+    /* np 2: the own block is the right one to pass on */
+    spec.np = 2;
+    CU_ASSERT_EQUAL_FATAL(sc_run(&spec, &res), SC_OK);
+    CU_ASSERT_EQUAL(res.valid, 1);
+    sc_run_result_destroy(&res);
+}
+
+static void test_run_checks(void)
+{
+    const sc_platform_t *plat = sc_test_platform("platforms/gige.xml");
+    if (!plat)
+        return;
+    sc_run_result_t res;
+    sc_run_spec_t spec = {.plat = plat, .algo = sc_algo_find("rd"), .np = 24, .bytes = 8};
+    CU_ASSERT_EQUAL(sc_run(&spec, &res), SC_ERR_INPUT);
+    spec.algo = sc_algo_find("bruck");
+    spec.np = 65;
+    CU_ASSERT_EQUAL(sc_run(&spec, &res), SC_ERR_INPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "--np 65"));
+    spec.algo = sc_algo_find("bcast-binomial");
+    spec.np = 8;
+    spec.root = 8;
+    CU_ASSERT_EQUAL(sc_run(&spec, &res), SC_ERR_INPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "--root 8"));
+}
+
+void sc_suite_collectives(void)
+{
+    CU_pSuite s = CU_add_suite("collectives", NULL, NULL);
+    CU_add_test(s, "results on gige, block", test_gige_block);
+    CU_add_test(s, "results on gige, cyclic", test_gige_cyclic);
+    CU_add_test(s, "results on ib4x, block", test_ib4x_block);
+    CU_add_test(s, "results on ib4x, cyclic", test_ib4x_cyclic);
+    CU_add_test(s, "results on uneven nodes", test_uneven_nodes);
+    CU_add_test(s, "simulated time equals the model without contention", test_model_exact);
+    CU_add_test(s, "barrier with late ranks", test_barrier_semantics);
+    CU_add_test(s, "a wrong result is caught", test_wrong_result_is_caught);
+    CU_add_test(s, "bad run specifications", test_run_checks);
+}

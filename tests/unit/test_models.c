@@ -1,0 +1,127 @@
+/* The cost models against the closed forms of their header comments.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "algorithms/registry.h"
+#include "models/collectives.h"
+#include "suites.h"
+
+/* One level everywhere: latency L, bandwidth B, overhead o. */
+static const double L = 2e-6, B = 1e9, O = 1e-6;
+
+static sc_platform_t single_level(int cores, size_t eager_limit)
+{
+    static sc_node_t node;
+    node = (sc_node_t){.name = "n", .cores = cores, .speed_flops = 1e9};
+    sc_platform_t p = {.nnodes = 1, .nodes = &node, .total_cores = cores, .uniform = 1};
+    for (int l = 0; l < SC_NLEVELS; l++)
+        p.level[l] = (sc_level_t){L, B, O, eager_limit};
+    return p;
+}
+
+static double predict(const sc_platform_t *plat, const int *node_of, int np,
+                      const char *algo, size_t m)
+{
+    sc_model_t model = {plat, np, node_of};
+    double *t = calloc((size_t)np, sizeof *t);
+    CU_ASSERT_EQUAL(sc_algo_find(algo)->model(&model, m, 0, t), SC_OK);
+    double T = sc_model_max(t, np);
+    free(t);
+    return T;
+}
+
+static int ceil_log2(int p)
+{
+    int k = 0;
+    while ((1 << k) < p)
+        k++;
+    return k;
+}
+
+#define ASSERT_TIME(got, want) CU_ASSERT_DOUBLE_EQUAL((got), (want), 1e-12 + 1e-9 * (want))
+
+static void test_allgather_closed_forms(void)
+{
+    int zeros[64] = {0};
+    const size_t m = 1000;
+    for (int eager = 1; eager >= 0; eager--) {
+        sc_platform_t plat = single_level(64, eager ? (size_t)1 << 30 : 0);
+        double alpha = O + (eager ? L : 3 * L), beta = 1 / B;
+        for (int p = 1; p <= 64; p++) {
+            ASSERT_TIME(predict(&plat, zeros, p, "ring", m), (p - 1) * (alpha + m * beta));
+            ASSERT_TIME(predict(&plat, zeros, p, "bruck", m),
+                        ceil_log2(p) * alpha + (p - 1) * m * beta);
+            ASSERT_TIME(predict(&plat, zeros, p, "barrier", 0), ceil_log2(p) * (O + L));
+            if ((p & (p - 1)) == 0)
+                ASSERT_TIME(predict(&plat, zeros, p, "rd", m),
+                            ceil_log2(p) * alpha + (p - 1) * m * beta);
+            /* zero-byte collectives return at once, as in MPICH */
+            ASSERT_TIME(predict(&plat, zeros, p, "bruck", 0), 0.0);
+        }
+    }
+}
+
+static void test_bcast_closed_forms(void)
+{
+    int zeros[64] = {0};
+    sc_platform_t plat = single_level(64, 0); /* every message uses rendezvous */
+    double alpha = O + 3 * L, beta = 1 / B;
+    for (int p = 1; p <= 64; p++)
+        ASSERT_TIME(predict(&plat, zeros, p, "bcast-binomial", 4096),
+                    ceil_log2(p) * (alpha + 4096 * beta));
+    for (int p = 2; p <= 64; p *= 2) {
+        size_t m = 64 * 1024; /* divisible by every p */
+        ASSERT_TIME(predict(&plat, zeros, p, "bcast-scatter-allgather", m),
+                    (ceil_log2(p) + p - 1) * alpha + 2.0 * (p - 1) / p * m * beta);
+    }
+}
+
+/* Recursive doubling on two nodes of 4 cores, block placement: the first two
+ * steps stay in a node, the third crosses: the placement-aware closed form
+ * is the sum of the levels' alpha + 2^k m beta. */
+static void test_two_level_rd(void)
+{
+    sc_node_t nodes[2] = {{"a", 4, 1e9}, {"b", 4, 1e9}};
+    sc_platform_t plat = {.nnodes = 2, .nodes = nodes, .total_cores = 8, .uniform = 1};
+    plat.level[SC_LEVEL_INTRA] = (sc_level_t){0.1e-6, 5e9, 0.5e-6, 1 << 20};
+    plat.level[SC_LEVEL_INTER] = (sc_level_t){10e-6, 0.1e9, 0.5e-6, 1 << 20};
+    int node_of[8];
+    CU_ASSERT_EQUAL(sc_place(&plat, 8, SC_PLACE_BLOCK, node_of), SC_OK);
+    const size_t m = 2048;
+    const sc_level_t *in = &plat.level[SC_LEVEL_INTRA], *out = &plat.level[SC_LEVEL_INTER];
+    double want = (in->overhead_s + in->latency_s + 1 * m / in->bandwidth_Bps) +
+                  (in->overhead_s + in->latency_s + 2 * m / in->bandwidth_Bps) +
+                  (out->overhead_s + out->latency_s + 4 * m / out->bandwidth_Bps);
+    ASSERT_TIME(predict(&plat, node_of, 8, "rd", m), want);
+    /* cyclic placement (even ranks on one node): only the first step,
+     * partner i XOR 1, crosses nodes */
+    CU_ASSERT_EQUAL(sc_place(&plat, 8, SC_PLACE_CYCLIC, node_of), SC_OK);
+    double cyc = (out->overhead_s + out->latency_s + 1 * m / out->bandwidth_Bps) +
+                 (in->overhead_s + in->latency_s + 2 * m / in->bandwidth_Bps) +
+                 (in->overhead_s + in->latency_s + 4 * m / in->bandwidth_Bps);
+    ASSERT_TIME(predict(&plat, node_of, 8, "rd", m), cyc);
+}
+
+static void test_chunks(void)
+{
+    /* 1000 bytes in 3 chunks of 334: 334, 334, 332 */
+    CU_ASSERT_EQUAL(sc_chunk_span_bytes(1000, 3, 0, 1), 334);
+    CU_ASSERT_EQUAL(sc_chunk_span_bytes(1000, 3, 2, 1), 332);
+    CU_ASSERT_EQUAL(sc_chunk_span_bytes(1000, 3, 1, 2), 666);
+    CU_ASSERT_EQUAL(sc_chunk_span_bytes(1000, 3, 2, 4), 332);
+    /* 1 byte in 5 chunks: only the first has data */
+    CU_ASSERT_EQUAL(sc_chunk_span_bytes(1, 5, 0, 1), 1);
+    CU_ASSERT_EQUAL(sc_chunk_span_bytes(1, 5, 1, 4), 0);
+    CU_ASSERT_EQUAL(sc_chunk_span_bytes(0, 5, 0, 5), 0);
+}
+
+void sc_suite_models(void)
+{
+    CU_pSuite s = CU_add_suite("models", NULL, NULL);
+    CU_add_test(s, "allgather and barrier closed forms", test_allgather_closed_forms);
+    CU_add_test(s, "bcast closed forms", test_bcast_closed_forms);
+    CU_add_test(s, "two-level recursive doubling", test_two_level_rd);
+    CU_add_test(s, "chunk sizes", test_chunks);
+}

@@ -1,0 +1,132 @@
+/* Tests of platform loading, checking and the placement of ranks.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include <CUnit/CUnit.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "suites.h"
+
+static void check_level(const sc_level_t *lv, double lat, double bw, double o, size_t eager)
+{
+    CU_ASSERT_DOUBLE_EQUAL(lv->latency_s, lat, lat * 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(lv->bandwidth_Bps, bw, bw * 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(lv->overhead_s, o, o * 1e-9);
+    CU_ASSERT_EQUAL(lv->eager_limit, eager);
+}
+
+/* The numbers below are the cited ones of platforms/README.md. */
+static void test_shipped_platforms(void)
+{
+    const sc_platform_t *g = sc_test_platform("platforms/gige.xml");
+    const sc_platform_t *ib = sc_test_platform("platforms/ib4x.xml");
+    if (!g || !ib)
+        return;
+    CU_ASSERT_STRING_EQUAL(g->name, "gige");
+    CU_ASSERT_EQUAL(g->nnodes, 8);
+    CU_ASSERT_EQUAL(g->total_cores, 64);
+    CU_ASSERT_TRUE(g->uniform);
+    for (int i = 0; i < g->nnodes; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "node-%d", i);
+        CU_ASSERT_STRING_EQUAL(g->nodes[i].name, name);
+        CU_ASSERT_EQUAL(g->nodes[i].cores, 8);
+        CU_ASSERT_DOUBLE_EQUAL(g->nodes[i].speed_flops, 10e9, 1);
+    }
+    check_level(&g->level[SC_LEVEL_INTRA], 30e-9, 5333e6, 0.8e-6, 65536);
+    check_level(&g->level[SC_LEVEL_INTER], 23e-6, 117.685e6, 0.8e-6, 131072);
+    CU_ASSERT_STRING_EQUAL(ib->name, "ib4x");
+    CU_ASSERT_EQUAL(ib->total_cores, 64);
+    check_level(&ib->level[SC_LEVEL_INTRA], 30e-9, 5333e6, 0.8e-6, 65536);
+    check_level(&ib->level[SC_LEVEL_INTER], 3.8e-6, 1497e6, 0.8e-6, 6140);
+}
+
+static void test_uneven_platform(void)
+{
+    const sc_platform_t *u = sc_test_platform("tests/platforms/uneven.xml");
+    if (!u)
+        return;
+    static const int cores[] = {8, 4, 6, 8, 3};
+    CU_ASSERT_EQUAL(u->nnodes, 5);
+    CU_ASSERT_EQUAL(u->total_cores, 29);
+    for (int i = 0; i < 5; i++)
+        CU_ASSERT_EQUAL(u->nodes[i].cores, cores[i]);
+    CU_ASSERT_TRUE(u->uniform);
+    const sc_platform_t *n = sc_test_platform("tests/platforms/nonuniform.xml");
+    if (n)
+        CU_ASSERT_FALSE(n->uniform);
+}
+
+/* Each bad platform is refused as bad input with a message naming why. */
+static void expect_refused(const char *relative, const char *needle)
+{
+    sc_platform_t plat;
+    sc_err_t err = sc_platform_load(sc_test_path(relative), &plat);
+    CU_ASSERT_EQUAL(err, SC_ERR_INPUT);
+    if (err == SC_OK) {
+        sc_platform_destroy(&plat);
+        return;
+    }
+    if (!strstr(sc_error_message(), needle)) {
+        fprintf(stderr, "\n%s: message lacks '%s': %s\n", relative, needle, sc_error_message());
+        CU_FAIL("message does not name the problem");
+    }
+}
+
+static void test_bad_platforms(void)
+{
+    expect_refused("tests/platforms/does-not-exist.xml", "cannot read it: No such file");
+    expect_refused("platforms", "not a regular file");
+    expect_refused("tests/platforms/empty.xml", "EOF in prolog");
+    expect_refused("tests/platforms/malformed.xml", "malformed.xml:6");
+    expect_refused("tests/platforms/missing-prop.xml", "simcoll/inter/eager-limit");
+    expect_refused("tests/platforms/bad-prop.xml", "'fast' is not a duration");
+    expect_refused("tests/platforms/no-loopback.xml", "memory-bus link");
+    expect_refused("tests/platforms/no-hostlink.xml", "while computing the route from 'node-0'");
+}
+
+static void count_per_node(const int *node_of, int np, int *count, int nnodes)
+{
+    memset(count, 0, (size_t)nnodes * sizeof *count);
+    for (int r = 0; r < np; r++)
+        count[node_of[r]]++;
+}
+
+static void test_placement(void)
+{
+    const sc_platform_t *u = sc_test_platform("tests/platforms/uneven.xml");
+    if (!u)
+        return;
+    int node_of[29], count[5];
+    /* block: fill nodes in order */
+    CU_ASSERT_EQUAL(sc_place(u, 29, SC_PLACE_BLOCK, node_of), SC_OK);
+    for (int r = 0; r < 29; r++)
+        CU_ASSERT_EQUAL(node_of[r], r < 8 ? 0 : r < 12 ? 1 : r < 18 ? 2 : r < 26 ? 3 : 4);
+    CU_ASSERT_EQUAL(sc_place(u, 10, SC_PLACE_BLOCK, node_of), SC_OK);
+    CU_ASSERT_EQUAL(sc_place_nodes_used(u, 10, node_of), 2);
+    /* cyclic: round robin, skipping full nodes */
+    CU_ASSERT_EQUAL(sc_place(u, 10, SC_PLACE_CYCLIC, node_of), SC_OK);
+    for (int r = 0; r < 10; r++)
+        CU_ASSERT_EQUAL(node_of[r], r % 5);
+    CU_ASSERT_EQUAL(sc_place(u, 29, SC_PLACE_CYCLIC, node_of), SC_OK);
+    count_per_node(node_of, 29, count, 5);
+    for (int i = 0; i < 5; i++)
+        CU_ASSERT_EQUAL(count[i], u->nodes[i].cores);
+    /* node 4 (3 cores) is full after rank 14, node 1 (4) after rank 16 */
+    CU_ASSERT_EQUAL(node_of[15], 0);
+    CU_ASSERT_EQUAL(node_of[18], 3);
+    CU_ASSERT_EQUAL(node_of[19], 0);
+    CU_ASSERT_EQUAL(node_of[20], 2);
+    /* out of range */
+    CU_ASSERT_EQUAL(sc_place(u, 0, SC_PLACE_BLOCK, node_of), SC_ERR_INPUT);
+    CU_ASSERT_EQUAL(sc_place(u, 30, SC_PLACE_CYCLIC, node_of), SC_ERR_INPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "use --np 1..29"));
+}
+
+void sc_suite_platform(void)
+{
+    CU_pSuite s = CU_add_suite("platform", NULL, NULL);
+    CU_add_test(s, "shipped platforms", test_shipped_platforms);
+    CU_add_test(s, "uneven and non-uniform", test_uneven_platform);
+    CU_add_test(s, "bad platforms", test_bad_platforms);
+    CU_add_test(s, "placement", test_placement);
+}

@@ -1,0 +1,61 @@
+/* Tests of size and duration parsing.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include <CUnit/CUnit.h>
+#include <string.h>
+
+#include "sim/units.h"
+#include "suites.h"
+
+static void test_sizes(void)
+{
+    size_t b;
+    CU_ASSERT_EQUAL(sc_parse_size("0", "--size", &b), SC_OK);
+    CU_ASSERT_EQUAL(b, 0);
+    CU_ASSERT_EQUAL(sc_parse_size("2048", "--size", &b), SC_OK);
+    CU_ASSERT_EQUAL(b, 2048);
+    CU_ASSERT_EQUAL(sc_parse_size("4K", "--size", &b), SC_OK);
+    CU_ASSERT_EQUAL(b, 4096);
+    CU_ASSERT_EQUAL(sc_parse_size("64KiB", "--size", &b), SC_OK);
+    CU_ASSERT_EQUAL(b, 65536);
+    CU_ASSERT_EQUAL(sc_parse_size("1M", "--size", &b), SC_OK);
+    CU_ASSERT_EQUAL(b, 1048576);
+    CU_ASSERT_EQUAL(sc_parse_size("1m", "--size", &b), SC_OK);
+    CU_ASSERT_EQUAL(b, 1048576);
+}
+
+static void test_bad_sizes(void)
+{
+    size_t b = 7;
+    CU_ASSERT_EQUAL(sc_parse_size("-5", "--size", &b), SC_ERR_INPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "negative"));
+    CU_ASSERT_EQUAL(sc_parse_size("abc", "--size", &b), SC_ERR_INPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "'abc' is not a size"));
+    CU_ASSERT_EQUAL(sc_parse_size("12X", "--size", &b), SC_ERR_INPUT);
+    CU_ASSERT_EQUAL(sc_parse_size("", "--size", &b), SC_ERR_INPUT);
+    CU_ASSERT_EQUAL(sc_parse_size("99999999999999999999", "--size", &b), SC_ERR_INPUT);
+    CU_ASSERT_EQUAL(b, 7);
+}
+
+static void test_durations(void)
+{
+    double s;
+    CU_ASSERT_EQUAL(sc_parse_duration("0.8us", "x", &s), SC_OK);
+    CU_ASSERT_DOUBLE_EQUAL(s, 0.8e-6, 1e-18);
+    CU_ASSERT_EQUAL(sc_parse_duration("23us", "x", &s), SC_OK);
+    CU_ASSERT_DOUBLE_EQUAL(s, 23e-6, 1e-18);
+    CU_ASSERT_EQUAL(sc_parse_duration("30ns", "x", &s), SC_OK);
+    CU_ASSERT_DOUBLE_EQUAL(s, 30e-9, 1e-20);
+    CU_ASSERT_EQUAL(sc_parse_duration("2", "x", &s), SC_OK);
+    CU_ASSERT_DOUBLE_EQUAL(s, 2.0, 0);
+    CU_ASSERT_EQUAL(sc_parse_duration("3 weeks", "x", &s), SC_ERR_INPUT);
+    CU_ASSERT_EQUAL(sc_parse_duration("-1us", "x", &s), SC_ERR_INPUT);
+    CU_ASSERT_EQUAL(sc_parse_duration("us", "x", &s), SC_ERR_INPUT);
+}
+
+void sc_suite_units(void)
+{
+    CU_pSuite s = CU_add_suite("units", NULL, NULL);
+    CU_add_test(s, "sizes", test_sizes);
+    CU_add_test(s, "bad sizes", test_bad_sizes);
+    CU_add_test(s, "durations", test_durations);
+}
