@@ -116,14 +116,15 @@ static sc_err_t parse_run_options(int argc, char **argv, run_opts_t *o, int *don
         case 'n': o->np_list = optarg; break;
         case 's': o->size_list = optarg; break;
         case 'm':
-            err = parse_choice(optarg, "--mapping", mappings, &index);
-            o->placement = index == 1 ? SC_PLACE_CYCLIC : SC_PLACE_BLOCK;
-            o->mapping = mappings[index];
+            if (!(err = parse_choice(optarg, "--mapping", mappings, &index))) {
+                o->placement = index == 1 ? SC_PLACE_CYCLIC : SC_PLACE_BLOCK;
+                o->mapping = mappings[index];
+            }
             break;
         case 'r': err = sc_parse_int(optarg, "--root", 0, 1 << 30, &o->root); break;
         case 'f':
-            err = parse_choice(optarg, "--format", formats, &index);
-            o->format = (sc_format_t)index;
+            if (!(err = parse_choice(optarg, "--format", formats, &index)))
+                o->format = (sc_format_t)index;
             break;
         case 'N': o->payload = 0; break;
         case 'h': fputs(usage, stdout); *done = 1; return SC_OK;
