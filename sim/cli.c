@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "generate.h"
 #include "report.h"
 #include "units.h"
 
@@ -16,6 +17,7 @@
 static const char usage[] =
     "usage: simcoll --platform FILE (--algo NAME | --compare A,B,...) [options]\n"
     "       simcoll list\n"
+    "       simcoll platform --like FILE --nodes N [--cores C] [-o OUT]\n"
     "\n"
     "Simulates MPI collective algorithms on a cluster of SMP nodes (SimGrid)\n"
     "and prints the simulated time beside the cost model's prediction.\n"
@@ -31,7 +33,10 @@ static const char usage[] =
     "  --format table|csv|json  output format (default table)\n"
     "  --no-payload           sizes only, no data: for large runs; results are\n"
     "                         then not checked\n"
-    "  --help, --version\n";
+    "  --help, --version\n"
+    "\n"
+    "simcoll platform writes a cluster of N nodes (of C cores) with the links and\n"
+    "protocol properties of the nodes of FILE, for what-if studies.\n";
 
 typedef struct {
     const char *platform;
@@ -292,10 +297,50 @@ static int list_command(int argc, char **argv)
     return 0;
 }
 
+static int platform_command(int argc, char **argv)
+{
+    static const struct option longopts[] = {{"like", required_argument, NULL, 'l'},
+                                             {"nodes", required_argument, NULL, 'n'},
+                                             {"cores", required_argument, NULL, 'c'},
+                                             {"output", required_argument, NULL, 'o'},
+                                             {NULL, 0, NULL, 0}};
+    const char *like = NULL, *out = NULL;
+    int nodes = 0, cores = 0, c;
+    sc_err_t err = SC_OK;
+    opterr = 0;
+    optind = 0;
+    while (!err && (c = getopt_long(argc - 1, argv + 1, ":o:", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'l': like = optarg; break;
+        case 'n': err = sc_parse_int(optarg, "--nodes", 1, 1 << 20, &nodes); break;
+        case 'c': err = sc_parse_int(optarg, "--cores", 1, 1 << 16, &cores); break;
+        case 'o': out = optarg; break;
+        case ':':
+            err = sc_error(SC_ERR_INPUT, "%s needs a value", argv[optind]);
+            break;
+        default:
+            err = sc_error(SC_ERR_INPUT,
+                           "platform: unknown option '%s'; use --like, --nodes, --cores, -o",
+                           argv[optind]);
+            break;
+        }
+    }
+    if (!err && optind + 1 < argc)
+        err = sc_error(SC_ERR_INPUT, "platform: unexpected argument '%s'", argv[optind + 1]);
+    if (!err && (!like || !nodes))
+        err = sc_error(SC_ERR_INPUT, "platform needs --like FILE and --nodes N, e.g. "
+                                     "simcoll platform --like platforms/ib4x.xml --nodes 128");
+    if (!err)
+        err = sc_generate_platform(like, nodes, cores, out);
+    return err ? fail(err) : 0;
+}
+
 int sc_cli_main(int argc, char **argv)
 {
     sc_error_clear();
     if (argc > 1 && strcmp(argv[1], "list") == 0)
         return list_command(argc, argv);
+    if (argc > 1 && strcmp(argv[1], "platform") == 0)
+        return platform_command(argc, argv);
     return run_command(argc, argv);
 }

@@ -1,9 +1,13 @@
 /* Tests of platform loading, checking and the placement of ranks.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "helpers.h"
+#include "sim/generate.h"
 #include "suites.h"
 
 static void check_level(const sc_level_t *lv, double lat, double bw, double o, size_t eager)
@@ -122,6 +126,40 @@ static void test_placement(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "use --np 1..29"));
 }
 
+/* A 12-node copy of gige: same levels, nodes in natural order (node-10
+ * after node-9), the requested core count. */
+static void test_generated_platform(void)
+{
+    const sc_platform_t *g = sc_test_platform("platforms/gige.xml");
+    if (!g)
+        return;
+    char path[] = "/tmp/simcoll-test-XXXXXX";
+    int fd = mkstemp(path);
+    CU_ASSERT_FATAL(fd >= 0);
+    close(fd);
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, 12, 4, path), SC_OK);
+    sc_platform_t gen;
+    CU_ASSERT_EQUAL_FATAL(sc_platform_load(path, &gen), SC_OK);
+    CU_ASSERT_STRING_EQUAL(gen.name, "gige-12x4");
+    CU_ASSERT_EQUAL(gen.nnodes, 12);
+    CU_ASSERT_EQUAL(gen.total_cores, 48);
+    CU_ASSERT_TRUE(gen.uniform);
+    for (int i = 0; i < 12; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "node-%d", i);
+        CU_ASSERT_STRING_EQUAL(gen.nodes[i].name, name);
+        CU_ASSERT_DOUBLE_EQUAL(gen.nodes[i].speed_flops, g->nodes[0].speed_flops, 1e-3);
+    }
+    for (int l = 0; l < SC_NLEVELS; l++)
+        check_level(&gen.level[l], g->level[l].latency_s, g->level[l].bandwidth_Bps,
+                    g->level[l].overhead_s, g->level[l].eager_limit);
+    sc_platform_destroy(&gen);
+    CU_ASSERT_EQUAL(sc_generate_platform(sc_test_path("tests/platforms/nonuniform.xml"), 4, 0, path),
+                    SC_ERR_INPUT);
+    CU_ASSERT_EQUAL(sc_generate_platform(g->path, 4, 0, "/nonexistent-dir/p.xml"), SC_ERR_INPUT);
+    remove(path);
+}
+
 void sc_suite_platform(void)
 {
     CU_pSuite s = CU_add_suite("platform", NULL, NULL);
@@ -129,4 +167,5 @@ void sc_suite_platform(void)
     CU_add_test(s, "uneven and non-uniform", test_uneven_platform);
     CU_add_test(s, "bad platforms", test_bad_platforms);
     CU_add_test(s, "placement", test_placement);
+    CU_add_test(s, "generated platform", test_generated_platform);
 }
