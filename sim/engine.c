@@ -26,8 +26,8 @@ void sc_engine_boot(const char *path)
 {
     /* CM02 is SimGrid's flow model without the wide-area TCP corrections of
      * its default (LV08 multiplies latencies by 13.01 and bandwidths by
-     * 0.97): the platform files give MPI-level latencies and bandwidths
-     * measured on clusters, to be used as they are. Cross-traffic (5% of
+     * 0.97): the platform files give end-to-end latencies and bandwidths of
+     * cluster message passing, to be used as they are. Cross-traffic (5% of
      * each flow charged to the reverse path for TCP acknowledgements) is
      * off for the same reason. See platforms/README.md.
      * surf/precision: SimGrid rounds event times to 1 ns by default, which

@@ -121,6 +121,16 @@ static void table_cells(const sc_report_row_t *row, char cells[NCOLS][CELL])
     snprintf(cells[11], CELL, "%s", valid_word(r->valid));
 }
 
+/* One table line; the last column is not padded (no trailing blanks). */
+static void print_line(FILE *out, const char *const *cells, const int *width, const int *left)
+{
+    for (int c = 0; c < NCOLS; c++) {
+        int w = c + 1 < NCOLS ? width[c] : 0;
+        fprintf(out, left[c] ? "%-*s" : "%*s", w, cells[c]);
+        fputs(c + 1 < NCOLS ? "  " : "\n", out);
+    }
+}
+
 static void print_table(FILE *out, const sc_report_row_t *rows, int nrows)
 {
     static const char *const head[NCOLS] = {"platform", "algo", "np", "nodes", "size",
@@ -138,13 +148,13 @@ static void print_table(FILE *out, const sc_report_row_t *rows, int nrows)
             if ((int)strlen(cells[c]) > width[c])
                 width[c] = (int)strlen(cells[c]);
     }
-    for (int c = 0; c < NCOLS; c++)
-        fprintf(out, left[c] ? "%-*s%s" : "%*s%s", width[c], head[c], c + 1 < NCOLS ? "  " : "\n");
+    print_line(out, head, width, left);
     for (int i = 0; i < nrows; i++) {
         table_cells(&rows[i], cells);
+        const char *line[NCOLS];
         for (int c = 0; c < NCOLS; c++)
-            fprintf(out, left[c] ? "%-*s%s" : "%*s%s", width[c], cells[c],
-                    c + 1 < NCOLS ? "  " : "\n");
+            line[c] = cells[c];
+        print_line(out, line, width, left);
     }
 }
 
