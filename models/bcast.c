@@ -16,23 +16,15 @@ size_t sc_chunk_span_bytes(size_t bytes, int nchunks, int first, int count)
     return hi - lo;
 }
 
-/* The mask a binomial-tree rank starts sending with: the root sends to
- * relative ranks 2^k below the first power of two >= p, any other rank
- * below the lowest bit of its relative rank (the bit it received on). */
-static int first_child_mask(int rel, int p)
+int sc_binomial_mask(int rel, int p)
 {
-    if (rel)
-        return (rel & -rel) >> 1;
-    int mask = 1;
-    while (mask < p)
-        mask <<= 1;
-    return mask >> 1;
+    return rel ? rel & -rel : 1 << sc_ceil_log2(p);
 }
 
-/* Costs a binomial tree rooted at `root` in which relative rank r sends
- * child_bytes(r + mask, mask) bytes to each child r + mask, largest mask
- * first, with blocking sends. A child owed zero bytes receives nothing and
- * starts at once. Leaves t[r] = when rank r has sent to all its children. */
+/* Costs a binomial tree rooted at `root`, blocking sends, largest child
+ * first. Each child gets the whole message, or with `scatter` the chunks of
+ * its subtree; a child owed zero bytes receives nothing and starts at once.
+ * Leaves t[r] = when rank r has sent to all its children. */
 static sc_err_t binomial_tree(const sc_model_t *model, size_t bytes, int root,
                               int scatter, double *t)
 {
@@ -44,7 +36,7 @@ static sc_err_t binomial_tree(const sc_model_t *model, size_t bytes, int root,
     for (int rel = 0; rel < p; rel++) {
         int rank = (rel + root) % p;
         double now = ready[rel];
-        for (int mask = first_child_mask(rel, p); mask > 0; mask >>= 1) {
+        for (int mask = sc_binomial_mask(rel, p) >> 1; mask > 0; mask >>= 1) {
             if (rel + mask >= p)
                 continue;
             int child = (rank + mask) % p;
@@ -58,6 +50,18 @@ static sc_err_t binomial_tree(const sc_model_t *model, size_t bytes, int root,
     }
     free(ready);
     return SC_OK;
+}
+
+/* Round k of the ring: every rank passes on the chunk it received k rounds
+ * ago, starting with its own. */
+static void ring_of_chunks_round(int k, int p, size_t bytes, int root, sc_round_t *round)
+{
+    for (int i = 0; i < p; i++) {
+        int chunk = ((i - k - root) % p + p) % p;
+        round->dst[i] = (i + 1) % p;
+        round->src[i] = (i - 1 + p) % p;
+        round->bytes[i] = sc_chunk_span_bytes(bytes, p, chunk, 1);
+    }
 }
 
 sc_err_t sc_model_bcast_binomial(const sc_model_t *model, size_t bytes,
@@ -75,25 +79,5 @@ sc_err_t sc_model_bcast_scatter_allgather(const sc_model_t *model,
     if (p == 1 || bytes == 0)
         return SC_OK;
     sc_err_t err = binomial_tree(model, bytes, root, 1, t);
-    if (err)
-        return err;
-    sc_round_t round;
-    err = sc_round_init(&round, p);
-    if (err)
-        return err;
-    for (int i = 0; i < p; i++) {
-        round.dst[i] = (i + 1) % p;
-        round.src[i] = (i - 1 + p) % p;
-    }
-    /* Round k: every rank passes on the chunk it received k-1 rounds ago,
-     * starting with its own. */
-    for (int k = 1; k < p; k++) {
-        for (int i = 0; i < p; i++) {
-            int chunk = ((i - (k - 1) - root) % p + 2 * p) % p;
-            round.bytes[i] = sc_chunk_span_bytes(bytes, p, chunk, 1);
-        }
-        sc_model_exchange(model, &round, t);
-    }
-    sc_round_destroy(&round);
-    return SC_OK;
+    return err ? err : sc_model_rounds(model, p - 1, ring_of_chunks_round, bytes, root, t);
 }

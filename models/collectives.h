@@ -45,6 +45,15 @@ sc_err_t sc_model_bcast_scatter_allgather(const sc_model_t *model,
 sc_err_t sc_model_barrier_dissemination(const sc_model_t *model, size_t bytes,
                                         int root, double *t);
 
+/* ceil(log2 p): the rounds of Bruck, recursive doubling, dissemination. */
+int sc_ceil_log2(int p);
+
+/* The binomial tree rooted at relative rank 0 over p ranks: relative rank
+ * rel > 0 receives from rel - mask, where mask is its lowest set bit; every
+ * rank sends to rel + m for the powers of two m below its mask, largest
+ * first (the root's mask is the smallest power of two >= p). */
+int sc_binomial_mask(int rel, int p);
+
 /* Bytes held by chunks first..first+count-1 when `bytes` are cut into
  * `nchunks` chunks of ceil(bytes/nchunks) bytes (the last ones may be short
  * or empty). Shared by the scatter-allgather broadcast and its model. */

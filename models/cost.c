@@ -94,6 +94,21 @@ void sc_model_exchange(const sc_model_t *model, sc_round_t *round, double *t)
     }
 }
 
+sc_err_t sc_model_rounds(const sc_model_t *model, int rounds, sc_round_fill_fn fill,
+                         size_t bytes, int root, double *t)
+{
+    sc_round_t round;
+    sc_err_t err = sc_round_init(&round, model->size);
+    if (err)
+        return err;
+    for (int k = 0; k < rounds; k++) {
+        fill(k, model->size, bytes, root, &round);
+        sc_model_exchange(model, &round, t);
+    }
+    sc_round_destroy(&round);
+    return SC_OK;
+}
+
 double sc_model_send(const sc_model_t *model, int from, int to, size_t bytes,
                      double *t_from, double t_to)
 {

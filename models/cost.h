@@ -54,6 +54,14 @@ void sc_round_destroy(sc_round_t *round);
  * participant's source must itself participate and send to it. */
 void sc_model_exchange(const sc_model_t *model, sc_round_t *round, double *t);
 
+/* Sets the schedule of round k (0-based) of an algorithm on p ranks that
+ * moves `bytes` per rank, rooted at `root`. */
+typedef void (*sc_round_fill_fn)(int k, int p, size_t bytes, int root, sc_round_t *round);
+
+/* Costs `rounds` rounds of sendrecv, round k as set by fill(k, ...). */
+sc_err_t sc_model_rounds(const sc_model_t *model, int rounds, sc_round_fill_fn fill,
+                         size_t bytes, int root, double *t);
+
 /* A blocking send of `bytes` from `from` (ready at *t_from) to `to`, which
  * has been blocked in the matching receive since t_to. Sets *t_from to when
  * the send returns and returns when the receive completes. */

@@ -1,5 +1,6 @@
 /* Binomial-tree broadcast (MPICH's MPIR_Bcast for short messages).
  * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "../../models/collectives.h"
 #include "../collectives.h"
 
 /* With relative rank r = (rank - root) mod p, a rank receives from r minus
@@ -12,16 +13,12 @@ sc_err_t sc_bcast_binomial(sc_comm_t *comm, const sc_coll_args_t *args)
     int rel = (rank - args->root + p) % p;
     if (args->bytes == 0)
         return SC_OK;
-    int mask = 1;
-    while (mask < p) {
-        if (rel & mask) {
-            sc_err_t err = sc_recv(comm, args->recvbuf, args->bytes,
-                                   (rank - mask + p) % p, SC_TAG_BCAST);
-            if (err)
-                return err;
-            break;
-        }
-        mask <<= 1;
+    int mask = sc_binomial_mask(rel, p);
+    if (rel) {
+        sc_err_t err = sc_recv(comm, args->recvbuf, args->bytes, (rank - mask + p) % p,
+                               SC_TAG_BCAST);
+        if (err)
+            return err;
     }
     for (mask >>= 1; mask > 0; mask >>= 1) {
         if (rel + mask >= p)

@@ -24,19 +24,13 @@ sc_err_t sc_bcast_scatter_allgather(sc_comm_t *comm,
 
     /* Scatter: receive the chunks of my subtree (lowest set bit of rel
      * chunks from rel on), then hand each child its subtree's chunks. */
-    int mask = 1;
-    while (mask < p) {
-        if (rel & mask) {
-            size_t size = sc_chunk_span_bytes(m, p, rel, mask);
-            if (size) {
-                sc_err_t err = sc_recv(comm, buf + (size_t)rel * chunk, size,
-                                       (rank - mask + p) % p, SC_TAG_BCAST);
-                if (err)
-                    return err;
-            }
-            break;
-        }
-        mask <<= 1;
+    int mask = sc_binomial_mask(rel, p);
+    size_t mine = sc_chunk_span_bytes(m, p, rel, mask);
+    if (rel && mine) {
+        sc_err_t err = sc_recv(comm, buf + (size_t)rel * chunk, mine, (rank - mask + p) % p,
+                               SC_TAG_BCAST);
+        if (err)
+            return err;
     }
     for (mask >>= 1; mask > 0; mask >>= 1) {
         if (rel + mask >= p)

@@ -32,14 +32,6 @@ static double predict(const sc_platform_t *plat, const int *node_of, int np,
     return T;
 }
 
-static int ceil_log2(int p)
-{
-    int k = 0;
-    while ((1 << k) < p)
-        k++;
-    return k;
-}
-
 #define ASSERT_TIME(got, want) CU_ASSERT_DOUBLE_EQUAL((got), (want), 1e-12 + 1e-9 * (want))
 
 static void test_allgather_closed_forms(void)
@@ -52,11 +44,11 @@ static void test_allgather_closed_forms(void)
         for (int p = 1; p <= 64; p++) {
             ASSERT_TIME(predict(&plat, zeros, p, "ring", m), (p - 1) * (alpha + m * beta));
             ASSERT_TIME(predict(&plat, zeros, p, "bruck", m),
-                        ceil_log2(p) * alpha + (p - 1) * m * beta);
-            ASSERT_TIME(predict(&plat, zeros, p, "barrier", 0), ceil_log2(p) * (O + L));
+                        sc_ceil_log2(p) * alpha + (p - 1) * m * beta);
+            ASSERT_TIME(predict(&plat, zeros, p, "barrier", 0), sc_ceil_log2(p) * (O + L));
             if ((p & (p - 1)) == 0)
                 ASSERT_TIME(predict(&plat, zeros, p, "rd", m),
-                            ceil_log2(p) * alpha + (p - 1) * m * beta);
+                            sc_ceil_log2(p) * alpha + (p - 1) * m * beta);
             /* zero-byte collectives return at once, as in MPICH */
             ASSERT_TIME(predict(&plat, zeros, p, "bruck", 0), 0.0);
         }
@@ -70,11 +62,11 @@ static void test_bcast_closed_forms(void)
     double alpha = O + 3 * L, beta = 1 / B;
     for (int p = 1; p <= 64; p++)
         ASSERT_TIME(predict(&plat, zeros, p, "bcast-binomial", 4096),
-                    ceil_log2(p) * (alpha + 4096 * beta));
+                    sc_ceil_log2(p) * (alpha + 4096 * beta));
     for (int p = 2; p <= 64; p *= 2) {
         size_t m = 64 * 1024; /* divisible by every p */
         ASSERT_TIME(predict(&plat, zeros, p, "bcast-scatter-allgather", m),
-                    (ceil_log2(p) + p - 1) * alpha + 2.0 * (p - 1) / p * m * beta);
+                    (sc_ceil_log2(p) + p - 1) * alpha + 2.0 * (p - 1) / p * m * beta);
     }
 }
 
