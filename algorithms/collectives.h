@@ -13,6 +13,34 @@ sc_err_t sc_allgather_ring(sc_comm_t *comm, const sc_coll_args_t *args);
 sc_err_t sc_allgather_rd(sc_comm_t *comm, const sc_coll_args_t *args);
 sc_err_t sc_allgather_bruck(sc_comm_t *comm, const sc_coll_args_t *args);
 
+/* Hierarchy-aware variants (M. G. Kurnosov, A. A. Paznikov; lecture 13). */
+sc_err_t sc_allgather_rd_exch(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_allgather_rd_reorder(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_allgather_bruck_exch(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_allgather_bruck_reorder(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_allgather_ring_reorder(sc_comm_t *comm, const sc_coll_args_t *args);
+
+/* The position rank r plays, and the rank playing position j. */
+static inline int sc_position(const sc_coll_args_t *args, int rank)
+{
+    return args->pi ? args->pi[rank] : rank;
+}
+
+static inline int sc_player(const sc_coll_args_t *args, int position)
+{
+    return args->pi_inv ? args->pi_inv[position] : position;
+}
+
+/* The steps the allgather algorithms share with their variants, played by
+ * the rank at position `me` through args' mapping, on m-byte blocks:
+ * recursive doubling over the p slots of `slots` (position order); Bruck
+ * over `work`, whose slot j holds position me + j (mod p) at the end; the
+ * exch variants' first step, which fills `slot` with the block of the
+ * position this rank plays. */
+sc_err_t sc_rd_steps(sc_comm_t *comm, const sc_coll_args_t *args, char *slots, int me);
+sc_err_t sc_bruck_steps(sc_comm_t *comm, const sc_coll_args_t *args, char *work, int me);
+sc_err_t sc_exchange_own(sc_comm_t *comm, const sc_coll_args_t *args, void *slot);
+
 sc_err_t sc_bcast_binomial(sc_comm_t *comm, const sc_coll_args_t *args);
 sc_err_t sc_bcast_scatter_allgather(sc_comm_t *comm,
                                     const sc_coll_args_t *args);

@@ -19,13 +19,20 @@ typedef struct {
                             bcast: the `bytes`-long message (root: source) */
     size_t bytes;        /* allgather: per rank block; bcast: message */
     int root;            /* bcast */
+    /* The mapping of the exch/reorder variants: pi[r] is the algorithm
+     * position rank r plays, pi_inv[j] the rank playing position j.
+     * NULL for the identity; other algorithms ignore it. */
+    const int *pi, *pi_inv;
 } sc_coll_args_t;
 
 /* One rank's part of a collective. Returns SC_OK or the transport's error. */
 typedef sc_err_t (*sc_coll_fn)(sc_comm_t *comm, const sc_coll_args_t *args);
 
-/* Preconditions an algorithm places on the process count. */
-#define SC_NEEDS_POW2 (1u << 0) /* p must be a power of two */
+/* Preconditions an algorithm places on the process count, and whether it
+ * plays its schedule through a rank mapping. */
+#define SC_NEEDS_POW2 (1u << 0)   /* p must be a power of two */
+#define SC_USES_MAPPING (1u << 1) /* ranks stay where MPI put them; the
+                                     algorithm uses args.pi (exch, reorder) */
 
 typedef struct {
     const char *name;           /* what --algo accepts */

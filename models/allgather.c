@@ -65,3 +65,20 @@ sc_err_t sc_model_allgather_bruck(const sc_model_t *model, size_t bytes, int roo
         return SC_OK;
     return sc_model_rounds(model, sc_ceil_log2(model->size), bruck_round, bytes, root, t);
 }
+
+sc_err_t sc_model_allgather_rd_exch(const sc_model_t *model, size_t bytes, int root, double *t)
+{
+    if (model->size == 1 || bytes == 0)
+        return SC_OK;
+    sc_err_t err = sc_model_exchange_own(model, bytes, t);
+    return err ? err : sc_model_allgather_rd(model, bytes, root, t);
+}
+
+sc_err_t sc_model_allgather_bruck_exch(const sc_model_t *model, size_t bytes, int root,
+                                       double *t)
+{
+    if (model->size == 1 || bytes == 0)
+        return SC_OK;
+    sc_err_t err = sc_model_exchange_own(model, bytes, t);
+    return err ? err : sc_model_allgather_bruck(model, bytes, root, t);
+}

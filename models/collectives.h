@@ -29,6 +29,16 @@ sc_err_t sc_model_allgather_rd(const sc_model_t *model, size_t bytes, int root,
 sc_err_t sc_model_allgather_bruck(const sc_model_t *model, size_t bytes,
                                   int root, double *t);
 
+/* The exch variants (Kurnosov, Paznikov; lecture 13): one exchange of the
+ * own block with the ranks given by the mapping, then the base schedule
+ * played through it. The reorder variants cost what their base algorithm
+ * costs played through the mapping: sc_model_allgather_rd, _bruck, _ring
+ * with model->pi set. */
+sc_err_t sc_model_allgather_rd_exch(const sc_model_t *model, size_t bytes, int root,
+                                    double *t);
+sc_err_t sc_model_allgather_bruck_exch(const sc_model_t *model, size_t bytes, int root,
+                                       double *t);
+
 /* Binomial tree with blocking sends. With sends that hold the sender for
  * the whole transfer (rendezvous): T = ceil(log2 p)(alpha + m beta). */
 sc_err_t sc_model_bcast_binomial(const sc_model_t *model, size_t bytes,

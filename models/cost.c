@@ -94,17 +94,54 @@ void sc_model_exchange(const sc_model_t *model, sc_round_t *round, double *t)
     }
 }
 
+/* Translates a round of positions into a round of ranks. */
+static void play(const sc_model_t *model, const sc_round_t *by_position, sc_round_t *by_rank)
+{
+    for (int r = 0; r < model->size; r++) {
+        int j = model->pi[r];
+        int d = by_position->dst[j], s = by_position->src[j];
+        by_rank->dst[r] = d < 0 ? -1 : model->pi_inv[d];
+        by_rank->src[r] = s < 0 ? -1 : model->pi_inv[s];
+        by_rank->bytes[r] = by_position->bytes[j];
+    }
+}
+
 sc_err_t sc_model_rounds(const sc_model_t *model, int rounds, sc_round_fill_fn fill,
                          size_t bytes, int root, double *t)
 {
+    sc_round_t positions, ranks = {0};
+    sc_err_t err = sc_round_init(&positions, model->size);
+    if (!err && model->pi)
+        err = sc_round_init(&ranks, model->size);
+    for (int k = 0; k < rounds && !err; k++) {
+        fill(k, model->size, bytes, root, &positions);
+        if (model->pi) {
+            play(model, &positions, &ranks);
+            sc_model_exchange(model, &ranks, t);
+        } else {
+            sc_model_exchange(model, &positions, t);
+        }
+    }
+    sc_round_destroy(&positions);
+    sc_round_destroy(&ranks);
+    return err;
+}
+
+sc_err_t sc_model_exchange_own(const sc_model_t *model, size_t bytes, double *t)
+{
+    if (!model->pi)
+        return SC_OK;
     sc_round_t round;
     sc_err_t err = sc_round_init(&round, model->size);
     if (err)
         return err;
-    for (int k = 0; k < rounds; k++) {
-        fill(k, model->size, bytes, root, &round);
-        sc_model_exchange(model, &round, t);
-    }
+    for (int r = 0; r < model->size; r++)
+        if (model->pi[r] != r) {
+            round.dst[r] = model->pi_inv[r];
+            round.src[r] = model->pi[r];
+            round.bytes[r] = bytes;
+        }
+    sc_model_exchange(model, &round, t);
     sc_round_destroy(&round);
     return SC_OK;
 }

@@ -12,6 +12,10 @@ typedef struct {
     const sc_platform_t *plat;
     int size;            /* number of ranks */
     const int *node_of;  /* node of each rank */
+    /* For algorithms that play their schedule through a rank mapping (the
+     * exch and reorder variants): pi[r] is the position rank r plays,
+     * pi_inv[j] the rank playing position j. NULL: the identity. */
+    const int *pi, *pi_inv;
 } sc_model_t;
 
 /* A prediction of one collective. On entry t[r] is the time rank r starts
@@ -55,16 +59,23 @@ void sc_round_destroy(sc_round_t *round);
 void sc_model_exchange(const sc_model_t *model, sc_round_t *round, double *t);
 
 /* Sets the schedule of round k (0-based) of an algorithm on p ranks that
- * moves `bytes` per rank, rooted at `root`. */
+ * moves `bytes` per rank, rooted at `root`, in terms of positions: entry j
+ * is what the rank playing position j does. */
 typedef void (*sc_round_fill_fn)(int k, int p, size_t bytes, int root, sc_round_t *round);
 
-/* Costs `rounds` rounds of sendrecv, round k as set by fill(k, ...). */
+/* Costs `rounds` rounds of sendrecv, round k as set by fill(k, ...) and
+ * played through the model's mapping. */
 sc_err_t sc_model_rounds(const sc_model_t *model, int rounds, sc_round_fill_fn fill,
                          size_t bytes, int root, double *t);
 
 /* A blocking send of `bytes` from `from` (ready at *t_from) to `to`, which
  * has been blocked in the matching receive since t_to. Sets *t_from to when
  * the send returns and returns when the receive completes. */
+/* The first step of the exch variants: every rank r with pi[r] != r sends
+ * its own `bytes` to the rank playing position r and receives the block of
+ * position pi[r] from rank pi[r]. */
+sc_err_t sc_model_exchange_own(const sc_model_t *model, size_t bytes, double *t);
+
 double sc_model_send(const sc_model_t *model, int from, int to, size_t bytes,
                      double *t_from, double t_to);
 

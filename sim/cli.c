@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../algorithms/mapping/mapping.h"
 #include "engine.h"
 #include "generate.h"
+#include "mapfile.h"
 #include "report.h"
 #include "units.h"
 
@@ -16,8 +18,10 @@
 
 static const char usage[] =
     "usage: simcoll --platform FILE (--algo NAME | --compare A,B,...) [options]\n"
-    "       simcoll list\n"
+    "       simcoll map --platform FILE --algo NAME [--np N] [--partitioner P]\n"
+    "                   [-o PI] [--machinefile F] [--rankfile F]\n"
     "       simcoll platform --like FILE --nodes N [--cores C] [-o OUT]\n"
+    "       simcoll list\n"
     "\n"
     "Simulates MPI collective algorithms on a cluster of SMP nodes (SimGrid)\n"
     "and prints the simulated time beside the cost model's prediction.\n"
@@ -28,28 +32,21 @@ static const char usage[] =
     "  --np N[,N...]          process counts (default: every core of the platform)\n"
     "  --size S[,S...]        bytes per rank (allgather block, bcast message);\n"
     "                         K, M, G are powers of 1024 (default 2048)\n"
-    "  --mapping block|cyclic placement of ranks on cores (default block)\n"
+    "  --mapping M            where algorithm positions run: block, cyclic (MPI's\n"
+    "                         placements), partition (the algorithm's graph cut into\n"
+    "                         node-sized parts), greedy, or a file of pi; default\n"
+    "                         partition for the exch/reorder variants, else block\n"
+    "  --partitioner P        multilevel (default) or greedy, for --mapping partition\n"
     "  --root R               root rank of a broadcast (default 0)\n"
     "  --format table|csv|json  output format (default table)\n"
     "  --no-payload           sizes only, no data: for large runs; results are\n"
     "                         then not checked\n"
     "  --help, --version\n"
     "\n"
+    "simcoll map computes pi for an algorithm and writes it (stdout or -o), and\n"
+    "an MPICH machinefile and an Open MPI rankfile placing the ranks the same way.\n"
     "simcoll platform writes a cluster of N nodes (of C cores) with the links and\n"
     "protocol properties of the nodes of FILE, for what-if studies.\n";
-
-typedef struct {
-    const char *platform;
-    const char *algo;
-    const char *compare;
-    const char *np_list;
-    const char *size_list;
-    sc_placement_t placement;
-    const char *mapping;
-    int root;
-    sc_format_t format;
-    int payload;
-} run_opts_t;
 
 static int fail(sc_err_t err)
 {
@@ -95,36 +92,145 @@ static sc_err_t parse_choice(const char *value, const char *option,
     return sc_error(SC_ERR_INPUT, "%s: unknown value '%s'; use one of %s", option, value, valid);
 }
 
-static sc_err_t parse_run_options(int argc, char **argv, run_opts_t *o, int *done)
+static sc_err_t find_algo(const char *name, const char *option, const sc_algo_t **out)
 {
-    static const struct option longopts[] = {
+    *out = sc_algo_find(name);
+    if (*out)
+        return SC_OK;
+    return sc_error(SC_ERR_INPUT,
+                    "%s: unknown algorithm '%s'; did you mean '%s'? (simcoll list shows all)",
+                    option, name, sc_algo_nearest(name)->name);
+}
+
+/* --mapping: MPI's own placements, a partition of the algorithm's graph,
+ * or pi from a file. */
+typedef enum { MAP_DEFAULT, MAP_BLOCK, MAP_CYCLIC, MAP_PARTITION, MAP_FILE } map_kind_t;
+
+typedef struct {
+    map_kind_t kind;
+    const char *file;
+    sc_partitioner_t partitioner;
+} map_choice_t;
+
+/* How one algorithm runs at one process count, worked out once and
+ * shared by all sizes. */
+typedef struct {
+    sc_placement_t placement;
+    int *pi;        /* NULL: the identity */
+    double seconds; /* spent partitioning */
+    const char *name;
+} layout_t;
+
+static sc_err_t make_layout(const sc_platform_t *plat, const sc_algo_t *algo, int np, int root,
+                            const map_choice_t *choice, layout_t *out)
+{
+    map_kind_t kind = choice->kind;
+    if (kind == MAP_DEFAULT)
+        kind = algo->needs & SC_USES_MAPPING ? MAP_PARTITION : MAP_BLOCK;
+    *out = (layout_t){.placement = kind == MAP_CYCLIC ? SC_PLACE_CYCLIC : SC_PLACE_BLOCK};
+    switch (kind) {
+    case MAP_DEFAULT:
+    case MAP_BLOCK:
+        out->name = "block";
+        return SC_OK;
+    case MAP_CYCLIC:
+        out->name = "cyclic";
+        return SC_OK;
+    case MAP_FILE:
+        out->name = choice->file;
+        return sc_mapfile_read(choice->file, np, &out->pi);
+    case MAP_PARTITION:
+        break;
+    }
+    out->name = choice->partitioner == SC_PARTITIONER_GREEDY ? "greedy" : "partition";
+    int *slot_node = malloc((size_t)np * sizeof *slot_node);
+    out->pi = malloc((size_t)np * sizeof *out->pi);
+    sc_graph_t graph = {0};
+    sc_err_t err = !slot_node || !out->pi ? sc_error(SC_ERR_RUN, "out of memory") : SC_OK;
+    if (!err && !(err = sc_place(plat, np, SC_PLACE_BLOCK, slot_node)) &&
+        !(err = sc_graph_record(algo, np, root, &graph)))
+        err = sc_mapping_partition(&graph, plat->nnodes, slot_node, choice->partitioner, out->pi,
+                                   &out->seconds);
+    sc_graph_destroy(&graph);
+    free(slot_node);
+    if (err) {
+        free(out->pi);
+        out->pi = NULL;
+    }
+    return err;
+}
+
+/* Options shared by runs and `simcoll map`. */
+typedef struct {
+    const char *platform, *algo, *compare, *np_list, *size_list;
+    map_choice_t map;
+    int root;
+    sc_format_t format;
+    int payload;
+    const char *out, *machinefile, *rankfile; /* map only */
+} opts_t;
+
+enum { OPT_PARTITIONER = 256, OPT_MACHINEFILE, OPT_RANKFILE };
+
+/* Parses argv from argv[first]; `map` selects the map command's options.
+ * Sets *done after --help/--version. */
+static sc_err_t parse_options(int argc, char **argv, int first, int map, opts_t *o, int *done)
+{
+    static const struct option run_opts[] = {
         {"platform", required_argument, NULL, 'p'}, {"algo", required_argument, NULL, 'a'},
         {"compare", required_argument, NULL, 'c'},  {"np", required_argument, NULL, 'n'},
         {"size", required_argument, NULL, 's'},     {"mapping", required_argument, NULL, 'm'},
+        {"partitioner", required_argument, NULL, OPT_PARTITIONER},
         {"root", required_argument, NULL, 'r'},     {"format", required_argument, NULL, 'f'},
         {"no-payload", no_argument, NULL, 'N'},     {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},        {NULL, 0, NULL, 0}};
+    static const struct option map_opts[] = {
+        {"platform", required_argument, NULL, 'p'}, {"algo", required_argument, NULL, 'a'},
+        {"np", required_argument, NULL, 'n'},       {"root", required_argument, NULL, 'r'},
+        {"partitioner", required_argument, NULL, OPT_PARTITIONER},
+        {"output", required_argument, NULL, 'o'},
+        {"machinefile", required_argument, NULL, OPT_MACHINEFILE},
+        {"rankfile", required_argument, NULL, OPT_RANKFILE},
+        {NULL, 0, NULL, 0}};
     static const char *const formats[] = {"table", "csv", "json", NULL};
-    static const char *const mappings[] = {"block", "cyclic", NULL};
-    *o = (run_opts_t){.placement = SC_PLACE_BLOCK, .mapping = "block",
-                      .format = SC_FORMAT_TABLE, .payload = 1};
+    static const char *const partitioners[] = {"multilevel", "greedy", NULL};
+    *o = (opts_t){.format = SC_FORMAT_TABLE, .payload = 1};
     *done = 0;
     opterr = 0;
     optind = 0; /* GNU: restart parsing (sc_cli_main may run more than once) */
     int c, index;
     sc_err_t err = SC_OK;
-    while (!err && (c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    char **args = argv + first - 1; /* getopt starts at args[1] */
+    int nargs = argc - first + 1;
+    while (!err && (c = getopt_long(nargs, args, map ? ":o:" : ":h", map ? map_opts : run_opts,
+                                    NULL)) != -1) {
         switch (c) {
         case 'p': o->platform = optarg; break;
         case 'a': o->algo = optarg; break;
         case 'c': o->compare = optarg; break;
         case 'n': o->np_list = optarg; break;
         case 's': o->size_list = optarg; break;
+        case 'o': o->out = optarg; break;
+        case OPT_MACHINEFILE: o->machinefile = optarg; break;
+        case OPT_RANKFILE: o->rankfile = optarg; break;
         case 'm':
-            if (!(err = parse_choice(optarg, "--mapping", mappings, &index))) {
-                o->placement = index == 1 ? SC_PLACE_CYCLIC : SC_PLACE_BLOCK;
-                o->mapping = mappings[index];
+            if (!strcmp(optarg, "block"))
+                o->map.kind = MAP_BLOCK;
+            else if (!strcmp(optarg, "cyclic"))
+                o->map.kind = MAP_CYCLIC;
+            else if (!strcmp(optarg, "partition"))
+                o->map.kind = MAP_PARTITION;
+            else if (!strcmp(optarg, "greedy")) {
+                o->map.kind = MAP_PARTITION;
+                o->map.partitioner = SC_PARTITIONER_GREEDY;
+            } else {
+                o->map.kind = MAP_FILE;
+                o->map.file = optarg;
             }
+            break;
+        case OPT_PARTITIONER:
+            if (!(err = parse_choice(optarg, "--partitioner", partitioners, &index)))
+                o->map.partitioner = index ? SC_PARTITIONER_GREEDY : SC_PARTITIONER_MULTILEVEL;
             break;
         case 'r': err = sc_parse_int(optarg, "--root", 0, 1 << 30, &o->root); break;
         case 'f':
@@ -136,147 +242,229 @@ static sc_err_t parse_run_options(int argc, char **argv, run_opts_t *o, int *don
         case 'V': printf("simcoll %s\n", SC_VERSION); *done = 1; return SC_OK;
         case ':':
             err = sc_error(SC_ERR_INPUT, "%s needs a value (simcoll --help lists options)",
-                           argv[optind - 1]);
+                           args[optind - 1]);
             break;
         default:
             err = sc_error(SC_ERR_INPUT, "unknown option '%s' (simcoll --help lists options)",
-                           argv[optind - 1]);
+                           args[optind - 1]);
             break;
         }
     }
-    if (!err && optind < argc)
+    if (!err && optind < nargs)
         err = sc_error(SC_ERR_INPUT, "unexpected argument '%s' (simcoll --help lists options)",
-                       argv[optind]);
+                       args[optind]);
     if (!err && !o->platform)
         err = sc_error(SC_ERR_INPUT,
                        "--platform FILE is required, e.g. --platform platforms/ib4x.xml");
-    if (!err && !o->algo == !o->compare)
+    if (!err && map && !o->algo)
+        err = sc_error(SC_ERR_INPUT, "map needs --algo NAME (simcoll list shows the algorithms)");
+    if (!err && !map && !o->algo == !o->compare)
         err = sc_error(SC_ERR_INPUT, "give exactly one of --algo NAME or --compare A,B,... "
                                      "(simcoll list shows the algorithms)");
     return err;
 }
 
-static sc_err_t find_algo(const char *name, const char *option, const sc_algo_t **out)
+/* The lists of a run: algorithms, process counts, sizes. */
+typedef struct {
+    char *algo_text, *np_text, *size_text;
+    char **algo_items, **np_items, **size_items;
+    int nalgos, nnps, nsizes;
+    const sc_algo_t **algos;
+    int *nps;
+    size_t *sizes;
+} lists_t;
+
+static void lists_free(lists_t *l)
 {
-    *out = sc_algo_find(name);
-    if (*out)
-        return SC_OK;
-    return sc_error(SC_ERR_INPUT,
-                    "%s: unknown algorithm '%s'; did you mean '%s'? (simcoll list shows all)",
-                    option, name, sc_algo_nearest(name)->name);
+    free(l->algo_text);
+    free(l->np_text);
+    free(l->size_text);
+    free(l->algo_items);
+    free(l->np_items);
+    free(l->size_items);
+    free(l->algos);
+    free(l->nps);
+    free(l->sizes);
+}
+
+/* Parses the lists; process counts default to every core of plat. */
+static sc_err_t parse_lists(const opts_t *o, const sc_platform_t *plat, lists_t *l)
+{
+    const char *algo_option = o->algo ? "--algo" : "--compare";
+    l->algo_text = strdup(o->algo ? o->algo : o->compare);
+    /* 2048 bytes: the block size of the lecture's Bruck experiment. */
+    l->size_text = strdup(o->size_list ? o->size_list : "2048");
+    l->np_text = o->np_list ? strdup(o->np_list) : NULL;
+    if (!l->algo_text || !l->size_text || (o->np_list && !l->np_text))
+        return sc_error(SC_ERR_RUN, "out of memory");
+    sc_err_t err;
+    if ((err = split_list(l->algo_text, algo_option, &l->algo_items, &l->nalgos)) ||
+        (err = split_list(l->size_text, "--size", &l->size_items, &l->nsizes)))
+        return err;
+    l->nnps = 1;
+    if (l->np_text && (err = split_list(l->np_text, "--np", &l->np_items, &l->nnps)))
+        return err;
+    if (o->algo && l->nalgos > 1)
+        return sc_error(SC_ERR_INPUT, "--algo takes one name; use --compare %s", o->algo);
+    l->algos = malloc((size_t)l->nalgos * sizeof *l->algos);
+    l->sizes = malloc((size_t)l->nsizes * sizeof *l->sizes);
+    l->nps = malloc((size_t)l->nnps * sizeof *l->nps);
+    if (!l->algos || !l->sizes || !l->nps)
+        return sc_error(SC_ERR_RUN, "out of memory");
+    for (int i = 0; i < l->nalgos && !err; i++)
+        err = find_algo(l->algo_items[i], algo_option, &l->algos[i]);
+    for (int i = 0; i < l->nsizes && !err; i++)
+        err = sc_parse_size(l->size_items[i], "--size", &l->sizes[i]);
+    for (int i = 0; i < l->nnps && !err; i++) {
+        if (!l->np_items)
+            l->nps[i] = plat->total_cores;
+        else
+            err = sc_parse_int(l->np_items[i], "--np", 1, 1 << 30, &l->nps[i]);
+    }
+    return err;
+}
+
+static sc_err_t load_platform(const char *path, sc_platform_t *plat)
+{
+    sc_err_t err = sc_platform_load(path, plat);
+    if (!err && !plat->uniform)
+        fprintf(stderr, "simcoll: note: platform '%s' is not uniform (its nodes' memory buses "
+                        "or network routes differ), so the cost model is not applied\n",
+                path);
+    return err;
 }
 
 static int run_command(int argc, char **argv)
 {
-    run_opts_t o;
+    opts_t o;
     int done;
-    sc_err_t err = parse_run_options(argc, argv, &o, &done);
+    sc_err_t err = parse_options(argc, argv, 1, 0, &o, &done);
     if (err || done)
         return err ? fail(err) : 0;
-
-    char *algo_text = strdup(o.algo ? o.algo : o.compare);
-    char *np_text = o.np_list ? strdup(o.np_list) : NULL;
-    /* 2048 bytes: the block size of the lecture's Bruck experiment. */
-    char *size_text = strdup(o.size_list ? o.size_list : "2048");
-    char **algo_items = NULL, **np_items = NULL, **size_items = NULL;
-    const sc_algo_t **algos = NULL;
-    int *nps = NULL;
-    size_t *sizes = NULL;
-    sc_report_row_t *rows = NULL;
-    int nrows = 0, nalgos = 0, nnps = 0, nsizes = 0;
     sc_platform_t plat = {0};
-    if (!algo_text || !size_text || (o.np_list && !np_text)) {
+    lists_t l = {0};
+    layout_t *layouts = NULL; /* by algorithm and process count */
+    sc_report_row_t *rows = NULL;
+    int nrows = 0, invalid = 0;
+    if ((err = load_platform(o.platform, &plat)) || (err = parse_lists(&o, &plat, &l)))
+        goto cleanup;
+    int nlayouts = l.nalgos * l.nnps;
+    layouts = calloc((size_t)nlayouts, sizeof *layouts);
+    rows = calloc((size_t)nlayouts * (size_t)l.nsizes, sizeof *rows);
+    if (!layouts || !rows) {
         err = sc_error(SC_ERR_RUN, "out of memory");
         goto cleanup;
     }
-
-    /* Everything is checked before the first simulation starts. */
-    const char *algo_option = o.algo ? "--algo" : "--compare";
-    if ((err = split_list(algo_text, algo_option, &algo_items, &nalgos)) ||
-        (err = split_list(size_text, "--size", &size_items, &nsizes)))
-        goto cleanup;
-    if (o.algo && nalgos > 1) {
-        err = sc_error(SC_ERR_INPUT, "--algo takes one name; use --compare %s", o.algo);
-        goto cleanup;
-    }
-    algos = malloc((size_t)nalgos * sizeof *algos);
-    sizes = malloc((size_t)nsizes * sizeof *sizes);
-    if (!algos || !sizes) {
-        err = sc_error(SC_ERR_RUN, "out of memory");
-        goto cleanup;
-    }
-    for (int i = 0; i < nalgos && !err; i++)
-        err = find_algo(algo_items[i], algo_option, &algos[i]);
-    for (int i = 0; i < nsizes && !err; i++)
-        err = sc_parse_size(size_items[i], "--size", &sizes[i]);
-    if (err || (err = sc_platform_load(o.platform, &plat)))
-        goto cleanup;
-    if (!plat.uniform)
-        fprintf(stderr, "simcoll: note: platform '%s' is not uniform (its nodes' memory buses "
-                        "or network routes differ), so the cost model is not applied\n",
-                o.platform);
-    nnps = 1;
-    if (np_text && (err = split_list(np_text, "--np", &np_items, &nnps)))
-        goto cleanup;
-    nps = malloc((size_t)nnps * sizeof *nps);
-    rows = calloc((size_t)(nalgos * nnps * nsizes), sizeof *rows);
-    if (!nps || !rows) {
-        err = sc_error(SC_ERR_RUN, "out of memory");
-        goto cleanup;
-    }
-    for (int i = 0; i < nnps && !err; i++) {
-        if (!np_items)
-            nps[i] = plat.total_cores;
-        else
-            err = sc_parse_int(np_items[i], "--np", 1, 1 << 30, &nps[i]);
-    }
-    for (int a = 0; a < nalgos && !err; a++)
-        for (int i = 0; i < nnps && !err; i++) {
-            sc_run_spec_t spec = {.plat = &plat, .algo = algos[a], .np = nps[i],
-                                  .root = o.root, .placement = o.placement};
-            err = sc_run_check(&spec);
+    /* Everything is checked, and every mapping made, before the first
+     * simulation starts. */
+    for (int a = 0; a < l.nalgos && !err; a++)
+        for (int i = 0; i < l.nnps && !err; i++) {
+            sc_run_spec_t spec = {.plat = &plat, .algo = l.algos[a], .np = l.nps[i],
+                                  .root = o.root};
+            if (!(err = sc_run_check(&spec)))
+                err = make_layout(&plat, l.algos[a], l.nps[i], o.root, &o.map,
+                                  &layouts[a * l.nnps + i]);
         }
-    if (err)
-        goto cleanup;
-
-    int invalid = 0;
-    for (int a = 0; a < nalgos; a++)
-        for (int i = 0; i < nnps; i++)
-            for (int s = 0; s < nsizes; s++) {
-                sc_run_spec_t spec = {.plat = &plat, .algo = algos[a], .np = nps[i],
-                                      .bytes = sizes[s], .root = o.root,
-                                      .placement = o.placement, .payload = o.payload};
+    for (int a = 0; a < l.nalgos && !err; a++)
+        for (int i = 0; i < l.nnps && !err; i++)
+            for (int s = 0; s < l.nsizes && !err; s++) {
+                const layout_t *lay = &layouts[a * l.nnps + i];
+                sc_run_spec_t spec = {.plat = &plat, .algo = l.algos[a], .np = l.nps[i],
+                                      .bytes = l.sizes[s], .root = o.root,
+                                      .placement = lay->placement, .pi = lay->pi,
+                                      .payload = o.payload};
                 sc_report_row_t *row = &rows[nrows];
-                *row = (sc_report_row_t){.platform = plat.name, .algo = algos[a],
-                                         .np = nps[i], .bytes = sizes[s],
-                                         .mapping = o.mapping};
-                if ((err = sc_run(&spec, &row->result)))
-                    goto cleanup;
-                nrows++;
-                invalid += row->result.valid == 0;
+                *row = (sc_report_row_t){.platform = plat.name, .algo = l.algos[a],
+                                         .np = l.nps[i], .bytes = l.sizes[s],
+                                         .mapping = lay->name,
+                                         .partition_time_s = lay->seconds};
+                if (!(err = sc_run_cut(&spec, &row->cut_weight, &row->graph_weight)) &&
+                    !(err = sc_run(&spec, &row->result))) {
+                    nrows++;
+                    invalid += row->result.valid == 0;
+                }
             }
-    sc_report_print(stdout, o.format, rows, nrows);
-    if (invalid)
-        err = sc_error(SC_ERR_RUN, "%d of %d runs gave a WRONG result (valid: no above)",
-                       invalid, nrows);
-
+    if (!err) {
+        sc_report_print(stdout, o.format, rows, nrows);
+        if (invalid)
+            err = sc_error(SC_ERR_RUN, "%d of %d runs gave a WRONG result (valid: no above)",
+                           invalid, nrows);
+    }
 cleanup:
     if (err)
         fail(err);
     for (int i = 0; i < nrows; i++)
         sc_run_result_destroy(&rows[i].result);
+    for (int i = 0; layouts && i < l.nalgos * l.nnps; i++)
+        free(layouts[i].pi);
+    free(layouts);
     free(rows);
-    free(nps);
-    free(sizes);
-    free(algos);
-    free(algo_items);
-    free(np_items);
-    free(size_items);
-    free(algo_text);
-    free(np_text);
-    free(size_text);
+    lists_free(&l);
     sc_platform_destroy(&plat);
     return (int)err;
+}
+
+static int map_command(int argc, char **argv)
+{
+    opts_t o;
+    int done;
+    sc_err_t err = parse_options(argc, argv, 2, 1, &o, &done);
+    if (err)
+        return fail(err);
+    const sc_algo_t *algo;
+    sc_platform_t plat = {0};
+    layout_t lay = {0};
+    int *slot_node = NULL, np;
+    if ((err = find_algo(o.algo, "--algo", &algo)) || (err = load_platform(o.platform, &plat)))
+        goto cleanup;
+    np = plat.total_cores;
+    if (o.np_list && (err = sc_parse_int(o.np_list, "--np", 1, 1 << 30, &np)))
+        goto cleanup;
+    sc_run_spec_t spec = {.plat = &plat, .algo = algo, .np = np, .root = o.root};
+    o.map.kind = MAP_PARTITION;
+    if ((err = sc_run_check(&spec)) ||
+        (err = make_layout(&plat, algo, np, o.root, &o.map, &lay)))
+        goto cleanup;
+    /* How good is it, next to MPI's placements? */
+    double cut = 0, total = 0, block = 0, cyclic = 0;
+    spec.pi = lay.pi;
+    if ((err = sc_run_cut(&spec, &cut, &total)))
+        goto cleanup;
+    spec.pi = NULL;
+    if ((err = sc_run_cut(&spec, &block, &total)))
+        goto cleanup;
+    spec.placement = SC_PLACE_CYCLIC;
+    if ((err = sc_run_cut(&spec, &cyclic, &total)))
+        goto cleanup;
+    char header[512];
+    snprintf(header, sizeof header,
+             "simcoll map --algo %s --np %d on %s (%s, %d nodes), partitioner %s\n"
+             "cut weight %.0f of %.0f (block placement %.0f, cyclic %.0f); %.3g s to partition",
+             algo->name, np, o.platform, plat.name, plat.nnodes,
+             sc_partitioner_name(o.map.partitioner), cut, total, block, cyclic, lay.seconds);
+    slot_node = malloc((size_t)np * sizeof *slot_node);
+    if (!slot_node) {
+        err = sc_error(SC_ERR_RUN, "out of memory");
+        goto cleanup;
+    }
+    if ((err = sc_place(&plat, np, SC_PLACE_BLOCK, slot_node)))
+        goto cleanup;
+    if (o.out) {
+        err = sc_mapfile_write(&plat, np, lay.pi, slot_node, header, o.out, o.machinefile,
+                               o.rankfile);
+    } else {
+        if (!(err = sc_mapfile_write(&plat, np, lay.pi, slot_node, header, NULL, o.machinefile,
+                                     o.rankfile)))
+            for (int r = 0; r < np; r++)
+                printf("%d\n", lay.pi[r]);
+    }
+    if (!err)
+        fprintf(stderr, "simcoll: %s\n", strchr(header, '\n') + 1);
+cleanup:
+    free(slot_node);
+    free(lay.pi);
+    sc_platform_destroy(&plat);
+    return err ? fail(err) : 0;
 }
 
 static int list_command(int argc, char **argv)
@@ -293,7 +481,8 @@ static int list_command(int argc, char **argv)
     printf("%-*s  %-10s %-6s %s\n", width, "name", "collective", "needs", "description");
     for (const sc_algo_t *a = sc_algos; a->name; a++)
         printf("%-*s  %-10s %-6s %s\n", width, a->name, sc_collective_name(a->collective),
-               a->needs & SC_NEEDS_POW2 ? "pow2" : "-", a->doc);
+               a->needs & SC_NEEDS_POW2 ? "pow2" : a->needs & SC_USES_MAPPING ? "pi" : "-",
+               a->doc);
     return 0;
 }
 
@@ -342,5 +531,7 @@ int sc_cli_main(int argc, char **argv)
         return list_command(argc, argv);
     if (argc > 1 && strcmp(argv[1], "platform") == 0)
         return platform_command(argc, argv);
+    if (argc > 1 && strcmp(argv[1], "map") == 0)
+        return map_command(argc, argv);
     return run_command(argc, argv);
 }

@@ -37,7 +37,7 @@ static void print_csv(FILE *out, const sc_report_row_t *rows, int nrows)
 {
     fputs("platform,algo,collective,np,nodes,size_bytes,mapping,sim_time_s,"
           "model_time_s,inter_node_bytes,intra_node_bytes,inter_node_messages,"
-          "intra_node_messages,messages,valid\n",
+          "intra_node_messages,messages,valid,cut_weight,graph_weight,partition_time_s\n",
           out);
     for (int i = 0; i < nrows; i++) {
         const sc_report_row_t *row = &rows[i];
@@ -49,10 +49,11 @@ static void print_csv(FILE *out, const sc_report_row_t *rows, int nrows)
         fprintf(out, ",%s,%s,%d,%d,%zu,", row->algo->name,
                 sc_collective_name(row->algo->collective), row->np, r->nodes, row->bytes);
         csv_string(out, row->mapping);
-        fprintf(out, ",%.9g,%s,%.0f,%.0f,%ld,%ld,%ld,%s\n", r->sim_time_s, model,
+        fprintf(out, ",%.9g,%s,%.0f,%.0f,%ld,%ld,%ld,%s,%.0f,%.0f,%.6g\n", r->sim_time_s, model,
                 r->bytes[SC_LEVEL_INTER], r->bytes[SC_LEVEL_INTRA],
                 r->messages[SC_LEVEL_INTER], r->messages[SC_LEVEL_INTRA],
-                total_messages(r), r->valid > 0 ? "yes" : r->valid == 0 ? "no" : "");
+                total_messages(r), r->valid > 0 ? "yes" : r->valid == 0 ? "no" : "",
+                row->cut_weight, row->graph_weight, row->partition_time_s);
     }
 }
 
@@ -93,16 +94,17 @@ static void print_json(FILE *out, const sc_report_row_t *rows, int nrows)
         fprintf(out,
                 ", \"sim_time_s\": %.9g, \"model_time_s\": %s, \"inter_node_bytes\": %.0f, "
                 "\"intra_node_bytes\": %.0f, \"inter_node_messages\": %ld, "
-                "\"intra_node_messages\": %ld, \"messages\": %ld, \"valid\": %s}%s\n",
+                "\"intra_node_messages\": %ld, \"messages\": %ld, \"valid\": %s, "
+                "\"cut_weight\": %.0f, \"graph_weight\": %.0f, \"partition_time_s\": %.6g}%s\n",
                 r->sim_time_s, model, r->bytes[SC_LEVEL_INTER], r->bytes[SC_LEVEL_INTRA],
                 r->messages[SC_LEVEL_INTER], r->messages[SC_LEVEL_INTRA], total_messages(r),
-                r->valid > 0 ? "true" : r->valid == 0 ? "false" : "null",
-                i + 1 < nrows ? "," : "");
+                r->valid > 0 ? "true" : r->valid == 0 ? "false" : "null", row->cut_weight,
+                row->graph_weight, row->partition_time_s, i + 1 < nrows ? "," : "");
     }
     fputs("]\n", out);
 }
 
-enum { NCOLS = 12, CELL = 48 };
+enum { NCOLS = 14, CELL = 48 };
 
 static void table_cells(const sc_report_row_t *row, char cells[NCOLS][CELL])
 {
@@ -118,7 +120,15 @@ static void table_cells(const sc_report_row_t *row, char cells[NCOLS][CELL])
     sc_format_bytes(r->bytes[SC_LEVEL_INTER], cells[8], CELL);
     sc_format_bytes(r->bytes[SC_LEVEL_INTRA], cells[9], CELL);
     snprintf(cells[10], CELL, "%ld", total_messages(r));
-    snprintf(cells[11], CELL, "%s", valid_word(r->valid));
+    if (row->graph_weight > 0)
+        snprintf(cells[11], CELL, "%.1f%%", 100 * row->cut_weight / row->graph_weight);
+    else
+        snprintf(cells[11], CELL, "-");
+    if (row->partition_time_s > 0)
+        sc_format_duration(row->partition_time_s, cells[12], CELL);
+    else
+        snprintf(cells[12], CELL, "-");
+    snprintf(cells[13], CELL, "%s", valid_word(r->valid));
 }
 
 /* One table line; the last column is not padded (no trailing blanks). */
@@ -133,11 +143,12 @@ static void print_line(FILE *out, const char *const *cells, const int *width, co
 
 static void print_table(FILE *out, const sc_report_row_t *rows, int nrows)
 {
-    static const char *const head[NCOLS] = {"platform", "algo", "np", "nodes", "size",
-                                            "mapping", "simulated", "model", "inter-node",
-                                            "intra-node", "messages", "valid"};
+    static const char *const head[NCOLS] = {"platform",   "algo",       "np",       "nodes",
+                                            "size",       "mapping",    "simulated", "model",
+                                            "inter-node", "intra-node", "messages", "cut",
+                                            "mapped in",  "valid"};
     /* Text columns align left, numbers right. */
-    static const int left[NCOLS] = {1, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1};
+    static const int left[NCOLS] = {1, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1};
     int width[NCOLS];
     char cells[NCOLS][CELL];
     for (int c = 0; c < NCOLS; c++)

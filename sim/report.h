@@ -16,13 +16,17 @@ typedef struct {
     int np;
     size_t bytes;
     const char *mapping;
+    double cut_weight;       /* of the layout, see sc_run_cut */
+    double graph_weight;
+    double partition_time_s; /* 0 unless the mapping was partitioned */
     sc_run_result_t result;
 } sc_report_row_t;
 
 /* All formats carry the same fields; CSV and JSON use the column names
  * platform, algo, collective, np, nodes, size_bytes, mapping, sim_time_s,
  * model_time_s, inter_node_bytes, intra_node_bytes, inter_node_messages,
- * intra_node_messages, messages, valid. */
+ * intra_node_messages, messages, valid, cut_weight, graph_weight,
+ * partition_time_s. */
 void sc_report_print(FILE *out, sc_format_t format, const sc_report_row_t *rows,
                      int nrows);
 

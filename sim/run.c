@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../algorithms/mapping/mapping.h"
 #include "child.h"
 #include "engine.h"
 #include "transport.h"
@@ -101,6 +102,7 @@ static sc_err_t setup_buffers(session_t *s)
     int p = spec->np;
     size_t m = spec->bytes;
     sc_collective_t coll = spec->algo->collective;
+    const int *pi = s->model.pi, *pi_inv = s->model.pi_inv;
     if (!spec->payload) {
         s->scratch = sc_scratch_create();
         void *area = s->scratch ? sc_scratch_get(s->scratch, coll == SC_ALLGATHER ? (size_t)p * m : m)
@@ -108,11 +110,11 @@ static sc_err_t setup_buffers(session_t *s)
         if (!area)
             return sc_error(SC_ERR_RUN, "out of memory for the scratch buffers");
         for (int r = 0; r < p; r++)
-            s->args[r] = (sc_coll_args_t){area, area, m, spec->root};
+            s->args[r] = (sc_coll_args_t){area, area, m, spec->root, pi, pi_inv};
         return SC_OK;
     }
     for (int r = 0; r < p; r++) {
-        s->args[r] = (sc_coll_args_t){NULL, NULL, m, spec->root};
+        s->args[r] = (sc_coll_args_t){NULL, NULL, m, spec->root, pi, pi_inv};
         unsigned char *buf = NULL;
         if (coll == SC_ALLGATHER) {
             buf = calloc(1, m + (size_t)p * m + 1);
@@ -183,9 +185,12 @@ static void teardown(session_t *s)
     free(s->finished);
 }
 
+/* What the parent worked out for the child: where each rank runs, and the
+ * mapping the algorithm plays through (NULL unless SC_USES_MAPPING). */
 typedef struct {
     const sc_run_spec_t *spec;
     const int *node_of;
+    const int *pi, *pi_inv;
 } run_ctx_t;
 
 static sc_err_t simulate(void *arg, sc_wire_t *out)
@@ -194,7 +199,7 @@ static sc_err_t simulate(void *arg, sc_wire_t *out)
     const sc_run_spec_t *spec = ctx->spec;
     int p = spec->np;
     session_t s = {.spec = spec,
-                   .model = {spec->plat, p, ctx->node_of},
+                   .model = {spec->plat, p, ctx->node_of, ctx->pi, ctx->pi_inv},
                    .args = calloc((size_t)p, sizeof *s.args),
                    .owned = calloc((size_t)p, sizeof *s.owned),
                    .start = calloc((size_t)p, sizeof *s.start),
@@ -250,6 +255,17 @@ static sc_err_t simulate(void *arg, sc_wire_t *out)
     return err;
 }
 
+/* Where each rank and each algorithm position runs: see sc_run_spec_t. */
+static void lay_out(const sc_run_spec_t *spec, const int *slot_node, const int *pi_inv,
+                    int *node_of, int *node_of_position)
+{
+    for (int j = 0; j < spec->np; j++)
+        node_of_position[j] = slot_node[pi_inv ? pi_inv[j] : j];
+    const int *placed = spec->algo->needs & SC_USES_MAPPING ? slot_node : node_of_position;
+    for (int r = 0; r < spec->np; r++)
+        node_of[r] = placed[r];
+}
+
 sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res)
 {
     memset(res, 0, sizeof *res);
@@ -257,21 +273,28 @@ sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res)
     if (err)
         return err;
     int p = spec->np;
+    int *slot_node = malloc((size_t)p * sizeof *slot_node);
     int *node_of = malloc((size_t)p * sizeof *node_of);
+    int *node_of_position = malloc((size_t)p * sizeof *node_of_position);
+    int *pi_inv = spec->pi ? malloc((size_t)p * sizeof *pi_inv) : NULL;
     double *t = malloc((size_t)p * sizeof *t);
     res->start = malloc((size_t)p * sizeof *res->start);
     res->finish = malloc((size_t)p * sizeof *res->finish);
-    if (!node_of || !t || !res->start || !res->finish) {
+    if (!slot_node || !node_of || !node_of_position || (spec->pi && !pi_inv) || !t ||
+        !res->start || !res->finish) {
         err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
         goto cleanup;
     }
-    if ((err = sc_place(spec->plat, p, spec->placement, node_of)))
+    if ((err = sc_place(spec->plat, p, spec->placement, slot_node)) ||
+        (spec->pi && (err = sc_mapping_invert(p, spec->pi, pi_inv))))
         goto cleanup;
+    lay_out(spec, slot_node, pi_inv, node_of, node_of_position);
 
+    int mapped = (spec->algo->needs & SC_USES_MAPPING) && spec->pi;
     char what[256];
     snprintf(what, sizeof what, "the simulation of %s (np %d, %zu bytes) failed",
              spec->algo->name, p, spec->bytes);
-    run_ctx_t ctx = {spec, node_of};
+    run_ctx_t ctx = {spec, node_of, mapped ? spec->pi : NULL, mapped ? pi_inv : NULL};
     sc_wire_t in;
     if ((err = sc_child_run(simulate, &ctx, SC_ERR_RUN, what, &in)))
         goto cleanup;
@@ -296,17 +319,48 @@ sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res)
 
     res->model_time_s = NAN;
     if (spec->plat->uniform) {
-        sc_model_t model = {spec->plat, p, node_of};
+        sc_model_t model = {spec->plat, p, node_of, ctx.pi, ctx.pi_inv};
         memcpy(t, res->start, (size_t)p * sizeof *t);
         if ((err = spec->algo->model(&model, spec->bytes, spec->root, t)))
             goto cleanup;
         res->model_time_s = sc_model_max(t, p) - first_start;
     }
 cleanup:
+    free(slot_node);
     free(node_of);
+    free(node_of_position);
+    free(pi_inv);
     free(t);
     if (err)
         sc_run_result_destroy(res);
+    return err;
+}
+
+sc_err_t sc_run_cut(const sc_run_spec_t *spec, double *cut, double *total)
+{
+    sc_err_t err = sc_run_check(spec);
+    if (err)
+        return err;
+    int p = spec->np;
+    int *slot_node = malloc((size_t)p * sizeof *slot_node);
+    int *node_of = malloc((size_t)p * sizeof *node_of);
+    int *node_of_position = malloc((size_t)p * sizeof *node_of_position);
+    int *pi_inv = spec->pi ? malloc((size_t)p * sizeof *pi_inv) : NULL;
+    sc_graph_t graph = {0};
+    if (!slot_node || !node_of || !node_of_position || (spec->pi && !pi_inv))
+        err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
+    if (!err && !(err = sc_place(spec->plat, p, spec->placement, slot_node)) &&
+        !(spec->pi && (err = sc_mapping_invert(p, spec->pi, pi_inv))) &&
+        !(err = sc_graph_record(spec->algo, p, spec->root, &graph))) {
+        lay_out(spec, slot_node, pi_inv, node_of, node_of_position);
+        *cut = sc_graph_cut(&graph, node_of_position);
+        *total = graph.total_weight;
+    }
+    sc_graph_destroy(&graph);
+    free(slot_node);
+    free(node_of);
+    free(node_of_position);
+    free(pi_inv);
     return err;
 }
 

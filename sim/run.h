@@ -11,7 +11,13 @@ typedef struct {
     int np;
     size_t bytes;          /* allgather: per-rank block; bcast: message */
     int root;              /* bcast */
-    sc_placement_t placement;
+    sc_placement_t placement; /* where MPI puts the ranks */
+    /* NULL, or the layout of algorithm positions on those ranks: the rank
+     * in placement slot i plays position pi[i]. Algorithms flagged
+     * SC_USES_MAPPING keep their ranks and play through pi (exch/reorder
+     * variants); any other algorithm gets its ranks placed so that rank
+     * pi[i] sits in slot i, as an mpirun rankfile would. */
+    const int *pi;
     int payload;           /* 1: real data, checked; 0: sizes only */
     double start_skew_s;   /* rank r starts r * skew after 0 (tests) */
 } sc_run_spec_t;
@@ -28,7 +34,8 @@ typedef struct {
 } sc_run_result_t;
 
 /* Checks the spec (SC_ERR_INPUT naming the problem: np out of range,
- * root out of range, algorithm preconditions), then simulates it in a child
+ * root out of range, algorithm preconditions, pi not a permutation), then
+ * simulates it in a child
  * process. SC_ERR_RUN if the simulation fails; a wrong result is not an
  * error but res->valid == 0. Free res with sc_run_result_destroy. */
 sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res);
@@ -38,6 +45,11 @@ sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res);
 sc_err_t sc_run_check(const sc_run_spec_t *spec);
 
 void sc_run_result_destroy(sc_run_result_t *res);
+
+/* The quality of the spec's layout: *cut is the weight of the algorithm's
+ * communication graph (m = 1, see algorithms/mapping/graph.h) between
+ * positions on different nodes, *total the weight of the whole graph. */
+sc_err_t sc_run_cut(const sc_run_spec_t *spec, double *cut, double *total);
 
 /* The bytes rank r contributes in verified runs: distinct for every rank
  * in the first byte up to 256 ranks, in the first four up to 2^32. */

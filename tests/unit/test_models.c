@@ -24,7 +24,7 @@ static sc_platform_t single_level(int cores, size_t eager_limit)
 static double predict(const sc_platform_t *plat, const int *node_of, int np,
                       const char *algo, size_t m)
 {
-    sc_model_t model = {plat, np, node_of};
+    sc_model_t model = {plat, np, node_of, NULL, NULL};
     double *t = calloc((size_t)np, sizeof *t);
     CU_ASSERT_EQUAL(sc_algo_find(algo)->model(&model, m, 0, t), SC_OK);
     double T = sc_model_max(t, np);

@@ -1,0 +1,221 @@
+/* The communication graph of an algorithm, recorded from its own code.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "graph.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+sc_err_t sc_igraph_check(igraph_error_t code, const char *what)
+{
+    if (code == IGRAPH_SUCCESS)
+        return SC_OK;
+    return sc_error(SC_ERR_RUN, "igraph failed %s: %s", what, igraph_strerror(code));
+}
+
+/* igraph aborts the process on errors unless told otherwise; simcoll wants
+ * error codes. The C attribute table lets contraction sum edge weights
+ * (partition.c); it must be in place before the first graph is made. */
+static void igraph_setup(void)
+{
+    static int done;
+    if (!done) {
+        igraph_set_error_handler(igraph_error_handler_ignore);
+        igraph_set_warning_handler(igraph_warning_handler_ignore);
+        igraph_set_attribute_table(&igraph_cattribute_table);
+        done = 1;
+    }
+}
+
+/* One recorded message: from src to dst, bytes long. */
+typedef struct {
+    int src, dst;
+    size_t bytes;
+} msg_t;
+
+typedef struct {
+    msg_t *v;
+    size_t n, cap;
+} msgs_t;
+
+typedef struct {
+    msgs_t sent, received;
+    int failed; /* out of memory or a peer out of range */
+} recorder_t;
+
+static void push(recorder_t *rec, msgs_t *list, int src, int dst, size_t bytes, int size)
+{
+    if (src < 0 || src >= size || dst < 0 || dst >= size) {
+        rec->failed = 1;
+        return;
+    }
+    if (list->n == list->cap) {
+        size_t cap = list->cap ? 2 * list->cap : 1024;
+        msg_t *v = realloc(list->v, cap * sizeof *v);
+        if (!v) {
+            rec->failed = 1;
+            return;
+        }
+        list->v = v;
+        list->cap = cap;
+    }
+    list->v[list->n++] = (msg_t){src, dst, bytes};
+}
+
+static sc_err_t rec_isend(sc_comm_t *comm, const void *buf, size_t bytes, int dst, int tag,
+                          sc_request_t **req)
+{
+    (void)buf;
+    (void)tag;
+    recorder_t *rec = comm->impl;
+    push(rec, &rec->sent, comm->rank, dst, bytes, comm->size);
+    *req = NULL; /* complete at once */
+    return SC_OK;
+}
+
+static sc_err_t rec_irecv(sc_comm_t *comm, void *buf, size_t bytes, int src, int tag,
+                          sc_request_t **req)
+{
+    (void)buf;
+    (void)tag;
+    recorder_t *rec = comm->impl;
+    push(rec, &rec->received, src, comm->rank, bytes, comm->size);
+    *req = NULL;
+    return SC_OK;
+}
+
+static sc_err_t rec_waitall(sc_comm_t *comm, int count, sc_request_t **reqs)
+{
+    (void)comm;
+    for (int i = 0; i < count; i++)
+        reqs[i] = NULL;
+    return SC_OK;
+}
+
+static const sc_transport_t recording_transport = {rec_isend, rec_irecv, rec_waitall};
+
+static int by_pair(const void *x, const void *y)
+{
+    const msg_t *a = x, *b = y;
+    if (a->src != b->src)
+        return a->src < b->src ? -1 : 1;
+    if (a->dst != b->dst)
+        return a->dst < b->dst ? -1 : 1;
+    return a->bytes < b->bytes ? -1 : a->bytes > b->bytes;
+}
+
+/* Both lists sorted: the sends must be exactly the receives. */
+static int same_messages(const msgs_t *a, const msgs_t *b)
+{
+    if (a->n != b->n)
+        return 0;
+    for (size_t i = 0; i < a->n; i++)
+        if (by_pair(&a->v[i], &b->v[i]) != 0)
+            return 0;
+    return 1;
+}
+
+/* Folds the sent messages into undirected edges {min, max} in place
+ * (reusing the array); returns the number of edges of nonzero weight. */
+static size_t fold_edges(msgs_t *sent)
+{
+    for (size_t i = 0; i < sent->n; i++) {
+        msg_t *m = &sent->v[i];
+        if (m->src > m->dst) {
+            int t = m->src;
+            m->src = m->dst;
+            m->dst = t;
+        }
+    }
+    qsort(sent->v, sent->n, sizeof *sent->v, by_pair);
+    size_t edges = 0;
+    for (size_t i = 0; i < sent->n;) {
+        msg_t e = sent->v[i];
+        for (i++; i < sent->n && sent->v[i].src == e.src && sent->v[i].dst == e.dst; i++)
+            e.bytes += sent->v[i].bytes;
+        if (e.bytes > 0 && e.src != e.dst)
+            sent->v[edges++] = e;
+    }
+    return edges;
+}
+
+sc_err_t sc_graph_record(const sc_algo_t *algo, int p, int root, sc_graph_t *graph)
+{
+    igraph_setup();
+    memset(graph, 0, sizeof *graph);
+    recorder_t rec = {{NULL, 0, 0}, {NULL, 0, 0}, 0};
+    sc_err_t err = SC_OK;
+    sc_scratch_t *scratch = sc_scratch_create();
+    void *area = scratch ? sc_scratch_get(scratch, (size_t)p) : NULL;
+    if (!area) {
+        err = sc_error(SC_ERR_RUN, "out of memory recording %s", algo->name);
+        goto cleanup;
+    }
+    for (int r = 0; r < p && !err && !rec.failed; r++) {
+        sc_comm_t comm = {r, p, &recording_transport, &rec, scratch};
+        sc_coll_args_t args = {area, area, 1, root, NULL, NULL};
+        err = algo->run(&comm, &args);
+    }
+    if (!err && rec.failed)
+        err = sc_error(SC_ERR_RUN, "recording %s on %d ranks: out of memory or a rank out of range",
+                       algo->name, p);
+    if (err)
+        goto cleanup;
+    qsort(rec.sent.v, rec.sent.n, sizeof *rec.sent.v, by_pair);
+    qsort(rec.received.v, rec.received.n, sizeof *rec.received.v, by_pair);
+    if (!same_messages(&rec.sent, &rec.received)) {
+        err = sc_error(SC_ERR_RUN,
+                       "%s on %d ranks: recorded sends and receives differ, so its messages "
+                       "depend on data or timing and its graph cannot be recorded",
+                       algo->name, p);
+        goto cleanup;
+    }
+
+    size_t nedges = fold_edges(&rec.sent);
+    igraph_vector_int_t ends;
+    if ((err = sc_igraph_check(igraph_vector_int_init(&ends, (igraph_integer_t)(2 * nedges)),
+                               "allocating the edge list")))
+        goto cleanup;
+    if ((err = sc_igraph_check(igraph_vector_init(&graph->weight, (igraph_integer_t)nedges),
+                               "allocating the weights"))) {
+        igraph_vector_int_destroy(&ends);
+        goto cleanup;
+    }
+    for (size_t e = 0; e < nedges; e++) {
+        VECTOR(ends)[2 * e] = rec.sent.v[e].src;
+        VECTOR(ends)[2 * e + 1] = rec.sent.v[e].dst;
+        VECTOR(graph->weight)[e] = (double)rec.sent.v[e].bytes;
+        graph->total_weight += (double)rec.sent.v[e].bytes;
+    }
+    err = sc_igraph_check(igraph_create(&graph->graph, &ends, p, IGRAPH_UNDIRECTED),
+                          "creating the communication graph");
+    igraph_vector_int_destroy(&ends);
+    if (err)
+        igraph_vector_destroy(&graph->weight);
+    else
+        graph->size = p;
+cleanup:
+    free(rec.sent.v);
+    free(rec.received.v);
+    sc_scratch_destroy(scratch);
+    return err;
+}
+
+void sc_graph_destroy(sc_graph_t *graph)
+{
+    if (graph->size) {
+        igraph_destroy(&graph->graph);
+        igraph_vector_destroy(&graph->weight);
+    }
+    memset(graph, 0, sizeof *graph);
+}
+
+double sc_graph_cut(const sc_graph_t *graph, const int *node_of_position)
+{
+    double cut = 0;
+    igraph_integer_t m = igraph_ecount(&graph->graph);
+    for (igraph_integer_t e = 0; e < m; e++)
+        if (node_of_position[IGRAPH_FROM(&graph->graph, e)] !=
+            node_of_position[IGRAPH_TO(&graph->graph, e)])
+            cut += VECTOR(graph->weight)[e];
+    return cut;
+}

@@ -1,0 +1,37 @@
+/* The communication graph of an algorithm, recorded from its own code.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SC_GRAPH_H
+#define SC_GRAPH_H
+
+#include <igraph.h>
+
+#include "../registry.h"
+
+/* G = (V, E), |V| = p: vertex j is algorithm position j, and the weight of
+ * edge {i, j} is d_ij, the bytes sent between i and j in both directions
+ * over the whole algorithm run with m = 1 (lecture 13, step 1). Edges of
+ * weight 0 (empty messages) are left out. */
+typedef struct {
+    int size;
+    igraph_t graph;       /* undirected, no multi-edges or loops */
+    igraph_vector_t weight; /* by edge id */
+    double total_weight;
+} sc_graph_t;
+
+/* Records algo's messages on p ranks (root `root`, 1 byte per block) with a
+ * transport that runs every rank's code in turn, sends complete at once and
+ * receives take nothing: valid for algorithms whose messages do not depend
+ * on data or timing, as all registered ones. The recorder checks that every
+ * pair's sends match its receives and fails (SC_ERR_RUN) otherwise. */
+sc_err_t sc_graph_record(const sc_algo_t *algo, int p, int root, sc_graph_t *graph);
+void sc_graph_destroy(sc_graph_t *graph);
+
+/* Total weight of the edges whose ends are on different nodes, position j
+ * being on node node_of_position[j]. */
+double sc_graph_cut(const sc_graph_t *graph, const int *node_of_position);
+
+/* Turns an igraph error code into sc_error's SC_ERR_RUN naming `what`.
+ * simcoll makes igraph return errors instead of aborting (see graph.c). */
+sc_err_t sc_igraph_check(igraph_error_t code, const char *what);
+
+#endif
