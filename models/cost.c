@@ -19,9 +19,10 @@ static int is_eager(const sc_level_t *lv, size_t bytes)
     return bytes <= lv->eager_limit;
 }
 
-static double transfer(const sc_level_t *lv, size_t bytes)
+/* Time of one piece of `bytes` data (plus the header) on level lv. */
+static double transfer(const sc_model_t *model, const sc_level_t *lv, size_t bytes)
 {
-    return lv->latency_s + (double)bytes / lv->bandwidth_Bps;
+    return lv->latency_s + (double)(bytes + model->plat->header_bytes) / lv->bandwidth_Bps;
 }
 
 static double max2(double a, double b)
@@ -75,14 +76,14 @@ void sc_model_exchange(const sc_model_t *model, sc_round_t *round, double *t)
         int d = dst[i];
         const sc_level_t *lv = sc_model_level(model, i, d);
         if (is_eager(lv, bytes[i])) {
-            done[i] = progress[i] + transfer(lv, bytes[i]);
+            done[i] = progress[i] + transfer(model, lv, bytes[i]);
         } else {
-            double rts = progress[i] + lv->latency_s;
+            double rts = progress[i] + transfer(model, lv, 0);
             /* A request that arrived before the receiver started this round
              * was queued as unexpected and is answered when the receive is
              * posted; a later one is answered once the receiver waits. */
             double cts = rts <= t[d] ? t[d] : max2(progress[d], rts);
-            done[i] = cts + lv->latency_s + transfer(lv, bytes[i]);
+            done[i] = cts + transfer(model, lv, 0) + transfer(model, lv, bytes[i]);
         }
     }
     for (int i = 0; i < n; i++) {
@@ -153,10 +154,10 @@ double sc_model_send(const sc_model_t *model, int from, int to, size_t bytes,
     double posted = *t_from + lv->overhead_s;
     if (is_eager(lv, bytes)) {
         *t_from = posted;
-        return max2(t_to, posted + transfer(lv, bytes));
+        return max2(t_to, posted + transfer(model, lv, bytes));
     }
-    double cts = max2(t_to, posted + lv->latency_s);
-    double done = cts + lv->latency_s + transfer(lv, bytes);
+    double cts = max2(t_to, posted + transfer(model, lv, 0));
+    double done = cts + transfer(model, lv, 0) + transfer(model, lv, bytes);
     *t_from = done;
     return done;
 }

@@ -29,17 +29,18 @@ sc_level_id_t sc_model_level_id(const sc_model_t *model, int a, int b);
 const sc_level_t *sc_model_level(const sc_model_t *model, int a, int b);
 
 /* Every message is costed as the transport of sim/ carries it, assuming no
- * other message shares a link (no contention):
+ * other message shares a link (no contention). Each piece on the wire
+ * carries the platform's header of h bytes besides any data:
  *
  *   eager (bytes <= eager_limit): the sender spends o, the data arrives
- *     L + bytes/B later; the send completes after o.
- *   rendezvous: the sender spends o and posts a zero-byte request (RTS,
- *     arrives after L); once the receiver has posted the receive and is
- *     inside an MPI call, it answers with a zero-byte clear-to-send (L);
- *     then the data flows (L + bytes/B); both sides complete together.
+ *     L + (h + bytes)/B later; the send completes after o.
+ *   rendezvous: the sender spends o and posts a request (RTS, arrives after
+ *     L + h/B); once the receiver has posted the receive and is inside an
+ *     MPI call, it answers with a clear-to-send (L + h/B); then the data
+ *     flows (L + (h + bytes)/B); both sides complete together.
  *
  * For a single message on an idle pair this is alpha + bytes*beta with
- * alpha = o + L (eager) or o + 3L (rendezvous) and beta = 1/B. */
+ * alpha = o + L + h/B (eager) or o + 3(L + h/B) (rendezvous), beta = 1/B. */
 
 /* One round of sc_sendrecv() calls: rank i sends bytes[i] to dst[i] and
  * receives bytes[src[i]] from src[i]. Ranks with dst[i] < 0 sit it out. */

@@ -37,6 +37,7 @@ typedef struct {
     sc_node_t *nodes;  /* ordered by name, numbers compared by value */
     int total_cores;
     sc_level_t level[SC_NLEVELS];
+    size_t header_bytes; /* sent on the wire with every message */
     /* 1 if every node's memory bus and every node pair's route have the
      * parameters in `level`; cost models are only exact then. */
     int uniform;

@@ -143,16 +143,10 @@ static sc_err_t make_layout(const sc_platform_t *plat, const sc_algo_t *algo, in
         break;
     }
     out->name = choice->partitioner == SC_PARTITIONER_GREEDY ? "greedy" : "partition";
-    int *slot_node = malloc((size_t)np * sizeof *slot_node);
+    sc_run_spec_t spec = {.plat = plat, .algo = algo, .np = np, .root = root};
     out->pi = malloc((size_t)np * sizeof *out->pi);
-    sc_graph_t graph = {0};
-    sc_err_t err = !slot_node || !out->pi ? sc_error(SC_ERR_RUN, "out of memory") : SC_OK;
-    if (!err && !(err = sc_place(plat, np, SC_PLACE_BLOCK, slot_node)) &&
-        !(err = sc_graph_record(algo, np, root, &graph)))
-        err = sc_mapping_partition(&graph, plat->nnodes, slot_node, choice->partitioner, out->pi,
-                                   &out->seconds);
-    sc_graph_destroy(&graph);
-    free(slot_node);
+    sc_err_t err = out->pi ? sc_run_partition(&spec, choice->partitioner, out->pi, &out->seconds)
+                           : sc_error(SC_ERR_RUN, "out of memory");
     if (err) {
         free(out->pi);
         out->pi = NULL;

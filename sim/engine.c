@@ -207,7 +207,10 @@ static sc_err_t describe_platform(const char *path, sc_platform_t *plat)
                              &inter->overhead_s, &unused_bytes)) ||
         (err = read_property(path, zone, SC_PROP_INTER_EAGER,
                              "the largest inter-node message sent eagerly (bytes)", 1,
-                             &unused, &inter->eager_limit)))
+                             &unused, &inter->eager_limit)) ||
+        (err = read_property(path, zone, SC_PROP_HEADER,
+                             "the bytes of header each message carries on the wire", 1, &unused,
+                             &plat->header_bytes)))
         return err;
 
     sg_host_t *hosts = sg_host_list();
@@ -243,6 +246,7 @@ static void put_platform(sc_wire_t *w, const sc_platform_t *plat)
         sc_wire_put_double(w, plat->nodes[i].speed_flops);
     }
     sc_wire_put(w, plat->level, sizeof plat->level);
+    sc_wire_put(w, &plat->header_bytes, sizeof plat->header_bytes);
     sc_wire_put_int(w, plat->uniform);
 }
 
@@ -263,6 +267,7 @@ static sc_err_t get_platform(sc_wire_t *w, const char *path, sc_platform_t *plat
         plat->total_cores += node->cores;
     }
     ok = ok && sc_wire_get(w, plat->level, sizeof plat->level) &&
+         sc_wire_get(w, &plat->header_bytes, sizeof plat->header_bytes) &&
          sc_wire_get_int(w, &plat->uniform);
     if (!ok) {
         sc_platform_destroy(plat);

@@ -7,11 +7,12 @@
 
 /* Zone properties a simcoll platform must define (see platforms/README.md):
  * the per-message software overhead and the eager/rendezvous switch of each
- * level. */
+ * level, and the size of the header every message carries. */
 #define SC_PROP_INTRA_OVERHEAD "simcoll/intra/overhead"
 #define SC_PROP_INTRA_EAGER "simcoll/intra/eager-limit"
 #define SC_PROP_INTER_OVERHEAD "simcoll/inter/overhead"
 #define SC_PROP_INTER_EAGER "simcoll/inter/eager-limit"
+#define SC_PROP_HEADER "simcoll/header-bytes"
 
 /* Reads and checks the platform file in a child process and fills `plat`
  * (caller destroys it with sc_platform_destroy). SC_ERR_INPUT with a

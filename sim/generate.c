@@ -22,7 +22,8 @@ typedef struct {
 } link_spec_t;
 
 static const char *const props[] = {SC_PROP_INTRA_OVERHEAD, SC_PROP_INTRA_EAGER,
-                                    SC_PROP_INTER_OVERHEAD, SC_PROP_INTER_EAGER};
+                                    SC_PROP_INTER_OVERHEAD, SC_PROP_INTER_EAGER,
+                                    SC_PROP_HEADER};
 enum { NPROPS = sizeof props / sizeof props[0] };
 
 typedef struct {

@@ -364,6 +364,21 @@ sc_err_t sc_run_cut(const sc_run_spec_t *spec, double *cut, double *total)
     return err;
 }
 
+sc_err_t sc_run_partition(const sc_run_spec_t *spec, sc_partitioner_t how, int *pi,
+                          double *seconds)
+{
+    int *slot_node = malloc((size_t)spec->np * sizeof *slot_node);
+    sc_graph_t graph = {0};
+    sc_err_t err = slot_node ? SC_OK : sc_error(SC_ERR_RUN, "out of memory");
+    if (!err && !(err = sc_run_check(spec)) &&
+        !(err = sc_place(spec->plat, spec->np, SC_PLACE_BLOCK, slot_node)) &&
+        !(err = sc_graph_record(spec->algo, spec->np, spec->root, &graph)))
+        err = sc_mapping_partition(&graph, spec->plat->nnodes, slot_node, how, pi, seconds);
+    sc_graph_destroy(&graph);
+    free(slot_node);
+    return err;
+}
+
 void sc_run_result_destroy(sc_run_result_t *res)
 {
     free(res->start);

@@ -3,6 +3,7 @@
 #ifndef SC_RUN_H
 #define SC_RUN_H
 
+#include "../algorithms/mapping/partition.h"
 #include "../algorithms/registry.h"
 
 typedef struct {
@@ -45,6 +46,13 @@ sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res);
 sc_err_t sc_run_check(const sc_run_spec_t *spec);
 
 void sc_run_result_destroy(sc_run_result_t *res);
+
+/* Computes pi for the spec's algorithm and process count by partitioning
+ * its communication graph into parts as large as the node shares of MPI's
+ * block placement (see algorithms/mapping/mapping.h); *seconds is the time
+ * the partitioner took. */
+sc_err_t sc_run_partition(const sc_run_spec_t *spec, sc_partitioner_t how, int *pi,
+                          double *seconds);
 
 /* The quality of the spec's layout: *cut is the weight of the algorithm's
  * communication graph (m = 1, see algorithms/mapping/graph.h) between

@@ -14,17 +14,24 @@
  * receiver: a message put there starts flowing at once, whether or not the
  * rank is waiting, as an MPI eager message does. (A plain SimGrid put waits
  * for the matching get, which is the rendezvous behaviour.) What travels is
- * an envelope:
+ * an envelope, which occupies the platform's header size on the wire plus
+ * any data:
  *
  *   EAGER  data of a message of at most the level's eager limit;
- *   RTS    request to send a larger message (zero bytes on the wire);
- *   CTS    the receiver's answer once the receive is posted (zero bytes);
+ *   RTS    request to send a larger message (header only);
+ *   CTS    the receiver's answer once the receive is posted (header only);
  *   DATA   the larger message itself, sent on CTS.
  *
- * Matching follows MPI: by source and tag, in order. Envelopes between two
- * ranks are numbered and taken in that order, as on a TCP connection or an
- * InfiniBand queue pair: in SimGrid's flow model a short message could
- * otherwise overtake a long one sent before it on the same route. Envelopes
+ * The header also keeps simultaneous arrivals together: SimGrid completes
+ * an empty transfer one step after others ending at the same instant, so
+ * a rank woken by one could miss another arriving at that very time.
+ *
+ * Matching follows MPI: by source and tag, in order. The envelopes receives
+ * are matched against (EAGER, RTS) are numbered per pair of ranks and taken
+ * in that order: in SimGrid's flow model a short message could otherwise
+ * overtake a long one sent before it on the same route, and MPI forbids
+ * that. CTS and DATA answer a known request and are taken as they arrive,
+ * like rendezvous data moved by RDMA or a shared-memory copy. Envelopes
  * that arrive before their receive is posted wait in the unexpected queue.
  * Protocol work (answering RTS and CTS) happens only while the rank is in
  * a blocking call, as in an MPI library without a progress thread; the cost
@@ -41,7 +48,7 @@ typedef enum { ENV_EAGER, ENV_RTS, ENV_CTS, ENV_DATA } env_kind_t;
 typedef struct envelope {
     env_kind_t kind;
     int src, tag;
-    unsigned seq;              /* position in the stream from src to us */
+    unsigned seq;              /* EAGER, RTS: position among those from src */
     size_t bytes;
     sc_request_t *sreq, *rreq; /* the two ends of a rendezvous */
     void *data;                /* EAGER, DATA: copy of the payload, or NULL */
@@ -63,7 +70,7 @@ typedef struct {
     sc_request_t *req;
 } put_t;
 
-/* The two numbered streams between a rank and one peer. */
+/* The numbered EAGER/RTS streams between a rank and one peer. */
 typedef struct {
     int peer;
     unsigned next_out, next_in;
@@ -238,9 +245,12 @@ static sg_mailbox_t inbox_of(const rank_t *rk, int rank)
     return rk->world->ranks[rank].inbox;
 }
 
-/* Numbers env in the stream to dst; 0 if out of memory. */
+/* Numbers an EAGER or RTS envelope in the stream to dst; 0 if out of
+ * memory. Other envelopes are not numbered. */
 static int number(rank_t *rk, int dst, envelope_t *env)
 {
+    if (env->kind != ENV_EAGER && env->kind != ENV_RTS)
+        return 1;
     stream_t *s = stream(rk, dst);
     if (!s)
         return 0;
@@ -248,15 +258,21 @@ static int number(rank_t *rk, int dst, envelope_t *env)
     return 1;
 }
 
+/* Bytes an envelope carrying `data` bytes occupies on the wire. */
+static long wire_size(const rank_t *rk, size_t data)
+{
+    return (long)(data + rk->world->model->plat->header_bytes);
+}
+
 /* A message that completes on its own: the sender does not wait for it. */
-static void post_detached(rank_t *rk, int dst, envelope_t *env, size_t wire_bytes)
+static void post_detached(rank_t *rk, int dst, envelope_t *env, size_t data)
 {
     if (!number(rk, dst, env)) {
         envelope_free(env);
         return;
     }
     /* SimGrid detaches only a communication that has not started yet. */
-    sg_comm_t c = sg_mailbox_put_init(inbox_of(rk, dst), env, (long)wire_bytes);
+    sg_comm_t c = sg_mailbox_put_init(inbox_of(rk, dst), env, wire_size(rk, data));
     sg_comm_detach(c, NULL);
 }
 
@@ -338,12 +354,7 @@ static void start_data(rank_t *rk, const envelope_t *cts)
         }
         rk->cap_puts = cap;
     }
-    if (!number(rk, s->peer, data)) {
-        envelope_free(data);
-        s->done = 1;
-        return;
-    }
-    sg_comm_t c = sg_mailbox_put_async(inbox_of(rk, s->peer), data, (long)s->bytes);
+    sg_comm_t c = sg_mailbox_put_async(inbox_of(rk, s->peer), data, wire_size(rk, s->bytes));
     rk->puts[rk->nputs++] = (put_t){c, s};
 }
 
@@ -394,10 +405,15 @@ static envelope_t *take_early(rank_t *rk, int src, unsigned seq)
     return NULL;
 }
 
-/* Delivers env if it is the next one from its sender, then any successors
- * that arrived before it; otherwise keeps it until its turn. */
+/* Delivers an EAGER or RTS envelope if it is the next one from its sender,
+ * then any successors that arrived before it; otherwise keeps it until its
+ * turn. Other envelopes are delivered at once. */
 static void accept(rank_t *rk, envelope_t *env)
 {
+    if (env->kind != ENV_EAGER && env->kind != ENV_RTS) {
+        deliver(rk, env);
+        return;
+    }
     int src = env->src;
     stream_t *s = stream(rk, src);
     if (!s)

@@ -15,6 +15,9 @@ int main(void)
     sc_suite_platform();
     sc_suite_transport();
     sc_suite_collectives();
+    sc_suite_mapping();
+    sc_suite_variants();
+    sc_suite_mapfile();
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned failed = CU_get_number_of_failures();

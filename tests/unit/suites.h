@@ -9,5 +9,8 @@ void sc_suite_registry(void);
 void sc_suite_platform(void);
 void sc_suite_transport(void);
 void sc_suite_collectives(void);
+void sc_suite_mapping(void);
+void sc_suite_variants(void);
+void sc_suite_mapfile(void);
 
 #endif

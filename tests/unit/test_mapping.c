@@ -1,0 +1,249 @@
+/* Communication graphs, exact-size partitions and the mapping pi.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include <CUnit/CUnit.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algorithms/mapping/mapping.h"
+#include "suites.h"
+
+static double edge_weight(const sc_graph_t *g, int a, int b)
+{
+    igraph_integer_t eid;
+    if (igraph_get_eid(&g->graph, &eid, a, b, IGRAPH_UNDIRECTED, 0) != IGRAPH_SUCCESS || eid < 0)
+        return 0;
+    return VECTOR(g->weight)[eid];
+}
+
+/* Every allgather delivers p-1 one-byte blocks to each of p ranks. */
+static void test_graph_weights(void)
+{
+    const char *algos[] = {"ring", "rd", "bruck"};
+    for (int a = 0; a < 3; a++)
+        for (int p = 1; p <= 33; p++) {
+            if (a == 1 && (p & (p - 1)))
+                continue;
+            sc_graph_t g;
+            CU_ASSERT_EQUAL_FATAL(sc_graph_record(sc_algo_find(algos[a]), p, 0, &g), SC_OK);
+            CU_ASSERT_EQUAL(g.size, p);
+            CU_ASSERT_DOUBLE_EQUAL(g.total_weight, (double)p * (p - 1), 0);
+            sc_graph_destroy(&g);
+        }
+}
+
+/* The lecture's graphs: recursive doubling links i and i XOR 2^k with
+ * weight 2 * 2^k; Bruck links i and i + 2^k, the blocks of step k flowing
+ * one way. */
+static void test_graph_shapes(void)
+{
+    sc_graph_t g;
+    CU_ASSERT_EQUAL_FATAL(sc_graph_record(sc_algo_find("rd"), 8, 0, &g), SC_OK);
+    CU_ASSERT_EQUAL(igraph_ecount(&g.graph), 12);
+    for (int i = 0; i < 8; i++)
+        for (int k = 0; k < 3; k++)
+            CU_ASSERT_DOUBLE_EQUAL(edge_weight(&g, i, i ^ (1 << k)), 2.0 * (1 << k), 0);
+    sc_graph_destroy(&g);
+    CU_ASSERT_EQUAL_FATAL(sc_graph_record(sc_algo_find("bruck"), 6, 0, &g), SC_OK);
+    /* p = 6: step 0 sends 1 block to i-1, step 1 2 blocks to i-2, step 2
+     * 2 blocks to i-4 = i+2: edge {0, 2} carries 2 each way, as {0, 4} */
+    CU_ASSERT_DOUBLE_EQUAL(edge_weight(&g, 0, 1), 1, 0);
+    CU_ASSERT_DOUBLE_EQUAL(edge_weight(&g, 0, 2), 4, 0);
+    CU_ASSERT_DOUBLE_EQUAL(edge_weight(&g, 0, 4), 4, 0);
+    CU_ASSERT_DOUBLE_EQUAL(edge_weight(&g, 0, 3), 0, 0);
+    sc_graph_destroy(&g);
+    /* a variant records the graph of its base algorithm */
+    sc_graph_t base, variant;
+    CU_ASSERT_EQUAL_FATAL(sc_graph_record(sc_algo_find("bruck"), 12, 0, &base), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_graph_record(sc_algo_find("bruck-exch"), 12, 0, &variant), SC_OK);
+    CU_ASSERT_EQUAL(igraph_ecount(&base.graph), igraph_ecount(&variant.graph));
+    CU_ASSERT_DOUBLE_EQUAL(base.total_weight, variant.total_weight, 0);
+    sc_graph_destroy(&base);
+    sc_graph_destroy(&variant);
+}
+
+/* Rank 0 sends to rank 1, which never receives: the recorder must say its
+ * graph cannot be trusted. */
+static sc_err_t lopsided(sc_comm_t *comm, const sc_coll_args_t *args)
+{
+    return comm->rank == 0 ? sc_send(comm, args->sendbuf, 1, 1, 0) : SC_OK;
+}
+
+static void test_graph_refuses_mismatch(void)
+{
+    sc_algo_t algo = {"lopsided", SC_BARRIER, lopsided, NULL, 0, "test"};
+    sc_graph_t g;
+    CU_ASSERT_EQUAL(sc_graph_record(&algo, 3, 0, &g), SC_ERR_RUN);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "sends and receives differ"));
+}
+
+static int *sizes_of(const int *part, int n, int nparts)
+{
+    int *size = calloc((size_t)nparts, sizeof *size);
+    for (int v = 0; v < n; v++) {
+        CU_ASSERT_TRUE(part[v] >= 0 && part[v] < nparts);
+        if (part[v] >= 0 && part[v] < nparts)
+            size[part[v]]++;
+    }
+    return size;
+}
+
+static double cut_of(const sc_graph_t *g, const int *part)
+{
+    return sc_graph_cut(g, part);
+}
+
+/* Exact sizes whatever the capacities, uneven and empty parts included. */
+static void test_exact_sizes(void)
+{
+    static const int caps[][6] = {{8, 8, 8, 4, 0, 0}, {3, 5, 1, 7, 0, 0}, {0, 6, 0, 6, 6, 6},
+                                  {1, 1, 1, 1, 1, 1}, {13, 0, 0, 0, 0, 0}, {2, 9, 2, 9, 2, 0}};
+    for (size_t c = 0; c < sizeof caps / sizeof caps[0]; c++) {
+        int n = 0;
+        for (int u = 0; u < 6; u++)
+            n += caps[c][u];
+        for (int a = 0; a < 2; a++) {
+            sc_graph_t g;
+            CU_ASSERT_EQUAL_FATAL(sc_graph_record(sc_algo_find(a ? "ring" : "bruck"), n, 0, &g),
+                                  SC_OK);
+            for (int how = 0; how < 2; how++) {
+                int *part = malloc((size_t)n * sizeof *part);
+                CU_ASSERT_EQUAL(sc_partition(&g, 6, caps[c], (sc_partitioner_t)how, part), SC_OK);
+                int *size = sizes_of(part, n, 6);
+                for (int u = 0; u < 6; u++)
+                    CU_ASSERT_EQUAL(size[u], caps[c][u]);
+                free(size);
+                free(part);
+            }
+            sc_graph_destroy(&g);
+        }
+    }
+}
+
+static void test_bad_capacities(void)
+{
+    sc_graph_t g;
+    CU_ASSERT_EQUAL_FATAL(sc_graph_record(sc_algo_find("bruck"), 10, 0, &g), SC_OK);
+    int part[10], caps[2] = {8, 8}, negative[2] = {11, -1};
+    CU_ASSERT_EQUAL(sc_partition(&g, 2, caps, SC_PARTITIONER_MULTILEVEL, part), SC_ERR_INPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "the 2 parts hold 16 vertices but the graph has 10"));
+    CU_ASSERT_EQUAL(sc_partition(&g, 2, negative, SC_PARTITIONER_GREEDY, part), SC_ERR_INPUT);
+    sc_graph_destroy(&g);
+}
+
+/* For p a power of two and parts of 8 the optimum keeps the three heaviest
+ * dimensions inside parts: the cut of cyclic placement. Both partitioners
+ * reach it; block placement is far worse. */
+static void test_optimal_on_powers_of_two(void)
+{
+    const char *algos[] = {"rd", "bruck"};
+    for (int a = 0; a < 2; a++)
+        for (int p = 16; p <= 1024; p *= 4) {
+            sc_graph_t g;
+            CU_ASSERT_EQUAL_FATAL(sc_graph_record(sc_algo_find(algos[a]), p, 0, &g), SC_OK);
+            int nparts = p / 8;
+            int *caps = malloc((size_t)nparts * sizeof *caps);
+            int *part = malloc((size_t)p * sizeof *part);
+            int *cyclic = malloc((size_t)p * sizeof *cyclic);
+            for (int u = 0; u < nparts; u++)
+                caps[u] = 8;
+            for (int v = 0; v < p; v++)
+                cyclic[v] = v % nparts;
+            for (int how = 0; how < 2; how++) {
+                CU_ASSERT_EQUAL(sc_partition(&g, nparts, caps, (sc_partitioner_t)how, part), SC_OK);
+                CU_ASSERT_DOUBLE_EQUAL(cut_of(&g, part), cut_of(&g, cyclic), 0);
+            }
+            free(caps);
+            free(part);
+            free(cyclic);
+            sc_graph_destroy(&g);
+        }
+}
+
+/* Not powers of two, uneven nodes: never worse than MPI's block placement,
+ * and the same answer twice. */
+static void test_better_than_block(void)
+{
+    static const int ns[] = {12, 20, 28, 29, 45, 100};
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+        int p = ns[i], nparts = (p + 7) / 8;
+        sc_graph_t g;
+        CU_ASSERT_EQUAL_FATAL(sc_graph_record(sc_algo_find("bruck"), p, 0, &g), SC_OK);
+        int *caps = malloc((size_t)nparts * sizeof *caps);
+        int *part = malloc((size_t)p * sizeof *part), *again = malloc((size_t)p * sizeof *again);
+        int *block = malloc((size_t)p * sizeof *block);
+        for (int u = 0; u < nparts; u++)
+            caps[u] = u + 1 < nparts ? 8 : p - 8 * (nparts - 1);
+        for (int v = 0; v < p; v++)
+            block[v] = v / 8;
+        CU_ASSERT_EQUAL(sc_partition(&g, nparts, caps, SC_PARTITIONER_MULTILEVEL, part), SC_OK);
+        CU_ASSERT_EQUAL(sc_partition(&g, nparts, caps, SC_PARTITIONER_MULTILEVEL, again), SC_OK);
+        CU_ASSERT_EQUAL(memcmp(part, again, (size_t)p * sizeof *part), 0);
+        CU_ASSERT_TRUE(cut_of(&g, part) <= cut_of(&g, block));
+        if (p > 8)
+            CU_ASSERT_TRUE(cut_of(&g, part) < cut_of(&g, block));
+        free(caps);
+        free(part);
+        free(again);
+        free(block);
+        sc_graph_destroy(&g);
+    }
+}
+
+/* pi: the ranks MPI put on node u play the positions of part u. */
+static void test_pi_from_partition(void)
+{
+    int p = 29, nnodes = 5;
+    static const int cores[] = {8, 4, 6, 8, 3};
+    int node_of_rank[29], pi[29], pi_inv[29];
+    for (int r = 0, u = 0, used = 0; r < p; r++) {
+        if (used == cores[u]) {
+            u++;
+            used = 0;
+        }
+        node_of_rank[r] = u;
+        used++;
+    }
+    sc_graph_t g;
+    CU_ASSERT_EQUAL_FATAL(sc_graph_record(sc_algo_find("bruck"), p, 0, &g), SC_OK);
+    double seconds = -1;
+    CU_ASSERT_EQUAL_FATAL(sc_mapping_partition(&g, nnodes, node_of_rank, SC_PARTITIONER_MULTILEVEL,
+                                               pi, &seconds),
+                          SC_OK);
+    CU_ASSERT_TRUE(seconds >= 0);
+    CU_ASSERT_EQUAL(sc_mapping_invert(p, pi, pi_inv), SC_OK);
+    /* positions of the ranks of one node are in increasing order */
+    for (int r = 1; r < p; r++)
+        if (node_of_rank[r] == node_of_rank[r - 1])
+            CU_ASSERT_TRUE(pi[r] > pi[r - 1]);
+    /* the layout's cut is what the partitioner achieved */
+    int node_of_position[29];
+    for (int j = 0; j < p; j++)
+        node_of_position[j] = node_of_rank[pi_inv[j]];
+    CU_ASSERT_TRUE(sc_graph_cut(&g, node_of_position) < sc_graph_cut(&g, node_of_rank));
+    sc_graph_destroy(&g);
+}
+
+static void test_invert_checks(void)
+{
+    int pi_inv[4];
+    CU_ASSERT_EQUAL(sc_mapping_invert(4, (int[]){2, 0, 3, 1}, pi_inv), SC_OK);
+    CU_ASSERT_EQUAL(pi_inv[2], 0);
+    CU_ASSERT_EQUAL(pi_inv[1], 3);
+    CU_ASSERT_EQUAL(sc_mapping_invert(4, (int[]){2, 0, 2, 1}, pi_inv), SC_ERR_INPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "ranks 0 and 2 both play position 2"));
+    CU_ASSERT_EQUAL(sc_mapping_invert(4, (int[]){0, 1, 2, 4}, pi_inv), SC_ERR_INPUT);
+}
+
+void sc_suite_mapping(void)
+{
+    CU_pSuite s = CU_add_suite("mapping", NULL, NULL);
+    CU_add_test(s, "graph weights", test_graph_weights);
+    CU_add_test(s, "graph shapes", test_graph_shapes);
+    CU_add_test(s, "graph of an inconsistent program is refused", test_graph_refuses_mismatch);
+    CU_add_test(s, "exact part sizes", test_exact_sizes);
+    CU_add_test(s, "bad capacities", test_bad_capacities);
+    CU_add_test(s, "optimal on powers of two", test_optimal_on_powers_of_two);
+    CU_add_test(s, "better than block placement", test_better_than_block);
+    CU_add_test(s, "pi from a partition", test_pi_from_partition);
+    CU_add_test(s, "pi inversion checks", test_invert_checks);
+}
