@@ -108,6 +108,7 @@ static void test_models_exact(void)
     static const int nps[] = {2, 7, 16, 28};
     static const size_t sizes[] = {1, 3000, 100000};
     int runs = 0;
+    double worst = 0;
     for (const sc_algo_t *a = sc_algos; a->name; a++)
         for (int i = 0; i < 4; i++) {
             if (!allgather_applies(a, nps[i], plat))
@@ -126,6 +127,9 @@ static void test_models_exact(void)
                         continue;
                     }
                     runs++;
+                    double diff = fabs(res.sim_time_s - res.model_time_s) / res.model_time_s;
+                    if (diff > worst)
+                        worst = diff;
                     if (!(fabs(res.sim_time_s - res.model_time_s) <= 1e-6 * res.model_time_s)) {
                         fprintf(stderr, "\n%s np=%d size=%zu pi=%s: simulated %.9g, model %.9g\n",
                                 a->name, nps[i], sizes[s], pi_names[k], res.sim_time_s,
@@ -136,6 +140,7 @@ static void test_models_exact(void)
                 }
             }
         }
+    printf(" [%d runs, largest relative difference %.2g] ", runs, worst);
     CU_ASSERT_TRUE(runs > 100);
 }
 
