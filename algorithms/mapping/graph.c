@@ -93,6 +93,15 @@ static sc_err_t rec_waitall(sc_comm_t *comm, int count, sc_request_t **reqs)
 
 static const sc_transport_t recording_transport = {rec_isend, rec_irecv, rec_waitall};
 
+static int by_pair(const void *x, const void *y);
+
+/* qsort wants a valid array even for zero elements. */
+static void sort_messages(msgs_t *list)
+{
+    if (list->n)
+        qsort(list->v, list->n, sizeof *list->v, by_pair);
+}
+
 static int by_pair(const void *x, const void *y)
 {
     const msg_t *a = x, *b = y;
@@ -126,7 +135,7 @@ static size_t fold_edges(msgs_t *sent)
             m->dst = t;
         }
     }
-    qsort(sent->v, sent->n, sizeof *sent->v, by_pair);
+    sort_messages(sent);
     size_t edges = 0;
     for (size_t i = 0; i < sent->n;) {
         msg_t e = sent->v[i];
@@ -160,8 +169,8 @@ sc_err_t sc_graph_record(const sc_algo_t *algo, int p, int root, sc_graph_t *gra
                        algo->name, p);
     if (err)
         goto cleanup;
-    qsort(rec.sent.v, rec.sent.n, sizeof *rec.sent.v, by_pair);
-    qsort(rec.received.v, rec.received.n, sizeof *rec.received.v, by_pair);
+    sort_messages(&rec.sent);
+    sort_messages(&rec.received);
     if (!same_messages(&rec.sent, &rec.received)) {
         err = sc_error(SC_ERR_RUN,
                        "%s on %d ranks: recorded sends and receives differ, so its messages "
