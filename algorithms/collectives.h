@@ -7,7 +7,7 @@
 
 /* Message tags, one per collective, so that two collectives run back to
  * back cannot match each other's messages. */
-enum { SC_TAG_ALLGATHER = 1, SC_TAG_BCAST, SC_TAG_BARRIER };
+enum { SC_TAG_ALLGATHER = 1, SC_TAG_BCAST, SC_TAG_BARRIER, SC_TAG_REDUCE, SC_TAG_ALLREDUCE };
 
 sc_err_t sc_allgather_ring(sc_comm_t *comm, const sc_coll_args_t *args);
 sc_err_t sc_allgather_rd(sc_comm_t *comm, const sc_coll_args_t *args);
@@ -46,5 +46,18 @@ sc_err_t sc_bcast_scatter_allgather(sc_comm_t *comm,
                                     const sc_coll_args_t *args);
 
 sc_err_t sc_barrier_dissemination(sc_comm_t *comm, const sc_coll_args_t *args);
+
+/* Reductions (reference 000, IBM patent): binomial tree (MST), recursive
+ * halving + doubling (RHRD), the prior-art extension of RHRD to any p, and
+ * the patent's method; ring allreduce. */
+sc_err_t sc_reduce_mst(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_reduce_rhrd(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_reduce_mpich(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_reduce_nonpow2(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_allreduce_mst(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_allreduce_rhrd(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_allreduce_mpich(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_allreduce_nonpow2(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_allreduce_ring(sc_comm_t *comm, const sc_coll_args_t *args);
 
 #endif

@@ -27,6 +27,11 @@ sc_err_t sc_wait(sc_comm_t *comm, sc_request_t **req)
     return sc_waitall(comm, 1, req);
 }
 
+sc_err_t sc_reduce_time(sc_comm_t *comm, size_t bytes)
+{
+    return comm->transport->reduce_time(comm, bytes);
+}
+
 sc_err_t sc_send(sc_comm_t *comm, const void *buf, size_t bytes, int dst,
                  int tag)
 {

@@ -26,6 +26,9 @@ typedef struct {
     sc_err_t (*irecv)(sc_comm_t *comm, void *buf, size_t bytes, int src,
                       int tag, sc_request_t **req);
     sc_err_t (*waitall)(sc_comm_t *comm, int count, sc_request_t **reqs);
+    /* Spends the time of combining `bytes` of received data into the
+     * rank's own vector (see sc_model_reduce_time). */
+    sc_err_t (*reduce_time)(sc_comm_t *comm, size_t bytes);
 } sc_transport_t;
 
 /* One rank's view of the communicator, filled in by the transport. */
@@ -59,6 +62,10 @@ sc_err_t sc_recv(sc_comm_t *comm, void *buf, size_t bytes, int src, int tag);
 sc_err_t sc_sendrecv(sc_comm_t *comm, const void *sendbuf, size_t sendbytes,
                      int dst, int sendtag, void *recvbuf, size_t recvbytes,
                      int src, int recvtag);
+
+/* Charges the time of a local reduction of `bytes` bytes (the combining
+ * itself is the caller's; see algorithms/reduce/). */
+sc_err_t sc_reduce_time(sc_comm_t *comm, size_t bytes);
 
 /* Buffers for an algorithm's temporary data. In size-only runs they point
  * into one shared scratch area whose contents are meaningless, so that

@@ -21,6 +21,15 @@ const sc_algo_t sc_algos[] = {
     {"bcast-binomial", SC_BCAST, sc_bcast_binomial,         sc_model_bcast_binomial,              0,             "binomial tree from the root; ceil(log2 p) levels, for short messages"},
     {"bcast-scatter-allgather", SC_BCAST, sc_bcast_scatter_allgather, sc_model_bcast_scatter_allgather, 0,  "binomial scatter of p chunks, then ring allgather (van de Geijn), for long messages"},
     {"barrier",   SC_BARRIER,   sc_barrier_dissemination,   sc_model_barrier_dissemination,       0,             "dissemination barrier; ceil(log2 p) rounds of empty messages"},
+    {"reduce-mst", SC_REDUCE,   sc_reduce_mst,              sc_model_reduce_mst,                  0,             "binomial tree (MST) to the root; ceil(log2 p) whole-vector steps, for short vectors"},
+    {"reduce-rhrd", SC_REDUCE,  sc_reduce_rhrd,             sc_model_reduce_rhrd,                 SC_NEEDS_POW2, "Rabenseifner: recursive halving reduce-scatter, binomial gather to the root"},
+    {"reduce-mpich", SC_REDUCE, sc_reduce_mpich,            sc_model_reduce_mpich,                0,             "prior art for any p: 2r ranks fold into r, then RHRD (IBM patent, background)"},
+    {"reduce-nonpow2", SC_REDUCE, sc_reduce_nonpow2,        sc_model_reduce_nonpow2,              0,             "IBM patent (Bin Jia): half vectors merged into N ranks, RHRD on halves; RHRD for p = 2^k"},
+    {"allreduce-mst", SC_ALLREDUCE, sc_allreduce_mst,       sc_model_allreduce_mst,               0,             "binomial reduce to rank 0, then binomial broadcast"},
+    {"allreduce-rhrd", SC_ALLREDUCE, sc_allreduce_rhrd,     sc_model_allreduce_rhrd,              SC_NEEDS_POW2, "Rabenseifner: recursive halving reduce-scatter, recursive doubling allgather"},
+    {"allreduce-mpich", SC_ALLREDUCE, sc_allreduce_mpich,   sc_model_allreduce_mpich,             0,             "prior art for any p: 2r ranks fold into r, RHRD, dropped ranks get the result"},
+    {"allreduce-nonpow2", SC_ALLREDUCE, sc_allreduce_nonpow2, sc_model_allreduce_nonpow2,         0,             "IBM patent (Bin Jia): half vectors merged into N ranks, RHRD on halves; RHRD for p = 2^k"},
+    {"allreduce-ring", SC_ALLREDUCE, sc_allreduce_ring,     sc_model_allreduce_ring,              0,             "ring reduce-scatter + ring allgather; bandwidth-optimal, 2(p-1) steps"},
     {NULL, 0, NULL, NULL, 0, NULL},
 };
 
@@ -85,6 +94,10 @@ const char *sc_collective_name(sc_collective_t collective)
         return "bcast";
     case SC_BARRIER:
         return "barrier";
+    case SC_REDUCE:
+        return "reduce";
+    case SC_ALLREDUCE:
+        return "allreduce";
     }
     return "?";
 }
@@ -95,11 +108,14 @@ sc_err_t sc_algo_check(const sc_algo_t *algo, int p)
         int below = 1;
         while (below * 2 < p)
             below *= 2;
+        const char *any_p = algo->collective == SC_REDUCE      ? "reduce-nonpow2"
+                            : algo->collective == SC_ALLREDUCE ? "allreduce-nonpow2"
+                                                               : "bruck";
         return sc_error(SC_ERR_INPUT,
                         "--algo %s needs a power-of-two process count, got "
                         "--np %d (use --np %d or %d, or an algorithm for any "
-                        "p such as bruck)",
-                        algo->name, p, below, below * 2);
+                        "p such as %s)",
+                        algo->name, p, below, below * 2, any_p);
     }
     return SC_OK;
 }

@@ -5,20 +5,31 @@
 
 #include "../models/cost.h"
 #include "p2p.h"
+#include "reduce/ops.h"
 
 typedef enum {
     SC_ALLGATHER,
     SC_BCAST,
     SC_BARRIER,
+    SC_REDUCE,
+    SC_ALLREDUCE,
 } sc_collective_t;
 
 /* Arguments of every collective; each uses the fields it needs. */
 typedef struct {
-    const void *sendbuf; /* allgather: this rank's block of `bytes` */
+    const void *sendbuf; /* allgather: this rank's block of `bytes`;
+                            reduce, allreduce: this rank's input vector */
     void *recvbuf;       /* allgather: size * bytes, blocks in rank order;
-                            bcast: the `bytes`-long message (root: source) */
-    size_t bytes;        /* allgather: per rank block; bcast: message */
-    int root;            /* bcast */
+                            bcast: the `bytes`-long message (root: source);
+                            reduce, allreduce: `bytes` on every rank, the
+                            result (reduce: at the root; the other ranks'
+                            recvbuf is the algorithm's working space) */
+    size_t bytes;        /* allgather: per rank block; bcast: message;
+                            reduce, allreduce: the vector, a multiple of
+                            the type's size */
+    int root;            /* bcast, reduce */
+    sc_op_t op;          /* reduce, allreduce */
+    sc_type_t type;
     /* The mapping of the exch/reorder variants: pi[r] is the algorithm
      * position rank r plays, pi_inv[j] the rank playing position j.
      * NULL for the identity; other algorithms ignore it. */
@@ -53,7 +64,7 @@ const sc_algo_t *sc_algo_find(const char *name);
  * "did you mean" hints. Never NULL. */
 const sc_algo_t *sc_algo_nearest(const char *name);
 
-/* "allgather", "bcast", "barrier". */
+/* "allgather", "bcast", "barrier", "reduce", "allreduce". */
 const char *sc_collective_name(sc_collective_t collective);
 
 /* Checks the algorithm's preconditions for p ranks before anything runs;

@@ -55,6 +55,48 @@ sc_err_t sc_model_bcast_scatter_allgather(const sc_model_t *model,
 sc_err_t sc_model_barrier_dissemination(const sc_model_t *model, size_t bytes,
                                         int root, double *t);
 
+/* Reductions (reference 000). L is the vector in bytes, gamma the time of
+ * combining one byte (sc_model_reduce_time), N the largest power of two
+ * <= p, r = p - N. Zero-length vectors return at once. The closed forms are
+ * for one level with messages that hold both sides until delivered
+ * (rendezvous), L divisible by the number of parts; tests/unit/
+ * test_models.c checks each against the schedule replay.
+ *
+ * MST, p a power of two: T = log2 p (alpha + L beta + L gamma); allreduce
+ * adds the binomial broadcast: log2 p (alpha + L beta). */
+sc_err_t sc_model_reduce_mst(const sc_model_t *model, size_t bytes, int root, double *t);
+sc_err_t sc_model_allreduce_mst(const sc_model_t *model, size_t bytes, int root, double *t);
+
+/* RHRD, p a power of two, reduce and allreduce alike:
+ *   T = 2 log2 p alpha + 2 (p-1)/p L beta + (p-1)/p L gamma. */
+sc_err_t sc_model_reduce_rhrd(const sc_model_t *model, size_t bytes, int root, double *t);
+sc_err_t sc_model_allreduce_rhrd(const sc_model_t *model, size_t bytes, int root, double *t);
+
+/* The prior art (patent formulas (1) and (2)), r > 0:
+ *   reduce    T = (2 + 2 log2 N) alpha + (3 - 2/N) L beta + (3/2 - 1/N) L gamma
+ *   allreduce T = (3 + 2 log2 N) alpha + (4 - 2/N) L beta + (3/2 - 1/N) L gamma
+ * r = 0 is RHRD. */
+sc_err_t sc_model_reduce_mpich(const sc_model_t *model, size_t bytes, int root, double *t);
+sc_err_t sc_model_allreduce_mpich(const sc_model_t *model, size_t bytes, int root, double *t);
+
+/* The patent's method, r > 0, r even or odd alike. Along the critical path
+ * (an S0 receiver, or Y for r = 1): its pair exchange (alpha + L/2 beta +
+ * L/2 gamma), the merge (the same), RHRD on L/2 among N/2 (2 (log2 N - 1)
+ * alpha + (1 - 2/N) L beta + (1/2 - 1/N) L gamma), the half sent back
+ * (alpha + L/2 beta) and the final pair exchange (alpha + L/2 beta):
+ *   allreduce T = (2 + 2 log2 N) alpha + (3 - 2/N) L beta + (3/2 - 1/N) L gamma
+ * For reduce, the doubling is a gather (the same terms without gamma) and
+ * step 5 is one message of L/2 from G2's first member to the root:
+ *   reduce    T = (1 + 2 log2 N) alpha + (5/2 - 2/N) L beta + (3/2 - 1/N) L gamma
+ * Against the prior art the method saves alpha + L beta (allreduce) and
+ * alpha + L/2 beta (reduce). r = 0 is RHRD. */
+sc_err_t sc_model_reduce_nonpow2(const sc_model_t *model, size_t bytes, int root, double *t);
+sc_err_t sc_model_allreduce_nonpow2(const sc_model_t *model, size_t bytes, int root, double *t);
+
+/* Ring reduce-scatter + ring allgather:
+ *   T = 2 (p-1) alpha + 2 (p-1)/p L beta + (p-1)/p L gamma. */
+sc_err_t sc_model_allreduce_ring(const sc_model_t *model, size_t bytes, int root, double *t);
+
 /* ceil(log2 p): the rounds of Bruck, recursive doubling, dissemination. */
 int sc_ceil_log2(int p);
 
@@ -68,5 +110,30 @@ int sc_binomial_mask(int rel, int p);
  * `nchunks` chunks of ceil(bytes/nchunks) bytes (the last ones may be short
  * or empty). Shared by the scatter-allgather broadcast and its model. */
 size_t sc_chunk_span_bytes(size_t bytes, int nchunks, int first, int count);
+
+/* Elements lo..hi-1 of a vector, in reductions. */
+typedef struct {
+    size_t lo, hi;
+} sc_span_t;
+
+static inline size_t sc_span_len(sc_span_t s)
+{
+    return s.hi - s.lo;
+}
+
+/* The halves of a span: the lower one is floor(len/2) elements. Every
+ * reduction algorithm splits vectors this way, so that partners agree on
+ * sizes. */
+static inline sc_span_t sc_span_half(sc_span_t s, int upper)
+{
+    size_t mid = s.lo + (s.hi - s.lo) / 2;
+    return upper ? (sc_span_t){mid, s.hi} : (sc_span_t){s.lo, mid};
+}
+
+/* Part c of `count` nearly equal parts of n elements (ring allreduce). */
+static inline sc_span_t sc_span_part(size_t n, int count, int c)
+{
+    return (sc_span_t){n * (size_t)c / (size_t)count, n * (size_t)(c + 1) / (size_t)count};
+}
 
 #endif

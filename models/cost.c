@@ -30,19 +30,35 @@ static double max2(double a, double b)
     return a > b ? a : b;
 }
 
+double sc_model_reduce_time(const sc_model_t *model, int rank, size_t bytes)
+{
+    const sc_node_t *node = &model->plat->nodes[model->node_of[rank]];
+    double compute = (double)(bytes / model->elem_size) / node->speed_flops;
+    double memory = 3.0 * (double)bytes / node->membus_Bps;
+    return max2(compute, memory);
+}
+
 sc_err_t sc_round_init(sc_round_t *round, int n)
 {
     round->dst = malloc((size_t)n * sizeof *round->dst);
     round->src = malloc((size_t)n * sizeof *round->src);
-    round->bytes = calloc((size_t)n, sizeof *round->bytes);
+    round->bytes = malloc((size_t)n * sizeof *round->bytes);
+    round->reduce = malloc((size_t)n * sizeof *round->reduce);
     round->scratch = malloc(2 * (size_t)n * sizeof *round->scratch);
-    if (!round->dst || !round->src || !round->bytes || !round->scratch) {
+    if (!round->dst || !round->src || !round->bytes || !round->reduce || !round->scratch) {
         sc_round_destroy(round);
         return sc_error(SC_ERR_RUN, "out of memory in the cost model");
     }
-    for (int i = 0; i < n; i++)
-        round->dst[i] = round->src[i] = -1;
+    sc_round_clear(round, n);
     return SC_OK;
+}
+
+void sc_round_clear(sc_round_t *round, int n)
+{
+    for (int i = 0; i < n; i++) {
+        round->dst[i] = round->src[i] = -1;
+        round->bytes[i] = round->reduce[i] = 0;
+    }
 }
 
 void sc_round_destroy(sc_round_t *round)
@@ -50,10 +66,9 @@ void sc_round_destroy(sc_round_t *round)
     free(round->dst);
     free(round->src);
     free(round->bytes);
+    free(round->reduce);
     free(round->scratch);
-    round->dst = round->src = NULL;
-    round->bytes = NULL;
-    round->scratch = NULL;
+    *round = (sc_round_t){0};
 }
 
 void sc_model_exchange(const sc_model_t *model, sc_round_t *round, double *t)
@@ -68,8 +83,7 @@ void sc_model_exchange(const sc_model_t *model, sc_round_t *round, double *t)
     double *done = round->scratch + n;
 
     for (int i = 0; i < n; i++)
-        if (dst[i] >= 0)
-            progress[i] = t[i] + sc_model_level(model, i, dst[i])->overhead_s;
+        progress[i] = t[i] + (dst[i] >= 0 ? sc_model_level(model, i, dst[i])->overhead_s : 0);
     for (int i = 0; i < n; i++) {
         if (dst[i] < 0)
             continue;
@@ -87,11 +101,14 @@ void sc_model_exchange(const sc_model_t *model, sc_round_t *round, double *t)
         }
     }
     for (int i = 0; i < n; i++) {
-        if (dst[i] < 0)
+        if (dst[i] < 0 && src[i] < 0)
             continue;
-        const sc_level_t *lv = sc_model_level(model, i, dst[i]);
-        double send_done = is_eager(lv, bytes[i]) ? progress[i] : done[i];
-        t[i] = max2(max2(progress[i], send_done), done[src[i]]);
+        double now = progress[i];
+        if (dst[i] >= 0 && !is_eager(sc_model_level(model, i, dst[i]), bytes[i]))
+            now = max2(now, done[i]);
+        if (src[i] >= 0)
+            now = max2(now, done[src[i]]);
+        t[i] = round->reduce[i] ? now + sc_model_reduce_time(model, i, round->reduce[i]) : now;
     }
 }
 
@@ -104,6 +121,7 @@ static void play(const sc_model_t *model, const sc_round_t *by_position, sc_roun
         by_rank->dst[r] = d < 0 ? -1 : model->pi_inv[d];
         by_rank->src[r] = s < 0 ? -1 : model->pi_inv[s];
         by_rank->bytes[r] = by_position->bytes[j];
+        by_rank->reduce[r] = by_position->reduce[j];
     }
 }
 

@@ -16,6 +16,7 @@ typedef struct {
      * exch and reorder variants): pi[r] is the position rank r plays,
      * pi_inv[j] the rank playing position j. NULL: the identity. */
     const int *pi, *pi_inv;
+    size_t elem_size;    /* bytes per element of reductions (0: none) */
 } sc_model_t;
 
 /* A prediction of one collective. On entry t[r] is the time rank r starts
@@ -42,21 +43,36 @@ const sc_level_t *sc_model_level(const sc_model_t *model, int a, int b);
  * For a single message on an idle pair this is alpha + bytes*beta with
  * alpha = o + L + h/B (eager) or o + 3(L + h/B) (rendezvous), beta = 1/B. */
 
-/* One round of sc_sendrecv() calls: rank i sends bytes[i] to dst[i] and
- * receives bytes[src[i]] from src[i]. Ranks with dst[i] < 0 sit it out. */
+/* Seconds rank r spends combining `bytes` of received data into its own
+ * vector (inout = inout op in), for elements of model->elem_size bytes: the
+ * roofline of its core (S. Williams, A. Waterman, D. Patterson, "Roofline",
+ * CACM 52(4), 2009), the larger of one operation per element at the core's
+ * speed and three bytes of memory traffic per byte (two loads, one store, as
+ * STREAM's Add kernel counts them) at the node's memory-bus bandwidth. This
+ * is gamma * bytes of the reduction cost models. */
+double sc_model_reduce_time(const sc_model_t *model, int rank, size_t bytes);
+
+/* One round of point-to-point calls: rank i sends bytes[i] to dst[i] and
+ * receives bytes[src[i]] from src[i] (sc_sendrecv() when it does both; a
+ * blocking send or receive when it does one, dst[i] or src[i] < 0; it sits
+ * the round out when it does neither), then combines reduce[i] bytes. */
 typedef struct {
     int *dst;
     int *src;
     size_t *bytes;
+    size_t *reduce;
     double *scratch; /* used by sc_model_exchange */
 } sc_round_t;
 
 /* Allocates a round for n ranks (every rank sitting out). */
 sc_err_t sc_round_init(sc_round_t *round, int n);
+
+/* Sets every rank to sit the round out again. */
+void sc_round_clear(sc_round_t *round, int n);
 void sc_round_destroy(sc_round_t *round);
 
-/* Updates t for one round of sendrecv as described above. Every
- * participant's source must itself participate and send to it. */
+/* Updates t for one round as described above. A rank's source must send
+ * to it in the same round. */
 void sc_model_exchange(const sc_model_t *model, sc_round_t *round, double *t);
 
 /* Sets the schedule of round k (0-based) of an algorithm on p ranks that
@@ -69,14 +85,14 @@ typedef void (*sc_round_fill_fn)(int k, int p, size_t bytes, int root, sc_round_
 sc_err_t sc_model_rounds(const sc_model_t *model, int rounds, sc_round_fill_fn fill,
                          size_t bytes, int root, double *t);
 
-/* A blocking send of `bytes` from `from` (ready at *t_from) to `to`, which
- * has been blocked in the matching receive since t_to. Sets *t_from to when
- * the send returns and returns when the receive completes. */
 /* The first step of the exch variants: every rank r with pi[r] != r sends
  * its own `bytes` to the rank playing position r and receives the block of
  * position pi[r] from rank pi[r]. */
 sc_err_t sc_model_exchange_own(const sc_model_t *model, size_t bytes, double *t);
 
+/* A blocking send of `bytes` from `from` (ready at *t_from) to `to`, which
+ * has been blocked in the matching receive since t_to. Sets *t_from to when
+ * the send returns and returns when the receive completes. */
 double sc_model_send(const sc_model_t *model, int from, int to, size_t bytes,
                      double *t_from, double t_to);
 

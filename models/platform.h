@@ -28,6 +28,7 @@ typedef struct {
     char *name;
     int cores;
     double speed_flops; /* per core */
+    double membus_Bps;  /* bandwidth of its shared-memory route */
 } sc_node_t;
 
 typedef struct {
@@ -38,8 +39,9 @@ typedef struct {
     int total_cores;
     sc_level_t level[SC_NLEVELS];
     size_t header_bytes; /* sent on the wire with every message */
-    /* 1 if every node's memory bus and every node pair's route have the
-     * parameters in `level`; cost models are only exact then. */
+    /* 1 if every node has the same core speed, and every node's memory bus
+     * and every node pair's route the parameters in `level`; cost models
+     * are only exact then. */
     int uniform;
 } sc_platform_t;
 

@@ -30,14 +30,18 @@ static const char usage[] =
     "  --algo NAME            the algorithm to run (simcoll list shows all)\n"
     "  --compare A,B,...      several algorithms side by side\n"
     "  --np N[,N...]          process counts (default: every core of the platform)\n"
-    "  --size S[,S...]        bytes per rank (allgather block, bcast message);\n"
-    "                         K, M, G are powers of 1024 (default 2048)\n"
+    "  --size S[,S...]        bytes per rank (allgather block, bcast message,\n"
+    "                         reduce/allreduce vector); K, M, G are powers of\n"
+    "                         1024 (default 2048)\n"
+    "  --op OP                reduction: sum (default), prod, max, min, land, lor,\n"
+    "                         lxor, band, bor, bxor (the last six on int only)\n"
+    "  --type T               reduction element type: double (default) or int\n"
     "  --mapping M            where algorithm positions run: block, cyclic (MPI's\n"
     "                         placements), partition (the algorithm's graph cut into\n"
     "                         node-sized parts), greedy, or a file of pi; default\n"
     "                         partition for the exch/reorder variants, else block\n"
     "  --partitioner P        multilevel (default) or greedy, for --mapping partition\n"
-    "  --root R               root rank of a broadcast (default 0)\n"
+    "  --root R               root rank of a broadcast or reduce (default 0)\n"
     "  --format table|csv|json  output format (default table)\n"
     "  --no-payload           sizes only, no data: for large runs; results are\n"
     "                         then not checked\n"
@@ -159,12 +163,14 @@ typedef struct {
     const char *platform, *algo, *compare, *np_list, *size_list;
     map_choice_t map;
     int root;
+    sc_op_t op;
+    sc_type_t type;
     sc_format_t format;
     int payload;
     const char *out, *machinefile, *rankfile; /* map only */
 } opts_t;
 
-enum { OPT_PARTITIONER = 256, OPT_MACHINEFILE, OPT_RANKFILE };
+enum { OPT_PARTITIONER = 256, OPT_MACHINEFILE, OPT_RANKFILE, OPT_OP, OPT_TYPE };
 
 /* Parses argv from argv[first]; `map` selects the map command's options.
  * Sets *done after --help/--version. */
@@ -176,6 +182,7 @@ static sc_err_t parse_options(int argc, char **argv, int first, int map, opts_t 
         {"size", required_argument, NULL, 's'},     {"mapping", required_argument, NULL, 'm'},
         {"partitioner", required_argument, NULL, OPT_PARTITIONER},
         {"root", required_argument, NULL, 'r'},     {"format", required_argument, NULL, 'f'},
+        {"op", required_argument, NULL, OPT_OP},    {"type", required_argument, NULL, OPT_TYPE},
         {"no-payload", no_argument, NULL, 'N'},     {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},        {NULL, 0, NULL, 0}};
     static const struct option map_opts[] = {
@@ -188,7 +195,8 @@ static sc_err_t parse_options(int argc, char **argv, int first, int map, opts_t 
         {NULL, 0, NULL, 0}};
     static const char *const formats[] = {"table", "csv", "json", NULL};
     static const char *const partitioners[] = {"multilevel", "greedy", NULL};
-    *o = (opts_t){.format = SC_FORMAT_TABLE, .payload = 1};
+    *o = (opts_t){.format = SC_FORMAT_TABLE, .payload = 1, .op = SC_OP_SUM,
+                  .type = SC_TYPE_DOUBLE};
     *done = 0;
     opterr = 0;
     optind = 0; /* GNU: restart parsing (sc_cli_main may run more than once) */
@@ -227,6 +235,8 @@ static sc_err_t parse_options(int argc, char **argv, int first, int map, opts_t 
                 o->map.partitioner = index ? SC_PARTITIONER_GREEDY : SC_PARTITIONER_MULTILEVEL;
             break;
         case 'r': err = sc_parse_int(optarg, "--root", 0, 1 << 30, &o->root); break;
+        case OPT_OP: err = sc_op_parse(optarg, "--op", &o->op); break;
+        case OPT_TYPE: err = sc_type_parse(optarg, "--type", &o->type); break;
         case 'f':
             if (!(err = parse_choice(optarg, "--format", formats, &index)))
                 o->format = (sc_format_t)index;
@@ -322,8 +332,9 @@ static sc_err_t load_platform(const char *path, sc_platform_t *plat)
 {
     sc_err_t err = sc_platform_load(path, plat);
     if (!err && !plat->uniform)
-        fprintf(stderr, "simcoll: note: platform '%s' is not uniform (its nodes' memory buses "
-                        "or network routes differ), so the cost model is not applied\n",
+        fprintf(stderr, "simcoll: note: platform '%s' is not uniform (its nodes' core speeds, "
+                        "memory buses or network routes differ), so the cost model is not "
+                        "applied\n",
                 path);
     return err;
 }
@@ -354,8 +365,12 @@ static int run_command(int argc, char **argv)
     for (int a = 0; a < l.nalgos && !err; a++)
         for (int i = 0; i < l.nnps && !err; i++) {
             sc_run_spec_t spec = {.plat = &plat, .algo = l.algos[a], .np = l.nps[i],
-                                  .root = o.root};
-            if (!(err = sc_run_check(&spec)))
+                                  .root = o.root, .op = o.op, .type = o.type};
+            for (int s = 0; s < l.nsizes && !err; s++) {
+                spec.bytes = l.sizes[s];
+                err = sc_run_check(&spec);
+            }
+            if (!err)
                 err = make_layout(&plat, l.algos[a], l.nps[i], o.root, &o.map,
                                   &layouts[a * l.nnps + i]);
         }
@@ -364,12 +379,13 @@ static int run_command(int argc, char **argv)
             for (int s = 0; s < l.nsizes && !err; s++) {
                 const layout_t *lay = &layouts[a * l.nnps + i];
                 sc_run_spec_t spec = {.plat = &plat, .algo = l.algos[a], .np = l.nps[i],
-                                      .bytes = l.sizes[s], .root = o.root,
-                                      .placement = lay->placement, .pi = lay->pi,
-                                      .payload = o.payload};
+                                      .bytes = l.sizes[s], .root = o.root, .op = o.op,
+                                      .type = o.type, .placement = lay->placement,
+                                      .pi = lay->pi, .payload = o.payload};
                 sc_report_row_t *row = &rows[nrows];
                 *row = (sc_report_row_t){.platform = plat.name, .algo = l.algos[a],
-                                         .np = l.nps[i], .bytes = l.sizes[s],
+                                         .np = l.nps[i], .bytes = l.sizes[s], .op = o.op,
+                                         .type = o.type,
                                          .mapping = lay->name,
                                          .partition_time_s = lay->seconds};
                 if (!(err = sc_run_cut(&spec, &row->cut_weight, &row->graph_weight)) &&

@@ -142,10 +142,12 @@ static sc_err_t describe_routes(const char *path, sg_host_t *hosts, sc_platform_
                             sg_host_get_name(h));
         }
         double lat = sg_host_get_route_latency(h, h), bw = sg_host_get_route_bandwidth(h, h);
+        plat->nodes[i].membus_Bps = bw;
         if (i == 0) {
             intra->latency_s = lat;
             intra->bandwidth_Bps = bw;
-        } else if (!same(lat, intra->latency_s) || !same(bw, intra->bandwidth_Bps)) {
+        } else if (!same(lat, intra->latency_s) || !same(bw, intra->bandwidth_Bps) ||
+                   !same(plat->nodes[i].speed_flops, plat->nodes[0].speed_flops)) {
             plat->uniform = 0;
         }
         if (plat->nnodes > 1) {
@@ -244,6 +246,7 @@ static void put_platform(sc_wire_t *w, const sc_platform_t *plat)
         sc_wire_put_str(w, plat->nodes[i].name);
         sc_wire_put_int(w, plat->nodes[i].cores);
         sc_wire_put_double(w, plat->nodes[i].speed_flops);
+        sc_wire_put_double(w, plat->nodes[i].membus_Bps);
     }
     sc_wire_put(w, plat->level, sizeof plat->level);
     sc_wire_put(w, &plat->header_bytes, sizeof plat->header_bytes);
@@ -263,7 +266,8 @@ static sc_err_t get_platform(sc_wire_t *w, const char *path, sc_platform_t *plat
         sc_node_t *node = &plat->nodes[i];
         node->name = sc_wire_get_str(w);
         ok = node->name && sc_wire_get_int(w, &node->cores) &&
-             sc_wire_get_double(w, &node->speed_flops);
+             sc_wire_get_double(w, &node->speed_flops) &&
+             sc_wire_get_double(w, &node->membus_Bps);
         plat->total_cores += node->cores;
     }
     ok = ok && sc_wire_get(w, plat->level, sizeof plat->level) &&

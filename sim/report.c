@@ -12,6 +12,11 @@ static const char *valid_word(int valid)
     return valid > 0 ? "yes" : valid == 0 ? "NO" : "n/a";
 }
 
+static int is_reduction(const sc_report_row_t *row)
+{
+    return row->algo->collective == SC_REDUCE || row->algo->collective == SC_ALLREDUCE;
+}
+
 static long total_messages(const sc_run_result_t *r)
 {
     return r->messages[SC_LEVEL_INTRA] + r->messages[SC_LEVEL_INTER];
@@ -37,7 +42,8 @@ static void print_csv(FILE *out, const sc_report_row_t *rows, int nrows)
 {
     fputs("platform,algo,collective,np,nodes,size_bytes,mapping,sim_time_s,"
           "model_time_s,inter_node_bytes,intra_node_bytes,inter_node_messages,"
-          "intra_node_messages,messages,valid,cut_weight,graph_weight,partition_time_s\n",
+          "intra_node_messages,messages,valid,cut_weight,graph_weight,partition_time_s,"
+          "op,type,max_rank_bytes,critical_path_bytes\n",
           out);
     for (int i = 0; i < nrows; i++) {
         const sc_report_row_t *row = &rows[i];
@@ -49,11 +55,14 @@ static void print_csv(FILE *out, const sc_report_row_t *rows, int nrows)
         fprintf(out, ",%s,%s,%d,%d,%zu,", row->algo->name,
                 sc_collective_name(row->algo->collective), row->np, r->nodes, row->bytes);
         csv_string(out, row->mapping);
-        fprintf(out, ",%.9g,%s,%.0f,%.0f,%ld,%ld,%ld,%s,%.0f,%.0f,%.6g\n", r->sim_time_s, model,
-                r->bytes[SC_LEVEL_INTER], r->bytes[SC_LEVEL_INTRA],
+        fprintf(out, ",%.9g,%s,%.0f,%.0f,%ld,%ld,%ld,%s,%.0f,%.0f,%.6g,%s,%s,%.0f,%.0f\n",
+                r->sim_time_s, model, r->bytes[SC_LEVEL_INTER], r->bytes[SC_LEVEL_INTRA],
                 r->messages[SC_LEVEL_INTER], r->messages[SC_LEVEL_INTRA],
                 total_messages(r), r->valid > 0 ? "yes" : r->valid == 0 ? "no" : "",
-                row->cut_weight, row->graph_weight, row->partition_time_s);
+                row->cut_weight, row->graph_weight, row->partition_time_s,
+                is_reduction(row) ? sc_op_name(row->op) : "",
+                is_reduction(row) ? sc_type_name(row->type) : "", r->max_rank_bytes,
+                r->path_bytes);
     }
 }
 
@@ -95,16 +104,23 @@ static void print_json(FILE *out, const sc_report_row_t *rows, int nrows)
                 ", \"sim_time_s\": %.9g, \"model_time_s\": %s, \"inter_node_bytes\": %.0f, "
                 "\"intra_node_bytes\": %.0f, \"inter_node_messages\": %ld, "
                 "\"intra_node_messages\": %ld, \"messages\": %ld, \"valid\": %s, "
-                "\"cut_weight\": %.0f, \"graph_weight\": %.0f, \"partition_time_s\": %.6g}%s\n",
+                "\"cut_weight\": %.0f, \"graph_weight\": %.0f, \"partition_time_s\": %.6g, ",
                 r->sim_time_s, model, r->bytes[SC_LEVEL_INTER], r->bytes[SC_LEVEL_INTRA],
                 r->messages[SC_LEVEL_INTER], r->messages[SC_LEVEL_INTRA], total_messages(r),
                 r->valid > 0 ? "true" : r->valid == 0 ? "false" : "null", row->cut_weight,
-                row->graph_weight, row->partition_time_s, i + 1 < nrows ? "," : "");
+                row->graph_weight, row->partition_time_s);
+        if (is_reduction(row))
+            fprintf(out, "\"op\": \"%s\", \"type\": \"%s\", ", sc_op_name(row->op),
+                    sc_type_name(row->type));
+        else
+            fputs("\"op\": null, \"type\": null, ", out);
+        fprintf(out, "\"max_rank_bytes\": %.0f, \"critical_path_bytes\": %.0f}%s\n",
+                r->max_rank_bytes, r->path_bytes, i + 1 < nrows ? "," : "");
     }
     fputs("]\n", out);
 }
 
-enum { NCOLS = 14, CELL = 48 };
+enum { NCOLS = 17, CELL = 48 };
 
 static void table_cells(const sc_report_row_t *row, char cells[NCOLS][CELL])
 {
@@ -128,7 +144,13 @@ static void table_cells(const sc_report_row_t *row, char cells[NCOLS][CELL])
         sc_format_duration(row->partition_time_s, cells[12], CELL);
     else
         snprintf(cells[12], CELL, "-");
-    snprintf(cells[13], CELL, "%s", valid_word(r->valid));
+    if (is_reduction(row))
+        snprintf(cells[13], CELL, "%s/%s", sc_op_name(row->op), sc_type_name(row->type));
+    else
+        snprintf(cells[13], CELL, "-");
+    sc_format_bytes(r->max_rank_bytes, cells[14], CELL);
+    sc_format_bytes(r->path_bytes, cells[15], CELL);
+    snprintf(cells[16], CELL, "%s", valid_word(r->valid));
 }
 
 /* One table line; the last column is not padded (no trailing blanks). */
@@ -143,12 +165,12 @@ static void print_line(FILE *out, const char *const *cells, const int *width, co
 
 static void print_table(FILE *out, const sc_report_row_t *rows, int nrows)
 {
-    static const char *const head[NCOLS] = {"platform",   "algo",       "np",       "nodes",
-                                            "size",       "mapping",    "simulated", "model",
-                                            "inter-node", "intra-node", "messages", "cut",
-                                            "mapped in",  "valid"};
+    static const char *const head[NCOLS] = {
+        "platform",   "algo",       "np",       "nodes", "size",      "mapping",
+        "simulated",  "model",      "inter-node", "intra-node", "messages", "cut",
+        "mapped in",  "op",         "max/rank", "crit. path", "valid"};
     /* Text columns align left, numbers right. */
-    static const int left[NCOLS] = {1, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1};
+    static const int left[NCOLS] = {1, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1};
     int width[NCOLS];
     char cells[NCOLS][CELL];
     for (int c = 0; c < NCOLS; c++)

@@ -15,6 +15,8 @@ typedef struct {
     const sc_algo_t *algo;
     int np;
     size_t bytes;
+    sc_op_t op;              /* reductions only */
+    sc_type_t type;
     const char *mapping;
     double cut_weight;       /* of the layout, see sc_run_cut */
     double graph_weight;
@@ -26,7 +28,8 @@ typedef struct {
  * platform, algo, collective, np, nodes, size_bytes, mapping, sim_time_s,
  * model_time_s, inter_node_bytes, intra_node_bytes, inter_node_messages,
  * intra_node_messages, messages, valid, cut_weight, graph_weight,
- * partition_time_s. */
+ * partition_time_s, op, type, max_rank_bytes, critical_path_bytes (op and
+ * type empty / null unless the collective is a reduction). */
 void sc_report_print(FILE *out, sc_format_t format, const sc_report_row_t *rows,
                      int nrows);
 

@@ -39,6 +39,39 @@ static int has_pattern(const unsigned char *buf, size_t bytes, int rank)
     return 1;
 }
 
+static int is_reduction(const sc_run_spec_t *spec)
+{
+    return spec->algo->collective == SC_REDUCE || spec->algo->collective == SC_ALLREDUCE;
+}
+
+/* Writes rank r's input vector of n elements. */
+static void fill_vector(const sc_run_spec_t *spec, int r, size_t n, char *buf)
+{
+    size_t elem = sc_type_size(spec->type);
+    for (size_t k = 0; k < n; k++)
+        sc_op_sample(spec->op, spec->type, r, spec->np, k, buf + k * elem);
+}
+
+/* The sequential reduction of every rank's input, in rank order; NULL if
+ * out of memory. */
+static char *reference_result(const sc_run_spec_t *spec)
+{
+    size_t n = spec->bytes / sc_type_size(spec->type);
+    char *result = malloc(spec->bytes + 1), *input = malloc(spec->bytes + 1);
+    if (result && input) {
+        fill_vector(spec, 0, n, result);
+        for (int r = 1; r < spec->np; r++) {
+            fill_vector(spec, r, n, input);
+            sc_op_apply(spec->op, spec->type, result, input, n);
+        }
+    } else {
+        free(result);
+        result = NULL;
+    }
+    free(input);
+    return result;
+}
+
 sc_err_t sc_run_check(const sc_run_spec_t *spec)
 {
     const sc_platform_t *plat = spec->plat;
@@ -47,9 +80,22 @@ sc_err_t sc_run_check(const sc_run_spec_t *spec)
                         "--np %d: platform '%s' has %d cores on %d nodes; use --np 1..%d",
                         spec->np, plat->path, plat->total_cores, plat->nnodes,
                         plat->total_cores);
-    if (spec->algo->collective == SC_BCAST && (spec->root < 0 || spec->root >= spec->np))
+    sc_collective_t coll = spec->algo->collective;
+    if ((coll == SC_BCAST || coll == SC_REDUCE) && (spec->root < 0 || spec->root >= spec->np))
         return sc_error(SC_ERR_INPUT, "--root %d: out of range; ranks are 0..%d",
                         spec->root, spec->np - 1);
+    if (is_reduction(spec)) {
+        sc_err_t err = sc_op_check(spec->op, spec->type);
+        size_t elem = sc_type_size(spec->type);
+        if (err)
+            return err;
+        if (spec->bytes % elem)
+            return sc_error(SC_ERR_INPUT,
+                            "--size %zu: a vector of %s is a multiple of %zu bytes (use %zu or "
+                            "%zu)",
+                            spec->bytes, sc_type_name(spec->type), elem,
+                            spec->bytes / elem * elem, (spec->bytes / elem + 1) * elem);
+    }
     return sc_algo_check(spec->algo, spec->np);
 }
 
@@ -103,20 +149,31 @@ static sc_err_t setup_buffers(session_t *s)
     size_t m = spec->bytes;
     sc_collective_t coll = spec->algo->collective;
     const int *pi = s->model.pi, *pi_inv = s->model.pi_inv;
+    sc_coll_args_t common = {.bytes = m, .root = spec->root, .op = spec->op,
+                             .type = spec->type, .pi = pi, .pi_inv = pi_inv};
     if (!spec->payload) {
         s->scratch = sc_scratch_create();
         void *area = s->scratch ? sc_scratch_get(s->scratch, coll == SC_ALLGATHER ? (size_t)p * m : m)
                                 : NULL;
         if (!area)
             return sc_error(SC_ERR_RUN, "out of memory for the scratch buffers");
-        for (int r = 0; r < p; r++)
-            s->args[r] = (sc_coll_args_t){area, area, m, spec->root, pi, pi_inv};
+        for (int r = 0; r < p; r++) {
+            s->args[r] = common;
+            s->args[r].sendbuf = s->args[r].recvbuf = area;
+        }
         return SC_OK;
     }
     for (int r = 0; r < p; r++) {
-        s->args[r] = (sc_coll_args_t){NULL, NULL, m, spec->root, pi, pi_inv};
+        s->args[r] = common;
         unsigned char *buf = NULL;
-        if (coll == SC_ALLGATHER) {
+        if (coll == SC_REDUCE || coll == SC_ALLREDUCE) {
+            buf = calloc(1, 2 * m + 1);
+            if (buf) {
+                fill_vector(spec, r, m / sc_type_size(spec->type), (char *)buf);
+                s->args[r].sendbuf = buf;
+                s->args[r].recvbuf = buf + m;
+            }
+        } else if (coll == SC_ALLGATHER) {
             buf = calloc(1, m + (size_t)p * m + 1);
             if (buf) {
                 fill_pattern(buf, m, r);
@@ -168,6 +225,20 @@ static int verify(const session_t *s)
             if (!has_pattern(s->args[r].recvbuf, m, spec->root))
                 return 0;
         return 1;
+    case SC_REDUCE:
+    case SC_ALLREDUCE: {
+        if (!spec->payload)
+            return -1;
+        char *want = reference_result(spec);
+        if (!want)
+            return -1;
+        int ok = 1;
+        for (int r = 0; r < p && ok; r++)
+            if (spec->algo->collective == SC_ALLREDUCE || r == spec->root)
+                ok = memcmp(s->args[r].recvbuf, want, m) == 0;
+        free(want);
+        return ok;
+    }
     }
     return 0;
 }
@@ -199,7 +270,8 @@ static sc_err_t simulate(void *arg, sc_wire_t *out)
     const sc_run_spec_t *spec = ctx->spec;
     int p = spec->np;
     session_t s = {.spec = spec,
-                   .model = {spec->plat, p, ctx->node_of, ctx->pi, ctx->pi_inv},
+                   .model = {spec->plat, p, ctx->node_of, ctx->pi, ctx->pi_inv,
+                             sc_type_size(spec->type)},
                    .args = calloc((size_t)p, sizeof *s.args),
                    .owned = calloc((size_t)p, sizeof *s.owned),
                    .start = calloc((size_t)p, sizeof *s.start),
@@ -239,15 +311,25 @@ static sc_err_t simulate(void *arg, sc_wire_t *out)
             err = sc_world_check(s.world);
     }
     if (!err) {
-        sc_traffic_t total = {{0}, {0}};
-        for (int r = 0; r < p; r++)
+        sc_traffic_t total = {{0}, {0}, 0};
+        double max_rank_bytes = 0;
+        for (int r = 0; r < p; r++) {
+            const sc_traffic_t *tr = sc_world_traffic(s.world, r);
+            double sent = 0;
             for (int l = 0; l < SC_NLEVELS; l++) {
-                total.messages[l] += sc_world_traffic(s.world, r)->messages[l];
-                total.bytes[l] += sc_world_traffic(s.world, r)->bytes[l];
+                total.messages[l] += tr->messages[l];
+                total.bytes[l] += tr->bytes[l];
+                sent += tr->bytes[l];
             }
+            if (sent > max_rank_bytes)
+                max_rank_bytes = sent;
+            if (tr->path_bytes > total.path_bytes)
+                total.path_bytes = tr->path_bytes;
+        }
         sc_wire_put(out, s.start, (size_t)p * sizeof *s.start);
         sc_wire_put(out, s.finish, (size_t)p * sizeof *s.finish);
         sc_wire_put(out, &total, sizeof total);
+        sc_wire_put_double(out, max_rank_bytes);
         sc_wire_put_int(out, verify(&s));
     }
     teardown(&s);
@@ -301,7 +383,8 @@ sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res)
     sc_traffic_t total;
     int ok = sc_wire_get(&in, res->start, (size_t)p * sizeof *res->start) &&
              sc_wire_get(&in, res->finish, (size_t)p * sizeof *res->finish) &&
-             sc_wire_get(&in, &total, sizeof total) && sc_wire_get_int(&in, &res->valid);
+             sc_wire_get(&in, &total, sizeof total) &&
+             sc_wire_get_double(&in, &res->max_rank_bytes) && sc_wire_get_int(&in, &res->valid);
     sc_wire_free(&in);
     if (!ok) {
         err = sc_error(SC_ERR_RUN, "%s: its results were cut short", what);
@@ -309,6 +392,7 @@ sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res)
     }
     memcpy(res->messages, total.messages, sizeof res->messages);
     memcpy(res->bytes, total.bytes, sizeof res->bytes);
+    res->path_bytes = total.path_bytes;
     res->nodes = sc_place_nodes_used(spec->plat, p, node_of);
 
     double first_start = res->start[0];
@@ -319,7 +403,8 @@ sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res)
 
     res->model_time_s = NAN;
     if (spec->plat->uniform) {
-        sc_model_t model = {spec->plat, p, node_of, ctx.pi, ctx.pi_inv};
+        sc_model_t model = {spec->plat, p, node_of, ctx.pi, ctx.pi_inv,
+                            sc_type_size(spec->type)};
         memcpy(t, res->start, (size_t)p * sizeof *t);
         if ((err = spec->algo->model(&model, spec->bytes, spec->root, t)))
             goto cleanup;

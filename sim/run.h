@@ -10,8 +10,11 @@ typedef struct {
     const sc_platform_t *plat;
     const sc_algo_t *algo;
     int np;
-    size_t bytes;          /* allgather: per-rank block; bcast: message */
-    int root;              /* bcast */
+    size_t bytes;          /* allgather: per-rank block; bcast: message;
+                              reduce, allreduce: the vector */
+    int root;              /* bcast, reduce */
+    sc_op_t op;            /* reduce, allreduce */
+    sc_type_t type;
     sc_placement_t placement; /* where MPI puts the ranks */
     /* NULL, or the layout of algorithm positions on those ranks: the rank
      * in placement slot i plays position pi[i]. Algorithms flagged
@@ -30,12 +33,15 @@ typedef struct {
     int nodes;             /* nodes that host at least one rank */
     long messages[SC_NLEVELS];
     double bytes[SC_NLEVELS];
+    double max_rank_bytes; /* the most bytes one rank sent */
+    double path_bytes;     /* bytes on the critical path (sc_traffic_t) */
     int valid;             /* 1 right result, 0 wrong, -1 not checked */
     double *start, *finish; /* per rank, simulated seconds */
 } sc_run_result_t;
 
 /* Checks the spec (SC_ERR_INPUT naming the problem: np out of range,
- * root out of range, algorithm preconditions, pi not a permutation), then
+ * root out of range, algorithm preconditions, an operation the type does
+ * not have, a vector that is not whole elements, pi not a permutation), then
  * simulates it in a child
  * process. SC_ERR_RUN if the simulation fails; a wrong result is not an
  * error but res->valid == 0. Free res with sc_run_result_destroy. */

@@ -4,6 +4,7 @@
 
 #include <simgrid/actor.h>
 #include <simgrid/comm.h>
+#include <simgrid/host.h>
 #include <simgrid/mailbox.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -50,6 +51,7 @@ typedef struct envelope {
     int src, tag;
     unsigned seq;              /* EAGER, RTS: position among those from src */
     size_t bytes;
+    double path_bytes;         /* EAGER, RTS: the sender's, see sc_traffic_t */
     sc_request_t *sreq, *rreq; /* the two ends of a rendezvous */
     void *data;                /* EAGER, DATA: copy of the payload, or NULL */
     struct envelope *next;     /* in the unexpected queue */
@@ -60,6 +62,7 @@ struct sc_request {
     int done;
     int peer, tag;
     size_t bytes;
+    double path_bytes; /* the sender's path_bytes when it sent */
     const void *sendbuf;
     void *recvbuf;
     struct sc_request *next; /* in the posted-receive queue */
@@ -285,11 +288,13 @@ static void match(rank_t *rk, sc_request_t *r, envelope_t *env)
         r->done = 1;
     } else if (env->kind == ENV_EAGER) {
         rk->matched++;
+        r->path_bytes = env->path_bytes;
         if (env->data)
             memcpy(r->recvbuf, env->data, env->bytes);
         r->done = 1;
     } else { /* RTS: tell the sender to go ahead */
         rk->matched++;
+        r->path_bytes = env->path_bytes;
         envelope_t *cts = envelope_new(rk, ENV_CTS, env->tag, env->bytes, NULL);
         if (cts) {
             cts->sreq = env->sreq;
@@ -519,7 +524,8 @@ static sc_err_t sim_isend(sc_comm_t *comm, const void *buf, size_t bytes, int ds
         return rk->error;
     }
     *req = (sc_request_t){.is_send = 1, .peer = dst, .tag = tag, .bytes = bytes,
-                          .sendbuf = buf};
+                          .path_bytes = rk->traffic.path_bytes, .sendbuf = buf};
+    env->path_bytes = rk->traffic.path_bytes;
     if (eager) {
         post_detached(rk, dst, env, bytes);
         req->done = 1;
@@ -573,6 +579,18 @@ static sc_err_t sim_waitall(sc_comm_t *comm, int count, sc_request_t **reqs)
      * that has arrived by now is handled; the cost model relies on it. */
     for (drain(rk); pending(reqs, count) && !rk->error; drain(rk))
         wait_one(rk);
+    /* The messages of one call travel side by side, after both ends are
+     * ready: the longest of them extends the longest path into the call. */
+    double path = rk->traffic.path_bytes, longest = -1;
+    for (int i = 0; i < count; i++)
+        if (reqs[i]) {
+            if (reqs[i]->path_bytes > path)
+                path = reqs[i]->path_bytes;
+            if ((double)reqs[i]->bytes > longest)
+                longest = (double)reqs[i]->bytes;
+        }
+    if (longest >= 0)
+        rk->traffic.path_bytes = path + longest;
     for (int i = 0; i < count; i++) {
         free(reqs[i]);
         reqs[i] = NULL;
@@ -582,10 +600,23 @@ static sc_err_t sim_waitall(sc_comm_t *comm, int count, sc_request_t **reqs)
     return rk->error;
 }
 
+/* The core computes for as long as the cost model says; SimGrid shares a
+ * node's cores among its ranks (never more ranks than cores). */
+static sc_err_t sim_reduce_time(sc_comm_t *comm, size_t bytes)
+{
+    rank_t *rk = comm->impl;
+    if (bytes && !rk->error) {
+        double seconds = sc_model_reduce_time(rk->world->model, comm->rank, bytes);
+        sg_actor_execute(seconds * sg_host_get_speed(sg_host_self()));
+    }
+    return rk->error;
+}
+
 static const sc_transport_t simgrid_transport = {
     .isend = sim_isend,
     .irecv = sim_irecv,
     .waitall = sim_waitall,
+    .reduce_time = sim_reduce_time,
 };
 
 void sc_transport_begin(sc_comm_t *comm)

@@ -6,10 +6,17 @@
 #include "../algorithms/p2p.h"
 #include "../models/cost.h"
 
-/* Messages and bytes a rank sent, by hierarchy level. */
+/* Messages and bytes a rank sent, by hierarchy level, and the bytes on
+ * its critical path as Hockney-style cost formulas count them (their beta
+ * term, in bytes): a blocking call starts when the rank and the senders of
+ * what it receives are ready, and takes as long as its largest message,
+ * so path = max(own path, senders' paths when they sent) + largest message
+ * of the call. A rank's calls add up; the messages of one sendrecv travel
+ * side by side. */
 typedef struct {
     long messages[SC_NLEVELS];
     double bytes[SC_NLEVELS];
+    double path_bytes;
 } sc_traffic_t;
 
 /* All ranks of one simulation. Only valid inside a SimGrid session (a

@@ -18,11 +18,13 @@ typedef struct {
     double total_weight;
 } sc_graph_t;
 
-/* Records algo's messages on p ranks (root `root`, 1 byte per block) with a
- * transport that runs every rank's code in turn, sends complete at once and
- * receives take nothing: valid for algorithms whose messages do not depend
- * on data or timing, as all registered ones. The recorder checks that every
- * pair's sends match its receives and fails (SC_ERR_RUN) otherwise. */
+/* Records algo's messages on p ranks (root `root`; 1 byte per block, or for
+ * reductions a vector of p ints, so that no part of a split vector is
+ * empty) with a transport that runs every rank's code in turn, sends
+ * complete at once and receives take nothing: valid for algorithms whose
+ * messages do not depend on data or timing, as all registered ones. The
+ * recorder checks that every pair's sends match its receives and fails
+ * (SC_ERR_RUN) otherwise. */
 sc_err_t sc_graph_record(const sc_algo_t *algo, int p, int root, sc_graph_t *graph);
 void sc_graph_destroy(sc_graph_t *graph);
 

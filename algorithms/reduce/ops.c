@@ -1,0 +1,142 @@
+/* Reduction operations and element types, as in MPI.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "ops.h"
+
+#include <stdint.h>
+#include <string.h>
+
+static const char *const op_names[SC_NOPS] = {"sum",  "prod", "max",  "min",  "land",
+                                              "lor",  "lxor", "band", "bor",  "bxor"};
+static const char *const type_names[SC_NTYPES] = {"int", "double"};
+
+const char *sc_op_name(sc_op_t op)
+{
+    return op < SC_NOPS ? op_names[op] : "?";
+}
+
+const char *sc_type_name(sc_type_t type)
+{
+    return type < SC_NTYPES ? type_names[type] : "?";
+}
+
+size_t sc_type_size(sc_type_t type)
+{
+    return type == SC_TYPE_DOUBLE ? sizeof(double) : sizeof(int);
+}
+
+sc_err_t sc_op_parse(const char *text, const char *what, sc_op_t *op)
+{
+    for (int i = 0; i < SC_NOPS; i++)
+        if (strcmp(text, op_names[i]) == 0) {
+            *op = (sc_op_t)i;
+            return SC_OK;
+        }
+    return sc_error(SC_ERR_INPUT,
+                    "%s: unknown operation '%s'; use one of sum, prod, max, min, land, lor, "
+                    "lxor, band, bor, bxor",
+                    what, text);
+}
+
+sc_err_t sc_type_parse(const char *text, const char *what, sc_type_t *type)
+{
+    for (int i = 0; i < SC_NTYPES; i++)
+        if (strcmp(text, type_names[i]) == 0) {
+            *type = (sc_type_t)i;
+            return SC_OK;
+        }
+    return sc_error(SC_ERR_INPUT, "%s: unknown type '%s'; use int or double", what, text);
+}
+
+sc_err_t sc_op_check(sc_op_t op, sc_type_t type)
+{
+    if (type == SC_TYPE_DOUBLE && op >= SC_OP_LAND)
+        return sc_error(SC_ERR_INPUT,
+                        "--op %s is defined on int only, as in MPI; with --type double use sum, "
+                        "prod, max or min",
+                        sc_op_name(op));
+    return SC_OK;
+}
+
+#define APPLY(T, EXPR)                                                                             \
+    do {                                                                                           \
+        T *a = inout;                                                                              \
+        const T *b = in;                                                                           \
+        for (size_t i = 0; i < count; i++)                                                         \
+            a[i] = (EXPR);                                                                         \
+    } while (0)
+
+void sc_op_apply(sc_op_t op, sc_type_t type, void *inout, const void *in, size_t count)
+{
+    if (type == SC_TYPE_DOUBLE) {
+        switch (op) {
+        case SC_OP_SUM: APPLY(double, a[i] + b[i]); break;
+        case SC_OP_PROD: APPLY(double, a[i] * b[i]); break;
+        case SC_OP_MAX: APPLY(double, a[i] > b[i] ? a[i] : b[i]); break;
+        case SC_OP_MIN: APPLY(double, a[i] < b[i] ? a[i] : b[i]); break;
+        default: break; /* refused by sc_op_check */
+        }
+        return;
+    }
+    /* Sums and products wrap around in unsigned arithmetic, as two's
+     * complement hardware does, rather than overflow a signed int. */
+    switch (op) {
+    case SC_OP_SUM: APPLY(int, (int)((unsigned)a[i] + (unsigned)b[i])); break;
+    case SC_OP_PROD: APPLY(int, (int)((unsigned)a[i] * (unsigned)b[i])); break;
+    case SC_OP_MAX: APPLY(int, a[i] > b[i] ? a[i] : b[i]); break;
+    case SC_OP_MIN: APPLY(int, a[i] < b[i] ? a[i] : b[i]); break;
+    case SC_OP_LAND: APPLY(int, a[i] && b[i]); break;
+    case SC_OP_LOR: APPLY(int, a[i] || b[i]); break;
+    case SC_OP_LXOR: APPLY(int, !a[i] != !b[i]); break;
+    case SC_OP_BAND: APPLY(int, a[i] & b[i]); break;
+    case SC_OP_BOR: APPLY(int, a[i] | b[i]); break;
+    case SC_OP_BXOR: APPLY(int, a[i] ^ b[i]); break;
+    case SC_NOPS: break;
+    }
+}
+
+/* 32 well-mixed bits of (rank, k): golden-ratio multiples added, then a
+ * multiply-xorshift finalizer (as in MurmurHash3), so that no bit of one
+ * rank's values is a fixed function of another's. */
+static uint32_t mix(int rank, size_t k)
+{
+    uint32_t h = (uint32_t)(rank + 1) * 0x9e3779b1u + (uint32_t)(k + 1) * 0x85ebca77u;
+    h ^= h >> 16;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35u;
+    return h ^ (h >> 16);
+}
+
+void sc_op_sample(sc_op_t op, sc_type_t type, int rank, int p, size_t k, void *out)
+{
+    uint32_t h = mix(rank, k);
+    int decides = (int)(k % (size_t)(p + 1)) == rank; /* max, min, land, lor */
+    if (type == SC_TYPE_DOUBLE) {
+        static const double factors[] = {1, -1, 2, -2, 0.5, -0.5};
+        double x;
+        switch (op) {
+        case SC_OP_SUM: x = (double)(int)(h % 2001) - 1000; break;
+        case SC_OP_PROD: x = factors[h % 6]; break;
+        case SC_OP_MAX: x = decides ? 1e6 : (double)(int)(h % 2001) - 1000; break;
+        case SC_OP_MIN: x = decides ? -1e6 : (double)(int)(h % 2001) - 1000; break;
+        default: x = 0; break; /* refused by sc_op_check */
+        }
+        memcpy(out, &x, sizeof x);
+        return;
+    }
+    int x;
+    switch (op) {
+    case SC_OP_SUM:
+    case SC_OP_BXOR: x = (int)h; break;
+    case SC_OP_PROD: x = (int)(h | 1); break; /* odd: the product never collapses to 0 */
+    case SC_OP_MAX: x = decides ? INT32_MAX : (int)(h % 1000000); break;
+    case SC_OP_MIN: x = decides ? INT32_MIN : (int)(h % 1000000); break;
+    case SC_OP_LAND: x = decides ? 0 : (int)(h | 1); break;
+    case SC_OP_LOR: x = decides ? (int)(h | 1) : 0; break;
+    case SC_OP_LXOR: x = h & 1 ? (int)(h | 2) : 0; break;
+    case SC_OP_BAND: x = (int)~(1u << ((unsigned)rank + k) % 32); break;
+    case SC_OP_BOR: x = (int)(1u << ((unsigned)rank + k) % 32); break;
+    default: x = 0; break;
+    }
+    memcpy(out, &x, sizeof x);
+}

@@ -1,0 +1,57 @@
+/* Reduction operations and element types, as in MPI.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SC_OPS_H
+#define SC_OPS_H
+
+#include <stddef.h>
+
+#include "../../common/sc_error.h"
+
+typedef enum {
+    SC_OP_SUM,
+    SC_OP_PROD,
+    SC_OP_MAX,
+    SC_OP_MIN,
+    SC_OP_LAND,
+    SC_OP_LOR,
+    SC_OP_LXOR,
+    SC_OP_BAND,
+    SC_OP_BOR,
+    SC_OP_BXOR,
+    SC_NOPS
+} sc_op_t;
+
+typedef enum { SC_TYPE_INT, SC_TYPE_DOUBLE, SC_NTYPES } sc_type_t;
+
+/* "sum", "prod", ... and "int", "double", as the command line spells them. */
+const char *sc_op_name(sc_op_t op);
+const char *sc_type_name(sc_type_t type);
+
+/* Bytes of one element. */
+size_t sc_type_size(sc_type_t type);
+
+/* SC_ERR_INPUT naming the value and the choices when text is not an op or
+ * type; `what` is the option ("--op"). */
+sc_err_t sc_op_parse(const char *text, const char *what, sc_op_t *op);
+sc_err_t sc_type_parse(const char *text, const char *what, sc_type_t *type);
+
+/* MPI defines the logical and bitwise operations on integers only:
+ * SC_ERR_INPUT for "band on double" and the like. */
+sc_err_t sc_op_check(sc_op_t op, sc_type_t type);
+
+/* inout[i] = inout[i] op in[i] for `count` elements. All the operations
+ * are commutative and associative. */
+void sc_op_apply(sc_op_t op, sc_type_t type, void *inout, const void *in, size_t count);
+
+/* The element k that rank `rank` of p contributes in verified runs, stored
+ * at `out` (one element of `type`). The values make every order of
+ * combining give the same exact result, so results compare bit for bit
+ * with a sequential reduction: integers wrap around (sums, products,
+ * bitwise operations are exact in any order), double sums stay small
+ * integers, double products are +-2^j. They also make each rank count: a
+ * lost or doubled contribution changes sums, products and xors; for
+ * max, min, land, lor, rank k mod (p+1) decides element k (no rank when
+ * that is p); for band, bor, rank r owns bit (r + k) mod 32. */
+void sc_op_sample(sc_op_t op, sc_type_t type, int rank, int p, size_t k, void *out);
+
+#endif

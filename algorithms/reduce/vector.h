@@ -1,0 +1,83 @@
+/* What the reduction algorithms share: element spans of the vector (the
+ * span type is the cost models' too), local combining, and recursive
+ * halving and doubling within a group of ranks.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SC_REDUCE_VECTOR_H
+#define SC_REDUCE_VECTOR_H
+
+#include "../../models/collectives.h"
+#include "../registry.h"
+
+/* The number of elements of the vector. */
+size_t sc_vector_elems(const sc_coll_args_t *args);
+
+/* Byte offset / length of a span. */
+size_t sc_span_offset(const sc_coll_args_t *args, sc_span_t s);
+size_t sc_span_bytes(const sc_coll_args_t *args, sc_span_t s);
+
+/* Combines `in`, which holds span s, into span s of `vec` with args->op,
+ * and spends the time of it. In size-only runs only the time is spent. */
+sc_err_t sc_vector_combine(sc_comm_t *comm, const sc_coll_args_t *args, char *vec,
+                           const char *in, sc_span_t s);
+
+/* Sends / receives / exchanges spans of vectors in place. */
+sc_err_t sc_vector_send(sc_comm_t *comm, const sc_coll_args_t *args, const char *vec,
+                        sc_span_t s, int dst, int tag);
+sc_err_t sc_vector_recv(sc_comm_t *comm, const sc_coll_args_t *args, char *vec, sc_span_t s,
+                        int src, int tag);
+
+/* Sends span `out` of vec to `peer` and receives span `in` from it into
+ * tmp (which holds `in` from its start), then combines it into vec. */
+sc_err_t sc_vector_exchange_combine(sc_comm_t *comm, const sc_coll_args_t *args, char *vec,
+                                    char *tmp, sc_span_t out, sc_span_t in, int peer, int tag);
+
+/* This rank as member `me` of a power-of-two group of ranks: all that
+ * halving and doubling need to know of the group are the ranks of the
+ * members it pairs with. */
+typedef struct {
+    int size;
+    int me;
+    int peer[31]; /* peer[s]: the rank of member me XOR 2^s */
+} sc_group_t;
+
+/* Recursive halving (Rabenseifner): at step mask = 1, 2, 4, ... member k
+ * and member k XOR mask split the span both hold partial results for; the
+ * one without `mask` in its index keeps the lower half and sends the upper,
+ * each combines the half it keeps. The largest halves go to the nearest
+ * members, which block placement puts on one node. On entry vec holds this
+ * rank's partial result over `whole`; on return it holds the result over
+ * the group for one block of `whole`, whose span goes to *mine unless that
+ * is NULL. Message sizes fall from len/2 to len/size. tmp must hold
+ * ceil(len/2) elements. */
+sc_err_t sc_group_halving(sc_comm_t *comm, const sc_coll_args_t *args, const sc_group_t *g,
+                          char *vec, char *tmp, sc_span_t whole, int tag, sc_span_t *mine);
+
+/* After sc_group_halving: the steps in reverse, exchanging what each holds,
+ * so that every member holds the whole span (recursive doubling). */
+sc_err_t sc_group_doubling(sc_comm_t *comm, const sc_coll_args_t *args, const sc_group_t *g,
+                           char *vec, sc_span_t whole, int tag);
+
+/* After sc_group_halving: the steps in reverse, with only the member
+ * without `mask` in its index receiving, so that member 0 ends up with the
+ * whole span (a binomial gather). */
+sc_err_t sc_group_gather(sc_comm_t *comm, const sc_coll_args_t *args, const sc_group_t *g,
+                         char *vec, sc_span_t whole, int tag);
+
+/* Largest power of two <= p (p >= 1). */
+int sc_pow2_below(int p);
+
+/* The rank at virtual rank v, ranks being numbered from the root. */
+static inline int sc_rank_of_virtual(const sc_comm_t *comm, int root, int v)
+{
+    return (v + root) % comm->size;
+}
+
+/* Copies this rank's input into recvbuf, where the algorithms work. */
+void sc_vector_start(sc_comm_t *comm, const sc_coll_args_t *args);
+
+/* A temporary buffer for `elems` elements (sc_buf_alloc); SC_ERR_RUN if
+ * memory runs out. Free it with sc_buf_free. */
+sc_err_t sc_vector_alloc(sc_comm_t *comm, const sc_coll_args_t *args, size_t elems,
+                         char **buf);
+
+#endif
