@@ -1,11 +1,15 @@
 /* CUnit runner for every simcoll test suite.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include <CUnit/Basic.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "helpers.h"
 #include "suites.h"
 
-int main(void)
+/* simcoll_tests runs every suite; simcoll_tests NAME... only those (ctest
+ * runs the long reduction suites as tests of their own, in parallel). */
+int main(int argc, char **argv)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 2;
@@ -18,9 +22,24 @@ int main(void)
     sc_suite_mapping();
     sc_suite_variants();
     sc_suite_mapfile();
+    sc_suite_reduce();
     CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned failed = CU_get_number_of_failures();
+    /* Every run starts a new summary: add up the failures as we go. */
+    unsigned failed = 0;
+    if (argc == 1) {
+        CU_basic_run_tests();
+        failed = CU_get_number_of_failures();
+    }
+    for (int i = 1; i < argc; i++) {
+        CU_pSuite suite = CU_get_suite(argv[i]);
+        if (!suite) {
+            fprintf(stderr, "simcoll_tests: no suite '%s'\n", argv[i]);
+            CU_cleanup_registry();
+            return 2;
+        }
+        CU_basic_run_suite(suite);
+        failed += CU_get_number_of_failures();
+    }
     CU_cleanup_registry();
     sc_test_cleanup();
     return failed ? 1 : 0;

@@ -8,13 +8,14 @@
 #include "models/collectives.h"
 #include "suites.h"
 
-/* One level everywhere: latency L, bandwidth B, overhead o. */
-static const double L = 2e-6, B = 1e9, O = 1e-6;
+/* One level everywhere: latency L, bandwidth B, overhead o; cores of 1
+ * Gflop/s on a memory bus of MEMBUS bytes/s. */
+static const double L = 2e-6, B = 1e9, O = 1e-6, MEMBUS = 2e9;
 
 static sc_platform_t single_level(int cores, size_t eager_limit)
 {
     static sc_node_t node;
-    node = (sc_node_t){.name = "n", .cores = cores, .speed_flops = 1e9};
+    node = (sc_node_t){.name = "n", .cores = cores, .speed_flops = 1e9, .membus_Bps = MEMBUS};
     sc_platform_t p = {.nnodes = 1, .nodes = &node, .total_cores = cores, .uniform = 1};
     for (int l = 0; l < SC_NLEVELS; l++)
         p.level[l] = (sc_level_t){L, B, O, eager_limit};
@@ -24,7 +25,7 @@ static sc_platform_t single_level(int cores, size_t eager_limit)
 static double predict(const sc_platform_t *plat, const int *node_of, int np,
                       const char *algo, size_t m)
 {
-    sc_model_t model = {plat, np, node_of, NULL, NULL};
+    sc_model_t model = {plat, np, node_of, NULL, NULL, sizeof(double)};
     double *t = calloc((size_t)np, sizeof *t);
     CU_ASSERT_EQUAL(sc_algo_find(algo)->model(&model, m, 0, t), SC_OK);
     double T = sc_model_max(t, np);
@@ -75,7 +76,7 @@ static void test_bcast_closed_forms(void)
  * is the sum of the levels' alpha + 2^k m beta. */
 static void test_two_level_rd(void)
 {
-    sc_node_t nodes[2] = {{"a", 4, 1e9}, {"b", 4, 1e9}};
+    sc_node_t nodes[2] = {{"a", 4, 1e9, 5e9}, {"b", 4, 1e9, 5e9}};
     sc_platform_t plat = {.nnodes = 2, .nodes = nodes, .total_cores = 8, .uniform = 1};
     plat.level[SC_LEVEL_INTRA] = (sc_level_t){0.1e-6, 5e9, 0.5e-6, 1 << 20};
     plat.level[SC_LEVEL_INTER] = (sc_level_t){10e-6, 0.1e9, 0.5e-6, 1 << 20};
@@ -94,6 +95,51 @@ static void test_two_level_rd(void)
                  (in->overhead_s + in->latency_s + 2 * m / in->bandwidth_Bps) +
                  (in->overhead_s + in->latency_s + 4 * m / in->bandwidth_Bps);
     ASSERT_TIME(predict(&plat, node_of, 8, "rd", m), cyc);
+}
+
+/* The reductions' closed forms (models/collectives.h) on doubles: gamma is
+ * the memory-bound 3 bytes of traffic per byte (3 / MEMBUS = 1.5 ns, more
+ * than one flop per 8 bytes at 1 Gflop/s). */
+static void test_reduce_closed_forms(void)
+{
+    int zeros[64] = {0};
+    sc_platform_t plat = single_level(64, 0); /* every message uses rendezvous */
+    double alpha = O + 3 * L, beta = 1 / B, gamma = 3 / MEMBUS;
+    for (int p = 2; p <= 64; p++) {
+        int N = 1;
+        while (N * 2 <= p)
+            N *= 2;
+        double lgN = sc_ceil_log2(N);
+        /* divisible into p ring parts and into 2N halves of halves */
+        double m = 8.0 * p * 2 * N;
+        size_t bytes = (size_t)m;
+        ASSERT_TIME(predict(&plat, zeros, p, "allreduce-ring", bytes),
+                    2 * (p - 1) * alpha + 2.0 * (p - 1) / p * m * beta +
+                        (p - 1.0) / p * m * gamma);
+        if (p == N) {
+            double rhrd = 2 * lgN * alpha + 2.0 * (p - 1) / p * m * beta +
+                          (p - 1.0) / p * m * gamma;
+            static const char *const same[] = {"reduce-rhrd",  "allreduce-rhrd",
+                                               "reduce-mpich", "allreduce-mpich",
+                                               "reduce-nonpow2", "allreduce-nonpow2"};
+            for (int i = 0; i < 6; i++)
+                ASSERT_TIME(predict(&plat, zeros, p, same[i], bytes), rhrd);
+            ASSERT_TIME(predict(&plat, zeros, p, "reduce-mst", bytes),
+                        lgN * (alpha + m * beta + m * gamma));
+            ASSERT_TIME(predict(&plat, zeros, p, "allreduce-mst", bytes),
+                        lgN * (2 * alpha + 2 * m * beta + m * gamma));
+            continue;
+        }
+        double g = (1.5 - 1.0 / N) * m * gamma;
+        ASSERT_TIME(predict(&plat, zeros, p, "reduce-mpich", bytes),
+                    (2 + 2 * lgN) * alpha + (3 - 2.0 / N) * m * beta + g);
+        ASSERT_TIME(predict(&plat, zeros, p, "allreduce-mpich", bytes),
+                    (3 + 2 * lgN) * alpha + (4 - 2.0 / N) * m * beta + g);
+        ASSERT_TIME(predict(&plat, zeros, p, "reduce-nonpow2", bytes),
+                    (1 + 2 * lgN) * alpha + (2.5 - 2.0 / N) * m * beta + g);
+        ASSERT_TIME(predict(&plat, zeros, p, "allreduce-nonpow2", bytes),
+                    (2 + 2 * lgN) * alpha + (3 - 2.0 / N) * m * beta + g);
+    }
 }
 
 static void test_chunks(void)
@@ -115,5 +161,6 @@ void sc_suite_models(void)
     CU_add_test(s, "allgather and barrier closed forms", test_allgather_closed_forms);
     CU_add_test(s, "bcast closed forms", test_bcast_closed_forms);
     CU_add_test(s, "two-level recursive doubling", test_two_level_rd);
+    CU_add_test(s, "reduce and allreduce closed forms", test_reduce_closed_forms);
     CU_add_test(s, "chunk sizes", test_chunks);
 }
