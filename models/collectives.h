@@ -97,6 +97,9 @@ sc_err_t sc_model_allreduce_nonpow2(const sc_model_t *model, size_t bytes, int r
  *   T = 2 (p-1) alpha + 2 (p-1)/p L beta + (p-1)/p L gamma. */
 sc_err_t sc_model_allreduce_ring(const sc_model_t *model, size_t bytes, int root, double *t);
 
+/* The largest power of two <= p (p >= 1): N of the reductions. */
+int sc_pow2_below(int p);
+
 /* ceil(log2 p): the rounds of Bruck, recursive doubling, dissemination. */
 int sc_ceil_log2(int p);
 

@@ -190,8 +190,7 @@ sc_err_t sc_model_allreduce_rhrd(const sc_model_t *model, size_t bytes, int root
     return rhrd(model, bytes, 0, t, 1);
 }
 
-/* Largest power of two <= p. */
-static int pow2_below(int p)
+int sc_pow2_below(int p)
 {
     int n = 1;
     while (n <= p / 2)
@@ -202,7 +201,7 @@ static int pow2_below(int p)
 static sc_err_t prior_art(const sc_model_t *model, size_t bytes, int root, double *t,
                           int allreduce)
 {
-    int p = model->size, N = pow2_below(p), r = p - N;
+    int p = model->size, N = sc_pow2_below(p), r = p - N;
     if (p == 1 || bytes == 0)
         return SC_OK;
     plan_t pl;
@@ -260,7 +259,7 @@ sc_err_t sc_model_allreduce_mpich(const sc_model_t *model, size_t bytes, int roo
 static sc_err_t patent(const sc_model_t *model, size_t bytes, int root, double *t,
                        int allreduce)
 {
-    int p = model->size, N = pow2_below(p), r = p - N;
+    int p = model->size, N = sc_pow2_below(p), r = p - N;
     if (p == 1 || bytes == 0)
         return SC_OK;
     int odd = r & 1, regular = r - odd, s1 = 2 * r + odd;

@@ -61,14 +61,6 @@ sc_err_t sc_vector_alloc(sc_comm_t *comm, const sc_coll_args_t *args, size_t ele
     return SC_OK;
 }
 
-int sc_pow2_below(int p)
-{
-    int n = 1;
-    while (n <= p / 2)
-        n *= 2;
-    return n;
-}
-
 /* The span split at each step of sc_group_halving for member me: parent[s]
  * at step mask = 2^s, then the member's own block. Returns the number of
  * steps (at most 31: parent has room for 32 + 1). */

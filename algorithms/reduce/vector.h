@@ -63,9 +63,6 @@ sc_err_t sc_group_doubling(sc_comm_t *comm, const sc_coll_args_t *args, const sc
 sc_err_t sc_group_gather(sc_comm_t *comm, const sc_coll_args_t *args, const sc_group_t *g,
                          char *vec, sc_span_t whole, int tag);
 
-/* Largest power of two <= p (p >= 1). */
-int sc_pow2_below(int p);
-
 /* The rank at virtual rank v, ranks being numbered from the root. */
 static inline int sc_rank_of_virtual(const sc_comm_t *comm, int root, int v)
 {
