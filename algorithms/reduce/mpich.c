@@ -38,8 +38,8 @@ static sc_err_t prior_art(sc_comm_t *comm, const sc_coll_args_t *args, int root,
     int me = v >= 2 * r ? v - r : (v & 1 ? -1 : v / 2); /* survivor index */
     if (!err && v < 2 * r) {
         int upper = v & 1, partner = sc_rank_of_virtual(comm, root, v ^ 1);
-        err = sc_vector_exchange_combine(comm, args, vec, tmp, sc_span_half(whole, !upper),
-                                         sc_span_half(whole, upper), partner, tag);
+        err = sc_vector_sendrecv_combine(comm, args, vec, tmp, sc_span_half(whole, !upper),
+                                         partner, sc_span_half(whole, upper), partner, tag);
         if (!err)
             err = upper ? sc_vector_send(comm, args, vec, sc_span_half(whole, 1), partner, tag)
                         : sc_vector_recv(comm, args, vec, sc_span_half(whole, 1), partner, tag);

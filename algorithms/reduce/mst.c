@@ -22,11 +22,8 @@ static sc_err_t binomial_reduce(sc_comm_t *comm, const sc_coll_args_t *args, int
             err = sc_vector_send(comm, args, vec, all, (rank - mask + p) % p, tag);
             break;
         }
-        if (rel + mask < p) {
-            err = sc_recv(comm, tmp, args->bytes, (rank + mask) % p, tag);
-            if (!err)
-                err = sc_vector_combine(comm, args, vec, tmp, all);
-        }
+        if (rel + mask < p)
+            err = sc_vector_recv_combine(comm, args, vec, tmp, all, (rank + mask) % p, tag);
     }
     if (tmp)
         sc_buf_free(comm, tmp);

@@ -137,37 +137,29 @@ static sc_err_t nonpow2(sc_comm_t *comm, const sc_coll_args_t *args, int root, i
     sc_err_t err = sc_vector_alloc(comm, args, (n + 1) / 2, &tmp);
 #define RANK(vv) sc_rank_of_virtual(comm, root, (vv))
     int z = 2 * l.r, x = 2 * l.r - 1, y = 2 * l.r - 2;
+    int partner = v + (h ? -1 : 1); /* in S1's pairs */
 
     /* step 2 */
     if (!err && v < 2 * l.r)
-        err = sc_vector_exchange_combine(comm, args, vec, tmp, other, mine, RANK(v ^ 1), tag);
+        err = sc_vector_sendrecv_combine(comm, args, vec, tmp, other, RANK(v ^ 1), mine,
+                                         RANK(v ^ 1), tag);
     /* step 3 */
     if (!err) {
         switch (role) {
         case SENDER: err = sc_vector_send(comm, args, vec, mine, RANK(v - 2), tag); break;
         case RECEIVER:
-            err = sc_recv(comm, tmp, sc_span_bytes(args, mine), RANK(v + 2), tag);
-            if (!err)
-                err = sc_vector_combine(comm, args, vec, tmp, mine);
+            err = sc_vector_recv_combine(comm, args, vec, tmp, mine, RANK(v + 2), tag);
             break;
         case X: err = sc_vector_send(comm, args, vec, mine, RANK(z), tag); break;
-        case Y:
-            err = sc_recv(comm, tmp, sc_span_bytes(args, mine), RANK(z), tag);
-            if (!err)
-                err = sc_vector_combine(comm, args, vec, tmp, mine);
-            break;
+        case Y: err = sc_vector_recv_combine(comm, args, vec, tmp, mine, RANK(z), tag); break;
         case Z:
-            err = sc_sendrecv(comm, vec + sc_span_offset(args, other),
-                              sc_span_bytes(args, other), RANK(y), tag, tmp,
-                              sc_span_bytes(args, mine), RANK(x), tag);
-            if (!err)
-                err = sc_vector_combine(comm, args, vec, tmp, mine);
+            err = sc_vector_sendrecv_combine(comm, args, vec, tmp, other, RANK(y), mine, RANK(x),
+                                             tag);
             break;
-        case S1_PAIR: {
-            int partner = v + (h ? -1 : 1);
-            err = sc_vector_exchange_combine(comm, args, vec, tmp, other, mine, RANK(partner), tag);
+        case S1_PAIR:
+            err = sc_vector_sendrecv_combine(comm, args, vec, tmp, other, RANK(partner), mine,
+                                             RANK(partner), tag);
             break;
-        }
         }
     }
     /* step 4 */
@@ -196,22 +188,15 @@ static sc_err_t nonpow2(sc_comm_t *comm, const sc_coll_args_t *args, int root, i
         case X: err = sc_vector_recv(comm, args, vec, mine, RANK(z), tag); break;
         case Y: err = sc_vector_send(comm, args, vec, mine, RANK(z), tag); break;
         case Z:
-            err = sc_sendrecv(comm, vec + sc_span_offset(args, mine), sc_span_bytes(args, mine),
-                              RANK(x), tag, vec + sc_span_offset(args, other),
-                              sc_span_bytes(args, other), RANK(y), tag);
+            err = sc_vector_sendrecv(comm, args, vec, mine, RANK(x), other, RANK(y), tag);
             break;
-        case S1_PAIR: {
-            int partner = v + (h ? -1 : 1);
-            err = sc_sendrecv(comm, vec + sc_span_offset(args, mine), sc_span_bytes(args, mine),
-                              RANK(partner), tag, vec + sc_span_offset(args, other),
-                              sc_span_bytes(args, other), RANK(partner), tag);
+        case S1_PAIR:
+            err = sc_vector_sendrecv(comm, args, vec, mine, RANK(partner), other, RANK(partner),
+                                     tag);
             break;
-        }
         }
         if (!err && v < 2 * l.r)
-            err = sc_sendrecv(comm, vec + sc_span_offset(args, mine), sc_span_bytes(args, mine),
-                              RANK(v ^ 1), tag, vec + sc_span_offset(args, other),
-                              sc_span_bytes(args, other), RANK(v ^ 1), tag);
+            err = sc_vector_sendrecv(comm, args, vec, mine, RANK(v ^ 1), other, RANK(v ^ 1), tag);
     }
 #undef RANK
     if (tmp)

@@ -24,17 +24,13 @@ sc_err_t sc_allreduce_ring(sc_comm_t *comm, const sc_coll_args_t *args)
     for (int step = 0; step < p - 1 && !err; step++) {
         sc_span_t out = sc_span_part(n, p, (rank - step + p) % p);
         sc_span_t in = sc_span_part(n, p, (rank - step - 1 + 2 * p) % p);
-        err = sc_sendrecv(comm, vec + sc_span_offset(args, out), sc_span_bytes(args, out), right,
-                          SC_TAG_ALLREDUCE, tmp, sc_span_bytes(args, in), left, SC_TAG_ALLREDUCE);
-        if (!err)
-            err = sc_vector_combine(comm, args, vec, tmp, in);
+        err = sc_vector_sendrecv_combine(comm, args, vec, tmp, out, right, in, left,
+                                         SC_TAG_ALLREDUCE);
     }
     for (int step = 0; step < p - 1 && !err; step++) {
         sc_span_t out = sc_span_part(n, p, (rank + 1 - step + p) % p);
         sc_span_t in = sc_span_part(n, p, (rank - step + p) % p);
-        err = sc_sendrecv(comm, vec + sc_span_offset(args, out), sc_span_bytes(args, out), right,
-                          SC_TAG_ALLREDUCE, vec + sc_span_offset(args, in),
-                          sc_span_bytes(args, in), left, SC_TAG_ALLREDUCE);
+        err = sc_vector_sendrecv(comm, args, vec, out, right, in, left, SC_TAG_ALLREDUCE);
     }
     if (tmp)
         sc_buf_free(comm, tmp);

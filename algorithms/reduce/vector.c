@@ -38,11 +38,26 @@ sc_err_t sc_vector_recv(sc_comm_t *comm, const sc_coll_args_t *args, char *vec, 
     return sc_recv(comm, vec + sc_span_offset(args, s), sc_span_bytes(args, s), src, tag);
 }
 
-sc_err_t sc_vector_exchange_combine(sc_comm_t *comm, const sc_coll_args_t *args, char *vec,
-                                    char *tmp, sc_span_t out, sc_span_t in, int peer, int tag)
+sc_err_t sc_vector_recv_combine(sc_comm_t *comm, const sc_coll_args_t *args, char *vec,
+                                char *tmp, sc_span_t s, int src, int tag)
+{
+    sc_err_t err = sc_recv(comm, tmp, sc_span_bytes(args, s), src, tag);
+    return err ? err : sc_vector_combine(comm, args, vec, tmp, s);
+}
+
+sc_err_t sc_vector_sendrecv(sc_comm_t *comm, const sc_coll_args_t *args, char *vec,
+                            sc_span_t out, int dst, sc_span_t in, int src, int tag)
+{
+    return sc_sendrecv(comm, vec + sc_span_offset(args, out), sc_span_bytes(args, out), dst, tag,
+                       vec + sc_span_offset(args, in), sc_span_bytes(args, in), src, tag);
+}
+
+sc_err_t sc_vector_sendrecv_combine(sc_comm_t *comm, const sc_coll_args_t *args, char *vec,
+                                    char *tmp, sc_span_t out, int dst, sc_span_t in, int src,
+                                    int tag)
 {
     sc_err_t err = sc_sendrecv(comm, vec + sc_span_offset(args, out), sc_span_bytes(args, out),
-                               peer, tag, tmp, sc_span_bytes(args, in), peer, tag);
+                               dst, tag, tmp, sc_span_bytes(args, in), src, tag);
     return err ? err : sc_vector_combine(comm, args, vec, tmp, in);
 }
 
@@ -83,9 +98,9 @@ sc_err_t sc_group_halving(sc_comm_t *comm, const sc_coll_args_t *args, const sc_
     int steps = halving_spans(g, whole, parent);
     for (int s = 0; s < steps; s++) {
         int upper = (g->me >> s) & 1;
-        sc_err_t err = sc_vector_exchange_combine(
-            comm, args, vec, tmp, sc_span_half(parent[s], !upper), sc_span_half(parent[s], upper),
-            g->peer[s], tag);
+        sc_err_t err = sc_vector_sendrecv_combine(comm, args, vec, tmp,
+                                                  sc_span_half(parent[s], !upper), g->peer[s],
+                                                  sc_span_half(parent[s], upper), g->peer[s], tag);
         if (err)
             return err;
     }
@@ -100,11 +115,10 @@ sc_err_t sc_group_doubling(sc_comm_t *comm, const sc_coll_args_t *args, const sc
     sc_span_t parent[33];
     int steps = halving_spans(g, whole, parent);
     for (int s = steps - 1; s >= 0; s--) {
-        int upper = (g->me >> s) & 1, peer = g->peer[s];
-        sc_span_t out = sc_span_half(parent[s], upper), in = sc_span_half(parent[s], !upper);
-        sc_err_t err = sc_sendrecv(comm, vec + sc_span_offset(args, out), sc_span_bytes(args, out),
-                                   peer, tag, vec + sc_span_offset(args, in),
-                                   sc_span_bytes(args, in), peer, tag);
+        int upper = (g->me >> s) & 1;
+        sc_err_t err = sc_vector_sendrecv(comm, args, vec, sc_span_half(parent[s], upper),
+                                          g->peer[s], sc_span_half(parent[s], !upper),
+                                          g->peer[s], tag);
         if (err)
             return err;
     }

@@ -20,16 +20,21 @@ size_t sc_span_bytes(const sc_coll_args_t *args, sc_span_t s);
 sc_err_t sc_vector_combine(sc_comm_t *comm, const sc_coll_args_t *args, char *vec,
                            const char *in, sc_span_t s);
 
-/* Sends / receives / exchanges spans of vectors in place. */
+/* Point-to-point calls on spans of a vector: span s (or `out`) of vec goes
+ * to dst; span s (or `in`) from src lands in place in vec, or, for the
+ * _combine calls, in tmp (which holds it from its start) and is then
+ * combined into vec (sc_vector_combine). sendrecv is sc_sendrecv. */
 sc_err_t sc_vector_send(sc_comm_t *comm, const sc_coll_args_t *args, const char *vec,
                         sc_span_t s, int dst, int tag);
 sc_err_t sc_vector_recv(sc_comm_t *comm, const sc_coll_args_t *args, char *vec, sc_span_t s,
                         int src, int tag);
-
-/* Sends span `out` of vec to `peer` and receives span `in` from it into
- * tmp (which holds `in` from its start), then combines it into vec. */
-sc_err_t sc_vector_exchange_combine(sc_comm_t *comm, const sc_coll_args_t *args, char *vec,
-                                    char *tmp, sc_span_t out, sc_span_t in, int peer, int tag);
+sc_err_t sc_vector_recv_combine(sc_comm_t *comm, const sc_coll_args_t *args, char *vec,
+                                char *tmp, sc_span_t s, int src, int tag);
+sc_err_t sc_vector_sendrecv(sc_comm_t *comm, const sc_coll_args_t *args, char *vec,
+                            sc_span_t out, int dst, sc_span_t in, int src, int tag);
+sc_err_t sc_vector_sendrecv_combine(sc_comm_t *comm, const sc_coll_args_t *args, char *vec,
+                                    char *tmp, sc_span_t out, int dst, sc_span_t in, int src,
+                                    int tag);
 
 /* This rank as member `me` of a power-of-two group of ranks: all that
  * halving and doubling need to know of the group are the ranks of the
