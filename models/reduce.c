@@ -47,6 +47,20 @@ static void combine(plan_t *pl, int v, sc_span_t s)
     pl->round.reduce[rank_of(pl, v)] += span_bytes(pl, s);
 }
 
+/* Pair (a, b) trades halves H[0], H[1] of the vector; a ends up with the
+ * first. Combining: each sends the half the other keeps and combines what
+ * it gets (a pair's reduce-scatter). Otherwise each sends the complete half
+ * it holds (handing the halves back). */
+static void swap_halves(plan_t *pl, int a, int b, const sc_span_t H[2], int combining)
+{
+    message(pl, a, b, H[combining ? 1 : 0]);
+    message(pl, b, a, H[combining ? 0 : 1]);
+    if (combining) {
+        combine(pl, a, H[0]);
+        combine(pl, b, H[1]);
+    }
+}
+
 static void end_round(plan_t *pl)
 {
     sc_model_exchange(pl->model, &pl->round, pl->t);
@@ -213,17 +227,13 @@ static sc_err_t prior_art(const sc_model_t *model, size_t bytes, int root, doubl
         return err;
     }
     sc_span_t whole = {0, bytes / model->elem_size};
-    sc_span_t H1 = sc_span_half(whole, 0), H2 = sc_span_half(whole, 1);
+    sc_span_t H[2] = {sc_span_half(whole, 0), sc_span_half(whole, 1)};
     if (r > 0) {
-        for (int j = 0; j < r; j++) { /* pairs exchange halves */
-            message(&pl, 2 * j, 2 * j + 1, H2);
-            message(&pl, 2 * j + 1, 2 * j, H1);
-            combine(&pl, 2 * j, H1);
-            combine(&pl, 2 * j + 1, H2);
-        }
+        for (int j = 0; j < r; j++)
+            swap_halves(&pl, 2 * j, 2 * j + 1, H, 1);
         end_round(&pl);
         for (int j = 0; j < r; j++) /* the odd one hands over and drops out */
-            message(&pl, 2 * j + 1, 2 * j, H2);
+            message(&pl, 2 * j + 1, 2 * j, H[1]);
         end_round(&pl);
     }
     for (int k = 0; k < N; k++)
@@ -277,12 +287,8 @@ static sc_err_t patent(const sc_model_t *model, size_t bytes, int root, double *
 
     /* step 2: S0 pairs exchange halves */
     if (r > 0) {
-        for (int j = 0; j < r; j++) {
-            message(&pl, 2 * j, 2 * j + 1, H[1]);
-            message(&pl, 2 * j + 1, 2 * j, H[0]);
-            combine(&pl, 2 * j, H[0]);
-            combine(&pl, 2 * j + 1, H[1]);
-        }
+        for (int j = 0; j < r; j++)
+            swap_halves(&pl, 2 * j, 2 * j + 1, H, 1);
         end_round(&pl);
     }
     /* step 3: merge into N ranks */
@@ -297,12 +303,8 @@ static sc_err_t patent(const sc_model_t *model, size_t bytes, int root, double *
         combine(&pl, Z, H[1]);
         combine(&pl, Y, H[0]);
     }
-    for (int v = s1; v < p; v += 2) {
-        message(&pl, v, v + 1, H[1]);
-        message(&pl, v + 1, v, H[0]);
-        combine(&pl, v, H[0]);
-        combine(&pl, v + 1, H[1]);
-    }
+    for (int v = s1; v < p; v += 2)
+        swap_halves(&pl, v, v + 1, H, 1);
     end_round(&pl);
     /* step 4: G1 on H1 and G2 on H2, members in order of v */
     group_t g[2];
@@ -331,16 +333,12 @@ static sc_err_t patent(const sc_model_t *model, size_t bytes, int root, double *
             message(&pl, Y, Z, H[0]);
             message(&pl, Z, X, H[1]);
         }
-        for (int v = s1; v < p; v += 2) {
-            message(&pl, v, v + 1, H[0]);
-            message(&pl, v + 1, v, H[1]);
-        }
+        for (int v = s1; v < p; v += 2)
+            swap_halves(&pl, v, v + 1, H, 0);
         end_round(&pl);
         if (r > 0) {
-            for (int j = 0; j < r; j++) {
-                message(&pl, 2 * j, 2 * j + 1, H[0]);
-                message(&pl, 2 * j + 1, 2 * j, H[1]);
-            }
+            for (int j = 0; j < r; j++)
+                swap_halves(&pl, 2 * j, 2 * j + 1, H, 0);
             end_round(&pl);
         }
     }
