@@ -337,15 +337,44 @@ static sc_err_t simulate(void *arg, sc_wire_t *out)
     return err;
 }
 
-/* Where each rank and each algorithm position runs: see sc_run_spec_t. */
-static void lay_out(const sc_run_spec_t *spec, const int *slot_node, const int *pi_inv,
-                    int *node_of, int *node_of_position)
+/* Where each rank and each algorithm position of a spec runs: see
+ * sc_run_spec_t. pi_inv is NULL when the spec has no pi. */
+typedef struct {
+    int *node_of;          /* by rank */
+    int *node_of_position; /* by algorithm position */
+    int *pi_inv;
+} layout_t;
+
+static void layout_destroy(layout_t *lay)
 {
-    for (int j = 0; j < spec->np; j++)
-        node_of_position[j] = slot_node[pi_inv ? pi_inv[j] : j];
-    const int *placed = spec->algo->needs & SC_USES_MAPPING ? slot_node : node_of_position;
-    for (int r = 0; r < spec->np; r++)
-        node_of[r] = placed[r];
+    free(lay->node_of);
+    free(lay->node_of_position);
+    free(lay->pi_inv);
+    *lay = (layout_t){0};
+}
+
+static sc_err_t layout_init(const sc_run_spec_t *spec, layout_t *lay)
+{
+    int p = spec->np;
+    int *slot_node = malloc((size_t)p * sizeof *slot_node);
+    *lay = (layout_t){malloc((size_t)p * sizeof *lay->node_of),
+                      malloc((size_t)p * sizeof *lay->node_of_position),
+                      spec->pi ? malloc((size_t)p * sizeof *lay->pi_inv) : NULL};
+    sc_err_t err = SC_OK;
+    if (!slot_node || !lay->node_of || !lay->node_of_position || (spec->pi && !lay->pi_inv))
+        err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
+    else if (!(err = sc_place(spec->plat, p, spec->placement, slot_node)) &&
+             !(spec->pi && (err = sc_mapping_invert(p, spec->pi, lay->pi_inv)))) {
+        for (int j = 0; j < p; j++)
+            lay->node_of_position[j] = slot_node[lay->pi_inv ? lay->pi_inv[j] : j];
+        const int *placed =
+            spec->algo->needs & SC_USES_MAPPING ? slot_node : lay->node_of_position;
+        memcpy(lay->node_of, placed, (size_t)p * sizeof *placed);
+    }
+    free(slot_node);
+    if (err)
+        layout_destroy(lay);
+    return err;
 }
 
 sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res)
@@ -355,28 +384,23 @@ sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res)
     if (err)
         return err;
     int p = spec->np;
-    int *slot_node = malloc((size_t)p * sizeof *slot_node);
-    int *node_of = malloc((size_t)p * sizeof *node_of);
-    int *node_of_position = malloc((size_t)p * sizeof *node_of_position);
-    int *pi_inv = spec->pi ? malloc((size_t)p * sizeof *pi_inv) : NULL;
+    layout_t lay = {0};
     double *t = malloc((size_t)p * sizeof *t);
     res->start = malloc((size_t)p * sizeof *res->start);
     res->finish = malloc((size_t)p * sizeof *res->finish);
-    if (!slot_node || !node_of || !node_of_position || (spec->pi && !pi_inv) || !t ||
-        !res->start || !res->finish) {
+    if (!t || !res->start || !res->finish) {
         err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
         goto cleanup;
     }
-    if ((err = sc_place(spec->plat, p, spec->placement, slot_node)) ||
-        (spec->pi && (err = sc_mapping_invert(p, spec->pi, pi_inv))))
+    if ((err = layout_init(spec, &lay)))
         goto cleanup;
-    lay_out(spec, slot_node, pi_inv, node_of, node_of_position);
+    const int *node_of = lay.node_of;
 
     int mapped = (spec->algo->needs & SC_USES_MAPPING) && spec->pi;
     char what[256];
     snprintf(what, sizeof what, "the simulation of %s (np %d, %zu bytes) failed",
              spec->algo->name, p, spec->bytes);
-    run_ctx_t ctx = {spec, node_of, mapped ? spec->pi : NULL, mapped ? pi_inv : NULL};
+    run_ctx_t ctx = {spec, node_of, mapped ? spec->pi : NULL, mapped ? lay.pi_inv : NULL};
     sc_wire_t in;
     if ((err = sc_child_run(simulate, &ctx, SC_ERR_RUN, what, &in)))
         goto cleanup;
@@ -411,10 +435,7 @@ sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res)
         res->model_time_s = sc_model_max(t, p) - first_start;
     }
 cleanup:
-    free(slot_node);
-    free(node_of);
-    free(node_of_position);
-    free(pi_inv);
+    layout_destroy(&lay);
     free(t);
     if (err)
         sc_run_result_destroy(res);
@@ -426,26 +447,15 @@ sc_err_t sc_run_cut(const sc_run_spec_t *spec, double *cut, double *total)
     sc_err_t err = sc_run_check(spec);
     if (err)
         return err;
-    int p = spec->np;
-    int *slot_node = malloc((size_t)p * sizeof *slot_node);
-    int *node_of = malloc((size_t)p * sizeof *node_of);
-    int *node_of_position = malloc((size_t)p * sizeof *node_of_position);
-    int *pi_inv = spec->pi ? malloc((size_t)p * sizeof *pi_inv) : NULL;
+    layout_t lay = {0};
     sc_graph_t graph = {0};
-    if (!slot_node || !node_of || !node_of_position || (spec->pi && !pi_inv))
-        err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
-    if (!err && !(err = sc_place(spec->plat, p, spec->placement, slot_node)) &&
-        !(spec->pi && (err = sc_mapping_invert(p, spec->pi, pi_inv))) &&
-        !(err = sc_graph_record(spec->algo, p, spec->root, &graph))) {
-        lay_out(spec, slot_node, pi_inv, node_of, node_of_position);
-        *cut = sc_graph_cut(&graph, node_of_position);
+    if (!(err = layout_init(spec, &lay)) &&
+        !(err = sc_graph_record(spec->algo, spec->np, spec->root, &graph))) {
+        *cut = sc_graph_cut(&graph, lay.node_of_position);
         *total = graph.total_weight;
     }
     sc_graph_destroy(&graph);
-    free(slot_node);
-    free(node_of);
-    free(node_of_position);
-    free(pi_inv);
+    layout_destroy(&lay);
     return err;
 }
 
