@@ -33,13 +33,19 @@ static inline int sc_player(const sc_coll_args_t *args, int position)
 
 /* The steps the allgather algorithms share with their variants, played by
  * the rank at position `me` through args' mapping, on m-byte blocks:
- * recursive doubling over the p slots of `slots` (position order); Bruck
- * over `work`, whose slot j holds position me + j (mod p) at the end; the
+ * recursive doubling over the p slots of `slots` (position order); the
  * exch variants' first step, which fills `slot` with the block of the
  * position this rank plays. */
 sc_err_t sc_rd_steps(sc_comm_t *comm, const sc_coll_args_t *args, char *slots, int me);
-sc_err_t sc_bruck_steps(sc_comm_t *comm, const sc_coll_args_t *args, char *work, int me);
 sc_err_t sc_exchange_own(sc_comm_t *comm, const sc_coll_args_t *args, void *slot);
+
+/* The whole Bruck allgather played at position pi(rank) through args'
+ * mapping (the identity without one): the work buffer starts with the
+ * rank's own block, or with `exch` with the block of the position it plays
+ * (sc_exchange_own); at the end every block goes to its rank's slot of
+ * recvbuf. `name` is the algorithm's, for messages. */
+sc_err_t sc_bruck_played(sc_comm_t *comm, const sc_coll_args_t *args, int exch,
+                         const char *name);
 
 sc_err_t sc_bcast_binomial(sc_comm_t *comm, const sc_coll_args_t *args);
 sc_err_t sc_bcast_scatter_allgather(sc_comm_t *comm,

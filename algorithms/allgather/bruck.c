@@ -10,7 +10,7 @@
  * those of (i + 2^k) mod p; after ceil(log2 p) steps it rotates the buffer
  * by i blocks into rank order. Cost on one level:
  * ceil(log2 p) alpha + (p-1) m beta. */
-sc_err_t sc_bruck_steps(sc_comm_t *comm, const sc_coll_args_t *args, char *work, int me)
+static sc_err_t bruck_steps(sc_comm_t *comm, const sc_coll_args_t *args, char *work, int me)
 {
     int p = comm->size;
     size_t m = args->bytes;
@@ -27,20 +27,39 @@ sc_err_t sc_bruck_steps(sc_comm_t *comm, const sc_coll_args_t *args, char *work,
     return SC_OK;
 }
 
-sc_err_t sc_allgather_bruck(sc_comm_t *comm, const sc_coll_args_t *args)
+/* Work slot j ends up with the block of position me + j. With exch that
+ * block is position's own (a_j sits at position j); otherwise it is the
+ * block of the rank playing that position. */
+sc_err_t sc_bruck_played(sc_comm_t *comm, const sc_coll_args_t *args, int exch,
+                         const char *name)
 {
-    int rank = comm->rank, p = comm->size;
+    int p = comm->size, me = sc_position(args, comm->rank);
     size_t m = args->bytes;
     char *out = args->recvbuf;
     if (m == 0)
         return SC_OK;
     char *work = sc_buf_alloc(comm, (size_t)p * m);
     if (!work)
-        return sc_error(SC_ERR_RUN, "bruck: out of memory for %d blocks of %zu bytes", p, m);
-    sc_buf_copy(comm, work, args->sendbuf, m);
-    sc_err_t err = sc_bruck_steps(comm, args, work, rank);
-    for (int j = 0; j < p && !err; j++)
-        sc_buf_copy(comm, out + (size_t)((rank + j) % p) * m, work + (size_t)j * m, m);
+        return sc_error(SC_ERR_RUN, "%s: out of memory for %d blocks of %zu bytes", name, p, m);
+    sc_err_t err = SC_OK;
+    if (exch)
+        err = sc_exchange_own(comm, args, work);
+    else
+        sc_buf_copy(comm, work, args->sendbuf, m);
+    if (!err)
+        err = bruck_steps(comm, args, work, me);
+    for (int j = 0; j < p && !err; j++) {
+        int position = (me + j) % p, owner = exch ? position : sc_player(args, position);
+        sc_buf_copy(comm, out + (size_t)owner * m, work + (size_t)j * m, m);
+    }
     sc_buf_free(comm, work);
     return err;
+}
+
+/* Plain Bruck ignores any mapping, as the registry promises. */
+sc_err_t sc_allgather_bruck(sc_comm_t *comm, const sc_coll_args_t *args)
+{
+    sc_coll_args_t plain = *args;
+    plain.pi = plain.pi_inv = NULL;
+    return sc_bruck_played(comm, &plain, 0, "bruck");
 }

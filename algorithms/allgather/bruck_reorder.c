@@ -8,20 +8,5 @@
  * Cost: Bruck on the mapped positions. */
 sc_err_t sc_allgather_bruck_reorder(sc_comm_t *comm, const sc_coll_args_t *args)
 {
-    int p = comm->size, me = sc_position(args, comm->rank);
-    size_t m = args->bytes;
-    char *out = args->recvbuf;
-    if (m == 0)
-        return SC_OK;
-    char *work = sc_buf_alloc(comm, (size_t)p * m);
-    if (!work)
-        return sc_error(SC_ERR_RUN, "bruck-reorder: out of memory for %d blocks of %zu bytes", p,
-                        m);
-    sc_buf_copy(comm, work, args->sendbuf, m);
-    sc_err_t err = sc_bruck_steps(comm, args, work, me);
-    for (int j = 0; j < p && !err; j++)
-        sc_buf_copy(comm, out + (size_t)sc_player(args, (j + me) % p) * m, work + (size_t)j * m,
-                    m);
-    sc_buf_free(comm, work);
-    return err;
+    return sc_bruck_played(comm, args, 0, "bruck-reorder");
 }
