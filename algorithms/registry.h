@@ -64,6 +64,12 @@ const sc_algo_t *sc_algo_find(const char *name);
  * "did you mean" hints. Never NULL. */
 const sc_algo_t *sc_algo_nearest(const char *name);
 
+/* 1 for reduce and allreduce, which work on vectors of op and type. */
+static inline int sc_algo_is_reduction(const sc_algo_t *algo)
+{
+    return algo->collective == SC_REDUCE || algo->collective == SC_ALLREDUCE;
+}
+
 /* "allgather", "bcast", "barrier", "reduce", "allreduce". */
 const char *sc_collective_name(sc_collective_t collective);
 

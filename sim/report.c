@@ -12,11 +12,6 @@ static const char *valid_word(int valid)
     return valid > 0 ? "yes" : valid == 0 ? "NO" : "n/a";
 }
 
-static int is_reduction(const sc_report_row_t *row)
-{
-    return row->algo->collective == SC_REDUCE || row->algo->collective == SC_ALLREDUCE;
-}
-
 static long total_messages(const sc_run_result_t *r)
 {
     return r->messages[SC_LEVEL_INTRA] + r->messages[SC_LEVEL_INTER];
@@ -60,8 +55,8 @@ static void print_csv(FILE *out, const sc_report_row_t *rows, int nrows)
                 r->messages[SC_LEVEL_INTER], r->messages[SC_LEVEL_INTRA],
                 total_messages(r), r->valid > 0 ? "yes" : r->valid == 0 ? "no" : "",
                 row->cut_weight, row->graph_weight, row->partition_time_s,
-                is_reduction(row) ? sc_op_name(row->op) : "",
-                is_reduction(row) ? sc_type_name(row->type) : "", r->max_rank_bytes,
+                sc_algo_is_reduction(row->algo) ? sc_op_name(row->op) : "",
+                sc_algo_is_reduction(row->algo) ? sc_type_name(row->type) : "", r->max_rank_bytes,
                 r->path_bytes);
     }
 }
@@ -109,7 +104,7 @@ static void print_json(FILE *out, const sc_report_row_t *rows, int nrows)
                 r->messages[SC_LEVEL_INTER], r->messages[SC_LEVEL_INTRA], total_messages(r),
                 r->valid > 0 ? "true" : r->valid == 0 ? "false" : "null", row->cut_weight,
                 row->graph_weight, row->partition_time_s);
-        if (is_reduction(row))
+        if (sc_algo_is_reduction(row->algo))
             fprintf(out, "\"op\": \"%s\", \"type\": \"%s\", ", sc_op_name(row->op),
                     sc_type_name(row->type));
         else
@@ -144,7 +139,7 @@ static void table_cells(const sc_report_row_t *row, char cells[NCOLS][CELL])
         sc_format_duration(row->partition_time_s, cells[12], CELL);
     else
         snprintf(cells[12], CELL, "-");
-    if (is_reduction(row))
+    if (sc_algo_is_reduction(row->algo))
         snprintf(cells[13], CELL, "%s/%s", sc_op_name(row->op), sc_type_name(row->type));
     else
         snprintf(cells[13], CELL, "-");

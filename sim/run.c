@@ -39,11 +39,6 @@ static int has_pattern(const unsigned char *buf, size_t bytes, int rank)
     return 1;
 }
 
-static int is_reduction(const sc_run_spec_t *spec)
-{
-    return spec->algo->collective == SC_REDUCE || spec->algo->collective == SC_ALLREDUCE;
-}
-
 /* Writes rank r's input vector of n elements. */
 static void fill_vector(const sc_run_spec_t *spec, int r, size_t n, char *buf)
 {
@@ -84,7 +79,7 @@ sc_err_t sc_run_check(const sc_run_spec_t *spec)
     if ((coll == SC_BCAST || coll == SC_REDUCE) && (spec->root < 0 || spec->root >= spec->np))
         return sc_error(SC_ERR_INPUT, "--root %d: out of range; ranks are 0..%d",
                         spec->root, spec->np - 1);
-    if (is_reduction(spec)) {
+    if (sc_algo_is_reduction(spec->algo)) {
         sc_err_t err = sc_op_check(spec->op, spec->type);
         size_t elem = sc_type_size(spec->type);
         if (err)
@@ -166,7 +161,7 @@ static sc_err_t setup_buffers(session_t *s)
     for (int r = 0; r < p; r++) {
         s->args[r] = common;
         unsigned char *buf = NULL;
-        if (coll == SC_REDUCE || coll == SC_ALLREDUCE) {
+        if (sc_algo_is_reduction(spec->algo)) {
             buf = calloc(1, 2 * m + 1);
             if (buf) {
                 fill_vector(spec, r, m / sc_type_size(spec->type), (char *)buf);

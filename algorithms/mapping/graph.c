@@ -163,7 +163,7 @@ sc_err_t sc_graph_record(const sc_algo_t *algo, int p, int root, sc_graph_t *gra
     recorder_t rec = {{NULL, 0, 0}, {NULL, 0, 0}, 0};
     sc_err_t err = SC_OK;
     sc_scratch_t *scratch = sc_scratch_create();
-    int reduction = algo->collective == SC_REDUCE || algo->collective == SC_ALLREDUCE;
+    int reduction = sc_algo_is_reduction(algo);
     size_t bytes = reduction ? (size_t)p * sc_type_size(SC_TYPE_INT) : 1;
     void *area = scratch ? sc_scratch_get(scratch, reduction ? bytes : (size_t)p) : NULL;
     if (!area) {

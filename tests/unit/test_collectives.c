@@ -20,8 +20,7 @@ enum { NSIZES = sizeof sizes / sizeof sizes[0], BIG_NP = 16 };
  * rounded down to them. test_reduce.c covers every operation and type. */
 static size_t fit(const sc_algo_t *a, size_t bytes)
 {
-    int reduction = a->collective == SC_REDUCE || a->collective == SC_ALLREDUCE;
-    return reduction ? bytes / sizeof(int) * sizeof(int) : bytes;
+    return sc_algo_is_reduction(a) ? bytes / sizeof(int) * sizeof(int) : bytes;
 }
 
 static int applies(const sc_algo_t *a, int np, const sc_platform_t *plat)

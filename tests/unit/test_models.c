@@ -106,9 +106,7 @@ static void test_reduce_closed_forms(void)
     sc_platform_t plat = single_level(64, 0); /* every message uses rendezvous */
     double alpha = O + 3 * L, beta = 1 / B, gamma = 3 / MEMBUS;
     for (int p = 2; p <= 64; p++) {
-        int N = 1;
-        while (N * 2 <= p)
-            N *= 2;
+        int N = sc_pow2_below(p);
         double lgN = sc_ceil_log2(N);
         /* divisible into p ring parts and into 2N halves of halves */
         double m = 8.0 * p * 2 * N;

@@ -16,11 +16,6 @@
 /* 12 nodes of 8 cores and one of 6, no link shared: models are exact. */
 #define BIG "tests/platforms/nocontention-102.xml"
 
-static int is_reduction(const sc_algo_t *a)
-{
-    return a->collective == SC_REDUCE || a->collective == SC_ALLREDUCE;
-}
-
 static void test_ops(void)
 {
     int a[] = {INT_MAX, 6, 0, -3}, b[] = {1, 3, 5, -3};
@@ -140,7 +135,7 @@ static void check_grid(sc_type_t type)
         return;
     int runs = 0;
     for (const sc_algo_t *a = sc_algos; a->name; a++) {
-        if (!is_reduction(a))
+        if (!sc_algo_is_reduction(a))
             continue;
         for (int o = 0; o < SC_NOPS; o++) {
             if (sc_op_check((sc_op_t)o, type) != SC_OK)
@@ -184,7 +179,7 @@ static void test_one_mib(void)
     static const int nps[] = {7, 24, 64, 65, 100};
     int runs = 0;
     for (const sc_algo_t *a = sc_algos; a->name; a++)
-        for (int t = 0; is_reduction(a) && t < SC_NTYPES; t++)
+        for (int t = 0; sc_algo_is_reduction(a) && t < SC_NTYPES; t++)
             for (int o = 0; o < SC_NOPS; o++)
                 for (size_t i = 0; i < sizeof nps / sizeof nps[0]; i++) {
                     if (sc_op_check((sc_op_t)o, (sc_type_t)t) != SC_OK ||
@@ -250,10 +245,7 @@ static void test_wrong_result_is_caught(void)
  * forms (models/collectives.h) times L. */
 static double expected_path(const char *algo, int p, double L)
 {
-    int N = 1, logp = sc_ceil_log2(p);
-    while (N * 2 <= p)
-        N *= 2;
-    int r = p - N;
+    int N = sc_pow2_below(p), logp = sc_ceil_log2(p), r = p - N;
     if (!strcmp(algo, "reduce-mst"))
         return logp * L;
     if (!strcmp(algo, "allreduce-mst"))
@@ -278,7 +270,7 @@ static void test_critical_path_bytes(void)
         return;
     static const int nps[] = {2, 3, 5, 6, 7, 12, 16, 24, 29, 64, 65, 100};
     for (const sc_algo_t *a = sc_algos; a->name; a++)
-        for (size_t i = 0; is_reduction(a) && i < sizeof nps / sizeof nps[0]; i++) {
+        for (size_t i = 0; sc_algo_is_reduction(a) && i < sizeof nps / sizeof nps[0]; i++) {
             int p = nps[i];
             if (sc_algo_check(a, p) != SC_OK)
                 continue;
@@ -346,7 +338,7 @@ static void test_shipped_platforms(void)
     for (size_t f = 0; f < sizeof plats / sizeof plats[0]; f++) {
         const sc_platform_t *plat = sc_test_platform(plats[f]);
         for (const sc_algo_t *a = sc_algos; plat && a->name; a++)
-            for (size_t i = 0; is_reduction(a) && i < sizeof nps / sizeof nps[0]; i++)
+            for (size_t i = 0; sc_algo_is_reduction(a) && i < sizeof nps / sizeof nps[0]; i++)
                 for (int pl = 0; pl < 2; pl++)
                     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
                         int np = nps[i];
