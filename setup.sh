@@ -5,7 +5,7 @@
 set -eu
 cd "$(dirname "$0")"
 
-packages="gcc make cmake pkg-config libsimgrid-dev libigraph-dev libcunit1-dev"
+packages="gcc make cmake pkg-config libsimgrid-dev libigraph-dev libcunit1-dev libxml2-dev"
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo=sudo
 missing=""

@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 sc_err_t sc_isend(sc_comm_t *comm, const void *buf, size_t bytes, int dst,
                   int tag, sc_request_t **req)
@@ -83,9 +84,15 @@ void sc_buf_copy(const sc_comm_t *comm, void *dst, const void *src,
 
 /* Every buffer ever handed out stays allocated until the scratch is
  * destroyed: ranks keep pointers into older, smaller areas when a larger
- * one is made. The areas grow geometrically, so few are ever made. */
+ * one is made. The areas grow geometrically, so few are ever made.
+ *
+ * No byte of an area is ever read or written, so an area is address space
+ * only (mmap, PROT_NONE, no swap reserved): a size-only run of terabytes
+ * costs no memory, and an algorithm that touches data it should only have
+ * sized crashes at once instead of computing on garbage. */
 struct sc_scratch {
     void **areas;
+    size_t *sizes;
     size_t count;
     size_t largest;
 };
@@ -100,14 +107,21 @@ void *sc_scratch_get(sc_scratch_t *scratch, size_t bytes)
     if (scratch->count && bytes <= scratch->largest)
         return scratch->areas[scratch->count - 1];
     size_t size = scratch->largest * 2 > bytes ? scratch->largest * 2 : bytes;
+    if (size == 0)
+        size = 1;
     void **areas = realloc(scratch->areas, (scratch->count + 1) * sizeof *areas);
-    if (!areas)
+    if (areas)
+        scratch->areas = areas;
+    size_t *sizes = realloc(scratch->sizes, (scratch->count + 1) * sizeof *sizes);
+    if (sizes)
+        scratch->sizes = sizes;
+    if (!areas || !sizes)
         return NULL;
-    scratch->areas = areas;
-    void *area = malloc(size ? size : 1);
-    if (!area)
+    void *area = mmap(NULL, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (area == MAP_FAILED)
         return NULL;
-    scratch->areas[scratch->count++] = area;
+    scratch->areas[scratch->count] = area;
+    scratch->sizes[scratch->count++] = size;
     scratch->largest = size;
     return area;
 }
@@ -117,7 +131,8 @@ void sc_scratch_destroy(sc_scratch_t *scratch)
     if (!scratch)
         return;
     for (size_t i = 0; i < scratch->count; i++)
-        free(scratch->areas[i]);
+        munmap(scratch->areas[i], scratch->sizes[i]);
     free(scratch->areas);
+    free(scratch->sizes);
     free(scratch);
 }

@@ -16,7 +16,7 @@ typedef struct sc_comm sc_comm_t;
 /* Shared garbage memory handed out by sc_buf_alloc() in size-only runs. */
 typedef struct sc_scratch sc_scratch_t;
 
-/* What a transport implements. The SimGrid transport (sim/transport.c)
+/* What a transport implements. The SimGrid transport (sim/engine/transport.c)
  * simulates time; a recording transport can build a communication graph
  * from the same algorithm code. A receive must name the exact size of the
  * matching send: a mismatch is a bug in the algorithm and fails the run. */

@@ -12,6 +12,7 @@ void sc_platform_destroy(sc_platform_t *plat)
     free(plat->nodes);
     free(plat->name);
     free(plat->path);
+    free(plat->engine_xml);
     memset(plat, 0, sizeof *plat);
 }
 

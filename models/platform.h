@@ -39,6 +39,10 @@ typedef struct {
     int total_cores;
     sc_level_t level[SC_NLEVELS];
     size_t header_bytes; /* sent on the wire with every message */
+    /* What SimGrid reads instead of the file: simcoll's rewrite of what it
+     * checked (sim/io/platform_file.h), NUL-terminated. */
+    char *engine_xml;
+    size_t engine_xml_len;
     /* 1 if every node has the same core speed, and every node's memory bus
      * and every node pair's route the parameters in `level`; cost models
      * are only exact then. */

@@ -34,7 +34,7 @@ const sc_platform_t *sc_test_platform(const char *relative)
         CU_FAIL("too many test platforms");
         return NULL;
     }
-    sc_err_t err = sc_platform_load(sc_test_path(relative), &loaded[nloaded].plat);
+    sc_err_t err = sc_platform_load("--platform", sc_test_path(relative), &loaded[nloaded].plat);
     if (err) {
         fprintf(stderr, "\n%s: %s\n", relative, sc_error_message());
         CU_FAIL("platform did not load");

@@ -3,8 +3,8 @@
 #ifndef SC_TEST_HELPERS_H
 #define SC_TEST_HELPERS_H
 
-#include "sim/engine.h"
-#include "sim/run.h"
+#include "sim/engine/engine.h"
+#include "sim/engine/run.h"
 
 /* Path of a file in the source tree: "platforms/gige.xml" -> absolute. */
 const char *sc_test_path(const char *relative);

@@ -17,6 +17,8 @@ int main(int argc, char **argv)
     sc_suite_models();
     sc_suite_registry();
     sc_suite_platform();
+    sc_suite_platform_file();
+    sc_suite_child();
     sc_suite_transport();
     sc_suite_collectives();
     sc_suite_mapping();

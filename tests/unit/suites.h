@@ -7,6 +7,8 @@ void sc_suite_units(void);
 void sc_suite_models(void);
 void sc_suite_registry(void);
 void sc_suite_platform(void);
+void sc_suite_platform_file(void);
+void sc_suite_child(void);
 void sc_suite_transport(void);
 void sc_suite_collectives(void);
 void sc_suite_mapping(void);

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
-#include "sim/mapfile.h"
+#include "sim/io/mapfile.h"
 #include "suites.h"
 
 static char dir[] = "/tmp/simcoll-mapfile-XXXXXX";

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
-#include "sim/generate.h"
+#include "sim/io/generate.h"
 #include "suites.h"
 
 static void check_level(const sc_level_t *lv, double lat, double bw, double o, size_t eager)
@@ -64,7 +64,7 @@ static void test_uneven_platform(void)
 static void expect_refused(const char *relative, const char *needle)
 {
     sc_platform_t plat;
-    sc_err_t err = sc_platform_load(sc_test_path(relative), &plat);
+    sc_err_t err = sc_platform_load("--platform", sc_test_path(relative), &plat);
     CU_ASSERT_EQUAL(err, SC_ERR_INPUT);
     if (err == SC_OK) {
         sc_platform_destroy(&plat);
@@ -79,13 +79,18 @@ static void expect_refused(const char *relative, const char *needle)
 static void test_bad_platforms(void)
 {
     expect_refused("tests/platforms/does-not-exist.xml", "cannot read it: No such file");
-    expect_refused("platforms", "not a regular file");
-    expect_refused("tests/platforms/empty.xml", "EOF in prolog");
-    expect_refused("tests/platforms/malformed.xml", "malformed.xml:6");
+    sc_platform_t plat;
+    CU_ASSERT_EQUAL(sc_platform_load("--platform", "/dev/zero", &plat), SC_ERR_INPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "not a regular file"));
+    expect_refused("platforms", "is a directory");
+    expect_refused("tests/platforms/empty.xml", "Document is empty");
+    expect_refused("tests/platforms/malformed.xml", "malformed.xml':6");
     expect_refused("tests/platforms/missing-prop.xml", "simcoll/inter/eager-limit");
     expect_refused("tests/platforms/bad-prop.xml", "'fast' is not a duration");
     expect_refused("tests/platforms/no-loopback.xml", "memory-bus link");
-    expect_refused("tests/platforms/no-hostlink.xml", "while computing the route from 'node-0'");
+    expect_refused("tests/platforms/no-hostlink.xml", "host 'node-0' has no <host_link");
+    expect_refused("tests/platforms/loopback-through-nic.xml", "node 'node-0' reaches itself "
+                                                               "through link 'node-0_nic_UP'");
 }
 
 static void count_per_node(const int *node_of, int np, int *count, int nnodes)
@@ -139,7 +144,7 @@ static void test_generated_platform(void)
     close(fd);
     CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, 12, 4, path), SC_OK);
     sc_platform_t gen;
-    CU_ASSERT_EQUAL_FATAL(sc_platform_load(path, &gen), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
     CU_ASSERT_STRING_EQUAL(gen.name, "gige-12x4");
     CU_ASSERT_EQUAL(gen.nnodes, 12);
     CU_ASSERT_EQUAL(gen.total_cores, 48);

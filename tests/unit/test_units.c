@@ -3,7 +3,7 @@
 #include <CUnit/CUnit.h>
 #include <string.h>
 
-#include "sim/units.h"
+#include "common/sc_units.h"
 #include "suites.h"
 
 static void test_sizes(void)

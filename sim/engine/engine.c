@@ -1,0 +1,310 @@
+/* Starting SimGrid on a simcoll platform file and describing the cluster.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "engine.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/link.h>
+#include <simgrid/zone.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <xbt/dynar.h>
+
+#include "child.h"
+#include "sim/io/files.h"
+#include "sim/io/platform_file.h"
+
+#ifndef SC_ACTOR_STACK_KIB
+#define SC_ACTOR_STACK_KIB 256
+#endif
+
+void sc_engine_boot(const sc_platform_t *plat)
+{
+    /* CM02 is SimGrid's flow model without the wide-area TCP corrections of
+     * its default (LV08 multiplies latencies by 13.01 and bandwidths by
+     * 0.97): the platform files give end-to-end latencies and bandwidths of
+     * cluster message passing, to be used as they are. Cross-traffic (5% of
+     * each flow charged to the reverse path for TCP acknowledgements) is
+     * off for the same reason. See platforms/README.md.
+     * surf/precision: SimGrid rounds event times to 1 ns by default, which
+     * loses short intra-node transfers (1 byte over a 5.3 GB/s memory bus
+     * takes 0.19 ns); at 1 ps simulations match the closed-form models. */
+    char stack[64];
+    snprintf(stack, sizeof stack, "--cfg=contexts/stack-size:%d", SC_ACTOR_STACK_KIB);
+    char *argv[] = {"simcoll",
+                    "--log=root.thresh:error",
+                    "--cfg=network/model:CM02",
+                    "--cfg=network/crosstraffic:0",
+                    "--cfg=surf/precision:1e-12",
+                    stack,
+                    NULL};
+    int argc = (int)(sizeof argv / sizeof argv[0]) - 1;
+    simgrid_init(&argc, argv);
+    /* SimGrid reads files only: hand it the checked rewrite through a file
+     * that lives as long as this (child) process. */
+    int fd = memfd_create("simcoll-platform", 0);
+    if (fd < 0 || sc_write_all(fd, plat->engine_xml, plat->engine_xml_len) != 0) {
+        fprintf(stderr, "[simcoll/ERROR] cannot hand the platform to SimGrid: %s\n",
+                strerror(errno));
+        _exit(3);
+    }
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    simgrid_load_platform(path);
+}
+
+/* Orders names so that numbers compare by value: node-2 before node-10. */
+static int natural_compare(const char *a, const char *b)
+{
+    while (*a && *b) {
+        if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+            while (*a == '0')
+                a++;
+            while (*b == '0')
+                b++;
+            size_t la = strspn(a, "0123456789"), lb = strspn(b, "0123456789");
+            if (la != lb)
+                return la < lb ? -1 : 1;
+            int c = strncmp(a, b, la);
+            if (c)
+                return c;
+            a += la;
+            b += lb;
+        } else {
+            if (*a != *b)
+                return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+            a++;
+            b++;
+        }
+    }
+    return *a ? 1 : (*b ? -1 : 0);
+}
+
+static int compare_hosts(const void *x, const void *y)
+{
+    return natural_compare(sg_host_get_name(*(const sg_host_t *)x),
+                           sg_host_get_name(*(const sg_host_t *)y));
+}
+
+/* The links of the route from a to b (caller frees the dynar). */
+static xbt_dynar_t route_links(sg_host_t a, sg_host_t b)
+{
+    sc_child_step("computing the route from '%s' to '%s' (does every node have "
+                  "a <host_link> and a loopback <route>?)",
+                  sg_host_get_name(a), sg_host_get_name(b));
+    xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
+    sg_host_get_route(a, b, links);
+    return links;
+}
+
+static int shares_link(xbt_dynar_t x, xbt_dynar_t y, const char **name)
+{
+    for (unsigned i = 0; i < xbt_dynar_length(x); i++)
+        for (unsigned j = 0; j < xbt_dynar_length(y); j++)
+            if (xbt_dynar_get_as(x, i, sg_link_t) == xbt_dynar_get_as(y, j, sg_link_t)) {
+                *name = sg_link_get_name(xbt_dynar_get_as(x, i, sg_link_t));
+                return 1;
+            }
+    return 0;
+}
+
+static int same(double a, double b)
+{
+    return fabs(a - b) <= 1e-12 * fmax(fabs(a), fabs(b));
+}
+
+/* Checks each node's routes and derives the level parameters from node 0
+ * (and node 0 to node 1); any node that differs makes the platform
+ * non-uniform. */
+static sc_err_t describe_routes(const char *option, const char *path, sg_host_t *hosts,
+                                sc_platform_t *plat)
+{
+    sc_level_t *intra = &plat->level[SC_LEVEL_INTRA], *inter = &plat->level[SC_LEVEL_INTER];
+    plat->uniform = 1;
+    for (int i = 0; i < plat->nnodes; i++) {
+        sg_host_t h = hosts[i], next = hosts[(i + 1) % plat->nnodes];
+        xbt_dynar_t loop = route_links(h, h);
+        if (xbt_dynar_is_empty(loop)) {
+            xbt_dynar_free(&loop);
+            return sc_error(SC_ERR_INPUT,
+                            "%s '%s': node '%s' has no shared-memory route; add "
+                            "<route src=\"%s\" dst=\"%s\"> through its memory-bus link",
+                            option, path, sg_host_get_name(h), sg_host_get_name(h),
+                            sg_host_get_name(h));
+        }
+        double lat = sg_host_get_route_latency(h, h), bw = sg_host_get_route_bandwidth(h, h);
+        plat->nodes[i].membus_Bps = bw;
+        if (i == 0) {
+            intra->latency_s = lat;
+            intra->bandwidth_Bps = bw;
+        } else if (!same(lat, intra->latency_s) || !same(bw, intra->bandwidth_Bps) ||
+                   !same(plat->nodes[i].speed_flops, plat->nodes[0].speed_flops)) {
+            plat->uniform = 0;
+        }
+        if (plat->nnodes > 1) {
+            xbt_dynar_t out = route_links(h, next);
+            const char *shared = NULL;
+            int bad = shares_link(loop, out, &shared);
+            double olat = sg_host_get_route_latency(h, next);
+            double obw = sg_host_get_route_bandwidth(h, next);
+            xbt_dynar_free(&out);
+            if (bad) {
+                xbt_dynar_free(&loop);
+                return sc_error(SC_ERR_INPUT,
+                                "%s '%s': node '%s' reaches itself through link "
+                                "'%s' of its network route; intra-node traffic needs a "
+                                "<route src=\"%s\" dst=\"%s\"> through the node's own "
+                                "memory-bus link",
+                                option, path, sg_host_get_name(h), shared, sg_host_get_name(h),
+                                sg_host_get_name(h));
+            }
+            if (i == 0) {
+                inter->latency_s = olat;
+                inter->bandwidth_Bps = obw;
+            } else if (!same(olat, inter->latency_s) || !same(obw, inter->bandwidth_Bps)) {
+                plat->uniform = 0;
+            }
+        }
+        xbt_dynar_free(&loop);
+    }
+    if (plat->nnodes == 1) { /* no network: only the intra level is ever used */
+        inter->latency_s = NAN;
+        inter->bandwidth_Bps = NAN;
+    }
+    return SC_OK;
+}
+
+typedef struct {
+    const char *option, *path;
+    const sc_platform_t *checked;
+} source_t;
+
+static sc_err_t describe_platform(const source_t *src, sc_platform_t *plat)
+{
+    const char *zone = sg_zone_get_name(sg_zone_get_root()), *path = src->path;
+    plat->path = strdup(path);
+    plat->name = strdup(zone);
+    size_t count = sg_host_count();
+    if (!plat->path || !plat->name)
+        return sc_error(SC_ERR_RUN, "out of memory reading the platform");
+    if (count == 0)
+        return sc_error(SC_ERR_INPUT, "%s '%s': the platform has no hosts", src->option, path);
+
+    sc_err_t err = SC_OK;
+    sg_host_t *hosts = sg_host_list();
+    qsort(hosts, count, sizeof *hosts, compare_hosts);
+    plat->nnodes = (int)count;
+    plat->nodes = calloc(count, sizeof *plat->nodes);
+    if (!plat->nodes) {
+        free(hosts);
+        return sc_error(SC_ERR_RUN, "out of memory reading the platform");
+    }
+    for (size_t i = 0; i < count && !err; i++) {
+        sc_node_t *node = &plat->nodes[i];
+        node->name = strdup(sg_host_get_name(hosts[i]));
+        node->cores = sg_host_core_count(hosts[i]);
+        node->speed_flops = sg_host_get_speed(hosts[i]);
+        plat->total_cores += node->cores;
+        if (!node->name)
+            err = sc_error(SC_ERR_RUN, "out of memory reading the platform");
+    }
+    if (!err)
+        err = describe_routes(src->option, path, hosts, plat);
+    free(hosts);
+    return err;
+}
+
+static void put_platform(sc_wire_t *w, const sc_platform_t *plat)
+{
+    sc_wire_put_str(w, plat->name);
+    sc_wire_put_int(w, plat->nnodes);
+    for (int i = 0; i < plat->nnodes; i++) {
+        sc_wire_put_str(w, plat->nodes[i].name);
+        sc_wire_put_int(w, plat->nodes[i].cores);
+        sc_wire_put_double(w, plat->nodes[i].speed_flops);
+        sc_wire_put_double(w, plat->nodes[i].membus_Bps);
+    }
+    sc_wire_put(w, plat->level, sizeof plat->level);
+    sc_wire_put(w, &plat->header_bytes, sizeof plat->header_bytes);
+    sc_wire_put_int(w, plat->uniform);
+}
+
+static sc_err_t get_platform(sc_wire_t *w, const char *path, sc_platform_t *plat)
+{
+    plat->path = strdup(path);
+    plat->name = sc_wire_get_str(w);
+    int ok = plat->path && plat->name && sc_wire_get_int(w, &plat->nnodes) && plat->nnodes > 0;
+    if (ok)
+        plat->nodes = calloc((size_t)plat->nnodes, sizeof *plat->nodes);
+    ok = ok && plat->nodes;
+    for (int i = 0; ok && i < plat->nnodes; i++) {
+        sc_node_t *node = &plat->nodes[i];
+        node->name = sc_wire_get_str(w);
+        ok = node->name && sc_wire_get_int(w, &node->cores) &&
+             sc_wire_get_double(w, &node->speed_flops) && sc_wire_get_double(w, &node->membus_Bps);
+        plat->total_cores += node->cores;
+    }
+    ok = ok && sc_wire_get(w, plat->level, sizeof plat->level) &&
+         sc_wire_get(w, &plat->header_bytes, sizeof plat->header_bytes) &&
+         sc_wire_get_int(w, &plat->uniform);
+    if (!ok) {
+        sc_platform_destroy(plat);
+        return sc_error(SC_ERR_RUN, "out of memory reading the platform description");
+    }
+    return SC_OK;
+}
+
+static sc_err_t describe_in_child(void *arg, sc_wire_t *out)
+{
+    const source_t *src = arg;
+    sc_child_step("loading it");
+    sc_engine_boot(src->checked);
+    sc_platform_t plat = {0};
+    sc_err_t err = describe_platform(src, &plat);
+    if (!err)
+        put_platform(out, &plat);
+    sc_platform_destroy(&plat);
+    return err;
+}
+
+sc_err_t sc_platform_load(const char *option, const char *path, sc_platform_t *plat)
+{
+    memset(plat, 0, sizeof *plat);
+    /* Nothing reaches SimGrid that it could abort or crash on. */
+    sc_platform_t checked = {0};
+    sc_err_t err = sc_platform_file_check(option, path, &checked);
+    if (err)
+        return err;
+    char what[1100];
+    snprintf(what, sizeof what, "%s '%s': SimGrid failed on a platform simcoll had checked "
+                                "(a simcoll bug)",
+             option, path);
+    source_t src = {option, path, &checked};
+    sc_wire_t in;
+    /* After the check, SimGrid dying on the file is simcoll's fault: exit 1,
+     * and the platform fuzzer's finding (tests/fuzz/). Refusals of the
+     * routes it computes are still bad input. */
+    if (!(err = sc_child_run(describe_in_child, &src, SC_ERR_RUN, what, &in))) {
+        err = get_platform(&in, path, plat);
+        sc_wire_free(&in);
+    }
+    if (err) {
+        sc_platform_destroy(&checked);
+        return err;
+    }
+    /* SimGrid gave the routes; the file check gave simcoll's properties. */
+    for (int l = 0; l < SC_NLEVELS; l++) {
+        plat->level[l].overhead_s = checked.level[l].overhead_s;
+        plat->level[l].eager_limit = checked.level[l].eager_limit;
+    }
+    plat->header_bytes = checked.header_bytes;
+    plat->engine_xml = checked.engine_xml;
+    plat->engine_xml_len = checked.engine_xml_len;
+    return SC_OK;
+}

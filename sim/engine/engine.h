@@ -1,0 +1,20 @@
+/* Starting SimGrid on a simcoll platform file and describing the cluster.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SC_ENGINE_H
+#define SC_ENGINE_H
+
+#include "models/platform.h"
+
+/* Reads and checks the platform file (sim/io/platform_file.h), then lets
+ * SimGrid load it in a child process to compute the routes, and fills
+ * `plat` (caller destroys it with sc_platform_destroy). SC_ERR_INPUT with a
+ * message naming `option` (e.g. "--platform"), the file and the problem if
+ * it is missing, unreadable, malformed or not a simcoll cluster. */
+sc_err_t sc_platform_load(const char *option, const char *path, sc_platform_t *plat);
+
+/* In a child process: starts SimGrid with simcoll's model configuration and
+ * loads the platform, as checked and rewritten by sc_platform_load
+ * (plat->engine_xml). */
+void sc_engine_boot(const sc_platform_t *plat);
+
+#endif

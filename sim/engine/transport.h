@@ -1,0 +1,49 @@
+/* The SimGrid transport: MPI-like point-to-point messages between actors.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SC_TRANSPORT_H
+#define SC_TRANSPORT_H
+
+#include "algorithms/p2p.h"
+#include "models/cost.h"
+
+/* Messages and bytes a rank sent, by hierarchy level, and the bytes on
+ * its critical path as Hockney-style cost formulas count them (their beta
+ * term, in bytes): a blocking call starts when the rank and the senders of
+ * what it receives are ready, and takes as long as its largest message,
+ * so path = max(own path, senders' paths when they sent) + largest message
+ * of the call. A rank's calls add up; the messages of one sendrecv travel
+ * side by side. */
+typedef struct {
+    long messages[SC_NLEVELS];
+    double bytes[SC_NLEVELS];
+    double path_bytes;
+} sc_traffic_t;
+
+/* All ranks of one simulation. Only valid inside a SimGrid session (a
+ * child process started with sc_engine_boot). */
+typedef struct sc_world sc_world_t;
+
+/* Creates the ranks' communicators and mailboxes. `model` (platform and
+ * placement) and `scratch` (NULL when payloads are real) must outlive the
+ * world. */
+sc_err_t sc_world_create(const sc_model_t *model, sc_scratch_t *scratch,
+                         sc_world_t **world);
+void sc_world_destroy(sc_world_t *world);
+
+sc_comm_t *sc_world_comm(sc_world_t *world, int rank);
+const sc_traffic_t *sc_world_traffic(const sc_world_t *world, int rank);
+
+/* After the simulation: SC_ERR_RUN naming a rank that was sent messages it
+ * never received (they may arrive after it finished, unseen by
+ * sc_transport_end). */
+sc_err_t sc_world_check(const sc_world_t *world);
+
+/* Called by rank `comm` in its actor: sc_transport_begin before any other
+ * call (it starts listening on the rank's mailbox); sc_transport_sync to
+ * take in whatever has already arrived (after a deliberate delay);
+ * sc_transport_end last, which fails if messages were left unmatched. */
+void sc_transport_begin(sc_comm_t *comm);
+void sc_transport_sync(sc_comm_t *comm);
+sc_err_t sc_transport_end(sc_comm_t *comm);
+
+#endif

@@ -1,0 +1,325 @@
+/* Files users give and get: inputs that cannot block or crash a run, and
+ * outputs that appear whole or not at all.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "files.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/sc_cleanup.h"
+
+sc_err_t sc_input_read(const char *what, const char *path, size_t max_bytes, char **data,
+                       size_t *len)
+{
+    *data = NULL;
+    *len = 0;
+    /* O_NONBLOCK: opening a FIFO for reading would wait for a writer. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
+        return sc_error(SC_ERR_INPUT, "%s: cannot read it: %s", what, strerror(errno));
+    struct stat st;
+    sc_err_t err = SC_OK;
+    if (fstat(fd, &st) != 0)
+        err = sc_error(SC_ERR_INPUT, "%s: cannot read it: %s", what, strerror(errno));
+    else if (S_ISDIR(st.st_mode))
+        err = sc_error(SC_ERR_INPUT, "%s: is a directory; give a file", what);
+    else if (!S_ISREG(st.st_mode))
+        err = sc_error(SC_ERR_INPUT,
+                       "%s: not a regular file (a FIFO, socket or device); "
+                       "give a file",
+                       what);
+    else if ((unsigned long long)st.st_size > max_bytes)
+        err = sc_error(SC_ERR_INPUT,
+                       "%s: %lld bytes is more than the %zu bytes simcoll reads "
+                       "from such a file",
+                       what, (long long)st.st_size, max_bytes);
+    size_t cap = err ? 0 : (size_t)st.st_size + 1;
+    char *buf = err ? NULL : malloc(cap);
+    if (!err && !buf)
+        err = sc_error(SC_ERR_RUN, "%s: out of memory reading it", what);
+    size_t n = 0;
+    /* Read to end of file, not to st_size: the file may be growing (or be
+     * one of /proc's, whose size is 0), but never past max_bytes. */
+    while (!err) {
+        if (n + 1 == cap) {
+            if (cap > max_bytes) {
+                err = sc_error(SC_ERR_INPUT,
+                               "%s: more than the %zu bytes simcoll reads from "
+                               "such a file",
+                               what, max_bytes);
+                break;
+            }
+            size_t grown = cap * 2 > max_bytes + 1 ? max_bytes + 2 : cap * 2;
+            char *bigger = realloc(buf, grown);
+            if (!bigger) {
+                err = sc_error(SC_ERR_RUN, "%s: out of memory reading it", what);
+                break;
+            }
+            buf = bigger;
+            cap = grown;
+        }
+        ssize_t k = read(fd, buf + n, cap - 1 - n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0)
+            err = sc_error(SC_ERR_INPUT, "%s: cannot read it: %s", what, strerror(errno));
+        else if (k == 0)
+            break;
+        else
+            n += (size_t)k;
+    }
+    close(fd);
+    if (err) {
+        free(buf);
+        return err;
+    }
+    buf[n] = '\0';
+    *data = buf;
+    *len = n;
+    return SC_OK;
+}
+
+/* One output: a temporary file renamed over `target`, or (direct) a
+ * memory buffer written into a target that is not a regular file. */
+typedef struct {
+    const char *option;
+    char target[PATH_MAX];
+    char tmp[PATH_MAX + 64];
+    int cleanup; /* sc_cleanup handle of tmp */
+    int direct;
+    dev_t dev; /* of the target, when it exists */
+    ino_t ino;
+    FILE *f;
+    char *mem; /* direct: what was written */
+    size_t mem_len;
+} output_t;
+
+enum { MAX_OUTPUTS = 8 };
+
+struct sc_outputs {
+    int n;
+    output_t out[MAX_OUTPUTS];
+};
+
+sc_outputs_t *sc_outputs_new(void)
+{
+    return calloc(1, sizeof(sc_outputs_t));
+}
+
+/* Splits path into its directory ("." if none) and base name. */
+static void split_path(const char *path, char *dir, size_t dirlen, const char **base)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash) {
+        snprintf(dir, dirlen, ".");
+        *base = path;
+    } else {
+        snprintf(dir, dirlen, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+        *base = slash + 1;
+    }
+}
+
+/* Removes temporary files ".BASE.PID.simcoll-tmp" in dir whose process is
+ * gone: a run killed with SIGKILL cannot remove its own. */
+static void remove_stale(const char *dir, const char *base)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    size_t blen = strlen(base);
+    static const char suffix[] = ".simcoll-tmp";
+    for (struct dirent *e; (e = readdir(d));) {
+        const char *name = e->d_name;
+        size_t n = strlen(name);
+        if (name[0] != '.' || strncmp(name + 1, base, blen) != 0 || name[1 + blen] != '.' ||
+            n <= blen + 2 + sizeof suffix - 1 ||
+            strcmp(name + n - (sizeof suffix - 1), suffix) != 0)
+            continue;
+        char *end;
+        long pid = strtol(name + blen + 2, &end, 10);
+        if (end != name + n - (sizeof suffix - 1) || pid <= 0)
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue; /* still running, or not ours to judge */
+        char stale[PATH_MAX + 300];
+        snprintf(stale, sizeof stale, "%s/%s", dir, name);
+        unlink(stale);
+    }
+    closedir(d);
+}
+
+sc_err_t sc_outputs_add(sc_outputs_t *outs, const char *option, const char *path, FILE **f)
+{
+    *f = NULL;
+    if (outs->n == MAX_OUTPUTS)
+        return sc_error(SC_ERR_INPUT, "more than %d output files", MAX_OUTPUTS);
+    if (!*path)
+        return sc_error(SC_ERR_INPUT, "%s: an empty file name", option);
+    output_t *o = &outs->out[outs->n];
+    *o = (output_t){.option = option, .cleanup = -1};
+    struct stat st;
+    int exists = stat(path, &st) == 0;
+    if (!exists && errno != ENOENT)
+        return sc_error(SC_ERR_INPUT, "%s '%s': cannot write: %s", option, path, strerror(errno));
+    if (exists && S_ISDIR(st.st_mode))
+        return sc_error(SC_ERR_INPUT, "%s '%s': is a directory; give a file name", option, path);
+    /* Where the file really is: through symbolic links to the target. */
+    if (exists && realpath(path, o->target)) {
+        o->dev = st.st_dev;
+        o->ino = st.st_ino;
+    } else if (snprintf(o->target, sizeof o->target, "%s", path) >= (int)sizeof o->target) {
+        return sc_error(SC_ERR_INPUT, "%s: the file name is too long", option);
+    }
+    char dir[PATH_MAX], real_dir[PATH_MAX];
+    const char *base;
+    split_path(o->target, dir, sizeof dir, &base);
+    if (!*base)
+        return sc_error(SC_ERR_INPUT, "%s '%s': not a file name", option, path);
+    if (!realpath(dir, real_dir))
+        return sc_error(SC_ERR_INPUT, "%s '%s': cannot write: %s", option, path, strerror(errno));
+    for (int i = 0; i < outs->n; i++) {
+        const output_t *other = &outs->out[i];
+        char other_dir[PATH_MAX], other_real[PATH_MAX];
+        const char *other_base;
+        split_path(other->target, other_dir, sizeof other_dir, &other_base);
+        int same = exists && other->ino
+                       ? st.st_dev == other->dev && st.st_ino == other->ino
+                       : realpath(other_dir, other_real) && !strcmp(other_real, real_dir) &&
+                             !strcmp(other_base, base);
+        if (same)
+            return sc_error(SC_ERR_INPUT,
+                            "%s '%s' and %s name the same file; give each output its own", option,
+                            path, other->option);
+    }
+    /* Under /dev and /proc a name may stand for another file (/dev/stdout
+     * for whatever the shell redirected to): write there, never replace. */
+    int special = !strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6);
+    if (exists && (!S_ISREG(st.st_mode) || special)) {
+        o->direct = 1;
+        o->f = open_memstream(&o->mem, &o->mem_len);
+        if (!o->f)
+            return sc_error(SC_ERR_RUN, "out of memory");
+    } else {
+        remove_stale(real_dir, base);
+        snprintf(o->tmp, sizeof o->tmp, "%s/.%s.%ld.simcoll-tmp", real_dir, base, (long)getpid());
+        mode_t mode = exists ? st.st_mode & 07777 : 0666;
+        int fd = open(o->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL, mode);
+        if (fd < 0)
+            return sc_error(SC_ERR_INPUT, "%s '%s': cannot write: %s", option, path,
+                            strerror(errno));
+        o->cleanup = sc_cleanup_remember(o->tmp);
+        if (exists)
+            fchmod(fd, mode); /* the umask narrowed it; keep the target's */
+        o->f = fdopen(fd, "w");
+        if (!o->f) {
+            close(fd);
+            unlink(o->tmp);
+            sc_cleanup_forget(o->cleanup);
+            return sc_error(SC_ERR_RUN, "out of memory");
+        }
+    }
+    outs->n++;
+    *f = o->f;
+    return SC_OK;
+}
+
+static void discard_one(output_t *o)
+{
+    if (o->f)
+        fclose(o->f);
+    o->f = NULL;
+    if (!o->direct && o->tmp[0]) {
+        unlink(o->tmp);
+        sc_cleanup_forget(o->cleanup);
+    }
+    free(o->mem);
+    o->mem = NULL;
+}
+
+void sc_outputs_discard(sc_outputs_t *outs)
+{
+    if (!outs)
+        return;
+    for (int i = 0; i < outs->n; i++)
+        discard_one(&outs->out[i]);
+    free(outs);
+}
+
+int sc_write_all(int fd, const void *data, size_t n)
+{
+    const char *p = data;
+    while (n) {
+        ssize_t k = write(fd, p, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return -1;
+        p += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+sc_err_t sc_outputs_commit(sc_outputs_t *outs)
+{
+    sc_err_t err = SC_OK;
+    /* 1. Everything written and closed: the usual failures (a full disk)
+     *    show here, before any target changes. */
+    for (int i = 0; i < outs->n && !err; i++) {
+        output_t *o = &outs->out[i];
+        int bad = fflush(o->f) != 0 || ferror(o->f);
+        int saved = errno;
+        bad |= fclose(o->f) != 0;
+        o->f = NULL;
+        if (bad)
+            err = sc_error(SC_ERR_INPUT, "%s '%s': cannot write: %s", o->option, o->target,
+                           strerror(saved ? saved : errno));
+    }
+    /* 2. Targets that are not files (devices, FIFOs) take their bytes. */
+    for (int i = 0; i < outs->n && !err; i++) {
+        output_t *o = &outs->out[i];
+        if (!o->direct)
+            continue;
+        int fd = open(o->target, O_WRONLY | O_APPEND | O_NOCTTY);
+        int bad = fd < 0 || sc_write_all(fd, o->mem, o->mem_len) != 0;
+        int saved = errno;
+        if (fd >= 0 && close(fd) != 0 && !bad) {
+            bad = 1;
+            saved = errno;
+        }
+        if (bad)
+            err = sc_error(SC_ERR_INPUT, "%s '%s': cannot write: %s", o->option, o->target,
+                           strerror(saved));
+    }
+    /* 3. The files go into place; a rename within one directory does not
+     *    fail once the file could be created there. */
+    for (int i = 0; i < outs->n && !err; i++) {
+        output_t *o = &outs->out[i];
+        if (o->direct)
+            continue;
+        if (rename(o->tmp, o->target) != 0)
+            err = sc_error(SC_ERR_INPUT, "%s '%s': cannot write: %s", o->option, o->target,
+                           strerror(errno));
+        else
+            o->tmp[0] = '\0';
+        sc_cleanup_forget(o->cleanup);
+    }
+    sc_outputs_discard(outs);
+    return err;
+}
+
+sc_err_t sc_stdout_finish(void)
+{
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return sc_error(SC_ERR_RUN, "cannot write to standard output: %s",
+                        errno ? strerror(errno) : "write error");
+    return SC_OK;
+}

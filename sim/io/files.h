@@ -1,0 +1,55 @@
+/* Files users give and get: inputs that cannot block or crash a run, and
+ * outputs that appear whole or not at all.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SC_FILES_H
+#define SC_FILES_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "common/sc_error.h"
+
+/* Reads the whole regular file `path` into *data (malloc'ed, with a NUL
+ * after the *len bytes). FIFOs, devices and directories are refused, never
+ * opened for reading, so that no input can block simcoll; so is a file
+ * larger than max_bytes. Messages start with `what` ("--mapping 'f'"). */
+sc_err_t sc_input_read(const char *what, const char *path, size_t max_bytes, char **data,
+                       size_t *len);
+
+/* A set of output files written together. Each is written aside (a
+ * temporary file next to the target, ".NAME.PID.simcoll-tmp") and renamed
+ * over its target only when every file of the set is complete, so a
+ * failure or a kill leaves the old targets as they were. A target that
+ * exists and is not a regular file (/dev/null, a FIFO, /dev/stdout) is
+ * written directly instead, after the regular ones are complete, and never
+ * replaced; so is an existing file named under /dev or /proc (/dev/stdout
+ * redirected to a file). A symbolic link is followed: its target is replaced, not the
+ * link. Temporary files a killed run left next to a target are removed. */
+typedef struct sc_outputs sc_outputs_t;
+
+/* An empty set; NULL if out of memory. */
+sc_outputs_t *sc_outputs_new(void);
+
+/* Adds `path` (given with option `option`, for messages) and returns the
+ * stream to write it through. Refuses a path that names the same file as
+ * an earlier output of the set, a directory, and a place that cannot be
+ * written. The stream belongs to the set. */
+sc_err_t sc_outputs_add(sc_outputs_t *outs, const char *option, const char *path, FILE **f);
+
+/* Closes every stream, checking that everything was written, and puts the
+ * files in place; on any failure removes every temporary file and leaves
+ * every target as it was. Frees the set either way. */
+sc_err_t sc_outputs_commit(sc_outputs_t *outs);
+
+/* Removes every temporary file and frees the set (NULL is fine). */
+void sc_outputs_discard(sc_outputs_t *outs);
+
+/* Writes all n bytes to fd, retrying after interruptions and short writes;
+ * 0 on success, -1 with errno set. */
+int sc_write_all(int fd, const void *data, size_t n);
+
+/* Flushes standard output and reports a failed write (a full disk, a
+ * closed pipe) as SC_ERR_RUN: output that did not arrive is an error. */
+sc_err_t sc_stdout_finish(void);
+
+#endif

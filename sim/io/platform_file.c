@@ -1,0 +1,757 @@
+/* Reading a platform file before SimGrid does: everything SimGrid would
+ * accept wrongly, abort on or crash on is refused here with a message.
+ *
+ * libxml2 reads the file; simcoll checks the structure and every number,
+ * then writes what it checked anew, in one fixed shape: SimGrid's own XML
+ * reader is stricter than XML (a missing or different DOCTYPE, for one,
+ * makes it abort), so SimGrid never reads the user's file itself, only
+ * this rewrite (sim/engine/engine.c).
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "platform_file.h"
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/sc_units.h"
+#include "files.h"
+
+/* The simcoll properties of a zone: where each goes, its kind and range. */
+typedef struct {
+    const char *id;
+    const char *meaning;
+    int is_size; /* else a duration */
+    double max;  /* seconds or bytes; the minimum is 0 */
+} prop_spec_t;
+
+static const prop_spec_t props[] = {
+    {SC_PROP_INTRA_OVERHEAD, "the software overhead of an intra-node message", 0, 1.0},
+    {SC_PROP_INTRA_EAGER, "the largest intra-node message sent eagerly (bytes)", 1, 0x1p40},
+    {SC_PROP_INTER_OVERHEAD, "the software overhead of an inter-node message", 0, 1.0},
+    {SC_PROP_INTER_EAGER, "the largest inter-node message sent eagerly (bytes)", 1, 0x1p40},
+    {SC_PROP_HEADER, "the bytes of header each message carries on the wire", 1, 65536},
+};
+enum { NPROPS = sizeof props / sizeof props[0] };
+
+/* Ranges of SimGrid's numbers that a cluster can have. Outside them
+ * SimGrid either aborts, deadlocks, or computes something meaningless. */
+#define MIN_BANDWIDTH 1.0  /* B/s */
+#define MAX_BANDWIDTH 1e15 /* 1 PB/s */
+#define MAX_LATENCY 10.0   /* s */
+#define MAX_SPEED 1e18     /* flop/s per core */
+#define MAX_CORES_PER_HOST 65536
+
+/* A declared host or link: its id and the line declaring it. */
+typedef struct {
+    const char *id;
+    int line;
+    int split;     /* link: SPLITDUPLEX, known to SimGrid as ID_UP, ID_DOWN */
+    int host_link; /* host: line of its <host_link>, 0 if none */
+    int loopback;  /* host: line of its <route src=dst>, 0 if none */
+} decl_t;
+
+typedef struct {
+    const char *option, *name;
+    decl_t *hosts, *links;
+    int nhosts, nlinks;
+    const char *prop_value[NPROPS];
+    int prop_line[NPROPS];
+} check_t;
+
+static sc_err_t refuse(const check_t *c, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static sc_err_t refuse(const check_t *c, int line, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (line > 0)
+        return sc_error(SC_ERR_INPUT, "%s '%s':%d: %s", c->option, c->name, line, msg);
+    return sc_error(SC_ERR_INPUT, "%s '%s': %s", c->option, c->name, msg);
+}
+
+static const char *attr(xmlNode *node, const char *name)
+{
+    for (xmlAttr *a = node->properties; a; a = a->next)
+        if (!strcmp((const char *)a->name, name) && a->children &&
+            a->children->type == XML_TEXT_NODE)
+            return (const char *)a->children->content;
+    for (xmlAttr *a = node->properties; a; a = a->next)
+        if (!strcmp((const char *)a->name, name))
+            return ""; /* present but empty */
+    return NULL;
+}
+
+static int line_of(xmlNode *node)
+{
+    return (int)xmlGetLineNo(node);
+}
+
+/* Every attribute of node is one of `allowed` (NULL-terminated). */
+static sc_err_t only_attrs(const check_t *c, xmlNode *node, const char *const *allowed)
+{
+    for (xmlAttr *a = node->properties; a; a = a->next) {
+        if (a->children && (a->children->type != XML_TEXT_NODE || a->children->next))
+            return refuse(c, line_of(node),
+                          "<%s> attribute '%s' holds an entity reference; "
+                          "write its value out",
+                          node->name, a->name);
+        int ok = 0;
+        for (int i = 0; allowed[i] && !ok; i++)
+            ok = !strcmp((const char *)a->name, allowed[i]);
+        if (!ok) {
+            char list[256] = "";
+            for (int i = 0; allowed[i]; i++) {
+                strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+                strncat(list, allowed[i], sizeof list - strlen(list) - 1);
+            }
+            return refuse(c, line_of(node),
+                          "<%s> has attribute '%s', which simcoll does not model; it takes %s",
+                          node->name, a->name, list);
+        }
+    }
+    return SC_OK;
+}
+
+static sc_err_t required(const check_t *c, xmlNode *node, const char *name, const char **value)
+{
+    *value = attr(node, name);
+    if (!*value || !**value)
+        return refuse(c, line_of(node), "<%s> needs a non-empty %s=\"...\"", node->name, name);
+    return SC_OK;
+}
+
+/* The element children of node, skipping comments and blank text. */
+static xmlNode *next_element(const check_t *c, xmlNode *n, sc_err_t *err)
+{
+    for (; n; n = n->next) {
+        if (n->type == XML_ELEMENT_NODE)
+            return n;
+        if (n->type == XML_COMMENT_NODE)
+            continue;
+        if (n->type == XML_TEXT_NODE && n->content &&
+            strspn((const char *)n->content, " \t\r\n") == strlen((const char *)n->content))
+            continue;
+        *err = refuse(c, line_of(n), "unexpected %s; a platform holds only elements",
+                      n->type == XML_TEXT_NODE ? "text" : "content");
+        return NULL;
+    }
+    return NULL;
+}
+
+#define FOR_ELEMENTS(c, parent, child, err)                                                        \
+    for (xmlNode *child = next_element(c, (parent)->children, &(err)); child && !(err);            \
+         child = next_element(c, child->next, &(err)))
+
+static sc_err_t quantity(const check_t *c, xmlNode *node, const char *name, sc_quantity_t kind,
+                         double min, double max, const char *range, double *value)
+{
+    const char *text = attr(node, name);
+    const char *id = attr(node, "id");
+    if (!text)
+        return refuse(c, line_of(node), "<%s id=\"%s\"> needs %s=\"...\" (%s)", node->name,
+                      id ? id : "", name, range);
+    if (sc_parse_quantity(text, kind, value) != 0)
+        return refuse(c, line_of(node),
+                      "<%s id=\"%s\"> %s=\"%s\" is not a number with a unit; use one of %s",
+                      node->name, id ? id : "", name, text, sc_quantity_units(kind));
+    if (!(*value >= min && *value <= max))
+        return refuse(c, line_of(node), "<%s id=\"%s\"> %s=\"%s\" is out of range; use %s",
+                      node->name, id ? id : "", name, text, range);
+    return SC_OK;
+}
+
+static int compare_decl(const void *a, const void *b)
+{
+    return strcmp(((const decl_t *)a)->id, ((const decl_t *)b)->id);
+}
+
+static decl_t *find(decl_t *decls, int n, const char *id)
+{
+    decl_t key = {.id = id};
+    return bsearch(&key, decls, (size_t)n, sizeof key, compare_decl);
+}
+
+/* A link as host_link and link_ctn name it: ID, or ID_UP / ID_DOWN of a
+ * SPLITDUPLEX link (or ID with direction="UP|DOWN"). */
+static decl_t *find_link(check_t *c, const char *name, int with_direction)
+{
+    decl_t *l = find(c->links, c->nlinks, name);
+    if (l)
+        return l->split && !with_direction ? NULL : l;
+    size_t n = strlen(name);
+    for (const char *suffix = "_UP"; suffix; suffix = suffix[1] == 'U' ? "_DOWN" : NULL) {
+        size_t k = strlen(suffix);
+        if (n > k && !strcmp(name + n - k, suffix)) {
+            char base[512];
+            if (n - k >= sizeof base)
+                return NULL;
+            memcpy(base, name, n - k);
+            base[n - k] = '\0';
+            l = find(c->links, c->nlinks, base);
+            return l && l->split ? l : NULL;
+        }
+    }
+    return NULL;
+}
+
+static sc_err_t check_prop(check_t *c, xmlNode *node)
+{
+    static const char *const allowed[] = {"id", "value", NULL};
+    const char *id, *value;
+    sc_err_t err;
+    if ((err = only_attrs(c, node, allowed)) || (err = required(c, node, "id", &id)))
+        return err;
+    value = attr(node, "value");
+    if (!value)
+        return refuse(c, line_of(node), "<prop id=\"%s\"> needs value=\"...\"", id);
+    if (strncmp(id, "simcoll/", 8) != 0)
+        return SC_OK; /* not ours: SimGrid keeps it, nobody reads it */
+    for (int i = 0; i < NPROPS; i++)
+        if (!strcmp(id, props[i].id)) {
+            if (c->prop_value[i])
+                return refuse(c, line_of(node), "<prop id=\"%s\"> is set twice (first on line %d)",
+                              id, c->prop_line[i]);
+            c->prop_value[i] = value;
+            c->prop_line[i] = line_of(node);
+            return SC_OK;
+        }
+    char known[512] = "";
+    for (int i = 0; i < NPROPS; i++) {
+        strncat(known, i ? ", " : "", sizeof known - strlen(known) - 1);
+        strncat(known, props[i].id, sizeof known - strlen(known) - 1);
+    }
+    return refuse(c, line_of(node), "unknown simcoll property '%s'; the properties are %s", id,
+                  known);
+}
+
+static sc_err_t check_props_of(check_t *c, xmlNode *node)
+{
+    sc_err_t err = SC_OK;
+    FOR_ELEMENTS(c, node, child, err)
+    {
+        if (strcmp((const char *)child->name, "prop") != 0)
+            return refuse(c, line_of(child), "<%s> inside <%s>: only <prop> may be there",
+                          child->name, node->name);
+        static const char *const allowed[] = {"id", "value", NULL};
+        if ((err = only_attrs(c, child, allowed)))
+            return err;
+    }
+    return err;
+}
+
+static sc_err_t check_host(check_t *c, xmlNode *node, long long *total_cores)
+{
+    static const char *const allowed[] = {"id", "speed", "core", NULL};
+    const char *id;
+    double speed;
+    sc_err_t err;
+    if ((err = only_attrs(c, node, allowed)) || (err = required(c, node, "id", &id)) ||
+        (err = quantity(c, node, "speed", SC_QTY_SPEED, 1e-300, MAX_SPEED,
+                        "a speed above 0 and at most 1Ef per core, e.g. 10Gf", &speed)) ||
+        (err = check_props_of(c, node)))
+        return err;
+    const char *core = attr(node, "core");
+    long cores = 1; /* SimGrid's default */
+    if (core) {
+        char *end;
+        cores = strtol(core, &end, 10);
+        if (end == core || *end || strspn(core, "0123456789") != strlen(core) || cores < 1 ||
+            cores > MAX_CORES_PER_HOST)
+            return refuse(c, line_of(node),
+                          "<host id=\"%s\"> core=\"%s\" is not a whole number of cores in "
+                          "1..%d",
+                          id, core, MAX_CORES_PER_HOST);
+    }
+    *total_cores += cores;
+    c->hosts[c->nhosts++] = (decl_t){.id = id, .line = line_of(node)};
+    return SC_OK;
+}
+
+static sc_err_t check_link(check_t *c, xmlNode *node)
+{
+    static const char *const allowed[] = {"id", "bandwidth", "latency", "sharing_policy", NULL};
+    const char *id;
+    double bw, lat = 0;
+    sc_err_t err;
+    if ((err = only_attrs(c, node, allowed)) || (err = required(c, node, "id", &id)) ||
+        (err = quantity(c, node, "bandwidth", SC_QTY_BANDWIDTH, MIN_BANDWIDTH, MAX_BANDWIDTH,
+                        "a bandwidth from 1Bps to 1PBps, e.g. 117.685MBps", &bw)) ||
+        (attr(node, "latency") &&
+         (err = quantity(c, node, "latency", SC_QTY_TIME, 0, MAX_LATENCY,
+                         "a latency from 0s to 10s, e.g. 11.5us", &lat))) ||
+        (err = check_props_of(c, node)))
+        return err;
+    const char *policy = attr(node, "sharing_policy");
+    int split = policy && !strcmp(policy, "SPLITDUPLEX");
+    if (policy && !split && strcmp(policy, "SHARED") && strcmp(policy, "FATPIPE"))
+        return refuse(c, line_of(node),
+                      "<link id=\"%s\"> sharing_policy=\"%s\": simcoll models SHARED, "
+                      "SPLITDUPLEX and FATPIPE links",
+                      id, policy);
+    c->links[c->nlinks++] = (decl_t){.id = id, .line = line_of(node), .split = split};
+    return SC_OK;
+}
+
+static sc_err_t check_host_link(check_t *c, xmlNode *node)
+{
+    static const char *const allowed[] = {"id", "up", "down", NULL};
+    const char *id, *up, *down;
+    sc_err_t err;
+    if ((err = only_attrs(c, node, allowed)) || (err = required(c, node, "id", &id)) ||
+        (err = required(c, node, "up", &up)) || (err = required(c, node, "down", &down)) ||
+        (err = check_props_of(c, node)))
+        return err;
+    decl_t *h = find(c->hosts, c->nhosts, id);
+    if (!h)
+        return refuse(c, line_of(node), "<host_link id=\"%s\">: no host '%s' is declared", id, id);
+    if (h->host_link)
+        return refuse(c, line_of(node), "host '%s' has a second <host_link> (first on line %d)", id,
+                      h->host_link);
+    h->host_link = line_of(node);
+    const char *ends[2] = {up, down}, *names[2] = {"up", "down"};
+    for (int i = 0; i < 2; i++)
+        if (!find_link(c, ends[i], 0))
+            return refuse(c, line_of(node),
+                          "<host_link id=\"%s\"> %s=\"%s\": no such link (a SPLITDUPLEX link "
+                          "L is named L_UP and L_DOWN)",
+                          id, names[i], ends[i]);
+    return SC_OK;
+}
+
+static sc_err_t check_route(check_t *c, xmlNode *node)
+{
+    static const char *const allowed[] = {"src", "dst", "symmetrical", NULL};
+    const char *src, *dst;
+    sc_err_t err;
+    if ((err = only_attrs(c, node, allowed)) || (err = required(c, node, "src", &src)) ||
+        (err = required(c, node, "dst", &dst)))
+        return err;
+    decl_t *h = find(c->hosts, c->nhosts, src);
+    if (!h)
+        return refuse(c, line_of(node), "<route src=\"%s\">: no host '%s' is declared", src, src);
+    if (strcmp(src, dst) != 0)
+        return refuse(c, line_of(node),
+                      "<route src=\"%s\" dst=\"%s\">: in a Cluster zone nodes reach each other "
+                      "through their <host_link>; a <route> gives a node's own shared-memory "
+                      "route (src = dst)",
+                      src, dst);
+    if (h->loopback)
+        return refuse(c, line_of(node),
+                      "host '%s' has a second shared-memory <route> (first on "
+                      "line %d)",
+                      src, h->loopback);
+    h->loopback = line_of(node);
+    int nlinks = 0;
+    FOR_ELEMENTS(c, node, child, err)
+    {
+        static const char *const ctn_attrs[] = {"id", "direction", NULL};
+        const char *id;
+        if (strcmp((const char *)child->name, "link_ctn") != 0)
+            return refuse(c, line_of(child), "<%s> inside <route>: only <link_ctn> may be there",
+                          child->name);
+        if ((err = only_attrs(c, child, ctn_attrs)) || (err = required(c, child, "id", &id)))
+            return err;
+        const char *direction = attr(child, "direction");
+        if (direction && strcmp(direction, "UP") && strcmp(direction, "DOWN"))
+            return refuse(c, line_of(child),
+                          "<link_ctn id=\"%s\"> direction=\"%s\": use UP or "
+                          "DOWN",
+                          id, direction);
+        if (!find_link(c, id, direction != NULL))
+            return refuse(c, line_of(child), "<link_ctn id=\"%s\">: no such link", id);
+        nlinks++;
+    }
+    if (!err && nlinks == 0)
+        return refuse(c, line_of(node),
+                      "<route src=\"%s\" dst=\"%s\"> holds no <link_ctn>; name the node's "
+                      "memory-bus link",
+                      src, dst);
+    return err;
+}
+
+/* Collects the ids of one kind of element, sorted, refusing duplicates. */
+static sc_err_t declare_all(check_t *c, xmlNode *zone, const char *element, decl_t **decls, int *n)
+{
+    int count = 0;
+    sc_err_t err = SC_OK;
+    FOR_ELEMENTS(c, zone, child, err)
+    count += !strcmp((const char *)child->name, element);
+    if (err)
+        return err;
+    *decls = calloc((size_t)count + 1, sizeof **decls);
+    *n = 0;
+    return *decls ? SC_OK : sc_error(SC_ERR_RUN, "out of memory reading the platform");
+}
+
+static sc_err_t sort_unique(check_t *c, decl_t *decls, int n, const char *element)
+{
+    qsort(decls, (size_t)n, sizeof *decls, compare_decl);
+    for (int i = 1; i < n; i++)
+        if (!strcmp(decls[i].id, decls[i - 1].id)) {
+            int first = decls[i].line < decls[i - 1].line ? decls[i].line : decls[i - 1].line;
+            int again = decls[i].line < decls[i - 1].line ? decls[i - 1].line : decls[i].line;
+            return refuse(c, again, "a second <%s id=\"%s\"> (first on line %d)", element,
+                          decls[i].id, first);
+        }
+    return SC_OK;
+}
+
+static sc_err_t check_zone(check_t *c, xmlNode *zone, sc_platform_t *plat)
+{
+    static const char *const allowed[] = {"id", "routing", NULL};
+    const char *id, *routing;
+    sc_err_t err;
+    if ((err = only_attrs(c, zone, allowed)) || (err = required(c, zone, "id", &id)) ||
+        (err = required(c, zone, "routing", &routing)))
+        return err;
+    if (strcmp(routing, "Cluster") != 0)
+        return refuse(c, line_of(zone),
+                      "<zone id=\"%s\"> routing=\"%s\": simcoll simulates clusters, "
+                      "routing=\"Cluster\" (see platforms/README.md)",
+                      id, routing);
+    if ((err = declare_all(c, zone, "host", &c->hosts, &c->nhosts)) ||
+        (err = declare_all(c, zone, "link", &c->links, &c->nlinks)))
+        return err;
+    /* Hosts and links first, so that later elements can refer to them
+     * whatever the order in the file. */
+    long long total_cores = 0;
+    FOR_ELEMENTS(c, zone, child, err)
+    {
+        const char *name = (const char *)child->name;
+        if (!strcmp(name, "host"))
+            err = check_host(c, child, &total_cores);
+        else if (!strcmp(name, "link"))
+            err = check_link(c, child);
+        else if (!strcmp(name, "prop"))
+            err = check_prop(c, child);
+        else if (strcmp(name, "host_link") && strcmp(name, "route"))
+            err = refuse(c, line_of(child),
+                         "<%s> in the cluster: simcoll platforms hold <prop>, <host>, <link>, "
+                         "<host_link> and <route> (see platforms/README.md)",
+                         name);
+        if (!err && total_cores > SC_MAX_CORES)
+            err = refuse(c, line_of(child),
+                         "more than %d cores in all; simcoll simulates at "
+                         "most that many ranks",
+                         SC_MAX_CORES);
+    }
+    if (err || (err = sort_unique(c, c->hosts, c->nhosts, "host")) ||
+        (err = sort_unique(c, c->links, c->nlinks, "link")))
+        return err;
+    if (c->nhosts == 0)
+        return refuse(c, line_of(zone), "<zone id=\"%s\"> declares no <host>", id);
+    FOR_ELEMENTS(c, zone, child, err)
+    {
+        const char *name = (const char *)child->name;
+        if (!strcmp(name, "host_link"))
+            err = check_host_link(c, child);
+        else if (!strcmp(name, "route"))
+            err = check_route(c, child);
+    }
+    if (err)
+        return err;
+    for (int i = 0; i < c->nhosts; i++) {
+        const decl_t *h = &c->hosts[i];
+        if (c->nhosts > 1 && !h->host_link)
+            return refuse(c, h->line,
+                          "host '%s' has no <host_link id=\"%s\" up=\"...\" down=\"...\">, so "
+                          "it cannot reach the other nodes",
+                          h->id, h->id);
+        if (!h->loopback)
+            return refuse(c, h->line,
+                          "node '%s' has no shared-memory route; add <route src=\"%s\" "
+                          "dst=\"%s\"> through its memory-bus link",
+                          h->id, h->id, h->id);
+    }
+    plat->total_cores = (int)total_cores;
+    return SC_OK;
+}
+
+/* simcoll's properties: present, parsable, in range. */
+static sc_err_t read_props(check_t *c, const char *zone_id, sc_platform_t *plat)
+{
+    double values[NPROPS];
+    for (int i = 0; i < NPROPS; i++) {
+        const prop_spec_t *p = &props[i];
+        const char *text = c->prop_value[i];
+        if (!text)
+            return refuse(c, 0, "zone '%s' lacks <prop id=\"%s\">, %s (see platforms/README.md)",
+                          zone_id, p->id, p->meaning);
+        char what[1200];
+        snprintf(what, sizeof what, "%s '%s':%d: property %s", c->option, c->name, c->prop_line[i],
+                 p->id);
+        sc_err_t err;
+        if (p->is_size) {
+            size_t bytes;
+            err = sc_parse_size(text, what, &bytes);
+            values[i] = (double)bytes;
+        } else {
+            err = sc_parse_duration(text, what, &values[i]);
+        }
+        if (err)
+            return err;
+        if (values[i] > p->max)
+            return refuse(c, c->prop_line[i],
+                          "property %s = '%s' is out of range; use at most "
+                          "%g %s",
+                          p->id, text, p->max, p->is_size ? "bytes" : "s");
+    }
+    plat->level[SC_LEVEL_INTRA].overhead_s = values[0];
+    plat->level[SC_LEVEL_INTRA].eager_limit = (size_t)values[1];
+    plat->level[SC_LEVEL_INTER].overhead_s = values[2];
+    plat->level[SC_LEVEL_INTER].eager_limit = (size_t)values[3];
+    plat->header_bytes = (size_t)values[4];
+    return SC_OK;
+}
+
+void sc_xml_put_escaped(FILE *f, const char *s)
+{
+    for (; *s; s++)
+        switch (*s) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\t': fputs("&#9;", f); break;
+        case '\n': fputs("&#10;", f); break;
+        case '\r': fputs("&#13;", f); break;
+        default: fputc(*s, f); break;
+        }
+}
+
+static void put_attr(FILE *f, const char *name, const char *value)
+{
+    fprintf(f, " %s=\"", name);
+    sc_xml_put_escaped(f, value);
+    fputc('"', f);
+}
+
+/* A checked quantity in its base unit, written so that it reads back
+ * exactly (17 significant digits). */
+static void put_quantity(FILE *f, xmlNode *node, const char *name, sc_quantity_t kind,
+                         const char *unit)
+{
+    double value = 0;
+    sc_parse_quantity(attr(node, name), kind, &value);
+    fprintf(f, " %s=\"%.17g%s\"", name, value, unit);
+}
+
+/* The <prop> children of node, one per line. */
+static void put_props(FILE *f, const check_t *c, xmlNode *node, const char *indent)
+{
+    sc_err_t err = SC_OK;
+    FOR_ELEMENTS(c, node, child, err)
+    if (!strcmp((const char *)child->name, "prop")) {
+        fprintf(f, "%s<prop", indent);
+        put_attr(f, "id", attr(child, "id"));
+        put_attr(f, "value", attr(child, "value"));
+        fputs("/>\n", f);
+    }
+}
+
+static int has_elements(const check_t *c, xmlNode *node)
+{
+    sc_err_t err = SC_OK;
+    return next_element(c, node->children, &err) != NULL;
+}
+
+/* The checked zone in simcoll's shape: the zone's properties, hosts, links,
+ * host_links, routes, with every number in its base unit. */
+static sc_err_t rewrite(const check_t *c, xmlNode *zone, sc_platform_t *plat)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return sc_error(SC_ERR_RUN, "out of memory reading the platform");
+    fputs("<?xml version='1.0'?>\n"
+          "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+          "<platform version=\"4.1\">\n<zone",
+          f);
+    put_attr(f, "id", attr(zone, "id"));
+    fputs(" routing=\"Cluster\">\n", f);
+    put_props(f, c, zone, "");
+    static const char *const order[] = {"host", "link", "host_link", "route"};
+    for (int k = 0; k < 4; k++) {
+        sc_err_t err = SC_OK;
+        FOR_ELEMENTS(c, zone, node, err)
+        {
+            const char *name = (const char *)node->name;
+            if (strcmp(name, order[k]) != 0)
+                continue;
+            fprintf(f, "<%s", name);
+            if (k == 0) {
+                put_attr(f, "id", attr(node, "id"));
+                put_quantity(f, node, "speed", SC_QTY_SPEED, "f");
+                fprintf(f, " core=\"%ld\"", attr(node, "core") ? strtol(attr(node, "core"), NULL, 10)
+                                                               : 1L);
+            } else if (k == 1) {
+                put_attr(f, "id", attr(node, "id"));
+                put_quantity(f, node, "bandwidth", SC_QTY_BANDWIDTH, "Bps");
+                /* Written even where SimGrid has defaults: 3.32 fails to
+                 * apply the latency's. */
+                if (attr(node, "latency"))
+                    put_quantity(f, node, "latency", SC_QTY_TIME, "s");
+                else
+                    fputs(" latency=\"0s\"", f);
+                put_attr(f, "sharing_policy",
+                         attr(node, "sharing_policy") ? attr(node, "sharing_policy") : "SHARED");
+            } else if (k == 2) {
+                put_attr(f, "id", attr(node, "id"));
+                put_attr(f, "up", attr(node, "up"));
+                put_attr(f, "down", attr(node, "down"));
+            } else {
+                put_attr(f, "src", attr(node, "src"));
+                put_attr(f, "dst", attr(node, "dst"));
+            }
+            if (k == 3) {
+                fputs(">", f);
+                sc_err_t inner = SC_OK;
+                FOR_ELEMENTS(c, node, ctn, inner)
+                {
+                    fputs("<link_ctn", f);
+                    put_attr(f, "id", attr(ctn, "id"));
+                    if (attr(ctn, "direction"))
+                        put_attr(f, "direction", attr(ctn, "direction"));
+                    fputs("/>", f);
+                }
+                fputs("</route>\n", f);
+            } else if (has_elements(c, node)) {
+                fputs(">\n", f);
+                put_props(f, c, node, "  ");
+                fprintf(f, "</%s>\n", name);
+            } else {
+                fputs("/>\n", f);
+            }
+        }
+    }
+    fputs("</zone>\n</platform>\n", f);
+    if (fclose(f) != 0 || !text) {
+        free(text);
+        return sc_error(SC_ERR_RUN, "out of memory reading the platform");
+    }
+    plat->engine_xml = text;
+    plat->engine_xml_len = len;
+    return SC_OK;
+}
+
+static int is_utf8_name(const char *encoding)
+{
+    static const char *const ok[] = {"UTF-8",    "utf-8", "UTF8",  "utf8", "US-ASCII",
+                                     "us-ascii", "ASCII", "ascii", NULL};
+    for (int i = 0; ok[i]; i++)
+        if (!strcmp(encoding, ok[i]))
+            return 1;
+    return 0;
+}
+
+static sc_err_t check_document(check_t *c, xmlDoc *doc, sc_platform_t *plat)
+{
+    if (doc->encoding && !is_utf8_name((const char *)doc->encoding))
+        return refuse(c, 1, "encoding '%s': simcoll reads platform files in UTF-8", doc->encoding);
+    if (doc->intSubset && (doc->intSubset->children || doc->intSubset->entities ||
+                           doc->intSubset->elements || doc->intSubset->attributes))
+        return refuse(c, line_of((xmlNode *)doc->intSubset),
+                      "the DOCTYPE declares entities or elements of its own; simcoll takes "
+                      "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\"> only");
+    xmlNode *root = xmlDocGetRootElement(doc);
+    if (!root || strcmp((const char *)root->name, "platform") != 0)
+        return refuse(c, root ? line_of(root) : 1, "the document is <%s>, not a <platform>",
+                      root ? (const char *)root->name : "empty");
+    static const char *const allowed[] = {"version", NULL};
+    const char *version;
+    sc_err_t err;
+    if ((err = only_attrs(c, root, allowed)) || (err = required(c, root, "version", &version)))
+        return err;
+    if (strcmp(version, "4.1") != 0)
+        return refuse(c, line_of(root),
+                      "<platform version=\"%s\">: simcoll reads version 4.1 "
+                      "(SimGrid's simgrid_update_xml converts older files)",
+                      version);
+    xmlNode *zone = NULL;
+    FOR_ELEMENTS(c, root, child, err)
+    {
+        const char *name = (const char *)child->name;
+        if (strcmp(name, "zone") != 0)
+            return refuse(c, line_of(child),
+                          "<%s> in <platform>: a simcoll platform holds one <zone "
+                          "routing=\"Cluster\">%s",
+                          name,
+                          !strcmp(name, "config") ? " (simcoll configures SimGrid itself)" : "");
+        if (zone)
+            return refuse(c, line_of(child),
+                          "a second <zone> (first on line %d); a simcoll "
+                          "platform is one cluster",
+                          line_of(zone));
+        zone = child;
+    }
+    if (err)
+        return err;
+    if (!zone)
+        return refuse(c, line_of(root), "<platform> holds no <zone routing=\"Cluster\">");
+    if ((err = check_zone(c, zone, plat)) || (err = read_props(c, attr(zone, "id"), plat)))
+        return err;
+    return rewrite(c, zone, plat);
+}
+
+/* libxml2 reports through a global callback: keep its first error. */
+static void silent(void *ctx, const char *msg, ...)
+{
+    (void)ctx;
+    (void)msg;
+}
+
+sc_err_t sc_platform_xml_check(const char *option, const char *name, const char *xml, size_t len,
+                               sc_platform_t *plat)
+{
+    check_t c = {.option = option, .name = name};
+    if (len > (size_t)0x7fffffff)
+        return refuse(&c, 0, "the file is too large");
+    xmlSetGenericErrorFunc(NULL, silent);
+    xmlSetStructuredErrorFunc(NULL, NULL);
+    xmlParserCtxt *ctxt = xmlNewParserCtxt();
+    if (!ctxt)
+        return sc_error(SC_ERR_RUN, "out of memory reading the platform");
+    /* No network, no external DTD, no entity substitution. */
+    xmlDoc *doc = xmlCtxtReadMemory(ctxt, xml, (int)len, name, NULL,
+                                    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    sc_err_t err;
+    if (!doc) {
+        const xmlError *e = xmlCtxtGetLastError(ctxt);
+        char msg[512] = "not well-formed XML";
+        if (e && e->message) {
+            snprintf(msg, sizeof msg, "%s", e->message);
+            msg[strcspn(msg, "\n")] = '\0';
+        }
+        err = refuse(&c, e ? e->line : 0, "not a well-formed XML platform: %s", msg);
+    } else {
+        err = check_document(&c, doc, plat);
+    }
+    /* The ids point into doc: nothing of them is kept. */
+    free(c.hosts);
+    free(c.links);
+    xmlFreeDoc(doc);
+    xmlFreeParserCtxt(ctxt);
+    return err;
+}
+
+sc_err_t sc_platform_file_check(const char *option, const char *path, sc_platform_t *plat)
+{
+    char what[1100];
+    snprintf(what, sizeof what, "%s '%s'", option, path);
+    char *xml;
+    size_t len;
+    sc_err_t err = sc_input_read(what, path, SC_MAX_PLATFORM_BYTES, &xml, &len);
+    if (err)
+        return err;
+    err = sc_platform_xml_check(option, path, xml, len, plat);
+    free(xml);
+    return err;
+}

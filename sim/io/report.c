@@ -1,0 +1,227 @@
+/* Printing run results as a table, CSV or JSON.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "report.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "common/sc_units.h"
+
+static const char *valid_word(int valid)
+{
+    return valid > 0 ? "yes" : valid == 0 ? "NO" : "n/a";
+}
+
+static long total_messages(const sc_run_result_t *r)
+{
+    return r->messages[SC_LEVEL_INTRA] + r->messages[SC_LEVEL_INTER];
+}
+
+/* Writes s as a CSV field, quoted only when it needs to be (RFC 4180). */
+static void csv_string(FILE *out, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+static void print_csv(FILE *out, const sc_report_row_t *rows, int nrows)
+{
+    fputs("platform,algo,collective,np,nodes,size_bytes,mapping,sim_time_s,"
+          "model_time_s,inter_node_bytes,intra_node_bytes,inter_node_messages,"
+          "intra_node_messages,messages,valid,cut_weight,graph_weight,partition_time_s,"
+          "op,type,max_rank_bytes,critical_path_bytes\n",
+          out);
+    for (int i = 0; i < nrows; i++) {
+        const sc_report_row_t *row = &rows[i];
+        const sc_run_result_t *r = &row->result;
+        char model[32] = "";
+        if (!isnan(r->model_time_s))
+            snprintf(model, sizeof model, "%.9g", r->model_time_s);
+        csv_string(out, row->platform);
+        fprintf(out, ",%s,%s,%d,%d,%zu,", row->algo->name,
+                sc_collective_name(row->algo->collective), row->np, r->nodes, row->bytes);
+        csv_string(out, row->mapping);
+        fprintf(out, ",%.9g,%s,%.0f,%.0f,%ld,%ld,%ld,%s,%.0f,%.0f,%.6g,%s,%s,%.0f,%.0f\n",
+                r->sim_time_s, model, r->bytes[SC_LEVEL_INTER], r->bytes[SC_LEVEL_INTRA],
+                r->messages[SC_LEVEL_INTER], r->messages[SC_LEVEL_INTRA], total_messages(r),
+                r->valid > 0    ? "yes"
+                : r->valid == 0 ? "no"
+                                : "",
+                row->cut_weight, row->graph_weight, row->partition_time_s,
+                sc_algo_is_reduction(row->algo) ? sc_op_name(row->op) : "",
+                sc_algo_is_reduction(row->algo) ? sc_type_name(row->type) : "", r->max_rank_bytes,
+                r->path_bytes);
+    }
+}
+
+/* Length of the valid UTF-8 sequence at s (RFC 3629: no overlong forms,
+ * no surrogates, nothing above U+10FFFF), or 0. */
+static int utf8_length(const unsigned char *s)
+{
+    int n = s[0] < 0x80 ? 1 : (s[0] & 0xe0) == 0xc0 ? 2 : (s[0] & 0xf0) == 0xe0 ? 3
+                          : (s[0] & 0xf8) == 0xf0 ? 4 : 0;
+    if (n == 0)
+        return 0;
+    unsigned long cp = n == 1 ? s[0] : s[0] & (0x7f >> n);
+    for (int i = 1; i < n; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        cp = cp << 6 | (s[i] & 0x3f);
+    }
+    static const unsigned long least[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < least[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return n;
+}
+
+/* Writes s as a JSON string literal. JSON is UTF-8: a byte that is not
+ * part of valid UTF-8 (a file name can hold any) becomes U+FFFD. */
+static void json_string(FILE *out, const char *text)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    fputc('"', out);
+    while (*s) {
+        int n = utf8_length(s);
+        if (n == 0) {
+            fputs("\\ufffd", out);
+            s++;
+        } else if (*s == '"' || *s == '\\') {
+            fprintf(out, "\\%c", *s++);
+        } else if (*s < 0x20) {
+            fprintf(out, "\\u%04x", *s++);
+        } else {
+            fwrite(s, 1, (size_t)n, out);
+            s += n;
+        }
+    }
+    fputc('"', out);
+}
+
+static void print_json(FILE *out, const sc_report_row_t *rows, int nrows)
+{
+    fputs("[\n", out);
+    for (int i = 0; i < nrows; i++) {
+        const sc_report_row_t *row = &rows[i];
+        const sc_run_result_t *r = &row->result;
+        char model[32] = "null";
+        if (!isnan(r->model_time_s))
+            snprintf(model, sizeof model, "%.9g", r->model_time_s);
+        fputs("  {\"platform\": ", out);
+        json_string(out, row->platform);
+        fputs(", \"algo\": ", out);
+        json_string(out, row->algo->name);
+        fprintf(out,
+                ", \"collective\": \"%s\", \"np\": %d, \"nodes\": %d, \"size_bytes\": %zu, "
+                "\"mapping\": ",
+                sc_collective_name(row->algo->collective), row->np, r->nodes, row->bytes);
+        json_string(out, row->mapping);
+        fprintf(out,
+                ", \"sim_time_s\": %.9g, \"model_time_s\": %s, \"inter_node_bytes\": %.0f, "
+                "\"intra_node_bytes\": %.0f, \"inter_node_messages\": %ld, "
+                "\"intra_node_messages\": %ld, \"messages\": %ld, \"valid\": %s, "
+                "\"cut_weight\": %.0f, \"graph_weight\": %.0f, \"partition_time_s\": %.6g, ",
+                r->sim_time_s, model, r->bytes[SC_LEVEL_INTER], r->bytes[SC_LEVEL_INTRA],
+                r->messages[SC_LEVEL_INTER], r->messages[SC_LEVEL_INTRA], total_messages(r),
+                r->valid > 0    ? "true"
+                : r->valid == 0 ? "false"
+                                : "null",
+                row->cut_weight, row->graph_weight, row->partition_time_s);
+        if (sc_algo_is_reduction(row->algo))
+            fprintf(out, "\"op\": \"%s\", \"type\": \"%s\", ", sc_op_name(row->op),
+                    sc_type_name(row->type));
+        else
+            fputs("\"op\": null, \"type\": null, ", out);
+        fprintf(out, "\"max_rank_bytes\": %.0f, \"critical_path_bytes\": %.0f}%s\n",
+                r->max_rank_bytes, r->path_bytes, i + 1 < nrows ? "," : "");
+    }
+    fputs("]\n", out);
+}
+
+enum { NCOLS = 17, CELL = 48 };
+
+static void table_cells(const sc_report_row_t *row, char cells[NCOLS][CELL])
+{
+    const sc_run_result_t *r = &row->result;
+    snprintf(cells[0], CELL, "%s", row->platform);
+    snprintf(cells[1], CELL, "%s", row->algo->name);
+    snprintf(cells[2], CELL, "%d", row->np);
+    snprintf(cells[3], CELL, "%d", r->nodes);
+    sc_format_bytes((double)row->bytes, cells[4], CELL);
+    snprintf(cells[5], CELL, "%s", row->mapping);
+    sc_format_duration(r->sim_time_s, cells[6], CELL);
+    sc_format_duration(r->model_time_s, cells[7], CELL);
+    sc_format_bytes(r->bytes[SC_LEVEL_INTER], cells[8], CELL);
+    sc_format_bytes(r->bytes[SC_LEVEL_INTRA], cells[9], CELL);
+    snprintf(cells[10], CELL, "%ld", total_messages(r));
+    if (row->graph_weight > 0)
+        snprintf(cells[11], CELL, "%.1f%%", 100 * row->cut_weight / row->graph_weight);
+    else
+        snprintf(cells[11], CELL, "-");
+    if (row->partition_time_s > 0)
+        sc_format_duration(row->partition_time_s, cells[12], CELL);
+    else
+        snprintf(cells[12], CELL, "-");
+    if (sc_algo_is_reduction(row->algo))
+        snprintf(cells[13], CELL, "%s/%s", sc_op_name(row->op), sc_type_name(row->type));
+    else
+        snprintf(cells[13], CELL, "-");
+    sc_format_bytes(r->max_rank_bytes, cells[14], CELL);
+    sc_format_bytes(r->path_bytes, cells[15], CELL);
+    snprintf(cells[16], CELL, "%s", valid_word(r->valid));
+}
+
+/* One table line; the last column is not padded (no trailing blanks). */
+static void print_line(FILE *out, const char *const *cells, const int *width, const int *left)
+{
+    for (int c = 0; c < NCOLS; c++) {
+        int w = c + 1 < NCOLS ? width[c] : 0;
+        fprintf(out, left[c] ? "%-*s" : "%*s", w, cells[c]);
+        fputs(c + 1 < NCOLS ? "  " : "\n", out);
+    }
+}
+
+static void print_table(FILE *out, const sc_report_row_t *rows, int nrows)
+{
+    static const char *const head[NCOLS] = {
+        "platform",  "algo",  "np",         "nodes",      "size",     "mapping",
+        "simulated", "model", "inter-node", "intra-node", "messages", "cut",
+        "mapped in", "op",    "max/rank",   "crit. path", "valid"};
+    /* Text columns align left, numbers right. */
+    static const int left[NCOLS] = {1, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1};
+    int width[NCOLS];
+    char cells[NCOLS][CELL];
+    for (int c = 0; c < NCOLS; c++)
+        width[c] = (int)strlen(head[c]);
+    for (int i = 0; i < nrows; i++) {
+        table_cells(&rows[i], cells);
+        for (int c = 0; c < NCOLS; c++)
+            if ((int)strlen(cells[c]) > width[c])
+                width[c] = (int)strlen(cells[c]);
+    }
+    print_line(out, head, width, left);
+    for (int i = 0; i < nrows; i++) {
+        table_cells(&rows[i], cells);
+        const char *line[NCOLS];
+        for (int c = 0; c < NCOLS; c++)
+            line[c] = cells[c];
+        print_line(out, line, width, left);
+    }
+}
+
+void sc_report_print(FILE *out, sc_format_t format, const sc_report_row_t *rows, int nrows)
+{
+    switch (format) {
+    case SC_FORMAT_CSV: print_csv(out, rows, nrows); break;
+    case SC_FORMAT_JSON: print_json(out, rows, nrows); break;
+    case SC_FORMAT_TABLE: print_table(out, rows, nrows); break;
+    }
+}

@@ -1,0 +1,35 @@
+/* Printing run results as a table, CSV or JSON.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SC_REPORT_H
+#define SC_REPORT_H
+
+#include <stdio.h>
+
+#include "sim/engine/run.h"
+
+typedef enum { SC_FORMAT_TABLE, SC_FORMAT_CSV, SC_FORMAT_JSON } sc_format_t;
+
+/* One line of output: what was run and what came out. */
+typedef struct {
+    const char *platform; /* the cluster zone's id */
+    const sc_algo_t *algo;
+    int np;
+    size_t bytes;
+    sc_op_t op; /* reductions only */
+    sc_type_t type;
+    const char *mapping;
+    double cut_weight; /* of the layout, see sc_run_cut */
+    double graph_weight;
+    double partition_time_s; /* 0 unless the mapping was partitioned */
+    sc_run_result_t result;
+} sc_report_row_t;
+
+/* All formats carry the same fields; CSV and JSON use the column names
+ * platform, algo, collective, np, nodes, size_bytes, mapping, sim_time_s,
+ * model_time_s, inter_node_bytes, intra_node_bytes, inter_node_messages,
+ * intra_node_messages, messages, valid, cut_weight, graph_weight,
+ * partition_time_s, op, type, max_rank_bytes, critical_path_bytes (op and
+ * type empty / null unless the collective is a reduction). */
+void sc_report_print(FILE *out, sc_format_t format, const sc_report_row_t *rows, int nrows);
+
+#endif

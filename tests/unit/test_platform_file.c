@@ -1,0 +1,265 @@
+/* Tests of the platform file check: every hostile variant of a good
+ * platform is refused with a message that names the problem.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "helpers.h"
+#include "sim/io/platform_file.h"
+#include "suites.h"
+
+/* Two ib4x-like nodes; each case below changes one thing in it. */
+static const char good[] =
+    "<?xml version='1.0'?>\n"
+    "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+    "<platform version=\"4.1\">\n"
+    "  <zone id=\"two\" routing=\"Cluster\">\n"
+    "    <prop id=\"simcoll/intra/overhead\" value=\"0.8us\"/>\n"
+    "    <prop id=\"simcoll/intra/eager-limit\" value=\"65536\"/>\n"
+    "    <prop id=\"simcoll/inter/overhead\" value=\"0.8us\"/>\n"
+    "    <prop id=\"simcoll/inter/eager-limit\" value=\"6140\"/>\n"
+    "    <prop id=\"simcoll/header-bytes\" value=\"40\"/>\n"
+    "    <host id=\"node-0\" speed=\"10Gf\" core=\"8\"/>\n"
+    "    <host id=\"node-1\" speed=\"10Gf\" core=\"8\"/>\n"
+    "    <link id=\"node-0_nic\" bandwidth=\"1497MBps\" latency=\"1.9us\" "
+    "sharing_policy=\"SPLITDUPLEX\"/>\n"
+    "    <link id=\"node-0_membus\" bandwidth=\"5333MBps\" latency=\"30ns\" "
+    "sharing_policy=\"SHARED\"/>\n"
+    "    <link id=\"node-1_nic\" bandwidth=\"1497MBps\" latency=\"1.9us\" "
+    "sharing_policy=\"SPLITDUPLEX\"/>\n"
+    "    <link id=\"node-1_membus\" bandwidth=\"5333MBps\" latency=\"30ns\" "
+    "sharing_policy=\"SHARED\"/>\n"
+    "    <host_link id=\"node-0\" up=\"node-0_nic_UP\" down=\"node-0_nic_DOWN\"/>\n"
+    "    <host_link id=\"node-1\" up=\"node-1_nic_UP\" down=\"node-1_nic_DOWN\"/>\n"
+    "    <route src=\"node-0\" dst=\"node-0\"><link_ctn id=\"node-0_membus\"/></route>\n"
+    "    <route src=\"node-1\" dst=\"node-1\"><link_ctn id=\"node-1_membus\"/></route>\n"
+    "  </zone>\n"
+    "</platform>\n";
+
+/* `good` with the first occurrence of `from` replaced by `to`. */
+static char *variant(const char *from, const char *to)
+{
+    const char *at = strstr(good, from);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+    size_t head = (size_t)(at - good), n = strlen(good) - strlen(from) + strlen(to);
+    char *s = malloc(n + 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    memcpy(s, good, head);
+    strcpy(s + head, to);
+    strcat(s, at + strlen(from));
+    return s;
+}
+
+/* Checks xml; what the check fills is freed unless `keep`. */
+static sc_err_t check_keep(const char *xml, sc_platform_t *plat)
+{
+    memset(plat, 0, sizeof *plat);
+    return sc_platform_xml_check("--platform", "p.xml", xml, strlen(xml), plat);
+}
+
+static sc_err_t check(const char *xml, sc_platform_t *plat)
+{
+    sc_err_t err = check_keep(xml, plat);
+    sc_platform_destroy(plat);
+    return err;
+}
+
+static void test_good(void)
+{
+    sc_platform_t plat;
+    CU_ASSERT_EQUAL_FATAL(check_keep(good, &plat), SC_OK);
+    CU_ASSERT_EQUAL(plat.total_cores, 16);
+    CU_ASSERT_DOUBLE_EQUAL(plat.level[SC_LEVEL_INTER].overhead_s, 0.8e-6, 1e-18);
+    CU_ASSERT_EQUAL(plat.level[SC_LEVEL_INTER].eager_limit, 6140);
+    CU_ASSERT_EQUAL(plat.header_bytes, 40);
+    /* What SimGrid reads: the same platform, numbers in base units. */
+    CU_ASSERT_PTR_NOT_NULL(strstr(plat.engine_xml, "<link id=\"node-0_nic\" "
+                                                   "bandwidth=\"1497000000Bps\" "
+                                                   "latency=\"1.8999999999999998e-06s\""));
+    sc_platform_t again;
+    CU_ASSERT_EQUAL(check(plat.engine_xml, &again), SC_OK);
+    sc_platform_destroy(&plat);
+    /* Order does not matter: routes before links, props last. */
+    char *moved = variant("    <prop id=\"simcoll/header-bytes\" value=\"40\"/>\n", "");
+    char *back = malloc(strlen(moved) + 64);
+    const char *end = strstr(moved, "  </zone>");
+    sprintf(back, "%.*s    <prop id=\"simcoll/header-bytes\" value=\"40\"/>\n%s",
+            (int)(end - moved), moved, end);
+    CU_ASSERT_EQUAL(check(back, &plat), SC_OK);
+    free(moved);
+    free(back);
+}
+
+typedef struct {
+    const char *from, *to, *needle;
+} case_t;
+
+/* Each class of the robustness issue, and the message that must name it. */
+static const case_t cases[] = {
+    /* numbers */
+    {"bandwidth=\"1497MBps\"", "bandwidth=\"0Bps\"",
+     "p.xml':12: <link id=\"node-0_nic\"> "
+     "bandwidth=\"0Bps\" is out of range"},
+    {"bandwidth=\"1497MBps\"", "bandwidth=\"-5MBps\"", "bandwidth=\"-5MBps\" is out of range"},
+    {"bandwidth=\"1497MBps\"", "bandwidth=\"nanBps\"", "is not a number with a unit"},
+    {"bandwidth=\"1497MBps\"", "bandwidth=\"infBps\"", "is not a number with a unit"},
+    {"bandwidth=\"1497MBps\"", "bandwidth=\"1e300Bps\"", "use a bandwidth from 1Bps to 1PBps"},
+    {"bandwidth=\"1497MBps\"", "bandwidth=\"1e999Bps\"", "is not a number with a unit"},
+    {"bandwidth=\"1497MBps\"", "bandwidth=\"1497KBps\"",
+     "bandwidth=\"1497KBps\" is not a number with a unit; use one of Bps, kBps"},
+    {"bandwidth=\"1497MBps\"", "bandwidth=\"fast\"", "is not a number with a unit"},
+    {"bandwidth=\"1497MBps\"", "bandwidth=\"1497MBps;2GBps\"", "is not a number with a unit"},
+    {" bandwidth=\"1497MBps\"", "", "needs bandwidth="},
+    {"latency=\"1.9us\"", "latency=\"-1.9us\"",
+     "latency=\"-1.9us\" is out of range; use a "
+     "latency from 0s to 10s"},
+    {"latency=\"1.9us\"", "latency=\"nan\"", "latency=\"nan\" is not a number"},
+    {"latency=\"1.9us\"", "latency=\"1e6s\"", "is out of range"},
+    {"latency=\"1.9us\"", "latency=\"1.9 us\"", "is not a number with a unit"},
+    {"speed=\"10Gf\" core=\"8\"", "speed=\"0f\" core=\"8\"", "speed=\"0f\" is out of range"},
+    {"speed=\"10Gf\" core=\"8\"", "speed=\"-10Gf\" core=\"8\"", "is out of range"},
+    {"speed=\"10Gf\" core=\"8\"", "speed=\"10Gf,5Gf\" core=\"8\"", "is not a number with a unit"},
+    {"speed=\"10Gf\" core=\"8\"", "core=\"8\"", "needs speed="},
+    {"core=\"8\"", "core=\"8.5\"", "core=\"8.5\" is not a whole number of cores in 1..65536"},
+    {"core=\"8\"", "core=\"0\"", "core=\"0\" is not a whole number"},
+    {"core=\"8\"", "core=\"-8\"", "core=\"-8\" is not a whole number"},
+    {"core=\"8\"", "core=\" 8\"", "core=\" 8\" is not a whole number"},
+    {"core=\"8\"", "core=\"99999999999\"", "is not a whole number"},
+    {"value=\"0.8us\"", "value=\"-0.8us\"",
+     "property simcoll/intra/overhead: '-0.8us' is not a "
+     "duration"},
+    {"value=\"0.8us\"", "value=\"nanus\"", "is not a duration"},
+    {"value=\"0.8us\"", "value=\"5s\"", "simcoll/intra/overhead = '5s' is out of range"},
+    {"value=\"40\"", "value=\"1G\"", "simcoll/header-bytes = '1G' is out of range"},
+    {"value=\"6140\"", "value=\"-1\"", "is negative"},
+    /* structure */
+    {"routing=\"Cluster\"", "routing=\"Full\"", "routing=\"Full\": simcoll simulates clusters"},
+    {"routing=\"Cluster\"", "routing=\"Dijkstra\"", "routing=\"Dijkstra\""},
+    {"<platform version=\"4.1\">", "<platform version=\"3\">", "version=\"3\""},
+    {"<platform version=\"4.1\">", "<platform version=\"4.1\"><config id=\"x\"/>",
+     "<config> in <platform>"},
+    {"  </zone>\n", "  </zone>\n  <zone id=\"b\" routing=\"Cluster\"/>\n", "a second <zone>"},
+    {"  <zone id=\"two\" routing=\"Cluster\">", "  <zone routing=\"Cluster\">",
+     "<zone> needs a non-empty id"},
+    {"    <host_link id=\"node-1\"", "    <cluster id=\"c\"/>\n    <host_link id=\"node-1\"",
+     "<cluster> in the cluster"},
+    {"    <host_link id=\"node-1\"",
+     "    <actor host=\"node-0\" function=\"f\"/>\n    <host_link "
+     "id=\"node-1\"",
+     "<actor> in the cluster"},
+    {"<host id=\"node-1\"", "<host id=\"node-0\"",
+     "a second <host id=\"node-0\"> (first on line 10)"},
+    {"<link id=\"node-1_nic\"", "<link id=\"node-0_nic\"", "a second <link id=\"node-0_nic\">"},
+    {"<host_link id=\"node-1\"", "<host_link id=\"node-9\"", "no host 'node-9' is declared"},
+    {"<host_link id=\"node-1\"", "<host_link id=\"node-0\"",
+     "host 'node-0' has a second "
+     "<host_link>"},
+    {"up=\"node-0_nic_UP\"", "up=\"node-0_nic\"", "up=\"node-0_nic\": no such link"},
+    {"up=\"node-0_nic_UP\"", "up=\"node-0_membus_UP\"", "no such link"},
+    {"down=\"node-0_nic_DOWN\"", "down=\"nowhere\"", "down=\"nowhere\": no such link"},
+    {"<route src=\"node-1\" dst=\"node-1\">", "<route src=\"node-0\" dst=\"node-1\">",
+     "in a Cluster zone nodes reach each other through their <host_link>"},
+    {"<route src=\"node-1\" dst=\"node-1\">", "<route src=\"node-0\" dst=\"node-0\">",
+     "host 'node-0' has a second shared-memory <route>"},
+    {"<link_ctn id=\"node-1_membus\"/>", "", "holds no <link_ctn>"},
+    {"<link_ctn id=\"node-1_membus\"/>", "<link_ctn id=\"bus\"/>",
+     "<link_ctn id=\"bus\">: no such "
+     "link"},
+    {"<link_ctn id=\"node-1_membus\"/>", "<link_ctn id=\"node-1_membus\" direction=\"LEFT\"/>",
+     "direction=\"LEFT\""},
+    {"    <route src=\"node-1\" dst=\"node-1\"><link_ctn id=\"node-1_membus\"/></route>\n", "",
+     "node 'node-1' has no shared-memory route"},
+    {"    <host_link id=\"node-1\" up=\"node-1_nic_UP\" down=\"node-1_nic_DOWN\"/>\n", "",
+     "host 'node-1' has no <host_link"},
+    {"sharing_policy=\"SHARED\"", "sharing_policy=\"WIFI\"",
+     "sharing_policy=\"WIFI\": simcoll "
+     "models SHARED, SPLITDUPLEX and "
+     "FATPIPE"},
+    {"<host id=\"node-0\"", "<host availability_file=\"a.txt\" id=\"node-0\"",
+     "<host> has attribute 'availability_file', which simcoll does not model"},
+    {"<host id=\"node-0\" speed=\"10Gf\" core=\"8\"/>",
+     "<host id=\"node-0\" speed=\"10Gf\" core=\"8\"><disk id=\"d\"/></host>",
+     "<disk> inside <host>: only <prop>"},
+    {"<prop id=\"simcoll/header-bytes\"", "<prop id=\"simcoll/header-byte\"",
+     "unknown simcoll property 'simcoll/header-byte'"},
+    {"    <prop id=\"simcoll/header-bytes\" value=\"40\"/>\n", "",
+     "lacks <prop id=\"simcoll/header-bytes\">"},
+    {"<prop id=\"simcoll/header-bytes\" value=\"40\"/>",
+     "<prop id=\"simcoll/header-bytes\" value=\"40\"/><prop id=\"simcoll/header-bytes\" "
+     "value=\"40\"/>",
+     "is set twice"},
+    /* XML itself */
+    {"<host id=\"node-0\"", "<host id=\"node-0\" id=\"x\"", "not a well-formed XML platform"},
+    {"  </zone>\n", "", "not a well-formed XML platform"},
+    {"<?xml version='1.0'?>", "<?xml version='1.0' encoding='ISO-8859-1'?>",
+     "encoding 'ISO-8859-1': simcoll reads platform files in UTF-8"},
+    {"<zone id=\"two\"", "<zone id=\"tw\xff\"", "not a well-formed XML platform"},
+    {"<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">",
+     "<!DOCTYPE platform [<!ENTITY bw \"1497MBps\">]>", "the DOCTYPE declares entities"},
+    {"  <zone id=\"two\"", "  text\n  <zone id=\"two\"", "unexpected text"},
+    {"<zone id=\"two\"", "<zone id=\"t&amp;wo\"", NULL}, /* fine: escaped */
+    {"<host id=\"node-1\"", "<!-- -->\n    <host id=\"node-1\"", NULL},
+};
+
+static void test_refused(void)
+{
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *xml = variant(cases[i].from, cases[i].to);
+        sc_platform_t plat;
+        sc_err_t err = check(xml, &plat);
+        const char *needle = cases[i].needle;
+        if (!needle ? err != SC_OK : err != SC_ERR_INPUT || !strstr(sc_error_message(), needle)) {
+            fprintf(stderr, "\ncase %zu (%s -> %s): got %d '%s', want '%s'\n", i, cases[i].from,
+                    cases[i].to, err, sc_error_message(), needle ? needle : "ok");
+            CU_FAIL("platform case");
+        }
+        free(xml);
+    }
+}
+
+/* The total core count must not overflow: 300 hosts of 65536 cores. */
+static void test_too_many_cores(void)
+{
+    size_t cap = 300 * 200 + 4096;
+    char *xml = malloc(cap);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(xml);
+    int n = snprintf(xml, cap, "<platform version=\"4.1\"><zone id=\"z\" routing=\"Cluster\">\n");
+    for (int h = 0; h < 300; h++)
+        n += snprintf(xml + n, cap - (size_t)n, "<host id=\"n%d\" speed=\"1Gf\" core=\"65536\"/>\n",
+                      h);
+    snprintf(xml + n, cap - (size_t)n, "</zone></platform>\n");
+    sc_platform_t plat;
+    CU_ASSERT_EQUAL(check(xml, &plat), SC_ERR_INPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "more than 16777216 cores in all"));
+    free(xml);
+}
+
+/* End to end: a refused file never reaches SimGrid, so no SimGrid abort
+ * or crash becomes the message. */
+static void test_load_refuses(void)
+{
+    char path[] = "/tmp/simcoll-plat-XXXXXX";
+    int fd = mkstemp(path);
+    CU_ASSERT_FATAL(fd >= 0);
+    char *xml = variant("routing=\"Cluster\"", "routing=\"Full\"");
+    CU_ASSERT_EQUAL((size_t)write(fd, xml, strlen(xml)), strlen(xml));
+    close(fd);
+    sc_platform_t plat;
+    CU_ASSERT_EQUAL(sc_platform_load("--platform", path, &plat), SC_ERR_INPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "routing=\"Full\""));
+    CU_ASSERT_PTR_NULL(strstr(sc_error_message(), "signal"));
+    free(xml);
+    remove(path);
+}
+
+void sc_suite_platform_file(void)
+{
+    CU_pSuite s = CU_add_suite("platform-file", NULL, NULL);
+    CU_add_test(s, "a good platform", test_good);
+    CU_add_test(s, "hostile variants refused", test_refused);
+    CU_add_test(s, "total cores bounded", test_too_many_cores);
+    CU_add_test(s, "refused before SimGrid", test_load_refuses);
+}
