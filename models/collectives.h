@@ -11,9 +11,13 @@
  * when no two messages share a link. It does not call the algorithm's code,
  * so comparing the two checks the implementation.
  *
- * Closed forms below are for a single level (alpha = o + L eager or o + 3L
+ * Closed forms below are for a single level without a header and with a
+ * bandwidth factor of 1 (alpha = o_s + L + o_r eager or o_s + 3L + o_r
  * rendezvous, beta = 1/B), p ranks, m bytes per block/message; zero-byte
- * allgather and bcast return at once, as in MPICH. */
+ * allgather and bcast return at once, as in MPICH. The gap g shows where a
+ * node sends or receives messages faster than one per g; with one rank per
+ * node, a round of one message each takes max(alpha, g) instead of alpha
+ * (tests/unit/test_models.c checks ring and the barrier). */
 
 /* Ring: p-1 rounds of one block. T = (p-1)(alpha + m beta). */
 sc_err_t sc_model_allgather_ring(const sc_model_t *model, size_t bytes,
@@ -40,7 +44,9 @@ sc_err_t sc_model_allgather_bruck_exch(const sc_model_t *model, size_t bytes, in
                                        double *t);
 
 /* Binomial tree with blocking sends. With sends that hold the sender for
- * the whole transfer (rendezvous): T = ceil(log2 p)(alpha + m beta). */
+ * the whole transfer (rendezvous) and p a power of two:
+ * T = log2(p)(alpha + m beta); for other p, the latest leaf is reached in
+ * fewer hops and T = ceil(log2 p)(alpha - o_r + m beta) + d o_r, d its depth. */
 sc_err_t sc_model_bcast_binomial(const sc_model_t *model, size_t bytes,
                                  int root, double *t);
 
@@ -51,7 +57,7 @@ sc_err_t sc_model_bcast_scatter_allgather(const sc_model_t *model,
                                           size_t bytes, int root, double *t);
 
 /* Dissemination barrier: ceil(log2 p) rounds of zero-byte messages.
- * T = ceil(log2 p) (o + L). */
+ * T = ceil(log2 p) (o_s + L + o_r). */
 sc_err_t sc_model_barrier_dissemination(const sc_model_t *model, size_t bytes,
                                         int root, double *t);
 

@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "cost.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 sc_level_id_t sc_model_level_id(const sc_model_t *model, int a, int b)
@@ -19,10 +20,62 @@ static int is_eager(const sc_level_t *lv, size_t bytes)
     return bytes <= lv->eager_limit;
 }
 
-/* Time of one piece of `bytes` data (plus the header) on level lv. */
+double sc_wire_bytes(const sc_platform_t *plat, const sc_level_t *lv, size_t data)
+{
+    return round((double)(data + plat->header_bytes) / sc_level_bandwidth_factor(lv, data));
+}
+
+double sc_wire_time(const sc_platform_t *plat, const sc_level_t *lv, size_t data)
+{
+    return lv->latency_s + sc_wire_bytes(plat, lv, data) / lv->bandwidth_Bps;
+}
+
 static double transfer(const sc_model_t *model, const sc_level_t *lv, size_t bytes)
 {
-    return lv->latency_s + (double)(bytes + model->plat->header_bytes) / lv->bandwidth_Bps;
+    return sc_wire_time(model->plat, lv, bytes);
+}
+
+sc_err_t sc_model_init(sc_model_t *model, const sc_platform_t *plat, int size,
+                       const int *node_of, const int *pi, const int *pi_inv, size_t elem_size)
+{
+    *model = (sc_model_t){plat, size, node_of, pi, pi_inv, elem_size, NULL};
+    if (plat->level[SC_LEVEL_INTER].gap_s > 0) {
+        model->nic_free = calloc(2 * (size_t)plat->nnodes, sizeof *model->nic_free);
+        if (!model->nic_free)
+            return sc_error(SC_ERR_RUN, "out of memory in the cost model");
+    }
+    return SC_OK;
+}
+
+void sc_model_destroy(sc_model_t *model)
+{
+    free(model->nic_free);
+    model->nic_free = NULL;
+}
+
+double sc_model_depart(double *nic_free, int src_node, int dst_node, double gap, double ready,
+                       double first_transfer)
+{
+    if (gap <= 0 || !nic_free)
+        return ready;
+    double tx = ready > nic_free[2 * src_node] ? ready : nic_free[2 * src_node];
+    nic_free[2 * src_node] = tx + gap;
+    double arrival = tx + first_transfer;
+    double rx = arrival > nic_free[2 * dst_node + 1] ? arrival : nic_free[2 * dst_node + 1];
+    nic_free[2 * dst_node + 1] = rx + gap;
+    return rx > arrival ? rx - first_transfer : tx;
+}
+
+/* When a message of `bytes` from rank a, whose sender is ready (has spent
+ * o_s) at `ready`, leaves: the gap applies between nodes. */
+static double depart(const sc_model_t *model, int a, int b, size_t bytes, double ready)
+{
+    const sc_level_t *lv = sc_model_level(model, a, b);
+    if (sc_model_level_id(model, a, b) != SC_LEVEL_INTER)
+        return ready;
+    double first = transfer(model, lv, bytes <= lv->eager_limit ? bytes : 0);
+    return sc_model_depart(model->nic_free, model->node_of[a], model->node_of[b], lv->gap_s,
+                           ready, first);
 }
 
 static double max2(double a, double b)
@@ -45,7 +98,9 @@ sc_err_t sc_round_init(sc_round_t *round, int n)
     round->bytes = malloc((size_t)n * sizeof *round->bytes);
     round->reduce = malloc((size_t)n * sizeof *round->reduce);
     round->scratch = malloc(2 * (size_t)n * sizeof *round->scratch);
-    if (!round->dst || !round->src || !round->bytes || !round->reduce || !round->scratch) {
+    round->order = malloc((size_t)n * sizeof *round->order);
+    if (!round->dst || !round->src || !round->bytes || !round->reduce || !round->scratch ||
+        !round->order) {
         sc_round_destroy(round);
         return sc_error(SC_ERR_RUN, "out of memory in the cost model");
     }
@@ -68,7 +123,17 @@ void sc_round_destroy(sc_round_t *round)
     free(round->bytes);
     free(round->reduce);
     free(round->scratch);
+    free(round->order);
     *round = (sc_round_t){0};
+}
+
+/* Orders the senders of a round by when they ask the NIC, then by rank. */
+static int by_ready(const void *a, const void *b)
+{
+    const sc_sender_t *x = a, *y = b;
+    if (x->ready != y->ready)
+        return x->ready < y->ready ? -1 : 1;
+    return x->rank - y->rank;
 }
 
 void sc_model_exchange(const sc_model_t *model, sc_round_t *round, double *t)
@@ -76,14 +141,27 @@ void sc_model_exchange(const sc_model_t *model, sc_round_t *round, double *t)
     const int *dst = round->dst, *src = round->src;
     const size_t *bytes = round->bytes;
     int n = model->size;
-    /* progress[i]: when rank i, having posted its receive and spent o on its
-     * send, enters the wait and starts answering protocol messages.
+    /* progress[i]: when rank i, having posted its receive and sent its
+     * message (o_s, and any wait for the NIC), enters the wait and starts
+     * answering protocol messages.
      * done[i]: when the message sent by rank i has been delivered. */
     double *progress = round->scratch;
     double *done = round->scratch + n;
-
-    for (int i = 0; i < n; i++)
-        progress[i] = t[i] + (dst[i] >= 0 ? sc_model_level(model, i, dst[i])->overhead_s : 0);
+    int nsend = 0;
+    for (int i = 0; i < n; i++) {
+        progress[i] = t[i];
+        if (dst[i] >= 0) {
+            progress[i] += sc_level_send_overhead(sc_model_level(model, i, dst[i]), bytes[i]);
+            round->order[nsend++] = (sc_sender_t){progress[i], i};
+        }
+    }
+    if (model->nic_free) { /* NIC slots go to the senders in time order */
+        qsort(round->order, (size_t)nsend, sizeof *round->order, by_ready);
+        for (int k = 0; k < nsend; k++) {
+            int i = round->order[k].rank;
+            progress[i] = depart(model, i, dst[i], bytes[i], progress[i]);
+        }
+    }
     for (int i = 0; i < n; i++) {
         if (dst[i] < 0)
             continue;
@@ -106,8 +184,10 @@ void sc_model_exchange(const sc_model_t *model, sc_round_t *round, double *t)
         double now = progress[i];
         if (dst[i] >= 0 && !is_eager(sc_model_level(model, i, dst[i]), bytes[i]))
             now = max2(now, done[i]);
-        if (src[i] >= 0)
+        if (src[i] >= 0) {
             now = max2(now, done[src[i]]);
+            now += sc_level_recv_overhead(sc_model_level(model, src[i], i), bytes[src[i]]);
+        }
         t[i] = round->reduce[i] ? now + sc_model_reduce_time(model, i, round->reduce[i]) : now;
     }
 }
@@ -169,15 +249,17 @@ double sc_model_send(const sc_model_t *model, int from, int to, size_t bytes,
                      double *t_from, double t_to)
 {
     const sc_level_t *lv = sc_model_level(model, from, to);
-    double posted = *t_from + lv->overhead_s;
+    double left = depart(model, from, to, bytes,
+                         *t_from + sc_level_send_overhead(lv, bytes));
+    double o_r = sc_level_recv_overhead(lv, bytes);
     if (is_eager(lv, bytes)) {
-        *t_from = posted;
-        return max2(t_to, posted + transfer(model, lv, bytes));
+        *t_from = left;
+        return max2(t_to, left + transfer(model, lv, bytes)) + o_r;
     }
-    double cts = max2(t_to, posted + transfer(model, lv, 0));
+    double cts = max2(t_to, left + transfer(model, lv, 0));
     double done = cts + transfer(model, lv, 0) + transfer(model, lv, bytes);
     *t_from = done;
-    return done;
+    return done + o_r;
 }
 
 double sc_model_max(const double *t, int n)

@@ -17,7 +17,36 @@ typedef struct {
      * pi_inv[j] the rank playing position j. NULL: the identity. */
     const int *pi, *pi_inv;
     size_t elem_size;    /* bytes per element of reductions (0: none) */
+    /* When each node's NIC is next free, to send (2 u) and to receive
+     * (2 u + 1): the state of the gap g as messages are costed (see
+     * sc_model_depart). NULL when no level has a gap. */
+    double *nic_free;
 } sc_model_t;
+
+/* Fills model; allocates nic_free if the platform's network has a gap.
+ * Free with sc_model_destroy. */
+sc_err_t sc_model_init(sc_model_t *model, const sc_platform_t *plat, int size,
+                       const int *node_of, const int *pi, const int *pi_inv, size_t elem_size);
+void sc_model_destroy(sc_model_t *model);
+
+/* Bytes a piece carrying `data` bytes occupies on the wire of level lv: the
+ * header and the data, divided by the bandwidth factor of that size, in
+ * whole bytes as SimGrid counts them. */
+double sc_wire_bytes(const sc_platform_t *plat, const sc_level_t *lv, size_t data);
+
+/* Time that piece takes on an idle route: latency + wire bytes / bandwidth. */
+double sc_wire_time(const sc_platform_t *plat, const sc_level_t *lv, size_t data);
+
+/* The gap g of the network level, shared by the transport and the models:
+ * a message whose sender is ready at `ready` takes the sender node's next
+ * send slot of its NIC (one every g) and the receiver node's next receive
+ * slot, reckoned for its first piece arriving after `first_transfer` on an
+ * idle route; it leaves when both allow, and the sending core waits until
+ * then, as behind a full send queue. Slots go in the order messages ask.
+ * nic_free is the state (see sc_model_t); returns the departure time.
+ * With gap <= 0 or no state, returns `ready`. */
+double sc_model_depart(double *nic_free, int src_node, int dst_node, double gap, double ready,
+                       double first_transfer);
 
 /* A prediction of one collective. On entry t[r] is the time rank r starts
  * (normally 0); on return, the time it finishes. The collective takes
@@ -31,17 +60,21 @@ const sc_level_t *sc_model_level(const sc_model_t *model, int a, int b);
 
 /* Every message is costed as the transport of sim/ carries it, assuming no
  * other message shares a link (no contention). Each piece on the wire
- * carries the platform's header of h bytes besides any data:
+ * carries the platform's header of h bytes besides any data, and a piece of
+ * d data bytes takes w(d) = L + (h + d) / (B f(d)) (sc_wire_time):
  *
- *   eager (bytes <= eager_limit): the sender spends o, the data arrives
- *     L + (h + bytes)/B later; the send completes after o.
- *   rendezvous: the sender spends o and posts a request (RTS, arrives after
- *     L + h/B); once the receiver has posted the receive and is inside an
- *     MPI call, it answers with a clear-to-send (L + h/B); then the data
- *     flows (L + (h + bytes)/B); both sides complete together.
+ *   eager (bytes <= eager_limit): the sender spends o_s(m) and the message
+ *     leaves (after any wait for the NIC's gap, sc_model_depart); the data
+ *     arrives w(m) later; the send completes on leaving.
+ *   rendezvous: the sender spends o_s(m) and sends a request (RTS, w(0));
+ *     once the receiver has posted the receive and is inside an MPI call,
+ *     it answers with a clear-to-send (w(0)); then the data flows (w(m));
+ *     both sides complete together.
+ *   the receiver's call returns o_r(m) after the data arrived.
  *
- * For a single message on an idle pair this is alpha + bytes*beta with
- * alpha = o + L + h/B (eager) or o + 3(L + h/B) (rendezvous), beta = 1/B. */
+ * For a single message on an idle pair, with f = 1, this is alpha + m beta
+ * with alpha = o_s + L + h/B + o_r (eager) or o_s + 3(L + h/B) + o_r
+ * (rendezvous), beta = 1/B. */
 
 /* Seconds rank r spends combining `bytes` of received data into its own
  * vector (inout = inout op in), for elements of model->elem_size bytes: the
@@ -62,7 +95,13 @@ typedef struct {
     size_t *bytes;
     size_t *reduce;
     double *scratch; /* used by sc_model_exchange */
+    struct sc_sender {
+        double ready;
+        int rank;
+    } *order;
 } sc_round_t;
+
+typedef struct sc_sender sc_sender_t;
 
 /* Allocates a round for n ranks (every rank sitting out). */
 sc_err_t sc_round_init(sc_round_t *round, int n);

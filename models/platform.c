@@ -16,6 +16,44 @@ void sc_platform_destroy(sc_platform_t *plat)
     memset(plat, 0, sizeof *plat);
 }
 
+double sc_piecewise_at(const sc_piecewise_t *f, size_t bytes, double empty)
+{
+    if (f->n == 0)
+        return empty;
+    int k = 0;
+    while (k + 1 < f->n && f->seg[k + 1].min_bytes <= (double)bytes)
+        k++;
+    return f->seg[k].start + f->seg[k].per_byte * (double)bytes;
+}
+
+sc_piecewise_t sc_piecewise_constant(double value)
+{
+    return (sc_piecewise_t){.n = 1, .seg = {{0, value, 0}}};
+}
+
+sc_level_t sc_level_hockney(double latency_s, double bandwidth_Bps, double overhead_s,
+                            size_t eager_limit)
+{
+    return (sc_level_t){.latency_s = latency_s, .bandwidth_Bps = bandwidth_Bps,
+                        .send_overhead = sc_piecewise_constant(overhead_s),
+                        .eager_limit = eager_limit};
+}
+
+double sc_level_send_overhead(const sc_level_t *lv, size_t bytes)
+{
+    return sc_piecewise_at(&lv->send_overhead, bytes, 0);
+}
+
+double sc_level_recv_overhead(const sc_level_t *lv, size_t bytes)
+{
+    return sc_piecewise_at(&lv->recv_overhead, bytes, 0);
+}
+
+double sc_level_bandwidth_factor(const sc_level_t *lv, size_t bytes)
+{
+    return sc_piecewise_at(&lv->bandwidth_factor, bytes, 1);
+}
+
 const char *sc_placement_name(sc_placement_t placement)
 {
     return placement == SC_PLACE_CYCLIC ? "cyclic" : "block";

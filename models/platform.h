@@ -15,14 +15,54 @@ typedef enum {
     SC_NLEVELS = 2
 } sc_level_id_t;
 
-/* What one message costs on a level (Hockney: alpha = overhead + latency,
- * beta = 1 / bandwidth), and the MPI protocol switch. */
+/* A function of the message size, linear in pieces like SMPI's smpi/os:
+ * segment k applies from seg[k].min_bytes (seg[0].min_bytes = 0) up to the
+ * next segment's, and gives start + per_byte * bytes there. */
+enum { SC_MAX_SEGMENTS = 16 };
+typedef struct {
+    double min_bytes, start, per_byte;
+} sc_segment_t;
+typedef struct {
+    int n; /* 0: the function is 0 (an overhead) or 1 (a factor) */
+    sc_segment_t seg[SC_MAX_SEGMENTS];
+} sc_piecewise_t;
+
+/* f(bytes); `empty` when f has no segment. */
+double sc_piecewise_at(const sc_piecewise_t *f, size_t bytes, double empty);
+
+/* f(bytes) = value for every size. */
+sc_piecewise_t sc_piecewise_constant(double value);
+
+/* What one message costs on a level, as in LogGP (Alexandrov et al., SPAA
+ * 1995) with MPI's protocol switch:
+ *   o_s(m)  the sender's core is busy for this long before the message
+ *           leaves (send_overhead);
+ *   L, G    it then takes latency + (header + m) / (bandwidth * factor(m))
+ *           on the wire, where factor(m) is the share of the bandwidth a
+ *           message of that size gets (1 unless measurements show less);
+ *   o_r(m)  the receiver's core is busy for this long once it has the
+ *           message (recv_overhead);
+ *   g       between the network levels: the node's NIC takes one message
+ *           every g in each direction, whichever of its cores sends or
+ *           receives it (0: no limit). */
 typedef struct {
     double latency_s;     /* one-way wire latency of the route */
     double bandwidth_Bps; /* bottleneck bandwidth of the route, bytes/s */
-    double overhead_s;    /* sender CPU time spent on each message */
+    sc_piecewise_t send_overhead, recv_overhead; /* seconds */
+    sc_piecewise_t bandwidth_factor;             /* no segments: 1 */
+    double gap_s;         /* per message at each NIC, each direction */
     size_t eager_limit;   /* larger messages use the rendezvous protocol */
 } sc_level_t;
+
+/* A level with a constant send overhead and nothing else of LogGP: the
+ * Hockney model of simcoll 0.1. */
+sc_level_t sc_level_hockney(double latency_s, double bandwidth_Bps, double overhead_s,
+                            size_t eager_limit);
+
+/* o_s(m), o_r(m) and the bandwidth factor of a level. */
+double sc_level_send_overhead(const sc_level_t *lv, size_t bytes);
+double sc_level_recv_overhead(const sc_level_t *lv, size_t bytes);
+double sc_level_bandwidth_factor(const sc_level_t *lv, size_t bytes);
 
 typedef struct {
     char *name;

@@ -300,8 +300,10 @@ sc_err_t sc_platform_load(const char *option, const char *path, sc_platform_t *p
     }
     /* SimGrid gave the routes; the file check gave simcoll's properties. */
     for (int l = 0; l < SC_NLEVELS; l++) {
-        plat->level[l].overhead_s = checked.level[l].overhead_s;
-        plat->level[l].eager_limit = checked.level[l].eager_limit;
+        sc_level_t lv = checked.level[l];
+        lv.latency_s = plat->level[l].latency_s;
+        lv.bandwidth_Bps = plat->level[l].bandwidth_Bps;
+        plat->level[l] = lv;
     }
     plat->header_bytes = checked.header_bytes;
     plat->engine_xml = checked.engine_xml;

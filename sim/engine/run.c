@@ -299,6 +299,7 @@ static void teardown(session_t *s)
     free(s->start);
     free(s->finish);
     free(s->finished);
+    sc_model_destroy(&s->model);
 }
 
 /* What the parent worked out for the child: where each rank runs, and the
@@ -315,16 +316,16 @@ static sc_err_t simulate(void *arg, sc_wire_t *out)
     const sc_run_spec_t *spec = ctx->spec;
     int p = spec->np;
     session_t s = {.spec = spec,
-                   .model = {spec->plat, p, ctx->node_of, ctx->pi, ctx->pi_inv,
-                             sc_type_size(spec->type)},
                    .args = calloc((size_t)p, sizeof *s.args),
                    .owned = calloc((size_t)p, sizeof *s.owned),
                    .start = calloc((size_t)p, sizeof *s.start),
                    .finish = calloc((size_t)p, sizeof *s.finish),
                    .finished = calloc((size_t)p, sizeof *s.finished)};
     session = &s;
-    sc_err_t err = SC_OK;
-    if (!s.args || !s.owned || !s.start || !s.finish || !s.finished)
+    /* The transport keeps the NICs' state (the gap) in the model. */
+    sc_err_t err = sc_model_init(&s.model, spec->plat, p, ctx->node_of, ctx->pi, ctx->pi_inv,
+                                 sc_type_size(spec->type));
+    if (!err && (!s.args || !s.owned || !s.start || !s.finish || !s.finished))
         err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
     if (!err)
         err = setup_buffers(&s);
@@ -472,10 +473,13 @@ sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res)
 
     res->model_time_s = NAN;
     if (spec->plat->uniform) {
-        sc_model_t model = {spec->plat, p, node_of, ctx.pi, ctx.pi_inv,
-                            sc_type_size(spec->type)};
+        sc_model_t model;
         memcpy(t, res->start, (size_t)p * sizeof *t);
-        if ((err = spec->algo->model(&model, spec->bytes, spec->root, t)))
+        if (!(err = sc_model_init(&model, spec->plat, p, node_of, ctx.pi, ctx.pi_inv,
+                                  sc_type_size(spec->type))))
+            err = spec->algo->model(&model, spec->bytes, spec->root, t);
+        sc_model_destroy(&model);
+        if (err)
             goto cleanup;
         res->model_time_s = sc_model_max(t, p) - first_start;
     }

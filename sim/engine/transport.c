@@ -3,6 +3,7 @@
 #include "transport.h"
 
 #include <simgrid/actor.h>
+#include <simgrid/engine.h>
 #include <simgrid/comm.h>
 #include <simgrid/host.h>
 #include <simgrid/mailbox.h>
@@ -261,10 +262,11 @@ static int number(rank_t *rk, int dst, envelope_t *env)
     return 1;
 }
 
-/* Bytes an envelope carrying `data` bytes occupies on the wire. */
-static long wire_size(const rank_t *rk, size_t data)
+/* Bytes an envelope carrying `data` bytes to `peer` occupies on the wire. */
+static long wire_size(const rank_t *rk, int peer, size_t data)
 {
-    return (long)(data + rk->world->model->plat->header_bytes);
+    const sc_model_t *model = rk->world->model;
+    return (long)sc_wire_bytes(model->plat, sc_model_level(model, rk->comm.rank, peer), data);
 }
 
 /* A message that completes on its own: the sender does not wait for it. */
@@ -275,7 +277,7 @@ static void post_detached(rank_t *rk, int dst, envelope_t *env, size_t data)
         return;
     }
     /* SimGrid detaches only a communication that has not started yet. */
-    sg_comm_t c = sg_mailbox_put_init(inbox_of(rk, dst), env, wire_size(rk, data));
+    sg_comm_t c = sg_mailbox_put_init(inbox_of(rk, dst), env, wire_size(rk, dst, data));
     sg_comm_detach(c, NULL);
 }
 
@@ -359,7 +361,8 @@ static void start_data(rank_t *rk, const envelope_t *cts)
         }
         rk->cap_puts = cap;
     }
-    sg_comm_t c = sg_mailbox_put_async(inbox_of(rk, s->peer), data, wire_size(rk, s->bytes));
+    sg_comm_t c = sg_mailbox_put_async(inbox_of(rk, s->peer), data,
+                                       wire_size(rk, s->peer, s->bytes));
     rk->puts[rk->nputs++] = (put_t){c, s};
 }
 
@@ -509,11 +512,22 @@ static sc_err_t sim_isend(sc_comm_t *comm, const void *buf, size_t bytes, int ds
     rk->traffic.messages[level]++;
     rk->traffic.bytes[level] += (double)bytes;
     rk->world->ranks[dst].addressed++;
-    if (lv->overhead_s > 0)
-        sg_actor_sleep_for(lv->overhead_s);
+    int eager = bytes <= lv->eager_limit;
+    double o_s = sc_level_send_overhead(lv, bytes);
+    if (o_s > 0)
+        sg_actor_sleep_for(o_s);
+    if (level == SC_LEVEL_INTER && rk->world->model->nic_free) {
+        /* The NIC's gap: the core waits until the message may leave. */
+        const sc_model_t *model = rk->world->model;
+        double now = simgrid_get_clock();
+        double leave = sc_model_depart(model->nic_free, model->node_of[comm->rank],
+                                       model->node_of[dst], lv->gap_s, now,
+                                       sc_wire_time(model->plat, lv, eager ? bytes : 0));
+        if (leave > now)
+            sg_actor_sleep_for(leave - now);
+    }
 
     sc_request_t *req = calloc(1, sizeof *req);
-    int eager = bytes <= lv->eager_limit;
     envelope_t *env = envelope_new(rk, eager ? ENV_EAGER : ENV_RTS, tag, bytes,
                                    eager ? buf : NULL);
     if (!req || !env) {
@@ -550,6 +564,9 @@ static sc_err_t sim_irecv(sc_comm_t *comm, void *buf, size_t bytes, int src, int
         return rk->error;
     }
     *req = (sc_request_t){.peer = src, .tag = tag, .bytes = bytes, .recvbuf = buf};
+    /* What arrived while the rank was busy (computing, or paying o_r) is
+     * unexpected by now, and matched at once: the cost model assumes so. */
+    drain(rk);
     envelope_t *env = take_unexpected(rk, src, tag);
     if (env) {
         match(rk, req, env);
@@ -591,6 +608,15 @@ static sc_err_t sim_waitall(sc_comm_t *comm, int count, sc_request_t **reqs)
         }
     if (longest >= 0)
         rk->traffic.path_bytes = path + longest;
+    /* The receiver's overhead, once its messages are in. */
+    double o_r = 0;
+    for (int i = 0; i < count && !rk->error; i++)
+        if (reqs[i] && !reqs[i]->is_send)
+            o_r += sc_level_recv_overhead(sc_model_level(rk->world->model, reqs[i]->peer,
+                                                         comm->rank),
+                                          reqs[i]->bytes);
+    if (o_r > 0)
+        sg_actor_sleep_for(o_r);
     for (int i = 0; i < count; i++) {
         free(reqs[i]);
         reqs[i] = NULL;

@@ -14,6 +14,7 @@
 #include "sim/engine/engine.h"
 #include "files.h"
 #include "platform_file.h"
+#include "platform_props.h"
 
 /* One link as the generator rewrites it for every node. */
 typedef struct {
@@ -21,9 +22,7 @@ typedef struct {
     char policy[16]; /* SHARED, FATPIPE or SPLITDUPLEX */
 } link_spec_t;
 
-static const char *const props[] = {SC_PROP_INTRA_OVERHEAD, SC_PROP_INTRA_EAGER,
-                                    SC_PROP_INTER_OVERHEAD, SC_PROP_INTER_EAGER, SC_PROP_HEADER};
-enum { NPROPS = sizeof props / sizeof props[0] };
+enum { NPROPS = SC_NPLATFORM_PROPS };
 
 typedef struct {
     link_spec_t membus, nic;
@@ -77,8 +76,13 @@ static sc_err_t read_template(void *arg, sc_wire_t *out)
         if (ends_with(sg_link_get_name(up), "_UP"))
             snprintf(t.nic.policy, sizeof t.nic.policy, "SPLITDUPLEX");
         sc_wire_put(out, &t, sizeof t);
-        for (int i = 0; i < NPROPS; i++)
-            sc_wire_put_str(out, sg_zone_get_property_value(sg_zone_get_root(), props[i]));
+        for (int i = 0; i < NPROPS; i++) {
+            const char *value = sg_zone_get_property_value(sg_zone_get_root(),
+                                                           sc_platform_props[i]);
+            sc_wire_put_int(out, value != NULL); /* optional ones may be absent */
+            if (value)
+                sc_wire_put_str(out, value);
+        }
     }
     xbt_dynar_free(&loop);
     xbt_dynar_free(&net);
@@ -115,7 +119,9 @@ static void write_platform(FILE *f, const template_t *t, const char *template_pa
     sc_xml_put_escaped(f, template_path);
     fprintf(f, " --nodes %d --cores %d\"/>\n", nodes, cores);
     for (int i = 0; i < NPROPS; i++) {
-        fprintf(f, "    <prop id=\"%s\" value=\"", props[i]);
+        if (!t->prop_values[i])
+            continue;
+        fprintf(f, "    <prop id=\"%s\" value=\"", sc_platform_props[i]);
         sc_xml_put_escaped(f, t->prop_values[i]);
         fputs("\"/>\n", f);
     }
@@ -171,11 +177,13 @@ sc_err_t sc_generate_platform(const char *template_path, int nodes, int cores, c
     }
     template_t t;
     int ok = sc_wire_get(&in, &t, sizeof t);
-    for (int i = 0; i < NPROPS; i++)
-        t.prop_values[i] = ok ? sc_wire_get_str(&in) : NULL;
+    for (int i = 0; i < NPROPS; i++) {
+        int present = 0;
+        ok = ok && sc_wire_get_int(&in, &present);
+        t.prop_values[i] = ok && present ? sc_wire_get_str(&in) : NULL;
+        ok = ok && (!present || t.prop_values[i]);
+    }
     sc_wire_free(&in);
-    for (int i = 0; i < NPROPS; i++)
-        ok = ok && t.prop_values[i];
     if (!ok) {
         err = sc_error(SC_ERR_RUN, "out of memory reading the template");
         goto cleanup;

@@ -19,23 +19,7 @@
 
 #include "common/sc_units.h"
 #include "files.h"
-
-/* The simcoll properties of a zone: where each goes, its kind and range. */
-typedef struct {
-    const char *id;
-    const char *meaning;
-    int is_size; /* else a duration */
-    double max;  /* seconds or bytes; the minimum is 0 */
-} prop_spec_t;
-
-static const prop_spec_t props[] = {
-    {SC_PROP_INTRA_OVERHEAD, "the software overhead of an intra-node message", 0, 1.0},
-    {SC_PROP_INTRA_EAGER, "the largest intra-node message sent eagerly (bytes)", 1, 0x1p40},
-    {SC_PROP_INTER_OVERHEAD, "the software overhead of an inter-node message", 0, 1.0},
-    {SC_PROP_INTER_EAGER, "the largest inter-node message sent eagerly (bytes)", 1, 0x1p40},
-    {SC_PROP_HEADER, "the bytes of header each message carries on the wire", 1, 65536},
-};
-enum { NPROPS = sizeof props / sizeof props[0] };
+#include "platform_props.h"
 
 /* Ranges of SimGrid's numbers that a cluster can have. Outside them
  * SimGrid either aborts, deadlocks, or computes something meaningless. */
@@ -58,8 +42,8 @@ typedef struct {
     const char *option, *name;
     decl_t *hosts, *links;
     int nhosts, nlinks;
-    const char *prop_value[NPROPS];
-    int prop_line[NPROPS];
+    const char *prop_value[SC_NPLATFORM_PROPS];
+    int prop_line[SC_NPLATFORM_PROPS];
 } check_t;
 
 static sc_err_t refuse(const check_t *c, int line, const char *fmt, ...)
@@ -213,19 +197,19 @@ static sc_err_t check_prop(check_t *c, xmlNode *node)
         return refuse(c, line_of(node), "<prop id=\"%s\"> needs value=\"...\"", id);
     if (strncmp(id, "simcoll/", 8) != 0)
         return SC_OK; /* not ours: SimGrid keeps it, nobody reads it */
-    for (int i = 0; i < NPROPS; i++)
-        if (!strcmp(id, props[i].id)) {
-            if (c->prop_value[i])
-                return refuse(c, line_of(node), "<prop id=\"%s\"> is set twice (first on line %d)",
-                              id, c->prop_line[i]);
-            c->prop_value[i] = value;
-            c->prop_line[i] = line_of(node);
-            return SC_OK;
-        }
-    char known[512] = "";
-    for (int i = 0; i < NPROPS; i++) {
-        strncat(known, i ? ", " : "", sizeof known - strlen(known) - 1);
-        strncat(known, props[i].id, sizeof known - strlen(known) - 1);
+    int i = sc_platform_prop_index(id);
+    if (i >= 0) {
+        if (c->prop_value[i])
+            return refuse(c, line_of(node), "<prop id=\"%s\"> is set twice (first on line %d)",
+                          id, c->prop_line[i]);
+        c->prop_value[i] = value;
+        c->prop_line[i] = line_of(node);
+        return SC_OK;
+    }
+    char known[1024] = "";
+    for (int k = 0; sc_platform_props[k]; k++) {
+        strncat(known, k ? ", " : "", sizeof known - strlen(known) - 1);
+        strncat(known, sc_platform_props[k], sizeof known - strlen(known) - 1);
     }
     return refuse(c, line_of(node), "unknown simcoll property '%s'; the properties are %s", id,
                   known);
@@ -477,38 +461,9 @@ static sc_err_t check_zone(check_t *c, xmlNode *zone, sc_platform_t *plat)
 /* simcoll's properties: present, parsable, in range. */
 static sc_err_t read_props(check_t *c, const char *zone_id, sc_platform_t *plat)
 {
-    double values[NPROPS];
-    for (int i = 0; i < NPROPS; i++) {
-        const prop_spec_t *p = &props[i];
-        const char *text = c->prop_value[i];
-        if (!text)
-            return refuse(c, 0, "zone '%s' lacks <prop id=\"%s\">, %s (see platforms/README.md)",
-                          zone_id, p->id, p->meaning);
-        char what[1200];
-        snprintf(what, sizeof what, "%s '%s':%d: property %s", c->option, c->name, c->prop_line[i],
-                 p->id);
-        sc_err_t err;
-        if (p->is_size) {
-            size_t bytes;
-            err = sc_parse_size(text, what, &bytes);
-            values[i] = (double)bytes;
-        } else {
-            err = sc_parse_duration(text, what, &values[i]);
-        }
-        if (err)
-            return err;
-        if (values[i] > p->max)
-            return refuse(c, c->prop_line[i],
-                          "property %s = '%s' is out of range; use at most "
-                          "%g %s",
-                          p->id, text, p->max, p->is_size ? "bytes" : "s");
-    }
-    plat->level[SC_LEVEL_INTRA].overhead_s = values[0];
-    plat->level[SC_LEVEL_INTRA].eager_limit = (size_t)values[1];
-    plat->level[SC_LEVEL_INTER].overhead_s = values[2];
-    plat->level[SC_LEVEL_INTER].eager_limit = (size_t)values[3];
-    plat->header_bytes = (size_t)values[4];
-    return SC_OK;
+    char file[1100];
+    snprintf(file, sizeof file, "%s '%s'", c->option, c->name);
+    return sc_platform_props_read(file, zone_id, c->prop_value, c->prop_line, plat);
 }
 
 void sc_xml_put_escaped(FILE *f, const char *s)

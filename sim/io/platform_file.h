@@ -9,15 +9,6 @@
 
 #include "models/platform.h"
 
-/* Zone properties of a simcoll platform (see platforms/README.md): the
- * per-message software overhead and the eager/rendezvous switch of each
- * level, and the size of the header every message carries. */
-#define SC_PROP_INTRA_OVERHEAD "simcoll/intra/overhead"
-#define SC_PROP_INTRA_EAGER "simcoll/intra/eager-limit"
-#define SC_PROP_INTER_OVERHEAD "simcoll/inter/overhead"
-#define SC_PROP_INTER_EAGER "simcoll/inter/eager-limit"
-#define SC_PROP_HEADER "simcoll/header-bytes"
-
 /* The most cores a platform may have in all: ranks are ints, and every
  * simulated rank costs SimGrid an actor. */
 #define SC_MAX_CORES (1 << 24)

@@ -23,8 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         names[i][1] = (char)('0' + i);
         nodes[i] = (sc_node_t){names[i], 8, 1e10, 5e9};
     }
-    plat.level[SC_LEVEL_INTRA] = (sc_level_t){30e-9, 5e9, 0.8e-6, 65536};
-    plat.level[SC_LEVEL_INTER] = (sc_level_t){23e-6, 1e8, 0.8e-6, 131072};
+    plat.level[SC_LEVEL_INTRA] = sc_level_hockney(30e-9, 5e9, 0.8e-6, 65536);
+    plat.level[SC_LEVEL_INTER] = sc_level_hockney(23e-6, 1e8, 0.8e-6, 131072);
 
     char *text = malloc(size + 1);
     if (!text)

@@ -20,6 +20,7 @@ int main(int argc, char **argv)
     sc_suite_platform_file();
     sc_suite_child();
     sc_suite_transport();
+    sc_suite_loggp();
     sc_suite_collectives();
     sc_suite_mapping();
     sc_suite_variants();

@@ -10,6 +10,7 @@ void sc_suite_platform(void);
 void sc_suite_platform_file(void);
 void sc_suite_child(void);
 void sc_suite_transport(void);
+void sc_suite_loggp(void);
 void sc_suite_collectives(void);
 void sc_suite_mapping(void);
 void sc_suite_variants(void);

@@ -91,21 +91,19 @@ static void test_uneven_nodes(void)
 }
 
 /* On a platform where no two messages share a link the cost model is exact:
- * the simulated time must equal it. Sizes straddle both eager limits of
- * tests/platforms/nocontention.xml (4096 in a node, 1024 across). */
-static void test_model_exact(void)
+ * the simulated time must equal it. */
+static void check_model_exact(const char *relative, const int *nps, int nnps,
+                              const size_t *msizes, int nsizes, int min_runs)
 {
-    const sc_platform_t *plat = sc_test_platform("tests/platforms/nocontention.xml");
+    const sc_platform_t *plat = sc_test_platform(relative);
     if (!plat)
         return;
-    static const int nps[] = {1, 2, 3, 4, 5, 7, 8, 9, 16, 24, 28};
-    static const size_t msizes[] = {1, 1000, 3000, 5000, 100000};
     double worst = 0;
     int runs = 0;
     for (const sc_algo_t *a = sc_algos; a->name; a++)
         for (int pl = 0; pl < 2; pl++)
-            for (size_t i = 0; i < sizeof nps / sizeof nps[0]; i++)
-                for (size_t s = 0; s < sizeof msizes / sizeof msizes[0]; s++) {
+            for (int i = 0; i < nnps; i++)
+                for (int s = 0; s < nsizes; s++) {
                     if (!applies(a, nps[i], plat))
                         continue;
                     sc_run_spec_t spec = {.plat = plat, .algo = a, .np = nps[i],
@@ -120,9 +118,10 @@ static void test_model_exact(void)
                     double diff = fabs(res.sim_time_s - res.model_time_s);
                     double rel = res.model_time_s > 0 ? diff / res.model_time_s : diff;
                     if (!(diff <= 1e-6 * res.model_time_s + 1e-15)) {
-                        fprintf(stderr, "\n%s np=%d size=%zu %s: simulated %.9g, model %.9g\n",
-                                a->name, nps[i], msizes[s], sc_placement_name(spec.placement),
-                                res.sim_time_s, res.model_time_s);
+                        fprintf(stderr, "\n%s %s np=%d size=%zu %s: simulated %.9g, model %.9g\n",
+                                relative, a->name, nps[i], msizes[s],
+                                sc_placement_name(spec.placement), res.sim_time_s,
+                                res.model_time_s);
                         CU_FAIL("simulated time differs from the cost model");
                     }
                     if (rel > worst)
@@ -130,7 +129,26 @@ static void test_model_exact(void)
                     sc_run_result_destroy(&res);
                 }
     printf(" [%d runs, largest relative difference %.2g] ", runs, worst);
-    CU_ASSERT_TRUE(runs > 400);
+    CU_ASSERT_TRUE(runs > min_runs);
+}
+
+/* Sizes straddle both eager limits of tests/platforms/nocontention.xml
+ * (4096 in a node, 1024 across). */
+static void test_model_exact(void)
+{
+    static const int nps[] = {1, 2, 3, 4, 5, 7, 8, 9, 16, 24, 28};
+    static const size_t msizes[] = {1, 1000, 3000, 5000, 100000};
+    check_model_exact("tests/platforms/nocontention.xml", nps, 11, msizes, 5, 400);
+}
+
+/* The same with every LogGP parameter but the gap set, piecewise
+ * (tests/platforms/loggp.xml): segments at 1024 and 4096 bytes in a node,
+ * 1024 and 65536 across; eager limits 4096 and 16384. */
+static void test_model_exact_loggp(void)
+{
+    static const int nps[] = {1, 2, 3, 5, 7, 8, 13, 16};
+    static const size_t msizes[] = {8, 1000, 3000, 6000, 20000, 70000};
+    check_model_exact("tests/platforms/loggp.xml", nps, 8, msizes, 6, 300);
 }
 
 /* Ranks that enter late: nobody may leave the barrier before the last one
@@ -220,6 +238,7 @@ void sc_suite_collectives(void)
     CU_add_test(s, "results on ib4x, cyclic", test_ib4x_cyclic);
     CU_add_test(s, "results on uneven nodes", test_uneven_nodes);
     CU_add_test(s, "simulated time equals the model without contention", test_model_exact);
+    CU_add_test(s, "... with LogGP overheads and bandwidth factors", test_model_exact_loggp);
     CU_add_test(s, "barrier with late ranks", test_barrier_semantics);
     CU_add_test(s, "a wrong result is caught", test_wrong_result_is_caught);
     CU_add_test(s, "bad run specifications", test_run_checks);

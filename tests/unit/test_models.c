@@ -8,26 +8,32 @@
 #include "models/collectives.h"
 #include "suites.h"
 
-/* One level everywhere: latency L, bandwidth B, overhead o; cores of 1
- * Gflop/s on a memory bus of MEMBUS bytes/s. */
-static const double L = 2e-6, B = 1e9, O = 1e-6, MEMBUS = 2e9;
+/* One level everywhere: latency L, bandwidth B, send overhead O_S, receive
+ * overhead O_R; cores of 1 Gflop/s on a memory bus of MEMBUS bytes/s. In the
+ * closed forms O stands for both overheads of a message, O_S + O_R. */
+static const double L = 2e-6, B = 1e9, O_S = 0.7e-6, O_R = 0.3e-6, O = O_S + O_R, MEMBUS = 2e9;
 
 static sc_platform_t single_level(int cores, size_t eager_limit)
 {
     static sc_node_t node;
     node = (sc_node_t){.name = "n", .cores = cores, .speed_flops = 1e9, .membus_Bps = MEMBUS};
     sc_platform_t p = {.nnodes = 1, .nodes = &node, .total_cores = cores, .uniform = 1};
-    for (int l = 0; l < SC_NLEVELS; l++)
-        p.level[l] = (sc_level_t){L, B, O, eager_limit};
+    for (int l = 0; l < SC_NLEVELS; l++) {
+        p.level[l] = sc_level_hockney(L, B, O_S, eager_limit);
+        p.level[l].recv_overhead = sc_piecewise_constant(O_R);
+    }
     return p;
 }
 
 static double predict(const sc_platform_t *plat, const int *node_of, int np,
                       const char *algo, size_t m)
 {
-    sc_model_t model = {plat, np, node_of, NULL, NULL, sizeof(double)};
+    sc_model_t model;
+    CU_ASSERT_EQUAL_FATAL(sc_model_init(&model, plat, np, node_of, NULL, NULL, sizeof(double)),
+                          SC_OK);
     double *t = calloc((size_t)np, sizeof *t);
     CU_ASSERT_EQUAL(sc_algo_find(algo)->model(&model, m, 0, t), SC_OK);
+    sc_model_destroy(&model);
     double T = sc_model_max(t, np);
     free(t);
     return T;
@@ -61,13 +67,54 @@ static void test_bcast_closed_forms(void)
     int zeros[64] = {0};
     sc_platform_t plat = single_level(64, 0); /* every message uses rendezvous */
     double alpha = O + 3 * L, beta = 1 / B;
-    for (int p = 1; p <= 64; p++)
+    /* Every hop of the deepest path pays o_r; when p is not a power of two
+     * the latest leaf is not the deepest, so the form holds with o_r = 0. */
+    for (int p = 1; p <= 64; p *= 2)
         ASSERT_TIME(predict(&plat, zeros, p, "bcast-binomial", 4096),
                     sc_ceil_log2(p) * (alpha + 4096 * beta));
+    sc_platform_t no_or = single_level(64, 0);
+    for (int l = 0; l < SC_NLEVELS; l++)
+        no_or.level[l].recv_overhead = sc_piecewise_constant(0);
+    for (int p = 1; p <= 64; p++)
+        ASSERT_TIME(predict(&no_or, zeros, p, "bcast-binomial", 4096),
+                    sc_ceil_log2(p) * (alpha - O_R + 4096 * beta));
     for (int p = 2; p <= 64; p *= 2) {
         size_t m = 64 * 1024; /* divisible by every p */
         ASSERT_TIME(predict(&plat, zeros, p, "bcast-scatter-allgather", m),
                     (sc_ceil_log2(p) + p - 1) * alpha + 2.0 * (p - 1) / p * m * beta);
+    }
+}
+
+/* The gap g on p nodes of one core (every message between nodes): a rank's
+ * messages leave at most one per g, so a round takes the larger of alpha
+ * and g: ring (eager) T = alpha + (p-2) max(alpha, g), dissemination barrier
+ * T = alpha_0 + (ceil(log2 p) - 1) max(alpha_0, g). */
+static void test_gap_closed_forms(void)
+{
+    enum { P = 24 };
+    static sc_node_t nodes[P];
+    for (int i = 0; i < P; i++)
+        nodes[i] = (sc_node_t){"n", 1, 1e9, MEMBUS};
+    sc_platform_t plat = {.nnodes = P, .nodes = nodes, .total_cores = P, .uniform = 1};
+    for (int l = 0; l < SC_NLEVELS; l++) {
+        plat.level[l] = sc_level_hockney(L, B, O_S, (size_t)1 << 30);
+        plat.level[l].recv_overhead = sc_piecewise_constant(O_R);
+    }
+    int node_of[P];
+    for (int i = 0; i < P; i++)
+        node_of[i] = i;
+    const size_t m = 1000;
+    double alpha = O + L + m / B, alpha0 = O + L;
+    static const double gaps[] = {0, 0.5e-6, 3.2e-6, 4e-6, 10e-6};
+    for (size_t k = 0; k < sizeof gaps / sizeof gaps[0]; k++) {
+        double g = gaps[k];
+        plat.level[SC_LEVEL_INTER].gap_s = g;
+        for (int p = 2; p <= P; p++) {
+            ASSERT_TIME(predict(&plat, node_of, p, "ring", m),
+                        alpha + (p - 2) * (alpha > g ? alpha : g));
+            ASSERT_TIME(predict(&plat, node_of, p, "barrier", 0),
+                        alpha0 + (sc_ceil_log2(p) - 1) * (alpha0 > g ? alpha0 : g));
+        }
     }
 }
 
@@ -78,22 +125,22 @@ static void test_two_level_rd(void)
 {
     sc_node_t nodes[2] = {{"a", 4, 1e9, 5e9}, {"b", 4, 1e9, 5e9}};
     sc_platform_t plat = {.nnodes = 2, .nodes = nodes, .total_cores = 8, .uniform = 1};
-    plat.level[SC_LEVEL_INTRA] = (sc_level_t){0.1e-6, 5e9, 0.5e-6, 1 << 20};
-    plat.level[SC_LEVEL_INTER] = (sc_level_t){10e-6, 0.1e9, 0.5e-6, 1 << 20};
+    plat.level[SC_LEVEL_INTRA] = sc_level_hockney(0.1e-6, 5e9, 0.5e-6, 1 << 20);
+    plat.level[SC_LEVEL_INTER] = sc_level_hockney(10e-6, 0.1e9, 0.5e-6, 1 << 20);
     int node_of[8];
     CU_ASSERT_EQUAL(sc_place(&plat, 8, SC_PLACE_BLOCK, node_of), SC_OK);
     const size_t m = 2048;
     const sc_level_t *in = &plat.level[SC_LEVEL_INTRA], *out = &plat.level[SC_LEVEL_INTER];
-    double want = (in->overhead_s + in->latency_s + 1 * m / in->bandwidth_Bps) +
-                  (in->overhead_s + in->latency_s + 2 * m / in->bandwidth_Bps) +
-                  (out->overhead_s + out->latency_s + 4 * m / out->bandwidth_Bps);
+    double want = (sc_level_send_overhead(in, m) + in->latency_s + 1 * m / in->bandwidth_Bps) +
+                  (sc_level_send_overhead(in, m) + in->latency_s + 2 * m / in->bandwidth_Bps) +
+                  (sc_level_send_overhead(out, m) + out->latency_s + 4 * m / out->bandwidth_Bps);
     ASSERT_TIME(predict(&plat, node_of, 8, "rd", m), want);
     /* cyclic placement (even ranks on one node): only the first step,
      * partner i XOR 1, crosses nodes */
     CU_ASSERT_EQUAL(sc_place(&plat, 8, SC_PLACE_CYCLIC, node_of), SC_OK);
-    double cyc = (out->overhead_s + out->latency_s + 1 * m / out->bandwidth_Bps) +
-                 (in->overhead_s + in->latency_s + 2 * m / in->bandwidth_Bps) +
-                 (in->overhead_s + in->latency_s + 4 * m / in->bandwidth_Bps);
+    double cyc = (sc_level_send_overhead(out, m) + out->latency_s + 1 * m / out->bandwidth_Bps) +
+                 (sc_level_send_overhead(in, m) + in->latency_s + 2 * m / in->bandwidth_Bps) +
+                 (sc_level_send_overhead(in, m) + in->latency_s + 4 * m / in->bandwidth_Bps);
     ASSERT_TIME(predict(&plat, node_of, 8, "rd", m), cyc);
 }
 
@@ -158,6 +205,7 @@ void sc_suite_models(void)
     CU_pSuite s = CU_add_suite("models", NULL, NULL);
     CU_add_test(s, "allgather and barrier closed forms", test_allgather_closed_forms);
     CU_add_test(s, "bcast closed forms", test_bcast_closed_forms);
+    CU_add_test(s, "the gap in closed forms", test_gap_closed_forms);
     CU_add_test(s, "two-level recursive doubling", test_two_level_rd);
     CU_add_test(s, "reduce and allreduce closed forms", test_reduce_closed_forms);
     CU_add_test(s, "chunk sizes", test_chunks);

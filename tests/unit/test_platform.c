@@ -14,7 +14,7 @@ static void check_level(const sc_level_t *lv, double lat, double bw, double o, s
 {
     CU_ASSERT_DOUBLE_EQUAL(lv->latency_s, lat, lat * 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(lv->bandwidth_Bps, bw, bw * 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(lv->overhead_s, o, o * 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_send_overhead(lv, 1), o, o * 1e-9);
     CU_ASSERT_EQUAL(lv->eager_limit, eager);
 }
 
@@ -157,7 +157,7 @@ static void test_generated_platform(void)
     }
     for (int l = 0; l < SC_NLEVELS; l++)
         check_level(&gen.level[l], g->level[l].latency_s, g->level[l].bandwidth_Bps,
-                    g->level[l].overhead_s, g->level[l].eager_limit);
+                    sc_level_send_overhead(&g->level[l], 1), g->level[l].eager_limit);
     sc_platform_destroy(&gen);
     CU_ASSERT_EQUAL(sc_generate_platform(sc_test_path("tests/platforms/nonuniform.xml"), 4, 0, path),
                     SC_ERR_INPUT);

@@ -72,7 +72,7 @@ static void test_good(void)
     sc_platform_t plat;
     CU_ASSERT_EQUAL_FATAL(check_keep(good, &plat), SC_OK);
     CU_ASSERT_EQUAL(plat.total_cores, 16);
-    CU_ASSERT_DOUBLE_EQUAL(plat.level[SC_LEVEL_INTER].overhead_s, 0.8e-6, 1e-18);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_send_overhead(&plat.level[SC_LEVEL_INTER], 100), 0.8e-6, 1e-18);
     CU_ASSERT_EQUAL(plat.level[SC_LEVEL_INTER].eager_limit, 6140);
     CU_ASSERT_EQUAL(plat.header_bytes, 40);
     /* What SimGrid reads: the same platform, numbers in base units. */
@@ -135,6 +135,51 @@ static const case_t cases[] = {
     {"value=\"0.8us\"", "value=\"5s\"", "simcoll/intra/overhead = '5s' is out of range"},
     {"value=\"40\"", "value=\"1G\"", "simcoll/header-bytes = '1G' is out of range"},
     {"value=\"6140\"", "value=\"-1\"", "is negative"},
+    /* LogGP properties */
+    {"<prop id=\"simcoll/intra/overhead\" value=\"0.8us\"/>",
+     "<prop id=\"simcoll/intra/overhead\" value=\"0.8us\"/><prop "
+     "id=\"simcoll/intra/send-overhead\" value=\"0:1us\"/>",
+     "gives both simcoll/intra/send-overhead and simcoll/intra/overhead"},
+    {"    <prop id=\"simcoll/intra/overhead\" value=\"0.8us\"/>\n", "",
+     "lacks <prop id=\"simcoll/intra/send-overhead\">"},
+    {"<prop id=\"simcoll/inter/overhead\" value=\"0.8us\"/>",
+     "<prop id=\"simcoll/inter/send-overhead\" value=\"64:1us\"/>",
+     "the first segment starts at 64 bytes; one must start at 0"},
+    {"<prop id=\"simcoll/inter/overhead\" value=\"0.8us\"/>",
+     "<prop id=\"simcoll/inter/send-overhead\" value=\"0:1us;1K:2us;1024:3us\"/>",
+     "two segments start at 1024 bytes"},
+    {"<prop id=\"simcoll/inter/overhead\" value=\"0.8us\"/>",
+     "<prop id=\"simcoll/inter/send-overhead\" value=\"0:1us:2ns:3ns\"/>",
+     "segment '0:1us:2ns:3ns' is not SIZE:START[:PER_BYTE]"},
+    {"<prop id=\"simcoll/inter/overhead\" value=\"0.8us\"/>",
+     "<prop id=\"simcoll/inter/send-overhead\" value=\"0:-1us\"/>", "segment start: '-1us' is "
+                                                                        "not a duration"},
+    {"<prop id=\"simcoll/inter/overhead\" value=\"0.8us\"/>",
+     "<prop id=\"simcoll/inter/send-overhead\" value=\"0:1us:1ms\"/>", "is out of range"},
+    {"<prop id=\"simcoll/inter/overhead\" value=\"0.8us\"/>",
+     "<prop id=\"simcoll/inter/send-overhead\" value=\"\"/>", "no segment"},
+    {"<prop id=\"simcoll/header-bytes\" value=\"40\"/>",
+     "<prop id=\"simcoll/header-bytes\" value=\"40\"/><prop "
+     "id=\"simcoll/inter/bandwidth-factor\" value=\"0:0\"/>",
+     "factor '0' is not a number above 0 and at most 2"},
+    {"<prop id=\"simcoll/header-bytes\" value=\"40\"/>",
+     "<prop id=\"simcoll/header-bytes\" value=\"40\"/><prop "
+     "id=\"simcoll/inter/bandwidth-factor\" value=\"0:nan\"/>",
+     "factor 'nan' is not a number"},
+    {"<prop id=\"simcoll/header-bytes\" value=\"40\"/>",
+     "<prop id=\"simcoll/header-bytes\" value=\"40\"/><prop id=\"simcoll/inter/gap\" "
+     "value=\"-1us\"/>",
+     "property simcoll/inter/gap: '-1us' is not a duration"},
+    {"<prop id=\"simcoll/header-bytes\" value=\"40\"/>",
+     "<prop id=\"simcoll/header-bytes\" value=\"40\"/><prop id=\"simcoll/intra/gap\" "
+     "value=\"1us\"/>",
+     "unknown simcoll property 'simcoll/intra/gap'"},
+    {"<prop id=\"simcoll/inter/overhead\" value=\"0.8us\"/>",
+     "<prop id=\"simcoll/inter/send-overhead\" value=\"0:0.8us;1420:1.2us:0.1ns\"/><prop "
+     "id=\"simcoll/inter/recv-overhead\" value=\"0:2us\"/><prop "
+     "id=\"simcoll/inter/bandwidth-factor\" value=\"65536:0.94;0:0.6\"/><prop "
+     "id=\"simcoll/inter/gap\" value=\"3us\"/>",
+     NULL},
     /* structure */
     {"routing=\"Cluster\"", "routing=\"Full\"", "routing=\"Full\": simcoll simulates clusters"},
     {"routing=\"Cluster\"", "routing=\"Dijkstra\"", "routing=\"Dijkstra\""},

@@ -1,0 +1,47 @@
+/* simcoll's properties of a platform zone: the message costs SimGrid's
+ * links do not carry (overheads, bandwidth factors, the NIC's gap, the
+ * protocol switch, the header), their syntax and ranges.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SC_PLATFORM_PROPS_H
+#define SC_PLATFORM_PROPS_H
+
+#include <stdio.h>
+
+#include "models/platform.h"
+
+/* Every property, NULL-terminated, in the order the generator and the
+ * calibration write them. LEVEL is intra (shared memory) or inter (network):
+ *
+ *   simcoll/LEVEL/send-overhead      o_s(m), piecewise: SIZE:START[:PER_BYTE];...
+ *                                    e.g. "0:0.8us;1420:1.2us:0.1ns"
+ *   simcoll/LEVEL/recv-overhead      o_r(m), the same syntax (default 0)
+ *   simcoll/LEVEL/overhead           a constant o_s, as simcoll 0.1 wrote it;
+ *                                    give this or send-overhead
+ *   simcoll/LEVEL/bandwidth-factor   share of the bandwidth a message gets,
+ *                                    piecewise: SIZE:FACTOR;... (default 1)
+ *   simcoll/LEVEL/eager-limit        bytes; larger messages use rendezvous
+ *   simcoll/inter/gap                g, per message at each NIC (default 0)
+ *   simcoll/header-bytes             bytes every message carries
+ *
+ * SIZE is bytes (K, M, G: powers of 1024), START and PER_BYTE durations
+ * (s, ms, us, ns, ps); segment k applies from its SIZE to the next one's,
+ * and the first SIZE is 0. */
+enum { SC_NPLATFORM_PROPS = 12 };
+extern const char *const sc_platform_props[SC_NPLATFORM_PROPS + 1];
+
+/* Index of `id` in sc_platform_props, or -1. */
+int sc_platform_prop_index(const char *id);
+
+/* Parses the properties' texts (value[i] for sc_platform_props[i], NULL
+ * where absent, found on line[i] of the file named `file` in messages as
+ * "OPTION 'PATH'") into plat->level[] and plat->header_bytes. SC_ERR_INPUT
+ * names the property, the line and what is valid; a required property
+ * missing is named with the zone. */
+sc_err_t sc_platform_props_read(const char *file, const char *zone, const char *const *value,
+                                const int *line, sc_platform_t *plat);
+
+/* Writes a piecewise function in the properties' syntax (SIZE:START:PER_BYTE
+ * for overheads, SIZE:FACTOR for factors), exactly enough to read back. */
+void sc_piecewise_write(FILE *f, const sc_piecewise_t *pw, int is_factor);
+
+#endif

@@ -1,0 +1,193 @@
+/* The LogGP parameters of a level, one message at a time and under
+ * concurrency: simulated times against closed forms worked out here from
+ * the numbers of tests/platforms/loggp*.xml, and against the cost models.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "helpers.h"
+#include "models/collectives.h"
+#include "suites.h"
+
+/* tests/platforms/loggp.xml, by hand: 4 nodes of 4 cores, FATPIPE links. */
+static const double H = 40; /* header bytes */
+
+static double inter_os(double m) { return m < 1024 ? 3e-6 + 0.01e-9 * m : 4e-6; }
+static double inter_or(double m) { return m < 1024 ? 2e-6 : 5e-6 + 0.02e-9 * m; }
+static double inter_f(double m) { return m < 1024 ? 0.6 : m < 65536 ? 0.9 : 0.95; }
+static double inter_wire(double m) /* two NIC links of 5 us, 100 MB/s */
+{
+    return 10e-6 + round((H + m) / inter_f(m)) / 100e6;
+}
+static double intra_os(double m) { return m < 4096 ? 1e-6 : 2e-6 + 0.5e-9 * m; }
+static double intra_or(double m) { return m < 4096 ? 0.5e-6 : 1e-6 + 0.25e-9 * m; }
+static double intra_f(double m) { return m < 1024 ? 0.5 : 0.8; }
+static double intra_wire(double m) /* the memory bus: 200 ns, 1 GB/s */
+{
+    return 200e-9 + round((H + m) / intra_f(m)) / 1e9;
+}
+
+/* One message, eager below the level's limit, else rendezvous (RTS, CTS,
+ * data). */
+static double one_message(int inter, double m)
+{
+    double os = inter ? inter_os(m) : intra_os(m), orr = inter ? inter_or(m) : intra_or(m);
+    double eager_limit = inter ? 16384 : 4096;
+    double w0 = inter ? inter_wire(0) : intra_wire(0), wm = inter ? inter_wire(m) : intra_wire(m);
+    return os + (m <= eager_limit ? wm : 2 * w0 + wm) + orr;
+}
+
+static void test_single_message(void)
+{
+    const sc_platform_t *plat = sc_test_platform("tests/platforms/loggp.xml");
+    if (!plat)
+        return;
+    static const size_t sizes[] = {1, 1000, 1023, 1024, 4095, 4096, 4097, 5000, 16384, 16385,
+                                   65535, 65536, 200000};
+    for (int inter = 0; inter <= 1; inter++)
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+            /* A binomial broadcast on 2 ranks is one message; cyclic puts
+             * the ranks on two nodes, block on one. */
+            sc_run_spec_t spec = {.plat = plat, .algo = sc_algo_find("bcast-binomial"), .np = 2,
+                                  .bytes = sizes[i], .payload = 1,
+                                  .placement = inter ? SC_PLACE_CYCLIC : SC_PLACE_BLOCK};
+            sc_run_result_t res;
+            CU_ASSERT_EQUAL_FATAL(sc_run(&spec, &res), SC_OK);
+            double want = one_message(inter, (double)sizes[i]);
+            if (fabs(res.sim_time_s - want) > 1e-9 * want ||
+                fabs(res.model_time_s - want) > 1e-9 * want) {
+                fprintf(stderr, "\n%s %zu bytes: simulated %.12g, model %.12g, closed form %.12g\n",
+                        inter ? "inter" : "intra", sizes[i], res.sim_time_s, res.model_time_s,
+                        want);
+                CU_FAIL("one message does not cost o_s + wire + o_r");
+            }
+            CU_ASSERT_EQUAL(res.valid, 1);
+            sc_run_result_destroy(&res);
+        }
+}
+
+/* Ranks 0..h-1 (node 0) each send bytes to rank h + i (node 1) at once,
+ * h = p/2: h messages through one NIC in each direction. */
+static sc_err_t fan(sc_comm_t *comm, const sc_coll_args_t *args)
+{
+    int h = comm->size / 2;
+    if (comm->rank < h)
+        return sc_send(comm, args->sendbuf, args->bytes, comm->rank + h, 1);
+    return sc_recv(comm, args->recvbuf, args->bytes, comm->rank - h, 1);
+}
+
+static sc_err_t fan_model(const sc_model_t *model, size_t bytes, int root, double *t)
+{
+    (void)root;
+    sc_round_t round;
+    sc_err_t err = sc_round_init(&round, model->size);
+    if (err)
+        return err;
+    int h = model->size / 2;
+    for (int i = 0; i < h; i++) {
+        round.dst[i] = i + h;
+        round.src[i + h] = i;
+        round.bytes[i] = bytes;
+    }
+    sc_model_exchange(model, &round, t);
+    sc_round_destroy(&round);
+    return SC_OK;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The gap g = 10 us, more than o_s: the four messages of node 0 leave one
+ * g apart, whichever core sends them, and arrive one g apart; each sender
+ * waits for its slot. The model predicts the same times. */
+static void test_gap_queues_messages(void)
+{
+    const sc_platform_t *plat = sc_test_platform("tests/platforms/loggp-gap.xml");
+    if (!plat)
+        return;
+    const double g = 10e-6;
+    CU_ASSERT_DOUBLE_EQUAL(plat->level[SC_LEVEL_INTER].gap_s, g, 1e-18);
+    sc_algo_t algo = {"fan", SC_BARRIER, fan, fan_model, 0, "4 senders on one node"};
+    static const size_t sizes[] = {8, 5000, 100000};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        double m = (double)sizes[s];
+        sc_run_spec_t spec = {.plat = plat, .algo = &algo, .np = 8, .bytes = sizes[s],
+                              .placement = SC_PLACE_BLOCK};
+        sc_run_result_t res;
+        CU_ASSERT_EQUAL_FATAL(sc_run(&spec, &res), SC_OK);
+        double recv[4], send[4];
+        for (int i = 0; i < 4; i++) {
+            send[i] = res.finish[i];
+            recv[i] = res.finish[4 + i];
+        }
+        qsort(send, 4, sizeof *send, by_value);
+        qsort(recv, 4, sizeof *recv, by_value);
+        for (int k = 0; k < 4; k++) {
+            double w_first = m <= 16384 ? inter_wire(m) : inter_wire(0);
+            double leaves = inter_os(m) + k * g;
+            /* Eager: the sender is done when its message leaves; rendezvous:
+             * when the data has arrived (RTS, CTS, data). */
+            double arrives = m <= 16384 ? leaves + w_first
+                                        : leaves + 2 * inter_wire(0) + inter_wire(m);
+            double sent = m <= 16384 ? leaves : arrives;
+            if (fabs(send[k] - sent) > 1e-12 || fabs(recv[k] - (arrives + inter_or(m))) > 1e-12) {
+                fprintf(stderr, "\n%.0f bytes, slot %d: sender %.12g (want %.12g), receiver "
+                                "%.12g (want %.12g)\n",
+                        m, k, send[k], sent, recv[k], arrives + inter_or(m));
+                CU_FAIL("the gap does not queue messages one g apart");
+            }
+        }
+        CU_ASSERT_DOUBLE_EQUAL(res.model_time_s, res.sim_time_s, 1e-12);
+        sc_run_result_destroy(&res);
+    }
+}
+
+/* One rank receives from three other nodes at once: the messages arrive
+ * together, and its overhead o_r is paid once per message. */
+static sc_err_t gather(sc_comm_t *comm, const sc_coll_args_t *args)
+{
+    if (comm->rank != 0)
+        return sc_send(comm, args->sendbuf, args->bytes, 0, 1);
+    sc_request_t *reqs[3];
+    for (int i = 0; i < 3; i++) {
+        sc_err_t err = sc_irecv(comm, args->recvbuf, args->bytes, i + 1, 1, &reqs[i]);
+        if (err)
+            return err;
+    }
+    return sc_waitall(comm, 3, reqs);
+}
+
+static void test_recv_overhead_per_message(void)
+{
+    const sc_platform_t *plat = sc_test_platform("tests/platforms/loggp.xml");
+    if (!plat)
+        return;
+    sc_algo_t algo = {"gather3", SC_BARRIER, gather, sc_model_barrier_dissemination, 0,
+                      "three messages to rank 0"};
+    static const size_t sizes[] = {8, 2000};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        double m = (double)sizes[s];
+        sc_run_spec_t spec = {.plat = plat, .algo = &algo, .np = 4, .bytes = sizes[s],
+                              .placement = SC_PLACE_CYCLIC};
+        sc_run_result_t res;
+        CU_ASSERT_EQUAL_FATAL(sc_run(&spec, &res), SC_OK);
+        double want = inter_os(m) + inter_wire(m) + 3 * inter_or(m);
+        CU_ASSERT_DOUBLE_EQUAL(res.finish[0], want, 1e-12);
+        for (int r = 1; r < 4; r++) /* eager: the senders are done once it left */
+            CU_ASSERT_DOUBLE_EQUAL(res.finish[r], inter_os(m), 1e-12);
+        sc_run_result_destroy(&res);
+    }
+}
+
+void sc_suite_loggp(void)
+{
+    CU_pSuite s = CU_add_suite("loggp", NULL, NULL);
+    CU_add_test(s, "one message: o_s + wire + o_r, piecewise", test_single_message);
+    CU_add_test(s, "the gap queues a node's messages", test_gap_queues_messages);
+    CU_add_test(s, "o_r once per message received", test_recv_overhead_per_message);
+}
