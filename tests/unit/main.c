@@ -25,6 +25,7 @@ int main(int argc, char **argv)
     sc_suite_mapping();
     sc_suite_variants();
     sc_suite_mapfile();
+    sc_suite_measurements();
     sc_suite_reduce();
     CU_basic_set_mode(CU_BRM_VERBOSE);
     /* Every run starts a new summary: add up the failures as we go. */

@@ -1,0 +1,55 @@
+/* Fuzz target: the benchmark-output reader. The input is the file, read
+ * with the format found from its content and with each format forced.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/io/measurements.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* What was accepted must be usable as it is: at least one point a series,
+ * every number finite and non-negative (value2 may be NAN), lines in the
+ * file, strings terminated. */
+static void check(const sc_series_t *series, int n, size_t size)
+{
+    if (n < 1 || !series)
+        abort();
+    for (int i = 0; i < n; i++) {
+        const sc_series_t *s = &series[i];
+        if (!s->path || !s->source || s->npoints < 1 || !s->points || s->np < 0 || s->pairs < 0 ||
+            (int)s->kind < (int)SC_MEASURE_LATENCY || (int)s->kind > (int)SC_MEASURE_COLLECTIVE ||
+            !memchr(s->collective, '\0', sizeof s->collective) ||
+            (s->kind == SC_MEASURE_COLLECTIVE) != (s->collective[0] != '\0') ||
+            (s->kind == SC_MEASURE_MESSAGE_RATE) != (s->pairs > 0))
+            abort();
+        for (int k = 0; k < s->npoints; k++) {
+            const sc_point_t *p = &s->points[k];
+            if (!isfinite(p->value) || p->value < 0 || signbit(p->value) ||
+                (!isnan(p->value2) && (!isfinite(p->value2) || p->value2 < 0)) || p->line < 1 ||
+                (size_t)p->line > size + 1)
+                abort();
+        }
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static const sc_measure_format_t formats[] = {SC_MEASURE_FORMAT_AUTO, SC_MEASURE_FORMAT_OSU,
+                                                  SC_MEASURE_FORMAT_IMB, SC_MEASURE_FORMAT_NETPIPE,
+                                                  SC_MEASURE_FORMAT_SMPI};
+    for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
+        sc_series_t *series = NULL;
+        int n = 0;
+        sc_err_t err = sc_measurements_parse("--fuzz", "fuzz.txt", (const char *)data, size,
+                                             formats[f], &series, &n);
+        if (err == SC_OK)
+            check(series, n, size);
+        else if (err != SC_ERR_INPUT || series || n)
+            abort(); /* out of memory is not expected on small inputs */
+        sc_series_destroy(series, n);
+    }
+    return 0;
+}
