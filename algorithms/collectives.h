@@ -50,6 +50,11 @@ sc_err_t sc_bruck_played(sc_comm_t *comm, const sc_coll_args_t *args, int exch,
 sc_err_t sc_bcast_binomial(sc_comm_t *comm, const sc_coll_args_t *args);
 sc_err_t sc_bcast_scatter_allgather(sc_comm_t *comm,
                                     const sc_coll_args_t *args);
+sc_err_t sc_bcast_scatter_rd(sc_comm_t *comm, const sc_coll_args_t *args);
+
+/* The binomial scatter both scatter broadcasts start with: p chunks of
+ * ceil(m/p) bytes, every rank receiving those of its subtree. */
+sc_err_t sc_bcast_scatter(sc_comm_t *comm, const sc_coll_args_t *args);
 
 sc_err_t sc_barrier_dissemination(sc_comm_t *comm, const sc_coll_args_t *args);
 
@@ -65,5 +70,18 @@ sc_err_t sc_allreduce_rhrd(sc_comm_t *comm, const sc_coll_args_t *args);
 sc_err_t sc_allreduce_mpich(sc_comm_t *comm, const sc_coll_args_t *args);
 sc_err_t sc_allreduce_nonpow2(sc_comm_t *comm, const sc_coll_args_t *args);
 sc_err_t sc_allreduce_ring(sc_comm_t *comm, const sc_coll_args_t *args);
+
+/* MPICH's SMP-aware collectives (mpich/smp.c): flat algorithms on the node
+ * and node-leader communicators, as MPICH2 1.2.1 runs by default. */
+sc_err_t sc_barrier_mpich_smp(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_bcast_mpich_smp(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_allreduce_mpich_smp(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_reduce_mpich_smp(sc_comm_t *comm, const sc_coll_args_t *args);
+
+/* MPICH's own reductions (rabenseifner.c): whole-vector folding for any p,
+ * then recursive doubling or Rabenseifner's halving and doubling/gather. */
+sc_err_t sc_allreduce_rd(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_allreduce_rabenseifner(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_reduce_rabenseifner(sc_comm_t *comm, const sc_coll_args_t *args);
 
 #endif

@@ -78,7 +78,7 @@ void sc_buf_free(sc_comm_t *comm, void *buf)
 void sc_buf_copy(const sc_comm_t *comm, void *dst, const void *src,
                  size_t bytes)
 {
-    if (!comm->scratch && bytes)
+    if (!comm->scratch && bytes && dst != src) /* onto itself: MPI_IN_PLACE */
         memcpy(dst, src, bytes);
 }
 

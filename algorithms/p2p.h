@@ -38,6 +38,9 @@ struct sc_comm {
     const sc_transport_t *transport;
     void *impl;            /* the transport's per-rank state */
     sc_scratch_t *scratch; /* non-NULL in size-only runs (no payload) */
+    /* The node every rank runs on, numbered from 0, for the SMP-aware
+     * algorithms (subcomm.h); NULL where it is not known. */
+    const int *node_of;
 };
 
 /* Non-blocking send of `bytes` bytes to rank `dst`. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../models/collectives.h"
+#include "../models/mpich.h"
 #include "collectives.h"
 
 const sc_algo_t sc_algos[] = {
@@ -20,14 +21,22 @@ const sc_algo_t sc_algos[] = {
     {"ring-reorder", SC_ALLGATHER, sc_allgather_ring_reorder, sc_model_allgather_ring,            SC_USES_MAPPING, "ring on a rank mapping pi; blocks stored in rank order as they arrive"},
     {"bcast-binomial", SC_BCAST, sc_bcast_binomial,         sc_model_bcast_binomial,              0,             "binomial tree from the root; ceil(log2 p) levels, for short messages"},
     {"bcast-scatter-allgather", SC_BCAST, sc_bcast_scatter_allgather, sc_model_bcast_scatter_allgather, 0,  "binomial scatter of p chunks, then ring allgather (van de Geijn), for long messages"},
+    {"bcast-scatter-rd", SC_BCAST, sc_bcast_scatter_rd, sc_model_bcast_scatter_rd, SC_NEEDS_POW2, "binomial scatter of p chunks, then recursive-doubling allgather (MPICH, medium messages)"},
     {"barrier",   SC_BARRIER,   sc_barrier_dissemination,   sc_model_barrier_dissemination,       0,             "dissemination barrier; ceil(log2 p) rounds of empty messages"},
+    {"barrier-mpich-smp", SC_BARRIER, sc_barrier_mpich_smp, sc_model_barrier_mpich_smp,           0,             "MPICH's SMP barrier: dissemination in each node, among node leaders, 1-byte node broadcast"},
+    {"bcast-mpich-smp", SC_BCAST, sc_bcast_mpich_smp,       sc_model_bcast_mpich_smp,             0,             "MPICH's SMP broadcast: node leaders, then nodes (binomial; scatter-allgather for medium)"},
     {"reduce-mst", SC_REDUCE,   sc_reduce_mst,              sc_model_reduce_mst,                  0,             "binomial tree (MST) to the root; ceil(log2 p) whole-vector steps, for short vectors"},
     {"reduce-rhrd", SC_REDUCE,  sc_reduce_rhrd,             sc_model_reduce_rhrd,                 SC_NEEDS_POW2, "Rabenseifner: recursive halving reduce-scatter, binomial gather to the root"},
     {"reduce-mpich", SC_REDUCE, sc_reduce_mpich,            sc_model_reduce_mpich,                0,             "prior art for any p: 2r ranks fold into r, then RHRD (IBM patent, background)"},
+    {"reduce-rabenseifner", SC_REDUCE, sc_reduce_rabenseifner, sc_model_reduce_rabenseifner,    0,             "MPICH's Rabenseifner: odd ranks of the first 2r fold their vector into even ones, halving, gather"},
+    {"reduce-mpich-smp", SC_REDUCE, sc_reduce_mpich_smp,    sc_model_reduce_mpich_smp,            0,             "MPICH's SMP reduce: other nodes to their leaders, leaders to the root's node, then the root"},
     {"reduce-nonpow2", SC_REDUCE, sc_reduce_nonpow2,        sc_model_reduce_nonpow2,              0,             "IBM patent (Bin Jia): half vectors merged into N ranks, RHRD on halves; RHRD for p = 2^k"},
     {"allreduce-mst", SC_ALLREDUCE, sc_allreduce_mst,       sc_model_allreduce_mst,               0,             "binomial reduce to rank 0, then binomial broadcast"},
     {"allreduce-rhrd", SC_ALLREDUCE, sc_allreduce_rhrd,     sc_model_allreduce_rhrd,              SC_NEEDS_POW2, "Rabenseifner: recursive halving reduce-scatter, recursive doubling allgather"},
     {"allreduce-mpich", SC_ALLREDUCE, sc_allreduce_mpich,   sc_model_allreduce_mpich,             0,             "prior art for any p: 2r ranks fold into r, RHRD, dropped ranks get the result"},
+    {"allreduce-rd", SC_ALLREDUCE, sc_allreduce_rd,         sc_model_allreduce_rd,                0,             "MPICH, short vectors: even ranks of the first 2r fold into odd ones, recursive doubling"},
+    {"allreduce-rabenseifner", SC_ALLREDUCE, sc_allreduce_rabenseifner, sc_model_allreduce_rabenseifner, 0, "MPICH's Rabenseifner: even ranks of the first 2r fold into odd ones, RHRD, results back"},
+    {"allreduce-mpich-smp", SC_ALLREDUCE, sc_allreduce_mpich_smp, sc_model_allreduce_mpich_smp, 0,           "MPICH's SMP allreduce: reduce in each node, allreduce among leaders, node broadcast"},
     {"allreduce-nonpow2", SC_ALLREDUCE, sc_allreduce_nonpow2, sc_model_allreduce_nonpow2,         0,             "IBM patent (Bin Jia): half vectors merged into N ranks, RHRD on halves; RHRD for p = 2^k"},
     {"allreduce-ring", SC_ALLREDUCE, sc_allreduce_ring,     sc_model_allreduce_ring,              0,             "ring reduce-scatter + ring allgather; bandwidth-optimal, 2(p-1) steps"},
     {NULL, 0, NULL, NULL, 0, NULL},

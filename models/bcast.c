@@ -64,12 +64,34 @@ static void ring_of_chunks_round(int k, int p, size_t bytes, int root, sc_round_
     }
 }
 
+/* Round k of the recursive-doubling allgather of the chunks: relative rank
+ * i exchanges the 2^k chunks of its subtree with i XOR 2^k. */
+static void doubling_of_chunks_round(int k, int p, size_t bytes, int root, sc_round_t *round)
+{
+    int mask = 1 << k;
+    for (int rel = 0; rel < p; rel++) {
+        int i = (rel + root) % p, peer = (rel ^ mask) % p;
+        round->dst[i] = round->src[i] = (peer + root) % p;
+        round->bytes[i] = sc_chunk_span_bytes(bytes, p, rel & ~(mask - 1), mask);
+    }
+}
+
 sc_err_t sc_model_bcast_binomial(const sc_model_t *model, size_t bytes,
                                  int root, double *t)
 {
     if (model->size == 1 || bytes == 0)
         return SC_OK;
     return binomial_tree(model, bytes, root, 0, t);
+}
+
+sc_err_t sc_model_bcast_scatter_rd(const sc_model_t *model, size_t bytes, int root, double *t)
+{
+    int p = model->size;
+    if (p == 1 || bytes == 0)
+        return SC_OK;
+    sc_err_t err = binomial_tree(model, bytes, root, 1, t);
+    return err ? err
+               : sc_model_rounds(model, sc_ceil_log2(p), doubling_of_chunks_round, bytes, root, t);
 }
 
 sc_err_t sc_model_bcast_scatter_allgather(const sc_model_t *model,

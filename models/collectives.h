@@ -56,6 +56,12 @@ sc_err_t sc_model_bcast_binomial(const sc_model_t *model, size_t bytes,
 sc_err_t sc_model_bcast_scatter_allgather(const sc_model_t *model,
                                           size_t bytes, int root, double *t);
 
+/* The same scatter, then a recursive-doubling allgather of the chunks
+ * (MPICH's medium-message broadcast; p a power of two). For m divisible by
+ * p and rendezvous messages: T = 2 log2(p) alpha + 2 (p-1)/p m beta. */
+sc_err_t sc_model_bcast_scatter_rd(const sc_model_t *model, size_t bytes, int root,
+                                   double *t);
+
 /* Dissemination barrier: ceil(log2 p) rounds of zero-byte messages.
  * T = ceil(log2 p) (o_s + L + o_r). */
 sc_err_t sc_model_barrier_dissemination(const sc_model_t *model, size_t bytes,
@@ -102,6 +108,21 @@ sc_err_t sc_model_allreduce_nonpow2(const sc_model_t *model, size_t bytes, int r
 /* Ring reduce-scatter + ring allgather:
  *   T = 2 (p-1) alpha + 2 (p-1)/p L beta + (p-1)/p L gamma. */
 sc_err_t sc_model_allreduce_ring(const sc_model_t *model, size_t bytes, int root, double *t);
+
+/* MPICH's own reductions (algorithms/reduce/rabenseifner.c): whole vectors
+ * folded from the first 2r ranks into r, then, r > 0, on one level:
+ *   allreduce-rd             (2 + log2 N) alpha + (2 + log2 N) L beta
+ *                            + (1 + log2 N) L gamma
+ *   allreduce-rabenseifner   (2 + 2 log2 N) alpha + (2 + 2(N-1)/N) L beta
+ *                            + (1 + (N-1)/N) L gamma
+ *   reduce-rabenseifner      (1 + 2 log2 N) alpha + (1 + 2(N-1)/N) L beta
+ *                            + (1 + (N-1)/N) L gamma
+ * r = 0: log2 N (alpha + L beta + L gamma), and RHRD for the other two. */
+sc_err_t sc_model_allreduce_rd(const sc_model_t *model, size_t bytes, int root, double *t);
+sc_err_t sc_model_allreduce_rabenseifner(const sc_model_t *model, size_t bytes, int root,
+                                         double *t);
+sc_err_t sc_model_reduce_rabenseifner(const sc_model_t *model, size_t bytes, int root,
+                                      double *t);
 
 /* The largest power of two <= p (p >= 1): N of the reductions. */
 int sc_pow2_below(int p);

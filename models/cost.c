@@ -262,6 +262,27 @@ double sc_model_send(const sc_model_t *model, int from, int to, size_t bytes,
     return done + o_r;
 }
 
+sc_err_t sc_model_sub(const sc_model_t *model, const int *members, int n, sc_model_fn fn,
+                      size_t bytes, int root, double *t)
+{
+    int *node_of = malloc((size_t)n * sizeof *node_of);
+    double *ts = malloc((size_t)n * sizeof *ts);
+    sc_err_t err = node_of && ts ? SC_OK : sc_error(SC_ERR_RUN, "out of memory in the cost model");
+    if (!err) {
+        for (int i = 0; i < n; i++) {
+            node_of[i] = model->node_of[members[i]];
+            ts[i] = t[members[i]];
+        }
+        sc_model_t sub = {model->plat, n, node_of, NULL, NULL, model->elem_size, model->nic_free};
+        err = fn(&sub, bytes, root, ts);
+        for (int i = 0; i < n && !err; i++)
+            t[members[i]] = ts[i];
+    }
+    free(node_of);
+    free(ts);
+    return err;
+}
+
 double sc_model_max(const double *t, int n)
 {
     double m = t[0];

@@ -135,6 +135,12 @@ sc_err_t sc_model_exchange_own(const sc_model_t *model, size_t bytes, double *t)
 double sc_model_send(const sc_model_t *model, int from, int to, size_t bytes,
                      double *t_from, double t_to);
 
+/* Costs fn on a subcommunicator (algorithms/subcomm.h): its rank i is
+ * rank members[i] of the model; t is by the model's ranks, and only the
+ * members' entries change. */
+sc_err_t sc_model_sub(const sc_model_t *model, const int *members, int n, sc_model_fn fn,
+                      size_t bytes, int root, double *t);
+
 /* Largest entry of t[0..n-1]. */
 double sc_model_max(const double *t, int n);
 

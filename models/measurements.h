@@ -46,7 +46,9 @@ typedef struct {
                                "allgather", "allreduce", "reduce", "alltoall",
                                ... lower case, MPI_ prefix dropped; else "" */
     int np;                 /* processes the file says it ran, 0 if it does not */
-    int pairs;              /* SC_MEASURE_MESSAGE_RATE: pairs; else 0 */
+    int pairs;              /* SC_MEASURE_MESSAGE_RATE (osu_mbw_mr), and IMB's Uniband
+                               and Biband (np/2): the pairs streaming at once, whose
+                               total the value is; 0 for one pair */
     sc_point_t *points;
     int npoints;
 } sc_series_t;

@@ -262,6 +262,77 @@ sc_err_t sc_model_allreduce_mpich(const sc_model_t *model, size_t bytes, int roo
     return prior_art(model, bytes, 0, t, 1);
 }
 
+/* MPICH's own folding (algorithms/reduce/rabenseifner.c): one of each of
+ * the first r pairs sends its whole vector to the other and drops out; the
+ * N survivors run `steps`; in allreduce the dropped ones get the result. */
+typedef enum { STEPS_DOUBLING, STEPS_RHRD, STEPS_HALVING_GATHER } steps_t;
+
+static sc_err_t mpich_fold(const sc_model_t *model, size_t bytes, int root, double *t,
+                           int allreduce, steps_t steps)
+{
+    int p = model->size, N = sc_pow2_below(p), r = p - N, keep_odd = allreduce;
+    if (p == 1 || bytes == 0)
+        return SC_OK;
+    plan_t pl;
+    int *survivors = malloc((size_t)N * sizeof *survivors);
+    sc_err_t err = survivors ? plan_init(&pl, model, root, t)
+                             : sc_error(SC_ERR_RUN, "out of memory in the cost model");
+    if (err) {
+        free(survivors);
+        return err;
+    }
+    sc_span_t whole = {0, bytes / model->elem_size};
+    if (r > 0) {
+        for (int j = 0; j < r; j++) {
+            int keeper = 2 * j + keep_odd;
+            message(&pl, keeper ^ 1, keeper, whole);
+            combine(&pl, keeper, whole);
+        }
+        end_round(&pl);
+    }
+    for (int k = 0; k < N; k++)
+        survivors[k] = k < r ? 2 * k + keep_odd : k + r;
+    group_t g = {N, survivors, whole};
+    if (steps == STEPS_DOUBLING) {
+        for (int s = 0; (1 << s) < N; s++) {
+            for (int k = 0; k < N; k++) {
+                message(&pl, survivors[k], survivors[k ^ (1 << s)], whole);
+                combine(&pl, survivors[k], whole);
+            }
+            end_round(&pl);
+        }
+    } else {
+        halving(&pl, &g, 1);
+        (steps == STEPS_RHRD ? doubling : gather)(&pl, &g, 1);
+    }
+    if (allreduce && r > 0) {
+        for (int j = 0; j < r; j++)
+            message(&pl, 2 * j + 1, 2 * j, whole);
+        end_round(&pl);
+    }
+    sc_round_destroy(&pl.round);
+    free(survivors);
+    return SC_OK;
+}
+
+sc_err_t sc_model_allreduce_rd(const sc_model_t *model, size_t bytes, int root, double *t)
+{
+    (void)root;
+    return mpich_fold(model, bytes, 0, t, 1, STEPS_DOUBLING);
+}
+
+sc_err_t sc_model_allreduce_rabenseifner(const sc_model_t *model, size_t bytes, int root,
+                                         double *t)
+{
+    (void)root;
+    return mpich_fold(model, bytes, 0, t, 1, STEPS_RHRD);
+}
+
+sc_err_t sc_model_reduce_rabenseifner(const sc_model_t *model, size_t bytes, int root, double *t)
+{
+    return mpich_fold(model, bytes, root, t, 0, STEPS_HALVING_GATHER);
+}
+
 /* The patent's method, steps as numbered in algorithms/reduce/nonpow2.c.
  * Pairs j < r' (r' = r, or r - 1 for r odd) of S0 are receivers (j even)
  * or senders (j odd); r odd adds X = 2r-1, Y = 2r-2, Z = 2r; S1's pairs

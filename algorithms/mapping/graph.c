@@ -158,6 +158,12 @@ static size_t fold_edges(msgs_t *sent)
 
 sc_err_t sc_graph_record(const sc_algo_t *algo, int p, int root, sc_graph_t *graph)
 {
+    return sc_graph_record_placed(algo, p, root, NULL, graph);
+}
+
+sc_err_t sc_graph_record_placed(const sc_algo_t *algo, int p, int root, const int *node_of,
+                                sc_graph_t *graph)
+{
     igraph_setup();
     memset(graph, 0, sizeof *graph);
     recorder_t rec = {{NULL, 0, 0}, {NULL, 0, 0}, 0};
@@ -171,7 +177,7 @@ sc_err_t sc_graph_record(const sc_algo_t *algo, int p, int root, sc_graph_t *gra
         goto cleanup;
     }
     for (int r = 0; r < p && !err && !rec.failed; r++) {
-        sc_comm_t comm = {r, p, &recording_transport, &rec, scratch};
+        sc_comm_t comm = {r, p, &recording_transport, &rec, scratch, node_of};
         sc_coll_args_t args = {.sendbuf = area, .recvbuf = area, .bytes = bytes, .root = root,
                                .op = SC_OP_SUM, .type = SC_TYPE_INT};
         err = algo->run(&comm, &args);

@@ -26,6 +26,11 @@ typedef struct {
  * recorder checks that every pair's sends match its receives and fails
  * (SC_ERR_RUN) otherwise. */
 sc_err_t sc_graph_record(const sc_algo_t *algo, int p, int root, sc_graph_t *graph);
+
+/* The same with the ranks' nodes known (node_of, by rank; NULL: not
+ * known), which the SMP-aware algorithms follow. */
+sc_err_t sc_graph_record_placed(const sc_algo_t *algo, int p, int root, const int *node_of,
+                                sc_graph_t *graph);
 void sc_graph_destroy(sc_graph_t *graph);
 
 /* Total weight of the edges whose ends are on different nodes, position j

@@ -8,6 +8,9 @@
 #include <string.h>
 
 #include "algorithms/mapping/mapping.h"
+#include "algorithms/profiles/profiles.h"
+#include "args.h"
+#include "calibrate.h"
 #include "sim/engine/engine.h"
 #include "sim/io/files.h"
 #include "sim/io/generate.h"
@@ -22,7 +25,9 @@ static const char usage[] =
     "       simcoll map --platform FILE --algo NAME [--np N] [--partitioner P]\n"
     "                   [-o PI] [--machinefile F] [--rankfile F]\n"
     "       simcoll platform --like FILE --nodes N [--cores C] [-o OUT]\n"
-    "       simcoll list\n"
+    "       simcoll calibrate MEASUREMENTS --like FILE [-o OUT] (simcoll calibrate --help)\n"
+    "       simcoll --platform FILE --coll NAME --mpi PROFILE [options]\n"
+    "       simcoll list [--mpi]\n"
     "\n"
     "Simulates MPI collective algorithms on a cluster of SMP nodes (SimGrid)\n"
     "and prints the simulated time beside the cost model's prediction.\n"
@@ -30,6 +35,9 @@ static const char usage[] =
     "  --platform FILE        a simcoll cluster in SimGrid XML (see platforms/)\n"
     "  --algo NAME            the algorithm to run (simcoll list shows all)\n"
     "  --compare A,B,...      several algorithms side by side\n"
+    "  --coll NAME --mpi P    the algorithm MPI library profile P runs for collective\n"
+    "                         NAME (allgather, bcast, barrier, reduce, allreduce) at\n"
+    "                         each size and process count (simcoll list --mpi)\n"
     "  --np N[,N...]          process counts (default: every core of the platform)\n"
     "  --size S[,S...]        bytes per rank (allgather block, bcast message,\n"
     "                         reduce/allreduce vector); K, M, G are powers of\n"
@@ -52,67 +60,6 @@ static const char usage[] =
     "an MPICH machinefile and an Open MPI rankfile placing the ranks the same way.\n"
     "simcoll platform writes a cluster of N nodes (of C cores) with the links and\n"
     "protocol properties of the nodes of FILE, for what-if studies.\n";
-
-static int fail(sc_err_t err)
-{
-    fprintf(stderr, "simcoll: %s\n", sc_error_message());
-    return (int)err;
-}
-
-/* Splits a comma-separated list in place into *items (caller frees the
- * array) and its length *n. An empty item is bad input. */
-static sc_err_t split_list(char *text, const char *what, char ***items, int *n)
-{
-    *n = 1;
-    for (const char *p = text; *p; p++)
-        *n += *p == ',';
-    *items = malloc((size_t)*n * sizeof **items);
-    if (!*items)
-        return sc_error(SC_ERR_RUN, "out of memory");
-    int i = 0;
-    for (char *item = text, *next; item; item = next) {
-        next = strchr(item, ',');
-        if (next)
-            *next++ = '\0';
-        if (!*item)
-            return sc_error(SC_ERR_INPUT, "%s: empty item in the comma-separated list", what);
-        (*items)[i++] = item;
-    }
-    return SC_OK;
-}
-
-/* The option getopt_long just refused, as the user wrote it. `before` is
- * optind before the call: getopt_long moves past a word only once done
- * with it, so a letter inside a cluster like -xyz is still at args[optind]
- * while a finished word is at args[optind - 1]. */
-static const char *refused_option(char **args, int before)
-{
-    static char text[300];
-    const char *word = optind == before ? args[optind] : args[optind - 1];
-    if (!word)
-        word = "?";
-    if (optopt && word[0] == '-' && word[1] != '-' && strlen(word) > 2)
-        snprintf(text, sizeof text, "-%c' (in '%.200s')", optopt, word);
-    else
-        snprintf(text, sizeof text, "%.200s'", word);
-    return text;
-}
-
-static sc_err_t parse_choice(const char *value, const char *option,
-                             const char *const *choices, int *index)
-{
-    for (int i = 0; choices[i]; i++)
-        if (strcmp(value, choices[i]) == 0) {
-            *index = i;
-            return SC_OK;
-        }
-    char valid[256] = "";
-    for (int i = 0; choices[i]; i++) {
-        strncat(valid, i ? ", " : "", sizeof valid - strlen(valid) - 1);
-        strncat(valid, choices[i], sizeof valid - strlen(valid) - 1);
-    }
-    return sc_error(SC_ERR_INPUT, "%s: unknown value '%s'; use one of %s", option, value, valid);
-}
 
 static sc_err_t find_algo(const char *name, const char *option, const sc_algo_t **out)
 {
@@ -187,9 +134,28 @@ typedef struct {
     sc_format_t format;
     int payload;
     const char *out, *machinefile, *rankfile; /* map only */
+    const char *coll;                  /* --coll, with --mpi */
+    const sc_profile_t *mpi;
 } opts_t;
 
-enum { OPT_PARTITIONER = 256, OPT_MACHINEFILE, OPT_RANKFILE, OPT_OP, OPT_TYPE };
+enum { OPT_PARTITIONER = 256, OPT_MACHINEFILE, OPT_RANKFILE, OPT_OP, OPT_TYPE, OPT_COLL, OPT_MPI };
+
+static const char *const collective_names[] = {"allgather", "bcast", "barrier", "reduce",
+                                               "allreduce", NULL};
+
+static sc_err_t find_profile(const char *name, const sc_profile_t **out)
+{
+    *out = sc_profile_find(name);
+    if (*out)
+        return SC_OK;
+    char known[256] = "";
+    for (const sc_profile_t *p = sc_profiles; p->name; p++) {
+        strncat(known, p == sc_profiles ? "" : ", ", sizeof known - strlen(known) - 1);
+        strncat(known, p->name, sizeof known - strlen(known) - 1);
+    }
+    return sc_error(SC_ERR_INPUT, "--mpi: unknown profile '%s'; use one of %s (simcoll list --mpi)",
+                    name, known);
+}
 
 /* Parses argv from argv[first]; `map` selects the map command's options.
  * Sets *done after --help/--version. */
@@ -203,6 +169,7 @@ static sc_err_t parse_options(int argc, char **argv, int first, int map, opts_t 
         {"root", required_argument, NULL, 'r'},     {"format", required_argument, NULL, 'f'},
         {"op", required_argument, NULL, OPT_OP},    {"type", required_argument, NULL, OPT_TYPE},
         {"no-payload", no_argument, NULL, 'N'},     {"help", no_argument, NULL, 'h'},
+        {"coll", required_argument, NULL, OPT_COLL}, {"mpi", required_argument, NULL, OPT_MPI},
         {"version", no_argument, NULL, 'V'},        {NULL, 0, NULL, 0}};
     static const struct option map_opts[] = {
         {"platform", required_argument, NULL, 'p'}, {"algo", required_argument, NULL, 'a'},
@@ -231,6 +198,11 @@ static sc_err_t parse_options(int argc, char **argv, int first, int map, opts_t 
         case 'p': o->platform = optarg; break;
         case 'a': o->algo = optarg; break;
         case 'c': o->compare = optarg; break;
+        case OPT_COLL:
+            if (!(err = sc_cli_choice(optarg, "--coll", collective_names, &index)))
+                o->coll = collective_names[index];
+            break;
+        case OPT_MPI: err = find_profile(optarg, &o->mpi); break;
         case 'n': o->np_list = optarg; break;
         case 's': o->size_list = optarg; break;
         case 'o': o->out = optarg; break;
@@ -252,14 +224,14 @@ static sc_err_t parse_options(int argc, char **argv, int first, int map, opts_t 
             }
             break;
         case OPT_PARTITIONER:
-            if (!(err = parse_choice(optarg, "--partitioner", partitioners, &index)))
+            if (!(err = sc_cli_choice(optarg, "--partitioner", partitioners, &index)))
                 o->map.partitioner = index ? SC_PARTITIONER_GREEDY : SC_PARTITIONER_MULTILEVEL;
             break;
         case 'r': err = sc_parse_int(optarg, "--root", 0, 1 << 30, &o->root); break;
         case OPT_OP: err = sc_op_parse(optarg, "--op", &o->op); break;
         case OPT_TYPE: err = sc_type_parse(optarg, "--type", &o->type); break;
         case 'f':
-            if (!(err = parse_choice(optarg, "--format", formats, &index)))
+            if (!(err = sc_cli_choice(optarg, "--format", formats, &index)))
                 o->format = (sc_format_t)index;
             break;
         case 'N': o->payload = 0; break;
@@ -267,11 +239,11 @@ static sc_err_t parse_options(int argc, char **argv, int first, int map, opts_t 
         case 'V': printf("simcoll %s\n", SC_VERSION); *done = 1; return SC_OK;
         case ':':
             err = sc_error(SC_ERR_INPUT, "'%s needs a value (simcoll --help lists options)",
-                           refused_option(args, before));
+                           sc_cli_refused_option(args, before));
             break;
         default:
             err = sc_error(SC_ERR_INPUT, "unknown option '%s (simcoll --help lists options)",
-                           refused_option(args, before));
+                           sc_cli_refused_option(args, before));
             break;
         }
     }
@@ -283,9 +255,17 @@ static sc_err_t parse_options(int argc, char **argv, int first, int map, opts_t 
                        "--platform FILE is required, e.g. --platform platforms/ib4x.xml");
     if (!err && map && !o->algo)
         err = sc_error(SC_ERR_INPUT, "map needs --algo NAME (simcoll list shows the algorithms)");
-    if (!err && !map && !o->algo == !o->compare)
-        err = sc_error(SC_ERR_INPUT, "give exactly one of --algo NAME or --compare A,B,... "
-                                     "(simcoll list shows the algorithms)");
+    if (!err && !map && !o->coll != !o->mpi)
+        err = sc_error(SC_ERR_INPUT, "--coll NAME and --mpi PROFILE go together: the collective, "
+                                     "and the library whose choice of algorithm runs");
+    if (!err && !map && (!!o->algo + !!o->compare + !!o->coll) != 1)
+        err = sc_error(SC_ERR_INPUT, "give exactly one of --algo NAME, --compare A,B,... or "
+                                     "--coll NAME --mpi PROFILE (simcoll list shows the "
+                                     "algorithms, simcoll list --mpi the profiles)");
+    if (!err && o->mpi && o->map.kind == MAP_PARTITION)
+        err = sc_error(SC_ERR_INPUT, "--mapping partition or greedy partitions one algorithm's "
+                                     "graph; with --mpi the algorithm depends on the size, so use "
+                                     "block, cyclic or a mapping file");
     return err;
 }
 
@@ -333,22 +313,25 @@ static sc_err_t default_np(const sc_platform_t *plat, int *np)
 static sc_err_t parse_lists(const opts_t *o, const sc_platform_t *plat, lists_t *l)
 {
     const char *algo_option = o->algo ? "--algo" : "--compare";
-    l->algo_text = strdup(o->algo ? o->algo : o->compare);
+    /* --coll: the profile picks the algorithms, size by size */
+    const char *algos = o->algo ? o->algo : o->compare;
+    l->algo_text = algos ? strdup(algos) : NULL;
     /* 2048 bytes: the block size of the lecture's Bruck experiment. */
     l->size_text = strdup(o->size_list ? o->size_list : "2048");
     l->np_text = o->np_list ? strdup(o->np_list) : NULL;
-    if (!l->algo_text || !l->size_text || (o->np_list && !l->np_text))
+    if ((algos && !l->algo_text) || !l->size_text || (o->np_list && !l->np_text))
         return sc_error(SC_ERR_RUN, "out of memory");
     sc_err_t err;
-    if ((err = split_list(l->algo_text, algo_option, &l->algo_items, &l->nalgos)) ||
-        (err = split_list(l->size_text, "--size", &l->size_items, &l->nsizes)))
+    if ((algos &&
+         (err = sc_cli_split_list(l->algo_text, algo_option, &l->algo_items, &l->nalgos))) ||
+        (err = sc_cli_split_list(l->size_text, "--size", &l->size_items, &l->nsizes)))
         return err;
     l->nnps = 1;
-    if (l->np_text && (err = split_list(l->np_text, "--np", &l->np_items, &l->nnps)))
+    if (l->np_text && (err = sc_cli_split_list(l->np_text, "--np", &l->np_items, &l->nnps)))
         return err;
     if (o->algo && l->nalgos > 1)
         return sc_error(SC_ERR_INPUT, "--algo takes one name; use --compare %s", o->algo);
-    l->algos = malloc((size_t)l->nalgos * sizeof *l->algos);
+    l->algos = malloc((size_t)(l->nalgos ? l->nalgos : 1) * sizeof *l->algos);
     l->sizes = malloc((size_t)l->nsizes * sizeof *l->sizes);
     l->nps = malloc((size_t)l->nnps * sizeof *l->nps);
     if (!l->algos || !l->sizes || !l->nps)
@@ -377,66 +360,154 @@ static sc_err_t load_platform(const char *path, sc_platform_t *plat)
     return err;
 }
 
+/* Where the ranks of a layout run, by rank, for a profile's choice. */
+static sc_err_t rank_nodes(const sc_platform_t *plat, int np, const layout_t *lay, int *node_of)
+{
+    int *slot = malloc((size_t)np * sizeof *slot), *inv = malloc((size_t)np * sizeof *inv);
+    sc_err_t err = slot && inv ? sc_place(plat, np, lay->placement, slot)
+                               : sc_error(SC_ERR_RUN, "out of memory");
+    if (!err && lay->pi)
+        err = sc_mapping_invert(np, lay->pi, inv);
+    for (int j = 0; !err && j < np; j++)
+        node_of[j] = slot[lay->pi ? inv[j] : j]; /* rank j on the node of position j */
+    free(slot);
+    free(inv);
+    return err;
+}
+
+/* One algorithm at one process count: its layout, worked out once and
+ * shared by all its sizes. */
+typedef struct {
+    const sc_algo_t *algo;
+    int np;
+    layout_t layout;
+} plan_t;
+
+/* The plans and runs of a command line. */
+typedef struct {
+    plan_t *plans;
+    int nplans;
+    struct run {
+        int plan;
+        size_t bytes;
+    } *runs;
+    int nruns;
+} batch_t;
+
+/* The index of the plan of algo at np, added if new (plans has room). */
+static int plan_of(batch_t *b, const sc_algo_t *algo, int np)
+{
+    for (int i = 0; i < b->nplans; i++)
+        if (b->plans[i].algo == algo && b->plans[i].np == np)
+            return i;
+    b->plans[b->nplans] = (plan_t){algo, np, {0}};
+    return b->nplans++;
+}
+
+/* Lists every run: algorithms x process counts x sizes, or with --mpi the
+ * profile's choice for each process count and size. */
+static sc_err_t make_batch(const opts_t *o, const sc_platform_t *plat, const lists_t *l,
+                           batch_t *b)
+{
+    int per_np = o->mpi ? l->nsizes : l->nalgos;
+    b->plans = calloc((size_t)per_np * (size_t)l->nnps, sizeof *b->plans);
+    b->runs = calloc((size_t)(o->mpi ? 1 : l->nalgos) * (size_t)l->nnps * (size_t)l->nsizes,
+                     sizeof *b->runs);
+    if (!b->plans || !b->runs)
+        return sc_error(SC_ERR_RUN, "out of memory");
+    sc_err_t err = SC_OK;
+    if (!o->mpi) {
+        for (int a = 0; a < l->nalgos; a++)
+            for (int i = 0; i < l->nnps; i++) {
+                int plan = plan_of(b, l->algos[a], l->nps[i]);
+                for (int s = 0; s < l->nsizes; s++)
+                    b->runs[b->nruns++] = (struct run){plan, l->sizes[s]};
+            }
+        return SC_OK;
+    }
+    int coll = 0;
+    sc_cli_choice(o->coll, "--coll", collective_names, &coll);
+    for (int i = 0; i < l->nnps && !err; i++) {
+        int np = l->nps[i];
+        int *node_of = malloc((size_t)np * sizeof *node_of);
+        layout_t place = {0};
+        if (!node_of)
+            err = sc_error(SC_ERR_RUN, "out of memory");
+        /* MPI's placement (block, cyclic or a mapping file), as the library
+         * sees it; no algorithm is needed to make it. */
+        if (!err && !(err = sc_run_check(&(sc_run_spec_t){.plat = plat,
+                                                          .algo = sc_algo_find("barrier"),
+                                                          .np = np})) &&
+            !(err = make_layout(plat, sc_algo_find("barrier"), np, 0, &o->map, &place)))
+            err = rank_nodes(plat, np, &place, node_of);
+        for (int s = 0; s < l->nsizes && !err; s++) {
+            sc_call_t call = {(sc_collective_t)coll, l->sizes[s], np, node_of, o->type};
+            int plan = plan_of(b, sc_profile_choose(o->mpi, &call), np);
+            b->runs[b->nruns++] = (struct run){plan, l->sizes[s]};
+        }
+        free(place.pi);
+        free(node_of);
+    }
+    return err;
+}
+
 static int run_command(int argc, char **argv)
 {
     opts_t o;
     int done;
     sc_err_t err = parse_options(argc, argv, 1, 0, &o, &done);
     if (err || done)
-        return err ? fail(err) : 0;
+        return err ? sc_cli_fail(err) : 0;
     sc_platform_t plat = {0};
     lists_t l = {0};
-    layout_t *layouts = NULL; /* by algorithm and process count */
+    batch_t b = {0};
     sc_report_row_t *rows = NULL;
     int nrows = 0, invalid = 0;
-    if ((err = load_platform(o.platform, &plat)) || (err = parse_lists(&o, &plat, &l)))
+    if ((err = load_platform(o.platform, &plat)) || (err = parse_lists(&o, &plat, &l)) ||
+        (err = make_batch(&o, &plat, &l, &b)))
         goto cleanup;
-    int nlayouts = l.nalgos * l.nnps;
-    layouts = calloc((size_t)nlayouts, sizeof *layouts);
-    rows = calloc((size_t)nlayouts * (size_t)l.nsizes, sizeof *rows);
-    if (!layouts || !rows) {
+    rows = calloc((size_t)b.nruns, sizeof *rows);
+    if (!rows) {
         err = sc_error(SC_ERR_RUN, "out of memory");
         goto cleanup;
     }
     /* Everything is checked, and every mapping made, before the first
      * simulation starts. */
-    for (int a = 0; a < l.nalgos && !err; a++)
-        for (int i = 0; i < l.nnps && !err; i++) {
-            sc_run_spec_t spec = {.plat = &plat, .algo = l.algos[a], .np = l.nps[i],
-                                  .root = o.root, .op = o.op, .type = o.type};
-            for (int s = 0; s < l.nsizes && !err; s++) {
-                spec.bytes = l.sizes[s];
-                err = sc_run_check(&spec);
-            }
-            layout_t *lay = &layouts[a * l.nnps + i];
-            if (!err)
-                err = make_layout(&plat, l.algos[a], l.nps[i], o.root, &o.map, lay);
-            if (!err) {
-                spec.placement = lay->placement;
-                spec.pi = lay->pi;
-                err = sc_run_cut(&spec, &lay->cut, &lay->total);
-            }
+    for (int k = 0; k < b.nruns && !err; k++) {
+        const plan_t *pl = &b.plans[b.runs[k].plan];
+        sc_run_spec_t spec = {.plat = &plat, .algo = pl->algo, .np = pl->np,
+                              .bytes = b.runs[k].bytes, .root = o.root, .op = o.op,
+                              .type = o.type};
+        err = sc_run_check(&spec);
+    }
+    for (int i = 0; i < b.nplans && !err; i++) {
+        plan_t *pl = &b.plans[i];
+        layout_t *lay = &pl->layout;
+        if (!(err = make_layout(&plat, pl->algo, pl->np, o.root, &o.map, lay))) {
+            sc_run_spec_t spec = {.plat = &plat, .algo = pl->algo, .np = pl->np, .root = o.root,
+                                  .op = o.op, .type = o.type, .placement = lay->placement,
+                                  .pi = lay->pi};
+            err = sc_run_cut(&spec, &lay->cut, &lay->total);
         }
-    for (int a = 0; a < l.nalgos && !err; a++)
-        for (int i = 0; i < l.nnps && !err; i++)
-            for (int s = 0; s < l.nsizes && !err; s++) {
-                const layout_t *lay = &layouts[a * l.nnps + i];
-                sc_run_spec_t spec = {.plat = &plat, .algo = l.algos[a], .np = l.nps[i],
-                                      .bytes = l.sizes[s], .root = o.root, .op = o.op,
-                                      .type = o.type, .placement = lay->placement,
-                                      .pi = lay->pi, .payload = o.payload};
-                sc_report_row_t *row = &rows[nrows];
-                *row = (sc_report_row_t){.platform = plat.name, .algo = l.algos[a],
-                                         .np = l.nps[i], .bytes = l.sizes[s], .op = o.op,
-                                         .type = o.type,
-                                         .mapping = lay->name, .cut_weight = lay->cut,
-                                         .graph_weight = lay->total,
-                                         .partition_time_s = lay->seconds};
-                if (!(err = sc_run(&spec, &row->result))) {
-                    nrows++;
-                    invalid += row->result.valid == 0;
-                }
-            }
+    }
+    for (int k = 0; k < b.nruns && !err; k++) {
+        const plan_t *pl = &b.plans[b.runs[k].plan];
+        const layout_t *lay = &pl->layout;
+        sc_run_spec_t spec = {.plat = &plat, .algo = pl->algo, .np = pl->np,
+                              .bytes = b.runs[k].bytes, .root = o.root, .op = o.op,
+                              .type = o.type, .placement = lay->placement, .pi = lay->pi,
+                              .payload = o.payload};
+        sc_report_row_t *row = &rows[nrows];
+        *row = (sc_report_row_t){.platform = plat.name, .algo = pl->algo, .np = pl->np,
+                                 .bytes = b.runs[k].bytes, .op = o.op, .type = o.type,
+                                 .mapping = lay->name, .cut_weight = lay->cut,
+                                 .graph_weight = lay->total, .partition_time_s = lay->seconds,
+                                 .mpi = o.mpi ? o.mpi->name : NULL};
+        if (!(err = sc_run(&spec, &row->result))) {
+            nrows++;
+            invalid += row->result.valid == 0;
+        }
+    }
     if (!err) {
         sc_report_print(stdout, o.format, rows, nrows);
         if (invalid)
@@ -445,12 +516,13 @@ static int run_command(int argc, char **argv)
     }
 cleanup:
     if (err)
-        fail(err);
+        sc_cli_fail(err);
     for (int i = 0; i < nrows; i++)
         sc_run_result_destroy(&rows[i].result);
-    for (int i = 0; layouts && i < l.nalgos * l.nnps; i++)
-        free(layouts[i].pi);
-    free(layouts);
+    for (int i = 0; i < b.nplans; i++)
+        free(b.plans[i].layout.pi);
+    free(b.plans);
+    free(b.runs);
     free(rows);
     lists_free(&l);
     sc_platform_destroy(&plat);
@@ -463,7 +535,7 @@ static int map_command(int argc, char **argv)
     int done;
     sc_err_t err = parse_options(argc, argv, 2, 1, &o, &done);
     if (err)
-        return fail(err);
+        return sc_cli_fail(err);
     const sc_algo_t *algo;
     sc_platform_t plat = {0};
     layout_t lay = {0};
@@ -517,15 +589,25 @@ cleanup:
     free(slot_node);
     free(lay.pi);
     sc_platform_destroy(&plat);
-    return err ? fail(err) : 0;
+    return err ? sc_cli_fail(err) : 0;
 }
 
 static int list_command(int argc, char **argv)
 {
-    (void)argv;
-    if (argc > 2) {
-        fprintf(stderr, "simcoll: list takes no arguments\n");
+    int profiles = argc == 3 && !strcmp(argv[2], "--mpi");
+    if (argc > 2 && !profiles) {
+        fprintf(stderr, "simcoll: list takes no arguments but --mpi, not '%s'\n", argv[2]);
         return SC_ERR_INPUT;
+    }
+    if (profiles) {
+        /* Each profile: what it is, where its rules come from, the rules. */
+        for (const sc_profile_t *p = sc_profiles; p->name; p++) {
+            printf("%s%s: %s\n  source: %s\n", p == sc_profiles ? "" : "\n", p->name, p->library,
+                   p->source);
+            for (int c = 0; c <= SC_ALLREDUCE; c++)
+                printf("  %-9s %s\n", sc_collective_name((sc_collective_t)c), p->rules[c]);
+        }
+        return 0;
     }
     int width = 4;
     for (const sc_algo_t *a = sc_algos; a->name; a++)
@@ -560,12 +642,12 @@ static int platform_command(int argc, char **argv)
         case 'c': err = sc_parse_int(optarg, "--cores", 1, 1 << 16, &cores); break;
         case 'o': out = optarg; break;
         case ':':
-            err = sc_error(SC_ERR_INPUT, "'%s needs a value", refused_option(argv + 1, before));
+            err = sc_error(SC_ERR_INPUT, "'%s needs a value", sc_cli_refused_option(argv + 1, before));
             break;
         default:
             err = sc_error(SC_ERR_INPUT,
                            "platform: unknown option '%s; use --like, --nodes, --cores, -o",
-                           refused_option(argv + 1, before));
+                           sc_cli_refused_option(argv + 1, before));
             break;
         }
     }
@@ -576,7 +658,7 @@ static int platform_command(int argc, char **argv)
                                      "simcoll platform --like platforms/ib4x.xml --nodes 128");
     if (!err)
         err = sc_generate_platform(like, nodes, cores, out);
-    return err ? fail(err) : 0;
+    return err ? sc_cli_fail(err) : 0;
 }
 
 sc_err_t sc_cli_check(int argc, char **argv, const sc_platform_t *plat)
@@ -585,18 +667,22 @@ sc_err_t sc_cli_check(int argc, char **argv, const sc_platform_t *plat)
     int map = argc > 1 && strcmp(argv[1], "map") == 0, done;
     opts_t o;
     lists_t l = {0};
+    batch_t b = {0};
     sc_err_t err = parse_options(argc, argv, map ? 2 : 1, map, &o, &done);
     if (err || done || map)
         return err;
-    err = parse_lists(&o, plat, &l);
-    for (int a = 0; a < l.nalgos && !err; a++)
-        for (int i = 0; i < l.nnps && !err; i++)
-            for (int s = 0; s < l.nsizes && !err; s++) {
-                sc_run_spec_t spec = {.plat = plat, .algo = l.algos[a], .np = l.nps[i],
-                                      .bytes = l.sizes[s], .root = o.root, .op = o.op,
-                                      .type = o.type, .payload = o.payload};
-                err = sc_run_check(&spec);
-            }
+    /* A mapping file would be read: that is for the mapping-file fuzzer. */
+    if (!(err = parse_lists(&o, plat, &l)) && o.map.kind != MAP_FILE)
+        err = make_batch(&o, plat, &l, &b);
+    for (int k = 0; k < b.nruns && !err; k++) {
+        const plan_t *pl = &b.plans[b.runs[k].plan];
+        sc_run_spec_t spec = {.plat = plat, .algo = pl->algo, .np = pl->np,
+                              .bytes = b.runs[k].bytes, .root = o.root, .op = o.op,
+                              .type = o.type, .payload = o.payload};
+        err = sc_run_check(&spec);
+    }
+    free(b.plans);
+    free(b.runs);
     lists_free(&l);
     return err;
 }
@@ -611,10 +697,12 @@ int sc_cli_main(int argc, char **argv)
         code = platform_command(argc, argv);
     else if (argc > 1 && strcmp(argv[1], "map") == 0)
         code = map_command(argc, argv);
+    else if (argc > 1 && strcmp(argv[1], "calibrate") == 0)
+        code = sc_cli_calibrate(argc, argv);
     else
         code = run_command(argc, argv);
     /* Results that never reached stdout (a full disk, /dev/full) are a
      * failed run, not a success. */
     sc_err_t err = sc_stdout_finish();
-    return err && !code ? fail(err) : code;
+    return err && !code ? sc_cli_fail(err) : code;
 }

@@ -499,7 +499,8 @@ sc_err_t sc_run_cut(const sc_run_spec_t *spec, double *cut, double *total)
     layout_t lay = {0};
     sc_graph_t graph = {0};
     if (!(err = layout_init(spec, &lay)) &&
-        !(err = sc_graph_record(spec->algo, spec->np, spec->root, &graph))) {
+        !(err = sc_graph_record_placed(spec->algo, spec->np, spec->root, lay.node_of,
+                                       &graph))) {
         *cut = sc_graph_cut(&graph, lay.node_of_position);
         *total = graph.total_weight;
     }

@@ -122,7 +122,7 @@ sc_err_t sc_world_create(const sc_model_t *model, sc_scratch_t *scratch,
         rank_t *rk = &world->ranks[r];
         rk->comm = (sc_comm_t){.rank = r, .size = model->size,
                                .transport = &simgrid_transport, .impl = rk,
-                               .scratch = scratch};
+                               .scratch = scratch, .node_of = model->node_of};
         rk->world = world;
         snprintf(rk->inbox_name, sizeof rk->inbox_name, "inbox-%d", r);
         rk->inbox = sg_mailbox_by_name(rk->inbox_name);

@@ -1,15 +1,34 @@
-/* Writing platform files for clusters that do not exist (what-if studies).
+/* Writing platform files for clusters that do not exist (what-if studies)
+ * or that were just measured (calibration).
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #ifndef SC_GENERATE_H
 #define SC_GENERATE_H
 
-#include "common/sc_error.h"
+#include "models/platform.h"
 
-/* Writes to `out_path` (stdout if NULL) a simcoll platform of `nodes` nodes
- * of `cores` cores each (0: as in the template) whose memory bus, network
- * link and protocol properties are those of the nodes of the (uniform)
- * platform file `template_path`. The file appears whole or not at all (written aside and
- * renamed). SC_ERR_INPUT for a bad template or count. */
+/* What to write: the nodes, links and properties of a (uniform) template,
+ * repeated, with one level replaced where calibration fitted it. */
+typedef struct {
+    int nodes, cores;        /* 0: as in the template */
+    const sc_level_t *level; /* NULL, or a fitted level: its latency and
+                                bandwidth go on that level's links (the
+                                network's latency split over the two NIC
+                                links), its overheads, factors and gap into
+                                properties */
+    sc_level_id_t level_id;
+    const char *made_by;     /* the command, for the generated-by property;
+                                NULL: "simcoll platform --like ..." */
+    const char *comment;     /* more lines for the leading comment, or NULL */
+} sc_generate_spec_t;
+
+/* Writes the platform to `out_path` (stdout if NULL), whole or not at all.
+ * The template is read (and checked) as `option` names it. SC_ERR_INPUT for
+ * a bad template or count. */
+sc_err_t sc_generate(const char *option, const char *template_path, const sc_generate_spec_t *spec,
+                     const char *out_path);
+
+/* `simcoll platform --like T --nodes N --cores C [-o OUT]`: sc_generate
+ * with nothing replaced. */
 sc_err_t sc_generate_platform(const char *template_path, int nodes, int cores,
                               const char *out_path);
 

@@ -1006,7 +1006,12 @@ static sc_err_t imb_open(reader_t *r, const imb_state_t *b, const char *header)
     char source[256];
     snprintf(source, sizeof source, "%s%s%s", b->title[0] ? b->title : "IMB-MPI1",
              b->title[0] ? ": " : " ", b->name);
-    return series_open(r, header, (sc_measure_kind_t)b->kind, source, b->collective, b->np, 0);
+    /* Uniband and Biband run np/2 pairs at once and print their total. */
+    int pairs = b->kind == SC_MEASURE_BANDWIDTH || b->kind == SC_MEASURE_BIBANDWIDTH
+                    ? (b->np >= 4 ? b->np / 2 : 0)
+                    : 0;
+    return series_open(r, header, (sc_measure_kind_t)b->kind, source, b->collective, b->np,
+                       pairs);
 }
 
 /* Mbytes/sec in IMB 2018 and later is 1e6 bytes/s; IMB 3.x divided by

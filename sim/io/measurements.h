@@ -6,7 +6,7 @@
 
 #include "models/measurements.h"
 
-/* The formats simcoll reads. SC_FORMAT_AUTO recognizes each from its
+/* The formats simcoll reads. SC_MEASURE_FORMAT_AUTO recognizes each from its
  * header lines (OSU's "# OSU MPI ... Test", IMB's "# Benchmarking",
  * NetPIPE's three numeric columns, SMPI's "MPI_Op,size,start,duration"
  * rows). */

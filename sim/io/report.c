@@ -38,7 +38,7 @@ static void print_csv(FILE *out, const sc_report_row_t *rows, int nrows)
     fputs("platform,algo,collective,np,nodes,size_bytes,mapping,sim_time_s,"
           "model_time_s,inter_node_bytes,intra_node_bytes,inter_node_messages,"
           "intra_node_messages,messages,valid,cut_weight,graph_weight,partition_time_s,"
-          "op,type,max_rank_bytes,critical_path_bytes\n",
+          "op,type,max_rank_bytes,critical_path_bytes,mpi\n",
           out);
     for (int i = 0; i < nrows; i++) {
         const sc_report_row_t *row = &rows[i];
@@ -50,7 +50,7 @@ static void print_csv(FILE *out, const sc_report_row_t *rows, int nrows)
         fprintf(out, ",%s,%s,%d,%d,%zu,", row->algo->name,
                 sc_collective_name(row->algo->collective), row->np, r->nodes, row->bytes);
         csv_string(out, row->mapping);
-        fprintf(out, ",%.9g,%s,%.0f,%.0f,%ld,%ld,%ld,%s,%.0f,%.0f,%.6g,%s,%s,%.0f,%.0f\n",
+        fprintf(out, ",%.9g,%s,%.0f,%.0f,%ld,%ld,%ld,%s,%.0f,%.0f,%.6g,%s,%s,%.0f,%.0f,",
                 r->sim_time_s, model, r->bytes[SC_LEVEL_INTER], r->bytes[SC_LEVEL_INTRA],
                 r->messages[SC_LEVEL_INTER], r->messages[SC_LEVEL_INTRA], total_messages(r),
                 r->valid > 0    ? "yes"
@@ -60,6 +60,9 @@ static void print_csv(FILE *out, const sc_report_row_t *rows, int nrows)
                 sc_algo_is_reduction(row->algo) ? sc_op_name(row->op) : "",
                 sc_algo_is_reduction(row->algo) ? sc_type_name(row->type) : "", r->max_rank_bytes,
                 r->path_bytes);
+        if (row->mpi)
+            csv_string(out, row->mpi);
+        fputc('\n', out);
     }
 }
 
@@ -140,13 +143,18 @@ static void print_json(FILE *out, const sc_report_row_t *rows, int nrows)
                     sc_type_name(row->type));
         else
             fputs("\"op\": null, \"type\": null, ", out);
-        fprintf(out, "\"max_rank_bytes\": %.0f, \"critical_path_bytes\": %.0f}%s\n",
-                r->max_rank_bytes, r->path_bytes, i + 1 < nrows ? "," : "");
+        fprintf(out, "\"max_rank_bytes\": %.0f, \"critical_path_bytes\": %.0f, \"mpi\": ",
+                r->max_rank_bytes, r->path_bytes);
+        if (row->mpi)
+            json_string(out, row->mpi);
+        else
+            fputs("null", out);
+        fprintf(out, "}%s\n", i + 1 < nrows ? "," : "");
     }
     fputs("]\n", out);
 }
 
-enum { NCOLS = 17, CELL = 48 };
+enum { NCOLS = 18, CELL = 48 };
 
 static void table_cells(const sc_report_row_t *row, char cells[NCOLS][CELL])
 {
@@ -177,15 +185,17 @@ static void table_cells(const sc_report_row_t *row, char cells[NCOLS][CELL])
     sc_format_bytes(r->max_rank_bytes, cells[14], CELL);
     sc_format_bytes(r->path_bytes, cells[15], CELL);
     snprintf(cells[16], CELL, "%s", valid_word(r->valid));
+    snprintf(cells[17], CELL, "%s", row->mpi ? row->mpi : "-");
 }
 
 /* One table line; the last column is not padded (no trailing blanks). */
-static void print_line(FILE *out, const char *const *cells, const int *width, const int *left)
+static void print_line(FILE *out, int ncols, const char *const *cells, const int *width,
+                       const int *left)
 {
-    for (int c = 0; c < NCOLS; c++) {
-        int w = c + 1 < NCOLS ? width[c] : 0;
+    for (int c = 0; c < ncols; c++) {
+        int w = c + 1 < ncols ? width[c] : 0;
         fprintf(out, left[c] ? "%-*s" : "%*s", w, cells[c]);
-        fputs(c + 1 < NCOLS ? "  " : "\n", out);
+        fputs(c + 1 < ncols ? "  " : "\n", out);
     }
 }
 
@@ -194,9 +204,14 @@ static void print_table(FILE *out, const sc_report_row_t *rows, int nrows)
     static const char *const head[NCOLS] = {
         "platform",  "algo",  "np",         "nodes",      "size",     "mapping",
         "simulated", "model", "inter-node", "intra-node", "messages", "cut",
-        "mapped in", "op",    "max/rank",   "crit. path", "valid"};
+        "mapped in", "op",    "max/rank",   "crit. path", "valid", "mpi"};
     /* Text columns align left, numbers right. */
-    static const int left[NCOLS] = {1, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1};
+    static const int left[NCOLS] = {1, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 1};
+    /* The mpi column only when a profile chose an algorithm. */
+    int ncols = NCOLS - 1;
+    for (int i = 0; i < nrows; i++)
+        if (rows[i].mpi)
+            ncols = NCOLS;
     int width[NCOLS];
     char cells[NCOLS][CELL];
     for (int c = 0; c < NCOLS; c++)
@@ -207,13 +222,13 @@ static void print_table(FILE *out, const sc_report_row_t *rows, int nrows)
             if ((int)strlen(cells[c]) > width[c])
                 width[c] = (int)strlen(cells[c]);
     }
-    print_line(out, head, width, left);
+    print_line(out, ncols, head, width, left);
     for (int i = 0; i < nrows; i++) {
         table_cells(&rows[i], cells);
         const char *line[NCOLS];
         for (int c = 0; c < NCOLS; c++)
             line[c] = cells[c];
-        print_line(out, line, width, left);
+        print_line(out, ncols, line, width, left);
     }
 }
 

@@ -26,6 +26,8 @@ int main(int argc, char **argv)
     sc_suite_variants();
     sc_suite_mapfile();
     sc_suite_measurements();
+    sc_suite_calibrate();
+    sc_suite_profiles();
     sc_suite_reduce();
     CU_basic_set_mode(CU_BRM_VERBOSE);
     /* Every run starts a new summary: add up the failures as we go. */

@@ -16,6 +16,8 @@ void sc_suite_mapping(void);
 void sc_suite_variants(void);
 void sc_suite_mapfile(void);
 void sc_suite_measurements(void);
+void sc_suite_calibrate(void);
+void sc_suite_profiles(void);
 void sc_suite_reduce(void);
 
 #endif

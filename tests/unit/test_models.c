@@ -82,6 +82,8 @@ static void test_bcast_closed_forms(void)
         size_t m = 64 * 1024; /* divisible by every p */
         ASSERT_TIME(predict(&plat, zeros, p, "bcast-scatter-allgather", m),
                     (sc_ceil_log2(p) + p - 1) * alpha + 2.0 * (p - 1) / p * m * beta);
+        ASSERT_TIME(predict(&plat, zeros, p, "bcast-scatter-rd", m),
+                    2 * sc_ceil_log2(p) * alpha + 2.0 * (p - 1) / p * m * beta);
     }
 }
 
@@ -164,11 +166,13 @@ static void test_reduce_closed_forms(void)
         if (p == N) {
             double rhrd = 2 * lgN * alpha + 2.0 * (p - 1) / p * m * beta +
                           (p - 1.0) / p * m * gamma;
-            static const char *const same[] = {"reduce-rhrd",  "allreduce-rhrd",
-                                               "reduce-mpich", "allreduce-mpich",
-                                               "reduce-nonpow2", "allreduce-nonpow2"};
-            for (int i = 0; i < 6; i++)
+            static const char *const same[] = {
+                "reduce-rhrd",    "allreduce-rhrd",    "reduce-mpich",        "allreduce-mpich",
+                "reduce-nonpow2", "allreduce-nonpow2", "reduce-rabenseifner", "allreduce-rabenseifner"};
+            for (int i = 0; i < 8; i++)
                 ASSERT_TIME(predict(&plat, zeros, p, same[i], bytes), rhrd);
+            ASSERT_TIME(predict(&plat, zeros, p, "allreduce-rd", bytes),
+                        lgN * (alpha + m * beta + m * gamma));
             ASSERT_TIME(predict(&plat, zeros, p, "reduce-mst", bytes),
                         lgN * (alpha + m * beta + m * gamma));
             ASSERT_TIME(predict(&plat, zeros, p, "allreduce-mst", bytes),
@@ -184,6 +188,14 @@ static void test_reduce_closed_forms(void)
                     (1 + 2 * lgN) * alpha + (2.5 - 2.0 / N) * m * beta + g);
         ASSERT_TIME(predict(&plat, zeros, p, "allreduce-nonpow2", bytes),
                     (2 + 2 * lgN) * alpha + (3 - 2.0 / N) * m * beta + g);
+        /* MPICH's own: whole vectors folded (models/collectives.h) */
+        double fold_g = (2 - 1.0 / N) * m * gamma;
+        ASSERT_TIME(predict(&plat, zeros, p, "allreduce-rabenseifner", bytes),
+                    (2 + 2 * lgN) * alpha + (4 - 2.0 / N) * m * beta + fold_g);
+        ASSERT_TIME(predict(&plat, zeros, p, "reduce-rabenseifner", bytes),
+                    (1 + 2 * lgN) * alpha + (3 - 2.0 / N) * m * beta + fold_g);
+        ASSERT_TIME(predict(&plat, zeros, p, "allreduce-rd", bytes),
+                    (2 + lgN) * alpha + (2 + lgN) * m * beta + (1 + lgN) * m * gamma);
     }
 }
 

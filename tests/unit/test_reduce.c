@@ -250,6 +250,10 @@ static double expected_path(const char *algo, int p, double L)
         return logp * L;
     if (!strcmp(algo, "allreduce-mst"))
         return 2 * logp * L;
+    if (!strcmp(algo, "allreduce-rd"))
+        return (r ? 2 : 0) * L + sc_ceil_log2(N) * L;
+    if (strstr(algo, "-mpich-smp")) /* two levels: the paths depend on the nodes */
+        return NAN;
     if (!strcmp(algo, "allreduce-ring") || r == 0)
         return 2.0 * (p - 1) / p * L;
     if (!strcmp(algo, "reduce-mpich"))
@@ -259,6 +263,10 @@ static double expected_path(const char *algo, int p, double L)
     if (!strcmp(algo, "reduce-nonpow2"))
         return (2.5 - 2.0 / N) * L;
     if (!strcmp(algo, "allreduce-nonpow2"))
+        return (3 - 2.0 / N) * L;
+    if (!strcmp(algo, "allreduce-rabenseifner"))
+        return (4 - 2.0 / N) * L;
+    if (!strcmp(algo, "reduce-rabenseifner"))
         return (3 - 2.0 / N) * L;
     return NAN;
 }
@@ -276,11 +284,13 @@ static void test_critical_path_bytes(void)
                 continue;
             /* 256 p doubles divide into p ring parts and 2N halves */
             size_t bytes = 256 * (size_t)p * sizeof(double);
+            double want = expected_path(a->name, p, (double)bytes);
+            if (isnan(want))
+                continue;
             sc_run_spec_t spec = {.plat = plat, .algo = a, .np = p, .bytes = bytes,
                                   .root = p - 1, .type = SC_TYPE_DOUBLE, .payload = 0};
             sc_run_result_t res;
             CU_ASSERT_EQUAL_FATAL(sc_run(&spec, &res), SC_OK);
-            double want = expected_path(a->name, p, (double)bytes);
             if (fabs(res.path_bytes - want) > 0.5) {
                 fprintf(stderr, "\n%s np=%d: critical path %.0f bytes, formula %.0f\n", a->name,
                         p, res.path_bytes, want);

@@ -1,0 +1,45 @@
+/* MPI library profiles: the algorithm a library runs for a collective call,
+ * by message size, process count and where the ranks are, as its own
+ * source code decides.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SC_PROFILES_H
+#define SC_PROFILES_H
+
+#include "../registry.h"
+
+/* A collective call as a library sees it when it chooses. */
+typedef struct {
+    sc_collective_t collective;
+    size_t bytes;       /* as simcoll counts them (allgather: the block) */
+    int p;
+    const int *node_of; /* the node of every rank */
+    sc_type_t type;     /* reductions */
+} sc_call_t;
+
+typedef struct {
+    const char *name;    /* what --mpi accepts */
+    const char *library; /* the library, version and configuration */
+    const char *source;  /* where the choices are written */
+    /* The registry name of the algorithm it runs for the call. */
+    const char *(*choose)(const sc_call_t *call);
+    /* One line per collective (indexed by sc_collective_t): the rule. */
+    const char *rules[SC_ALLREDUCE + 1];
+} sc_profile_t;
+
+/* Every profile, NULL-terminated. */
+extern const sc_profile_t sc_profiles[];
+
+/* The profile named `name`, or NULL. */
+const sc_profile_t *sc_profile_find(const char *name);
+
+/* The registered algorithm the profile runs for the call. */
+const sc_algo_t *sc_profile_choose(const sc_profile_t *profile, const sc_call_t *call);
+
+/* 1 if MPICH would build its node hierarchy for these ranks: some node
+ * holds two of them (algorithms/subcomm.h). */
+int sc_call_node_aware(const sc_call_t *call);
+
+/* The choosers, one file per library. */
+const char *sc_profile_mpich_choose(const sc_call_t *call); /* mpich.c */
+
+#endif

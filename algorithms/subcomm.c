@@ -1,0 +1,127 @@
+/* Communicators over some ranks of another, and the node communicators
+ * SMP-aware algorithms build from where ranks run.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "subcomm.h"
+
+#include <stdlib.h>
+
+static sc_subcomm_t *sub_of(sc_comm_t *comm)
+{
+    return comm->impl;
+}
+
+static sc_err_t check_peer(const sc_comm_t *comm, int peer, const char *what)
+{
+    if (peer < 0 || peer >= comm->size)
+        return sc_error(SC_ERR_RUN, "rank %d of a subcommunicator of %d: %s rank %d", comm->rank,
+                        comm->size, what, peer);
+    return SC_OK;
+}
+
+static sc_err_t sub_isend(sc_comm_t *comm, const void *buf, size_t bytes, int dst, int tag,
+                          sc_request_t **req)
+{
+    sc_subcomm_t *sub = sub_of(comm);
+    *req = NULL;
+    sc_err_t err = check_peer(comm, dst, "send to");
+    return err ? err
+               : sc_isend(sub->parent, buf, bytes, sub->members[dst],
+                          tag + sub->context * SC_SUBCOMM_TAGS, req);
+}
+
+static sc_err_t sub_irecv(sc_comm_t *comm, void *buf, size_t bytes, int src, int tag,
+                          sc_request_t **req)
+{
+    sc_subcomm_t *sub = sub_of(comm);
+    *req = NULL;
+    sc_err_t err = check_peer(comm, src, "receive from");
+    return err ? err
+               : sc_irecv(sub->parent, buf, bytes, sub->members[src],
+                          tag + sub->context * SC_SUBCOMM_TAGS, req);
+}
+
+static sc_err_t sub_waitall(sc_comm_t *comm, int count, sc_request_t **reqs)
+{
+    return sc_waitall(sub_of(comm)->parent, count, reqs);
+}
+
+static sc_err_t sub_reduce_time(sc_comm_t *comm, size_t bytes)
+{
+    return sc_reduce_time(sub_of(comm)->parent, bytes);
+}
+
+static const sc_transport_t sub_transport = {
+    .isend = sub_isend,
+    .irecv = sub_irecv,
+    .waitall = sub_waitall,
+    .reduce_time = sub_reduce_time,
+};
+
+void sc_subcomm_init(sc_subcomm_t *sub, sc_comm_t *parent, const int *members, int n, int me,
+                     int context)
+{
+    *sub = (sc_subcomm_t){.parent = parent, .members = members, .context = context};
+    sub->comm = (sc_comm_t){.rank = me, .size = n, .transport = &sub_transport, .impl = sub,
+                            .scratch = parent->scratch};
+}
+
+sc_err_t sc_smp_init(sc_smp_t *smp, sc_comm_t *comm, int context)
+{
+    int p = comm->size;
+    *smp = (sc_smp_t){0};
+    if (!comm->node_of)
+        return SC_OK; /* nodes not known: flat */
+    smp->node_of_rank = malloc((size_t)p * sizeof *smp->node_of_rank);
+    smp->local_index = malloc((size_t)p * sizeof *smp->local_index);
+    smp->roots = malloc((size_t)p * sizeof *smp->roots);
+    smp->node_ranks = malloc((size_t)p * sizeof *smp->node_ranks);
+    /* by node number: its index among the roots (-1: not seen yet) and its
+     * count of ranks so far */
+    int max_node = 0;
+    for (int r = 0; r < p; r++)
+        if (comm->node_of[r] > max_node)
+            max_node = comm->node_of[r];
+    int *root_index = malloc(((size_t)max_node + 1) * sizeof *root_index);
+    int *count = calloc((size_t)max_node + 1, sizeof *count);
+    if (!smp->node_of_rank || !smp->local_index || !smp->roots || !smp->node_ranks ||
+        !root_index || !count) {
+        free(root_index);
+        free(count);
+        sc_smp_destroy(smp);
+        return sc_error(SC_ERR_RUN, "out of memory building node communicators");
+    }
+    for (int u = 0; u <= max_node; u++)
+        root_index[u] = -1;
+    int me = comm->rank, mine = comm->node_of[me];
+    for (int r = 0; r < p; r++) {
+        int u = comm->node_of[r];
+        if (root_index[u] < 0) {
+            root_index[u] = smp->nroots;
+            smp->roots[smp->nroots++] = r;
+        }
+        smp->node_of_rank[r] = root_index[u];
+        smp->local_index[r] = count[u]++;
+        if (u == mine)
+            smp->node_ranks[smp->nnode++] = r;
+    }
+    smp->my_node_index = smp->local_index[me];
+    smp->my_root_index = smp->node_of_rank[me];
+    /* Every rank on a node of its own: no hierarchy, as in MPICH. */
+    smp->node_aware = smp->nroots < p;
+    free(root_index);
+    free(count);
+    sc_subcomm_init(&smp->node, comm, smp->node_ranks, smp->nnode, smp->my_node_index, context);
+    if (sc_smp_is_leader(smp))
+        sc_subcomm_init(&smp->leaders, comm, smp->roots, smp->nroots, smp->my_root_index,
+                        context + 1);
+    return SC_OK;
+}
+
+void sc_smp_destroy(sc_smp_t *smp)
+{
+    free(smp->node_of_rank);
+    free(smp->local_index);
+    free(smp->roots);
+    free(smp->node_ranks);
+    *smp = (sc_smp_t){0};
+}

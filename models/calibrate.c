@@ -1,0 +1,430 @@
+/* Fitting a level's message costs (LogGP, models/platform.h) to
+ * point-to-point measurements, and predicting those measurements back.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "calibrate.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A level's wire time of a piece carrying `data` bytes (models/cost.c's
+ * sc_wire_time, without a platform at hand). */
+static double wire(const sc_level_t *lv, size_t header, size_t data)
+{
+    return lv->latency_s +
+           round((double)(data + header) / sc_level_bandwidth_factor(lv, data)) /
+               lv->bandwidth_Bps;
+}
+
+/* Messages per second in one direction between two nodes when `pairs`
+ * cores stream at once, each busy `per_message` a message: the slowest of
+ * the cores, the NIC's gap and the wire. */
+static double stream_rate(const sc_level_t *lv, int pairs, double per_message, double link)
+{
+    double rate = per_message > 0 ? pairs / per_message : INFINITY;
+    if (lv->gap_s > 0 && 1 / lv->gap_s < rate)
+        rate = 1 / lv->gap_s;
+    if (link > 0 && 1 / link < rate)
+        rate = 1 / link;
+    return rate;
+}
+
+double sc_calibrate_predict(const sc_level_t *lv, size_t header, const sc_series_t *s,
+                            const sc_point_t *p)
+{
+    size_t m = p->bytes;
+    double os = sc_level_send_overhead(lv, m), orr = sc_level_recv_overhead(lv, m);
+    double link = round((double)(m + header) / sc_level_bandwidth_factor(lv, m)) /
+                  lv->bandwidth_Bps;
+    int pairs = s->pairs > 0 ? s->pairs : 1;
+    switch (s->kind) {
+    case SC_MEASURE_LATENCY:
+    case SC_MEASURE_PINGPING:
+        return os + (m <= lv->eager_limit ? wire(lv, header, m)
+                                          : 2 * wire(lv, header, 0) + wire(lv, header, m)) +
+               orr;
+    case SC_MEASURE_SEND_OVERHEAD:
+        return os;
+    case SC_MEASURE_RECV_OVERHEAD:
+        /* A rendezvous message has only announced itself: the receive
+         * answers, and the data comes. */
+        return m <= lv->eager_limit ? orr : wire(lv, header, 0) + wire(lv, header, m) + orr;
+    case SC_MEASURE_BANDWIDTH:
+    case SC_MEASURE_MESSAGE_RATE: /* senders busy o_s a message, receivers o_r */
+        return (double)m * stream_rate(lv, pairs, os > orr ? os : orr, link);
+    case SC_MEASURE_BIBANDWIDTH: /* every core sends and receives */
+        return 2 * (double)m * stream_rate(lv, pairs, os + orr, link);
+    case SC_MEASURE_COLLECTIVE:
+        break;
+    }
+    return NAN;
+}
+
+/* The median value per size of every point of the series of one kind:
+ * sizes[i], values[i] for i < *n, sizes ascending. */
+typedef struct {
+    double *sizes, *values;
+    int n;
+    const char *files; /* for the notes: the first file, "+ k more" */
+    char files_text[160];
+} medians_t;
+
+static int by_size_value(const void *a, const void *b)
+{
+    const double *x = a, *y = b;
+    if (x[0] != y[0])
+        return x[0] < y[0] ? -1 : 1;
+    return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+static sc_err_t medians(const sc_series_t *series, int nseries, sc_measure_kind_t kind,
+                        medians_t *out)
+{
+    *out = (medians_t){0};
+    int total = 0, nfiles = 0;
+    const char *first = NULL;
+    for (int i = 0; i < nseries; i++)
+        if (series[i].kind == kind) {
+            total += series[i].npoints;
+            if (!first)
+                first = series[i].path;
+            nfiles++;
+        }
+    if (total == 0)
+        return SC_OK;
+    snprintf(out->files_text, sizeof out->files_text, "%s%s", first,
+             nfiles > 1 ? " and others" : "");
+    out->files = out->files_text;
+    double *pairs = malloc(2 * (size_t)total * sizeof *pairs);
+    out->sizes = malloc((size_t)total * sizeof *out->sizes);
+    out->values = malloc((size_t)total * sizeof *out->values);
+    if (!pairs || !out->sizes || !out->values) {
+        free(pairs);
+        free(out->sizes);
+        free(out->values);
+        return sc_error(SC_ERR_RUN, "out of memory fitting the measurements");
+    }
+    int k = 0;
+    for (int i = 0; i < nseries; i++)
+        if (series[i].kind == kind)
+            for (int j = 0; j < series[i].npoints; j++) {
+                pairs[2 * k] = (double)series[i].points[j].bytes;
+                pairs[2 * k + 1] = series[i].points[j].value;
+                k++;
+            }
+    qsort(pairs, (size_t)total, 2 * sizeof *pairs, by_size_value);
+    for (int lo = 0; lo < total;) {
+        int hi = lo;
+        while (hi < total && pairs[2 * hi] == pairs[2 * lo])
+            hi++;
+        int c = hi - lo;
+        double med = c % 2 ? pairs[2 * (lo + c / 2) + 1]
+                           : (pairs[2 * (lo + c / 2 - 1) + 1] + pairs[2 * (lo + c / 2) + 1]) / 2;
+        out->sizes[out->n] = pairs[2 * lo];
+        out->values[out->n++] = med;
+        lo = hi;
+    }
+    free(pairs);
+    return SC_OK;
+}
+
+static void medians_free(medians_t *m)
+{
+    free(m->sizes);
+    free(m->values);
+    *m = (medians_t){0};
+}
+
+/* Least squares y = a + b x over the medians with size in [lo, hi);
+ * returns the number of sizes used. */
+static int least_squares(const medians_t *md, double lo, double hi, const double *y, double *a,
+                         double *b)
+{
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    int n = 0;
+    for (int i = 0; i < md->n; i++) {
+        double x = md->sizes[i];
+        if (x < lo || x >= hi)
+            continue;
+        double v = y ? y[i] : md->values[i];
+        sx += x;
+        sy += v;
+        sxx += x * x;
+        sxy += x * v;
+        n++;
+    }
+    *a = *b = 0;
+    if (n == 0)
+        return 0;
+    double det = n * sxx - sx * sx;
+    if (n == 1 || fabs(det) <= 1e-12 * n * sxx) {
+        *a = sy / n;
+        return n;
+    }
+    *b = (n * sxy - sx * sy) / det;
+    *a = (sy - *b * sx) / n;
+    return n;
+}
+
+static void note(sc_fit_t *fit, const char *what, const char *value, const char *how_fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void note(sc_fit_t *fit, const char *what, const char *value, const char *how_fmt, ...)
+{
+    if (fit->nnotes == SC_MAX_FIT_NOTES)
+        return;
+    sc_fit_note_t *n = &fit->notes[fit->nnotes++];
+    snprintf(n->what, sizeof n->what, "%s", what);
+    snprintf(n->value, sizeof n->value, "%s", value);
+    va_list ap;
+    va_start(ap, how_fmt);
+    vsnprintf(n->how, sizeof n->how, how_fmt, ap);
+    va_end(ap);
+}
+
+/* The segments' first sizes: 0, the breakpoints, and past the eager limit. */
+static int segment_starts(const sc_fit_spec_t *spec, double *starts)
+{
+    int n = 0;
+    starts[n++] = 0;
+    double eager_end = (double)spec->eager_limit + 1;
+    for (int i = 0; i < spec->nbreakpoints && n < SC_MAX_SEGMENTS - 1; i++) {
+        double b = (double)spec->breakpoints[i];
+        if (b > starts[n - 1] && b < eager_end)
+            starts[n++] = b;
+    }
+    if (n < SC_MAX_SEGMENTS)
+        starts[n++] = eager_end;
+    for (int i = 0; i < spec->nbreakpoints && n < SC_MAX_SEGMENTS; i++) {
+        double b = (double)spec->breakpoints[i];
+        if (b > starts[n - 1])
+            starts[n++] = b;
+    }
+    return n;
+}
+
+static void segment_name(char *out, size_t len, const char *param, const double *starts, int k,
+                         int n)
+{
+    if (k + 1 < n)
+        snprintf(out, len, "%s [%.0f, %.0f)", param, starts[k], starts[k + 1]);
+    else
+        snprintf(out, len, "%s [%.0f, ...)", param, starts[k]);
+}
+
+/* An overhead, piecewise, from samples; the fallback's where none. From
+ * `first_unusable` on (the first rendezvous size, for o_r: a receive of
+ * such a message fetches the data, so its time is not an overhead) the
+ * segments repeat the last one below. */
+static void fit_overhead(const medians_t *md, const double *starts, int nseg,
+                         double first_unusable, const sc_piecewise_t *fallback,
+                         const char *param, sc_fit_t *fit, sc_piecewise_t *out)
+{
+    char name[48], value[64];
+    if (md->n == 0) {
+        *out = *fallback;
+        snprintf(value, sizeof value, fallback->n > 1 ? "%.4g s + %.4g s/B, ..." : "%.4g s + %.4g s/B",
+                 fallback->n ? fallback->seg[0].start : 0,
+                 fallback->n ? fallback->seg[0].per_byte : 0);
+        note(fit, param, value, "no samples: the template's, kept");
+        return;
+    }
+    *out = (sc_piecewise_t){.n = nseg};
+    for (int k = 0; k < nseg; k++) {
+        double lo = starts[k], hi = k + 1 < nseg ? starts[k + 1] : INFINITY, a, b;
+        int usable = lo < first_unusable;
+        int used = usable ? least_squares(md, lo, hi, NULL, &a, &b) : 0;
+        segment_name(name, sizeof name, param, starts, k, nseg);
+        if (used == 0 && k > 0) {
+            out->seg[k] = out->seg[k - 1];
+            out->seg[k].min_bytes = lo;
+            snprintf(value, sizeof value, "%.4g s + %.4g s/B", out->seg[k].start,
+                     out->seg[k].per_byte);
+            note(fit, name, value,
+                 usable ? "no sample in this segment: the one below"
+                        : "rendezvous: a receive here also fetches the data; the one below");
+            continue;
+        }
+        if (used == 0) { /* nothing below the first sample: its value */
+            a = md->values[0];
+            b = 0;
+        }
+        if (b < 0) { /* noise on a flat segment */
+            least_squares(md, lo, hi, NULL, &a, &b);
+            b = 0;
+            double sum = 0;
+            int c = 0;
+            for (int i = 0; i < md->n; i++)
+                if (md->sizes[i] >= lo && md->sizes[i] < hi) {
+                    sum += md->values[i];
+                    c++;
+                }
+            a = c ? sum / c : a;
+        }
+        if (a < 0)
+            a = 0;
+        out->seg[k] = (sc_segment_t){lo, a, b};
+        snprintf(value, sizeof value, "%.4g s + %.4g s/B", a, b);
+        note(fit, name, value, "least squares over %d size%s of %s", used, used == 1 ? "" : "s",
+             md->files);
+    }
+}
+
+sc_err_t sc_calibrate_fit(const sc_fit_spec_t *spec, const sc_series_t *series, int nseries,
+                          sc_fit_t *fit)
+{
+    memset(fit, 0, sizeof *fit);
+    sc_level_t *lv = &fit->level;
+    *lv = *spec->fallback;
+    lv->eager_limit = spec->eager_limit;
+    double starts[SC_MAX_SEGMENTS];
+    int nseg = segment_starts(spec, starts);
+    double h = (double)spec->header_bytes;
+
+    medians_t os = {0}, orr = {0}, lat = {0}, bw = {0};
+    sc_err_t err;
+    if ((err = medians(series, nseries, SC_MEASURE_SEND_OVERHEAD, &os)) ||
+        (err = medians(series, nseries, SC_MEASURE_RECV_OVERHEAD, &orr)) ||
+        (err = medians(series, nseries, SC_MEASURE_LATENCY, &lat)) ||
+        (err = medians(series, nseries, SC_MEASURE_BANDWIDTH, &bw)))
+        goto cleanup;
+    if (lat.n < 2) {
+        err = sc_error(SC_ERR_INPUT,
+                       "calibrate: no ping-pong latency of at least two sizes (osu_latency, "
+                       "IMB PingPong, NetPIPE or an SMPI PingPong CSV) to fit the latency and "
+                       "bandwidth to");
+        goto cleanup;
+    }
+    fit_overhead(&os, starts, nseg, INFINITY, &spec->fallback->send_overhead, "o_s", fit,
+                 &lv->send_overhead);
+    fit_overhead(&orr, starts, nseg, (double)spec->eager_limit + 1,
+                 &spec->fallback->recv_overhead, "o_r", fit, &lv->recv_overhead);
+
+    /* The wire: one-way latency less both overheads, per segment a + b m. */
+    double *w = malloc((size_t)lat.n * sizeof *w);
+    if (!w) {
+        err = sc_error(SC_ERR_RUN, "out of memory fitting the measurements");
+        goto cleanup;
+    }
+    for (int i = 0; i < lat.n; i++) {
+        size_t m = (size_t)lat.sizes[i];
+        w[i] = lat.values[i] - sc_level_send_overhead(lv, m) - sc_level_recv_overhead(lv, m);
+    }
+    double a[SC_MAX_SEGMENTS], b[SC_MAX_SEGMENTS];
+    int used[SC_MAX_SEGMENTS];
+    for (int k = 0; k < nseg; k++)
+        used[k] = least_squares(&lat, starts[k], k + 1 < nseg ? starts[k + 1] : INFINITY, w,
+                                &a[k], &b[k]);
+    free(w);
+    int last = -1; /* the largest segment with a slope */
+    for (int k = 0; k < nseg; k++)
+        if (used[k] >= 2 && b[k] > 0)
+            last = k;
+    if (last < 0) {
+        err = sc_error(SC_ERR_INPUT,
+                       "calibrate: the ping-pong latency in %s does not grow with the size in "
+                       "any segment, so no bandwidth can be fitted; give sizes over a wider "
+                       "range",
+                       lat.files);
+        goto cleanup;
+    }
+    char value[64], name[48];
+    double B;
+    if (bw.n > 0) {
+        B = 0;
+        for (int i = 0; i < bw.n; i++)
+            if (bw.values[i] > B)
+                B = bw.values[i];
+        snprintf(value, sizeof value, "%.6g B/s", B);
+        note(fit, "bandwidth", value, "the largest streaming bandwidth in %s", bw.files);
+    } else {
+        B = 1 / b[last];
+        snprintf(value, sizeof value, "%.6g B/s", B);
+        note(fit, "bandwidth", value, "1 / the latency's slope over %d sizes from %.0f bytes",
+             used[last], starts[last]);
+    }
+    lv->bandwidth_Bps = B;
+    lv->bandwidth_factor = (sc_piecewise_t){.n = nseg};
+    for (int k = 0; k < nseg; k++) {
+        double f = used[k] >= 2 && b[k] > 0 ? 1 / (b[k] * B) : NAN;
+        segment_name(name, sizeof name, "factor", starts, k, nseg);
+        if (!(f > 0 && f <= 2)) {
+            f = k > 0 ? lv->bandwidth_factor.seg[k - 1].start : 1;
+            snprintf(value, sizeof value, "%.4g", f);
+            note(fit, name, value, "%s: the one below",
+                 used[k] < 2 ? "fewer than two sizes here" : "no usable slope here");
+        } else {
+            snprintf(value, sizeof value, "%.4g", f);
+            note(fit, name, value, "bandwidth / (1 / the latency's slope over %d sizes)",
+                 used[k]);
+        }
+        lv->bandwidth_factor.seg[k] = (sc_segment_t){starts[k], f, 0};
+    }
+    /* The first segment's intercept is L plus the header's time. */
+    double L = a[0] - h / (B * lv->bandwidth_factor.seg[0].start);
+    if (used[0] == 0 || L < 0) {
+        L = L < 0 ? 0 : spec->fallback->latency_s;
+        snprintf(value, sizeof value, "%.6g s", L);
+        note(fit, "latency", value, used[0] ? "the intercept was below the header's time: 0"
+                                            : "no size in the first segment: the template's");
+    } else {
+        snprintf(value, sizeof value, "%.6g s", L);
+        note(fit, "latency", value, "the latency's intercept below %.0f bytes, less the header",
+             nseg > 1 ? starts[1] : INFINITY);
+    }
+    lv->latency_s = L;
+
+    /* g: the largest message rate observed (per size, the median of its
+     * samples), if the cores could have gone faster. */
+    double best_rate = 0, best_cores = 0;
+    const char *rate_file = NULL;
+    for (int i = 0; i < nseries && !err; i++) {
+        const sc_series_t *s = &series[i];
+        if (s->kind != SC_MEASURE_MESSAGE_RATE && s->kind != SC_MEASURE_BANDWIDTH)
+            continue;
+        int pairs = s->pairs > 0 ? s->pairs : 1;
+        medians_t md;
+        if ((err = medians(s, 1, s->kind, &md)))
+            break;
+        for (int j = 0; j < md.n; j++) {
+            size_t m = (size_t)md.sizes[j];
+            if (m == 0 || m > 64)
+                continue;
+            /* value is bytes/s, for osu_mbw_mr too: its messages/s column
+             * is the same divided by the size. */
+            double rate = md.values[j] / (double)m;
+            if (rate > best_rate) {
+                double os_m = sc_level_send_overhead(lv, m), or_m = sc_level_recv_overhead(lv, m);
+                double core = os_m > or_m ? os_m : or_m;
+                best_rate = rate;
+                best_cores = core > 0 ? pairs / core : INFINITY;
+                rate_file = s->path;
+            }
+        }
+        medians_free(&md);
+    }
+    if (err)
+        goto cleanup;
+    if (best_rate <= 0) {
+        snprintf(value, sizeof value, "%.6g s", lv->gap_s);
+        note(fit, "g", value, "no message rate of small messages: the template's, kept");
+    } else if (best_rate < 0.9 * best_cores) {
+        lv->gap_s = 1 / best_rate;
+        snprintf(value, sizeof value, "%.6g s", lv->gap_s);
+        note(fit, "g", value, "1 / %.4g messages/s, the largest rate in %s, below the %.4g/s "
+                              "the senders' overheads allow",
+             best_rate, rate_file, best_cores);
+    } else {
+        lv->gap_s = 0;
+        note(fit, "g", "0 s", "the largest rate in %s (%.4g/s) is what the overheads allow: the "
+                              "NIC did not limit it",
+             rate_file, best_rate);
+    }
+cleanup:
+    medians_free(&os);
+    medians_free(&orr);
+    medians_free(&lat);
+    medians_free(&bw);
+    return err;
+}

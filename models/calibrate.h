@@ -1,0 +1,67 @@
+/* Fitting a level's message costs (LogGP, models/platform.h) to
+ * point-to-point measurements, and predicting those measurements back.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SC_CALIBRATE_H
+#define SC_CALIBRATE_H
+
+#include "measurements.h"
+#include "platform.h"
+
+/* What to fit and what to fall back on. */
+typedef struct {
+    /* Sizes where the piecewise parameters change (besides 0), ascending;
+     * the segment after the eager limit is always one of its own. */
+    const size_t *breakpoints;
+    int nbreakpoints;
+    size_t eager_limit;
+    size_t header_bytes;
+    /* The parameters no measurement gives are this level's (the template's):
+     * o_s without send-overhead samples, o_r without receive-overhead
+     * samples, g without message rates. */
+    const sc_level_t *fallback;
+} sc_fit_spec_t;
+
+/* How one fitted parameter was obtained, for the report. */
+typedef struct {
+    char what[48];  /* "o_s [0, 1420)", "bandwidth", "g" ... */
+    char value[64]; /* as written to the platform */
+    char how[200];  /* "least squares over 12 sizes of osu_latency.txt" */
+} sc_fit_note_t;
+
+enum { SC_MAX_FIT_NOTES = 4 * SC_MAX_SEGMENTS + 8 };
+
+typedef struct {
+    sc_level_t level;
+    sc_fit_note_t notes[SC_MAX_FIT_NOTES];
+    int nnotes;
+} sc_fit_t;
+
+/* Fits a level to the series, in this order (each step uses the ones
+ * before; per size the median of its samples counts, so outliers do not):
+ *   o_s(m), o_r(m)   least squares per segment over the send and receive
+ *                    overhead samples (SMPI calibration Isend and Recv);
+ *   bandwidth factor per segment: the slope of the one-way latency minus
+ *                    o_s and o_r (ping-pong series), against the bandwidth:
+ *                    the largest streaming bandwidth measured (osu_bw), or
+ *                    the slope of the last segment;
+ *   latency L        the intercept of the first segment, less the header's
+ *                    time;
+ *   g                1 / the largest message rate of a NIC (osu_mbw_mr,
+ *                    osu_bw at small sizes), when that rate is below what the
+ *                    senders' o_s allow, so that the NIC is what limits it.
+ * SC_ERR_INPUT when there is no ping-pong series to fit L and the bandwidth
+ * to, naming what is missing. */
+sc_err_t sc_calibrate_fit(const sc_fit_spec_t *spec, const sc_series_t *series, int nseries,
+                          sc_fit_t *fit);
+
+/* What the level predicts for point p of series s, in the series' unit:
+ * the one-way time of a ping-pong (o_s + wire + o_r, with the rendezvous
+ * handshake above the eager limit), o_s, o_r (above the eager limit, the
+ * receive of an announced message: its clear-to-send, the data, o_r), and for
+ * streaming (osu_bw, osu_mbw_mr: a window of messages in flight) the rate
+ * the slowest of the sender's o_s, the NIC's g and the wire allow. NAN for
+ * what it does not predict (collectives: simulate them). */
+double sc_calibrate_predict(const sc_level_t *lv, size_t header_bytes, const sc_series_t *s,
+                            const sc_point_t *p);
+
+#endif

@@ -1,0 +1,71 @@
+/* What every simcoll command does with its arguments: lists, choices,
+ * options getopt refused, and the message of a failure.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "args.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int sc_cli_fail(sc_err_t err)
+{
+    fprintf(stderr, "simcoll: %s\n", sc_error_message());
+    return (int)err;
+}
+
+/* Splits a comma-separated list in place into *items (caller frees the
+ * array) and its length *n. An empty item is bad input. */
+sc_err_t sc_cli_split_list(char *text, const char *what, char ***items, int *n)
+{
+    *n = 1;
+    for (const char *p = text; *p; p++)
+        *n += *p == ',';
+    *items = malloc((size_t)*n * sizeof **items);
+    if (!*items)
+        return sc_error(SC_ERR_RUN, "out of memory");
+    int i = 0;
+    for (char *item = text, *next; item; item = next) {
+        next = strchr(item, ',');
+        if (next)
+            *next++ = '\0';
+        if (!*item)
+            return sc_error(SC_ERR_INPUT, "%s: empty item in the comma-separated list", what);
+        (*items)[i++] = item;
+    }
+    return SC_OK;
+}
+
+/* The option getopt_long just refused, as the user wrote it. `before` is
+ * optind before the call: getopt_long moves past a word only once done
+ * with it, so a letter inside a cluster like -xyz is still at args[optind]
+ * while a finished word is at args[optind - 1]. */
+const char *sc_cli_refused_option(char **args, int before)
+{
+    static char text[300];
+    const char *word = optind == before ? args[optind] : args[optind - 1];
+    if (!word)
+        word = "?";
+    if (optopt && word[0] == '-' && word[1] != '-' && strlen(word) > 2)
+        snprintf(text, sizeof text, "-%c' (in '%.200s')", optopt, word);
+    else
+        snprintf(text, sizeof text, "%.200s'", word);
+    return text;
+}
+
+sc_err_t sc_cli_choice(const char *value, const char *option,
+                             const char *const *choices, int *index)
+{
+    for (int i = 0; choices[i]; i++)
+        if (strcmp(value, choices[i]) == 0) {
+            *index = i;
+            return SC_OK;
+        }
+    char valid[256] = "";
+    for (int i = 0; choices[i]; i++) {
+        strncat(valid, i ? ", " : "", sizeof valid - strlen(valid) - 1);
+        strncat(valid, choices[i], sizeof valid - strlen(valid) - 1);
+    }
+    return sc_error(SC_ERR_INPUT, "%s: unknown value '%s'; use one of %s", option, value, valid);
+}
+

@@ -1,0 +1,346 @@
+/* simcoll calibrate: a platform fitted to point-to-point measurements, and
+ * the residuals of a platform against them.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "calibrate.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "common/sc_units.h"
+#include "models/calibrate.h"
+#include "sim/engine/engine.h"
+#include "sim/io/generate.h"
+#include "sim/io/measurements.h"
+
+/* A measurement option: its format and the kinds of series it must give. */
+typedef struct {
+    const char *option;
+    sc_measure_format_t format;
+    int kind; /* a sc_measure_kind_t, or -1: any point-to-point kind */
+} source_t;
+
+static const source_t sources[] = {
+    {"--osu-latency", SC_MEASURE_FORMAT_OSU, SC_MEASURE_LATENCY},
+    {"--osu-bw", SC_MEASURE_FORMAT_OSU, SC_MEASURE_BANDWIDTH},
+    {"--osu-bibw", SC_MEASURE_FORMAT_OSU, SC_MEASURE_BIBANDWIDTH},
+    {"--osu-mbw-mr", SC_MEASURE_FORMAT_OSU, SC_MEASURE_MESSAGE_RATE},
+    {"--imb", SC_MEASURE_FORMAT_IMB, -1},
+    {"--netpipe", SC_MEASURE_FORMAT_NETPIPE, SC_MEASURE_LATENCY},
+    {"--smpi-csv", SC_MEASURE_FORMAT_SMPI, -1},
+    {"--measurements", SC_MEASURE_FORMAT_AUTO, -1},
+};
+enum { NSOURCES = sizeof sources / sizeof sources[0] };
+
+static const char *kind_name(sc_measure_kind_t kind)
+{
+    static const char *const names[] = {"latency",       "ping-ping",     "bandwidth",
+                                        "bi-bandwidth",  "message rate",  "send overhead",
+                                        "recv overhead", "collective"};
+    return names[kind];
+}
+
+/* Every series of every file, with the option that named it. */
+typedef struct {
+    sc_series_t *series;
+    int n, cap;
+} all_series_t;
+
+static sc_err_t add_file(all_series_t *all, const source_t *src, const char *path)
+{
+    sc_series_t *got;
+    int n;
+    sc_err_t err = sc_measurements_read(src->option, path, src->format, &got, &n);
+    if (err)
+        return err;
+    int kept = 0;
+    for (int i = 0; i < n && !err; i++) {
+        sc_series_t *s = &got[i];
+        if (s->kind == SC_MEASURE_COLLECTIVE) {
+            /* Collective times are what predictions are validated against;
+             * fitting to them would make that validation meaningless. */
+            fprintf(stderr,
+                    "simcoll: note: %s '%s': %s series (%s) not used: calibration uses "
+                    "point-to-point measurements only\n",
+                    src->option, path, kind_name(s->kind), s->collective);
+            continue;
+        }
+        if (src->kind >= 0 && s->kind != (sc_measure_kind_t)src->kind) {
+            err = sc_error(SC_ERR_INPUT, "%s '%s': the file holds a %s series (%s), not %s", src->option,
+                           path, kind_name(s->kind), s->source, kind_name(src->kind));
+            break;
+        }
+        if (all->n == all->cap) {
+            int cap = all->cap ? 2 * all->cap : 8;
+            sc_series_t *grown = realloc(all->series, (size_t)cap * sizeof *grown);
+            if (!grown) {
+                err = sc_error(SC_ERR_RUN, "out of memory");
+                break;
+            }
+            all->series = grown;
+            all->cap = cap;
+        }
+        all->series[all->n++] = *s;
+        *s = (sc_series_t){0}; /* moved */
+        kept++;
+    }
+    sc_series_destroy(got, n);
+    if (!err && kept == 0)
+        err = sc_error(SC_ERR_INPUT, "%s '%s': no point-to-point series in the file", src->option,
+                       path);
+    return err;
+}
+
+/* Prints what the fit found and how. */
+static void print_fit(const sc_fit_t *fit, const char *level)
+{
+    printf("# %s level, fitted\n", level);
+    int w = 9;
+    for (int i = 0; i < fit->nnotes; i++)
+        if ((int)strlen(fit->notes[i].what) > w)
+            w = (int)strlen(fit->notes[i].what);
+    printf("%-*s  %-24s  %s\n", w, "parameter", "value", "how");
+    for (int i = 0; i < fit->nnotes; i++)
+        printf("%-*s  %-24s  %s\n", w, fit->notes[i].what, fit->notes[i].value, fit->notes[i].how);
+}
+
+static int by_abs(const void *a, const void *b)
+{
+    double x = fabs(*(const double *)a), y = fabs(*(const double *)b);
+    return x < y ? -1 : x > y;
+}
+
+static void format_value(sc_measure_kind_t kind, double v, char *out, size_t len)
+{
+    if (isnan(v))
+        snprintf(out, len, "-");
+    else if (kind == SC_MEASURE_BANDWIDTH || kind == SC_MEASURE_BIBANDWIDTH ||
+             kind == SC_MEASURE_MESSAGE_RATE)
+        snprintf(out, len, "%.4g MB/s", v / 1e6);
+    else
+        sc_format_duration(v, out, len);
+}
+
+/* Residuals of the level against every point: per point with `detail`,
+ * then per series the median and largest relative error. */
+static void print_residuals(const sc_level_t *lv, size_t header, const all_series_t *all,
+                            int detail)
+{
+    if (detail) {
+        printf("\n# residuals: (predicted - measured) / measured\n"
+               "file:line  measures  size  measured  predicted  error\n");
+        for (int i = 0; i < all->n; i++) {
+            const sc_series_t *s = &all->series[i];
+            for (int j = 0; j < s->npoints; j++) {
+                const sc_point_t *p = &s->points[j];
+                double want = sc_calibrate_predict(lv, header, s, p);
+                if (isnan(want) || p->value <= 0)
+                    continue;
+                char got_text[32], want_text[32];
+                format_value(s->kind, p->value, got_text, sizeof got_text);
+                format_value(s->kind, want, want_text, sizeof want_text);
+                printf("%s:%d  %s  %zu  %s  %s  %+.1f%%\n", s->path, p->line, kind_name(s->kind),
+                       p->bytes, got_text, want_text, 100 * (want - p->value) / p->value);
+            }
+        }
+    }
+    int cap = 1;
+    for (int i = 0; i < all->n; i++)
+        if (all->series[i].npoints > cap)
+            cap = all->series[i].npoints;
+    double *errs = malloc((size_t)cap * sizeof *errs);
+    if (!errs)
+        return;
+    printf("\n# residuals per series: (predicted - measured) / measured\n");
+    printf("%-40s  %-13s  %6s  %14s  %8s\n", "file", "measures", "points", "median |error|",
+           "largest");
+    for (int i = 0; i < all->n; i++) {
+        const sc_series_t *s = &all->series[i];
+        int n = 0;
+        for (int j = 0; j < s->npoints; j++) {
+            double want = sc_calibrate_predict(lv, header, s, &s->points[j]);
+            if (!isnan(want) && s->points[j].value > 0)
+                errs[n++] = (want - s->points[j].value) / s->points[j].value;
+        }
+        if (n == 0)
+            continue;
+        qsort(errs, (size_t)n, sizeof *errs, by_abs);
+        double median = n % 2 ? fabs(errs[n / 2]) : (fabs(errs[n / 2 - 1]) + fabs(errs[n / 2])) / 2;
+        printf("%-40s  %-13s  %6d  %13.1f%%  %+7.1f%%\n", s->path, kind_name(s->kind), n,
+               100 * median, 100 * errs[n - 1]);
+    }
+    free(errs);
+}
+
+static const char usage[] =
+    "usage: simcoll calibrate MEASUREMENTS --like FILE [-o OUT] [--level inter|intra]\n"
+    "                         [--breakpoints S,S,...] [--eager-limit S] [--report]\n"
+    "       simcoll calibrate --report --platform FILE MEASUREMENTS [--level inter|intra]\n"
+    "MEASUREMENTS (each may be given several times):\n"
+    "  --osu-latency F  --osu-bw F  --osu-bibw F  --osu-mbw-mr F   OSU micro-benchmarks\n"
+    "  --imb F          Intel MPI Benchmarks (PingPong, PingPing, Uniband, Biband)\n"
+    "  --netpipe F      NetPIPE np.out\n"
+    "  --smpi-csv F     SimGrid platform-calibration CSV (Isend, Recv, PingPong)\n"
+    "  --measurements F any of these, recognized from its content\n"
+    "Fits one level (default inter: between nodes) of the template's platform to the\n"
+    "measurements, prints every fitted value, how it was obtained and the residuals,\n"
+    "and writes the platform to OUT. With --report and --platform, only the residuals\n"
+    "of that platform, point by point.\n";
+
+enum { OPT_LIKE = 300, OPT_LEVEL, OPT_BREAKPOINTS, OPT_EAGER, OPT_REPORT, OPT_PLATFORM, OPT_HELP };
+
+int sc_cli_calibrate(int argc, char **argv)
+{
+    struct option longopts[NSOURCES + 9];
+    for (int i = 0; i < NSOURCES; i++)
+        longopts[i] = (struct option){sources[i].option + 2, required_argument, NULL, i};
+    longopts[NSOURCES + 0] = (struct option){"like", required_argument, NULL, OPT_LIKE};
+    longopts[NSOURCES + 1] = (struct option){"level", required_argument, NULL, OPT_LEVEL};
+    longopts[NSOURCES + 2] = (struct option){"breakpoints", required_argument, NULL,
+                                             OPT_BREAKPOINTS};
+    longopts[NSOURCES + 3] = (struct option){"eager-limit", required_argument, NULL, OPT_EAGER};
+    longopts[NSOURCES + 4] = (struct option){"report", no_argument, NULL, OPT_REPORT};
+    longopts[NSOURCES + 5] = (struct option){"platform", required_argument, NULL, OPT_PLATFORM};
+    longopts[NSOURCES + 6] = (struct option){"output", required_argument, NULL, 'o'};
+    longopts[NSOURCES + 7] = (struct option){"help", no_argument, NULL, OPT_HELP};
+    longopts[NSOURCES + 8] = (struct option){NULL, 0, NULL, 0};
+    static const char *const levels[] = {"intra", "inter", NULL};
+
+    const char *like = NULL, *platform = NULL, *out = NULL, *breakpoints_text = NULL;
+    const char *eager_text = NULL;
+    int level = SC_LEVEL_INTER, report = 0, c;
+    all_series_t all = {0};
+    char *bp_copy = NULL, **bp_items = NULL;
+    size_t *breakpoints = NULL;
+    int nbp = 0;
+    sc_platform_t plat = {0};
+    sc_err_t err = SC_OK;
+    char **args = argv + 1;
+    opterr = 0;
+    optind = 0;
+    for (int before = 1;
+         !err && (c = getopt_long(argc - 1, args, ":o:", longopts, NULL)) != -1;
+         before = optind) {
+        if (c >= 0 && c < NSOURCES) {
+            err = add_file(&all, &sources[c], optarg);
+            continue;
+        }
+        switch (c) {
+        case OPT_LIKE: like = optarg; break;
+        case OPT_PLATFORM: platform = optarg; break;
+        case 'o': out = optarg; break;
+        case OPT_BREAKPOINTS: breakpoints_text = optarg; break;
+        case OPT_EAGER: eager_text = optarg; break;
+        case OPT_REPORT: report = 1; break;
+        case OPT_LEVEL: err = sc_cli_choice(optarg, "--level", levels, &level); break;
+        case OPT_HELP: fputs(usage, stdout); goto cleanup;
+        case ':':
+            err = sc_error(SC_ERR_INPUT, "'%s needs a value (simcoll calibrate --help)",
+                           sc_cli_refused_option(args, before));
+            break;
+        default:
+            err = sc_error(SC_ERR_INPUT, "calibrate: unknown option '%s (simcoll calibrate --help)",
+                           sc_cli_refused_option(args, before));
+            break;
+        }
+    }
+    if (!err && optind < argc - 1)
+        err = sc_error(SC_ERR_INPUT, "calibrate: unexpected argument '%s'", args[optind]);
+    if (!err && all.n == 0)
+        err = sc_error(SC_ERR_INPUT, "calibrate needs measurements, e.g. --osu-latency lat.txt "
+                                     "(simcoll calibrate --help lists the formats)");
+    if (!err && report && !like && !platform)
+        err = sc_error(SC_ERR_INPUT, "calibrate --report needs --platform FILE (the platform to "
+                                     "report on)");
+    if (!err && !report && !like)
+        err = sc_error(SC_ERR_INPUT, "calibrate needs --like FILE: the platform whose nodes, "
+                                     "links and other level the fit starts from");
+    if (!err && like && platform)
+        err = sc_error(SC_ERR_INPUT, "calibrate: give --like FILE to fit, or --report --platform "
+                                     "FILE to report on a platform, not both");
+    if (!err && platform && out)
+        err = sc_error(SC_ERR_INPUT, "calibrate: -o writes a fitted platform; with --platform "
+                                     "nothing is fitted");
+    if (err)
+        goto cleanup;
+    if (platform) { /* report only */
+        if ((err = sc_platform_load("--platform", platform, &plat)))
+            goto cleanup;
+        print_residuals(&plat.level[level], plat.header_bytes, &all, 1);
+        goto cleanup;
+    }
+
+    if ((err = sc_platform_load("--like", like, &plat)))
+        goto cleanup;
+    size_t eager = plat.level[level].eager_limit;
+    if (eager_text && (err = sc_parse_size(eager_text, "--eager-limit", &eager)))
+        goto cleanup;
+    if (breakpoints_text) {
+        if (!(bp_copy = strdup(breakpoints_text))) {
+            err = sc_error(SC_ERR_RUN, "out of memory");
+            goto cleanup;
+        }
+        if ((err = sc_cli_split_list(bp_copy, "--breakpoints", &bp_items, &nbp)))
+            goto cleanup;
+        if (!(breakpoints = malloc((size_t)nbp * sizeof *breakpoints))) {
+            err = sc_error(SC_ERR_RUN, "out of memory");
+            goto cleanup;
+        }
+        for (int i = 0; i < nbp && !err; i++) {
+            err = sc_parse_size(bp_items[i], "--breakpoints", &breakpoints[i]);
+            if (!err && i > 0 && breakpoints[i] <= breakpoints[i - 1])
+                err = sc_error(SC_ERR_INPUT, "--breakpoints: '%s' is not above '%s'; give them "
+                                             "in increasing order",
+                               bp_items[i], bp_items[i - 1]);
+        }
+        if (!err && nbp > SC_MAX_SEGMENTS - 2)
+            err = sc_error(SC_ERR_INPUT, "--breakpoints: at most %d", SC_MAX_SEGMENTS - 2);
+        if (err)
+            goto cleanup;
+    }
+    sc_fit_spec_t spec = {.breakpoints = breakpoints, .nbreakpoints = nbp,
+                          .eager_limit = eager, .header_bytes = plat.header_bytes,
+                          .fallback = &plat.level[level]};
+    sc_fit_t fit;
+    if ((err = sc_calibrate_fit(&spec, all.series, all.n, &fit)))
+        goto cleanup;
+    print_fit(&fit, levels[level]);
+    print_residuals(&fit.level, plat.header_bytes, &all, report);
+    if (out) {
+        /* The command and the files, for the record. */
+        char *made_by = NULL, *comment = NULL;
+        size_t len1 = 0, len2 = 0;
+        FILE *mb = open_memstream(&made_by, &len1), *cm = open_memstream(&comment, &len2);
+        if (mb && cm) {
+            fputs("simcoll", mb);
+            for (int i = 1; i < argc; i++)
+                fprintf(mb, " %s", argv[i]);
+            fprintf(cm, "  The %s level was fitted by simcoll calibrate to:", levels[level]);
+            for (int i = 0; i < all.n; i++)
+                fprintf(cm, "\n    %s (%s, %d points)", all.series[i].path,
+                        all.series[i].source ? all.series[i].source : "", all.series[i].npoints);
+        }
+        int bad = !mb || !cm;
+        bad |= mb && fclose(mb) != 0;
+        bad |= cm && fclose(cm) != 0;
+        if (bad) {
+            err = sc_error(SC_ERR_RUN, "out of memory");
+        } else {
+            sc_generate_spec_t gen = {.level = &fit.level, .level_id = (sc_level_id_t)level,
+                                      .made_by = made_by, .comment = comment};
+            err = sc_generate("--like", like, &gen, out);
+        }
+        free(made_by);
+        free(comment);
+    }
+cleanup:
+    sc_platform_destroy(&plat);
+    sc_series_destroy(all.series, all.n);
+    free(bp_copy);
+    free(bp_items);
+    free(breakpoints);
+    return err ? sc_cli_fail(err) : 0;
+}

@@ -1,0 +1,35 @@
+#!/bin/sh
+# simcoll calibrate end to end: the platform it writes loads and runs, says
+# what it was fitted to, and --report on it gives the residuals of the fit.
+# usage: calibrate.sh SIMCOLL SOURCE_DIR
+# SPDX-License-Identifier: GPL-2.0-or-later
+simcoll=$1 src=$2
+m=$src/tests/measurements
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+fail() {
+    echo "FAIL: $*"
+    failures=$((failures + 1))
+}
+
+data="--smpi-csv $m/smpi-isend.csv --smpi-csv $m/smpi-recv.csv --smpi-csv $m/smpi-pingpong.csv"
+"$simcoll" calibrate $data --like "$src/platforms/gige.xml" \
+    -o "$work/fitted.xml" >"$work/fit.txt" 2>"$work/err" || fail "calibrate: $(cat "$work/err")"
+grep -q '<prop id="simcoll/inter/send-overhead" value="0:' "$work/fitted.xml" ||
+    fail "no fitted send overhead in the platform"
+grep -q 'smpi-pingpong.csv (SimGrid platform-calibration PingPong, 4 points)' "$work/fitted.xml" ||
+    fail "the platform does not name what it was fitted to"
+grep -q 'simcoll/inter/overhead' "$work/fitted.xml" &&
+    fail "the constant overhead of the template stayed beside the fitted one"
+"$simcoll" --platform "$work/fitted.xml" --algo bruck --np 16 >/dev/null 2>"$work/err" ||
+    fail "the fitted platform does not run: $(cat "$work/err")"
+# The residuals of --report on the written platform are those of the fit.
+"$simcoll" calibrate --report --platform "$work/fitted.xml" $data >"$work/report.txt" 2>&1 ||
+    fail "calibrate --report failed"
+sed -n '/# residuals per series/,$p' "$work/fit.txt" >"$work/a"
+sed -n '/# residuals per series/,$p' "$work/report.txt" >"$work/b"
+cmp -s "$work/a" "$work/b" || fail "the report on the written platform differs from the fit's"
+grep -q "smpi-pingpong.csv:1  latency" "$work/report.txt" || fail "--report gives no point"
+[ $failures -eq 0 ] && echo "calibrate checks passed"
+exit $((failures > 0))

@@ -1,0 +1,165 @@
+/* The calibration fit: measurements made from a known level (with noise
+ * that the medians remove) must give that level back.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/calibrate.h"
+#include "suites.h"
+
+enum { HEADER = 40 };
+
+/* A GigE-like level with every parameter set, three segments. */
+static sc_level_t truth(double gap)
+{
+    sc_level_t lv = {.latency_s = 23e-6, .bandwidth_Bps = 117.685e6, .gap_s = gap,
+                     .eager_limit = 131072};
+    lv.send_overhead = (sc_piecewise_t){3, {{0, 2e-6, 1e-9}, {1420, 4e-6, 0.5e-9},
+                                            {131073, 20e-6, 0.1e-9}}};
+    /* Above the eager limit a receive fetches the data, and o_r cannot be
+     * told apart from it: calibration carries the eager segment's on. */
+    lv.recv_overhead = (sc_piecewise_t){3, {{0, 3e-6, 0}, {1420, 5e-6, 1e-9},
+                                            {131073, 5e-6, 1e-9}}};
+    lv.bandwidth_factor = (sc_piecewise_t){3, {{0, 0.6, 0}, {1420, 0.85, 0}, {131073, 0.95, 0}}};
+    return lv;
+}
+
+static const size_t breakpoints[] = {1420};
+
+/* A series of `kind` at sizes 2^k +- a little, each size measured three
+ * times: the value, and the value with +-20% noise, so the median is it. */
+static sc_series_t make_series(const sc_level_t *lv, sc_measure_kind_t kind, int pairs,
+                               const char *path)
+{
+    sc_series_t s = {.path = (char *)path, .kind = kind, .pairs = pairs};
+    s.points = calloc(3 * 64, sizeof *s.points);
+    for (size_t m = 1; m <= (1u << 22); m *= 2)
+        for (long d = -1; d <= 1; d += 2) {
+            size_t size = (size_t)((long)m + (m > 4 ? d * 3 : 0));
+            sc_point_t p = {.bytes = size, .value2 = NAN, .line = s.npoints + 1};
+            double v = sc_calibrate_predict(lv, HEADER, &s, &p);
+            for (int k = -1; k <= 1; k++) {
+                p.value = v * (1 + 0.2 * k);
+                if (kind == SC_MEASURE_MESSAGE_RATE)
+                    p.value2 = p.value / (double)size;
+                s.points[s.npoints++] = p;
+            }
+            if (m <= 4)
+                break;
+        }
+    return s;
+}
+
+static void free_series(sc_series_t *s, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(s[i].points);
+}
+
+/* Overheads come back exactly; what the wire gives is off by the rounding
+ * of wire bytes to whole bytes (half a byte in a fit over hundreds). */
+#define CLOSE(got, want) CU_ASSERT_DOUBLE_EQUAL((got), (want), 1e-9 * fabs(want) + 1e-15)
+#define NEAR(got, want) CU_ASSERT_DOUBLE_EQUAL((got), (want), 1e-3 * fabs(want))
+
+static void check_segments(const sc_piecewise_t *got, const sc_piecewise_t *want)
+{
+    CU_ASSERT_EQUAL_FATAL(got->n, want->n);
+    for (int k = 0; k < got->n; k++) {
+        CU_ASSERT_EQUAL(got->seg[k].min_bytes, want->seg[k].min_bytes);
+        CLOSE(got->seg[k].start, want->seg[k].start);
+        CLOSE(got->seg[k].per_byte, want->seg[k].per_byte);
+    }
+}
+
+static sc_fit_spec_t spec_for(const sc_level_t *fallback)
+{
+    return (sc_fit_spec_t){.breakpoints = breakpoints, .nbreakpoints = 1,
+                           .eager_limit = 131072, .header_bytes = HEADER, .fallback = fallback};
+}
+
+/* Overheads, latency and per-segment bandwidth come back from overhead
+ * samples and a ping-pong alone. */
+static void test_recovers_level(void)
+{
+    sc_level_t want = truth(0);
+    sc_series_t s[3] = {make_series(&want, SC_MEASURE_SEND_OVERHEAD, 0, "isend.csv"),
+                        make_series(&want, SC_MEASURE_RECV_OVERHEAD, 0, "recv.csv"),
+                        make_series(&want, SC_MEASURE_LATENCY, 0, "lat.txt")};
+    sc_level_t start = sc_level_hockney(1e-6, 1e9, 0.8e-6, 65536);
+    sc_fit_spec_t spec = spec_for(&start);
+    sc_fit_t fit;
+    CU_ASSERT_EQUAL_FATAL(sc_calibrate_fit(&spec, s, 3, &fit), SC_OK);
+    check_segments(&fit.level.send_overhead, &want.send_overhead);
+    check_segments(&fit.level.recv_overhead, &want.recv_overhead);
+    NEAR(fit.level.latency_s, want.latency_s);
+    /* Without a streaming bandwidth the last segment's slope is the
+     * bandwidth: each segment's bandwidth times factor is what matters. */
+    for (int k = 0; k < 3; k++)
+        NEAR(fit.level.bandwidth_Bps * fit.level.bandwidth_factor.seg[k].start,
+             want.bandwidth_Bps * want.bandwidth_factor.seg[k].start);
+    CU_ASSERT_EQUAL(fit.level.eager_limit, 131072);
+    /* ...so every ping-pong point is predicted as measured (the median). */
+    for (int j = 1; j < s[2].npoints; j += 3)
+        NEAR(sc_calibrate_predict(&fit.level, HEADER, &s[2], &s[2].points[j]),
+             s[2].points[j].value);
+    CU_ASSERT_TRUE(fit.nnotes >= 9);
+    free_series(s, 3);
+}
+
+/* A streaming bandwidth sets the link's bandwidth; message rates of eight
+ * pairs, limited by the NIC's gap, give g. */
+static void test_bandwidth_and_gap(void)
+{
+    sc_level_t want = truth(5e-6); /* 8 pairs could send 8 / 3us; the NIC takes 1 / 5us */
+    sc_series_t s[5] = {make_series(&want, SC_MEASURE_SEND_OVERHEAD, 0, "isend.csv"),
+                        make_series(&want, SC_MEASURE_RECV_OVERHEAD, 0, "recv.csv"),
+                        make_series(&want, SC_MEASURE_LATENCY, 0, "lat.txt"),
+                        make_series(&want, SC_MEASURE_BANDWIDTH, 0, "bw.txt"),
+                        make_series(&want, SC_MEASURE_MESSAGE_RATE, 8, "mr.txt")};
+    sc_level_t start = sc_level_hockney(1e-6, 1e9, 0.8e-6, 65536);
+    sc_fit_spec_t spec = spec_for(&start);
+    sc_fit_t fit;
+    CU_ASSERT_EQUAL_FATAL(sc_calibrate_fit(&spec, s, 5, &fit), SC_OK);
+    NEAR(fit.level.gap_s, 5e-6);
+    /* The largest streaming bandwidth: 4 MiB messages at 0.95 of B. */
+    double m = 4194307, best = m / ((HEADER + m) / (want.bandwidth_Bps * 0.95));
+    CU_ASSERT_DOUBLE_EQUAL(fit.level.bandwidth_Bps, best, 1e-6 * best);
+    for (int k = 0; k < 3; k++)
+        NEAR(fit.level.bandwidth_Bps * fit.level.bandwidth_factor.seg[k].start,
+             want.bandwidth_Bps * want.bandwidth_factor.seg[k].start);
+    /* When the senders' o_s is what limits the rate, g stays 0. */
+    sc_level_t slow_cores = truth(0);
+    slow_cores.send_overhead = sc_piecewise_constant(20e-6);
+    slow_cores.recv_overhead = sc_piecewise_constant(0);
+    free_series(s, 5);
+    sc_series_t r[3] = {make_series(&slow_cores, SC_MEASURE_SEND_OVERHEAD, 0, "isend.csv"),
+                        make_series(&slow_cores, SC_MEASURE_LATENCY, 0, "lat.txt"),
+                        make_series(&slow_cores, SC_MEASURE_MESSAGE_RATE, 1, "mr.txt")};
+    start.gap_s = 1e-6; /* not kept: the measurements say no gap shows */
+    CU_ASSERT_EQUAL_FATAL(sc_calibrate_fit(&spec, r, 3, &fit), SC_OK);
+    CU_ASSERT_EQUAL(fit.level.gap_s, 0);
+    free_series(r, 3);
+}
+
+static void test_needs_pingpong(void)
+{
+    sc_level_t want = truth(0);
+    sc_series_t s = make_series(&want, SC_MEASURE_SEND_OVERHEAD, 0, "isend.csv");
+    sc_level_t start = sc_level_hockney(1e-6, 1e9, 0.8e-6, 65536);
+    sc_fit_spec_t spec = spec_for(&start);
+    sc_fit_t fit;
+    CU_ASSERT_EQUAL(sc_calibrate_fit(&spec, &s, 1, &fit), SC_ERR_INPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "no ping-pong latency"));
+    free_series(&s, 1);
+}
+
+void sc_suite_calibrate(void)
+{
+    CU_pSuite s = CU_add_suite("calibrate", NULL, NULL);
+    CU_add_test(s, "a known level comes back", test_recovers_level);
+    CU_add_test(s, "streaming bandwidth and the NIC's gap", test_bandwidth_and_gap);
+    CU_add_test(s, "no ping-pong, no fit", test_needs_pingpong);
+}
