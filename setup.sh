@@ -1,5 +1,6 @@
 #!/bin/sh
-# Installs what simcoll needs on Debian 12, builds it, and runs one simulation.
+# Installs what simcoll needs on Debian 12, builds and installs it, and runs
+# the main job on a shipped platform.
 # Extra arguments go to cmake (e.g. -DSIMCOLL_WERROR=ON).
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
@@ -18,7 +19,13 @@ if [ -n "$missing" ]; then
     $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $missing
 fi
 
-cmake -S . -B build "$@"
+# Installed under PREFIX (default /usr/local as root, ~/.local otherwise):
+# simcoll in PREFIX/bin, the shipped platforms where it finds them by name.
+if [ "$(id -u)" -eq 0 ]; then prefix=${PREFIX:-/usr/local}; else prefix=${PREFIX:-$HOME/.local}; fi
+cmake -S . -B build -DCMAKE_INSTALL_PREFIX="$prefix" "$@"
 cmake --build build -j "$(nproc)"
+cmake --install build >/dev/null
+echo "installed $prefix/bin/simcoll"
 
-./build/simcoll --platform platforms/ib4x.xml --algo bruck
+# The main job, as from any directory once installed:
+cd /tmp && "$prefix/bin/simcoll" --platform ib4x.xml --algo bruck-reorder

@@ -252,7 +252,7 @@ static sc_err_t parse_options(int argc, char **argv, int first, int map, opts_t 
                        args[optind]);
     if (!err && !o->platform)
         err = sc_error(SC_ERR_INPUT,
-                       "--platform FILE is required, e.g. --platform platforms/ib4x.xml");
+                       "--platform FILE is required, e.g. --platform ib4x.xml (a shipped platform)");
     if (!err && map && !o->algo)
         err = sc_error(SC_ERR_INPUT, "map needs --algo NAME (simcoll list shows the algorithms)");
     if (!err && !map && !o->coll != !o->mpi)
@@ -655,7 +655,7 @@ static int platform_command(int argc, char **argv)
         err = sc_error(SC_ERR_INPUT, "platform: unexpected argument '%s'", argv[optind + 1]);
     if (!err && (!like || !nodes))
         err = sc_error(SC_ERR_INPUT, "platform needs --like FILE and --nodes N, e.g. "
-                                     "simcoll platform --like platforms/ib4x.xml --nodes 128");
+                                     "simcoll platform --like ib4x.xml --nodes 128");
     if (!err)
         err = sc_generate_platform(like, nodes, cores, out);
     return err ? sc_cli_fail(err) : 0;

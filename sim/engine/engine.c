@@ -273,15 +273,18 @@ static sc_err_t describe_in_child(void *arg, sc_wire_t *out)
     return err;
 }
 
-sc_err_t sc_platform_load(const char *option, const char *path, sc_platform_t *plat)
+sc_err_t sc_platform_load(const char *option, const char *name, sc_platform_t *plat)
 {
     memset(plat, 0, sizeof *plat);
+    char path[4096];
+    sc_err_t err = sc_platform_find(option, name, path, sizeof path);
     /* Nothing reaches SimGrid that it could abort or crash on. */
     sc_platform_t checked = {0};
-    sc_err_t err = sc_platform_file_check(option, path, &checked);
+    if (!err)
+        err = sc_platform_file_check(option, path, &checked);
     if (err)
         return err;
-    char what[1100];
+    char what[4300];
     snprintf(what, sizeof what, "%s '%s': SimGrid failed on a platform simcoll had checked "
                                 "(a simcoll bug)",
              option, path);

@@ -5,7 +5,8 @@
 
 #include "models/platform.h"
 
-/* Reads and checks the platform file (sim/io/platform_file.h), then lets
+/* Finds the platform file (a shipped one by its name, see sc_platform_find),
+ * reads and checks it (sim/io/platform_file.h), then lets
  * SimGrid load it in a child process to compute the routes, and fills
  * `plat` (caller destroys it with sc_platform_destroy). SC_ERR_INPUT with a
  * message naming `option` (e.g. "--platform"), the file and the problem if

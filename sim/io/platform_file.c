@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "common/sc_units.h"
 #include "files.h"
@@ -695,6 +696,39 @@ sc_err_t sc_platform_xml_check(const char *option, const char *name, const char 
     xmlFreeDoc(doc);
     xmlFreeParserCtxt(ctxt);
     return err;
+}
+
+/* Directories of shipped platforms, set by CMake: the installed ones and
+ * the source tree's. */
+#ifndef SC_PLATFORM_DIRS
+#define SC_PLATFORM_DIRS ""
+#endif
+
+sc_err_t sc_platform_find(const char *option, const char *name, char *out, size_t len)
+{
+    struct stat st;
+    if (strchr(name, '/') || stat(name, &st) == 0 || !*name) {
+        snprintf(out, len, "%s", name);
+        return SC_OK;
+    }
+    const char *env = getenv("SIMCOLL_PLATFORM_PATH");
+    char dirs[8192];
+    snprintf(dirs, sizeof dirs, "%s%s%s", env ? env : "", env && *env ? ":" : "",
+             SC_PLATFORM_DIRS);
+    char looked[2048] = "";
+    char *save = NULL;
+    for (char *dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+        snprintf(out, len, "%s/%s", dir, name);
+        if (stat(out, &st) == 0)
+            return SC_OK;
+        strncat(looked, ", ", sizeof looked - strlen(looked) - 1);
+        strncat(looked, dir, sizeof looked - strlen(looked) - 1);
+    }
+    snprintf(out, len, "%s", name);
+    return sc_error(SC_ERR_INPUT,
+                    "%s '%s': no such file here%s%s (a shipped platform is found by its name: "
+                    "gige.xml, ib4x.xml; SIMCOLL_PLATFORM_PATH adds directories)",
+                    option, name, looked[0] ? ", nor in" : "", looked[0] ? looked + 1 : "");
 }
 
 sc_err_t sc_platform_file_check(const char *option, const char *path, sc_platform_t *plat)

@@ -16,6 +16,14 @@
 /* The largest platform file read (a million nodes take about 300 MB). */
 #define SC_MAX_PLATFORM_BYTES ((size_t)1 << 30)
 
+/* Where the platform file `name` is: `name` itself if it holds a '/' or
+ * names a file here; else the first directory of SIMCOLL_PLATFORM_PATH
+ * (colon-separated), of the installed platforms (DATADIR/simcoll/platforms)
+ * and of the source tree's platforms/ that holds it, so that a shipped
+ * platform is found by its name (--platform ib4x.xml) from anywhere. Into
+ * out (len bytes). SC_ERR_INPUT naming where it looked when nowhere. */
+sc_err_t sc_platform_find(const char *option, const char *name, char *out, size_t len);
+
 /* Reads `path` (named on the command line by `option`, e.g. "--platform")
  * and checks it is a cluster simcoll can simulate:
  *   - well-formed XML in UTF-8 (or ASCII), without a DTD internal subset;
