@@ -36,12 +36,24 @@ static void test_shipped_platforms(void)
         CU_ASSERT_EQUAL(g->nodes[i].cores, 8);
         CU_ASSERT_DOUBLE_EQUAL(g->nodes[i].speed_flops, 10e9, 1);
     }
-    check_level(&g->level[SC_LEVEL_INTRA], 30e-9, 5333e6, 0.8e-6, 65536);
-    check_level(&g->level[SC_LEVEL_INTER], 23e-6, 117.685e6, 0.8e-6, 131072);
+    const sc_level_t *gi = &g->level[SC_LEVEL_INTRA], *gn = &g->level[SC_LEVEL_INTER];
+    check_level(gi, 30e-9, 5333e6, 0.24e-6, 65536);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_recv_overhead(gi, 100), 0, 0);
+    check_level(gn, 17.94e-6, 115.73e6, 3.646e-6 + 0.3092e-9, 131072);
+    /* the fitted segments, at their edges */
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_send_overhead(gn, 1420), 5.899e-6 + 1420 * 0.2184e-9, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_recv_overhead(gn, 1419), 12.56e-6 + 1419 * 0.38e-9, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_recv_overhead(gn, 40000), 84.88e-6, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_bandwidth_factor(gn, 1000), 0.4627, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_bandwidth_factor(gn, 70000), 1, 0);
+    CU_ASSERT_DOUBLE_EQUAL(gn->gap_s, 0.672e-6, 1e-18);
     CU_ASSERT_STRING_EQUAL(ib->name, "ib4x");
     CU_ASSERT_EQUAL(ib->total_cores, 64);
-    check_level(&ib->level[SC_LEVEL_INTRA], 30e-9, 5333e6, 0.8e-6, 65536);
-    check_level(&ib->level[SC_LEVEL_INTER], 3.8e-6, 1497e6, 0.8e-6, 6140);
+    const sc_level_t *bn = &ib->level[SC_LEVEL_INTER];
+    check_level(&ib->level[SC_LEVEL_INTRA], 30e-9, 5333e6, 0.24e-6, 65536);
+    check_level(bn, 3.8e-6, 1497e6, 0.4e-6, 6140);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_recv_overhead(bn, 1), 0.4e-6, 1e-18);
+    CU_ASSERT_EQUAL(bn->gap_s, 0);
 }
 
 static void test_uneven_platform(void)

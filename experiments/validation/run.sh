@@ -1,0 +1,86 @@
+#!/bin/sh
+# Predictions of simcoll against real collective timings of the Jet cluster
+# (8 nodes of 2 x Xeon E5420, Gigabit Ethernet, MPICH2 1.2.1), which no
+# parameter of platforms/gige.xml was fitted to: MPI_Barrier on 1 to 64
+# processes and MPI_Bcast of 1 byte to 1 MiB on 64, measured by mpiperf
+# (github.com/mkurnosov/mpiperf, first commit ab593c0, examples/graphs/
+# barrier.dat and bcast.dat; BSD-3 licence; not copied into simcoll).
+# simcoll runs what MPICH2 1.2.1 runs (--coll ... --mpi mpich2-1.2.1) on
+# gige.xml, ranks placed by node as mpiperf's report shows.
+# Needs a built simcoll and gnuplot; about a minute.
+# usage: experiments/validation/run.sh MPIPERF_CHECKOUT [path/to/simcoll]
+# SPDX-License-Identifier: GPL-2.0-or-later
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+[ $# -ge 1 ] || { echo "usage: $0 MPIPERF_CHECKOUT [simcoll]" >&2; exit 2; }
+data=$1/examples/graphs
+simcoll=${2:-$top/build/simcoll}
+[ -x "$simcoll" ] || { echo "run.sh: build simcoll first (./setup.sh)" >&2; exit 2; }
+for f in barrier.dat bcast.dat; do
+    [ -s "$data/$f" ] || { echo "run.sh: no $data/$f; give a checkout of github.com/mkurnosov/mpiperf at ab593c0" >&2; exit 2; }
+done
+command -v gnuplot >/dev/null || { echo "run.sh: needs gnuplot (apt-get install gnuplot-nox)" >&2; exit 2; }
+results=$here/results
+mkdir -p "$results"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+# mpiperf rows: parameter, runs..., mean (us) in column 5; '#' lines are comments.
+measured() { awk '!/^#/ && NF >= 5 { print $1 "," $5 * 1e-6 }' "$data/$1"; }
+measured barrier.dat > "$scratch/barrier.meas"
+measured bcast.dat > "$scratch/bcast.meas"
+
+nps=$(cut -d, -f1 "$scratch/barrier.meas" | awk '$1 >= 2' | paste -sd,)
+sizes=$(cut -d, -f1 "$scratch/bcast.meas" | paste -sd,)
+"$simcoll" --platform "$top/platforms/gige.xml" --coll barrier --mpi mpich2-1.2.1 \
+    --np "$nps" --no-payload --format csv > "$scratch/barrier.csv"
+"$simcoll" --platform "$top/platforms/gige.xml" --coll bcast --mpi mpich2-1.2.1 \
+    --np 64 --size "$sizes" --no-payload --format csv > "$scratch/bcast.csv"
+
+# validation.csv: operation, parameter (np or bytes), algorithm, measured and
+# predicted seconds, relative error.
+{
+    echo "operation,parameter,algo,measured_s,predicted_s,error"
+    awk -F, 'NR == FNR { m[$1] = $2; next } FNR > 1 && ($4 in m) {
+        printf "barrier,%d,%s,%.9g,%.9g,%.4f\n", $4, $2, m[$4], $8, ($8 - m[$4]) / m[$4] }' \
+        "$scratch/barrier.meas" "$scratch/barrier.csv"
+    awk -F, 'NR == FNR { m[$1] = $2; next } FNR > 1 && ($6 in m) {
+        printf "bcast,%d,%s,%.9g,%.9g,%.4f\n", $6, $2, m[$6], $8, ($8 - m[$6]) / m[$6] }' \
+        "$scratch/bcast.meas" "$scratch/bcast.csv"
+} > "$results/validation.csv"
+
+# summary.txt: per operation, points, median and largest |error|.
+awk -F, 'NR > 1 { e = $6 < 0 ? -$6 : $6; n[$1]++; v[$1, n[$1]] = e }
+    END { print "# operation points median|error| largest|error|"
+          for (op in n) {
+              k = n[op]
+              for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++)
+                  if (v[op, j] < v[op, i]) { t = v[op, i]; v[op, i] = v[op, j]; v[op, j] = t }
+              med = k % 2 ? v[op, (k + 1) / 2] : (v[op, k / 2] + v[op, k / 2 + 1]) / 2
+              printf "%s %d %.1f%% %.1f%%\n", op, k, 100 * med, 100 * v[op, k] } }' \
+    "$results/validation.csv" | sort > "$results/summary.txt"
+cat "$results/summary.txt"
+
+# Plots: measured and predicted.
+grep '^barrier,' "$results/validation.csv" > "$scratch/b.dat"
+grep '^bcast,' "$results/validation.csv" > "$scratch/c.dat"
+gnuplot <<PLOT
+set datafile separator ","
+set terminal pngcairo size 900,560
+set key top left
+set grid
+set output "$results/barrier.png"
+set title "MPI_Barrier on Jet (MPICH2 1.2.1, 8 cores a node, Gigabit Ethernet)"
+set xlabel "processes"
+set ylabel "time (us)"
+plot "$scratch/b.dat" using 2:(\$4*1e6) with linespoints title "measured (mpiperf)", \
+     "$scratch/b.dat" using 2:(\$5*1e6) with linespoints title "simcoll, --mpi mpich2-1.2.1"
+set output "$results/bcast.png"
+set title "MPI_Bcast on 64 processes of Jet"
+set xlabel "bytes"
+set logscale xy
+plot "$scratch/c.dat" using 2:(\$4*1e6) with linespoints title "measured (mpiperf)", \
+     "$scratch/c.dat" using 2:(\$5*1e6) with linespoints title "simcoll, --mpi mpich2-1.2.1"
+PLOT
+echo "results in $results" >&2
