@@ -7,7 +7,9 @@
 
 #include "../models/collectives.h"
 #include "../models/mpich.h"
+#include "../models/openmpi.h"
 #include "collectives.h"
+#include "openmpi/openmpi.h"
 
 const sc_algo_t sc_algos[] = {
     /* name       collective    run                         model                                 needs          doc */
@@ -19,18 +21,35 @@ const sc_algo_t sc_algos[] = {
     {"bruck-exch", SC_ALLGATHER, sc_allgather_bruck_exch,   sc_model_allgather_bruck_exch,        SC_USES_MAPPING, "Bruck on a rank mapping pi; one extra exchange first"},
     {"bruck-reorder", SC_ALLGATHER, sc_allgather_bruck_reorder, sc_model_allgather_bruck,         SC_USES_MAPPING, "Bruck on a rank mapping pi; local permutations only"},
     {"ring-reorder", SC_ALLGATHER, sc_allgather_ring_reorder, sc_model_allgather_ring,            SC_USES_MAPPING, "ring on a rank mapping pi; blocks stored in rank order as they arrive"},
+    {"allgather-ompi-neighbor", SC_ALLGATHER, sc_allgather_ompi_neighbor, sc_model_allgather_ompi_neighbor, 0, "Open MPI's neighbor exchange: p/2 steps, two blocks a step (ring for odd p)"},
     {"bcast-binomial", SC_BCAST, sc_bcast_binomial,         sc_model_bcast_binomial,              0,             "binomial tree from the root; ceil(log2 p) levels, for short messages"},
     {"bcast-scatter-allgather", SC_BCAST, sc_bcast_scatter_allgather, sc_model_bcast_scatter_allgather, 0,  "binomial scatter of p chunks, then ring allgather (van de Geijn), for long messages"},
     {"bcast-scatter-rd", SC_BCAST, sc_bcast_scatter_rd, sc_model_bcast_scatter_rd, SC_NEEDS_POW2, "binomial scatter of p chunks, then recursive-doubling allgather (MPICH, medium messages)"},
     {"barrier",   SC_BARRIER,   sc_barrier_dissemination,   sc_model_barrier_dissemination,       0,             "dissemination barrier; ceil(log2 p) rounds of empty messages"},
     {"barrier-mpich-smp", SC_BARRIER, sc_barrier_mpich_smp, sc_model_barrier_mpich_smp,           0,             "MPICH's SMP barrier: dissemination in each node, among node leaders, 1-byte node broadcast"},
+    {"barrier-ompi-rd", SC_BARRIER, sc_barrier_ompi_rd,     sc_model_barrier_ompi_rd,             0,             "Open MPI's recursive doubling barrier; ranks beyond 2^k check in before and out after"},
+    {"barrier-ompi-linear", SC_BARRIER, sc_barrier_ompi_linear, sc_model_barrier_ompi_linear,     0,             "Open MPI's linear barrier: all to rank 0, then rank 0 to all"},
+    {"barrier-ompi-tree", SC_BARRIER, sc_barrier_ompi_tree, sc_model_barrier_ompi_tree,           0,             "Open MPI's tree barrier: binomial gather to rank 0, binomial broadcast back"},
     {"bcast-mpich-smp", SC_BCAST, sc_bcast_mpich_smp,       sc_model_bcast_mpich_smp,             0,             "MPICH's SMP broadcast: node leaders, then nodes (binomial; scatter-allgather for medium)"},
+    {"bcast-ompi-linear", SC_BCAST, sc_bcast_ompi_linear,   sc_model_bcast_ompi_linear,           0,             "Open MPI's basic linear: the root isends to every rank, then waits"},
+    {"bcast-ompi-chain", SC_BCAST, sc_bcast_ompi_chain,     sc_model_bcast_ompi_chain,            0,             "Open MPI's chain/pipeline, unsegmented: root -> root+1 -> ... -> root+p-1"},
+    {"bcast-ompi-bintree", SC_BCAST, sc_bcast_ompi_bintree, sc_model_bcast_ompi_bintree,          0,             "Open MPI's binary tree (build_tree, fanout 2), unsegmented"},
+    {"bcast-ompi-binomial", SC_BCAST, sc_bcast_ompi_binomial, sc_model_bcast_ompi_binomial,       0,             "Open MPI's binomial tree (build_bmtree): children above the highest bit, nearest first, isends"},
+    {"bcast-ompi-knomial", SC_BCAST, sc_bcast_ompi_knomial, sc_model_bcast_ompi_knomial,          0,             "Open MPI's k-nomial tree, radix 4, farthest subtree first"},
+    {"bcast-ompi-split-bintree", SC_BCAST, sc_bcast_ompi_split_bintree, sc_model_bcast_ompi_split_bintree, 0, "Open MPI's split binary tree: a half down each subtree, then pairs swap halves"},
+    {"bcast-ompi-scatter-allgather", SC_BCAST, sc_bcast_ompi_scatter_allgather, sc_model_bcast_ompi_scatter_allgather, 0, "Open MPI's binomial scatter + recursive doubling with the non-power-of-two fix-up"},
     {"reduce-mst", SC_REDUCE,   sc_reduce_mst,              sc_model_reduce_mst,                  0,             "binomial tree (MST) to the root; ceil(log2 p) whole-vector steps, for short vectors"},
     {"reduce-rhrd", SC_REDUCE,  sc_reduce_rhrd,             sc_model_reduce_rhrd,                 SC_NEEDS_POW2, "Rabenseifner: recursive halving reduce-scatter, binomial gather to the root"},
     {"reduce-mpich", SC_REDUCE, sc_reduce_mpich,            sc_model_reduce_mpich,                0,             "prior art for any p: 2r ranks fold into r, then RHRD (IBM patent, background)"},
     {"reduce-rabenseifner", SC_REDUCE, sc_reduce_rabenseifner, sc_model_reduce_rabenseifner,    0,             "MPICH's Rabenseifner: odd ranks of the first 2r fold their vector into even ones, halving, gather"},
     {"reduce-mpich-smp", SC_REDUCE, sc_reduce_mpich_smp,    sc_model_reduce_mpich_smp,            0,             "MPICH's SMP reduce: other nodes to their leaders, leaders to the root's node, then the root"},
     {"reduce-nonpow2", SC_REDUCE, sc_reduce_nonpow2,        sc_model_reduce_nonpow2,              0,             "IBM patent (Bin Jia): half vectors merged into N ranks, RHRD on halves; RHRD for p = 2^k"},
+    {"reduce-ompi-linear", SC_REDUCE, sc_reduce_ompi_linear, sc_model_reduce_ompi_linear,         0,             "Open MPI's basic linear: the root receives from p-1, then p-2 .. 0, combining each"},
+    {"reduce-ompi-chain", SC_REDUCE, sc_reduce_ompi_chain,  sc_model_reduce_ompi_chain,           0,             "Open MPI's chain/pipeline, unsegmented: root+p-1 -> ... -> root+1 -> root"},
+    {"reduce-ompi-binary", SC_REDUCE, sc_reduce_ompi_binary, sc_model_reduce_ompi_binary,         0,             "Open MPI's binary tree (build_tree, fanout 2), unsegmented"},
+    {"reduce-ompi-binomial", SC_REDUCE, sc_reduce_ompi_binomial, sc_model_reduce_ompi_binomial,   0,             "Open MPI's binomial tree (reduce-mst's), next receive posted while waiting"},
+    {"reduce-ompi-in-order-binary", SC_REDUCE, sc_reduce_ompi_in_order_binary, sc_model_reduce_ompi_in_order_binary, 0, "Open MPI's in-order binary tree to rank p-1, which hands the result to the root"},
+    {"reduce-ompi-redscat-gather", SC_REDUCE, sc_reduce_ompi_redscat_gather, sc_model_reduce_ompi_redscat_gather, 0, "Open MPI's Rabenseifner: half-vector folding from rank 0, halving, gather to the root"},
     {"allreduce-mst", SC_ALLREDUCE, sc_allreduce_mst,       sc_model_allreduce_mst,               0,             "binomial reduce to rank 0, then binomial broadcast"},
     {"allreduce-rhrd", SC_ALLREDUCE, sc_allreduce_rhrd,     sc_model_allreduce_rhrd,              SC_NEEDS_POW2, "Rabenseifner: recursive halving reduce-scatter, recursive doubling allgather"},
     {"allreduce-mpich", SC_ALLREDUCE, sc_allreduce_mpich,   sc_model_allreduce_mpich,             0,             "prior art for any p: 2r ranks fold into r, RHRD, dropped ranks get the result"},
@@ -39,6 +58,9 @@ const sc_algo_t sc_algos[] = {
     {"allreduce-mpich-smp", SC_ALLREDUCE, sc_allreduce_mpich_smp, sc_model_allreduce_mpich_smp, 0,           "MPICH's SMP allreduce: reduce in each node, allreduce among leaders, node broadcast"},
     {"allreduce-nonpow2", SC_ALLREDUCE, sc_allreduce_nonpow2, sc_model_allreduce_nonpow2,         0,             "IBM patent (Bin Jia): half vectors merged into N ranks, RHRD on halves; RHRD for p = 2^k"},
     {"allreduce-ring", SC_ALLREDUCE, sc_allreduce_ring,     sc_model_allreduce_ring,              0,             "ring reduce-scatter + ring allgather; bandwidth-optimal, 2(p-1) steps"},
+    {"allreduce-ompi-linear", SC_ALLREDUCE, sc_allreduce_ompi_linear, sc_model_allreduce_ompi_linear, 0,     "Open MPI's basic linear: linear reduce to rank 0, linear broadcast"},
+    {"allreduce-ompi-nonoverlapping", SC_ALLREDUCE, sc_allreduce_ompi_nonoverlapping, sc_model_allreduce_ompi_nonoverlapping, 0, "Open MPI's reduce to rank 0 then broadcast, each as coll/tuned 4.1 picks it"},
+    {"allreduce-ompi-ring", SC_ALLREDUCE, sc_allreduce_ompi_ring, sc_model_allreduce_ompi_ring,   0,             "Open MPI's ring: uneven blocks first, receives posted a step ahead"},
     {NULL, 0, NULL, NULL, 0, NULL},
 };
 

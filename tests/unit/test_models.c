@@ -40,6 +40,7 @@ static double predict(const sc_platform_t *plat, const int *node_of, int np,
 }
 
 #define ASSERT_TIME(got, want) CU_ASSERT_DOUBLE_EQUAL((got), (want), 1e-12 + 1e-9 * (want))
+#define ASSERT_TRUE_LE(got, bound) CU_ASSERT_TRUE((got) <= (bound) * (1 + 1e-9))
 
 static void test_allgather_closed_forms(void)
 {
@@ -199,6 +200,51 @@ static void test_reduce_closed_forms(void)
     }
 }
 
+/* Open MPI's algorithms (algorithms/openmpi/), where they have closed
+ * forms. */
+static void test_openmpi_closed_forms(void)
+{
+    int zeros[64] = {0};
+    sc_platform_t rdv = single_level(64, 0), eager = single_level(64, (size_t)1 << 30);
+    double alpha = O + 3 * L, beta = 1 / B, gamma = 3 / MEMBUS, alpha0 = O + L;
+    const size_t m = 4096;
+    for (int p = 2; p <= 64; p++) {
+        int k = sc_ceil_log2(p), N = sc_pow2_below(p);
+        ASSERT_TIME(predict(&rdv, zeros, p, "bcast-ompi-chain", m), (p - 1) * (alpha + m * beta));
+        /* the root's sends overlap once posted: the last one leaves after p-1 o_s */
+        ASSERT_TIME(predict(&rdv, zeros, p, "bcast-ompi-linear", m),
+                    alpha + (p - 2) * O_S + m * beta);
+        ASSERT_TIME(predict(&eager, zeros, p, "bcast-ompi-linear", m),
+                    (p - 1) * O_S + L + m * beta + O_R);
+        ASSERT_TIME(predict(&rdv, zeros, p, "reduce-ompi-chain", m),
+                    (p - 1) * (alpha + m * beta + m * gamma));
+        /* the root takes the vectors one by one; their requests are all in */
+        ASSERT_TIME(predict(&rdv, zeros, p, "reduce-ompi-linear", m),
+                    O_S + L + (p - 1) * (2 * L + O_R + m * beta + m * gamma));
+        ASSERT_TIME(predict(&eager, zeros, p, "reduce-ompi-linear", m),
+                    O_S + L + m * beta + (p - 1) * (O_R + m * gamma));
+        ASSERT_TIME(predict(&eager, zeros, p, "barrier-ompi-linear", 0), p * O + 2 * L);
+        if (p % 2 == 0)
+            ASSERT_TIME(predict(&rdv, zeros, p, "allgather-ompi-neighbor", m),
+                        p / 2 * alpha + (p - 1) * m * beta);
+        /* Rabenseifner's reduce from rank 0 is the prior art's */
+        ASSERT_TIME(predict(&rdv, zeros, p, "reduce-ompi-redscat-gather", 8 * m),
+                    predict(&rdv, zeros, p, "reduce-mpich", 8 * m));
+        size_t ring = 8 * (size_t)p * 16; /* divisible into p blocks */
+        ASSERT_TIME(predict(&rdv, zeros, p, "allreduce-ompi-ring", ring),
+                    2 * (p - 1) * alpha + 2.0 * (p - 1) / p * ring * beta +
+                        (p - 1.0) / p * ring * gamma);
+        if (p != N) {
+            ASSERT_TRUE_LE(predict(&eager, zeros, p, "barrier-ompi-rd", 0), (k + 1) * alpha0);
+            continue;
+        }
+        ASSERT_TIME(predict(&rdv, zeros, p, "reduce-ompi-binomial", m),
+                    k * (alpha + m * beta + m * gamma));
+        ASSERT_TIME(predict(&eager, zeros, p, "barrier-ompi-rd", 0), k * alpha0);
+        ASSERT_TIME(predict(&eager, zeros, p, "barrier-ompi-tree", 0), 2 * k * alpha0);
+    }
+}
+
 static void test_chunks(void)
 {
     /* 1000 bytes in 3 chunks of 334: 334, 334, 332 */
@@ -220,5 +266,6 @@ void sc_suite_models(void)
     CU_add_test(s, "the gap in closed forms", test_gap_closed_forms);
     CU_add_test(s, "two-level recursive doubling", test_two_level_rd);
     CU_add_test(s, "reduce and allreduce closed forms", test_reduce_closed_forms);
+    CU_add_test(s, "Open MPI closed forms", test_openmpi_closed_forms);
     CU_add_test(s, "chunk sizes", test_chunks);
 }

@@ -1,0 +1,48 @@
+/* The algorithms Open MPI 4.1's coll/tuned picks (models/openmpi.h has its
+ * rules) that simcoll did not have, from ompi/mca/coll/base/ at tag v4.1.6,
+ * unsegmented as coll/tuned's fixed rules run them (segsize 0, fanout 0).
+ * Each file's header comment names the Open MPI function it follows.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SC_OPENMPI_ALGORITHMS_H
+#define SC_OPENMPI_ALGORITHMS_H
+
+#include "../registry.h"
+
+/* Broadcasts (bcast.c). Open MPI counts elements; a broadcast of simcoll's
+ * is `bytes` single bytes (MPI_BYTE). */
+sc_err_t sc_bcast_ompi_linear(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_bcast_ompi_chain(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_bcast_ompi_bintree(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_bcast_ompi_binomial(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_bcast_ompi_knomial(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_bcast_ompi_split_bintree(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_bcast_ompi_scatter_allgather(sc_comm_t *comm, const sc_coll_args_t *args);
+
+/* The broadcast coll/tuned's rule picks for args->bytes on comm, on
+ * elements of `elem` bytes (the data type of the allreduce calling it). */
+sc_err_t sc_bcast_ompi_tuned(sc_comm_t *comm, const sc_coll_args_t *args, size_t elem);
+
+/* Reductions (reduce.c, allreduce.c). */
+sc_err_t sc_reduce_ompi_linear(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_reduce_ompi_chain(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_reduce_ompi_binary(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_reduce_ompi_binomial(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_reduce_ompi_in_order_binary(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_reduce_ompi_redscat_gather(sc_comm_t *comm, const sc_coll_args_t *args);
+
+/* The reduce coll/tuned's rule picks for args->bytes on comm. */
+sc_err_t sc_reduce_ompi_tuned(sc_comm_t *comm, const sc_coll_args_t *args);
+
+sc_err_t sc_allreduce_ompi_linear(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_allreduce_ompi_nonoverlapping(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_allreduce_ompi_ring(sc_comm_t *comm, const sc_coll_args_t *args);
+
+/* Barriers (barrier.c). */
+sc_err_t sc_barrier_ompi_linear(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_barrier_ompi_rd(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_barrier_ompi_tree(sc_comm_t *comm, const sc_coll_args_t *args);
+
+/* Allgather (allgather.c). */
+sc_err_t sc_allgather_ompi_neighbor(sc_comm_t *comm, const sc_coll_args_t *args);
+
+#endif

@@ -1,0 +1,152 @@
+/* Open MPI 4.1's coll/tuned: its fixed decision rules, the trees its base
+ * collectives run on, and the cost of the algorithms of algorithms/openmpi/.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SC_OPENMPI_H
+#define SC_OPENMPI_H
+
+#include "cost.h"
+
+/* The algorithms coll/tuned numbers, as in the *_do_this switches of
+ * ompi/mca/coll/tuned/coll_tuned_<coll>_decision.c (Open MPI v4.1.6). */
+typedef enum {
+    SC_OMPI_BCAST_LINEAR = 1,
+    SC_OMPI_BCAST_CHAIN,
+    SC_OMPI_BCAST_PIPELINE,
+    SC_OMPI_BCAST_SPLIT_BINTREE,
+    SC_OMPI_BCAST_BINTREE,
+    SC_OMPI_BCAST_BINOMIAL,
+    SC_OMPI_BCAST_KNOMIAL,
+    SC_OMPI_BCAST_SCATTER_ALLGATHER,
+    SC_OMPI_BCAST_SCATTER_ALLGATHER_RING,
+} sc_ompi_bcast_t;
+
+typedef enum {
+    SC_OMPI_REDUCE_LINEAR = 1,
+    SC_OMPI_REDUCE_CHAIN,
+    SC_OMPI_REDUCE_PIPELINE,
+    SC_OMPI_REDUCE_BINARY,
+    SC_OMPI_REDUCE_BINOMIAL,
+    SC_OMPI_REDUCE_IN_ORDER_BINARY,
+    SC_OMPI_REDUCE_REDSCAT_GATHER,
+} sc_ompi_reduce_t;
+
+typedef enum {
+    SC_OMPI_ALLREDUCE_LINEAR = 1,
+    SC_OMPI_ALLREDUCE_NONOVERLAPPING,
+    SC_OMPI_ALLREDUCE_RECURSIVE_DOUBLING,
+    SC_OMPI_ALLREDUCE_RING,
+    SC_OMPI_ALLREDUCE_SEGMENTED_RING,
+    SC_OMPI_ALLREDUCE_RABENSEIFNER,
+} sc_ompi_allreduce_t;
+
+typedef enum {
+    SC_OMPI_BARRIER_LINEAR = 1,
+    SC_OMPI_BARRIER_DOUBLE_RING,
+    SC_OMPI_BARRIER_RECURSIVE_DOUBLING,
+    SC_OMPI_BARRIER_BRUCK,
+    SC_OMPI_BARRIER_TWO_PROCS,
+    SC_OMPI_BARRIER_TREE,
+} sc_ompi_barrier_t;
+
+typedef enum {
+    SC_OMPI_ALLGATHER_LINEAR = 1,
+    SC_OMPI_ALLGATHER_BRUCK,
+    SC_OMPI_ALLGATHER_RECURSIVE_DOUBLING,
+    SC_OMPI_ALLGATHER_RING,
+    SC_OMPI_ALLGATHER_NEIGHBOR,
+    SC_OMPI_ALLGATHER_TWO_PROCS,
+} sc_ompi_allgather_t;
+
+/* The fixed decision rules of Open MPI 4.1 (identical from v4.1.0 to
+ * v4.1.6 and in v5.0.0), ompi/mca/coll/tuned/coll_tuned_decision_fixed.c:
+ * the algorithm the table names for `bytes` on p processes, before the
+ * algorithm's own fallbacks (algorithms/profiles/openmpi.c resolves
+ * those). bcast, reduce and allreduce measure the whole message; allgather
+ * the block of one rank; barrier only p. Operations are commutative (all of
+ * simcoll's are), which selects the commutative half of the reduce and
+ * allreduce tables. */
+sc_ompi_bcast_t sc_ompi41_bcast_rule(size_t bytes, int p);
+sc_ompi_reduce_t sc_ompi41_reduce_rule(size_t bytes, int p);
+sc_ompi_allreduce_t sc_ompi41_allreduce_rule(size_t bytes, int p);
+sc_ompi_barrier_t sc_ompi41_barrier_rule(int p);
+sc_ompi_allgather_t sc_ompi41_allgather_rule(size_t block, int p);
+
+/* The trees of ompi/mca/coll/base/coll_base_topo.c. Ranks are shifted so
+ * that the root is 0 (v = (rank - root) mod p), except in the in-order
+ * binary tree, whose root is always rank p - 1.
+ *   FLAT                 the root's children are all other ranks in rank
+ *                        order (what the basic_linear broadcast does)
+ *   CHAIN                build_chain with fanout 1: v - 1 -> v -> v + 1
+ *   BINARY               build_tree(2): level L holds v = 2^L - 1 ..
+ *                        2^(L+1) - 2, children v + 2^L and v + 2^(L+1)
+ *   BINOMIAL             build_bmtree: children v + 2^j for every 2^j
+ *                        above v's highest bit, nearest first
+ *   IN_ORDER_BINOMIAL    build_in_order_bmtree: children v + 2^j for every
+ *                        2^j below v's lowest set bit, nearest first
+ *   KNOMIAL              build_kmtree, radix SC_OMPI_KNOMIAL_RADIX:
+ *                        children v + r 4^j (r = 1..3), farthest first
+ *   IN_ORDER_BINARY      build_in_order_bintree: p - 1 at the top, its
+ *                        left child p - 2 over the upper ranks, its right
+ *                        child floor(p/2) - 1 over ranks 0 .. floor(p/2) - 1 */
+typedef enum {
+    SC_OMPI_TREE_FLAT,
+    SC_OMPI_TREE_CHAIN,
+    SC_OMPI_TREE_BINARY,
+    SC_OMPI_TREE_BINOMIAL,
+    SC_OMPI_TREE_IN_ORDER_BINOMIAL,
+    SC_OMPI_TREE_KNOMIAL,
+    SC_OMPI_TREE_IN_ORDER_BINARY,
+} sc_ompi_tree_t;
+
+/* coll_tuned_bcast_knomial_radix, coll_tuned_bcast_decision.c. */
+enum { SC_OMPI_KNOMIAL_RADIX = 4 };
+
+/* Rank `rank`'s place in the tree over p ranks rooted at `root`: its parent
+ * (-1 at the tree's root) goes to *parent and its children, in the order
+ * Open MPI serves them, to child[]. Returns the number of children: p - 1
+ * at the root of FLAT, at most 2 log2(p) + 2 (64 for any int p) otherwise. */
+int sc_ompi_tree(sc_ompi_tree_t tree, int p, int root, int rank, int *parent, int *child);
+
+/* Cost models (sc_model_fn) of the algorithms of algorithms/openmpi/; each
+ * replays the schedule its header comment there describes, message by
+ * message as cost.h costs them, including when a rendezvous request is
+ * answered: a posted receive is matched when its request arrives if the
+ * rank is then inside an MPI call, otherwise when it next enters one (the
+ * transport of sim/ makes progress only there). On a platform where no two
+ * messages share a link they equal the simulation. Closed forms, where one
+ * exists, are in the algorithms' header comments. */
+sc_err_t sc_model_bcast_ompi_linear(const sc_model_t *model, size_t bytes, int root, double *t);
+sc_err_t sc_model_bcast_ompi_chain(const sc_model_t *model, size_t bytes, int root, double *t);
+sc_err_t sc_model_bcast_ompi_bintree(const sc_model_t *model, size_t bytes, int root, double *t);
+sc_err_t sc_model_bcast_ompi_binomial(const sc_model_t *model, size_t bytes, int root, double *t);
+sc_err_t sc_model_bcast_ompi_knomial(const sc_model_t *model, size_t bytes, int root, double *t);
+sc_err_t sc_model_bcast_ompi_split_bintree(const sc_model_t *model, size_t bytes, int root,
+                                           double *t);
+sc_err_t sc_model_bcast_ompi_scatter_allgather(const sc_model_t *model, size_t bytes, int root,
+                                               double *t);
+
+sc_err_t sc_model_reduce_ompi_linear(const sc_model_t *model, size_t bytes, int root, double *t);
+sc_err_t sc_model_reduce_ompi_chain(const sc_model_t *model, size_t bytes, int root, double *t);
+sc_err_t sc_model_reduce_ompi_binary(const sc_model_t *model, size_t bytes, int root, double *t);
+sc_err_t sc_model_reduce_ompi_binomial(const sc_model_t *model, size_t bytes, int root,
+                                       double *t);
+sc_err_t sc_model_reduce_ompi_in_order_binary(const sc_model_t *model, size_t bytes, int root,
+                                              double *t);
+sc_err_t sc_model_reduce_ompi_redscat_gather(const sc_model_t *model, size_t bytes, int root,
+                                             double *t);
+
+sc_err_t sc_model_allreduce_ompi_linear(const sc_model_t *model, size_t bytes, int root,
+                                        double *t);
+sc_err_t sc_model_allreduce_ompi_nonoverlapping(const sc_model_t *model, size_t bytes, int root,
+                                                double *t);
+sc_err_t sc_model_allreduce_ompi_ring(const sc_model_t *model, size_t bytes, int root,
+                                      double *t);
+
+sc_err_t sc_model_barrier_ompi_linear(const sc_model_t *model, size_t bytes, int root, double *t);
+sc_err_t sc_model_barrier_ompi_rd(const sc_model_t *model, size_t bytes, int root, double *t);
+sc_err_t sc_model_barrier_ompi_tree(const sc_model_t *model, size_t bytes, int root, double *t);
+
+sc_err_t sc_model_allgather_ompi_neighbor(const sc_model_t *model, size_t bytes, int root,
+                                          double *t);
+
+#endif
