@@ -32,6 +32,60 @@ const sc_profile_t sc_profiles[] = {
      "MPICH 3.2 (pmodels/mpich, tag v3.2): the CVAR defaults and MPIR_*_intra of "
      "src/mpi/coll/{barrier,bcast,allgather,allreduce,reduce}.c",
      sc_profile_mpich_choose, MPICH_RULES},
+    {"openmpi-4.1", "Open MPI 4.1 (and 5.0), coll/tuned with its fixed decision rules (the default)",
+     "Open MPI v4.1.6 (open-mpi/ompi): ompi/mca/coll/tuned/coll_tuned_decision_fixed.c and the "
+     "fallbacks in ompi/mca/coll/base/coll_base_{barrier,bcast,allgather,allreduce,reduce}.c",
+     sc_profile_openmpi41_choose,
+     {
+        [SC_ALLGATHER] =
+         "by p and the block m: p == 2: two-procs; p < 32: rd; p < 64: m < 1K rd, < 64K "
+         "neighbor, else ring; p < 128: m < 512 rd, < 64K neighbor, else ring; p < 256: m < "
+         "512 rd, < 128K neighbor, < 512K ring, < 1M neighbor, else ring; p < 512: m < 32 rd, "
+         "< 128 bruck, < 1K rd, < 128K neighbor, < 512K ring, < 1M neighbor, else ring; p < "
+         "1024: m < 64 rd, < 256 bruck, < 2K rd, else neighbor; p < 2048: m < 4 rd, < 8 bruck,"
+         " < 16 rd, < 32 bruck, < 256 rd, < 512 bruck, < 4K rd, else neighbor; p < 4096: m < "
+         "32 bruck, < 128 rd, < 512 bruck, < 4K rd, else neighbor; else: m < 2 rd, < 8 bruck, "
+         "< 16 rd, < 512 bruck, < 4K rd, else neighbor (rd: rd, or bruck unless p is a power "
+         "of two; neighbor: allgather-ompi-neighbor, or ring for odd p; two-procs: rd)",
+        [SC_BARRIER] =
+         "by p only: p < 4 barrier-ompi-rd; p < 8 barrier-ompi-linear; p < 64 barrier-ompi-rd;"
+         " p < 256 barrier (bruck = dissemination); p < 512 barrier-ompi-tree; p < 1024 "
+         "barrier; p < 4096 barrier-ompi-tree; else barrier",
+        [SC_BCAST] =
+         "bcast-ompi-NAME by p and m: p < 4: m < 32 chain, < 256 bintree, < 512 chain, < 1K "
+         "knomial, < 32K linear, < 128K bintree, < 256K chain, < 512K linear, < 1M binomial, "
+         "else bintree; p < 8: m < 64 bintree, < 128 binomial, < 2K bintree, < 8K binomial, < "
+         "1M linear, else chain; p < 16: m < 8 knomial, < 64 bintree, < 4K knomial, < 16K "
+         "bintree, < 32K binomial, else linear; p < 32: m < 4K knomial, < 1M binomial, else "
+         "scatter; p < 64: m < 2K binomial, else knomial; p < 128: knomial; p < 256: m < 2 "
+         "binomial, < 16K bintree, < 32K linear, < 64K bintree, else knomial; p < 1024: m < "
+         "16K knomial, < 32K split, else knomial; p < 2048: m < 512K knomial, else scatter; p "
+         "< 4096: m < 256K knomial, else scatter; else: m < 8K knomial, < 16K bintree, < 256K "
+         "knomial, else scatter (split: split-bintree, or chain for m = 1; scatter: "
+         "scatter-allgather, or linear for m < p)",
+        [SC_REDUCE] =
+         "reduce-ompi-NAME by p and m: p < 4: m < 8 redscat, < 16 binary, < 32 chain, < 256K "
+         "linear, else chain; p < 8: m < 4K binary, < 64K chain, < 256K binomial, < 512K "
+         "linear, < 1M binomial, else linear; p < 16: m < 8K binary, else binomial; p < 32: m "
+         "< 4K binary, else binomial; p < 256: binomial; p < 512: m < 8K binomial, < 16K "
+         "in-order, else binomial; p < 2048: binomial; p < 4096: m < 512 binomial, < 1K "
+         "in-order, < 8K binomial, < 16K in-order, else binomial; else: m < 16 binomial, < 32 "
+         "in-order, < 1K binomial, < 2K in-order, < 8K binomial, < 16K in-order, else binomial"
+         " (in-order: in-order-binary; redscat: redscat-gather, or linear below pof2(p) "
+         "elements)",
+        [SC_ALLREDUCE] =
+         "by p and m: p < 4: m < 8 ring, < 4K rd, < 8K ring, < 16K rd, < 256K ring, else "
+         "rabenseifner; p < 8: m < 16 ring, < 8K rd, else rabenseifner; p < 16: m < 8K rd, "
+         "else rabenseifner; p < 32: m < 64 ring, < 4K rd, else rabenseifner; p < 64: m < 128 "
+         "ring, else rabenseifner; p < 128: m < 256K rd, else rabenseifner; p < 256: m < 128K "
+         "nonoverlapping, < 256K rd, else rabenseifner; p < 512: m < 4K nonoverlapping, else "
+         "rabenseifner; p < 2048: m < 2K nonoverlapping, < 16K rd, else rabenseifner; p < "
+         "4096: m < 2K nonoverlapping, < 4K ring, < 16K rd, else rabenseifner; else: m < 2K "
+         "nonoverlapping, < 16K ring, < 32K rd, else rabenseifner (rd: allreduce-rd; ring: "
+         "allreduce-ompi-ring, or allreduce-rd below p elements; rabenseifner: "
+         "allreduce-mpich, or allreduce-ompi-linear below pof2(p) elements; nonoverlapping: "
+         "allreduce-ompi-nonoverlapping, reduce to 0 and broadcast as their rules pick)",
+     }},
     {NULL, NULL, NULL, NULL, {NULL}},
 };
 
