@@ -378,7 +378,7 @@ static sc_err_t tree_order(const sc_model_t *model, sc_ompi_tree_t tree, int roo
 static sc_err_t tree_bcast(const sc_model_t *model, size_t bytes, int root, double *t,
                            sc_ompi_tree_t tree)
 {
-    int p = model->size, *order, *child, parent;
+    int p = model->size, *order = NULL, *child = NULL, parent;
     if (p == 1 || bytes == 0)
         return SC_OK;
     double *left = malloc((size_t)p * sizeof *left);
@@ -444,7 +444,7 @@ sc_err_t sc_model_bcast_ompi_knomial(const sc_model_t *model, size_t bytes, int 
 static sc_err_t split_bintree(const sc_model_t *model, size_t bytes, int root, double *t,
                               size_t elem)
 {
-    int p = model->size, *order, *child, parent;
+    int p = model->size, *order = NULL, *child = NULL, parent;
     size_t n = bytes / elem, cnt[2] = {(n + 1) / 2 * elem, n / 2 * elem};
     if (p == 1 || n == 0)
         return SC_OK;
@@ -558,7 +558,7 @@ sc_err_t sc_model_bcast_ompi_scatter_allgather(const sc_model_t *model, size_t b
 static sc_err_t tree_reduce(const sc_model_t *model, size_t bytes, int root, double *t,
                             sc_ompi_tree_t tree)
 {
-    int p = model->size, *order, *child, parent;
+    int p = model->size, *order = NULL, *child = NULL, parent;
     if (p == 1 || bytes == 0)
         return SC_OK;
     double *send_at = malloc((size_t)p * sizeof *send_at); /* when a rank starts its send */

@@ -42,8 +42,10 @@
 /* Receives the rank keeps posted on its inbox. Envelopes are matched to them
  * in arrival order, but each completes on its own, so a long message still
  * in flight does not hold back a short one that arrived after it, unless
- * more than this many messages are in flight to the rank at once. */
-#define POOL 8
+ * more than this many messages are in flight to the rank at once. 8 was too
+ * few: Open MPI's linear reduce has p - 1 ranks sending to the root at once,
+ * and at 13 ranks a ninth message that had arrived waited for a slot. */
+#define POOL 64
 
 typedef enum { ENV_EAGER, ENV_RTS, ENV_CTS, ENV_DATA } env_kind_t;
 
