@@ -41,11 +41,14 @@
 
 /* Receives the rank keeps posted on its inbox. Envelopes are matched to them
  * in arrival order, but each completes on its own, so a long message still
- * in flight does not hold back a short one that arrived after it, unless
- * more than this many messages are in flight to the rank at once. 8 was too
- * few: Open MPI's linear reduce has p - 1 ranks sending to the root at once,
- * and at 13 ranks a ninth message that had arrived waited for a slot. */
-#define POOL 64
+ * in flight does not hold back a short one that arrived after it. That
+ * needs one receive per envelope in flight to the rank, and a rank waits on
+ * all of its receives (a cost per wait), so it posts as many as it has
+ * envelopes in flight when it is about to wait. While it waits it cannot
+ * add any: if a sender then puts more envelopes in flight to it than it has
+ * receives (Open MPI's linear reduce has p - 1 ranks sending to the root at
+ * once), the world records it and the simulation is run again with that
+ * many receives from the start (sc_world_receives_short). */
 
 typedef enum { ENV_EAGER, ENV_RTS, ENV_CTS, ENV_DATA } env_kind_t;
 
@@ -87,8 +90,13 @@ typedef struct {
     sc_world_t *world;
     char inbox_name[32];
     sg_mailbox_t inbox;
-    sg_comm_t pool[POOL];
-    envelope_t *pool_env[POOL];
+    sg_comm_t *pool;       /* posted receives */
+    envelope_t ***pool_env; /* where each receives its envelope: one cell
+                               each, since SimGrid keeps the address */
+    int npool;
+    int waiting;           /* blocked in wait_one: cannot post receives */
+    long envelopes_in;     /* put into the inbox by senders */
+    long envelopes_taken;  /* taken out of the pool */
     sc_request_t *posted, *posted_tail;
     envelope_t *unexpected, *unexpected_tail;
     envelope_t *early;   /* arrived before their predecessor from the same peer */
@@ -96,7 +104,7 @@ typedef struct {
     int nstreams, cap_streams;
     put_t *puts; /* rendezvous data this rank is sending */
     int nputs, cap_puts;
-    sg_comm_t *waitset; /* room for POOL + cap_puts comms */
+    sg_comm_t *waitset; /* room for npool + cap_puts comms */
     sc_traffic_t traffic;
     long addressed; /* messages sent to this rank */
     long matched;   /* of those, the ones its receives matched */
@@ -107,11 +115,13 @@ typedef struct {
 struct sc_world {
     const sc_model_t *model;
     rank_t *ranks;
+    int receives;       /* posted by each rank when it begins */
+    int receives_short; /* see sc_world_receives_short */
 };
 
 static const sc_transport_t simgrid_transport;
 
-sc_err_t sc_world_create(const sc_model_t *model, sc_scratch_t *scratch,
+sc_err_t sc_world_create(const sc_model_t *model, sc_scratch_t *scratch, int receives,
                          sc_world_t **out)
 {
     sc_world_t *world = calloc(1, sizeof *world);
@@ -120,6 +130,7 @@ sc_err_t sc_world_create(const sc_model_t *model, sc_scratch_t *scratch,
         return sc_error(SC_ERR_RUN, "out of memory creating %d ranks", model->size);
     }
     world->model = model;
+    world->receives = receives > 1 ? receives : 1;
     for (int r = 0; r < model->size; r++) {
         rank_t *rk = &world->ranks[r];
         rk->comm = (sc_comm_t){.rank = r, .size = model->size,
@@ -141,9 +152,18 @@ void sc_world_destroy(sc_world_t *world)
         free(world->ranks[r].streams);
         free(world->ranks[r].puts);
         free(world->ranks[r].waitset);
+        free(world->ranks[r].pool);
+        for (int k = 0; k < world->ranks[r].npool; k++)
+            free(world->ranks[r].pool_env[k]);
+        free(world->ranks[r].pool_env);
     }
     free(world->ranks);
     free(world);
+}
+
+int sc_world_receives_short(const sc_world_t *world)
+{
+    return world->receives_short;
 }
 
 sc_err_t sc_world_check(const sc_world_t *world)
@@ -271,6 +291,16 @@ static long wire_size(const rank_t *rk, int peer, size_t data)
     return (long)sc_wire_bytes(model->plat, sc_model_level(model, rk->comm.rank, peer), data);
 }
 
+/* Counts an envelope put in flight to rank dst, and whether dst may see it
+ * late (see the comment on receives at the top). */
+static void envelope_sent(sc_world_t *world, int dst)
+{
+    rank_t *to = &world->ranks[dst];
+    long in_flight = ++to->envelopes_in - to->envelopes_taken;
+    if (to->waiting && in_flight > to->npool && in_flight > world->receives_short)
+        world->receives_short = (int)in_flight;
+}
+
 /* A message that completes on its own: the sender does not wait for it. */
 static void post_detached(rank_t *rk, int dst, envelope_t *env, size_t data)
 {
@@ -281,6 +311,7 @@ static void post_detached(rank_t *rk, int dst, envelope_t *env, size_t data)
     /* SimGrid detaches only a communication that has not started yet. */
     sg_comm_t c = sg_mailbox_put_init(inbox_of(rk, dst), env, wire_size(rk, dst, data));
     sg_comm_detach(c, NULL);
+    envelope_sent(rk->world, dst);
 }
 
 /* Completes receive r with envelope env (EAGER or RTS) from its queue. */
@@ -350,7 +381,7 @@ static void start_data(rank_t *rk, const envelope_t *cts)
     if (rk->nputs == rk->cap_puts) {
         int cap = rk->cap_puts ? 2 * rk->cap_puts : 4;
         put_t *puts = realloc(rk->puts, (size_t)cap * sizeof *puts);
-        sg_comm_t *waitset = realloc(rk->waitset, (size_t)(POOL + cap) * sizeof *waitset);
+        sg_comm_t *waitset = realloc(rk->waitset, (size_t)(rk->npool + cap) * sizeof *waitset);
         if (puts)
             rk->puts = puts;
         if (waitset)
@@ -365,6 +396,7 @@ static void start_data(rank_t *rk, const envelope_t *cts)
     }
     sg_comm_t c = sg_mailbox_put_async(inbox_of(rk, s->peer), data,
                                        wire_size(rk, s->peer, s->bytes));
+    envelope_sent(rk->world, s->peer);
     rk->puts[rk->nputs++] = (put_t){c, s};
 }
 
@@ -401,7 +433,7 @@ static void deliver(rank_t *rk, envelope_t *env)
 
 static void repost(rank_t *rk, int slot)
 {
-    rk->pool[slot] = sg_mailbox_get_async(rk->inbox, (void **)&rk->pool_env[slot]);
+    rk->pool[slot] = sg_mailbox_get_async(rk->inbox, (void **)rk->pool_env[slot]);
 }
 
 static envelope_t *take_early(rank_t *rk, int src, unsigned seq)
@@ -444,9 +476,39 @@ static void accept(rank_t *rk, envelope_t *env)
 
 static void take_from_pool(rank_t *rk, int slot)
 {
-    envelope_t *env = rk->pool_env[slot];
+    envelope_t *env = *rk->pool_env[slot];
+    rk->envelopes_taken++;
     repost(rk, slot);
     accept(rk, env);
+}
+
+/* Posts receives until the rank has n. Returns 0 if out of memory (the
+ * rank has failed). */
+static int pool_at_least(rank_t *rk, long needed)
+{
+    if (needed <= rk->npool)
+        return 1;
+    int n = (int)needed;
+    sg_comm_t *pool = realloc(rk->pool, (size_t)n * sizeof *pool);
+    if (pool)
+        rk->pool = pool;
+    envelope_t ***cells = pool ? realloc(rk->pool_env, (size_t)n * sizeof *cells) : NULL;
+    if (cells)
+        rk->pool_env = cells;
+    sg_comm_t *waitset = cells ? realloc(rk->waitset, (size_t)(n + rk->cap_puts) * sizeof *waitset)
+                               : NULL;
+    if (waitset)
+        rk->waitset = waitset;
+    while (waitset && rk->npool < n) {
+        if (!(rk->pool_env[rk->npool] = malloc(sizeof(envelope_t *))))
+            break;
+        repost(rk, rk->npool++);
+    }
+    if (rk->npool < n) {
+        fail(rk, "rank %d: out of memory for %d receives", rk->comm.rank, n);
+        return 0;
+    }
+    return 1;
 }
 
 static void put_done(rank_t *rk, int i)
@@ -462,7 +524,9 @@ static void drain(rank_t *rk)
     int again = 1;
     while (again) {
         again = 0;
-        for (int k = 0; k < POOL; k++)
+        if (!pool_at_least(rk, rk->envelopes_in - rk->envelopes_taken))
+            return;
+        for (int k = 0; k < rk->npool; k++)
             if (sg_comm_test(rk->pool[k])) {
                 take_from_pool(rk, k);
                 again = 1;
@@ -478,20 +542,20 @@ static void drain(rank_t *rk)
 /* Blocks until one message arrives or one send completes, and handles it. */
 static void wait_one(rank_t *rk)
 {
-    if (!rk->waitset && !(rk->waitset = malloc(POOL * sizeof *rk->waitset))) {
-        fail(rk, "rank %d: out of memory while waiting", rk->comm.rank);
+    if (!pool_at_least(rk, rk->envelopes_in - rk->envelopes_taken))
         return;
-    }
-    memcpy(rk->waitset, rk->pool, sizeof rk->pool);
+    memcpy(rk->waitset, rk->pool, (size_t)rk->npool * sizeof *rk->pool);
     for (int i = 0; i < rk->nputs; i++)
-        rk->waitset[POOL + i] = rk->puts[i].comm;
-    ssize_t idx = sg_comm_wait_any(rk->waitset, (size_t)(POOL + rk->nputs));
+        rk->waitset[rk->npool + i] = rk->puts[i].comm;
+    rk->waiting = 1;
+    ssize_t idx = sg_comm_wait_any(rk->waitset, (size_t)(rk->npool + rk->nputs));
+    rk->waiting = 0;
     if (idx < 0)
         fail(rk, "rank %d: a SimGrid communication failed", rk->comm.rank);
-    else if (idx < POOL)
+    else if (idx < rk->npool)
         take_from_pool(rk, (int)idx);
     else
-        put_done(rk, (int)idx - POOL);
+        put_done(rk, (int)idx - rk->npool);
 }
 
 static sc_err_t check_peer(rank_t *rk, int peer, const char *what)
@@ -651,8 +715,7 @@ void sc_transport_begin(sc_comm_t *comm)
 {
     rank_t *rk = comm->impl;
     sg_mailbox_set_receiver(rk->inbox_name);
-    for (int k = 0; k < POOL; k++)
-        repost(rk, k);
+    pool_at_least(rk, rk->world->receives);
 }
 
 void sc_transport_sync(sc_comm_t *comm)
@@ -682,7 +745,7 @@ sc_err_t sc_transport_end(sc_comm_t *comm)
             *list = e->next;
             envelope_free(e);
         }
-    for (int k = 0; k < POOL; k++)
+    for (int k = 0; k < rk->npool; k++)
         sg_comm_unref(rk->pool[k]);
     if (rk->error)
         sc_error(rk->error, "%s", rk->error_msg);

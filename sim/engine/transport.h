@@ -25,8 +25,8 @@ typedef struct sc_world sc_world_t;
 
 /* Creates the ranks' communicators and mailboxes. `model` (platform and
  * placement) and `scratch` (NULL when payloads are real) must outlive the
- * world. */
-sc_err_t sc_world_create(const sc_model_t *model, sc_scratch_t *scratch,
+ * world. Each rank starts with `receives` receives posted (at least 1). */
+sc_err_t sc_world_create(const sc_model_t *model, sc_scratch_t *scratch, int receives,
                          sc_world_t **world);
 void sc_world_destroy(sc_world_t *world);
 
@@ -37,6 +37,13 @@ const sc_traffic_t *sc_world_traffic(const sc_world_t *world, int rank);
  * never received (they may arrive after it finished, unseen by
  * sc_transport_end). */
 sc_err_t sc_world_check(const sc_world_t *world);
+
+/* After the simulation: 0 if every message was seen the moment it arrived,
+ * else the number of receives a rank needed posted and lacked (more
+ * messages were in flight to it while it waited than it had receives, so
+ * one may have been seen late). The simulation is then to be run again
+ * with at least that many receives per rank. */
+int sc_world_receives_short(const sc_world_t *world);
 
 /* Called by rank `comm` in its actor: sc_transport_begin before any other
  * call (it starts listening on the rank's mailbox); sc_transport_sync to
