@@ -5,9 +5,18 @@
 
 #include "registry.h"
 
-/* Message tags, one per collective, so that two collectives run back to
- * back cannot match each other's messages. */
-enum { SC_TAG_ALLGATHER = 1, SC_TAG_BCAST, SC_TAG_BARRIER, SC_TAG_REDUCE, SC_TAG_ALLREDUCE };
+/* Message tags, one per collective and per kind of point-to-point
+ * statement of a program (SC_TAG_HALO + face, see p2p/halo.h), so that
+ * operations run back to back cannot match each other's messages. */
+enum {
+    SC_TAG_ALLGATHER = 1,
+    SC_TAG_BCAST,
+    SC_TAG_BARRIER,
+    SC_TAG_REDUCE,
+    SC_TAG_ALLREDUCE,
+    SC_TAG_SEND,
+    SC_TAG_HALO
+};
 
 sc_err_t sc_allgather_ring(sc_comm_t *comm, const sc_coll_args_t *args);
 sc_err_t sc_allgather_rd(sc_comm_t *comm, const sc_coll_args_t *args);

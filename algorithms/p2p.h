@@ -41,6 +41,9 @@ struct sc_comm {
     /* The node every rank runs on, numbered from 0, for the SMP-aware
      * algorithms (subcomm.h); NULL where it is not known. */
     const int *node_of;
+    /* Bytes of an element of the reduction being run, for the time of
+     * combining (sc_reduce_time); set by whoever starts the call. */
+    size_t elem_size;
 };
 
 /* Non-blocking send of `bytes` bytes to rank `dst`. */

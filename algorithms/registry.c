@@ -118,19 +118,7 @@ const sc_algo_t *sc_algo_nearest(const char *name)
 
 const char *sc_collective_name(sc_collective_t collective)
 {
-    switch (collective) {
-    case SC_ALLGATHER:
-        return "allgather";
-    case SC_BCAST:
-        return "bcast";
-    case SC_BARRIER:
-        return "barrier";
-    case SC_REDUCE:
-        return "reduce";
-    case SC_ALLREDUCE:
-        return "allreduce";
-    }
-    return "?";
+    return sc_kind(collective)->name;
 }
 
 sc_err_t sc_algo_check(const sc_algo_t *algo, int p)
@@ -143,9 +131,8 @@ sc_err_t sc_algo_check(const sc_algo_t *algo, int p)
                             : algo->collective == SC_ALLREDUCE ? "allreduce-nonpow2"
                                                                : "bruck";
         return sc_error(SC_ERR_INPUT,
-                        "--algo %s needs a power-of-two process count, got "
-                        "--np %d (use --np %d or %d, or an algorithm for any "
-                        "p such as %s)",
+                        "%s needs a power-of-two process count, got %d (use %d or %d "
+                        "processes, or an algorithm for any count such as %s)",
                         algo->name, p, below, below * 2, any_p);
     }
     return SC_OK;

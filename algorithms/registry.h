@@ -4,16 +4,10 @@
 #define SC_REGISTRY_H
 
 #include "../models/cost.h"
+#include "kinds.h"
 #include "p2p.h"
 #include "reduce/ops.h"
 
-typedef enum {
-    SC_ALLGATHER,
-    SC_BCAST,
-    SC_BARRIER,
-    SC_REDUCE,
-    SC_ALLREDUCE,
-} sc_collective_t;
 
 /* Arguments of every collective; each uses the fields it needs. */
 typedef struct {
@@ -67,7 +61,7 @@ const sc_algo_t *sc_algo_nearest(const char *name);
 /* 1 for reduce and allreduce, which work on vectors of op and type. */
 static inline int sc_algo_is_reduction(const sc_algo_t *algo)
 {
-    return algo->collective == SC_REDUCE || algo->collective == SC_ALLREDUCE;
+    return sc_kind(algo->collective)->is_reduction;
 }
 
 /* "allgather", "bcast", "barrier", "reduce", "allreduce". */

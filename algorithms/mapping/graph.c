@@ -177,7 +177,8 @@ sc_err_t sc_graph_record_placed(const sc_algo_t *algo, int p, int root, const in
         goto cleanup;
     }
     for (int r = 0; r < p && !err && !rec.failed; r++) {
-        sc_comm_t comm = {r, p, &recording_transport, &rec, scratch, node_of};
+        sc_comm_t comm = {.rank = r, .size = p, .transport = &recording_transport, .impl = &rec,
+                          .scratch = scratch, .node_of = node_of};
         sc_coll_args_t args = {.sendbuf = area, .recvbuf = area, .bytes = bytes, .root = root,
                                .op = SC_OP_SUM, .type = SC_TYPE_INT};
         err = algo->run(&comm, &args);

@@ -23,7 +23,7 @@ typedef struct {
     /* The registry name of the algorithm it runs for the call. */
     const char *(*choose)(const sc_call_t *call);
     /* One line per collective (indexed by sc_collective_t): the rule. */
-    const char *rules[SC_ALLREDUCE + 1];
+    const char *rules[SC_NCOLLECTIVES];
 } sc_profile_t;
 
 /* Every profile, NULL-terminated. */

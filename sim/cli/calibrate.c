@@ -13,7 +13,7 @@
 #include "common/sc_units.h"
 #include "models/calibrate.h"
 #include "sim/engine/engine.h"
-#include "sim/io/generate.h"
+#include "sim/engine/generate.h"
 #include "sim/io/measurements.h"
 
 /* A measurement option: its format and the kinds of series it must give. */

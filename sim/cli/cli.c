@@ -11,11 +11,12 @@
 #include "algorithms/profiles/profiles.h"
 #include "args.h"
 #include "calibrate.h"
+#include "program_cmd.h"
 #include "sim/engine/engine.h"
 #include "sim/io/files.h"
-#include "sim/io/generate.h"
+#include "sim/engine/generate.h"
 #include "sim/io/mapfile.h"
-#include "sim/io/report.h"
+#include "report.h"
 #include "common/sc_units.h"
 
 #define SC_VERSION "0.1.0"
@@ -27,6 +28,8 @@ static const char usage[] =
     "       simcoll platform --like FILE --nodes N [--cores C] [-o OUT]\n"
     "       simcoll calibrate MEASUREMENTS --like FILE [-o OUT] (simcoll calibrate --help)\n"
     "       simcoll --platform FILE --coll NAME --mpi PROFILE [options]\n"
+    "       simcoll run --platform FILE [--np N] [--pack none|auto|show] PROGRAM\n"
+    "       simcoll tune --platform FILE --coll NAME [--np N] (simcoll tune --help)\n"
     "       simcoll list [--mpi]\n"
     "\n"
     "Simulates MPI collective algorithms on a cluster of SMP nodes (SimGrid)\n"
@@ -140,8 +143,6 @@ typedef struct {
 
 enum { OPT_PARTITIONER = 256, OPT_MACHINEFILE, OPT_RANKFILE, OPT_OP, OPT_TYPE, OPT_COLL, OPT_MPI };
 
-static const char *const collective_names[] = {"allgather", "bcast", "barrier", "reduce",
-                                               "allreduce", NULL};
 
 static sc_err_t find_profile(const char *name, const sc_profile_t **out)
 {
@@ -199,8 +200,11 @@ static sc_err_t parse_options(int argc, char **argv, int first, int map, opts_t 
         case 'a': o->algo = optarg; break;
         case 'c': o->compare = optarg; break;
         case OPT_COLL:
-            if (!(err = sc_cli_choice(optarg, "--coll", collective_names, &index)))
-                o->coll = collective_names[index];
+            if (sc_kind_find(optarg))
+                o->coll = optarg;
+            else
+                err = sc_error(SC_ERR_INPUT, "--coll: unknown value '%s'; use one of %s", optarg,
+                               sc_kind_names());
             break;
         case OPT_MPI: err = find_profile(optarg, &o->mpi); break;
         case 'n': o->np_list = optarg; break;
@@ -425,8 +429,7 @@ static sc_err_t make_batch(const opts_t *o, const sc_platform_t *plat, const lis
             }
         return SC_OK;
     }
-    int coll = 0;
-    sc_cli_choice(o->coll, "--coll", collective_names, &coll);
+    sc_collective_t coll = sc_kind_find(o->coll)->collective;
     for (int i = 0; i < l->nnps && !err; i++) {
         int np = l->nps[i];
         int *node_of = malloc((size_t)np * sizeof *node_of);
@@ -604,7 +607,7 @@ static int list_command(int argc, char **argv)
         for (const sc_profile_t *p = sc_profiles; p->name; p++) {
             printf("%s%s: %s\n  source: %s\n", p == sc_profiles ? "" : "\n", p->name, p->library,
                    p->source);
-            for (int c = 0; c <= SC_ALLREDUCE; c++)
+            for (int c = 0; c < SC_NCOLLECTIVES; c++)
                 printf("  %-9s %s\n", sc_collective_name((sc_collective_t)c), p->rules[c]);
         }
         return 0;
@@ -699,6 +702,10 @@ int sc_cli_main(int argc, char **argv)
         code = map_command(argc, argv);
     else if (argc > 1 && strcmp(argv[1], "calibrate") == 0)
         code = sc_cli_calibrate(argc, argv);
+    else if (argc > 1 && strcmp(argv[1], "run") == 0)
+        code = sc_cli_run_program(argc, argv);
+    else if (argc > 1 && strcmp(argv[1], "tune") == 0)
+        code = sc_cli_tune(argc, argv);
     else
         code = run_command(argc, argv);
     /* Results that never reached stdout (a full disk, /dev/full) are a

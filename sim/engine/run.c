@@ -1,4 +1,5 @@
-/* One simulated run of one collective algorithm, and its results.
+/* One simulated run of a program: every rank runs it as an actor, in a
+ * child process; the parent gets the times, the traffic and the checks.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "run.h"
 
@@ -12,154 +13,623 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "algorithms/collectives.h"
+#include "algorithms/kinds.h"
 #include "algorithms/mapping/mapping.h"
+#include "algorithms/p2p/halo.h"
 #include "child.h"
 #include "engine.h"
+#include "models/p2p.h"
+#include "sim/program/model.h"
 #include "transport.h"
-
-unsigned char sc_pattern_byte(int rank, size_t offset)
-{
-    /* Knuth's multiplicative hash is a bijection on 32 bits, and its low
-     * byte on the low byte (odd multiplier), so blocks of different ranks
-     * differ in their first bytes; the offset term varies the rest. */
-    uint32_t h = (uint32_t)(rank + 1) * 2654435761u;
-    return (unsigned char)((h >> (8 * (offset % 4))) ^ (uint32_t)(offset / 4 * 131));
-}
-
-static void fill_pattern(unsigned char *buf, size_t bytes, int rank)
-{
-    for (size_t k = 0; k < bytes; k++)
-        buf[k] = sc_pattern_byte(rank, k);
-}
-
-static int has_pattern(const unsigned char *buf, size_t bytes, int rank)
-{
-    for (size_t k = 0; k < bytes; k++)
-        if (buf[k] != sc_pattern_byte(rank, k))
-            return 0;
-    return 1;
-}
-
-/* Writes rank r's input vector of n elements. */
-static void fill_vector(const sc_run_spec_t *spec, int r, size_t n, char *buf)
-{
-    size_t elem = sc_type_size(spec->type);
-    for (size_t k = 0; k < n; k++)
-        sc_op_sample(spec->op, spec->type, r, spec->np, k, buf + k * elem);
-}
-
-/* The sequential reduction of every rank's input, in rank order; NULL if
- * out of memory. */
-static char *reference_result(const sc_run_spec_t *spec)
-{
-    size_t n = spec->bytes / sc_type_size(spec->type);
-    char *result = malloc(spec->bytes + 1), *input = malloc(spec->bytes + 1);
-    if (result && input) {
-        fill_vector(spec, 0, n, result);
-        for (int r = 1; r < spec->np; r++) {
-            fill_vector(spec, r, n, input);
-            sc_op_apply(spec->op, spec->type, result, input, n);
-        }
-    } else {
-        free(result);
-        result = NULL;
-    }
-    free(input);
-    return result;
-}
-
-/* Bytes one rank's buffers hold in a verified run: what sc_run allocates
- * per rank (setup_buffers), and the most any algorithm moves at once. */
-static double buffer_bytes(const sc_run_spec_t *spec)
-{
-    double m = (double)spec->bytes, p = spec->np;
-    switch (spec->algo->collective) {
-    case SC_ALLGATHER:
-        return m * (p + 1);
-    case SC_REDUCE:
-    case SC_ALLREDUCE:
-        return 2 * m;
-    case SC_BCAST:
-        return m;
-    case SC_BARRIER:
-        return 0;
-    }
-    return 0;
-}
 
 /* Sizes are bounded so that every byte count of a run, np blocks of the
  * size included, is exact in a double and fits a size_t twice over. */
 #define SC_MAX_RUN_BYTES 0x1p53
 
-static sc_err_t check_size(const sc_run_spec_t *spec)
+/* ---- What the parent works out before simulating ---- */
+
+/* Where each rank and each algorithm position of a spec runs (see
+ * sc_run_spec_t), and the program resolved for it. */
+typedef struct {
+    sc_program_t prog;
+    int *node_of;          /* by rank */
+    int *node_of_position; /* by algorithm position */
+    int *pi_inv;           /* NULL when the spec has no pi */
+    const int *play_pi;    /* the mapping the algorithm plays through, */
+    const int *play_pi_inv; /* NULL unless it is mapping-aware */
+    size_t *buffer_bytes;  /* per buffer, on one rank */
+    size_t stage_in, stage_out; /* the packing buffers, on one rank */
+    long communications;   /* statements run that communicate, loops multiplied out */
+} layout_t;
+
+static void layout_destroy(layout_t *lay)
 {
-    double per_rank = buffer_bytes(spec), p = spec->np;
-    if (2 * per_rank > SC_MAX_RUN_BYTES) {
-        double most = spec->algo->collective == SC_ALLGATHER ? SC_MAX_RUN_BYTES / 2 / (p + 1)
-                                                             : SC_MAX_RUN_BYTES / 4;
-        return sc_error(SC_ERR_INPUT,
-                        "--size %zu: %s on %d ranks would handle more than 2^53 bytes per "
-                        "rank; use at most %.0f bytes at this process count",
-                        spec->bytes, spec->algo->name, spec->np, floor(most));
+    sc_program_destroy(&lay->prog);
+    free(lay->node_of);
+    free(lay->node_of_position);
+    free(lay->pi_inv);
+    free(lay->buffer_bytes);
+    *lay = (layout_t){0};
+}
+
+/* The algorithm of a program that is a single call, or NULL. */
+static const sc_algo_t *sole_call(const sc_program_t *prog)
+{
+    if (prog->nstmts == 1 && prog->stmts[0].kind == SC_STMT_CALL)
+        return prog->stmts[0].algo;
+    return NULL;
+}
+
+/* Bytes one rank holds for a statement, per byte of the statement: its
+ * input and output buffers. */
+static double bytes_per_byte(const sc_stmt_t *st, int p)
+{
+    switch (st->kind) {
+    case SC_STMT_CALL: {
+        const sc_kind_t *kind = sc_kind(st->collective);
+        if (!kind->has_data)
+            return 0;
+        return kind->in_place ? 1 : 1 + (kind->output_blocks_per_rank ? p : 1);
     }
+    case SC_STMT_HALO: return 4.0 * st->grid.ndims;
+    case SC_STMT_SEND: return 1;
+    default: return 0;
+    }
+}
+
+/* What a statement is called in messages: the algorithm of a single call,
+ * or its place in the program. */
+static void stmt_name(const sc_program_t *prog, const sc_stmt_t *st, char *out, size_t len)
+{
+    const char *what = st->kind == SC_STMT_HALO   ? "halo"
+                       : st->kind == SC_STMT_SEND ? "send"
+                                                  : sc_kind(st->collective)->name;
+    if (st->line > 0)
+        snprintf(out, len, "%s:%d: %s", prog->path, st->line, what);
+    else
+        snprintf(out, len, "%s", st->algo ? st->algo->name : what);
+}
+
+/* Before any buffer size is computed in size_t: every byte count of a
+ * statement exact in a double, twice over. */
+static sc_err_t check_sizes(const sc_run_spec_t *spec, const layout_t *lay)
+{
+    for (int i = 0; i < lay->prog.nstmts; i++) {
+        const sc_stmt_t *st = &lay->prog.stmts[i];
+        double f = bytes_per_byte(st, spec->np);
+        if (f > 0 && 2 * f * (double)st->bytes > SC_MAX_RUN_BYTES) {
+            char name[256];
+            stmt_name(&lay->prog, st, name, sizeof name);
+            return sc_error(SC_ERR_INPUT,
+                            "%s of %zu bytes on %d ranks would handle more than 2^53 bytes per "
+                            "rank; use at most %.0f bytes at this process count",
+                            name, st->bytes, spec->np, floor(SC_MAX_RUN_BYTES / 2 / f));
+        }
+    }
+    return SC_OK;
+}
+
+static sc_err_t check_memory(const sc_run_spec_t *spec, const layout_t *lay)
+{
+    double per_rank = (double)lay->stage_in + (double)lay->stage_out, p = spec->np;
+    for (int b = 0; b < lay->prog.nbuffers; b++)
+        per_rank += (double)lay->buffer_bytes[b];
     if (spec->payload) {
         /* Every rank's buffers live in one process. */
         double memory = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+        const sc_algo_t *sole = sole_call(&lay->prog);
         if (memory > 0 && per_rank * p > memory / 2)
             return sc_error(SC_ERR_INPUT,
-                            "--size %zu: the buffers of %d ranks of %s take %.3g GiB, more than "
-                            "half of this machine's %.3g GiB; use --no-payload to simulate sizes "
-                            "only, or a smaller --size or --np",
-                            spec->bytes, spec->np, spec->algo->name, per_rank * p / 0x1p30,
+                            "the buffers of %d ranks of %s take %.3g GiB, more than half of "
+                            "this machine's %.3g GiB; simulate sizes only (--no-payload), or "
+                            "use smaller sizes or fewer processes",
+                            spec->np, sole ? sole->name : lay->prog.path, per_rank * p / 0x1p30,
                             memory / 0x1p30);
     }
     return SC_OK;
 }
 
-sc_err_t sc_run_check(const sc_run_spec_t *spec)
+/* Grows the packing buffers of one rank to what the statement needs. */
+static void stage_bytes(const sc_stmt_t *st, int p, size_t *in, size_t *out)
 {
-    const sc_platform_t *plat = spec->plat;
-    if (spec->np < 1 || spec->np > plat->total_cores)
-        return sc_error(SC_ERR_INPUT,
-                        "--np %d: platform '%s' has %d cores on %d nodes; use --np 1..%d",
-                        spec->np, plat->path, plat->total_cores, plat->nnodes,
-                        plat->total_cores);
-    sc_collective_t coll = spec->algo->collective;
-    if ((coll == SC_BCAST || coll == SC_REDUCE) && (spec->root < 0 || spec->root >= spec->np))
-        return sc_error(SC_ERR_INPUT, "--root %d: out of range; ranks are 0..%d",
-                        spec->root, spec->np - 1);
-    if (sc_algo_is_reduction(spec->algo)) {
-        sc_err_t err = sc_op_check(spec->op, spec->type);
-        size_t elem = sc_type_size(spec->type);
-        if (err)
-            return err;
-        if (spec->bytes % elem)
-            return sc_error(SC_ERR_INPUT,
-                            "--size %zu: a vector of %s is a multiple of %zu bytes (use %zu or "
-                            "%zu)",
-                            spec->bytes, sc_type_name(spec->type), elem,
-                            spec->bytes / elem * elem, (spec->bytes / elem + 1) * elem);
+    size_t need_in = 0, need_out = 0;
+    if (st->kind == SC_STMT_HALO && st->npieces > 1) {
+        need_in = need_out = 2 * (size_t)st->grid.ndims * st->bytes;
+    } else if (sc_stmt_needs_stage(st)) {
+        need_in = st->bytes;
+        need_out = st->kind == SC_STMT_CALL && st->collective == SC_ALLGATHER
+                       ? (size_t)p * st->bytes
+                       : st->bytes;
+    } else if (st->kind == SC_STMT_CALL && st->collective == SC_BARRIER) {
+        need_in = need_out = st->bytes;
+    } else if (st->kind == SC_STMT_CALL && st->npieces == 1 &&
+               st->pieces[0].in == st->pieces[0].out && !sc_kind(st->collective)->in_place) {
+        need_in = st->bytes; /* the input of an in-place call, kept */
     }
-    sc_err_t err = check_size(spec);
-    return err ? err : sc_algo_check(spec->algo, spec->np);
+    if (need_in > *in)
+        *in = need_in;
+    if (need_out > *out)
+        *out = need_out;
 }
 
-/* Everything the child process needs for its one simulation. */
+static sc_err_t build_program(const sc_run_spec_t *spec, sc_program_t *prog)
+{
+    if (spec->program)
+        return sc_program_copy(spec->program, prog);
+    sc_err_t err = sc_program_one_call(spec->algo, spec->bytes, spec->root, spec->op, spec->type,
+                                       prog);
+    if (!err && (err = sc_program_check(prog)))
+        sc_program_destroy(prog);
+    return err;
+}
+
+static sc_err_t layout_init(const sc_run_spec_t *spec, layout_t *lay)
+{
+    const sc_platform_t *plat = spec->plat;
+    int p = spec->np;
+    *lay = (layout_t){0};
+    if (p < 1 || p > plat->total_cores)
+        return sc_error(SC_ERR_INPUT,
+                        "%d processes do not fit platform '%s': it has %d cores on %d nodes; "
+                        "use 1 to %d",
+                        p, plat->path, plat->total_cores, plat->nnodes, plat->total_cores);
+    sc_err_t err = build_program(spec, &lay->prog);
+    if (err)
+        return err;
+    int *slot_node = malloc((size_t)p * sizeof *slot_node);
+    lay->node_of = malloc((size_t)p * sizeof *lay->node_of);
+    lay->node_of_position = malloc((size_t)p * sizeof *lay->node_of_position);
+    lay->pi_inv = spec->pi ? malloc((size_t)p * sizeof *lay->pi_inv) : NULL;
+    lay->buffer_bytes = calloc((size_t)lay->prog.nbuffers + 1, sizeof *lay->buffer_bytes);
+    if (!slot_node || !lay->node_of || !lay->node_of_position || (spec->pi && !lay->pi_inv) ||
+        !lay->buffer_bytes) {
+        err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
+        goto cleanup;
+    }
+    if ((err = sc_place(plat, p, spec->placement, slot_node)) ||
+        (spec->pi && (err = sc_mapping_invert(p, spec->pi, lay->pi_inv))))
+        goto cleanup;
+    for (int j = 0; j < p; j++)
+        lay->node_of_position[j] = slot_node[lay->pi_inv ? lay->pi_inv[j] : j];
+    /* Profiles choose by where the ranks are: resolve on the ranks' nodes,
+     * which depend on the chosen algorithm only for a mapping-aware one,
+     * named, not chosen. */
+    const sc_program_t *given = &lay->prog;
+    const sc_algo_t *named = given->nstmts == 1 && given->stmts[0].kind == SC_STMT_CALL
+                                 ? given->stmts[0].choice.algo
+                                 : NULL;
+    int plays = named && (named->needs & SC_USES_MAPPING) && spec->pi;
+    memcpy(lay->node_of, plays ? slot_node : lay->node_of_position, (size_t)p * sizeof(int));
+    if ((err = sc_program_resolve(&lay->prog, p, lay->node_of, spec->profile)))
+        goto cleanup;
+    if ((err = check_sizes(spec, lay)))
+        goto cleanup;
+    lay->play_pi = plays ? spec->pi : NULL;
+    lay->play_pi_inv = plays ? lay->pi_inv : NULL;
+    for (int b = 0; b < lay->prog.nbuffers; b++)
+        lay->buffer_bytes[b] = sc_program_buffer_bytes(&lay->prog, b, p);
+    for (int i = 0; i < lay->prog.nstmts; i++)
+        stage_bytes(&lay->prog.stmts[i], p, &lay->stage_in, &lay->stage_out);
+    long statements;
+    sc_program_count(&lay->prog, &statements, &lay->communications);
+    if (spec->trace && lay->communications > SC_RUN_MAX_TRACE)
+        err = sc_error(SC_ERR_INPUT,
+                       "tracing a program that runs %ld communication statements; at most %ld "
+                       "can be traced",
+                       lay->communications, SC_RUN_MAX_TRACE);
+    if (!err)
+        err = check_memory(spec, lay);
+cleanup:
+    free(slot_node);
+    if (err)
+        layout_destroy(lay);
+    return err;
+}
+
+sc_err_t sc_run_check(const sc_run_spec_t *spec)
+{
+    layout_t lay;
+    sc_err_t err = layout_init(spec, &lay);
+    if (!err)
+        layout_destroy(&lay);
+    return err;
+}
+
+sc_err_t sc_run_resolved(const sc_run_spec_t *spec, sc_program_t *prog)
+{
+    layout_t lay;
+    sc_err_t err = layout_init(spec, &lay);
+    if (err)
+        return err;
+    *prog = lay.prog;
+    lay.prog = (sc_program_t){0};
+    layout_destroy(&lay);
+    return SC_OK;
+}
+
+/* ---- The simulation, in the child ---- */
+
+/* One rank's memory: its named buffers and the packing buffers. */
+typedef struct {
+    unsigned char **buf;
+    unsigned char *stage_in, *stage_out;
+    long *occurrence;    /* by origin: how many times it has started */
+    long *barriers_done; /* by statement: barriers this rank completed */
+    long executed;       /* communication statements so far */
+} rank_data_t;
+
+/* What verification shares between ranks for one statement as written. */
+typedef struct {
+    long seed;           /* of the cached expected output; -1 none */
+    unsigned char *expect;
+} origin_t;
+
 typedef struct {
     const sc_run_spec_t *spec;
+    const layout_t *lay;
+    int receives; /* in the parent's copy: receives posted per rank (see
+                     sc_world_receives_short) */
+    const sc_program_t *prog;
     sc_model_t model;
-    sc_scratch_t *scratch;   /* size-only runs */
+    sc_scratch_t *scratch; /* size-only runs */
     sc_world_t *world;
-    sc_coll_args_t *args;    /* per rank */
-    unsigned char **owned;   /* per rank, the buffers to free */
+    rank_data_t *ranks;
+    origin_t *origins;
+    int norigins;
+    long *barrier_entries; /* by statement: entries of all ranks so far */
     double *start, *finish;
     int *finished;
-    sc_err_t error;          /* first rank failure */
+    int checked, wrong;    /* verification counts */
+    sc_op_record_t *ops;   /* trace */
+    sc_err_t error;        /* first rank failure */
     char error_msg[512];
 } session_t;
 
 /* A child process runs exactly one simulation. */
 static session_t *session;
+
+static void spend(double seconds)
+{
+    if (seconds > 0)
+        sg_actor_execute(seconds * sg_host_get_speed(sg_host_self()));
+}
+
+static sc_data_t piece_data(const session_t *s, const sc_stmt_t *st, const sc_piece_t *pc,
+                            long seed)
+{
+    return (sc_data_t){pc->stride, s->spec->np, st->root, st->op, st->type, (unsigned long)seed};
+}
+
+/* Verification data of halo face f: a pattern of its own. */
+static sc_data_t face_data(const session_t *s, const sc_piece_t *pc, long seed, int face)
+{
+    return (sc_data_t){pc->stride, s->spec->np, 0, SC_OP_SUM, SC_TYPE_INT,
+                       (unsigned long)(seed * 8 + face)};
+}
+
+static void fill_pattern(const sc_data_t *d, int rank, unsigned char *out)
+{
+    sc_kind(SC_ALLGATHER)->fill(d, rank, out);
+}
+
+/* Inputs of the pieces that start their statement as written. */
+static void begin_pieces(session_t *s, int r, const sc_stmt_t *st)
+{
+    rank_data_t *rd = &s->ranks[r];
+    for (int k = 0; k < st->npieces; k++) {
+        const sc_piece_t *pc = &st->pieces[k];
+        if (pc->offset != 0)
+            continue;
+        long seed = rd->occurrence[pc->origin]++;
+        if (!s->spec->payload)
+            continue;
+        unsigned char *in = rd->buf[pc->in];
+        if (st->kind == SC_STMT_CALL) {
+            sc_data_t d = piece_data(s, st, pc, seed);
+            sc_kind(st->collective)->fill(&d, r, in);
+        } else if (st->kind == SC_STMT_HALO) {
+            for (int f = 0; f < 2 * st->grid.ndims; f++) {
+                sc_data_t d = face_data(s, pc, seed, f);
+                fill_pattern(&d, r, in + (size_t)f * pc->stride);
+            }
+        } else if (st->kind == SC_STMT_SEND && r == st->from) {
+            sc_data_t d = piece_data(s, st, pc, seed);
+            fill_pattern(&d, r, in);
+        }
+    }
+}
+
+static int check_call(session_t *s, int r, const sc_stmt_t *st, const sc_piece_t *pc, long seed)
+{
+    const sc_kind_t *kind = sc_kind(st->collective);
+    sc_data_t d = piece_data(s, st, pc, seed);
+    if (!sc_kind_checks_rank(kind, &d, r))
+        return -1;
+    origin_t *o = &s->origins[pc->origin];
+    size_t bytes = sc_kind_output_bytes(kind, &d);
+    if (o->seed != seed) {
+        free(o->expect);
+        o->expect = malloc(bytes + 1);
+        o->seed = o->expect ? seed : -1;
+        if (!o->expect)
+            return 0;
+        kind->expect(&d, o->expect);
+    }
+    return memcmp(s->ranks[r].buf[pc->out], o->expect, bytes) == 0;
+}
+
+static int check_halo(session_t *s, int r, const sc_stmt_t *st, const sc_piece_t *pc, long seed)
+{
+    const unsigned char *ghosts = s->ranks[r].buf[pc->out] + 2 * (size_t)st->grid.ndims * pc->stride;
+    unsigned char *want = malloc(pc->stride + 1);
+    int ok = want != NULL;
+    for (int d = 0; ok && d < st->grid.ndims; d++)
+        for (int dir = 1; ok && dir >= -1; dir -= 2) {
+            /* Ghost 2d + (dir < 0) holds the face 2d + (dir > 0) of the
+             * neighbour on the -dir side. */
+            int from = sc_grid_neighbour(&st->grid, r, d, -dir);
+            int ghost = 2 * d + (dir < 0), face = 2 * d + (dir > 0);
+            if (from < 0)
+                continue;
+            sc_data_t data = face_data(s, pc, seed, face);
+            fill_pattern(&data, from, want);
+            ok = memcmp(ghosts + (size_t)ghost * pc->stride, want, pc->stride) == 0;
+        }
+    free(want);
+    return ok;
+}
+
+/* Checks the statements as written whose last piece this statement was;
+ * returns -1 if it checked none, else 1 if all were right. */
+static int end_pieces(session_t *s, int r, const sc_stmt_t *st)
+{
+    if (!s->spec->payload)
+        return -1;
+    int verdict = -1;
+    for (int k = 0; k < st->npieces; k++) {
+        const sc_piece_t *pc = &st->pieces[k];
+        if (pc->offset + pc->bytes != pc->stride)
+            continue;
+        long seed = s->ranks[r].occurrence[pc->origin] - 1;
+        int ok = -1;
+        if (st->kind == SC_STMT_CALL)
+            ok = check_call(s, r, st, pc, seed);
+        else if (st->kind == SC_STMT_HALO)
+            ok = check_halo(s, r, st, pc, seed);
+        else if (st->kind == SC_STMT_SEND && r == st->to) {
+            unsigned char *want = malloc(pc->stride + 1);
+            sc_data_t d = piece_data(s, st, pc, seed);
+            if (want)
+                fill_pattern(&d, st->from, want);
+            ok = want && memcmp(s->ranks[r].buf[pc->out], want, pc->stride) == 0;
+            free(want);
+        }
+        if (ok >= 0) {
+            s->checked++;
+            s->wrong += !ok;
+            verdict = verdict == 0 ? 0 : ok;
+        }
+    }
+    return verdict;
+}
+
+static void copy_if_real(const session_t *s, void *dst, const void *src, size_t bytes)
+{
+    if (s->spec->payload && bytes)
+        memcpy(dst, src, bytes);
+}
+
+/* Into the packing buffer: each piece's input, one after the other. */
+static void gather_call(session_t *s, int r, const sc_stmt_t *st, unsigned char *stage)
+{
+    size_t pos = 0;
+    for (int k = 0; k < st->npieces; k++) {
+        const sc_piece_t *pc = &st->pieces[k];
+        copy_if_real(s, stage + pos, s->ranks[r].buf[pc->in] + pc->offset, pc->bytes);
+        pos += pc->bytes;
+    }
+}
+
+/* Out of it: each piece's share of the result where the piece says. */
+static void scatter_call(session_t *s, int r, const sc_stmt_t *st, const unsigned char *stage)
+{
+    int p = s->spec->np;
+    int blocks = st->kind == SC_STMT_CALL && st->collective == SC_ALLGATHER ? p : 1;
+    size_t pos = 0;
+    for (int k = 0; k < st->npieces; k++) {
+        const sc_piece_t *pc = &st->pieces[k];
+        unsigned char *out = s->ranks[r].buf[pc->out];
+        for (int j = 0; j < blocks; j++)
+            copy_if_real(s, out + (size_t)j * pc->stride + pc->offset,
+                         stage + (size_t)j * st->bytes + pos, pc->bytes);
+        pos += pc->bytes;
+    }
+}
+
+static sc_err_t run_barrier(session_t *s, sc_comm_t *comm, const sc_stmt_t *st, int index,
+                            int *verdict)
+{
+    int r = comm->rank, p = s->spec->np;
+    long round = s->ranks[r].barriers_done[index]++;
+    s->barrier_entries[index]++;
+    /* A barrier has no data; a test may still give its algorithm bytes. */
+    sc_coll_args_t args = {.sendbuf = s->ranks[r].stage_in, .recvbuf = s->ranks[r].stage_out,
+                           .bytes = st->bytes, .pi = s->lay->play_pi,
+                           .pi_inv = s->lay->play_pi_inv};
+    sc_err_t err = st->algo->run(comm, &args);
+    /* Nobody may leave before every rank has entered. */
+    *verdict = s->barrier_entries[index] >= (round + 1) * p;
+    s->checked++;
+    s->wrong += !*verdict;
+    return err;
+}
+
+static sc_err_t run_call(session_t *s, sc_comm_t *comm, const sc_stmt_t *st)
+{
+    int r = comm->rank;
+    rank_data_t *rd = &s->ranks[r];
+    const sc_kind_t *kind = sc_kind(st->collective);
+    sc_coll_args_t args = {.bytes = st->bytes, .root = st->root, .op = st->op,
+                           .type = st->type, .pi = s->lay->play_pi, .pi_inv = s->lay->play_pi_inv};
+    comm->elem_size = sc_type_size(st->type);
+    int staged = sc_stmt_needs_stage(st);
+    if (!staged) {
+        const sc_piece_t *pc = &st->pieces[0];
+        unsigned char *in = rd->buf[pc->in] + pc->offset, *out = rd->buf[pc->out] + pc->offset;
+        if (pc->in == pc->out && !kind->in_place) {
+            /* In place: the algorithms read their input to the end. */
+            copy_if_real(s, rd->stage_in, in, st->bytes);
+            in = rd->stage_in;
+        }
+        args.sendbuf = in;
+        args.recvbuf = out;
+        return st->algo->run(comm, &args);
+    }
+    spend(sc_model_copy_time(&s->model, r, sc_stmt_gather_bytes(st, s->spec->np, r)));
+    if (sc_stmt_gather_bytes(st, s->spec->np, r))
+        gather_call(s, r, st, rd->stage_in);
+    args.sendbuf = rd->stage_in;
+    args.recvbuf = kind->in_place ? rd->stage_in : rd->stage_out;
+    sc_err_t err = st->algo->run(comm, &args);
+    size_t out = sc_stmt_scatter_bytes(st, s->spec->np, r);
+    if (!err && out) {
+        scatter_call(s, r, st, args.recvbuf);
+        spend(sc_model_copy_time(&s->model, r, out));
+    }
+    return err;
+}
+
+static sc_err_t run_halo(session_t *s, sc_comm_t *comm, const sc_stmt_t *st)
+{
+    int r = comm->rank, faces = 2 * st->grid.ndims;
+    rank_data_t *rd = &s->ranks[r];
+    void *face[6], *ghost[6];
+    if (st->npieces == 1) {
+        const sc_piece_t *pc = &st->pieces[0];
+        for (int f = 0; f < faces; f++) {
+            face[f] = rd->buf[pc->in] + (size_t)f * pc->stride + pc->offset;
+            ghost[f] = rd->buf[pc->out] + (size_t)(faces + f) * pc->stride + pc->offset;
+        }
+        return sc_halo_exchange(comm, &st->grid, face, ghost, st->bytes);
+    }
+    spend(sc_model_copy_time(&s->model, r, sc_stmt_gather_bytes(st, s->spec->np, r)));
+    for (int f = 0; f < faces; f++) {
+        face[f] = rd->stage_in + (size_t)f * st->bytes;
+        ghost[f] = rd->stage_out + (size_t)f * st->bytes;
+        size_t pos = 0;
+        for (int k = 0; k < st->npieces; k++) {
+            const sc_piece_t *pc = &st->pieces[k];
+            copy_if_real(s, (unsigned char *)face[f] + pos,
+                         rd->buf[pc->in] + (size_t)f * pc->stride + pc->offset, pc->bytes);
+            pos += pc->bytes;
+        }
+    }
+    sc_err_t err = sc_halo_exchange(comm, &st->grid, face, ghost, st->bytes);
+    for (int f = 0; !err && f < faces; f++) {
+        size_t pos = 0;
+        for (int k = 0; k < st->npieces; k++) {
+            const sc_piece_t *pc = &st->pieces[k];
+            copy_if_real(s, rd->buf[pc->out] + (size_t)(faces + f) * pc->stride + pc->offset,
+                         (unsigned char *)ghost[f] + pos, pc->bytes);
+            pos += pc->bytes;
+        }
+    }
+    if (!err)
+        spend(sc_model_copy_time(&s->model, r, sc_stmt_scatter_bytes(st, s->spec->np, r)));
+    return err;
+}
+
+static sc_err_t run_send(session_t *s, sc_comm_t *comm, const sc_stmt_t *st)
+{
+    int r = comm->rank;
+    rank_data_t *rd = &s->ranks[r];
+    if (r != st->from && r != st->to)
+        return SC_OK;
+    int staged = sc_stmt_needs_stage(st);
+    const sc_piece_t *pc = &st->pieces[0];
+    if (r == st->from) {
+        const void *data = rd->buf[pc->in] + pc->offset;
+        if (staged) {
+            spend(sc_model_copy_time(&s->model, r, st->bytes));
+            gather_call(s, r, st, rd->stage_in);
+            data = rd->stage_in;
+        }
+        return sc_send(comm, data, st->bytes, st->to, SC_TAG_SEND);
+    }
+    sc_err_t err = sc_recv(comm, staged ? rd->stage_out : rd->buf[pc->out] + pc->offset,
+                           st->bytes, st->from, SC_TAG_SEND);
+    if (!err && staged) {
+        scatter_call(s, r, st, rd->stage_out);
+        spend(sc_model_copy_time(&s->model, r, st->bytes));
+    }
+    return err;
+}
+
+static sc_err_t run_statement(session_t *s, sc_comm_t *comm, int index)
+{
+    const sc_stmt_t *st = &s->prog->stmts[index];
+    int r = comm->rank;
+    rank_data_t *rd = &s->ranks[r];
+    sc_op_record_t *op = s->ops ? &s->ops[rd->executed] : NULL;
+    sc_traffic_t before = *sc_world_traffic(s->world, r);
+    double started = simgrid_get_clock();
+    begin_pieces(s, r, st);
+    sc_err_t err;
+    int barrier = st->kind == SC_STMT_CALL && st->collective == SC_BARRIER, verdict = -1;
+    switch (st->kind) {
+    case SC_STMT_CALL:
+        err = barrier ? run_barrier(s, comm, st, index, &verdict) : run_call(s, comm, st);
+        break;
+    case SC_STMT_HALO: err = run_halo(s, comm, st); break;
+    default: err = run_send(s, comm, st); break;
+    }
+    if (!err && !barrier)
+        verdict = end_pieces(s, r, st);
+    if (op) {
+        const sc_traffic_t *after = sc_world_traffic(s->world, r);
+        /* A send's time is its two ranks'; the others pass it by. */
+        int takes_part = st->kind != SC_STMT_SEND || r == st->from || r == st->to;
+        if (takes_part && started < op->start)
+            op->start = started;
+        if (takes_part && simgrid_get_clock() > op->end)
+            op->end = simgrid_get_clock();
+        for (int l = 0; l < SC_NLEVELS; l++) {
+            op->bytes[l] += after->bytes[l] - before.bytes[l];
+            op->messages[l] += after->messages[l] - before.messages[l];
+        }
+        op->stmt = index;
+        if (verdict >= 0)
+            op->valid = op->valid == 0 ? 0 : verdict;
+    }
+    rd->executed++;
+    return err;
+}
+
+/* Runs statements first..last-1 on one rank, loops included. */
+static sc_err_t run_range(session_t *s, sc_comm_t *comm, int first, int last)
+{
+    const sc_program_t *prog = s->prog;
+    sc_err_t err = SC_OK;
+    for (int i = first; !err && i < last; i++) {
+        const sc_stmt_t *st = &prog->stmts[i];
+        switch (st->kind) {
+        case SC_STMT_LOOP:
+            for (long k = 0; !err && k < st->count; k++)
+                err = run_range(s, comm, i + 1, st->end);
+            i = st->end;
+            break;
+        case SC_STMT_COMPUTE:
+            if (st->flops > 0)
+                sg_actor_execute(st->flops);
+            else if (st->seconds > 0)
+                sg_actor_sleep_for(st->seconds);
+            break;
+        default: err = run_statement(s, comm, i); break;
+        }
+    }
+    return err;
+}
 
 static void rank_main(int argc, char **argv)
 {
@@ -175,7 +645,7 @@ static void rank_main(int argc, char **argv)
         sc_transport_sync(comm);
     }
     session->start[r] = simgrid_get_clock();
-    sc_err_t err = session->spec->algo->run(comm, &session->args[r]);
+    sc_err_t err = run_range(session, comm, 0, session->prog->nstmts);
     session->finish[r] = simgrid_get_clock();
     sc_err_t end = sc_transport_end(comm);
     if (!err)
@@ -187,152 +657,144 @@ static void rank_main(int argc, char **argv)
     session->finished[r] = 1;
 }
 
-static sc_err_t setup_buffers(session_t *s)
+static sc_err_t setup_ranks(session_t *s)
 {
-    const sc_run_spec_t *spec = s->spec;
-    int p = spec->np;
-    size_t m = spec->bytes;
-    sc_collective_t coll = spec->algo->collective;
-    const int *pi = s->model.pi, *pi_inv = s->model.pi_inv;
-    sc_coll_args_t common = {.bytes = m, .root = spec->root, .op = spec->op,
-                             .type = spec->type, .pi = pi, .pi_inv = pi_inv};
-    if (!spec->payload) {
+    const layout_t *lay = s->lay;
+    int p = s->spec->np, nb = s->prog->nbuffers, ns = s->prog->nstmts;
+    unsigned char *area = NULL;
+    if (!s->spec->payload) {
+        /* Every buffer of every rank is the same garbage. */
+        size_t largest = lay->stage_in > lay->stage_out ? lay->stage_in : lay->stage_out;
+        for (int b = 0; b < nb; b++)
+            if (lay->buffer_bytes[b] > largest)
+                largest = lay->buffer_bytes[b];
         s->scratch = sc_scratch_create();
-        void *area = s->scratch ? sc_scratch_get(s->scratch, coll == SC_ALLGATHER ? (size_t)p * m : m)
-                                : NULL;
+        area = s->scratch ? sc_scratch_get(s->scratch, largest + 1) : NULL;
         if (!area)
             return sc_error(SC_ERR_RUN, "out of memory for the scratch buffers");
-        for (int r = 0; r < p; r++) {
-            s->args[r] = common;
-            s->args[r].sendbuf = s->args[r].recvbuf = area;
-        }
-        return SC_OK;
     }
     for (int r = 0; r < p; r++) {
-        s->args[r] = common;
-        unsigned char *buf = NULL;
-        if (sc_algo_is_reduction(spec->algo)) {
-            buf = calloc(1, 2 * m + 1);
-            if (buf) {
-                fill_vector(spec, r, m / sc_type_size(spec->type), (char *)buf);
-                s->args[r].sendbuf = buf;
-                s->args[r].recvbuf = buf + m;
-            }
-        } else if (coll == SC_ALLGATHER) {
-            buf = calloc(1, m + (size_t)p * m + 1);
-            if (buf) {
-                fill_pattern(buf, m, r);
-                s->args[r].sendbuf = buf;
-                s->args[r].recvbuf = buf + m;
-            }
-        } else if (coll == SC_BCAST) {
-            buf = calloc(1, m + 1);
-            if (buf && r == spec->root)
-                fill_pattern(buf, m, r);
-            s->args[r].recvbuf = buf;
-        } else {
+        rank_data_t *rd = &s->ranks[r];
+        rd->buf = calloc((size_t)nb + 1, sizeof *rd->buf);
+        rd->occurrence = calloc((size_t)s->norigins + 1, sizeof *rd->occurrence);
+        rd->barriers_done = calloc((size_t)ns + 1, sizeof *rd->barriers_done);
+        if (!rd->buf || !rd->occurrence || !rd->barriers_done)
+            return sc_error(SC_ERR_RUN, "out of memory for the buffers of rank %d", r);
+        if (area) {
+            for (int b = 0; b < nb; b++)
+                rd->buf[b] = area;
+            rd->stage_in = rd->stage_out = area;
             continue;
         }
-        if (!buf)
+        for (int b = 0; b < nb; b++)
+            if (!(rd->buf[b] = calloc(1, lay->buffer_bytes[b] + 1)))
+                return sc_error(SC_ERR_RUN, "out of memory for the buffers of rank %d", r);
+        rd->stage_in = malloc(lay->stage_in + 1);
+        rd->stage_out = malloc(lay->stage_out + 1);
+        if (!rd->stage_in || !rd->stage_out)
             return sc_error(SC_ERR_RUN, "out of memory for the buffers of rank %d", r);
-        s->owned[r] = buf;
     }
     return SC_OK;
-}
-
-/* 1 if every rank holds the right result, 0 if not, -1 if not checkable. */
-static int verify(const session_t *s)
-{
-    const sc_run_spec_t *spec = s->spec;
-    int p = spec->np;
-    size_t m = spec->bytes;
-    switch (spec->algo->collective) {
-    case SC_BARRIER: {
-        /* Nobody may leave before the last rank has entered. */
-        double last_entry = sc_model_max(s->start, p);
-        for (int r = 0; r < p; r++)
-            if (s->finish[r] < last_entry)
-                return 0;
-        return 1;
-    }
-    case SC_ALLGATHER:
-        if (!spec->payload)
-            return -1;
-        for (int r = 0; r < p; r++)
-            for (int j = 0; j < p; j++)
-                if (!has_pattern((const unsigned char *)s->args[r].recvbuf + (size_t)j * m, m, j))
-                    return 0;
-        return 1;
-    case SC_BCAST:
-        if (!spec->payload)
-            return -1;
-        for (int r = 0; r < p; r++)
-            if (!has_pattern(s->args[r].recvbuf, m, spec->root))
-                return 0;
-        return 1;
-    case SC_REDUCE:
-    case SC_ALLREDUCE: {
-        if (!spec->payload)
-            return -1;
-        char *want = reference_result(spec);
-        if (!want)
-            return -1;
-        int ok = 1;
-        for (int r = 0; r < p && ok; r++)
-            if (spec->algo->collective == SC_ALLREDUCE || r == spec->root)
-                ok = memcmp(s->args[r].recvbuf, want, m) == 0;
-        free(want);
-        return ok;
-    }
-    }
-    return 0;
 }
 
 static void teardown(session_t *s)
 {
     sc_world_destroy(s->world);
+    for (int r = 0; s->ranks && r < s->spec->np; r++) {
+        rank_data_t *rd = &s->ranks[r];
+        if (!s->scratch && rd->buf) {
+            for (int b = 0; b < s->prog->nbuffers; b++)
+                free(rd->buf[b]);
+            free(rd->stage_in);
+            free(rd->stage_out);
+        }
+        free(rd->buf);
+        free(rd->occurrence);
+        free(rd->barriers_done);
+    }
     sc_scratch_destroy(s->scratch);
-    for (int r = 0; s->owned && r < s->spec->np; r++)
-        free(s->owned[r]);
-    free(s->owned);
-    free(s->args);
+    for (int o = 0; s->origins && o < s->norigins; o++)
+        free(s->origins[o].expect);
+    free(s->origins);
+    free(s->ranks);
+    free(s->barrier_entries);
     free(s->start);
     free(s->finish);
     free(s->finished);
+    free(s->ops);
     sc_model_destroy(&s->model);
 }
 
-/* What the parent worked out for the child: where each rank runs, and the
- * mapping the algorithm plays through (NULL unless SC_USES_MAPPING). */
-typedef struct {
-    const sc_run_spec_t *spec;
-    const int *node_of;
-    const int *pi, *pi_inv;
-    int receives; /* posted per rank: see sc_world_receives_short */
-} run_ctx_t;
+static int count_origins(const sc_program_t *prog)
+{
+    int n = 0;
+    for (int i = 0; i < prog->nstmts; i++)
+        for (int k = 0; k < prog->stmts[i].npieces; k++)
+            if (prog->stmts[i].pieces[k].origin >= n)
+                n = prog->stmts[i].pieces[k].origin + 1;
+    return n;
+}
+
+static void put_results(session_t *s, sc_wire_t *out)
+{
+    int p = s->spec->np;
+    sc_wire_put_int(out, sc_world_receives_short(s->world));
+    sc_traffic_t total = {{0}, {0}, 0};
+    double max_rank_bytes = 0;
+    for (int r = 0; r < p; r++) {
+        const sc_traffic_t *tr = sc_world_traffic(s->world, r);
+        double sent = 0;
+        for (int l = 0; l < SC_NLEVELS; l++) {
+            total.messages[l] += tr->messages[l];
+            total.bytes[l] += tr->bytes[l];
+            sent += tr->bytes[l];
+        }
+        if (sent > max_rank_bytes)
+            max_rank_bytes = sent;
+        if (tr->path_bytes > total.path_bytes)
+            total.path_bytes = tr->path_bytes;
+    }
+    sc_wire_put(out, s->start, (size_t)p * sizeof *s->start);
+    sc_wire_put(out, s->finish, (size_t)p * sizeof *s->finish);
+    sc_wire_put(out, &total, sizeof total);
+    sc_wire_put_double(out, max_rank_bytes);
+    sc_wire_put_int(out, s->wrong ? 0 : s->checked ? 1 : -1);
+    if (s->ops)
+        sc_wire_put(out, s->ops, (size_t)s->lay->communications * sizeof *s->ops);
+}
 
 /* Receives each rank posts at first; runs that need more are repeated. */
 #define FIRST_RECEIVES 8
 
 static sc_err_t simulate(void *arg, sc_wire_t *out)
 {
-    const run_ctx_t *ctx = arg;
+    const session_t *ctx = arg;
     const sc_run_spec_t *spec = ctx->spec;
+    const layout_t *lay = ctx->lay;
     int p = spec->np;
-    session_t s = {.spec = spec,
-                   .args = calloc((size_t)p, sizeof *s.args),
-                   .owned = calloc((size_t)p, sizeof *s.owned),
+    session_t s = {.spec = spec, .lay = lay, .prog = &lay->prog,
+                   .norigins = count_origins(&lay->prog),
+                   .ranks = calloc((size_t)p, sizeof *s.ranks),
+                   .barrier_entries = calloc((size_t)lay->prog.nstmts + 1, sizeof(long)),
                    .start = calloc((size_t)p, sizeof *s.start),
                    .finish = calloc((size_t)p, sizeof *s.finish),
                    .finished = calloc((size_t)p, sizeof *s.finished)};
+    s.origins = calloc((size_t)s.norigins + 1, sizeof *s.origins);
+    if (spec->trace)
+        s.ops = calloc((size_t)lay->communications + 1, sizeof *s.ops);
     session = &s;
     /* The transport keeps the NICs' state (the gap) in the model. */
-    sc_err_t err = sc_model_init(&s.model, spec->plat, p, ctx->node_of, ctx->pi, ctx->pi_inv,
-                                 sc_type_size(spec->type));
-    if (!err && (!s.args || !s.owned || !s.start || !s.finish || !s.finished))
+    sc_err_t err = sc_model_init(&s.model, spec->plat, p, lay->node_of, lay->play_pi,
+                                 lay->play_pi_inv, sizeof(double));
+    if (!err && (!s.ranks || !s.barrier_entries || !s.start || !s.finish || !s.finished ||
+                 !s.origins || (spec->trace && !s.ops)))
         err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
+    for (int o = 0; !err && o < s.norigins; o++)
+        s.origins[o].seed = -1;
+    for (long k = 0; !err && s.ops && k < lay->communications; k++)
+        s.ops[k] = (sc_op_record_t){.start = INFINITY, .end = -INFINITY, .valid = -1};
     if (!err)
-        err = setup_buffers(&s);
+        err = setup_ranks(&s);
     if (!err) {
         sc_child_step("loading the platform");
         sc_engine_boot(spec->plat);
@@ -341,13 +803,14 @@ static sc_err_t simulate(void *arg, sc_wire_t *out)
     for (int r = 0; !err && r < p; r++) {
         char name[32];
         snprintf(name, sizeof name, "rank-%d", r);
-        sg_host_t host = sg_host_by_name(spec->plat->nodes[ctx->node_of[r]].name);
+        sg_host_t host = sg_host_by_name(spec->plat->nodes[lay->node_of[r]].name);
         sg_actor_t actor = sg_actor_init(name, host);
         sg_actor_set_data(actor, sc_world_comm(s.world, r));
         sg_actor_start(actor, rank_main, 0, NULL);
     }
     if (!err) {
-        sc_child_step("simulating %s on %d ranks", spec->algo->name, p);
+        const sc_algo_t *sole = sole_call(s.prog);
+        sc_child_step("simulating %s on %d ranks", sole ? sole->name : lay->prog.path, p);
         simgrid_run();
         int unfinished = 0;
         for (int r = 0; r < p; r++)
@@ -356,103 +819,67 @@ static sc_err_t simulate(void *arg, sc_wire_t *out)
             err = sc_error(s.error, "%s", s.error_msg);
         else if (unfinished)
             err = sc_error(SC_ERR_RUN, "%s deadlocked: %d of %d ranks never finished",
-                           spec->algo->name, unfinished, p);
+                           sole ? sole->name : lay->prog.path, unfinished, p);
         else
             err = sc_world_check(s.world);
     }
-    if (!err) {
-        sc_traffic_t total = {{0}, {0}, 0};
-        double max_rank_bytes = 0;
-        for (int r = 0; r < p; r++) {
-            const sc_traffic_t *tr = sc_world_traffic(s.world, r);
-            double sent = 0;
-            for (int l = 0; l < SC_NLEVELS; l++) {
-                total.messages[l] += tr->messages[l];
-                total.bytes[l] += tr->bytes[l];
-                sent += tr->bytes[l];
-            }
-            if (sent > max_rank_bytes)
-                max_rank_bytes = sent;
-            if (tr->path_bytes > total.path_bytes)
-                total.path_bytes = tr->path_bytes;
-        }
-        sc_wire_put_int(out, sc_world_receives_short(s.world));
-        sc_wire_put(out, s.start, (size_t)p * sizeof *s.start);
-        sc_wire_put(out, s.finish, (size_t)p * sizeof *s.finish);
-        sc_wire_put(out, &total, sizeof total);
-        sc_wire_put_double(out, max_rank_bytes);
-        sc_wire_put_int(out, verify(&s));
-    }
+    if (!err)
+        put_results(&s, out);
     teardown(&s);
     session = NULL;
     return err;
 }
 
-/* Where each rank and each algorithm position of a spec runs: see
- * sc_run_spec_t. pi_inv is NULL when the spec has no pi. */
-typedef struct {
-    int *node_of;          /* by rank */
-    int *node_of_position; /* by algorithm position */
-    int *pi_inv;
-} layout_t;
+/* ---- Back in the parent ---- */
 
-static void layout_destroy(layout_t *lay)
-{
-    free(lay->node_of);
-    free(lay->node_of_position);
-    free(lay->pi_inv);
-    *lay = (layout_t){0};
-}
-
-static sc_err_t layout_init(const sc_run_spec_t *spec, layout_t *lay)
+static sc_err_t model_time(const sc_run_spec_t *spec, const layout_t *lay, sc_run_result_t *res,
+                           double first_start)
 {
     int p = spec->np;
-    int *slot_node = malloc((size_t)p * sizeof *slot_node);
-    *lay = (layout_t){malloc((size_t)p * sizeof *lay->node_of),
-                      malloc((size_t)p * sizeof *lay->node_of_position),
-                      spec->pi ? malloc((size_t)p * sizeof *lay->pi_inv) : NULL};
-    sc_err_t err = SC_OK;
-    if (!slot_node || !lay->node_of || !lay->node_of_position || (spec->pi && !lay->pi_inv))
-        err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
-    else if (!(err = sc_place(spec->plat, p, spec->placement, slot_node)) &&
-             !(spec->pi && (err = sc_mapping_invert(p, spec->pi, lay->pi_inv)))) {
-        for (int j = 0; j < p; j++)
-            lay->node_of_position[j] = slot_node[lay->pi_inv ? lay->pi_inv[j] : j];
-        const int *placed =
-            spec->algo->needs & SC_USES_MAPPING ? slot_node : lay->node_of_position;
-        memcpy(lay->node_of, placed, (size_t)p * sizeof *placed);
-    }
-    free(slot_node);
-    if (err)
-        layout_destroy(lay);
+    res->model_time_s = NAN;
+    if (!spec->plat->uniform)
+        return SC_OK;
+    double *t = malloc((size_t)p * sizeof *t);
+    if (!t)
+        return sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
+    memcpy(t, res->start, (size_t)p * sizeof *t);
+    sc_model_t model;
+    int complete = 0;
+    sc_err_t err = sc_model_init(&model, spec->plat, p, lay->node_of, lay->play_pi,
+                                 lay->play_pi_inv, sizeof(double));
+    if (!err)
+        err = sc_program_model(&lay->prog, &model, t, &complete);
+    sc_model_destroy(&model);
+    if (!err && complete)
+        res->model_time_s = sc_model_max(t, p) - first_start;
+    free(t);
     return err;
 }
 
 sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res)
 {
     memset(res, 0, sizeof *res);
-    sc_err_t err = sc_run_check(spec);
+    layout_t lay;
+    sc_err_t err = layout_init(spec, &lay);
     if (err)
         return err;
     int p = spec->np;
-    layout_t lay = {0};
-    double *t = malloc((size_t)p * sizeof *t);
     res->start = malloc((size_t)p * sizeof *res->start);
     res->finish = malloc((size_t)p * sizeof *res->finish);
-    if (!t || !res->start || !res->finish) {
+    if (spec->trace)
+        res->ops = malloc((size_t)lay.communications * sizeof *res->ops + 1);
+    if (!res->start || !res->finish || (spec->trace && !res->ops)) {
         err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
         goto cleanup;
     }
-    if ((err = layout_init(spec, &lay)))
-        goto cleanup;
-    const int *node_of = lay.node_of;
-
-    int mapped = (spec->algo->needs & SC_USES_MAPPING) && spec->pi;
+    const sc_algo_t *sole = sole_call(&lay.prog);
     char what[256];
-    snprintf(what, sizeof what, "the simulation of %s (np %d, %zu bytes) failed",
-             spec->algo->name, p, spec->bytes);
-    run_ctx_t ctx = {spec, node_of, mapped ? spec->pi : NULL, mapped ? lay.pi_inv : NULL,
-                     FIRST_RECEIVES};
+    if (sole)
+        snprintf(what, sizeof what, "the simulation of %s (np %d, %zu bytes) failed", sole->name,
+                 p, lay.prog.stmts[0].bytes);
+    else
+        snprintf(what, sizeof what, "the simulation of %s (np %d) failed", lay.prog.path, p);
+    session_t ctx = {.spec = spec, .lay = &lay, .receives = FIRST_RECEIVES};
     sc_wire_t in;
     int short_of = 0;
     while (1) {
@@ -470,7 +897,9 @@ sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res)
     int ok = short_of >= 0 && sc_wire_get(&in, res->start, (size_t)p * sizeof *res->start) &&
              sc_wire_get(&in, res->finish, (size_t)p * sizeof *res->finish) &&
              sc_wire_get(&in, &total, sizeof total) &&
-             sc_wire_get_double(&in, &res->max_rank_bytes) && sc_wire_get_int(&in, &res->valid);
+             sc_wire_get_double(&in, &res->max_rank_bytes) && sc_wire_get_int(&in, &res->valid) &&
+             (!spec->trace ||
+              sc_wire_get(&in, res->ops, (size_t)lay.communications * sizeof *res->ops));
     sc_wire_free(&in);
     if (!ok) {
         err = sc_error(SC_ERR_RUN, "%s: its results were cut short", what);
@@ -479,29 +908,18 @@ sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res)
     memcpy(res->messages, total.messages, sizeof res->messages);
     memcpy(res->bytes, total.bytes, sizeof res->bytes);
     res->path_bytes = total.path_bytes;
-    res->nodes = sc_place_nodes_used(spec->plat, p, node_of);
+    res->nodes = sc_place_nodes_used(spec->plat, p, lay.node_of);
+    res->statements = lay.communications;
+    res->nops = spec->trace ? lay.communications : 0;
 
     double first_start = res->start[0];
     for (int r = 1; r < p; r++)
         if (res->start[r] < first_start)
             first_start = res->start[r];
     res->sim_time_s = sc_model_max(res->finish, p) - first_start;
-
-    res->model_time_s = NAN;
-    if (spec->plat->uniform) {
-        sc_model_t model;
-        memcpy(t, res->start, (size_t)p * sizeof *t);
-        if (!(err = sc_model_init(&model, spec->plat, p, node_of, ctx.pi, ctx.pi_inv,
-                                  sc_type_size(spec->type))))
-            err = spec->algo->model(&model, spec->bytes, spec->root, t);
-        sc_model_destroy(&model);
-        if (err)
-            goto cleanup;
-        res->model_time_s = sc_model_max(t, p) - first_start;
-    }
+    err = model_time(spec, &lay, res, first_start);
 cleanup:
     layout_destroy(&lay);
-    free(t);
     if (err)
         sc_run_result_destroy(res);
     return err;
@@ -509,14 +927,12 @@ cleanup:
 
 sc_err_t sc_run_cut(const sc_run_spec_t *spec, double *cut, double *total)
 {
-    sc_err_t err = sc_run_check(spec);
+    layout_t lay;
+    sc_err_t err = layout_init(spec, &lay);
     if (err)
         return err;
-    layout_t lay = {0};
     sc_graph_t graph = {0};
-    if (!(err = layout_init(spec, &lay)) &&
-        !(err = sc_graph_record_placed(spec->algo, spec->np, spec->root, lay.node_of,
-                                       &graph))) {
+    if (!(err = sc_graph_record_placed(spec->algo, spec->np, spec->root, lay.node_of, &graph))) {
         *cut = sc_graph_cut(&graph, lay.node_of_position);
         *total = graph.total_weight;
     }
@@ -544,5 +960,7 @@ void sc_run_result_destroy(sc_run_result_t *res)
 {
     free(res->start);
     free(res->finish);
+    free(res->ops);
     res->start = res->finish = NULL;
+    res->ops = NULL;
 }

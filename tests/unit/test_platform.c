@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
-#include "sim/io/generate.h"
+#include "sim/engine/generate.h"
 #include "suites.h"
 
 static void check_level(const sc_level_t *lv, double lat, double bw, double o, size_t eager)

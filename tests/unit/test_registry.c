@@ -39,7 +39,7 @@ static void test_preconditions(void)
     CU_ASSERT_EQUAL(sc_algo_check(rd, 1), SC_OK);
     CU_ASSERT_EQUAL(sc_algo_check(rd, 24), SC_ERR_INPUT);
     CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "power-of-two"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "--np 16 or 32"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "use 16 or 32 processes"));
     CU_ASSERT_EQUAL(sc_algo_check(rd, 3), SC_ERR_INPUT);
     for (int p = 1; p <= 100; p++)
         CU_ASSERT_EQUAL(sc_algo_check(bruck, p), SC_OK);

@@ -34,4 +34,21 @@ typedef struct {
  * profile chose the algorithm). */
 void sc_report_print(FILE *out, sc_format_t format, const sc_report_row_t *rows, int nrows);
 
+/* One program run. */
+typedef struct {
+    const char *program;  /* the file */
+    const char *platform;
+    int np;
+    const char *mapping;
+    const char *pack;     /* "none" or "auto" */
+    sc_run_result_t result;
+} sc_program_report_row_t;
+
+/* Columns program, platform, np, nodes, mapping, pack, sim_time_s,
+ * model_time_s (empty / null when some algorithm has no model), statements,
+ * inter_node_bytes, intra_node_bytes, inter_node_messages,
+ * intra_node_messages, messages, valid. */
+void sc_program_report_print(FILE *out, sc_format_t format, const sc_program_report_row_t *rows,
+                             int nrows);
+
 #endif

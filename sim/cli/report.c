@@ -240,3 +240,110 @@ void sc_report_print(FILE *out, sc_format_t format, const sc_report_row_t *rows,
     case SC_FORMAT_TABLE: print_table(out, rows, nrows); break;
     }
 }
+
+/* ---- Programs ---- */
+
+enum { PCOLS = 13, PCELL = 512 }; /* program paths can be long */
+
+static void program_cells(const sc_program_report_row_t *row, char cells[PCOLS][PCELL])
+{
+    const sc_run_result_t *r = &row->result;
+    snprintf(cells[0], PCELL, "%s", row->program);
+    snprintf(cells[1], PCELL, "%s", row->platform);
+    snprintf(cells[2], PCELL, "%d", row->np);
+    snprintf(cells[3], PCELL, "%d", r->nodes);
+    snprintf(cells[4], PCELL, "%s", row->mapping);
+    snprintf(cells[5], PCELL, "%s", row->pack);
+    sc_format_duration(r->sim_time_s, cells[6], PCELL);
+    if (isnan(r->model_time_s))
+        snprintf(cells[7], PCELL, "-");
+    else
+        sc_format_duration(r->model_time_s, cells[7], PCELL);
+    snprintf(cells[8], PCELL, "%ld", r->statements);
+    sc_format_bytes(r->bytes[SC_LEVEL_INTER], cells[9], PCELL);
+    sc_format_bytes(r->bytes[SC_LEVEL_INTRA], cells[10], PCELL);
+    snprintf(cells[11], PCELL, "%ld", total_messages(r));
+    snprintf(cells[12], PCELL, "%s", valid_word(r->valid));
+}
+
+static void print_program_table(FILE *out, const sc_program_report_row_t *rows, int nrows)
+{
+    static const char *const head[PCOLS] = {"program",    "platform",   "np",       "nodes",
+                                            "mapping",    "pack",       "simulated", "model",
+                                            "statements", "inter-node", "intra-node", "messages",
+                                            "valid"};
+    static const int left[PCOLS] = {1, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 1};
+    int width[PCOLS];
+    char cells[PCOLS][PCELL];
+    for (int c = 0; c < PCOLS; c++)
+        width[c] = (int)strlen(head[c]);
+    for (int i = 0; i < nrows; i++) {
+        program_cells(&rows[i], cells);
+        for (int c = 0; c < PCOLS; c++)
+            if ((int)strlen(cells[c]) > width[c])
+                width[c] = (int)strlen(cells[c]);
+    }
+    print_line(out, PCOLS, head, width, left);
+    for (int i = 0; i < nrows; i++) {
+        program_cells(&rows[i], cells);
+        const char *line[PCOLS];
+        for (int c = 0; c < PCOLS; c++)
+            line[c] = cells[c];
+        print_line(out, PCOLS, line, width, left);
+    }
+}
+
+void sc_program_report_print(FILE *out, sc_format_t format, const sc_program_report_row_t *rows,
+                             int nrows)
+{
+    if (format == SC_FORMAT_TABLE) {
+        print_program_table(out, rows, nrows);
+        return;
+    }
+    int csv = format == SC_FORMAT_CSV;
+    if (csv)
+        fputs("program,platform,np,nodes,mapping,pack,sim_time_s,model_time_s,statements,"
+              "inter_node_bytes,intra_node_bytes,inter_node_messages,intra_node_messages,"
+              "messages,valid\n",
+              out);
+    else
+        fputs("[\n", out);
+    for (int i = 0; i < nrows; i++) {
+        const sc_program_report_row_t *row = &rows[i];
+        const sc_run_result_t *r = &row->result;
+        char model[32];
+        snprintf(model, sizeof model, isnan(r->model_time_s) ? (csv ? "" : "null") : "%.9g",
+                 r->model_time_s);
+        const char *valid = r->valid > 0 ? (csv ? "yes" : "true")
+                            : r->valid == 0 ? (csv ? "no" : "false")
+                                            : (csv ? "" : "null");
+        if (csv) {
+            csv_string(out, row->program);
+            fputc(',', out);
+            csv_string(out, row->platform);
+            fprintf(out, ",%d,%d,", row->np, r->nodes);
+            csv_string(out, row->mapping);
+            fprintf(out, ",%s,%.9g,%s,%ld,%.0f,%.0f,%ld,%ld,%ld,%s\n", row->pack, r->sim_time_s,
+                    model, r->statements, r->bytes[SC_LEVEL_INTER], r->bytes[SC_LEVEL_INTRA],
+                    r->messages[SC_LEVEL_INTER], r->messages[SC_LEVEL_INTRA], total_messages(r),
+                    valid);
+            continue;
+        }
+        fputs("  {\"program\": ", out);
+        json_string(out, row->program);
+        fputs(", \"platform\": ", out);
+        json_string(out, row->platform);
+        fprintf(out, ", \"np\": %d, \"nodes\": %d, \"mapping\": ", row->np, r->nodes);
+        json_string(out, row->mapping);
+        fprintf(out,
+                ", \"pack\": \"%s\", \"sim_time_s\": %.9g, \"model_time_s\": %s, "
+                "\"statements\": %ld, \"inter_node_bytes\": %.0f, \"intra_node_bytes\": %.0f, "
+                "\"inter_node_messages\": %ld, \"intra_node_messages\": %ld, \"messages\": %ld, "
+                "\"valid\": %s}%s\n",
+                row->pack, r->sim_time_s, model, r->statements, r->bytes[SC_LEVEL_INTER],
+                r->bytes[SC_LEVEL_INTRA], r->messages[SC_LEVEL_INTER],
+                r->messages[SC_LEVEL_INTRA], total_messages(r), valid, i + 1 < nrows ? "," : "");
+    }
+    if (!csv)
+        fputs("]\n", out);
+}

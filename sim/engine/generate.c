@@ -13,9 +13,9 @@
 
 #include "sim/engine/child.h"
 #include "sim/engine/engine.h"
-#include "files.h"
-#include "platform_file.h"
-#include "platform_props.h"
+#include "sim/io/files.h"
+#include "sim/io/platform_file.h"
+#include "sim/io/platform_props.h"
 
 /* One link as the generator rewrites it for every node. */
 typedef struct {

@@ -1,0 +1,115 @@
+/* Each collective described once.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "kinds.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collectives.h"
+
+/* The bytes rank r contributes in verified runs: distinct for every rank
+ * in the first byte up to 256 ranks, in the first four up to 2^32. */
+static unsigned char pattern_byte(int rank, size_t offset)
+{
+    /* Knuth's multiplicative hash is a bijection on 32 bits, and its low
+     * byte on the low byte (odd multiplier), so blocks of different ranks
+     * differ in their first bytes; the offset term varies the rest. */
+    uint32_t h = (uint32_t)(rank + 1) * 2654435761u;
+    return (unsigned char)((h >> (8 * (offset % 4))) ^ (uint32_t)(offset / 4 * 131));
+}
+
+/* Calls of one program differ by their seed: the pattern runs on from
+ * where the seed puts it. Seed 0 is the pattern of a single call. */
+static void fill_pattern(const sc_data_t *d, int rank, unsigned char *buf)
+{
+    size_t start = d->seed * 4099;
+    for (size_t k = 0; k < d->bytes; k++)
+        buf[k] = pattern_byte(rank, start + k);
+}
+
+static void fill_block(const sc_data_t *d, int rank, void *in)
+{
+    fill_pattern(d, rank, in);
+}
+
+static void fill_root_message(const sc_data_t *d, int rank, void *in)
+{
+    if (rank == d->root)
+        fill_pattern(d, rank, in);
+}
+
+static void fill_vector(const sc_data_t *d, int rank, void *in)
+{
+    size_t elem = sc_type_size(d->type), n = d->bytes / elem, first = d->seed * n;
+    for (size_t k = 0; k < n; k++)
+        sc_op_sample(d->op, d->type, rank, d->p, first + k, (char *)in + k * elem);
+}
+
+static void expect_blocks(const sc_data_t *d, void *out)
+{
+    for (int j = 0; j < d->p; j++)
+        fill_pattern(d, j, (unsigned char *)out + (size_t)j * d->bytes);
+}
+
+static void expect_root_message(const sc_data_t *d, void *out)
+{
+    fill_pattern(d, d->root, out);
+}
+
+/* The sequential reduction of every rank's input, in rank order. The
+ * samples make every order give this result bit for bit (reduce/ops.h). */
+static void expect_reduction(const sc_data_t *d, void *out)
+{
+    size_t n = d->bytes / sc_type_size(d->type);
+    char *input = malloc(d->bytes + 1);
+    fill_vector(d, 0, out);
+    for (int r = 1; r < d->p && input; r++) {
+        fill_vector(d, r, input);
+        sc_op_apply(d->op, d->type, out, input, n);
+    }
+    if (!input) /* never equal to a real result: the check fails loudly */
+        memset(out, 0xA5, d->bytes);
+    free(input);
+}
+
+static const sc_kind_t kinds[SC_NCOLLECTIVES] = {
+    /*               name         root red data blocks in-place fill               expect */
+    [SC_ALLGATHER] = {SC_ALLGATHER, "allgather", 0, 0, 1, 1, 0, fill_block, expect_blocks},
+    [SC_BCAST] = {SC_BCAST, "bcast", 1, 0, 1, 0, 1, fill_root_message, expect_root_message},
+    [SC_BARRIER] = {SC_BARRIER, "barrier", 0, 0, 0, 0, 0, NULL, NULL},
+    [SC_REDUCE] = {SC_REDUCE, "reduce", 1, 1, 1, 0, 0, fill_vector, expect_reduction},
+    [SC_ALLREDUCE] = {SC_ALLREDUCE, "allreduce", 0, 1, 1, 0, 0, fill_vector, expect_reduction},
+};
+
+const sc_kind_t *sc_kind(sc_collective_t collective)
+{
+    return &kinds[collective];
+}
+
+const sc_kind_t *sc_kind_find(const char *name)
+{
+    for (int c = 0; c < SC_NCOLLECTIVES; c++)
+        if (strcmp(kinds[c].name, name) == 0)
+            return &kinds[c];
+    return NULL;
+}
+
+const char *sc_kind_names(void)
+{
+    return "allgather, bcast, barrier, reduce, allreduce";
+}
+
+size_t sc_kind_output_bytes(const sc_kind_t *kind, const sc_data_t *d)
+{
+    if (!kind->has_data)
+        return 0;
+    return kind->output_blocks_per_rank ? (size_t)d->p * d->bytes : d->bytes;
+}
+
+int sc_kind_checks_rank(const sc_kind_t *kind, const sc_data_t *d, int rank)
+{
+    if (!kind->has_data)
+        return 0;
+    return kind->collective != SC_REDUCE || rank == d->root;
+}

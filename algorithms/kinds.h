@@ -1,0 +1,66 @@
+/* Each collective described once: its name, message tag, whether it has a
+ * root and reduces, the buffers one rank holds, and how a verified run
+ * fills its inputs and checks its outputs.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SC_KINDS_H
+#define SC_KINDS_H
+
+#include <stddef.h>
+
+#include "reduce/ops.h"
+
+typedef enum {
+    SC_ALLGATHER,
+    SC_BCAST,
+    SC_BARRIER,
+    SC_REDUCE,
+    SC_ALLREDUCE,
+} sc_collective_t;
+
+/* Outside the enum, so that switches over collectives stay complete. */
+#define SC_NCOLLECTIVES (SC_ALLREDUCE + 1)
+
+/* One call's data as a verified run sees it: `bytes` per rank (the
+ * allgather block, the message, the vector), and `seed`, which makes the
+ * inputs of different calls of one program differ. */
+typedef struct {
+    size_t bytes;
+    int p, root;
+    sc_op_t op;
+    sc_type_t type;
+    unsigned long seed;
+} sc_data_t;
+
+typedef struct {
+    sc_collective_t collective;
+    const char *name;    /* "allgather", as programs and --coll spell it */
+    int has_root;        /* bcast, reduce */
+    int is_reduction;    /* reduce, allreduce: vectors of op and type */
+    int has_data;        /* all but barrier */
+    int output_blocks_per_rank; /* allgather: its output holds p blocks */
+    int in_place;        /* bcast: one buffer, the root's input is the output */
+    /* Writes rank `rank`'s input, d->bytes bytes. */
+    void (*fill)(const sc_data_t *d, int rank, void *in);
+    /* The output every rank checked must hold (reduce: the root only),
+     * computed once: output_bytes(d) bytes. */
+    void (*expect)(const sc_data_t *d, void *out);
+} sc_kind_t;
+
+/* The kind of a collective; every sc_collective_t has one. */
+const sc_kind_t *sc_kind(sc_collective_t collective);
+
+/* The kind spelled `name`, or NULL. */
+const sc_kind_t *sc_kind_find(const char *name);
+
+/* "allgather, bcast, barrier, reduce, allreduce", for messages. */
+const char *sc_kind_names(void);
+
+/* Bytes of one rank's output buffer for the call (its input is d->bytes,
+ * none for barrier). */
+size_t sc_kind_output_bytes(const sc_kind_t *kind, const sc_data_t *d);
+
+/* 1 if rank `rank` must hold the expected output after the call (reduce:
+ * the root; barrier: nobody, its check is on times). */
+int sc_kind_checks_rank(const sc_kind_t *kind, const sc_data_t *d, int rank);
+
+#endif

@@ -1,0 +1,663 @@
+/* simcoll run: a program on a platform, packed or not; simcoll tune: the
+ * bandwidth curve of one type of communication and reference 002's
+ * interval [min, max].
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "program_cmd.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "algorithms/kinds.h"
+#include "args.h"
+#include "common/sc_units.h"
+#include "report.h"
+#include "sim/engine/engine.h"
+#include "sim/io/files.h"
+#include "sim/io/mapfile.h"
+#include "sim/program/pack.h"
+
+/* The profile that chooses for calls naming no algorithm, unless --mpi. */
+#define DEFAULT_PROFILE "mpich-3.2"
+
+/* Programs are small text files; a larger one is a mistake. */
+#define MAX_PROGRAM_BYTES (16u << 20)
+
+typedef struct {
+    const char *platform, *np_list, *mapping, *trace, *format_name, *coll, *algo, *dims;
+    const char *output, *plot;
+    const sc_profile_t *mpi;
+    int payload;
+    enum { PACK_NONE, PACK_AUTO, PACK_SHOW } pack;
+    sc_format_t format;
+    sc_op_t op;
+    sc_type_t type;
+    int root;
+    const char *program; /* run: the file */
+    double turning_from; /* where the turning point is looked for */
+} popts_t;
+
+enum { OPT_TRACE = 300, OPT_PACK, OPT_MPI, OPT_COLL, OPT_ALGO, OPT_DIMS, OPT_PLOT, OPT_OP,
+       OPT_TYPE, OPT_ROOT, OPT_FROM };
+
+static sc_err_t parse_popts(int argc, char **argv, int tune, popts_t *o, int *done)
+{
+    static const struct option run_opts[] = {
+        {"platform", required_argument, NULL, 'p'}, {"np", required_argument, NULL, 'n'},
+        {"mapping", required_argument, NULL, 'm'},  {"mpi", required_argument, NULL, OPT_MPI},
+        {"no-payload", no_argument, NULL, 'N'},     {"trace-ops", required_argument, NULL, OPT_TRACE},
+        {"pack", required_argument, NULL, OPT_PACK}, {"format", required_argument, NULL, 'f'},
+        {"turning-from", required_argument, NULL, OPT_FROM},
+        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
+    static const struct option tune_opts[] = {
+        {"platform", required_argument, NULL, 'p'}, {"np", required_argument, NULL, 'n'},
+        {"mapping", required_argument, NULL, 'm'},  {"mpi", required_argument, NULL, OPT_MPI},
+        {"coll", required_argument, NULL, OPT_COLL}, {"algo", required_argument, NULL, OPT_ALGO},
+        {"dims", required_argument, NULL, OPT_DIMS}, {"op", required_argument, NULL, OPT_OP},
+        {"type", required_argument, NULL, OPT_TYPE}, {"root", required_argument, NULL, OPT_ROOT},
+        {"output", required_argument, NULL, 'o'},   {"plot", required_argument, NULL, OPT_PLOT},
+        {"format", required_argument, NULL, 'f'},   {"help", no_argument, NULL, 'h'},
+        {"turning-from", required_argument, NULL, OPT_FROM}, {NULL, 0, NULL, 0}};
+    static const char *const formats[] = {"table", "csv", "json", NULL};
+    static const char *const tune_formats[] = {"table", "csv", NULL};
+    static const char *const packs[] = {"none", "auto", "show", NULL};
+    *o = (popts_t){.payload = 1, .op = SC_OP_SUM, .type = SC_TYPE_DOUBLE,
+                   .turning_from = SC_TURNING_FROM_PATENT};
+    size_t from;
+    *done = 0;
+    opterr = 0;
+    optind = 0;
+    char **args = argv + 1; /* getopt starts after "run" / "tune" */
+    int nargs = argc - 1, c, index;
+    sc_err_t err = SC_OK;
+    for (int before = 1;
+         !err && (c = getopt_long(nargs, args, tune ? ":o:" : ":", tune ? tune_opts : run_opts, NULL)) != -1;
+         before = optind) {
+        switch (c) {
+        case 'p': o->platform = optarg; break;
+        case 'n': o->np_list = optarg; break;
+        case 'm': o->mapping = optarg; break;
+        case 'N': o->payload = 0; break;
+        case OPT_TRACE: o->trace = optarg; break;
+        case 'o': o->output = optarg; break;
+        case OPT_PLOT: o->plot = optarg; break;
+        case OPT_COLL: o->coll = optarg; break;
+        case OPT_ALGO: o->algo = optarg; break;
+        case OPT_DIMS: o->dims = optarg; break;
+        case OPT_OP: err = sc_op_parse(optarg, "--op", &o->op); break;
+        case OPT_TYPE: err = sc_type_parse(optarg, "--type", &o->type); break;
+        case OPT_ROOT: err = sc_parse_int(optarg, "--root", 0, 1 << 30, &o->root); break;
+        case OPT_FROM:
+            if (!(err = sc_parse_size(optarg, "--turning-from", &from)))
+                o->turning_from = (double)from;
+            break;
+        case OPT_MPI:
+            if (!(o->mpi = sc_profile_find(optarg)))
+                err = sc_error(SC_ERR_INPUT,
+                               "--mpi: unknown profile '%s' (simcoll list --mpi shows them)",
+                               optarg);
+            break;
+        case OPT_PACK:
+            if (!(err = sc_cli_choice(optarg, "--pack", packs, &index)))
+                o->pack = index;
+            break;
+        case 'f':
+            if (!(err = sc_cli_choice(optarg, "--format", tune ? tune_formats : formats, &index)))
+                o->format = (sc_format_t)index;
+            break;
+        case 'h':
+            fputs(tune ? "usage: simcoll tune --platform FILE --coll NAME [--np N] [--algo A | --mpi P]\n"
+                         "         [--dims D] [--op OP] [--type T] [--root R] [--mapping M]\n"
+                         "         [-o CURVE.csv] [--plot CURVE.png] [--format table|csv]\n"
+                         "         [--turning-from SIZE (default 1M, as the patent)]\n"
+                       : "usage: simcoll run --platform FILE [--np N[,N...]] [--mapping M] [--mpi P]\n"
+                         "         [--pack none|auto|show] [--turning-from SIZE] [--trace-ops FILE]\n"
+                         "         [--no-payload]\n"
+                         "         [--format table|csv|json] PROGRAM\n",
+                  stdout);
+            *done = 1;
+            return SC_OK;
+        case ':':
+            err = sc_error(SC_ERR_INPUT, "'%s needs a value (simcoll %s --help lists options)",
+                           sc_cli_refused_option(args, before), tune ? "tune" : "run");
+            break;
+        default:
+            err = sc_error(SC_ERR_INPUT, "unknown option '%s (simcoll %s --help lists options)",
+                           sc_cli_refused_option(args, before), tune ? "tune" : "run");
+            break;
+        }
+    }
+    if (!err && !tune && optind == nargs - 1)
+        o->program = args[optind];
+    else if (!err && optind < nargs)
+        err = sc_error(SC_ERR_INPUT, "unexpected argument '%s' (simcoll %s --help lists options)",
+                       args[tune ? optind : optind + 1], tune ? "tune" : "run");
+    if (!err && !tune && !o->program)
+        err = sc_error(SC_ERR_INPUT, "run needs a program file, e.g. simcoll run --platform "
+                                     "gige.xml experiments/packing/halo.prog");
+    if (!err && !o->platform)
+        err = sc_error(SC_ERR_INPUT,
+                       "--platform FILE is required, e.g. --platform ib4x.xml (a shipped platform)");
+    if (!err && tune && !o->coll)
+        err = sc_error(SC_ERR_INPUT,
+                       "tune needs --coll NAME: allgather, bcast, reduce, allreduce, halo or "
+                       "send");
+    if (!err && o->mapping &&
+        (!strcmp(o->mapping, "partition") || !strcmp(o->mapping, "greedy")))
+        err = sc_error(SC_ERR_INPUT,
+                       "--mapping %s partitions one algorithm's graph; a program runs several, "
+                       "so use block, cyclic or a mapping file (simcoll map writes one)",
+                       o->mapping);
+    if (!err && !o->mpi)
+        o->mpi = sc_profile_find(DEFAULT_PROFILE);
+    return err;
+}
+
+/* MPI's placement of the ranks, or a mapping file's. */
+typedef struct {
+    sc_placement_t placement;
+    int *pi;
+    const char *name;
+} place_t;
+
+static sc_err_t make_place(const char *mapping, int np, place_t *pl)
+{
+    *pl = (place_t){SC_PLACE_BLOCK, NULL, "block"};
+    if (!mapping || !strcmp(mapping, "block"))
+        return SC_OK;
+    if (!strcmp(mapping, "cyclic")) {
+        *pl = (place_t){SC_PLACE_CYCLIC, NULL, "cyclic"};
+        return SC_OK;
+    }
+    pl->name = mapping;
+    return sc_mapfile_read(mapping, np, &pl->pi);
+}
+
+static sc_err_t process_counts(const char *list, const sc_platform_t *plat, int **nps, int *n)
+{
+    if (!list) {
+        *nps = malloc(sizeof **nps);
+        if (!*nps)
+            return sc_error(SC_ERR_RUN, "out of memory");
+        **nps = plat->total_cores;
+        *n = 1;
+        return SC_OK;
+    }
+    char *text = strdup(list), **items = NULL;
+    sc_err_t err = text ? sc_cli_split_list(text, "--np", &items, n)
+                        : sc_error(SC_ERR_RUN, "out of memory");
+    *nps = err ? NULL : malloc((size_t)*n * sizeof **nps);
+    if (!err && !*nps)
+        err = sc_error(SC_ERR_RUN, "out of memory");
+    for (int i = 0; !err && i < *n; i++)
+        err = sc_parse_int(items[i], "--np", 1, 1 << 30, &(*nps)[i]);
+    free(items);
+    free(text);
+    return err;
+}
+
+/* ---- Tuning: one type of communication, size by size ---- */
+
+typedef struct {
+    const sc_platform_t *plat;
+    int np;
+    const place_t *place;
+    const sc_profile_t *profile;
+    double turning_from;
+} bench_t;
+
+/* The sizes of a curve: 2 B to 4 MiB, powers of two and the halves
+ * between them, in whole elements for reductions. */
+enum { CURVE_MAX = 64 };
+typedef struct {
+    double bytes[CURVE_MAX], seconds[CURVE_MAX];
+    int n;
+} curve_t;
+
+static sc_err_t measure(const bench_t *b, const sc_stmt_t *proto, curve_t *curve)
+{
+    size_t align = 1;
+    if (proto->kind == SC_STMT_CALL && sc_kind(proto->collective)->is_reduction)
+        align = sc_type_size(proto->type);
+    curve->n = 0;
+    size_t last = 0;
+    for (int k = 1; k <= 22; k++)
+        for (int half = 0; half < 2 && curve->n < CURVE_MAX; half++) {
+            size_t m = half ? ((size_t)3 << k) / 2 : (size_t)1 << k;
+            if (k == 22 && half)
+                continue;
+            m = m / align * align;
+            if (m == 0 || m == last)
+                continue;
+            last = m;
+            sc_piece_t piece = {0, 0, 0, m, m, 0, 0};
+            sc_stmt_t st = *proto;
+            st.bytes = m;
+            st.pieces = &piece;
+            st.npieces = 1;
+            st.line = 0;
+            sc_buffer_t buffer = {(char *)"data"};
+            sc_program_t prog = {(char *)"tune", &st, 1, &buffer, 1};
+            sc_run_spec_t spec = {.plat = b->plat, .program = &prog, .profile = b->profile,
+                                  .np = b->np, .placement = b->place->placement,
+                                  .pi = b->place->pi};
+            sc_run_result_t res;
+            sc_err_t err = sc_run(&spec, &res);
+            if (err)
+                return err;
+            curve->bytes[curve->n] = (double)m;
+            curve->seconds[curve->n++] = res.sim_time_s;
+            sc_run_result_destroy(&res);
+        }
+    return SC_OK;
+}
+
+/* What --pack auto found, type by type. */
+typedef struct {
+    const bench_t *bench;
+    struct known {
+        sc_stmt_t proto;
+        sc_interval_t interval;
+        int found;
+    } *known;
+    int n, cap;
+} intervals_t;
+
+static sc_err_t interval_of(void *ctx, const sc_stmt_t *st, sc_interval_t *iv)
+{
+    intervals_t *ivs = ctx;
+    for (int i = 0; i < ivs->n; i++)
+        if (sc_stmt_same_type(&ivs->known[i].proto, st)) {
+            *iv = ivs->known[i].interval;
+            return SC_OK;
+        }
+    if (ivs->n == ivs->cap) {
+        int cap = ivs->cap ? 2 * ivs->cap : 8;
+        struct known *more = realloc(ivs->known, (size_t)cap * sizeof *more);
+        if (!more)
+            return sc_error(SC_ERR_RUN, "out of memory");
+        ivs->known = more;
+        ivs->cap = cap;
+    }
+    curve_t curve;
+    struct known *k = &ivs->known[ivs->n];
+    sc_err_t err = measure(ivs->bench, st, &curve);
+    if (!err)
+        err = sc_interval_find(curve.bytes, curve.seconds, curve.n, ivs->bench->turning_from,
+                               &k->interval, &k->found);
+    if (err)
+        return err;
+    k->proto = *st;
+    k->proto.pieces = NULL;
+    k->proto.npieces = 0;
+    ivs->n++;
+    *iv = k->interval;
+    return SC_OK;
+}
+
+/* "allreduce op=sum type=double", "halo dims=8x8" */
+static void describe_type(const sc_stmt_t *st, char *out, size_t len)
+{
+    switch (st->kind) {
+    case SC_STMT_CALL:
+        snprintf(out, len, "%s%s%s", sc_kind(st->collective)->name,
+                 st->choice.algo ? " algo=" : st->choice.profile ? " mpi=" : "",
+                 st->choice.algo      ? st->choice.algo->name
+                 : st->choice.profile ? st->choice.profile->name
+                                      : "");
+        if (sc_kind(st->collective)->is_reduction)
+            snprintf(out + strlen(out), len - strlen(out), " op=%s type=%s",
+                     sc_op_name(st->op), sc_type_name(st->type));
+        if (sc_kind(st->collective)->has_root)
+            snprintf(out + strlen(out), len - strlen(out), " root=%d", st->root);
+        break;
+    case SC_STMT_HALO:
+        if (st->grid.dims[0] == 0) {
+            snprintf(out, len, "halo dims=%d", st->grid.ndims);
+        } else {
+            snprintf(out, len, "halo dims=%d", st->grid.dims[0]);
+            for (int k = 1; k < st->grid.ndims; k++)
+                snprintf(out + strlen(out), len - strlen(out), "x%d", st->grid.dims[k]);
+        }
+        if (st->grid.periodic)
+            snprintf(out + strlen(out), len - strlen(out), " periodic");
+        break;
+    default: snprintf(out, len, "send from=%d to=%d", st->from, st->to); break;
+    }
+}
+
+static void print_intervals(const intervals_t *ivs, int np)
+{
+    for (int i = 0; i < ivs->n; i++) {
+        char type[160], lo[32], hi[32];
+        describe_type(&ivs->known[i].proto, type, sizeof type);
+        sc_format_bytes((double)ivs->known[i].interval.min, lo, sizeof lo);
+        sc_format_bytes((double)ivs->known[i].interval.max, hi, sizeof hi);
+        fprintf(stderr, "simcoll: --pack auto: %s at np %d: [%s, %s]%s\n", type, np, lo, hi,
+                ivs->known[i].found ? "" : " (no turning point: max is the largest size measured)");
+    }
+}
+
+/* ---- simcoll run ---- */
+
+static sc_err_t write_trace(const char *path, const sc_program_t *prog,
+                            const sc_run_result_t *res)
+{
+    sc_outputs_t *outs = sc_outputs_new();
+    FILE *f;
+    sc_err_t err = outs ? sc_outputs_add(outs, "--trace-ops", path, &f)
+                        : sc_error(SC_ERR_RUN, "out of memory");
+    if (err) {
+        sc_outputs_discard(outs);
+        return err;
+    }
+    fprintf(f, "index,line,statement,algo,size_bytes,start_s,end_s,inter_node_bytes,"
+               "intra_node_bytes,inter_node_messages,intra_node_messages,valid\n");
+    for (long k = 0; k < res->nops; k++) {
+        const sc_op_record_t *op = &res->ops[k];
+        const sc_stmt_t *st = &prog->stmts[op->stmt];
+        const char *what = st->kind == SC_STMT_HALO   ? "halo"
+                           : st->kind == SC_STMT_SEND ? "send"
+                                                      : sc_kind(st->collective)->name;
+        int line = st->npieces ? st->pieces[0].line : st->line;
+        fprintf(f, "%ld,%d,%s,%s,%zu,%.9e,%.9e,%.0f,%.0f,%ld,%ld,%s\n", k, line, what,
+                st->kind == SC_STMT_CALL ? st->algo->name : "", st->bytes, op->start, op->end,
+                op->bytes[SC_LEVEL_INTER], op->bytes[SC_LEVEL_INTRA],
+                op->messages[SC_LEVEL_INTER], op->messages[SC_LEVEL_INTRA],
+                op->valid < 0 ? "" : op->valid ? "yes" : "no");
+    }
+    return sc_outputs_commit(outs);
+}
+
+int sc_cli_run_program(int argc, char **argv)
+{
+    popts_t o;
+    int done, *nps = NULL, nnps = 0, invalid = 0;
+    sc_err_t err = parse_popts(argc, argv, 0, &o, &done);
+    if (err || done)
+        return err ? sc_cli_fail(err) : 0;
+    sc_platform_t plat = {0};
+    sc_program_t prog = {0};
+    char *text = NULL;
+    size_t len;
+    sc_program_report_row_t *rows = NULL;
+    int nrows = 0;
+    char what[512];
+    snprintf(what, sizeof what, "program '%s'", o.program);
+    if ((err = sc_platform_load("--platform", o.platform, &plat)) ||
+        (err = sc_input_read(what, o.program, MAX_PROGRAM_BYTES, &text, &len)) ||
+        (err = sc_program_parse(o.program, text, len, &prog)) ||
+        (err = process_counts(o.np_list, &plat, &nps, &nnps)))
+        goto cleanup;
+    if (o.trace && nnps > 1) {
+        err = sc_error(SC_ERR_INPUT, "--trace-ops writes one run; give one --np, not %s",
+                       o.np_list);
+        goto cleanup;
+    }
+    rows = calloc((size_t)nnps, sizeof *rows);
+    if (!rows) {
+        err = sc_error(SC_ERR_RUN, "out of memory");
+        goto cleanup;
+    }
+    /* Everything is checked before the first simulation starts, but for
+     * what packing makes of the program, which needs simulations to tune. */
+    for (int i = 0; i < nnps && !err; i++) {
+        place_t pl;
+        if (!(err = make_place(o.mapping, nps[i], &pl))) {
+            sc_run_spec_t spec = {.plat = &plat, .program = &prog, .profile = o.mpi,
+                                  .np = nps[i], .placement = pl.placement, .pi = pl.pi,
+                                  .payload = o.payload, .trace = o.trace != NULL};
+            err = sc_run_check(&spec);
+        }
+        free(pl.pi);
+    }
+    for (int i = 0; i < nnps && !err; i++) {
+        place_t pl;
+        sc_program_t packed = {0};
+        const sc_program_t *runs = &prog;
+        if ((err = make_place(o.mapping, nps[i], &pl)))
+            break;
+        if (o.pack != PACK_NONE) {
+            bench_t bench = {&plat, nps[i], &pl, o.mpi, o.turning_from};
+            intervals_t ivs = {&bench, NULL, 0, 0};
+            err = sc_program_pack(&prog, interval_of, &ivs, &packed);
+            if (!err)
+                print_intervals(&ivs, nps[i]);
+            free(ivs.known);
+            runs = &packed;
+            if (!err && o.pack == PACK_SHOW) {
+                printf("# %s packed for np %d (simcoll run --pack show)\n", o.program, nps[i]);
+                sc_program_print(&packed, stdout);
+            }
+        }
+        if (!err && o.pack != PACK_SHOW) {
+            sc_run_spec_t spec = {.plat = &plat, .program = runs, .profile = o.mpi,
+                                  .np = nps[i], .placement = pl.placement, .pi = pl.pi,
+                                  .payload = o.payload, .trace = o.trace != NULL};
+            sc_program_report_row_t *row = &rows[nrows];
+            *row = (sc_program_report_row_t){.program = o.program, .platform = plat.name,
+                                             .np = nps[i], .mapping = pl.name,
+                                             .pack = o.pack == PACK_AUTO ? "auto" : "none"};
+            if (!(err = sc_run(&spec, &row->result))) {
+                nrows++;
+                invalid += row->result.valid == 0;
+                if (o.trace) {
+                    /* The trace names statements of the program as run. */
+                    sc_program_t resolved;
+                    if (!(err = sc_run_resolved(&spec, &resolved))) {
+                        err = write_trace(o.trace, &resolved, &row->result);
+                        sc_program_destroy(&resolved);
+                    }
+                }
+            }
+        }
+        sc_program_destroy(&packed);
+        free(pl.pi);
+    }
+    if (!err && o.pack != PACK_SHOW) {
+        sc_program_report_print(stdout, o.format, rows, nrows);
+        if (invalid)
+            err = sc_error(SC_ERR_RUN, "%d of %d runs gave a WRONG result (valid: no above)",
+                           invalid, nrows);
+    }
+cleanup:
+    for (int i = 0; rows && i < nrows; i++)
+        sc_run_result_destroy(&rows[i].result);
+    free(rows);
+    free(nps);
+    free(text);
+    sc_program_destroy(&prog);
+    sc_platform_destroy(&plat);
+    return err ? sc_cli_fail(err) : 0;
+}
+
+/* ---- simcoll tune ---- */
+
+/* The statement whose type --coll and the other options describe. */
+static sc_err_t tune_prototype(const popts_t *o, sc_stmt_t *st)
+{
+    *st = (sc_stmt_t){.op = o->op, .type = o->type, .root = o->root};
+    if (!strcmp(o->coll, "halo")) {
+        st->kind = SC_STMT_HALO;
+        st->grid.ndims = 1;
+        if (o->dims) {
+            char text[64];
+            snprintf(text, sizeof text, "halo 8 dims=%s", o->dims);
+            sc_program_t prog;
+            sc_err_t err = sc_program_parse("--dims", text, strlen(text), &prog);
+            if (err)
+                return sc_error(SC_ERR_INPUT, "--dims %s: use 1, 2 or 3, or the sizes, e.g. 8x8",
+                                o->dims);
+            st->grid = prog.stmts[0].grid;
+            sc_program_destroy(&prog);
+        }
+        return SC_OK;
+    }
+    if (!strcmp(o->coll, "send")) {
+        st->kind = SC_STMT_SEND;
+        st->from = 0;
+        st->to = -1; /* the last rank, once p is known */
+        return SC_OK;
+    }
+    const sc_kind_t *kind = sc_kind_find(o->coll);
+    if (!kind || !kind->has_data)
+        return sc_error(SC_ERR_INPUT, "--coll: '%s' has no sizes to tune; use one of allgather, "
+                                      "bcast, reduce, allreduce, halo, send",
+                        o->coll);
+    st->kind = SC_STMT_CALL;
+    st->collective = kind->collective;
+    if (o->algo) {
+        st->choice.algo = sc_algo_find(o->algo);
+        if (!st->choice.algo)
+            return sc_error(SC_ERR_INPUT, "--algo: unknown algorithm '%s'; did you mean '%s'?",
+                            o->algo, sc_algo_nearest(o->algo)->name);
+        if (st->choice.algo->collective != kind->collective)
+            return sc_error(SC_ERR_INPUT, "--algo %s is for %s, not %s", o->algo,
+                            sc_kind(st->choice.algo->collective)->name, kind->name);
+    } else {
+        st->choice.profile = o->mpi;
+    }
+    return SC_OK;
+}
+
+/* gnuplot draws the curve into a PNG, which goes out whole or not at all. */
+static sc_err_t plot_curve(const char *path, const char *title, const curve_t *c,
+                           const sc_interval_t *iv)
+{
+    char script[] = "/tmp/simcoll-plot-XXXXXX";
+    int fd = mkstemp(script);
+    FILE *s = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!s) {
+        if (fd >= 0)
+            close(fd);
+        return sc_error(SC_ERR_RUN, "--plot %s: cannot write gnuplot's script in /tmp", path);
+    }
+    /* In gnuplot's single quotes nothing is expanded (a platform's name
+     * could hold backquotes); a quote is written twice. */
+    char quoted[512];
+    size_t q = 0;
+    for (const char *t = title; *t && q + 3 < sizeof quoted; t++) {
+        if (*t == '\'')
+            quoted[q++] = '\'';
+        quoted[q++] = *t == '\n' ? ' ' : *t;
+    }
+    quoted[q] = '\0';
+    fprintf(s, "set terminal pngcairo size 800,500\nset output\n"
+               "set logscale x 2\nset xlabel 'size'\nset ylabel 'MB/s'\n"
+               "set xtics ('2 B' 2, '32 B' 32, '1 KiB' 1024, '32 KiB' 32768, '1 MiB' 1048576)\n"
+               "set title '%s'\nset key top left\n"
+               "set arrow from %zu, graph 0 to %zu, graph 1 nohead dt 2\n"
+               "set arrow from %zu, graph 0 to %zu, graph 1 nohead dt 2\n"
+               "plot '-' with linespoints title 'bandwidth'\n",
+            quoted, iv->min, iv->min, iv->max, iv->max);
+    for (int i = 0; i < c->n; i++)
+        fprintf(s, "%.0f %.6g\n", c->bytes[i], c->bytes[i] / c->seconds[i] / 1e6);
+    fprintf(s, "e\n");
+    int written = fclose(s) == 0;
+    sc_outputs_t *outs = sc_outputs_new();
+    FILE *png = NULL;
+    sc_err_t err = outs ? sc_outputs_add(outs, "--plot", path, &png)
+                        : sc_error(SC_ERR_RUN, "out of memory");
+    char command[64];
+    snprintf(command, sizeof command, "gnuplot %s", script);
+    FILE *g = !err && written ? popen(command, "r") : NULL;
+    size_t got = 0, n;
+    char chunk[65536];
+    while (g && (n = fread(chunk, 1, sizeof chunk, g)) > 0)
+        got += fwrite(chunk, 1, n, png);
+    int status = g ? pclose(g) : -1;
+    unlink(script);
+    if (!err && (status != 0 || got == 0))
+        err = sc_error(SC_ERR_RUN,
+                       "--plot %s: gnuplot failed (is it installed? apt-get install gnuplot-nox)",
+                       path);
+    if (err) {
+        sc_outputs_discard(outs);
+        return err;
+    }
+    return sc_outputs_commit(outs);
+}
+
+int sc_cli_tune(int argc, char **argv)
+{
+    popts_t o;
+    int done, np;
+    sc_err_t err = parse_popts(argc, argv, 1, &o, &done);
+    if (err || done)
+        return err ? sc_cli_fail(err) : 0;
+    sc_platform_t plat = {0};
+    place_t pl = {0};
+    sc_stmt_t proto;
+    curve_t curve;
+    sc_interval_t iv;
+    int found = 0;
+    if ((err = tune_prototype(&o, &proto)) ||
+        (err = sc_platform_load("--platform", o.platform, &plat)))
+        goto cleanup;
+    np = plat.total_cores;
+    if (o.np_list && (err = sc_parse_int(o.np_list, "--np", 1, 1 << 30, &np)))
+        goto cleanup;
+    if (proto.kind == SC_STMT_SEND)
+        proto.to = np - 1;
+    if (proto.kind == SC_STMT_SEND && np < 2) {
+        err = sc_error(SC_ERR_INPUT, "--coll send needs two ranks at least, got --np %d", np);
+        goto cleanup;
+    }
+    if ((err = make_place(o.mapping, np, &pl)))
+        goto cleanup;
+    bench_t bench = {&plat, np, &pl, o.mpi, o.turning_from};
+    if ((err = measure(&bench, &proto, &curve)) ||
+        (err = sc_interval_find(curve.bytes, curve.seconds, curve.n, o.turning_from, &iv,
+                               &found)))
+        goto cleanup;
+    char type[160];
+    describe_type(&proto, type, sizeof type);
+    sc_outputs_t *outs = NULL;
+    FILE *f = stdout;
+    if (o.output) {
+        outs = sc_outputs_new();
+        err = outs ? sc_outputs_add(outs, "-o", o.output, &f) : sc_error(SC_ERR_RUN, "out of memory");
+    }
+    if (!err) {
+        if (o.output || o.format == SC_FORMAT_CSV) {
+            fprintf(f, "size_bytes,time_s,bandwidth_Bps\n");
+            for (int i = 0; i < curve.n; i++)
+                fprintf(f, "%.0f,%.9e,%.9e\n", curve.bytes[i], curve.seconds[i],
+                        curve.bytes[i] / curve.seconds[i]);
+        } else {
+            fprintf(f, "%12s  %12s  %12s\n", "size", "time", "bandwidth");
+            for (int i = 0; i < curve.n; i++) {
+                char size[32], time[32];
+                sc_format_bytes(curve.bytes[i], size, sizeof size);
+                sc_format_duration(curve.seconds[i], time, sizeof time);
+                fprintf(f, "%12s  %12s  %7.1f MB/s\n", size, time,
+                        curve.bytes[i] / curve.seconds[i] / 1e6);
+            }
+        }
+        err = outs ? sc_outputs_commit(outs) : SC_OK;
+    } else {
+        sc_outputs_discard(outs);
+    }
+    if (!err && o.plot) {
+        char title[256];
+        snprintf(title, sizeof title, "%s on %s, np %d", type, plat.name, np);
+        err = plot_curve(o.plot, title, &curve, &iv);
+    }
+    if (!err) {
+        char lo[32], hi[32];
+        sc_format_bytes((double)iv.min, lo, sizeof lo);
+        sc_format_bytes((double)iv.max, hi, sizeof hi);
+        FILE *note = o.output || o.format == SC_FORMAT_CSV ? stderr : stdout;
+        fprintf(note, "%s%s on %s at np %d: interval [min, max] = [%s, %s]%s\n",
+                note == stderr ? "simcoll: " : "", type, plat.name, np, lo, hi,
+                found ? " (the bandwidth falls after max, then climbs again)"
+                      : " (no turning point: max is the largest size measured)");
+    }
+cleanup:
+    free(pl.pi);
+    sc_platform_destroy(&plat);
+    return err ? sc_cli_fail(err) : 0;
+}
