@@ -312,8 +312,10 @@ void sc_program_report_print(FILE *out, sc_format_t format, const sc_program_rep
         const sc_program_report_row_t *row = &rows[i];
         const sc_run_result_t *r = &row->result;
         char model[32];
-        snprintf(model, sizeof model, isnan(r->model_time_s) ? (csv ? "" : "null") : "%.9g",
-                 r->model_time_s);
+        if (isnan(r->model_time_s))
+            snprintf(model, sizeof model, "%s", csv ? "" : "null");
+        else
+            snprintf(model, sizeof model, "%.9g", r->model_time_s);
         const char *valid = r->valid > 0 ? (csv ? "yes" : "true")
                             : r->valid == 0 ? (csv ? "no" : "false")
                                             : (csv ? "" : "null");
