@@ -38,6 +38,9 @@ typedef struct {
     int root;
     const char *program; /* run: the file */
     double turning_from; /* where the turning point is looked for */
+    /* Options given that only some commands or collectives use: refused
+     * where they would be ignored. */
+    int op_given, type_given, root_given, from_given, format_given;
 } popts_t;
 
 enum { OPT_TRACE = 300, OPT_PACK, OPT_MPI, OPT_COLL, OPT_ALGO, OPT_DIMS, OPT_PLOT, OPT_OP,
@@ -87,10 +90,20 @@ static sc_err_t parse_popts(int argc, char **argv, int tune, popts_t *o, int *do
         case OPT_COLL: o->coll = optarg; break;
         case OPT_ALGO: o->algo = optarg; break;
         case OPT_DIMS: o->dims = optarg; break;
-        case OPT_OP: err = sc_op_parse(optarg, "--op", &o->op); break;
-        case OPT_TYPE: err = sc_type_parse(optarg, "--type", &o->type); break;
-        case OPT_ROOT: err = sc_parse_int(optarg, "--root", 0, 1 << 30, &o->root); break;
+        case OPT_OP:
+            o->op_given = 1;
+            err = sc_op_parse(optarg, "--op", &o->op);
+            break;
+        case OPT_TYPE:
+            o->type_given = 1;
+            err = sc_type_parse(optarg, "--type", &o->type);
+            break;
+        case OPT_ROOT:
+            o->root_given = 1;
+            err = sc_parse_int(optarg, "--root", 0, 1 << 30, &o->root);
+            break;
         case OPT_FROM:
+            o->from_given = 1;
             if (!(err = sc_parse_size(optarg, "--turning-from", &from)))
                 o->turning_from = (double)from;
             break;
@@ -105,6 +118,7 @@ static sc_err_t parse_popts(int argc, char **argv, int tune, popts_t *o, int *do
                 o->pack = index;
             break;
         case 'f':
+            o->format_given = 1;
             if (!(err = sc_cli_choice(optarg, "--format", tune ? tune_formats : formats, &index)))
                 o->format = (sc_format_t)index;
             break;
@@ -145,6 +159,13 @@ static sc_err_t parse_popts(int argc, char **argv, int tune, popts_t *o, int *do
         err = sc_error(SC_ERR_INPUT,
                        "tune needs --coll NAME: allgather, bcast, reduce, allreduce, halo or "
                        "send");
+    if (!err && !tune && o->from_given && o->pack == PACK_NONE)
+        err = sc_error(SC_ERR_INPUT, "--turning-from says where --pack auto or show looks for "
+                                     "the turning point; give --pack auto or --pack show");
+    if (!err && !tune && o->pack == PACK_SHOW && (o->format_given || o->trace))
+        err = sc_error(SC_ERR_INPUT, "--pack show prints the rewritten program and runs "
+                                     "nothing, so %s has nothing to apply to",
+                       o->trace ? "--trace-ops" : "--format");
     if (!err && o->mapping &&
         (!strcmp(o->mapping, "partition") || !strcmp(o->mapping, "greedy")))
         err = sc_error(SC_ERR_INPUT,
@@ -480,6 +501,16 @@ cleanup:
 static sc_err_t tune_prototype(const popts_t *o, sc_stmt_t *st)
 {
     *st = (sc_stmt_t){.op = o->op, .type = o->type, .root = o->root};
+    const sc_kind_t *named = sc_kind_find(o->coll);
+    const char *unused = o->dims && strcmp(o->coll, "halo") ? "--dims"
+                         : (o->op_given || o->type_given) && !(named && named->is_reduction)
+                             ? (o->op_given ? "--op" : "--type")
+                         : o->root_given && !(named && named->has_root) ? "--root"
+                                                                        : NULL;
+    if (unused)
+        return sc_error(SC_ERR_INPUT, "%s does not apply to --coll %s (--dims: halo; --op, "
+                                      "--type: reduce, allreduce; --root: bcast, reduce)",
+                        unused, o->coll);
     if (!strcmp(o->coll, "halo")) {
         st->kind = SC_STMT_HALO;
         st->grid.ndims = 1;
