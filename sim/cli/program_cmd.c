@@ -319,42 +319,11 @@ static sc_err_t interval_of(void *ctx, const sc_stmt_t *st, sc_interval_t *iv)
     return SC_OK;
 }
 
-/* "allreduce op=sum type=double", "halo dims=8x8" */
-static void describe_type(const sc_stmt_t *st, char *out, size_t len)
-{
-    switch (st->kind) {
-    case SC_STMT_CALL:
-        snprintf(out, len, "%s%s%s", sc_kind(st->collective)->name,
-                 st->choice.algo ? " algo=" : st->choice.profile ? " mpi=" : "",
-                 st->choice.algo      ? st->choice.algo->name
-                 : st->choice.profile ? st->choice.profile->name
-                                      : "");
-        if (sc_kind(st->collective)->is_reduction)
-            snprintf(out + strlen(out), len - strlen(out), " op=%s type=%s",
-                     sc_op_name(st->op), sc_type_name(st->type));
-        if (sc_kind(st->collective)->has_root)
-            snprintf(out + strlen(out), len - strlen(out), " root=%d", st->root);
-        break;
-    case SC_STMT_HALO:
-        if (st->grid.dims[0] == 0) {
-            snprintf(out, len, "halo dims=%d", st->grid.ndims);
-        } else {
-            snprintf(out, len, "halo dims=%d", st->grid.dims[0]);
-            for (int k = 1; k < st->grid.ndims; k++)
-                snprintf(out + strlen(out), len - strlen(out), "x%d", st->grid.dims[k]);
-        }
-        if (st->grid.periodic)
-            snprintf(out + strlen(out), len - strlen(out), " periodic");
-        break;
-    default: snprintf(out, len, "send from=%d to=%d", st->from, st->to); break;
-    }
-}
-
 static void print_intervals(const intervals_t *ivs, int np)
 {
     for (int i = 0; i < ivs->n; i++) {
         char type[160], lo[32], hi[32];
-        describe_type(&ivs->known[i].proto, type, sizeof type);
+        sc_stmt_format(&ivs->known[i].proto, 0, type, sizeof type);
         sc_format_bytes((double)ivs->known[i].interval.min, lo, sizeof lo);
         sc_format_bytes((double)ivs->known[i].interval.max, hi, sizeof hi);
         fprintf(stderr, "simcoll: --pack auto: %s at np %d: [%s, %s]%s\n", type, np, lo, hi,
@@ -645,7 +614,7 @@ int sc_cli_tune(int argc, char **argv)
                                &found)))
         goto cleanup;
     char type[160];
-    describe_type(&proto, type, sizeof type);
+    sc_stmt_format(&proto, 0, type, sizeof type);
     sc_outputs_t *outs = NULL;
     FILE *f = stdout;
     if (o.output) {

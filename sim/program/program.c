@@ -306,9 +306,62 @@ static int own_buffer(const sc_program_t *prog, int b)
     return prog->buffers[b].name[0] == '(';
 }
 
+/* Appends to out[len], of which *n characters are written (more than len
+ * once cut). */
+static void append(char *out, size_t len, size_t *n, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void append(char *out, size_t len, size_t *n, const char *fmt, ...)
+{
+    size_t at = *n < len ? *n : len;
+    va_list ap;
+    va_start(ap, fmt);
+    int wrote = vsnprintf(out + at, len - at, fmt, ap);
+    va_end(ap);
+    if (wrote > 0)
+        *n += (size_t)wrote;
+}
+
+void sc_stmt_format(const sc_stmt_t *st, int with_size, char *out, size_t len)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    const char *name = st->kind == SC_STMT_HALO   ? "halo"
+                       : st->kind == SC_STMT_SEND ? "send"
+                                                  : sc_kind(st->collective)->name;
+    append(out, len, &n, "%s", name);
+    if (with_size && !(st->kind == SC_STMT_CALL && st->collective == SC_BARRIER))
+        append(out, len, &n, " %zu", st->bytes);
+    if (st->kind == SC_STMT_HALO) {
+        append(out, len, &n, " dims=");
+        for (int k = 0; k < st->grid.ndims; k++)
+            if (st->grid.dims[0])
+                append(out, len, &n, "%s%d", k ? "x" : "", st->grid.dims[k]);
+        if (!st->grid.dims[0])
+            append(out, len, &n, "%d", st->grid.ndims);
+        if (st->grid.periodic)
+            append(out, len, &n, " periodic");
+    } else if (st->kind == SC_STMT_SEND) {
+        append(out, len, &n, " from=%d to=%d", st->from, st->to);
+    } else {
+        const sc_kind_t *kind = sc_kind(st->collective);
+        if (st->algo)
+            append(out, len, &n, " algo=%s", st->algo->name);
+        else if (st->choice.algo)
+            append(out, len, &n, " algo=%s", st->choice.algo->name);
+        else if (st->choice.profile)
+            append(out, len, &n, " mpi=%s", st->choice.profile->name);
+        if (kind->has_root)
+            append(out, len, &n, " root=%d", st->root);
+        if (kind->is_reduction)
+            append(out, len, &n, " op=%s type=%s", sc_op_name(st->op), sc_type_name(st->type));
+    }
+}
+
 static void print_statement(const sc_program_t *prog, const sc_stmt_t *st, int indent, FILE *out)
 {
     fprintf(out, "%*s", 2 * indent, "");
+    char line[512];
     switch (st->kind) {
     case SC_STMT_LOOP: fprintf(out, "loop %ld\n", st->count); return;
     case SC_STMT_END: fprintf(out, "end\n"); return;
@@ -318,30 +371,9 @@ static void print_statement(const sc_program_t *prog, const sc_stmt_t *st, int i
         else
             fprintf(out, "compute %.15gs\n", st->seconds);
         return;
-    case SC_STMT_HALO:
-        fprintf(out, "halo %zu dims=", st->bytes);
-        for (int k = 0; k < st->grid.ndims; k++)
-            if (st->grid.dims[0])
-                fprintf(out, "%s%d", k ? "x" : "", st->grid.dims[k]);
-        if (!st->grid.dims[0])
-            fprintf(out, "%d", st->grid.ndims);
-        fprintf(out, "%s", st->grid.periodic ? " periodic" : "");
-        break;
-    case SC_STMT_SEND: fprintf(out, "send %zu from=%d to=%d", st->bytes, st->from, st->to); break;
-    case SC_STMT_CALL:
-        fprintf(out, "%s", sc_collective_name(st->collective));
-        if (st->collective != SC_BARRIER)
-            fprintf(out, " %zu", st->bytes);
-        if (st->algo)
-            fprintf(out, " algo=%s", st->algo->name);
-        else if (st->choice.algo)
-            fprintf(out, " algo=%s", st->choice.algo->name);
-        else if (st->choice.profile)
-            fprintf(out, " mpi=%s", st->choice.profile->name);
-        if (st->collective == SC_BCAST || st->collective == SC_REDUCE)
-            fprintf(out, " root=%d", st->root);
-        if (st->collective == SC_REDUCE || st->collective == SC_ALLREDUCE)
-            fprintf(out, " op=%s type=%s", sc_op_name(st->op), sc_type_name(st->type));
+    default:
+        sc_stmt_format(st, 1, line, sizeof line);
+        fputs(line, out);
         break;
     }
     if (st->npieces == 0) {

@@ -130,4 +130,12 @@ int sc_stmt_depends(const sc_stmt_t *a, const sc_stmt_t *b);
  * comments with their pieces), for --pack show. */
 void sc_program_print(const sc_program_t *prog, FILE *out);
 
+/* Writes a communication statement (call, halo, send) as a program line
+ * says it, without buffers: its name, its size if with_size, then what
+ * makes its type of communication (the algorithm or profile chosen, root,
+ * operation and type; the grid; the ranks), e.g. "allreduce 16
+ * mpi=mpich-3.2 op=sum type=double", "halo dims=8x8 periodic". Cut to
+ * len - 1 characters. */
+void sc_stmt_format(const sc_stmt_t *st, int with_size, char *out, size_t len);
+
 #endif
