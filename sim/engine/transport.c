@@ -108,7 +108,9 @@ typedef struct {
     sg_comm_t *pool;       /* posted receives */
     envelope_t ***pool_env; /* where each receives its envelope: one cell
                                each, since SimGrid keeps the address */
+    long *pool_seq; /* which envelope to the rank each receives: see drain() */
     int npool;
+    long receives_posted;
     int waiting;           /* blocked in wait_one: cannot post receives */
     long envelopes_in;     /* put into the inbox by senders */
     long envelopes_taken;  /* taken out of the pool */
@@ -172,6 +174,7 @@ void sc_world_destroy(sc_world_t *world)
         for (int k = 0; k < world->ranks[r].npool; k++)
             free(world->ranks[r].pool_env[k]);
         free(world->ranks[r].pool_env);
+        free(world->ranks[r].pool_seq);
     }
     free(world->ranks);
     free(world);
@@ -474,6 +477,7 @@ static void deliver(rank_t *rk, envelope_t *env)
 static void repost(rank_t *rk, int slot)
 {
     rk->pool[slot] = sg_mailbox_get_async(rk->inbox, (void **)rk->pool_env[slot]);
+    rk->pool_seq[slot] = rk->receives_posted++;
 }
 
 static envelope_t *take_early(rank_t *rk, int src, unsigned seq)
@@ -537,7 +541,10 @@ static int pool_at_least(rank_t *rk, long needed)
     envelope_t ***cells = pool ? realloc(rk->pool_env, (size_t)n * sizeof *cells) : NULL;
     if (cells)
         rk->pool_env = cells;
-    sg_comm_t *waitset = cells ? realloc(rk->waitset, (size_t)(n + rk->cap_puts) * sizeof *waitset)
+    long *seq = cells ? realloc(rk->pool_seq, (size_t)n * sizeof *seq) : NULL;
+    if (seq)
+        rk->pool_seq = seq;
+    sg_comm_t *waitset = seq ? realloc(rk->waitset, (size_t)(n + rk->cap_puts) * sizeof *waitset)
                                : NULL;
     if (waitset)
         rk->waitset = waitset;
@@ -562,14 +569,21 @@ static void put_done(rank_t *rk, int i)
 /* Handles every message that has already arrived and every send that has
  * already completed, without letting simulated time pass. One pass is
  * enough: transfers complete only when SimGrid advances its model, never
- * while this rank runs. A receive reposted in a slot may find an envelope
- * already there, though, so each slot is tested until it has nothing. */
+ * while this rank runs.
+ *
+ * Only receives that have an envelope can have completed, and testing one
+ * costs a SimGrid call. SimGrid pairs the receives posted on the inbox
+ * with the envelopes put there first come, first served on both sides, so
+ * the n-th receive the rank posts gets the n-th envelope sent to it: the
+ * receives whose number is below the envelopes put so far are the ones to
+ * test. A reposted one may find its envelope already there, so a slot is
+ * tested until it has nothing. */
 static void drain(rank_t *rk)
 {
     if (!pool_at_least(rk, rk->envelopes_in - rk->envelopes_taken))
         return;
     for (int k = 0; k < rk->npool; k++)
-        while (sg_comm_test(rk->pool[k]))
+        while (rk->pool_seq[k] < rk->envelopes_in && sg_comm_test(rk->pool[k]))
             take_from_pool(rk, k);
     for (int i = 0; i < rk->nputs; i++)
         if (sg_comm_test(rk->puts[i].comm))
