@@ -82,6 +82,11 @@ void sc_buf_copy(const sc_comm_t *comm, void *dst, const void *src,
         memcpy(dst, src, bytes);
 }
 
+int sc_moves_data(const sc_comm_t *comm)
+{
+    return comm->scratch == NULL;
+}
+
 /* Every buffer ever handed out stays allocated until the scratch is
  * destroyed: ranks keep pointers into older, smaller areas when a larger
  * one is made. The areas grow geometrically, so few are ever made.

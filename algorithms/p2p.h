@@ -82,6 +82,10 @@ void *sc_buf_alloc(sc_comm_t *comm, size_t bytes);
 void sc_buf_free(sc_comm_t *comm, void *buf);
 void sc_buf_copy(const sc_comm_t *comm, void *dst, const void *src,
                  size_t bytes);
+/* Whether buffers hold data: a loop of p copies per rank, which would cost
+ * p^2 steps in all at a scale where only sizes are simulated, can be
+ * skipped when they do not. */
+int sc_moves_data(const sc_comm_t *comm);
 
 /* The shared scratch area of a size-only run: one per run, shared by all of
  * its ranks. sc_scratch_get returns a buffer of at least `bytes` bytes

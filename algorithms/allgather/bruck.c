@@ -48,7 +48,7 @@ sc_err_t sc_bruck_played(sc_comm_t *comm, const sc_coll_args_t *args, int exch,
         sc_buf_copy(comm, work, args->sendbuf, m);
     if (!err)
         err = bruck_steps(comm, args, work, me);
-    for (int j = 0; j < p && !err; j++) {
+    for (int j = 0; j < p && !err && sc_moves_data(comm); j++) {
         int position = (me + j) % p, owner = exch ? position : sc_player(args, position);
         sc_buf_copy(comm, out + (size_t)owner * m, work + (size_t)j * m, m);
     }

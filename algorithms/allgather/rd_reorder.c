@@ -19,7 +19,7 @@ sc_err_t sc_allgather_rd_reorder(sc_comm_t *comm, const sc_coll_args_t *args)
         return sc_error(SC_ERR_RUN, "rd-reorder: out of memory for %d blocks of %zu bytes", p, m);
     sc_buf_copy(comm, slots + (size_t)me * m, args->sendbuf, m);
     sc_err_t err = sc_rd_steps(comm, args, slots, me);
-    for (int j = 0; j < p && !err; j++)
+    for (int j = 0; j < p && !err && sc_moves_data(comm); j++)
         sc_buf_copy(comm, out + (size_t)sc_player(args, j) * m, slots + (size_t)j * m, m);
     sc_buf_free(comm, slots);
     return err;

@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <malloc.h>
 #include <math.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
@@ -24,7 +25,26 @@
 #define SC_ACTOR_STACK_KIB 256
 #endif
 
-void sc_engine_boot(const sc_platform_t *plat)
+/* Whether each actor's stack may have a guard page. SimGrid protects it
+ * with mprotect, which splits the stack's memory map in two, and Linux
+ * limits a process's maps (vm.max_map_count, 65530 by default): above about
+ * 28,000 actors SimGrid would abort with "Failed to protect stack". Those
+ * runs go without guard pages; simcoll's own code keeps well within the
+ * stack (no recursion, no large locals). */
+static int guard_pages_fit(int actors)
+{
+    long limit = 65530;
+    FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
+    if (f) {
+        if (fscanf(f, "%ld", &limit) != 1)
+            limit = 65530;
+        fclose(f);
+    }
+    const long others = 8192; /* libraries, heap, SimGrid's own */
+    return 2L * actors + others <= limit;
+}
+
+void sc_engine_boot(const sc_platform_t *plat, int actors)
 {
     /* CM02 is SimGrid's flow model without the wide-area TCP corrections of
      * its default (LV08 multiplies latencies by 13.01 and bandwidths by
@@ -37,14 +57,22 @@ void sc_engine_boot(const sc_platform_t *plat)
      * takes 0.19 ns); at 1 ps simulations match the closed-form models. */
     char stack[64];
     snprintf(stack, sizeof stack, "--cfg=contexts/stack-size:%d", SC_ACTOR_STACK_KIB);
-    char *argv[] = {"simcoll",
-                    "--log=root.thresh:error",
-                    "--cfg=network/model:CM02",
-                    "--cfg=network/crosstraffic:0",
-                    "--cfg=surf/precision:1e-12",
-                    stack,
-                    NULL};
-    int argc = (int)(sizeof argv / sizeof argv[0]) - 1;
+    char *argv[8] = {"simcoll",
+                     "--log=root.thresh:error",
+                     "--cfg=network/model:CM02",
+                     "--cfg=network/crosstraffic:0",
+                     "--cfg=surf/precision:1e-12",
+                     stack};
+    int argc = 6;
+    if (!guard_pages_fit(actors)) {
+        argv[argc++] = "--cfg=contexts/guard-size:0";
+        /* SimGrid then callocs each stack. glibc serves a calloc of this
+         * size from fresh mmap pages, untouched until used, unless a large
+         * free has raised its threshold for mmap: then it zeroes the heap
+         * memory instead, and 65,536 stacks of 256 KiB become 16 GiB of
+         * resident memory. A fixed threshold keeps them on mmap. */
+        mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+    }
     simgrid_init(&argc, argv);
     /* SimGrid reads files only: hand it the checked rewrite through a file
      * that lives as long as this (child) process. */
@@ -264,7 +292,7 @@ static sc_err_t describe_in_child(void *arg, sc_wire_t *out)
 {
     const source_t *src = arg;
     sc_child_step("loading it");
-    sc_engine_boot(src->checked);
+    sc_engine_boot(src->checked, 0);
     sc_platform_t plat = {0};
     sc_err_t err = describe_platform(src, &plat);
     if (!err)

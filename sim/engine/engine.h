@@ -13,9 +13,10 @@
  * it is missing, unreadable, malformed or not a simcoll cluster. */
 sc_err_t sc_platform_load(const char *option, const char *path, sc_platform_t *plat);
 
-/* In a child process: starts SimGrid with simcoll's model configuration and
- * loads the platform, as checked and rewritten by sc_platform_load
+/* In a child process: starts SimGrid with simcoll's model configuration,
+ * set for the number of actors the caller will start, and loads the
+ * platform, as checked and rewritten by sc_platform_load
  * (plat->engine_xml). */
-void sc_engine_boot(const sc_platform_t *plat);
+void sc_engine_boot(const sc_platform_t *plat, int actors);
 
 #endif

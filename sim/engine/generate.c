@@ -52,7 +52,7 @@ static sc_err_t read_template(void *arg, sc_wire_t *out)
 {
     const sc_platform_t *plat = arg;
     const char *path = plat->path;
-    sc_engine_boot(plat);
+    sc_engine_boot(plat, 0);
     /* The template is uniform (checked by the caller): any two nodes show
      * its links. */
     sg_host_t *hosts = sg_host_list();

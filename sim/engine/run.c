@@ -797,7 +797,7 @@ static sc_err_t simulate(void *arg, sc_wire_t *out)
         err = setup_ranks(&s);
     if (!err) {
         sc_child_step("loading the platform");
-        sc_engine_boot(spec->plat);
+        sc_engine_boot(spec->plat, p);
         err = sc_world_create(&s.model, s.scratch, ctx->receives, &s.world);
     }
     for (int r = 0; !err && r < p; r++) {
