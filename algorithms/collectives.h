@@ -15,7 +15,10 @@ enum {
     SC_TAG_REDUCE,
     SC_TAG_ALLREDUCE,
     SC_TAG_SEND,
-    SC_TAG_HALO
+    SC_TAG_HALO,
+    /* Early exit: SC_TAG_EARLY + 2 * call (vectors) and + 1 (decisions),
+     * above every other tag and any subcommunicator's. */
+    SC_TAG_EARLY = 1 << 24
 };
 
 sc_err_t sc_allgather_ring(sc_comm_t *comm, const sc_coll_args_t *args);
@@ -79,6 +82,10 @@ sc_err_t sc_allreduce_rhrd(sc_comm_t *comm, const sc_coll_args_t *args);
 sc_err_t sc_allreduce_mpich(sc_comm_t *comm, const sc_coll_args_t *args);
 sc_err_t sc_allreduce_nonpow2(sc_comm_t *comm, const sc_coll_args_t *args);
 sc_err_t sc_allreduce_ring(sc_comm_t *comm, const sc_coll_args_t *args);
+
+/* Early exit for land, lor, band, bor (reference 003): recursive doubling
+ * that a rank whose input decides the result cuts short (reduce/early.c). */
+sc_err_t sc_allreduce_early(sc_comm_t *comm, const sc_coll_args_t *args);
 
 /* MPICH's SMP-aware collectives (mpich/smp.c): flat algorithms on the node
  * and node-leader communicators, as MPICH2 1.2.1 runs by default. */

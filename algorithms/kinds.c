@@ -42,8 +42,28 @@ static void fill_root_message(const sc_data_t *d, int rank, void *in)
 static void fill_vector(const sc_data_t *d, int rank, void *in)
 {
     size_t elem = sc_type_size(d->type), n = d->bytes / elem, first = d->seed * n;
+    if (d->deciders && sc_op_can_decide(d->op)) {
+        int decides = sc_deciders_has(d->deciders, rank, d->p, d->seed);
+        for (size_t k = 0; k < n; k++)
+            sc_op_sample_decider(d->op, rank, decides, first + k, (char *)in + k * elem);
+        return;
+    }
     for (size_t k = 0; k < n; k++)
         sc_op_sample(d->op, d->type, rank, d->p, first + k, (char *)in + k * elem);
+}
+
+int sc_kind_rank_decides(const sc_data_t *d, int rank, size_t first, size_t count)
+{
+    if (!sc_op_can_decide(d->op) || count == 0)
+        return 0;
+    if (d->deciders)
+        return sc_deciders_has(d->deciders, rank, d->p, d->seed);
+    /* sc_op_sample: rank k mod (p+1) decides element k of land and lor, so
+     * a rank decides a span of one element only; the samples of band and
+     * bor never decide. */
+    size_t k = d->seed * (d->bytes / sc_type_size(d->type)) + first;
+    return (d->op == SC_OP_LAND || d->op == SC_OP_LOR) && count == 1 &&
+           k % (size_t)(d->p + 1) == (size_t)rank;
 }
 
 static void expect_blocks(const sc_data_t *d, void *out)

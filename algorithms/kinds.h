@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+#include "reduce/deciders.h"
 #include "reduce/ops.h"
 
 typedef enum {
@@ -29,6 +30,9 @@ typedef struct {
     sc_op_t op;
     sc_type_t type;
     unsigned long seed;
+    /* Reductions by an op that can decide: which ranks hold the deciding
+     * value (--data decider); NULL for sc_op_sample's pattern. */
+    const sc_deciders_t *deciders;
 } sc_data_t;
 
 typedef struct {
@@ -62,5 +66,10 @@ size_t sc_kind_output_bytes(const sc_kind_t *kind, const sc_data_t *d);
 /* 1 if rank `rank` must hold the expected output after the call (reduce:
  * the root; barrier: nobody, its check is on times). */
 int sc_kind_checks_rank(const sc_kind_t *kind, const sc_data_t *d, int rank);
+
+/* Whether the `count` elements from element `first` of rank `rank`'s input
+ * vector alone decide the reduction of d (every one deciding), as
+ * size-only runs must know without data. */
+int sc_kind_rank_decides(const sc_data_t *d, int rank, size_t first, size_t count);
 
 #endif

@@ -23,6 +23,38 @@ sc_err_t sc_waitall(sc_comm_t *comm, int count, sc_request_t **reqs)
     return comm->transport->waitall(comm, count, reqs);
 }
 
+sc_err_t sc_waitany(sc_comm_t *comm, int count, sc_request_t **reqs, int *index,
+                    int *source)
+{
+    return comm->transport->waitany(comm, count, reqs, index, source, 1);
+}
+
+sc_err_t sc_wait_ready(sc_comm_t *comm, int count, sc_request_t **reqs, int *index)
+{
+    return comm->transport->waitany(comm, count, reqs, index, NULL, 0);
+}
+
+sc_err_t sc_test(sc_comm_t *comm, sc_request_t **req, int *flag)
+{
+    return comm->transport->test(comm, req, flag);
+}
+
+sc_err_t sc_cancel(sc_comm_t *comm, sc_request_t **req, int *cancelled)
+{
+    return comm->transport->cancel(comm, req, cancelled);
+}
+
+sc_err_t sc_request_free(sc_comm_t *comm, sc_request_t **req)
+{
+    return comm->transport->request_free(comm, req);
+}
+
+sc_err_t sc_iprobe(sc_comm_t *comm, int src, int tag, int *flag, int *source,
+                   size_t *bytes)
+{
+    return comm->transport->iprobe(comm, src, tag, flag, source, bytes);
+}
+
 sc_err_t sc_wait(sc_comm_t *comm, sc_request_t **req)
 {
     return sc_waitall(comm, 1, req);

@@ -13,6 +13,12 @@ typedef struct sc_request sc_request_t;
 
 typedef struct sc_comm sc_comm_t;
 
+/* A receive from any rank, of any tag, of any size (MPI_ANY_SOURCE,
+ * MPI_ANY_TAG; a receive of any size discards the data and has no buffer). */
+#define SC_ANY_SOURCE (-1)
+#define SC_ANY_TAG (-1)
+#define SC_ANY_SIZE ((size_t)-1)
+
 /* Shared garbage memory handed out by sc_buf_alloc() in size-only runs. */
 typedef struct sc_scratch sc_scratch_t;
 
@@ -29,6 +35,15 @@ typedef struct {
     /* Spends the time of combining `bytes` of received data into the
      * rank's own vector (see sc_model_reduce_time). */
     sc_err_t (*reduce_time)(sc_comm_t *comm, size_t bytes);
+    /* The calls below are those of sc_waitany ... sc_iprobe; waitany
+     * serves sc_wait_ready too (complete = 0). */
+    sc_err_t (*waitany)(sc_comm_t *comm, int count, sc_request_t **reqs, int *index,
+                        int *source, int complete);
+    sc_err_t (*test)(sc_comm_t *comm, sc_request_t **req, int *flag);
+    sc_err_t (*cancel)(sc_comm_t *comm, sc_request_t **req, int *cancelled);
+    sc_err_t (*request_free)(sc_comm_t *comm, sc_request_t **req);
+    sc_err_t (*iprobe)(sc_comm_t *comm, int src, int tag, int *flag, int *source,
+                       size_t *bytes);
 } sc_transport_t;
 
 /* One rank's view of the communicator, filled in by the transport. */
@@ -44,19 +59,58 @@ struct sc_comm {
     /* Bytes of an element of the reduction being run, for the time of
      * combining (sc_reduce_time); set by whoever starts the call. */
     size_t elem_size;
+    /* Calls this rank has made of algorithms whose messages must not meet
+     * another call's (early exit, reduce/early.c): the count, the same on
+     * every rank since all call collectives in one order, goes into their
+     * tags. */
+    unsigned long tagged_calls;
 };
 
 /* Non-blocking send of `bytes` bytes to rank `dst`. */
 sc_err_t sc_isend(sc_comm_t *comm, const void *buf, size_t bytes, int dst,
                   int tag, sc_request_t **req);
 
-/* Non-blocking receive of exactly `bytes` bytes from rank `src`. */
+/* Non-blocking receive of exactly `bytes` bytes from rank `src`, or of
+ * whatever is sent (SC_ANY_SIZE, buf NULL: the data is dropped); src may
+ * be SC_ANY_SOURCE and tag SC_ANY_TAG. */
 sc_err_t sc_irecv(sc_comm_t *comm, void *buf, size_t bytes, int src, int tag,
                   sc_request_t **req);
 
 /* Waits for one request / for all of them; NULL entries are skipped. */
 sc_err_t sc_wait(sc_comm_t *comm, sc_request_t **req);
 sc_err_t sc_waitall(sc_comm_t *comm, int count, sc_request_t **reqs);
+
+/* Waits until one of the requests completes, completes it as sc_wait does
+ * and sets *index to its place (-1 if every entry is NULL) and *source, if
+ * not NULL, to the sender of a receive (-1 for a send). The lowest index
+ * wins when several are complete. */
+sc_err_t sc_waitany(sc_comm_t *comm, int count, sc_request_t **reqs, int *index,
+                    int *source);
+
+/* As sc_waitany, but leaves the request it found complete for sc_wait or
+ * sc_waitall, which then return at once: so that a send and a receive
+ * still complete together (their overheads and paths as sc_sendrecv's)
+ * when something else could have come first. */
+sc_err_t sc_wait_ready(sc_comm_t *comm, int count, sc_request_t **reqs, int *index);
+
+/* *flag = 1 and the request completed as by sc_wait if it is complete,
+ * else *flag = 0 and nothing waits. */
+sc_err_t sc_test(sc_comm_t *comm, sc_request_t **req, int *flag);
+
+/* Withdraws a receive that has not matched a message yet: *cancelled = 1
+ * and the request is gone. Otherwise *cancelled = 0 and the request must
+ * still be waited for. Sends cannot be cancelled (MPI-4 deprecates it). */
+sc_err_t sc_cancel(sc_comm_t *comm, sc_request_t **req, int *cancelled);
+
+/* Lets the transport complete the request in the background (as
+ * MPI_Request_free): a receive's buffer must stay valid until the run ends.
+ * The run still fails if its message never comes. */
+sc_err_t sc_request_free(sc_comm_t *comm, sc_request_t **req);
+
+/* Whether a message from src (or SC_ANY_SOURCE) with tag (or SC_ANY_TAG)
+ * has arrived and waits for its receive; if so, its sender and size. */
+sc_err_t sc_iprobe(sc_comm_t *comm, int src, int tag, int *flag, int *source,
+                   size_t *bytes);
 
 /* Blocking send and receive (isend or irecv followed by wait). */
 sc_err_t sc_send(sc_comm_t *comm, const void *buf, size_t bytes, int dst,

@@ -28,6 +28,10 @@ typedef struct {
      * position rank r plays, pi_inv[j] the rank playing position j.
      * NULL for the identity; other algorithms ignore it. */
     const int *pi, *pi_inv;
+    /* Whether this rank's input alone decides the reduction
+     * (sc_kind_rank_decides), for early-exit algorithms in size-only runs,
+     * where there is no data to look at. */
+    int decides;
 } sc_coll_args_t;
 
 /* One rank's part of a collective. Returns SC_OK or the transport's error. */
@@ -38,6 +42,8 @@ typedef sc_err_t (*sc_coll_fn)(sc_comm_t *comm, const sc_coll_args_t *args);
 #define SC_NEEDS_POW2 (1u << 0)   /* p must be a power of two */
 #define SC_USES_MAPPING (1u << 1) /* ranks stay where MPI put them; the
                                      algorithm uses args.pi (exch, reorder) */
+#define SC_EARLY_EXIT (1u << 2)   /* needs an op one value decides; which
+                                     messages it sends depends on the data */
 
 typedef struct {
     const char *name;           /* what --algo accepts */

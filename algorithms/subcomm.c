@@ -29,15 +29,80 @@ static sc_err_t sub_isend(sc_comm_t *comm, const void *buf, size_t bytes, int ds
                           tag + sub->context * SC_SUBCOMM_TAGS, req);
 }
 
+/* A tag of the subcommunicator's context, on the parent. Any tag would
+ * also match other contexts' messages: refused. */
+static sc_err_t parent_tag(const sc_comm_t *comm, int tag, int *out)
+{
+    if (tag == SC_ANY_TAG)
+        return sc_error(SC_ERR_RUN, "rank %d of a subcommunicator: receives from any tag "
+                        "are not supported on subcommunicators", comm->rank);
+    *out = tag + sub_of((sc_comm_t *)comm)->context * SC_SUBCOMM_TAGS;
+    return SC_OK;
+}
+
+/* The subcommunicator rank of parent rank r (r itself if negative). */
+static int member_index(const sc_subcomm_t *sub, int r)
+{
+    for (int i = 0; r >= 0 && i < sub->comm.size; i++)
+        if (sub->members[i] == r)
+            return i;
+    return r;
+}
+
 static sc_err_t sub_irecv(sc_comm_t *comm, void *buf, size_t bytes, int src, int tag,
                           sc_request_t **req)
 {
     sc_subcomm_t *sub = sub_of(comm);
     *req = NULL;
-    sc_err_t err = check_peer(comm, src, "receive from");
+    int ptag = 0;
+    sc_err_t err = src == SC_ANY_SOURCE ? SC_OK : check_peer(comm, src, "receive from");
+    if (!err)
+        err = parent_tag(comm, tag, &ptag);
     return err ? err
-               : sc_irecv(sub->parent, buf, bytes, sub->members[src],
-                          tag + sub->context * SC_SUBCOMM_TAGS, req);
+               : sc_irecv(sub->parent, buf, bytes,
+                          src == SC_ANY_SOURCE ? SC_ANY_SOURCE : sub->members[src], ptag, req);
+}
+
+static sc_err_t sub_waitany(sc_comm_t *comm, int count, sc_request_t **reqs, int *index,
+                            int *source, int complete)
+{
+    sc_subcomm_t *sub = sub_of(comm);
+    sc_err_t err = complete ? sc_waitany(sub->parent, count, reqs, index, source)
+                            : sc_wait_ready(sub->parent, count, reqs, index);
+    if (source)
+        *source = member_index(sub, *source);
+    return err;
+}
+
+static sc_err_t sub_test(sc_comm_t *comm, sc_request_t **req, int *flag)
+{
+    return sc_test(sub_of(comm)->parent, req, flag);
+}
+
+static sc_err_t sub_cancel(sc_comm_t *comm, sc_request_t **req, int *cancelled)
+{
+    return sc_cancel(sub_of(comm)->parent, req, cancelled);
+}
+
+static sc_err_t sub_request_free(sc_comm_t *comm, sc_request_t **req)
+{
+    return sc_request_free(sub_of(comm)->parent, req);
+}
+
+static sc_err_t sub_iprobe(sc_comm_t *comm, int src, int tag, int *flag, int *source,
+                           size_t *bytes)
+{
+    sc_subcomm_t *sub = sub_of(comm);
+    int ptag = 0;
+    sc_err_t err = src == SC_ANY_SOURCE ? SC_OK : check_peer(comm, src, "probe for");
+    if (!err)
+        err = parent_tag(comm, tag, &ptag);
+    if (!err)
+        err = sc_iprobe(sub->parent, src == SC_ANY_SOURCE ? SC_ANY_SOURCE : sub->members[src],
+                        ptag, flag, source, bytes);
+    if (!err && source && *flag)
+        *source = member_index(sub, *source);
+    return err;
 }
 
 static sc_err_t sub_waitall(sc_comm_t *comm, int count, sc_request_t **reqs)
@@ -55,6 +120,11 @@ static const sc_transport_t sub_transport = {
     .irecv = sub_irecv,
     .waitall = sub_waitall,
     .reduce_time = sub_reduce_time,
+    .waitany = sub_waitany,
+    .test = sub_test,
+    .cancel = sub_cancel,
+    .request_free = sub_request_free,
+    .iprobe = sub_iprobe,
 };
 
 void sc_subcomm_init(sc_subcomm_t *sub, sc_comm_t *parent, const int *members, int n, int me,

@@ -99,8 +99,67 @@ static sc_err_t rec_reduce_time(sc_comm_t *comm, size_t bytes)
     return SC_OK;
 }
 
-static const sc_transport_t recording_transport = {rec_isend, rec_irecv, rec_waitall,
-                                                   rec_reduce_time};
+/* Every request is complete when posted (NULL): nothing to wait for,
+ * nothing left to cancel, no message waiting to be probed. */
+static sc_err_t rec_waitany(sc_comm_t *comm, int count, sc_request_t **reqs, int *index,
+                            int *source, int complete)
+{
+    (void)comm;
+    (void)complete;
+    (void)count;
+    (void)reqs;
+    *index = -1;
+    if (source)
+        *source = -1;
+    return SC_OK;
+}
+
+static sc_err_t rec_test(sc_comm_t *comm, sc_request_t **req, int *flag)
+{
+    (void)comm;
+    *req = NULL;
+    *flag = 1;
+    return SC_OK;
+}
+
+static sc_err_t rec_cancel(sc_comm_t *comm, sc_request_t **req, int *cancelled)
+{
+    (void)comm;
+    *req = NULL;
+    *cancelled = 0;
+    return SC_OK;
+}
+
+static sc_err_t rec_request_free(sc_comm_t *comm, sc_request_t **req)
+{
+    (void)comm;
+    *req = NULL;
+    return SC_OK;
+}
+
+static sc_err_t rec_iprobe(sc_comm_t *comm, int src, int tag, int *flag, int *source,
+                           size_t *bytes)
+{
+    (void)comm;
+    (void)src;
+    (void)tag;
+    (void)source;
+    (void)bytes;
+    *flag = 0;
+    return SC_OK;
+}
+
+static const sc_transport_t recording_transport = {
+    .isend = rec_isend,
+    .irecv = rec_irecv,
+    .waitall = rec_waitall,
+    .reduce_time = rec_reduce_time,
+    .waitany = rec_waitany,
+    .test = rec_test,
+    .cancel = rec_cancel,
+    .request_free = rec_request_free,
+    .iprobe = rec_iprobe,
+};
 
 static int by_pair(const void *x, const void *y);
 
@@ -156,6 +215,17 @@ static size_t fold_edges(msgs_t *sent)
     return edges;
 }
 
+sc_err_t sc_graph_recordable(const sc_algo_t *algo)
+{
+    if (algo->needs & SC_EARLY_EXIT)
+        return sc_error(SC_ERR_INPUT,
+                        "%s sends messages that depend on the data, so it has no fixed "
+                        "communication graph to partition or cut; place its ranks with "
+                        "--mapping block, cyclic or a mapping file",
+                        algo->name);
+    return SC_OK;
+}
+
 sc_err_t sc_graph_record(const sc_algo_t *algo, int p, int root, sc_graph_t *graph)
 {
     return sc_graph_record_placed(algo, p, root, NULL, graph);
@@ -164,8 +234,11 @@ sc_err_t sc_graph_record(const sc_algo_t *algo, int p, int root, sc_graph_t *gra
 sc_err_t sc_graph_record_placed(const sc_algo_t *algo, int p, int root, const int *node_of,
                                 sc_graph_t *graph)
 {
-    igraph_setup();
     memset(graph, 0, sizeof *graph);
+    sc_err_t fixed = sc_graph_recordable(algo);
+    if (fixed)
+        return fixed;
+    igraph_setup();
     recorder_t rec = {{NULL, 0, 0}, {NULL, 0, 0}, 0};
     sc_err_t err = SC_OK;
     sc_scratch_t *scratch = sc_scratch_create();

@@ -25,6 +25,10 @@ typedef struct {
  * messages do not depend on data or timing, as all registered ones. The
  * recorder checks that every pair's sends match its receives and fails
  * (SC_ERR_RUN) otherwise. */
+/* SC_ERR_INPUT naming the algorithm if its messages depend on the data
+ * (early exit), so that it has no graph to record. */
+sc_err_t sc_graph_recordable(const sc_algo_t *algo);
+
 sc_err_t sc_graph_record(const sc_algo_t *algo, int p, int root, sc_graph_t *graph);
 
 /* The same with the ranks' nodes known (node_of, by rank; NULL: not

@@ -140,3 +140,45 @@ void sc_op_sample(sc_op_t op, sc_type_t type, int rank, int p, size_t k, void *o
     }
     memcpy(out, &x, sizeof x);
 }
+
+int sc_op_can_decide(sc_op_t op)
+{
+    return op == SC_OP_LAND || op == SC_OP_LOR || op == SC_OP_BAND || op == SC_OP_BOR;
+}
+
+int sc_op_decides(sc_op_t op, const void *x)
+{
+    int v;
+    memcpy(&v, x, sizeof v);
+    switch (op) {
+    case SC_OP_LAND:
+    case SC_OP_BAND: return v == 0;
+    case SC_OP_LOR: return v != 0;
+    case SC_OP_BOR: return v == -1;
+    default: return 0;
+    }
+}
+
+void sc_op_deciding(sc_op_t op, void *out)
+{
+    int v = op == SC_OP_LOR ? 1 : op == SC_OP_BOR ? -1 : 0;
+    memcpy(out, &v, sizeof v);
+}
+
+void sc_op_sample_decider(sc_op_t op, int rank, int decides, size_t k, void *out)
+{
+    if (decides) {
+        sc_op_deciding(op, out);
+        return;
+    }
+    uint32_t h = mix(rank, k);
+    int x;
+    switch (op) {
+    case SC_OP_LAND: x = (int)(h | 1); break;
+    case SC_OP_LOR: x = 0; break;
+    case SC_OP_BAND: x = (int)~(1u << ((unsigned)rank + k) % 32); break;
+    case SC_OP_BOR: x = (int)(1u << ((unsigned)rank + k) % 32); break;
+    default: x = 0; break;
+    }
+    memcpy(out, &x, sizeof x);
+}

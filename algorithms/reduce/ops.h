@@ -54,4 +54,18 @@ void sc_op_apply(sc_op_t op, sc_type_t type, void *inout, const void *in, size_t
  * that is p); for band, bor, rank r owns bit (r + k) mod 32. */
 void sc_op_sample(sc_op_t op, sc_type_t type, int rank, int p, size_t k, void *out);
 
+/* Early exit (reference 003): land, lor, band and bor have an element that
+ * alone decides the result (false, true, all bits 0, all bits 1). */
+int sc_op_can_decide(sc_op_t op);
+
+/* Whether element x decides op's result (op one that can decide, x an int). */
+int sc_op_decides(sc_op_t op, const void *x);
+
+/* The deciding element of op (an int): false is 0, true 1. */
+void sc_op_deciding(sc_op_t op, void *out);
+
+/* Element k of rank `rank` under `--data decider=...`: the deciding one if
+ * the rank decides, else one that decides nothing, as sc_op_sample's. */
+void sc_op_sample_decider(sc_op_t op, int rank, int decides, size_t k, void *out);
+
 #endif

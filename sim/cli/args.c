@@ -69,3 +69,12 @@ sc_err_t sc_cli_choice(const char *value, const char *option,
     return sc_error(SC_ERR_INPUT, "%s: unknown value '%s'; use one of %s", option, value, valid);
 }
 
+
+sc_err_t sc_cli_data(const char *text, sc_deciders_t *deciders)
+{
+    static const char key[] = "decider=";
+    if (strncmp(text, key, sizeof key - 1) != 0)
+        return sc_error(SC_ERR_INPUT, "--data: unknown setting '%s'; use decider=... (simcoll "
+                        "--help describes it)", text);
+    return sc_deciders_parse(text + sizeof key - 1, deciders);
+}

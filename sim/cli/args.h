@@ -4,6 +4,7 @@
 #ifndef SC_CLI_ARGS_H
 #define SC_CLI_ARGS_H
 
+#include "algorithms/reduce/deciders.h"
 #include "common/sc_error.h"
 
 /* Prints "simcoll: MESSAGE" for the last error and returns err as an exit
@@ -23,5 +24,19 @@ const char *sc_cli_refused_option(char **args, int before);
  * naming `option` and listing them. */
 sc_err_t sc_cli_choice(const char *value, const char *option, const char *const *choices,
                        int *index);
+
+/* --data KEY=VALUE: the input distribution of reductions. Today one key,
+ * decider=SPEC (sc_deciders_parse). */
+sc_err_t sc_cli_data(const char *text, sc_deciders_t *deciders);
+
+/* What --help says of --data. */
+#define SC_CLI_DATA_HELP                                                                       \
+    "  --data decider=D       which ranks hold a value that alone decides a reduction\n"     \
+    "                         by land, lor, band or bor (their whole vector: false,\n"       \
+    "                         true, all bits 0, all bits 1; the others hold values that\n"   \
+    "                         decide nothing): none, first, last, middle, a rank (5),\n"     \
+    "                         ranks joined by + (0+5+63), or a fraction of the ranks\n"      \
+    "                         picked at random per call (0.01, 1.0). Without it rank k\n"   \
+    "                         mod (p+1) decides element k of land and lor\n"
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "algorithms/mapping/graph.h"
 #include "algorithms/mapping/mapping.h"
 #include "algorithms/profiles/profiles.h"
 #include "args.h"
@@ -48,6 +49,7 @@ static const char usage[] =
     "  --op OP                reduction: sum (default), prod, max, min, land, lor,\n"
     "                         lxor, band, bor, bxor (the last six on int only)\n"
     "  --type T               reduction element type: double (default) or int\n"
+    SC_CLI_DATA_HELP
     "  --mapping M            where algorithm positions run: block, cyclic (MPI's\n"
     "                         placements), partition (the algorithm's graph cut into\n"
     "                         node-sized parts), greedy, or a file of pi; default\n"
@@ -136,12 +138,23 @@ typedef struct {
     sc_type_t type;
     sc_format_t format;
     int payload;
+    const sc_deciders_t *deciders; /* --data decider, or NULL */
+    sc_deciders_t deciders_given;
     const char *out, *machinefile, *rankfile; /* map only */
     const char *coll;                  /* --coll, with --mpi */
     const sc_profile_t *mpi;
 } opts_t;
 
-enum { OPT_PARTITIONER = 256, OPT_MACHINEFILE, OPT_RANKFILE, OPT_OP, OPT_TYPE, OPT_COLL, OPT_MPI };
+enum {
+    OPT_PARTITIONER = 256,
+    OPT_MACHINEFILE,
+    OPT_RANKFILE,
+    OPT_OP,
+    OPT_TYPE,
+    OPT_COLL,
+    OPT_MPI,
+    OPT_DATA
+};
 
 
 static sc_err_t find_profile(const char *name, const sc_profile_t **out)
@@ -171,7 +184,8 @@ static sc_err_t parse_options(int argc, char **argv, int first, int map, opts_t 
         {"op", required_argument, NULL, OPT_OP},    {"type", required_argument, NULL, OPT_TYPE},
         {"no-payload", no_argument, NULL, 'N'},     {"help", no_argument, NULL, 'h'},
         {"coll", required_argument, NULL, OPT_COLL}, {"mpi", required_argument, NULL, OPT_MPI},
-        {"version", no_argument, NULL, 'V'},        {NULL, 0, NULL, 0}};
+        {"version", no_argument, NULL, 'V'},        {"data", required_argument, NULL, OPT_DATA},
+        {NULL, 0, NULL, 0}};
     static const struct option map_opts[] = {
         {"platform", required_argument, NULL, 'p'}, {"algo", required_argument, NULL, 'a'},
         {"np", required_argument, NULL, 'n'},       {"root", required_argument, NULL, 'r'},
@@ -234,6 +248,10 @@ static sc_err_t parse_options(int argc, char **argv, int first, int map, opts_t 
         case 'r': err = sc_parse_int(optarg, "--root", 0, 1 << 30, &o->root); break;
         case OPT_OP: err = sc_op_parse(optarg, "--op", &o->op); break;
         case OPT_TYPE: err = sc_type_parse(optarg, "--type", &o->type); break;
+        case OPT_DATA:
+            if (!(err = sc_cli_data(optarg, &o->deciders_given)))
+                o->deciders = &o->deciders_given;
+            break;
         case 'f':
             if (!(err = sc_cli_choice(optarg, "--format", formats, &index)))
                 o->format = (sc_format_t)index;
@@ -480,7 +498,7 @@ static int run_command(int argc, char **argv)
         const plan_t *pl = &b.plans[b.runs[k].plan];
         sc_run_spec_t spec = {.plat = &plat, .algo = pl->algo, .np = pl->np,
                               .bytes = b.runs[k].bytes, .root = o.root, .op = o.op,
-                              .type = o.type};
+                              .type = o.type, .deciders = o.deciders};
         err = sc_run_check(&spec);
     }
     for (int i = 0; i < b.nplans && !err; i++) {
@@ -490,7 +508,10 @@ static int run_command(int argc, char **argv)
             sc_run_spec_t spec = {.plat = &plat, .algo = pl->algo, .np = pl->np, .root = o.root,
                                   .op = o.op, .type = o.type, .placement = lay->placement,
                                   .pi = lay->pi};
-            err = sc_run_cut(&spec, &lay->cut, &lay->total);
+            /* An early-exit algorithm's messages depend on the data: no
+             * fixed graph to cut (its cut and graph weight stay 0). */
+            if (!(pl->algo->needs & SC_EARLY_EXIT))
+                err = sc_run_cut(&spec, &lay->cut, &lay->total);
         }
     }
     for (int k = 0; k < b.nruns && !err; k++) {
@@ -499,7 +520,7 @@ static int run_command(int argc, char **argv)
         sc_run_spec_t spec = {.plat = &plat, .algo = pl->algo, .np = pl->np,
                               .bytes = b.runs[k].bytes, .root = o.root, .op = o.op,
                               .type = o.type, .placement = lay->placement, .pi = lay->pi,
-                              .payload = o.payload};
+                              .payload = o.payload, .deciders = o.deciders};
         sc_report_row_t *row = &rows[nrows];
         *row = (sc_report_row_t){.platform = plat.name, .algo = pl->algo, .np = pl->np,
                                  .bytes = b.runs[k].bytes, .op = o.op, .type = o.type,
@@ -550,7 +571,7 @@ static int map_command(int argc, char **argv)
         goto cleanup;
     sc_run_spec_t spec = {.plat = &plat, .algo = algo, .np = np, .root = o.root};
     o.map.kind = MAP_PARTITION;
-    if ((err = sc_run_check(&spec)) ||
+    if ((err = sc_graph_recordable(algo)) || (err = sc_run_check(&spec)) ||
         (err = make_layout(&plat, algo, np, o.root, &o.map, &lay)))
         goto cleanup;
     /* How good is it, next to MPI's placements? */
@@ -681,7 +702,7 @@ sc_err_t sc_cli_check(int argc, char **argv, const sc_platform_t *plat)
         const plan_t *pl = &b.plans[b.runs[k].plan];
         sc_run_spec_t spec = {.plat = plat, .algo = pl->algo, .np = pl->np,
                               .bytes = b.runs[k].bytes, .root = o.root, .op = o.op,
-                              .type = o.type, .payload = o.payload};
+                              .type = o.type, .payload = o.payload, .deciders = o.deciders};
         err = sc_run_check(&spec);
     }
     free(b.plans);

@@ -31,6 +31,8 @@ typedef struct {
     const char *output, *plot;
     const sc_profile_t *mpi;
     int payload;
+    const sc_deciders_t *deciders; /* --data decider, or NULL */
+    sc_deciders_t deciders_given;
     enum { PACK_NONE, PACK_AUTO, PACK_SHOW } pack;
     sc_format_t format;
     sc_op_t op;
@@ -44,7 +46,7 @@ typedef struct {
 } popts_t;
 
 enum { OPT_TRACE = 300, OPT_PACK, OPT_MPI, OPT_COLL, OPT_ALGO, OPT_DIMS, OPT_PLOT, OPT_OP,
-       OPT_TYPE, OPT_ROOT, OPT_FROM };
+       OPT_TYPE, OPT_ROOT, OPT_FROM, OPT_DATA };
 
 static sc_err_t parse_popts(int argc, char **argv, int tune, popts_t *o, int *done)
 {
@@ -54,6 +56,7 @@ static sc_err_t parse_popts(int argc, char **argv, int tune, popts_t *o, int *do
         {"no-payload", no_argument, NULL, 'N'},     {"trace-ops", required_argument, NULL, OPT_TRACE},
         {"pack", required_argument, NULL, OPT_PACK}, {"format", required_argument, NULL, 'f'},
         {"turning-from", required_argument, NULL, OPT_FROM},
+        {"data", required_argument, NULL, OPT_DATA},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
     static const struct option tune_opts[] = {
         {"platform", required_argument, NULL, 'p'}, {"np", required_argument, NULL, 'n'},
@@ -102,6 +105,10 @@ static sc_err_t parse_popts(int argc, char **argv, int tune, popts_t *o, int *do
             o->root_given = 1;
             err = sc_parse_int(optarg, "--root", 0, 1 << 30, &o->root);
             break;
+        case OPT_DATA:
+            if (!(err = sc_cli_data(optarg, &o->deciders_given)))
+                o->deciders = &o->deciders_given;
+            break;
         case OPT_FROM:
             o->from_given = 1;
             if (!(err = sc_parse_size(optarg, "--turning-from", &from)))
@@ -129,8 +136,9 @@ static sc_err_t parse_popts(int argc, char **argv, int tune, popts_t *o, int *do
                          "         [--turning-from SIZE (default 1M, as the patent)]\n"
                        : "usage: simcoll run --platform FILE [--np N[,N...]] [--mapping M] [--mpi P]\n"
                          "         [--pack none|auto|show] [--turning-from SIZE] [--trace-ops FILE]\n"
-                         "         [--no-payload]\n"
-                         "         [--format table|csv|json] PROGRAM\n",
+                         "         [--no-payload] [--data decider=D]\n"
+                         "         [--format table|csv|json] PROGRAM\n"
+                         SC_CLI_DATA_HELP,
                   stdout);
             *done = 1;
             return SC_OK;
@@ -399,7 +407,8 @@ int sc_cli_run_program(int argc, char **argv)
         if (!(err = make_place(o.mapping, nps[i], &pl))) {
             sc_run_spec_t spec = {.plat = &plat, .program = &prog, .profile = o.mpi,
                                   .np = nps[i], .placement = pl.placement, .pi = pl.pi,
-                                  .payload = o.payload, .trace = o.trace != NULL};
+                                  .payload = o.payload, .trace = o.trace != NULL,
+                                  .deciders = o.deciders};
             err = sc_run_check(&spec);
         }
         free(pl.pi);
@@ -426,7 +435,8 @@ int sc_cli_run_program(int argc, char **argv)
         if (!err && o.pack != PACK_SHOW) {
             sc_run_spec_t spec = {.plat = &plat, .program = runs, .profile = o.mpi,
                                   .np = nps[i], .placement = pl.placement, .pi = pl.pi,
-                                  .payload = o.payload, .trace = o.trace != NULL};
+                                  .payload = o.payload, .trace = o.trace != NULL,
+                                  .deciders = o.deciders};
             sc_program_report_row_t *row = &rows[nrows];
             *row = (sc_program_report_row_t){.program = o.program, .platform = plat.name,
                                              .np = nps[i], .mapping = pl.name,

@@ -164,6 +164,23 @@ static sc_err_t build_program(const sc_run_spec_t *spec, sc_program_t *prog)
     return err;
 }
 
+/* --data decider names ranks that exist and applies to some reduction. */
+static sc_err_t check_deciders(const sc_run_spec_t *spec, const sc_program_t *prog)
+{
+    if (!spec->deciders)
+        return SC_OK;
+    sc_err_t err = sc_deciders_check(spec->deciders, spec->np);
+    for (int i = 0; !err && i < prog->nstmts; i++) {
+        const sc_stmt_t *st = &prog->stmts[i];
+        if (st->kind == SC_STMT_CALL && sc_kind(st->collective)->is_reduction &&
+            sc_op_can_decide(st->op))
+            return SC_OK;
+    }
+    return err ? err
+               : sc_error(SC_ERR_INPUT, "--data decider applies to reductions by land, lor, "
+                                        "band or bor, and there are none here (use --op)");
+}
+
 static sc_err_t layout_init(const sc_run_spec_t *spec, layout_t *lay)
 {
     const sc_platform_t *plat = spec->plat;
@@ -203,7 +220,7 @@ static sc_err_t layout_init(const sc_run_spec_t *spec, layout_t *lay)
     memcpy(lay->node_of, plays ? slot_node : lay->node_of_position, (size_t)p * sizeof(int));
     if ((err = sc_program_resolve(&lay->prog, p, lay->node_of, spec->profile)))
         goto cleanup;
-    if ((err = check_sizes(spec, lay)))
+    if ((err = check_sizes(spec, lay)) || (err = check_deciders(spec, &lay->prog)))
         goto cleanup;
     lay->play_pi = plays ? spec->pi : NULL;
     lay->play_pi_inv = plays ? lay->pi_inv : NULL;
@@ -298,14 +315,16 @@ static void spend(double seconds)
 static sc_data_t piece_data(const session_t *s, const sc_stmt_t *st, const sc_piece_t *pc,
                             long seed)
 {
-    return (sc_data_t){pc->stride, s->spec->np, st->root, st->op, st->type, (unsigned long)seed};
+    return (sc_data_t){pc->stride,   s->spec->np,         st->root,
+                       st->op,       st->type,            (unsigned long)seed,
+                       s->spec->deciders};
 }
 
 /* Verification data of halo face f: a pattern of its own. */
 static sc_data_t face_data(const session_t *s, const sc_piece_t *pc, long seed, int face)
 {
     return (sc_data_t){pc->stride, s->spec->np, 0, SC_OP_SUM, SC_TYPE_INT,
-                       (unsigned long)(seed * 8 + face)};
+                       (unsigned long)(seed * 8 + face), NULL};
 }
 
 static void fill_pattern(const sc_data_t *d, int rank, unsigned char *out)
@@ -473,6 +492,15 @@ static sc_err_t run_call(session_t *s, sc_comm_t *comm, const sc_stmt_t *st)
     sc_coll_args_t args = {.bytes = st->bytes, .root = st->root, .op = st->op,
                            .type = st->type, .pi = s->lay->play_pi, .pi_inv = s->lay->play_pi_inv};
     comm->elem_size = sc_type_size(st->type);
+    /* Early exit in size-only runs: whether every piece of this rank's
+     * input decides. */
+    args.decides = kind->is_reduction && st->npieces > 0;
+    for (int k = 0; k < st->npieces && args.decides; k++) {
+        const sc_piece_t *pc = &st->pieces[k];
+        sc_data_t d = piece_data(s, st, pc, rd->occurrence[pc->origin] - 1);
+        args.decides = sc_kind_rank_decides(&d, r, pc->offset / comm->elem_size,
+                                            pc->bytes / comm->elem_size);
+    }
     int staged = sc_stmt_needs_stage(st);
     if (!staged) {
         const sc_piece_t *pc = &st->pieces[0];
@@ -950,7 +978,8 @@ sc_err_t sc_run_partition(const sc_run_spec_t *spec, sc_partitioner_t how, int *
 {
     int *slot_node = malloc((size_t)spec->np * sizeof *slot_node);
     sc_graph_t graph = {0};
-    sc_err_t err = slot_node ? SC_OK : sc_error(SC_ERR_RUN, "out of memory");
+    sc_err_t err = slot_node ? sc_graph_recordable(spec->algo)
+                             : sc_error(SC_ERR_RUN, "out of memory");
     if (!err && !(err = sc_run_check(spec)) &&
         !(err = sc_place(spec->plat, spec->np, SC_PLACE_BLOCK, slot_node)) &&
         !(err = sc_graph_record(spec->algo, spec->np, spec->root, &graph)))

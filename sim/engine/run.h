@@ -30,6 +30,9 @@ typedef struct {
      * rank pi[i] sits in slot i, as an mpirun rankfile would. */
     const int *pi;
     int payload;           /* 1: real data, checked; 0: sizes only */
+    /* Which ranks' inputs decide the reductions by land, lor, band, bor
+     * (--data decider); NULL for the standard pattern. */
+    const sc_deciders_t *deciders;
     int trace;             /* 1: figures per statement run (res->ops) */
     double start_skew_s;   /* rank r starts r * skew after 0 (tests) */
 } sc_run_spec_t;

@@ -81,7 +81,9 @@ typedef struct envelope {
 struct sc_request {
     int is_send;
     int done;
-    int peer, tag;
+    int freed;  /* by sc_request_free: the transport completes and frees it */
+    int peer, tag; /* receives: may be SC_ANY_SOURCE, SC_ANY_TAG */
+    int source;    /* receives: the sender of the message matched */
     size_t bytes;
     double path_bytes; /* the sender's path_bytes when it sent */
     const void *sendbuf;
@@ -126,6 +128,7 @@ typedef struct {
     sc_traffic_t traffic;
     long addressed; /* messages sent to this rank */
     long matched;   /* of those, the ones its receives matched */
+    long background; /* requests freed before they completed */
     sc_err_t error; /* first protocol error seen by this rank */
     char error_msg[256];
 } rank_t;
@@ -222,6 +225,25 @@ static void fail(rank_t *rk, const char *fmt, ...)
     vsnprintf(rk->error_msg, sizeof rk->error_msg, fmt, ap);
     va_end(ap);
     rk->error = SC_ERR_RUN;
+}
+
+/* Returns the rank's error, recorded for the caller, or SC_OK. */
+static sc_err_t status(rank_t *rk)
+{
+    if (rk->error)
+        sc_error(rk->error, "%s", rk->error_msg);
+    return rk->error;
+}
+
+/* Marks r complete; one the rank has freed is released here, since nobody
+ * will wait for it. */
+static void complete(rank_t *rk, sc_request_t *r)
+{
+    r->done = 1;
+    if (r->freed) {
+        rk->background--;
+        free(r);
+    }
 }
 
 /* The streams shared with `peer`, created on first use; NULL if out of
@@ -360,16 +382,17 @@ static void release_sent(rank_t *rk, int all)
 /* Completes receive r with envelope env (EAGER or RTS) from its queue. */
 static void match(rank_t *rk, sc_request_t *r, envelope_t *env)
 {
-    if (env->bytes != r->bytes) {
+    r->source = env->src;
+    if (env->bytes != r->bytes && r->bytes != SC_ANY_SIZE) {
         fail(rk, "rank %d expected %zu bytes from rank %d (tag %d) but %zu were sent",
              rk->comm.rank, r->bytes, env->src, env->tag, env->bytes);
-        r->done = 1;
+        complete(rk, r);
     } else if (env->kind == ENV_EAGER) {
         rk->matched++;
         r->path_bytes = env->path_bytes;
-        if (env->data)
+        if (env->data && r->recvbuf)
             memcpy(r->recvbuf, env->data, env->bytes);
-        r->done = 1;
+        complete(rk, r);
     } else { /* RTS: tell the sender to go ahead */
         rk->matched++;
         r->path_bytes = env->path_bytes;
@@ -379,17 +402,24 @@ static void match(rank_t *rk, sc_request_t *r, envelope_t *env)
             cts->rreq = r;
             post_unwaited(rk, env->src, cts, 0);
         } else {
-            r->done = 1;
+            complete(rk, r);
         }
     }
     envelope_free(env);
+}
+
+/* Whether a message from src with tag is one receive r asked for. */
+static int matches(const sc_request_t *r, int src, int tag)
+{
+    return (r->peer == src || r->peer == SC_ANY_SOURCE) &&
+           (r->tag == tag || r->tag == SC_ANY_TAG);
 }
 
 static sc_request_t *take_posted(rank_t *rk, int src, int tag)
 {
     sc_request_t **link = &rk->posted, *prev = NULL;
     for (sc_request_t *r = rk->posted; r; prev = r, link = &r->next, r = r->next)
-        if (r->peer == src && r->tag == tag) {
+        if (matches(r, src, tag)) {
             *link = r->next;
             if (rk->posted_tail == r)
                 rk->posted_tail = prev;
@@ -398,11 +428,12 @@ static sc_request_t *take_posted(rank_t *rk, int src, int tag)
     return NULL;
 }
 
-static envelope_t *take_unexpected(rank_t *rk, int src, int tag)
+/* The oldest unexpected envelope receive r matches. */
+static envelope_t *take_unexpected(rank_t *rk, const sc_request_t *r)
 {
     envelope_t **link = &rk->unexpected, *prev = NULL;
     for (envelope_t *e = rk->unexpected; e; prev = e, link = &e->next, e = e->next)
-        if (e->src == src && e->tag == tag) {
+        if (matches(r, e->src, e->tag)) {
             *link = e->next;
             if (rk->unexpected_tail == e)
                 rk->unexpected_tail = prev;
@@ -417,7 +448,7 @@ static void start_data(rank_t *rk, const envelope_t *cts)
     sc_request_t *s = cts->sreq;
     envelope_t *data = envelope_new(rk, ENV_DATA, s->tag, s->bytes, s->sendbuf);
     if (!data) {
-        s->done = 1;
+        complete(rk, s);
         return;
     }
     data->rreq = cts->rreq;
@@ -432,7 +463,7 @@ static void start_data(rank_t *rk, const envelope_t *cts)
         if (!puts || !waitset) {
             fail(rk, "rank %d: out of memory for pending sends", rk->comm.rank);
             envelope_free(data);
-            s->done = 1;
+            complete(rk, s);
             return;
         }
         rk->cap_puts = cap;
@@ -466,9 +497,9 @@ static void deliver(rank_t *rk, envelope_t *env)
         envelope_free(env);
         return;
     case ENV_DATA:
-        if (env->data)
+        if (env->data && env->rreq->recvbuf)
             memcpy(env->rreq->recvbuf, env->data, env->bytes);
-        env->rreq->done = 1;
+        complete(rk, env->rreq);
         envelope_free(env);
         return;
     }
@@ -562,7 +593,7 @@ static int pool_at_least(rank_t *rk, long needed)
 
 static void put_done(rank_t *rk, int i)
 {
-    rk->puts[i].req->done = 1;
+    complete(rk, rk->puts[i].req);
     rk->puts[i] = rk->puts[--rk->nputs];
 }
 
@@ -673,8 +704,13 @@ static sc_err_t sim_irecv(sc_comm_t *comm, void *buf, size_t bytes, int src, int
 {
     rank_t *rk = comm->impl;
     *out = NULL;
-    if (check_peer(rk, src, "receive from"))
+    if (src != SC_ANY_SOURCE && check_peer(rk, src, "receive from"))
         return rk->error;
+    if (bytes == SC_ANY_SIZE && buf) {
+        fail(rk, "rank %d: a receive of any size discards its data: its buffer must be NULL",
+             comm->rank);
+        return rk->error;
+    }
     sc_request_t *req = calloc(1, sizeof *req);
     if (!req) {
         fail(rk, "rank %d: out of memory posting a receive", comm->rank);
@@ -684,7 +720,7 @@ static sc_err_t sim_irecv(sc_comm_t *comm, void *buf, size_t bytes, int src, int
     /* What arrived while the rank was busy (computing, or paying o_r) is
      * unexpected by now, and matched at once: the cost model assumes so. */
     drain(rk);
-    envelope_t *env = take_unexpected(rk, src, tag);
+    envelope_t *env = take_unexpected(rk, req);
     if (env) {
         match(rk, req, env);
     } else {
@@ -739,9 +775,109 @@ static sc_err_t sim_waitall(sc_comm_t *comm, int count, sc_request_t **reqs)
         free(reqs[i]);
         reqs[i] = NULL;
     }
-    if (rk->error)
-        sc_error(rk->error, "%s", rk->error_msg);
-    return rk->error;
+    return status(rk);
+}
+
+static sc_err_t sim_waitany(sc_comm_t *comm, int count, sc_request_t **reqs, int *index,
+                            int *source, int complete)
+{
+    rank_t *rk = comm->impl;
+    *index = -1;
+    if (source)
+        *source = -1;
+    int any = 0;
+    for (int i = 0; i < count; i++)
+        any |= reqs[i] != NULL;
+    if (!any)
+        return SC_OK;
+    for (drain(rk); !rk->error; drain(rk)) {
+        for (int i = 0; i < count; i++)
+            if (reqs[i] && reqs[i]->done) {
+                *index = i;
+                if (!complete)
+                    return SC_OK;
+                if (source)
+                    *source = reqs[i]->is_send ? -1 : reqs[i]->source;
+                return sim_waitall(comm, 1, &reqs[i]);
+            }
+        wait_one(rk);
+    }
+    return status(rk);
+}
+
+static sc_err_t sim_test(sc_comm_t *comm, sc_request_t **req, int *flag)
+{
+    rank_t *rk = comm->impl;
+    *flag = 1;
+    if (!*req)
+        return SC_OK;
+    drain(rk);
+    if (!(*req)->done) {
+        *flag = 0;
+        return status(rk);
+    }
+    return sim_waitall(comm, 1, req);
+}
+
+/* Only a receive that has not matched a message can be cancelled: what has
+ * arrived by now has matched (drain), as it would in MPI. */
+static sc_err_t sim_cancel(sc_comm_t *comm, sc_request_t **req, int *cancelled)
+{
+    rank_t *rk = comm->impl;
+    sc_request_t *r = *req;
+    *cancelled = 0;
+    if (!r)
+        return SC_OK;
+    if (r->is_send) {
+        fail(rk, "rank %d: only receives can be cancelled (MPI-4 deprecates cancelling "
+                 "sends)", comm->rank);
+        return status(rk);
+    }
+    drain(rk);
+    sc_request_t *prev = NULL;
+    for (sc_request_t **link = &rk->posted; *link; prev = *link, link = &(*link)->next)
+        if (*link == r) {
+            *link = r->next;
+            if (rk->posted_tail == r)
+                rk->posted_tail = prev;
+            free(r);
+            *req = NULL;
+            *cancelled = 1;
+            break;
+        }
+    return status(rk);
+}
+
+static sc_err_t sim_request_free(sc_comm_t *comm, sc_request_t **req)
+{
+    rank_t *rk = comm->impl;
+    if (*req && (*req)->done) {
+        free(*req);
+    } else if (*req) {
+        (*req)->freed = 1;
+        rk->background++;
+    }
+    *req = NULL;
+    return status(rk);
+}
+
+static sc_err_t sim_iprobe(sc_comm_t *comm, int src, int tag, int *flag, int *source,
+                           size_t *bytes)
+{
+    rank_t *rk = comm->impl;
+    drain(rk);
+    sc_request_t want = {.peer = src, .tag = tag};
+    *flag = 0;
+    for (const envelope_t *e = rk->unexpected; e; e = e->next)
+        if (matches(&want, e->src, e->tag)) {
+            *flag = 1;
+            if (source)
+                *source = e->src;
+            if (bytes)
+                *bytes = e->bytes;
+            break;
+        }
+    return status(rk);
 }
 
 /* The core computes for as long as the cost model says; SimGrid shares a
@@ -765,6 +901,11 @@ static const sc_transport_t simgrid_transport = {
     .irecv = sim_irecv,
     .waitall = sim_waitall,
     .reduce_time = sim_reduce_time,
+    .waitany = sim_waitany,
+    .test = sim_test,
+    .cancel = sim_cancel,
+    .request_free = sim_request_free,
+    .iprobe = sim_iprobe,
 };
 
 void sc_transport_begin(sc_comm_t *comm)
@@ -782,7 +923,9 @@ void sc_transport_sync(sc_comm_t *comm)
 sc_err_t sc_transport_end(sc_comm_t *comm)
 {
     rank_t *rk = comm->impl;
-    drain(rk);
+    /* Requests the rank freed still count: their messages must arrive. */
+    for (drain(rk); rk->background > 0 && !rk->error; drain(rk))
+        wait_one(rk);
     release_sent(rk, 1);
     if (!rk->error && rk->unexpected)
         fail(rk, "rank %d finished with an unreceived message from rank %d (tag %d, "

@@ -206,6 +206,11 @@ sc_err_t sc_program_resolve(sc_program_t *prog, int p, const int *node_of,
             }
             if (sc_algo_check(st->algo, p))
                 err = stmt_error(prog, st, "%s", sc_error_message());
+            else if ((st->algo->needs & SC_EARLY_EXIT) && !sc_op_can_decide(st->op))
+                err = stmt_error(prog, st,
+                                 "%s needs an operation one value can decide: land, lor, band "
+                                 "or bor, not %s",
+                                 st->algo->name, sc_op_name(st->op));
             break;
         }
         case SC_STMT_HALO:

@@ -52,3 +52,8 @@ void sc_test_cleanup(void)
     }
     nloaded = 0;
 }
+
+int sc_test_generic(const sc_algo_t *algo)
+{
+    return !(algo->needs & SC_EARLY_EXIT);
+}

@@ -14,6 +14,10 @@ const char *sc_test_path(const char *relative);
 const sc_platform_t *sc_test_platform(const char *relative);
 void sc_test_cleanup(void);
 
+/* Whether the checks over every algorithm run `algo`: all but the early
+ * exit ones, which need an operation and data of their own (test_early.c). */
+int sc_test_generic(const sc_algo_t *algo);
+
 /* The process counts every collective is checked on. */
 extern const int sc_test_nps[];
 extern const int sc_test_nnps;

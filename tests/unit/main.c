@@ -29,6 +29,7 @@ int main(int argc, char **argv)
     sc_suite_calibrate();
     sc_suite_profiles();
     sc_suite_reduce();
+    sc_suite_early();
     sc_suite_program();
     sc_suite_program_run();
     CU_basic_set_mode(CU_BRM_VERBOSE);

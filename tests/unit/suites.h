@@ -19,6 +19,7 @@ void sc_suite_measurements(void);
 void sc_suite_calibrate(void);
 void sc_suite_profiles(void);
 void sc_suite_reduce(void);
+void sc_suite_early(void);
 void sc_suite_program(void);
 void sc_suite_program_run(void);
 

@@ -25,7 +25,7 @@ static size_t fit(const sc_algo_t *a, size_t bytes)
 
 static int applies(const sc_algo_t *a, int np, const sc_platform_t *plat)
 {
-    if (np > plat->total_cores)
+    if (np > plat->total_cores || !sc_test_generic(a))
         return 0;
     return !(a->needs & SC_NEEDS_POW2) || (np & (np - 1)) == 0;
 }

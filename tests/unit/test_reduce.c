@@ -149,7 +149,7 @@ static void check_grid(sc_type_t type)
             ops[nops++] = (sc_op_t)o;
     int runs = 0;
     for (const sc_algo_t *a = sc_algos; a->name; a++) {
-        if (!sc_algo_is_reduction(a))
+        if (!sc_algo_is_reduction(a) || !sc_test_generic(a))
             continue;
         for (size_t i = 0; i < sizeof grid_nps / sizeof grid_nps[0]; i++) {
             int np = grid_nps[i];
@@ -194,7 +194,7 @@ static void test_one_mib(void)
     static const int nps[] = {7, 16, 65};
     int runs = 0;
     for (const sc_algo_t *a = sc_algos; a->name; a++)
-        for (int t = 0; sc_algo_is_reduction(a) && t < SC_NTYPES; t++)
+        for (int t = 0; sc_algo_is_reduction(a) && sc_test_generic(a) && t < SC_NTYPES; t++)
             for (int o = 0; o < SC_NOPS; o++)
                 for (size_t i = 0; i < sizeof nps / sizeof nps[0]; i++) {
                     if (sc_op_check((sc_op_t)o, (sc_type_t)t) != SC_OK ||
@@ -303,7 +303,8 @@ static void test_critical_path_bytes(void)
         return;
     static const int nps[] = {2, 3, 5, 6, 7, 12, 16, 24, 29, 64, 65, 100};
     for (const sc_algo_t *a = sc_algos; a->name; a++)
-        for (size_t i = 0; sc_algo_is_reduction(a) && i < sizeof nps / sizeof nps[0]; i++) {
+        for (size_t i = 0; sc_algo_is_reduction(a) && sc_test_generic(a) && i < sizeof nps / sizeof nps[0];
+             i++) {
             int p = nps[i];
             if (sc_algo_check(a, p) != SC_OK)
                 continue;
@@ -373,7 +374,8 @@ static void test_shipped_platforms(void)
     for (size_t f = 0; f < sizeof plats / sizeof plats[0]; f++) {
         const sc_platform_t *plat = sc_test_platform(plats[f]);
         for (const sc_algo_t *a = sc_algos; plat && a->name; a++)
-            for (size_t i = 0; sc_algo_is_reduction(a) && i < sizeof nps / sizeof nps[0]; i++)
+            for (size_t i = 0;
+                 sc_algo_is_reduction(a) && sc_test_generic(a) && i < sizeof nps / sizeof nps[0]; i++)
                 for (int pl = 0; pl < 2; pl++)
                     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
                         int np = nps[i];

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "algorithms/registry.h"
+#include "helpers.h"
 #include "suites.h"
 
 static void test_table(void)
@@ -12,7 +13,8 @@ static void test_table(void)
     for (const sc_algo_t *a = sc_algos; a->name; a++, count++) {
         CU_ASSERT_TRUE(strlen(a->name) > 0);
         CU_ASSERT_PTR_NOT_NULL(a->run);
-        CU_ASSERT_PTR_NOT_NULL(a->model);
+        if (sc_test_generic(a)) /* early exit's time depends on the data */
+            CU_ASSERT_PTR_NOT_NULL(a->model);
         CU_ASSERT_PTR_NOT_NULL(a->doc);
         CU_ASSERT_TRUE(a->doc && strlen(a->doc) > 10);
         CU_ASSERT_STRING_NOT_EQUAL(sc_collective_name(a->collective), "?");

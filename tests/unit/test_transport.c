@@ -157,6 +157,150 @@ static void test_failures(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "rank 1 was sent 1 message(s) but received 0"));
 }
 
+/* Three ranks send to rank 0, which receives from any source: it gets
+ * each message once, learns who sent it, and the lowest index of several
+ * complete receives wins. */
+static sc_err_t from_anyone(sc_comm_t *comm, const sc_coll_args_t *args)
+{
+    (void)args;
+    int p = comm->size;
+    if (comm->rank != 0) {
+        unsigned char buf[100];
+        fill(buf, sizeof buf, comm->rank);
+        return sc_send(comm, buf, sizeof buf, 0, 4);
+    }
+    unsigned char bufs[3][100];
+    sc_request_t *reqs[3] = {NULL, NULL, NULL};
+    sc_err_t err = SC_OK;
+    for (int i = 0; i < p - 1 && !err; i++)
+        err = sc_irecv(comm, bufs[i], 100, SC_ANY_SOURCE, 4, &reqs[i]);
+    int seen = 0;
+    for (int k = 0; k < p - 1 && !err; k++) {
+        int index, source;
+        err = sc_waitany(comm, p - 1, reqs, &index, &source);
+        if (err)
+            break;
+        if (index < 0 || source < 1 || source >= p || (seen & 1 << source) ||
+            !holds(bufs[index], 100, source))
+            return sc_error(SC_ERR_RUN, "any-source receive %d: index %d, source %d", k, index,
+                            source);
+        seen |= 1 << source;
+    }
+    int index = 5;
+    if (!err)
+        err = sc_waitany(comm, p - 1, reqs, &index, NULL);
+    if (!err && index != -1)
+        err = sc_error(SC_ERR_RUN, "waitany on no request gave index %d", index);
+    return err;
+}
+
+static void test_any_source(void)
+{
+    CU_ASSERT_EQUAL(run_on_ib4x(from_anyone, 4, SC_PLACE_BLOCK), SC_OK);
+    CU_ASSERT_EQUAL(run_on_ib4x(from_anyone, 4, SC_PLACE_CYCLIC), SC_OK);
+}
+
+/* Rank 1 posts a receive for tag 5 that nothing will match and cancels
+ * it; a receive whose message has arrived is not cancelled but completes.
+ * Rank 0's rendezvous message for tag 6 then waits to be probed and is
+ * drained in the background by a receive of any size rank 1 frees. */
+static sc_err_t cancel_probe_free(sc_comm_t *comm, const sc_coll_args_t *args)
+{
+    (void)args;
+    static unsigned char big[100000];
+    unsigned char small[10];
+    sc_err_t err = SC_OK;
+    if (comm->rank == 0) {
+        fill(small, sizeof small, 7);
+        err = sc_send(comm, small, sizeof small, 1, 7);
+        if (!err)
+            err = sc_send(comm, small, sizeof small, 1, 8);
+        sc_request_t *req = NULL;
+        if (!err)
+            err = sc_isend(comm, big, sizeof big, 1, 6, &req);
+        if (!err)
+            err = sc_send(comm, small, sizeof small, 1, 9);
+        return err ? err : sc_wait(comm, &req);
+    }
+    if (comm->rank != 1)
+        return SC_OK;
+    sc_request_t *never = NULL, *seven = NULL;
+    int cancelled = 0, flag = 0, source = -1;
+    size_t bytes = 0;
+    err = sc_irecv(comm, small, sizeof small, 0, 5, &never);
+    if (!err)
+        err = sc_cancel(comm, &never, &cancelled);
+    if (!err && (!cancelled || never))
+        return sc_error(SC_ERR_RUN, "an unmatched receive was not cancelled");
+    if (!err)
+        err = sc_irecv(comm, small, sizeof small, SC_ANY_SOURCE, SC_ANY_TAG, &seven);
+    if (!err)
+        err = sc_test(comm, &seven, &flag);
+    if (!err && flag)
+        return sc_error(SC_ERR_RUN, "a receive completed before its message could arrive");
+    if (!err) /* tag 8 comes after tag 7: once it is in, 7 has matched */
+        err = sc_recv(comm, small, sizeof small, 0, 8);
+    if (!err)
+        err = sc_cancel(comm, &seven, &cancelled);
+    if (!err && (cancelled || !seven))
+        return sc_error(SC_ERR_RUN, "a matched receive was cancelled");
+    if (!err)
+        err = sc_test(comm, &seven, &flag);
+    if (!err && (!flag || seven))
+        return sc_error(SC_ERR_RUN, "a matched receive did not test complete");
+    if (!err)
+        err = sc_recv(comm, small, sizeof small, 0, 9);
+    if (!err)
+        err = sc_iprobe(comm, 0, 6, &flag, &source, &bytes);
+    if (!err && (!flag || source != 0 || bytes != sizeof big))
+        return sc_error(SC_ERR_RUN, "probe: flag %d, source %d, %zu bytes", flag, source, bytes);
+    if (!err)
+        err = sc_iprobe(comm, SC_ANY_SOURCE, 5, &flag, NULL, NULL);
+    if (!err && flag)
+        return sc_error(SC_ERR_RUN, "probe found a message for tag 5");
+    sc_request_t *drain = NULL;
+    if (!err)
+        err = sc_irecv(comm, NULL, SC_ANY_SIZE, 0, SC_ANY_TAG, &drain);
+    if (!err)
+        err = sc_request_free(comm, &drain);
+    return err;
+}
+
+/* A freed receive whose message never comes still fails the run. */
+static sc_err_t free_lost(sc_comm_t *comm, const sc_coll_args_t *args)
+{
+    (void)args;
+    sc_request_t *req = NULL;
+    if (comm->rank != 1)
+        return SC_OK;
+    sc_err_t err = sc_irecv(comm, NULL, SC_ANY_SIZE, 0, SC_ANY_TAG, &req);
+    return err ? err : sc_request_free(comm, &req);
+}
+
+static sc_err_t cancel_send(sc_comm_t *comm, const sc_coll_args_t *args)
+{
+    (void)args;
+    char c = 0;
+    sc_request_t *req = NULL;
+    int cancelled;
+    if (comm->rank == 1)
+        return sc_recv(comm, &c, 1, 0, 0);
+    sc_err_t err = sc_isend(comm, &c, 1, 1, 0, &req);
+    sc_err_t cerr = err ? err : sc_cancel(comm, &req, &cancelled);
+    sc_wait(comm, &req);
+    return cerr;
+}
+
+static void test_cancel_probe_free(void)
+{
+    CU_ASSERT_EQUAL(run_on_ib4x(cancel_probe_free, 2, SC_PLACE_BLOCK), SC_OK);
+    CU_ASSERT_EQUAL(run_on_ib4x(cancel_probe_free, 2, SC_PLACE_CYCLIC), SC_OK);
+    CU_ASSERT_EQUAL(run_on_ib4x(free_lost, 2, SC_PLACE_BLOCK), SC_ERR_RUN);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "deadlocked"));
+    CU_ASSERT_EQUAL(run_on_ib4x(cancel_send, 2, SC_PLACE_BLOCK), SC_ERR_RUN);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "only receives can be cancelled"));
+}
+
 void sc_suite_transport(void)
 {
     CU_pSuite s = CU_add_suite("transport", NULL, NULL);
@@ -164,4 +308,6 @@ void sc_suite_transport(void)
     CU_add_test(s, "tags received out of order", test_tags);
     CU_add_test(s, "messages to oneself", test_self_messages);
     CU_add_test(s, "failures are reported", test_failures);
+    CU_add_test(s, "receives from any source", test_any_source);
+    CU_add_test(s, "cancel, test, probe, free", test_cancel_probe_free);
 }
