@@ -716,7 +716,8 @@ static sc_err_t sim_irecv(sc_comm_t *comm, void *buf, size_t bytes, int src, int
         fail(rk, "rank %d: out of memory posting a receive", comm->rank);
         return rk->error;
     }
-    *req = (sc_request_t){.peer = src, .tag = tag, .bytes = bytes, .recvbuf = buf};
+    *req = (sc_request_t){.peer = src, .tag = tag, .source = src, .bytes = bytes,
+                          .recvbuf = buf};
     /* What arrived while the rank was busy (computing, or paying o_r) is
      * unexpected by now, and matched at once: the cost model assumes so. */
     drain(rk);
@@ -766,7 +767,7 @@ static sc_err_t sim_waitall(sc_comm_t *comm, int count, sc_request_t **reqs)
     double o_r = 0;
     for (int i = 0; i < count && !rk->error; i++)
         if (reqs[i] && !reqs[i]->is_send)
-            o_r += sc_level_recv_overhead(sc_model_level(rk->world->model, reqs[i]->peer,
+            o_r += sc_level_recv_overhead(sc_model_level(rk->world->model, reqs[i]->source,
                                                          comm->rank),
                                           reqs[i]->bytes);
     if (o_r > 0)
