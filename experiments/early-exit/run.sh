@@ -90,7 +90,7 @@ set output "$results/who-$cluster-$1.png"
 set title "allreduce, $2 of $1 bytes on $cluster-like clusters (8-core nodes): who decides"
 set datafile separator ","
 set logscale y
-set ylabel "simulated time (s)"
+set ylabel "simulated time (us)"
 set xlabel "ranks whose input decides the result"
 set key outside right top
 set grid ytics
@@ -98,9 +98,9 @@ set xtics rotate by -30
 set style data linespoints
 labels = "none first middle last 0.001 0.01 0.05 0.1 0.25 0.5 1.0"
 data(np, a) = "< awk -F, '\$1 == \"who\" && \$2 == \"$cluster\" && \$9 == $1 && \$7 == " . np . " && \$5 == \"" . a . "\"' $data"
-plot for [np in "64 1024"] data(np, "allreduce-early") using 0:11:xtic(3) lw 2 title "early exit, np ".np, \
-     for [np in "64 1024"] data(np, "allreduce-rd") using 0:11 lw 1 dt 2 title "recursive doubling, np ".np, \
-     for [np in "64 1024"] data(np, "allreduce-rabenseifner") using 0:11 lw 1 dt 3 title "Rabenseifner, np ".np
+plot for [np in "64 1024"] data(np, "allreduce-early") using 0:(\$11*1e6):xtic(3) lw 2 title "early exit, np ".np, \
+     for [np in "64 1024"] data(np, "allreduce-rd") using 0:(\$11*1e6) lw 1 dt 2 title "recursive doubling, np ".np, \
+     for [np in "64 1024"] data(np, "allreduce-rabenseifner") using 0:(\$11*1e6) lw 1 dt 3 title "Rabenseifner, np ".np
 EOF
         gnuplot <<EOF
 set terminal pngcairo size 900,520 font ",11"
@@ -109,14 +109,15 @@ set title "allreduce, $2 of $1 bytes on a $cluster-like cluster of 128 nodes x 8
 set datafile separator ","
 set logscale xy
 set xlabel "processes"
-set ylabel "simulated time (s)"
+set ylabel "simulated time (us)"
+set xrange [6:1400]
 set key outside right top
 set grid
 set style data linespoints
 data(w, a) = "< awk -F, '\$1 == \"np\" && \$2 == \"$cluster\" && \$9 == $1 && \$3 == \"" . w . "\" && \$5 == \"" . a . "\"' $data"
-plot for [w in "none middle 0.01"] data(w, "allreduce-early") using 7:11 lw 2 title "early exit, decider ".w, \
-     data("none", "allreduce-rd") using 7:11 lw 1 title "recursive doubling", \
-     data("none", "allreduce-rabenseifner") using 7:11 lw 1 title "Rabenseifner"
+plot for [w in "none middle 0.01"] data(w, "allreduce-early") using 7:(\$11*1e6) lw 2 title "early exit, decider ".w, \
+     data("none", "allreduce-rd") using 7:(\$11*1e6) lw 1 dt 2 title "recursive doubling", \
+     data("none", "allreduce-rabenseifner") using 7:(\$11*1e6) lw 1 dt 3 title "Rabenseifner"
 EOF
     done
 done
