@@ -86,6 +86,7 @@ sc_err_t sc_allreduce_ring(sc_comm_t *comm, const sc_coll_args_t *args);
 /* Early exit for land, lor, band, bor (reference 003): recursive doubling
  * that a rank whose input decides the result cuts short (reduce/early.c). */
 sc_err_t sc_allreduce_early(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_reduce_early(sc_comm_t *comm, const sc_coll_args_t *args);
 
 /* MPICH's SMP-aware collectives (mpich/smp.c): flat algorithms on the node
  * and node-leader communicators, as MPICH2 1.2.1 runs by default. */

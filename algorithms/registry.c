@@ -58,6 +58,7 @@ const sc_algo_t sc_algos[] = {
     {"allreduce-mpich-smp", SC_ALLREDUCE, sc_allreduce_mpich_smp, sc_model_allreduce_mpich_smp, 0,           "MPICH's SMP allreduce: reduce in each node, allreduce among leaders, node broadcast"},
     {"allreduce-nonpow2", SC_ALLREDUCE, sc_allreduce_nonpow2, sc_model_allreduce_nonpow2,         0,             "IBM patent (Bin Jia): half vectors merged into N ranks, RHRD on halves; RHRD for p = 2^k"},
     {"allreduce-ring", SC_ALLREDUCE, sc_allreduce_ring,     sc_model_allreduce_ring,              0,             "ring reduce-scatter + ring allgather; bandwidth-optimal, 2(p-1) steps"},
+    {"reduce-early", SC_REDUCE, sc_reduce_early,           NULL,                                 SC_EARLY_EXIT, "early exit for land, lor, band, bor (reference 003): allreduce-early, the root's copy the result"},
     {"allreduce-early", SC_ALLREDUCE, sc_allreduce_early,   NULL,                                 SC_EARLY_EXIT, "early exit for land, lor, band, bor (reference 003): recursive doubling cut short by a deciding rank"},
     {"allreduce-ompi-linear", SC_ALLREDUCE, sc_allreduce_ompi_linear, sc_model_allreduce_ompi_linear, 0,     "Open MPI's basic linear: linear reduce to rank 0, linear broadcast"},
     {"allreduce-ompi-nonoverlapping", SC_ALLREDUCE, sc_allreduce_ompi_nonoverlapping, sc_model_allreduce_ompi_nonoverlapping, 0, "Open MPI's reduce to rank 0 then broadcast, each as coll/tuned 4.1 picks it"},

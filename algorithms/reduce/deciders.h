@@ -15,9 +15,9 @@
 
 typedef struct {
     enum { SC_DECIDERS_RANKS, SC_DECIDERS_FRACTION } kind;
-    int nranks; /* SC_DECIDERS_RANKS: 0 for none */
+    int nranks;                 /* SC_DECIDERS_RANKS: 0 for none */
     int ranks[SC_DECIDERS_MAX]; /* >= 0, or SC_DECIDER_LAST, SC_DECIDER_MIDDLE */
-    double fraction; /* SC_DECIDERS_FRACTION: in [0, 1] */
+    double fraction;            /* SC_DECIDERS_FRACTION: in [0, 1] */
 } sc_deciders_t;
 
 /* "none", "first", "last", "middle", a rank ("5"), ranks joined by '+'

@@ -22,8 +22,8 @@ static int decider_cases(int p, sc_deciders_t cases[7])
     sc_deciders_parse("first", &cases[1]);
     sc_deciders_parse("last", &cases[2]);
     sc_deciders_parse("middle", &cases[3]);
-    cases[4] = (sc_deciders_t){.kind = SC_DECIDERS_RANKS, .nranks = 3,
-                               .ranks = {p / 3, p - 2 > 0 ? p - 2 : 0, p / 2}};
+    cases[4] = (sc_deciders_t){
+        .kind = SC_DECIDERS_RANKS, .nranks = 3, .ranks = {p / 3, p - 2 > 0 ? p - 2 : 0, p / 2}};
     sc_deciders_parse("1.0", &cases[5]);
     sc_deciders_parse("0.25", &cases[6]);
     return 7;
@@ -39,50 +39,57 @@ static int run(const sc_run_spec_t *spec, sc_run_result_t *res)
     return 0;
 }
 
-/* Every deciding op, np 1..33, 64, 100, every case of deciders, one
- * element and 3000 (rendezvous across nodes): the result is exact, and a
- * size-only run, which knows who decides without data, takes the same
- * simulated time and sends the same messages. */
+/* Both early-exit algorithms, every deciding op, np 1..33, 64, 100, every
+ * case of deciders, one element and 3000 (rendezvous across nodes), roots
+ * spread over the ranks: the result is exact, and a size-only run, which
+ * knows who decides without data, takes the same simulated time and sends
+ * the same messages. */
 static void test_exact(void)
 {
     const sc_platform_t *plat = sc_test_platform(BIG);
-    const sc_algo_t *early = sc_algo_find("allreduce-early");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(early);
     static const size_t elems[] = {1, 3000};
     int runs = 0;
-    for (int np = 1; plat && np <= 100; np = np < 33 ? np + 1 : np == 33 ? 64 : np + 36) {
-        sc_deciders_t cases[7];
-        int ncases = decider_cases(np, cases);
-        for (int c = -1; c < ncases; c++)
-            for (int e = 0; e < 2; e++) {
-                sc_op_t op = deciding_ops[(np + c + e + 1) % 4];
-                sc_run_spec_t spec = {.plat = plat, .algo = early, .np = np,
-                                      .bytes = elems[e] * sizeof(int), .op = op,
-                                      .type = SC_TYPE_INT, .payload = 1,
-                                      .placement = (sc_placement_t)(np % 2),
-                                      .deciders = c < 0 ? NULL : &cases[c]};
-                sc_run_result_t res, sizes;
-                if (!run(&spec, &res))
-                    continue;
-                runs++;
-                spec.payload = 0;
-                if (res.valid != 1 || !run(&spec, &sizes)) {
-                    fprintf(stderr, "\nallreduce-early np=%d %s case %d: WRONG RESULT\n", np,
-                            sc_op_name(op), c);
-                    CU_FAIL("wrong result");
+    for (int a = 0; a < 2; a++)
+        for (int np = 1; plat && np <= 100; np = np < 33 ? np + 1 : np == 33 ? 64 : np + 36) {
+            const sc_algo_t *early = sc_algo_find(a ? "reduce-early" : "allreduce-early");
+            CU_ASSERT_PTR_NOT_NULL_FATAL(early);
+            sc_deciders_t cases[7];
+            int ncases = decider_cases(np, cases);
+            for (int c = -1; c < ncases; c++)
+                for (int e = 0; e < 2; e++) {
+                    sc_op_t op = deciding_ops[(np + c + e + 1) % 4];
+                    sc_run_spec_t spec = {.plat = plat,
+                                          .algo = early,
+                                          .np = np,
+                                          .bytes = elems[e] * sizeof(int),
+                                          .op = op,
+                                          .root = (c + 1) * np / 8 % np,
+                                          .type = SC_TYPE_INT,
+                                          .payload = 1,
+                                          .placement = (sc_placement_t)(np % 2),
+                                          .deciders = c < 0 ? NULL : &cases[c]};
+                    sc_run_result_t res, sizes;
+                    if (!run(&spec, &res))
+                        continue;
+                    runs++;
+                    spec.payload = 0;
+                    if (res.valid != 1 || !run(&spec, &sizes)) {
+                        fprintf(stderr, "\n%s np=%d %s case %d: WRONG RESULT\n", early->name, np,
+                                sc_op_name(op), c);
+                        CU_FAIL("wrong result");
+                        sc_run_result_destroy(&res);
+                        continue;
+                    }
+                    CU_ASSERT_DOUBLE_EQUAL(sizes.sim_time_s, res.sim_time_s,
+                                           1e-12 * res.sim_time_s);
+                    CU_ASSERT_EQUAL(sizes.messages[SC_LEVEL_INTER], res.messages[SC_LEVEL_INTER]);
+                    CU_ASSERT_EQUAL(sizes.messages[SC_LEVEL_INTRA], res.messages[SC_LEVEL_INTRA]);
+                    sc_run_result_destroy(&sizes);
                     sc_run_result_destroy(&res);
-                    continue;
                 }
-                CU_ASSERT_DOUBLE_EQUAL(sizes.sim_time_s, res.sim_time_s,
-                                       1e-12 * res.sim_time_s);
-                CU_ASSERT_EQUAL(sizes.messages[SC_LEVEL_INTER], res.messages[SC_LEVEL_INTER]);
-                CU_ASSERT_EQUAL(sizes.messages[SC_LEVEL_INTRA], res.messages[SC_LEVEL_INTRA]);
-                sc_run_result_destroy(&sizes);
-                sc_run_result_destroy(&res);
-            }
-    }
+        }
     printf(" [%d runs] ", runs);
-    CU_ASSERT_TRUE(runs >= 35 * 8 * 2);
+    CU_ASSERT_TRUE(runs >= 2 * 35 * 8 * 2);
 }
 
 /* Without a decider the algorithm is MPICH's recursive doubling, message
@@ -100,8 +107,13 @@ static void test_costs(void)
             int np = nps[i];
             sc_deciders_t cases[7];
             int ncases = decider_cases(np, cases);
-            sc_run_spec_t spec = {.plat = plat, .algo = rd, .np = np, .bytes = bytes[b],
-                                  .op = SC_OP_BOR, .type = SC_TYPE_INT, .deciders = &cases[0]};
+            sc_run_spec_t spec = {.plat = plat,
+                                  .algo = rd,
+                                  .np = np,
+                                  .bytes = bytes[b],
+                                  .op = SC_OP_BOR,
+                                  .type = SC_TYPE_INT,
+                                  .deciders = &cases[0]};
             sc_run_result_t base, none;
             if (!run(&spec, &base))
                 continue;
@@ -139,8 +151,12 @@ static void test_refused(void)
     if (!plat)
         return;
     sc_deciders_t d;
-    sc_run_spec_t spec = {.plat = plat, .algo = sc_algo_find("allreduce-early"), .np = 8,
-                          .bytes = 8, .op = SC_OP_SUM, .type = SC_TYPE_INT};
+    sc_run_spec_t spec = {.plat = plat,
+                          .algo = sc_algo_find("allreduce-early"),
+                          .np = 8,
+                          .bytes = 8,
+                          .op = SC_OP_SUM,
+                          .type = SC_TYPE_INT};
     CU_ASSERT_EQUAL(sc_run_check(&spec), SC_ERR_INPUT);
     CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "land, lor, band or bor, not sum"));
     spec.op = SC_OP_LAND;
