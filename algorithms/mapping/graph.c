@@ -12,6 +12,13 @@ sc_err_t sc_igraph_check(igraph_error_t code, const char *what)
     return sc_error(SC_ERR_RUN, "igraph failed %s: %s", what, igraph_strerror(code));
 }
 
+const char *sc_igraph_version(void)
+{
+    const char *text = "?";
+    igraph_version(&text, NULL, NULL, NULL);
+    return text;
+}
+
 /* igraph aborts the process on errors unless told otherwise; simcoll wants
  * error codes. The C attribute table lets contraction sum edge weights
  * (partition.c); it must be in place before the first graph is made. */

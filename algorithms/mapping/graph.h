@@ -45,4 +45,7 @@ double sc_graph_cut(const sc_graph_t *graph, const int *node_of_position);
  * simcoll makes igraph return errors instead of aborting (see graph.c). */
 sc_err_t sc_igraph_check(igraph_error_t code, const char *what);
 
+/* "0.10.4": the igraph library simcoll partitions with. */
+const char *sc_igraph_version(void);
+
 #endif

@@ -40,12 +40,21 @@ sc_err_t sc_cli_split_list(char *text, const char *what, char ***items, int *n)
  * optind before the call: getopt_long moves past a word only once done
  * with it, so a letter inside a cluster like -xyz is still at args[optind]
  * while a finished word is at args[optind - 1]. */
-const char *sc_cli_refused_option(char **args, int before)
+const char *sc_cli_refused_option(char **args, int before, const struct option *longopts)
 {
     static char text[300];
     const char *word = optind == before ? args[optind] : args[optind - 1];
     if (!word)
         word = "?";
+    /* -np 8 as mpirun spells it: name the word, and the option meant. */
+    size_t len = strcspn(word, "=");
+    for (const struct option *o = longopts; o && o->name && word[0] == '-' && word[1] != '-';
+         o++)
+        if (len > 2 && strlen(o->name) == len - 1 && strncmp(o->name, word + 1, len - 1) == 0) {
+            snprintf(text, sizeof text, "%.*s' (long options take two dashes: -%.*s)", (int)len,
+                     word, (int)len, word);
+            return text;
+        }
     if (optopt && word[0] == '-' && word[1] != '-' && strlen(word) > 2)
         snprintf(text, sizeof text, "-%c' (in '%.200s')", optopt, word);
     else

@@ -16,9 +16,11 @@ int sc_cli_fail(sc_err_t err);
 sc_err_t sc_cli_split_list(char *text, const char *what, char ***items, int *n);
 
 /* The option getopt_long just refused, as the user wrote it, followed by a
- * closing quote: "-x' (in '-xyz')" or "--frob'". `before` is optind before
- * the call. */
-const char *sc_cli_refused_option(char **args, int before);
+ * closing quote: "-x' (in '-xyz')", "--frob'", or, for a long option
+ * written with one dash, "-np' (long options take two dashes: --np)".
+ * `before` is optind before the call; `longopts` the command's options. */
+struct option;
+const char *sc_cli_refused_option(char **args, int before, const struct option *longopts);
 
 /* The index of `value` among the NULL-terminated `choices`, or SC_ERR_INPUT
  * naming `option` and listing them. */

@@ -239,11 +239,11 @@ int sc_cli_calibrate(int argc, char **argv)
         case OPT_HELP: fputs(usage, stdout); goto cleanup;
         case ':':
             err = sc_error(SC_ERR_INPUT, "'%s needs a value (simcoll calibrate --help)",
-                           sc_cli_refused_option(args, before));
+                           sc_cli_refused_option(args, before, longopts));
             break;
         default:
             err = sc_error(SC_ERR_INPUT, "calibrate: unknown option '%s (simcoll calibrate --help)",
-                           sc_cli_refused_option(args, before));
+                           sc_cli_refused_option(args, before, longopts));
             break;
         }
     }

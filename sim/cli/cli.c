@@ -20,18 +20,24 @@
 #include "report.h"
 #include "common/sc_units.h"
 
-#define SC_VERSION "0.1.0"
+static const char map_usage[] =
+    "usage: simcoll map --platform FILE --algo NAME [--np N] [--root R]\n"
+    "                   [--partitioner multilevel|greedy] [-o PI] [--machinefile F]\n"
+    "                   [--rankfile F]\n"
+    "Computes pi, the mapping of the algorithm's positions to ranks that cuts its\n"
+    "communication graph into node-sized parts with the least traffic between\n"
+    "nodes, and writes it one position per line (stdout or -o), with an MPICH\n"
+    "machinefile and an Open MPI rankfile placing the ranks the same way.\n";
 
 static const char usage[] =
-    "usage: simcoll --platform FILE (--algo NAME | --compare A,B,...) [options]\n"
-    "       simcoll map --platform FILE --algo NAME [--np N] [--partitioner P]\n"
-    "                   [-o PI] [--machinefile F] [--rankfile F]\n"
-    "       simcoll platform --like FILE --nodes N [--cores C] [-o OUT]\n"
-    "       simcoll calibrate MEASUREMENTS --like FILE [-o OUT] (simcoll calibrate --help)\n"
-    "       simcoll --platform FILE --coll NAME --mpi PROFILE [options]\n"
-    "       simcoll run --platform FILE [--np N] [--pack none|auto|show] PROGRAM\n"
-    "       simcoll tune --platform FILE --coll NAME [--np N] (simcoll tune --help)\n"
-    "       simcoll list [--mpi]\n"
+    "Usage: simcoll --platform FILE (--algo NAME | --compare A,B,...) [options]\n"
+    "  or:  simcoll --platform FILE --coll NAME --mpi PROFILE [options]\n"
+    "  or:  simcoll map --platform FILE --algo NAME [--np N] [-o PI] (map --help)\n"
+    "  or:  simcoll platform --like FILE --nodes N [--cores C] [-o OUT]\n"
+    "  or:  simcoll calibrate MEASUREMENTS --like FILE [-o OUT] (calibrate --help)\n"
+    "  or:  simcoll run --platform FILE [--np N] [options] PROGRAM (run --help)\n"
+    "  or:  simcoll tune --platform FILE --coll NAME [--np N] (tune --help)\n"
+    "  or:  simcoll list [--mpi]\n"
     "\n"
     "Simulates MPI collective algorithms on a cluster of SMP nodes (SimGrid)\n"
     "and prints the simulated time beside the cost model's prediction.\n"
@@ -138,6 +144,7 @@ typedef struct {
     sc_type_t type;
     sc_format_t format;
     int payload;
+    int root_given, op_given, type_given; /* refused where nothing uses them */
     const sc_deciders_t *deciders; /* --data decider, or NULL */
     sc_deciders_t deciders_given;
     const char *out, *machinefile, *rankfile; /* map only */
@@ -193,6 +200,7 @@ static sc_err_t parse_options(int argc, char **argv, int first, int map, opts_t 
         {"output", required_argument, NULL, 'o'},
         {"machinefile", required_argument, NULL, OPT_MACHINEFILE},
         {"rankfile", required_argument, NULL, OPT_RANKFILE},
+        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     static const char *const formats[] = {"table", "csv", "json", NULL};
     static const char *const partitioners[] = {"multilevel", "greedy", NULL};
@@ -245,9 +253,18 @@ static sc_err_t parse_options(int argc, char **argv, int first, int map, opts_t 
             if (!(err = sc_cli_choice(optarg, "--partitioner", partitioners, &index)))
                 o->map.partitioner = index ? SC_PARTITIONER_GREEDY : SC_PARTITIONER_MULTILEVEL;
             break;
-        case 'r': err = sc_parse_int(optarg, "--root", 0, 1 << 30, &o->root); break;
-        case OPT_OP: err = sc_op_parse(optarg, "--op", &o->op); break;
-        case OPT_TYPE: err = sc_type_parse(optarg, "--type", &o->type); break;
+        case 'r':
+            o->root_given = 1;
+            err = sc_parse_int(optarg, "--root", 0, 1 << 30, &o->root);
+            break;
+        case OPT_OP:
+            o->op_given = 1;
+            err = sc_op_parse(optarg, "--op", &o->op);
+            break;
+        case OPT_TYPE:
+            o->type_given = 1;
+            err = sc_type_parse(optarg, "--type", &o->type);
+            break;
         case OPT_DATA:
             if (!(err = sc_cli_data(optarg, &o->deciders_given)))
                 o->deciders = &o->deciders_given;
@@ -257,15 +274,19 @@ static sc_err_t parse_options(int argc, char **argv, int first, int map, opts_t 
                 o->format = (sc_format_t)index;
             break;
         case 'N': o->payload = 0; break;
-        case 'h': fputs(usage, stdout); *done = 1; return SC_OK;
-        case 'V': printf("simcoll %s\n", SC_VERSION); *done = 1; return SC_OK;
+        case 'h': fputs(map ? map_usage : usage, stdout); *done = 1; return SC_OK;
+        case 'V':
+            printf("simcoll %s (SimGrid %s, igraph %s)\n", SC_VERSION, sc_simgrid_version(),
+                   sc_igraph_version());
+            *done = 1;
+            return SC_OK;
         case ':':
             err = sc_error(SC_ERR_INPUT, "'%s needs a value (simcoll --help lists options)",
-                           sc_cli_refused_option(args, before));
+                           sc_cli_refused_option(args, before, map ? map_opts : run_opts));
             break;
         default:
             err = sc_error(SC_ERR_INPUT, "unknown option '%s (simcoll --help lists options)",
-                           sc_cli_refused_option(args, before));
+                           sc_cli_refused_option(args, before, map ? map_opts : run_opts));
             break;
         }
     }
@@ -332,6 +353,37 @@ static sc_err_t default_np(const sc_platform_t *plat, int *np)
 }
 
 /* Parses the lists; process counts default to every core of plat. */
+/* --root, --op and --type are refused when no collective run has a root
+ * or reduces: silently ignored, they would let a user think they mattered. */
+static sc_err_t check_applies(const opts_t *o, const lists_t *l)
+{
+    int rooted = 0, reduces = 0;
+    for (int i = 0; i < l->nalgos; i++) {
+        rooted |= sc_kind(l->algos[i]->collective)->has_root;
+        reduces |= sc_kind(l->algos[i]->collective)->is_reduction;
+    }
+    if (o->coll) {
+        rooted = sc_kind_find(o->coll)->has_root;
+        reduces = sc_kind_find(o->coll)->is_reduction;
+    }
+    const char *option = o->root_given && !rooted ? "--root"
+                         : o->op_given && !reduces ? "--op"
+                         : o->type_given && !reduces ? "--type"
+                                                      : NULL;
+    if (!option)
+        return SC_OK;
+    const char *applies = strcmp(option, "--root") ? "reduce and allreduce" : "bcast and reduce";
+    if (o->coll)
+        return sc_error(SC_ERR_INPUT, "%s applies to %s, not to %s", option, applies, o->coll);
+    if (l->nalgos > 1)
+        return sc_error(SC_ERR_INPUT,
+                        "%s applies to %s, and none of the algorithms compared is one", option,
+                        applies);
+    const char *what = sc_collective_name(l->algos[0]->collective);
+    return sc_error(SC_ERR_INPUT, "%s applies to %s, and %s is %s %s", option, applies,
+                    l->algos[0]->name, strchr("aeiou", what[0]) ? "an" : "a", what);
+}
+
 static sc_err_t parse_lists(const opts_t *o, const sc_platform_t *plat, lists_t *l)
 {
     const char *algo_option = o->algo ? "--algo" : "--compare";
@@ -368,7 +420,7 @@ static sc_err_t parse_lists(const opts_t *o, const sc_platform_t *plat, lists_t 
         else
             err = sc_parse_int(l->np_items[i], "--np", 1, 1 << 30, &l->nps[i]);
     }
-    return err;
+    return err ? err : check_applies(o, l);
 }
 
 static sc_err_t load_platform(const char *path, sc_platform_t *plat)
@@ -442,7 +494,10 @@ static sc_err_t make_batch(const opts_t *o, const sc_platform_t *plat, const lis
         for (int a = 0; a < l->nalgos; a++)
             for (int i = 0; i < l->nnps; i++) {
                 int plan = plan_of(b, l->algos[a], l->nps[i]);
-                for (int s = 0; s < l->nsizes; s++)
+                /* A barrier has no data: one run, whatever --size says. */
+                if (!sc_kind(l->algos[a]->collective)->has_data)
+                    b->runs[b->nruns++] = (struct run){plan, 0};
+                for (int s = 0; s < l->nsizes && sc_kind(l->algos[a]->collective)->has_data; s++)
                     b->runs[b->nruns++] = (struct run){plan, l->sizes[s]};
             }
         return SC_OK;
@@ -461,10 +516,12 @@ static sc_err_t make_batch(const opts_t *o, const sc_platform_t *plat, const lis
                                                           .np = np})) &&
             !(err = make_layout(plat, sc_algo_find("barrier"), np, 0, &o->map, &place)))
             err = rank_nodes(plat, np, &place, node_of);
-        for (int s = 0; s < l->nsizes && !err; s++) {
-            sc_call_t call = {(sc_collective_t)coll, l->sizes[s], np, node_of, o->type};
+        int has_data = sc_kind((sc_collective_t)coll)->has_data;
+        for (int s = 0; s < (has_data ? l->nsizes : 1) && !err; s++) {
+            sc_call_t call = {(sc_collective_t)coll, has_data ? l->sizes[s] : 0, np, node_of,
+                              o->type};
             int plan = plan_of(b, sc_profile_choose(o->mpi, &call), np);
-            b->runs[b->nruns++] = (struct run){plan, l->sizes[s]};
+            b->runs[b->nruns++] = (struct run){plan, has_data ? l->sizes[s] : 0};
         }
         free(place.pi);
         free(node_of);
@@ -533,7 +590,8 @@ static int run_command(int argc, char **argv)
         }
     }
     if (!err) {
-        sc_report_print(stdout, o.format, rows, nrows);
+        sc_provenance_t prov = {o.platform, argc, argv};
+        sc_report_print(stdout, o.format, rows, nrows, &prov);
         if (invalid)
             err = sc_error(SC_ERR_RUN, "%d of %d runs gave a WRONG result (valid: no above)",
                            invalid, nrows);
@@ -558,8 +616,8 @@ static int map_command(int argc, char **argv)
     opts_t o;
     int done;
     sc_err_t err = parse_options(argc, argv, 2, 1, &o, &done);
-    if (err)
-        return sc_cli_fail(err);
+    if (err || done)
+        return err ? sc_cli_fail(err) : 0;
     const sc_algo_t *algo;
     sc_platform_t plat = {0};
     layout_t lay = {0};
@@ -619,6 +677,14 @@ cleanup:
 static int list_command(int argc, char **argv)
 {
     int profiles = argc == 3 && !strcmp(argv[2], "--mpi");
+    if (argc == 3 && !strcmp(argv[2], "--help")) {
+        fputs("usage: simcoll list [--mpi]\n"
+              "Prints every algorithm (name, collective, what it needs of the process\n"
+              "count, description), or with --mpi every MPI library profile and the rules\n"
+              "by which it chooses an algorithm.\n",
+              stdout);
+        return 0;
+    }
     if (argc > 2 && !profiles) {
         fprintf(stderr, "simcoll: list takes no arguments but --mpi, not '%s'\n", argv[2]);
         return SC_ERR_INPUT;
@@ -651,6 +717,7 @@ static int platform_command(int argc, char **argv)
                                              {"nodes", required_argument, NULL, 'n'},
                                              {"cores", required_argument, NULL, 'c'},
                                              {"output", required_argument, NULL, 'o'},
+                                             {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     const char *like = NULL, *out = NULL;
     int nodes = 0, cores = 0, c;
@@ -665,13 +732,20 @@ static int platform_command(int argc, char **argv)
         case 'n': err = sc_parse_int(optarg, "--nodes", 1, 1 << 20, &nodes); break;
         case 'c': err = sc_parse_int(optarg, "--cores", 1, 1 << 16, &cores); break;
         case 'o': out = optarg; break;
+        case 'h':
+            fputs("usage: simcoll platform --like FILE --nodes N [--cores C] [-o OUT]\n"
+                  "Writes a cluster of N nodes (of C cores; default: as FILE's) with the\n"
+                  "links and protocol properties of the nodes of FILE, to OUT or stdout.\n",
+                  stdout);
+            return 0;
         case ':':
-            err = sc_error(SC_ERR_INPUT, "'%s needs a value", sc_cli_refused_option(argv + 1, before));
+            err = sc_error(SC_ERR_INPUT, "'%s needs a value",
+                           sc_cli_refused_option(argv + 1, before, longopts));
             break;
         default:
             err = sc_error(SC_ERR_INPUT,
                            "platform: unknown option '%s; use --like, --nodes, --cores, -o",
-                           sc_cli_refused_option(argv + 1, before));
+                           sc_cli_refused_option(argv + 1, before, longopts));
             break;
         }
     }

@@ -144,11 +144,11 @@ static sc_err_t parse_popts(int argc, char **argv, int tune, popts_t *o, int *do
             return SC_OK;
         case ':':
             err = sc_error(SC_ERR_INPUT, "'%s needs a value (simcoll %s --help lists options)",
-                           sc_cli_refused_option(args, before), tune ? "tune" : "run");
+                           sc_cli_refused_option(args, before, tune ? tune_opts : run_opts), tune ? "tune" : "run");
             break;
         default:
             err = sc_error(SC_ERR_INPUT, "unknown option '%s (simcoll %s --help lists options)",
-                           sc_cli_refused_option(args, before), tune ? "tune" : "run");
+                           sc_cli_refused_option(args, before, tune ? tune_opts : run_opts), tune ? "tune" : "run");
             break;
         }
     }
@@ -458,7 +458,8 @@ int sc_cli_run_program(int argc, char **argv)
         free(pl.pi);
     }
     if (!err && o.pack != PACK_SHOW) {
-        sc_program_report_print(stdout, o.format, rows, nrows);
+        sc_provenance_t prov = {o.platform, argc, argv};
+        sc_program_report_print(stdout, o.format, rows, nrows, &prov);
         if (invalid)
             err = sc_error(SC_ERR_RUN, "%d of %d runs gave a WRONG result (valid: no above)",
                            invalid, nrows);

@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "report.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <string.h>
 
@@ -33,12 +34,68 @@ static void csv_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
-static void print_csv(FILE *out, const sc_report_row_t *rows, int nrows)
+static void json_string(FILE *out, const char *text);
+
+/* The command line as a shell would take it back: words with anything but
+ * letters, digits and -_./=,:+@% in single quotes. */
+static void command_line(const sc_provenance_t *prov, char *text, size_t size)
+{
+    size_t n = 0;
+    text[0] = '\0';
+    for (int i = 0; i < prov->argc && n + 1 < size; i++) {
+        const char *word = prov->argv[i];
+        if (i == 0) {
+            const char *slash = strrchr(word, '/');
+            word = slash ? slash + 1 : word;
+        }
+        int plain = *word != '\0';
+        for (const char *c = word; *c && plain; c++)
+            plain = isalnum((unsigned char)*c) || strchr("-_./=,:+@%", *c);
+        n += (size_t)snprintf(text + n, size - n, "%s", i ? " " : "");
+        if (plain) {
+            n += (size_t)snprintf(text + n, size - n, "%s", word);
+            continue;
+        }
+        n += (size_t)snprintf(text + n, size - n, "'");
+        for (const char *c = word; *c && n + 5 < size; c++)
+            n += (size_t)(*c == '\'' ? snprintf(text + n, size - n, "'\\''")
+                                     : snprintf(text + n, size - n, "%c", *c));
+        n += (size_t)snprintf(text + n, size - n, "'");
+    }
+    if (n >= size && size > 4)
+        memcpy(text + size - 4, "...", 4);
+}
+
+static void csv_provenance(FILE *out, const sc_provenance_t *prov, const char *command)
+{
+    fprintf(out, ",%s,", SC_VERSION);
+    csv_string(out, prov->platform_file);
+    fputc(',', out);
+    csv_string(out, command);
+}
+
+static void json_provenance(FILE *out, const sc_provenance_t *prov, const char *command)
+{
+    fprintf(out, ", \"simcoll_version\": \"%s\", \"platform_file\": ", SC_VERSION);
+    json_string(out, prov->platform_file);
+    fputs(", \"command\": ", out);
+    json_string(out, command);
+}
+
+static void table_provenance(FILE *out, const sc_provenance_t *prov, const char *command)
+{
+    fprintf(out, "# simcoll %s, platform file %s: %s\n", SC_VERSION, prov->platform_file,
+            command);
+}
+
+static void print_csv(FILE *out, const sc_report_row_t *rows, int nrows,
+                      const sc_provenance_t *prov, const char *command)
 {
     fputs("platform,algo,collective,np,nodes,size_bytes,mapping,sim_time_s,"
           "model_time_s,inter_node_bytes,intra_node_bytes,inter_node_messages,"
           "intra_node_messages,messages,valid,cut_weight,graph_weight,partition_time_s,"
-          "op,type,max_rank_bytes,critical_path_bytes,mpi\n",
+          "op,type,max_rank_bytes,critical_path_bytes,mpi,simcoll_version,platform_file,"
+          "command\n",
           out);
     for (int i = 0; i < nrows; i++) {
         const sc_report_row_t *row = &rows[i];
@@ -62,6 +119,7 @@ static void print_csv(FILE *out, const sc_report_row_t *rows, int nrows)
                 r->path_bytes);
         if (row->mpi)
             csv_string(out, row->mpi);
+        csv_provenance(out, prov, command);
         fputc('\n', out);
     }
 }
@@ -109,7 +167,8 @@ static void json_string(FILE *out, const char *text)
     fputc('"', out);
 }
 
-static void print_json(FILE *out, const sc_report_row_t *rows, int nrows)
+static void print_json(FILE *out, const sc_report_row_t *rows, int nrows,
+                       const sc_provenance_t *prov, const char *command)
 {
     fputs("[\n", out);
     for (int i = 0; i < nrows; i++) {
@@ -149,6 +208,7 @@ static void print_json(FILE *out, const sc_report_row_t *rows, int nrows)
             json_string(out, row->mpi);
         else
             fputs("null", out);
+        json_provenance(out, prov, command);
         fprintf(out, "}%s\n", i + 1 < nrows ? "," : "");
     }
     fputs("]\n", out);
@@ -232,12 +292,18 @@ static void print_table(FILE *out, const sc_report_row_t *rows, int nrows)
     }
 }
 
-void sc_report_print(FILE *out, sc_format_t format, const sc_report_row_t *rows, int nrows)
+void sc_report_print(FILE *out, sc_format_t format, const sc_report_row_t *rows, int nrows,
+                     const sc_provenance_t *prov)
 {
+    char command[4096];
+    command_line(prov, command, sizeof command);
     switch (format) {
-    case SC_FORMAT_CSV: print_csv(out, rows, nrows); break;
-    case SC_FORMAT_JSON: print_json(out, rows, nrows); break;
-    case SC_FORMAT_TABLE: print_table(out, rows, nrows); break;
+    case SC_FORMAT_CSV: print_csv(out, rows, nrows, prov, command); break;
+    case SC_FORMAT_JSON: print_json(out, rows, nrows, prov, command); break;
+    case SC_FORMAT_TABLE:
+        print_table(out, rows, nrows);
+        table_provenance(out, prov, command);
+        break;
     }
 }
 
@@ -294,17 +360,20 @@ static void print_program_table(FILE *out, const sc_program_report_row_t *rows, 
 }
 
 void sc_program_report_print(FILE *out, sc_format_t format, const sc_program_report_row_t *rows,
-                             int nrows)
+                             int nrows, const sc_provenance_t *prov)
 {
+    char command[4096];
+    command_line(prov, command, sizeof command);
     if (format == SC_FORMAT_TABLE) {
         print_program_table(out, rows, nrows);
+        table_provenance(out, prov, command);
         return;
     }
     int csv = format == SC_FORMAT_CSV;
     if (csv)
         fputs("program,platform,np,nodes,mapping,pack,sim_time_s,model_time_s,statements,"
               "inter_node_bytes,intra_node_bytes,inter_node_messages,intra_node_messages,"
-              "messages,valid\n",
+              "messages,valid,simcoll_version,platform_file,command\n",
               out);
     else
         fputs("[\n", out);
@@ -325,10 +394,12 @@ void sc_program_report_print(FILE *out, sc_format_t format, const sc_program_rep
             csv_string(out, row->platform);
             fprintf(out, ",%d,%d,", row->np, r->nodes);
             csv_string(out, row->mapping);
-            fprintf(out, ",%s,%.9g,%s,%ld,%.0f,%.0f,%ld,%ld,%ld,%s\n", row->pack, r->sim_time_s,
+            fprintf(out, ",%s,%.9g,%s,%ld,%.0f,%.0f,%ld,%ld,%ld,%s", row->pack, r->sim_time_s,
                     model, r->statements, r->bytes[SC_LEVEL_INTER], r->bytes[SC_LEVEL_INTRA],
                     r->messages[SC_LEVEL_INTER], r->messages[SC_LEVEL_INTRA], total_messages(r),
                     valid);
+            csv_provenance(out, prov, command);
+            fputc('\n', out);
             continue;
         }
         fputs("  {\"program\": ", out);
@@ -341,10 +412,12 @@ void sc_program_report_print(FILE *out, sc_format_t format, const sc_program_rep
                 ", \"pack\": \"%s\", \"sim_time_s\": %.9g, \"model_time_s\": %s, "
                 "\"statements\": %ld, \"inter_node_bytes\": %.0f, \"intra_node_bytes\": %.0f, "
                 "\"inter_node_messages\": %ld, \"intra_node_messages\": %ld, \"messages\": %ld, "
-                "\"valid\": %s}%s\n",
+                "\"valid\": %s",
                 row->pack, r->sim_time_s, model, r->statements, r->bytes[SC_LEVEL_INTER],
                 r->bytes[SC_LEVEL_INTRA], r->messages[SC_LEVEL_INTER],
-                r->messages[SC_LEVEL_INTRA], total_messages(r), valid, i + 1 < nrows ? "," : "");
+                r->messages[SC_LEVEL_INTRA], total_messages(r), valid);
+        json_provenance(out, prov, command);
+        fprintf(out, "}%s\n", i + 1 < nrows ? "," : "");
     }
     if (!csv)
         fputs("]\n", out);

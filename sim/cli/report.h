@@ -9,6 +9,17 @@
 
 typedef enum { SC_FORMAT_TABLE, SC_FORMAT_CSV, SC_FORMAT_JSON } sc_format_t;
 
+#define SC_VERSION "0.1.0"
+
+/* Where results came from, printed with them in every format: CSV and JSON
+ * rows end with simcoll_version, platform_file and command (the command
+ * line, shell-quoted); a table is followed by a line saying the same. */
+typedef struct {
+    const char *platform_file; /* as the user gave it */
+    int argc;
+    char **argv;
+} sc_provenance_t;
+
 /* One line of output: what was run and what came out. */
 typedef struct {
     const char *platform; /* the cluster zone's id */
@@ -32,7 +43,8 @@ typedef struct {
  * partition_time_s, op, type, max_rank_bytes, critical_path_bytes, mpi (op
  * and type empty / null unless the collective is a reduction; mpi unless a
  * profile chose the algorithm). */
-void sc_report_print(FILE *out, sc_format_t format, const sc_report_row_t *rows, int nrows);
+void sc_report_print(FILE *out, sc_format_t format, const sc_report_row_t *rows, int nrows,
+                     const sc_provenance_t *prov);
 
 /* One program run. */
 typedef struct {
@@ -49,6 +61,6 @@ typedef struct {
  * inter_node_bytes, intra_node_bytes, inter_node_messages,
  * intra_node_messages, messages, valid. */
 void sc_program_report_print(FILE *out, sc_format_t format, const sc_program_report_row_t *rows,
-                             int nrows);
+                             int nrows, const sc_provenance_t *prov);
 
 #endif

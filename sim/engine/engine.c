@@ -7,6 +7,7 @@
 #include <malloc.h>
 #include <math.h>
 #include <simgrid/engine.h>
+#include <simgrid/version.h>
 #include <simgrid/host.h>
 #include <simgrid/link.h>
 #include <simgrid/zone.h>
@@ -340,4 +341,13 @@ sc_err_t sc_platform_load(const char *option, const char *name, sc_platform_t *p
     plat->engine_xml = checked.engine_xml;
     plat->engine_xml_len = checked.engine_xml_len;
     return SC_OK;
+}
+
+const char *sc_simgrid_version(void)
+{
+    static char text[48];
+    int major, minor, patch;
+    sg_version_get(&major, &minor, &patch);
+    snprintf(text, sizeof text, "%d.%d.%d", major, minor, patch);
+    return text;
 }

@@ -19,4 +19,7 @@ sc_err_t sc_platform_load(const char *option, const char *path, sc_platform_t *p
  * (plat->engine_xml). */
 void sc_engine_boot(const sc_platform_t *plat, int actors);
 
+/* "3.32.0": the SimGrid library simcoll runs on (not the headers'). */
+const char *sc_simgrid_version(void);
+
 #endif
