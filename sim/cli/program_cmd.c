@@ -633,11 +633,15 @@ int sc_cli_tune(int argc, char **argv)
         err = outs ? sc_outputs_add(outs, "-o", o.output, &f) : sc_error(SC_ERR_RUN, "out of memory");
     }
     if (!err) {
+        sc_provenance_t prov = {o.platform, argc, argv};
         if (o.output || o.format == SC_FORMAT_CSV) {
-            fprintf(f, "size_bytes,time_s,bandwidth_Bps\n");
-            for (int i = 0; i < curve.n; i++)
-                fprintf(f, "%.0f,%.9e,%.9e\n", curve.bytes[i], curve.seconds[i],
+            fprintf(f, "size_bytes,time_s,bandwidth_Bps,simcoll_version,platform_file,command\n");
+            for (int i = 0; i < curve.n; i++) {
+                fprintf(f, "%.0f,%.9e,%.9e", curve.bytes[i], curve.seconds[i],
                         curve.bytes[i] / curve.seconds[i]);
+                sc_provenance_csv_fields(f, &prov);
+                fputc('\n', f);
+            }
         } else {
             fprintf(f, "%12s  %12s  %12s\n", "size", "time", "bandwidth");
             for (int i = 0; i < curve.n; i++) {
@@ -647,6 +651,7 @@ int sc_cli_tune(int argc, char **argv)
                 fprintf(f, "%12s  %12s  %7.1f MB/s\n", size, time,
                         curve.bytes[i] / curve.seconds[i] / 1e6);
             }
+            sc_provenance_line(f, &prov);
         }
         err = outs ? sc_outputs_commit(outs) : SC_OK;
     } else {

@@ -88,6 +88,20 @@ static void table_provenance(FILE *out, const sc_provenance_t *prov, const char 
             command);
 }
 
+void sc_provenance_csv_fields(FILE *out, const sc_provenance_t *prov)
+{
+    char command[4096];
+    command_line(prov, command, sizeof command);
+    csv_provenance(out, prov, command);
+}
+
+void sc_provenance_line(FILE *out, const sc_provenance_t *prov)
+{
+    char command[4096];
+    command_line(prov, command, sizeof command);
+    table_provenance(out, prov, command);
+}
+
 static void print_csv(FILE *out, const sc_report_row_t *rows, int nrows,
                       const sc_provenance_t *prov, const char *command)
 {

@@ -46,6 +46,11 @@ typedef struct {
 void sc_report_print(FILE *out, sc_format_t format, const sc_report_row_t *rows, int nrows,
                      const sc_provenance_t *prov);
 
+/* For other outputs: the three CSV fields (each with its leading comma),
+ * and the line that follows a table. */
+void sc_provenance_csv_fields(FILE *out, const sc_provenance_t *prov);
+void sc_provenance_line(FILE *out, const sc_provenance_t *prov);
+
 /* One program run. */
 typedef struct {
     const char *program;  /* the file */
