@@ -717,10 +717,12 @@ static int platform_command(int argc, char **argv)
                                              {"nodes", required_argument, NULL, 'n'},
                                              {"cores", required_argument, NULL, 'c'},
                                              {"output", required_argument, NULL, 'o'},
+                                             {"set", required_argument, NULL, 's'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     const char *like = NULL, *out = NULL;
-    int nodes = 0, cores = 0, c;
+    char **sets = calloc((size_t)argc, sizeof *sets); /* at most one per argument */
+    int nodes = 0, cores = 0, nsets = 0, c;
     sc_err_t err = SC_OK;
     opterr = 0;
     optind = 0;
@@ -732,11 +734,22 @@ static int platform_command(int argc, char **argv)
         case 'n': err = sc_parse_int(optarg, "--nodes", 1, 1 << 20, &nodes); break;
         case 'c': err = sc_parse_int(optarg, "--cores", 1, 1 << 16, &cores); break;
         case 'o': out = optarg; break;
+        case 's':
+            if (sets)
+                sets[nsets++] = optarg;
+            break;
         case 'h':
-            fputs("usage: simcoll platform --like FILE --nodes N [--cores C] [-o OUT]\n"
+            fputs("usage: simcoll platform --like FILE --nodes N [--cores C]\n"
+                  "                        [--set LEVEL.PARAM=VALUE]... [-o OUT]\n"
                   "Writes a cluster of N nodes (of C cores; default: as FILE's) with the\n"
-                  "links and protocol properties of the nodes of FILE, to OUT or stdout.\n",
+                  "links and protocol properties of the nodes of FILE, to OUT or stdout.\n"
+                  "--set changes one of them, absolutely (with SimGrid's units) or by a\n"
+                  "factor of FILE's value (2x, 0.5x): LEVEL intra (shared memory) or inter\n"
+                  "(network), PARAM latency, bandwidth, send-overhead, recv-overhead,\n"
+                  "eager-limit or (inter) gap; or node.speed. For example\n"
+                  "  --set inter.bandwidth=2x --set inter.latency=1.5us --set node.speed=10Gf\n",
                   stdout);
+            free(sets);
             return 0;
         case ':':
             err = sc_error(SC_ERR_INPUT, "'%s needs a value",
@@ -744,7 +757,7 @@ static int platform_command(int argc, char **argv)
             break;
         default:
             err = sc_error(SC_ERR_INPUT,
-                           "platform: unknown option '%s; use --like, --nodes, --cores, -o",
+                           "platform: unknown option '%s; use --like, --nodes, --cores, --set, -o",
                            sc_cli_refused_option(argv + 1, before, longopts));
             break;
         }
@@ -754,8 +767,11 @@ static int platform_command(int argc, char **argv)
     if (!err && (!like || !nodes))
         err = sc_error(SC_ERR_INPUT, "platform needs --like FILE and --nodes N, e.g. "
                                      "simcoll platform --like ib4x.xml --nodes 128");
+    if (!err && !sets)
+        err = sc_error(SC_ERR_RUN, "out of memory");
     if (!err)
-        err = sc_generate_platform(like, nodes, cores, out);
+        err = sc_generate_platform(like, nodes, cores, sets, nsets, out);
+    free(sets);
     return err ? sc_cli_fail(err) : 0;
 }
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <xbt/dynar.h>
 
 #include "sim/engine/child.h"
@@ -16,6 +17,7 @@
 #include "sim/io/files.h"
 #include "sim/io/platform_file.h"
 #include "sim/io/platform_props.h"
+#include "common/sc_units.h"
 
 /* One link as the generator rewrites it for every node. */
 typedef struct {
@@ -136,6 +138,10 @@ static void write_platform(FILE *f, const template_t *t, const char *template_pa
         fputs("simcoll platform --like ", f);
         sc_xml_put_escaped(f, template_path);
         fprintf(f, " --nodes %d --cores %d", nodes, cores);
+        for (int i = 0; i < spec->nsets; i++) {
+            fputs(" --set ", f);
+            sc_xml_put_escaped(f, spec->sets[i]);
+        }
     }
     fputs("\"/>\n", f);
     for (int i = 0; i < NPROPS; i++) {
@@ -211,6 +217,126 @@ static sc_err_t apply_level(template_t *t, sc_level_id_t id, const sc_level_t *l
     return SC_OK;
 }
 
+/* Value `text` of --set `set`: a factor of `old` ("2x") or an absolute
+ * quantity of `kind`, greater than 0 (or equal to it when `zero_ok`). */
+static sc_err_t set_value(const char *set, const char *text, sc_quantity_t kind, double old,
+                          int zero_ok, double *out)
+{
+    char *end;
+    size_t n = strlen(text);
+    if (n > 1 && text[n - 1] == 'x') {
+        double f = strtod(text, &end);
+        if (end == text + n - 1 && f > 0 && f < 1e12) {
+            *out = old * f;
+            return SC_OK;
+        }
+    } else if (sc_parse_quantity(text, kind, out) == 0 && (*out > 0 || (zero_ok && *out == 0))) {
+        return SC_OK;
+    }
+    return sc_error(SC_ERR_INPUT, "--set %s: '%s' is not a %s factor (like 2x or 0.5x) or a %s "
+                    "(%s)", set, text, zero_ok ? "non-negative" : "positive",
+                    kind == SC_QTY_TIME ? "duration" : kind == SC_QTY_BANDWIDTH ? "bandwidth"
+                    : kind == SC_QTY_SPEED ? "speed" : "size",
+                    sc_quantity_units(kind));
+}
+
+/* An overhead set absolutely becomes one constant; by a factor, every
+ * segment of it scales. */
+static void scale_piecewise(sc_piecewise_t *pw, int absolute, double value, double factor)
+{
+    if (absolute) {
+        *pw = sc_piecewise_constant(value);
+        return;
+    }
+    for (int k = 0; k < pw->n; k++) {
+        pw->seg[k].start *= factor;
+        pw->seg[k].per_byte *= factor;
+    }
+}
+
+/* Applies one --set to the levels and node speed. */
+static sc_err_t apply_set(const char *set, sc_level_t levels[SC_NLEVELS], int touched[SC_NLEVELS],
+                          double *speed)
+{
+    static const char *const params =
+        "intra.PARAM or inter.PARAM with PARAM latency, bandwidth, send-overhead, "
+        "recv-overhead, eager-limit, gap (inter only); or node.speed";
+    const char *eq = strchr(set, '='), *dot = strchr(set, '.');
+    if (!eq || !dot || dot > eq)
+        return sc_error(SC_ERR_INPUT, "--set '%s': give LEVEL.PARAM=VALUE, with %s", set, params);
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)(eq - set), set);
+    const char *text = eq + 1;
+    if (strcmp(name, "node.speed") == 0)
+        return set_value(set, text, SC_QTY_SPEED, *speed, 0, speed);
+    int id = strncmp(set, "intra.", 6) == 0 ? SC_LEVEL_INTRA
+             : strncmp(set, "inter.", 6) == 0 ? SC_LEVEL_INTER
+                                              : -1;
+    const char *param = name + 6;
+    if (id < 0)
+        return sc_error(SC_ERR_INPUT, "--set '%s': unknown level '%.*s'; use %s", set,
+                        (int)(dot - set), set, params);
+    sc_level_t *lv = &levels[id];
+    touched[id] = 1;
+    int factor = text[0] && text[strlen(text) - 1] == 'x';
+    double v;
+    sc_err_t err;
+    if (strcmp(param, "latency") == 0)
+        return set_value(set, text, SC_QTY_TIME, lv->latency_s, 1, &lv->latency_s);
+    if (strcmp(param, "bandwidth") == 0)
+        return set_value(set, text, SC_QTY_BANDWIDTH, lv->bandwidth_Bps, 0, &lv->bandwidth_Bps);
+    if (strcmp(param, "gap") == 0 && id == SC_LEVEL_INTER)
+        return set_value(set, text, SC_QTY_TIME, lv->gap_s, 1, &lv->gap_s);
+    if (strcmp(param, "eager-limit") == 0) {
+        if ((err = set_value(set, text, SC_QTY_SIZE, (double)lv->eager_limit, 1, &v)))
+            return err;
+        lv->eager_limit = (size_t)(v + 0.5);
+        return SC_OK;
+    }
+    int send = strcmp(param, "send-overhead") == 0;
+    if (send || strcmp(param, "recv-overhead") == 0) {
+        /* A factor scales the template's segments: pass 1 as the old value. */
+        if ((err = set_value(set, text, SC_QTY_TIME, 1, 1, &v)))
+            return err;
+        scale_piecewise(send ? &lv->send_overhead : &lv->recv_overhead, !factor, v, v);
+        return SC_OK;
+    }
+    return sc_error(SC_ERR_INPUT, "--set '%s': unknown parameter '%s'; use %s", set, param,
+                    params);
+}
+
+/* Loads the generated text as a platform file, from a temporary file. */
+static sc_err_t check_generated(const char *xml, size_t len)
+{
+    const char *dir = getenv("TMPDIR");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/simcoll-platform-XXXXXX", dir && *dir ? dir : "/tmp");
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return sc_error(SC_ERR_RUN, "cannot make a temporary file to check the platform in %s",
+                        dir && *dir ? dir : "/tmp");
+    FILE *f = fdopen(fd, "w");
+    int ok = f && fwrite(xml, 1, len, f) == len;
+    ok = (f ? fclose(f) == 0 : (close(fd), 0)) && ok;
+    sc_err_t err = SC_OK;
+    if (!ok) {
+        err = sc_error(SC_ERR_RUN, "cannot write a temporary file to check the platform");
+    } else {
+        sc_platform_t plat;
+        err = sc_platform_load("the generated platform", path, &plat);
+        if (!err) {
+            sc_platform_destroy(&plat);
+        } else {
+            char why[1024];
+            snprintf(why, sizeof why, "%s", sc_error_message());
+            err = sc_error(SC_ERR_INPUT, "--set: the platform would not load (nothing written): %s",
+                           why);
+        }
+    }
+    unlink(path);
+    return err;
+}
+
 sc_err_t sc_generate(const char *option, const char *template_path, const sc_generate_spec_t *spec,
                      const char *out_path)
 {
@@ -260,21 +386,46 @@ sc_err_t sc_generate(const char *option, const char *template_path, const sc_gen
         full.cores = t.cores;
     if (spec->level && (err = apply_level(&t, spec->level_id, spec->level)))
         goto cleanup;
+    sc_level_t levels[SC_NLEVELS];
+    int touched[SC_NLEVELS] = {0};
+    memcpy(levels, plat.level, sizeof levels);
+    for (int i = 0; i < spec->nsets && !err; i++)
+        err = apply_set(spec->sets[i], levels, touched, &t.speed_flops);
+    for (int id = 0; id < SC_NLEVELS && !err; id++)
+        if (touched[id])
+            err = apply_level(&t, (sc_level_id_t)id, &levels[id]);
+    if (err)
+        goto cleanup;
 
-    if (!out_path) {
-        write_platform(stdout, &t, template_path, plat.name, &full);
-        goto cleanup; /* main checks that stdout was written */
-    }
-    sc_outputs_t *outs = sc_outputs_new();
-    FILE *f;
-    if (!outs)
+    /* What is written is what loads: the text is checked by the platform
+     * reader before it goes anywhere. */
+    char *xml = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&xml, &len);
+    if (!mem) {
         err = sc_error(SC_ERR_RUN, "out of memory");
-    else if (!(err = sc_outputs_add(outs, "-o", out_path, &f))) {
-        write_platform(f, &t, template_path, plat.name, &full);
-        err = sc_outputs_commit(outs);
-        outs = NULL;
+        goto cleanup;
     }
-    sc_outputs_discard(outs);
+    write_platform(mem, &t, template_path, plat.name, &full);
+    if (fclose(mem) != 0)
+        err = sc_error(SC_ERR_RUN, "out of memory");
+    if (!err)
+        err = check_generated(xml, len);
+    if (!err && !out_path) {
+        fwrite(xml, 1, len, stdout); /* main checks that stdout was written */
+    } else if (!err) {
+        sc_outputs_t *outs = sc_outputs_new();
+        FILE *f;
+        if (!outs)
+            err = sc_error(SC_ERR_RUN, "out of memory");
+        else if (!(err = sc_outputs_add(outs, "-o", out_path, &f))) {
+            fwrite(xml, 1, len, f);
+            err = sc_outputs_commit(outs);
+            outs = NULL;
+        }
+        sc_outputs_discard(outs);
+    }
+    free(xml);
 cleanup:
     for (int i = 0; i < NPROPS; i++)
         free(t.prop_values[i]);
@@ -282,8 +433,9 @@ cleanup:
     return err;
 }
 
-sc_err_t sc_generate_platform(const char *template_path, int nodes, int cores, const char *out_path)
+sc_err_t sc_generate_platform(const char *template_path, int nodes, int cores,
+                              char *const *sets, int nsets, const char *out_path)
 {
-    sc_generate_spec_t spec = {.nodes = nodes, .cores = cores};
+    sc_generate_spec_t spec = {.nodes = nodes, .cores = cores, .sets = sets, .nsets = nsets};
     return sc_generate("--like", template_path, &spec, out_path);
 }

@@ -19,6 +19,13 @@ typedef struct {
     const char *made_by;     /* the command, for the generated-by property;
                                 NULL: "simcoll platform --like ..." */
     const char *comment;     /* more lines for the leading comment, or NULL */
+    /* What-if changes, "LEVEL.PARAM=VALUE" (simcoll platform --set): LEVEL
+     * intra or inter, PARAM latency, bandwidth, send-overhead,
+     * recv-overhead, eager-limit or (inter) gap; or node.speed. VALUE is
+     * absolute, with SimGrid's units (10us, 1.25GBps, 64KiB, 10Gf), or a
+     * factor of the template's value (2x, 0.5x; overheads: every segment). */
+    char *const *sets;
+    int nsets;
 } sc_generate_spec_t;
 
 /* Writes the platform to `out_path` (stdout if NULL), whole or not at all.
@@ -27,9 +34,8 @@ typedef struct {
 sc_err_t sc_generate(const char *option, const char *template_path, const sc_generate_spec_t *spec,
                      const char *out_path);
 
-/* `simcoll platform --like T --nodes N --cores C [-o OUT]`: sc_generate
- * with nothing replaced. */
+/* `simcoll platform --like T --nodes N --cores C [--set ...] [-o OUT]`. */
 sc_err_t sc_generate_platform(const char *template_path, int nodes, int cores,
-                              const char *out_path);
+                              char *const *sets, int nsets, const char *out_path);
 
 #endif

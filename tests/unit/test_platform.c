@@ -154,7 +154,7 @@ static void test_generated_platform(void)
     int fd = mkstemp(path);
     CU_ASSERT_FATAL(fd >= 0);
     close(fd);
-    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, 12, 4, path), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, 12, 4, NULL, 0, path), SC_OK);
     sc_platform_t gen;
     CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
     CU_ASSERT_STRING_EQUAL(gen.name, "gige-12x4");
@@ -171,15 +171,70 @@ static void test_generated_platform(void)
         check_level(&gen.level[l], g->level[l].latency_s, g->level[l].bandwidth_Bps,
                     sc_level_send_overhead(&g->level[l], 1), g->level[l].eager_limit);
     sc_platform_destroy(&gen);
-    CU_ASSERT_EQUAL(sc_generate_platform(sc_test_path("tests/platforms/nonuniform.xml"), 4, 0, path),
+    CU_ASSERT_EQUAL(sc_generate_platform(sc_test_path("tests/platforms/nonuniform.xml"), 4, 0, NULL, 0,
+                                         path),
                     SC_ERR_INPUT);
-    CU_ASSERT_EQUAL(sc_generate_platform(g->path, 4, 0, "/nonexistent-dir/p.xml"), SC_ERR_INPUT);
+    CU_ASSERT_EQUAL(sc_generate_platform(g->path, 4, 0, NULL, 0, "/nonexistent-dir/p.xml"), SC_ERR_INPUT);
+    remove(path);
+}
+
+/* --set: each parameter changed absolutely or by a factor, the rest as
+ * the template's; bad settings refused naming them, nothing written. */
+static void test_generated_what_if(void)
+{
+    const sc_platform_t *g = sc_test_platform("platforms/gige.xml");
+    if (!g)
+        return;
+    char path[] = "/tmp/simcoll-test-XXXXXX";
+    int fd = mkstemp(path);
+    CU_ASSERT_FATAL(fd >= 0);
+    close(fd);
+    char *sets[] = {"inter.bandwidth=2x",    "inter.latency=1.5us",      "node.speed=10Gf",
+                    "inter.send-overhead=0.5x", "inter.recv-overhead=3us", "inter.gap=0",
+                    "intra.eager-limit=128KiB", "intra.bandwidth=20GBps"};
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, 4, 0, sets, 8, path), SC_OK);
+    sc_platform_t gen;
+    CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
+    const sc_level_t *in = &gen.level[SC_LEVEL_INTER], *was = &g->level[SC_LEVEL_INTER];
+    CU_ASSERT_DOUBLE_EQUAL(in->bandwidth_Bps, 2 * was->bandwidth_Bps, 1e-6 * was->bandwidth_Bps);
+    CU_ASSERT_DOUBLE_EQUAL(in->latency_s, 1.5e-6, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(gen.nodes[0].speed_flops, 1e10, 1);
+    for (size_t m = 0; m < 100000; m = 3 * m + 1)
+        CU_ASSERT_DOUBLE_EQUAL(sc_level_send_overhead(in, m), 0.5 * sc_level_send_overhead(was, m),
+                               1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_recv_overhead(in, 100000), 3e-6, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(in->gap_s, 0, 0);
+    CU_ASSERT_EQUAL(in->eager_limit, was->eager_limit);
+    CU_ASSERT_EQUAL(gen.level[SC_LEVEL_INTRA].eager_limit, 131072);
+    CU_ASSERT_DOUBLE_EQUAL(gen.level[SC_LEVEL_INTRA].bandwidth_Bps, 2e10, 1);
+    CU_ASSERT_DOUBLE_EQUAL(gen.level[SC_LEVEL_INTRA].latency_s,
+                           g->level[SC_LEVEL_INTRA].latency_s, 1e-15);
+    sc_platform_destroy(&gen);
+    static const char *const bad[][2] = {
+        {"inter.bandwidth=0x", "not a positive factor"},
+        {"inter.bandwidth=fast", "not a positive factor (like 2x or 0.5x) or a bandwidth"},
+        {"intra.gap=1us", "unknown parameter 'gap'"},
+        {"rack.bandwidth=1GBps", "unknown level 'rack'"},
+        {"inter.latency", "give LEVEL.PARAM=VALUE"},
+        {"inter.latency=-1us", "not a non-negative factor"},
+        {"inter.bandwidth=1e-300Bps", "the generated platform"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char *one[] = {(char *)bad[i][0]};
+        remove(path);
+        CU_ASSERT_EQUAL(sc_generate_platform(g->path, 4, 0, one, 1, path), SC_ERR_INPUT);
+        if (!strstr(sc_error_message(), bad[i][1]))
+            fprintf(stderr, "\n--set %s: %s\n", bad[i][0], sc_error_message());
+        CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), bad[i][1]));
+        CU_ASSERT_EQUAL(access(path, F_OK), -1); /* nothing written */
+    }
     remove(path);
 }
 
 void sc_suite_platform(void)
 {
     CU_pSuite s = CU_add_suite("platform", NULL, NULL);
+    CU_add_test(s, "what-if settings of a generated platform", test_generated_what_if);
     CU_add_test(s, "shipped platforms", test_shipped_platforms);
     CU_add_test(s, "uneven and non-uniform", test_uneven_platform);
     CU_add_test(s, "bad platforms", test_bad_platforms);
