@@ -88,6 +88,9 @@ sc_err_t sc_allreduce_ring(sc_comm_t *comm, const sc_coll_args_t *args);
 sc_err_t sc_allreduce_early(sc_comm_t *comm, const sc_coll_args_t *args);
 sc_err_t sc_reduce_early(sc_comm_t *comm, const sc_coll_args_t *args);
 
+/* Speculative MAX/MIN with history, verified (reduce/speculate.c). */
+sc_err_t sc_allreduce_spec(sc_comm_t *comm, const sc_coll_args_t *args);
+
 /* MPICH's SMP-aware collectives (mpich/smp.c): flat algorithms on the node
  * and node-leader communicators, as MPICH2 1.2.1 runs by default. */
 sc_err_t sc_barrier_mpich_smp(sc_comm_t *comm, const sc_coll_args_t *args);

@@ -42,6 +42,12 @@ static void fill_root_message(const sc_data_t *d, int rank, void *in)
 static void fill_vector(const sc_data_t *d, int rank, void *in)
 {
     size_t elem = sc_type_size(d->type), n = d->bytes / elem, first = d->seed * n;
+    if (d->extreme && (d->op == SC_OP_MAX || d->op == SC_OP_MIN)) {
+        int holds = sc_extreme_holder(d->extreme, d->p, d->seed) == rank;
+        for (size_t k = 0; k < n; k++)
+            sc_op_sample_extreme(d->op, d->type, rank, holds, first + k, (char *)in + k * elem);
+        return;
+    }
     if (d->deciders && sc_op_can_decide(d->op)) {
         int decides = sc_deciders_has(d->deciders, rank, d->p, d->seed);
         for (size_t k = 0; k < n; k++)
@@ -50,6 +56,64 @@ static void fill_vector(const sc_data_t *d, int rank, void *in)
     }
     for (size_t k = 0; k < n; k++)
         sc_op_sample(d->op, d->type, rank, d->p, first + k, (char *)in + k * elem);
+}
+
+/* Element k (counted from the call's first) of rank r's input. */
+static void element(const sc_data_t *d, int r, size_t k, void *out)
+{
+    size_t first = d->seed * (d->bytes / sc_type_size(d->type)) + k;
+    if (d->extreme)
+        sc_op_sample_extreme(d->op, d->type, r,
+                             sc_extreme_holder(d->extreme, d->p, d->seed) == r, first, out);
+    else
+        sc_op_sample(d->op, d->type, r, d->p, first, out);
+}
+
+int sc_kind_extreme_winner(const sc_data_t *d)
+{
+    if (d->extreme) /* its every element is the extreme, which no other reaches */
+        return sc_extreme_holder(d->extreme, d->p, d->seed);
+    double best[1], x[1];
+    int winner = 0;
+    element(d, 0, 0, best);
+    for (int r = 1; r < d->p; r++) {
+        element(d, r, 0, x);
+        if (sc_op_better(d->op, d->type, x, best)) {
+            memcpy(best, x, sizeof best);
+            winner = r;
+        }
+    }
+    return winner;
+}
+
+int sc_kind_rank_beats(const sc_data_t *d, int rank, int other)
+{
+    if (d->extreme) {
+        int holder = sc_extreme_holder(d->extreme, d->p, d->seed);
+        if (rank == holder || other == holder)
+            return rank == holder && other != holder;
+    }
+    double a[1], b[1];
+    size_t n = d->bytes / sc_type_size(d->type);
+    for (size_t k = 0; k < n; k++) {
+        element(d, rank, k, a);
+        element(d, other, k, b);
+        if (sc_op_better(d->op, d->type, a, b))
+            return 1;
+    }
+    return 0;
+}
+
+int sc_kind_anyone_beats(const sc_data_t *d, int other)
+{
+    /* --data extreme: the holder's every element is the extreme, which no
+     * other value reaches. */
+    if (d->extreme)
+        return sc_extreme_holder(d->extreme, d->p, d->seed) != other;
+    for (int r = 0; r < d->p; r++)
+        if (sc_kind_rank_beats(d, r, other))
+            return 1;
+    return 0;
 }
 
 int sc_kind_rank_decides(const sc_data_t *d, int rank, size_t first, size_t count)

@@ -33,6 +33,9 @@ typedef struct {
     /* Reductions by an op that can decide: which ranks hold the deciding
      * value (--data decider); NULL for sc_op_sample's pattern. */
     const sc_deciders_t *deciders;
+    /* MAX and MIN: who holds the extreme of every element (--data extreme);
+     * NULL for sc_op_sample's pattern. */
+    const sc_extreme_t *extreme;
 } sc_data_t;
 
 typedef struct {
@@ -71,5 +74,16 @@ int sc_kind_checks_rank(const sc_kind_t *kind, const sc_data_t *d, int rank);
  * vector alone decide the reduction of d (every one deciding), as
  * size-only runs must know without data. */
 int sc_kind_rank_decides(const sc_data_t *d, int rank, size_t first, size_t count);
+
+/* MAX and MIN: the lowest rank whose element 0 is the extreme of element 0
+ * (as MAXLOC and MINLOC report it), computed from the inputs. */
+int sc_kind_extreme_winner(const sc_data_t *d);
+
+/* Whether rank `rank`'s input is better than rank `other`'s in some
+ * element (MAX: larger, MIN: smaller). */
+int sc_kind_rank_beats(const sc_data_t *d, int rank, int other);
+
+/* Whether any rank's input beats rank `other`'s (sc_kind_rank_beats). */
+int sc_kind_anyone_beats(const sc_data_t *d, int other);
 
 #endif

@@ -64,6 +64,12 @@ struct sc_comm {
      * every rank since all call collectives in one order, goes into their
      * tags. */
     unsigned long tagged_calls;
+    /* Speculative MAX/MIN (reduce/speculate.c): the ranks that held the
+     * extreme in the last calls, newest first, the same on every rank; and
+     * how often this rank speculated, and wrongly. */
+    int winners[8];
+    int nwinners;
+    long speculated, mispredicted;
 };
 
 /* Non-blocking send of `bytes` bytes to rank `dst`. */

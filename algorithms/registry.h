@@ -32,6 +32,10 @@ typedef struct {
      * (sc_kind_rank_decides), for early-exit algorithms in size-only runs,
      * where there is no data to look at. */
     int decides;
+    /* What the run knows of every rank's input (verified-run data), for
+     * algorithms that must know what data would show in size-only runs;
+     * NULL when the call is packed or split. */
+    const sc_data_t *data;
 } sc_coll_args_t;
 
 /* One rank's part of a collective. Returns SC_OK or the transport's error. */
@@ -44,6 +48,10 @@ typedef sc_err_t (*sc_coll_fn)(sc_comm_t *comm, const sc_coll_args_t *args);
                                      algorithm uses args.pi (exch, reorder) */
 #define SC_EARLY_EXIT (1u << 2)   /* needs an op one value decides; which
                                      messages it sends depends on the data */
+#define SC_SPECULATIVE (1u << 3)  /* needs max or min; its messages depend on
+                                     the data and on earlier calls */
+/* Algorithms whose messages depend on the data: no graph to record. */
+#define SC_DATA_DEPENDENT (SC_EARLY_EXIT | SC_SPECULATIVE)
 
 typedef struct {
     const char *name;           /* what --algo accepts */

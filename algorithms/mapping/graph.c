@@ -224,7 +224,7 @@ static size_t fold_edges(msgs_t *sent)
 
 sc_err_t sc_graph_recordable(const sc_algo_t *algo)
 {
-    if (algo->needs & SC_EARLY_EXIT)
+    if (algo->needs & SC_DATA_DEPENDENT)
         return sc_error(SC_ERR_INPUT,
                         "%s sends messages that depend on the data, so it has no fixed "
                         "communication graph to partition or cut; place its ranks with "

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,4 +95,66 @@ int sc_deciders_has(const sc_deciders_t *d, int rank, int p, unsigned long seed)
             return 1;
     }
     return 0;
+}
+
+sc_err_t sc_extreme_parse(const char *text, sc_extreme_t *out)
+{
+    *out = (sc_extreme_t){0, 0};
+    char rank[32];
+    const char *slash = strchr(text, '/');
+    size_t len = slash ? (size_t)(slash - text) : strlen(text);
+    sc_deciders_t one;
+    snprintf(rank, sizeof rank, "%.*s", (int)(len < sizeof rank ? len : 0), text);
+    if (len == 0 || len >= sizeof rank || strchr(rank, '.') || strchr(rank, '+') ||
+        sc_deciders_parse(rank, &one) != SC_OK || one.nranks != 1)
+        return sc_error(SC_ERR_INPUT,
+                        "--data extreme=%s: give the rank that holds it (first, last, middle or "
+                        "a number) and, after '/', how likely it moves each call (0 to 1): "
+                        "extreme=5 or extreme=first/0.1",
+                        text);
+    out->rank = one.ranks[0];
+    if (slash) {
+        char *end;
+        errno = 0;
+        out->move = strtod(slash + 1, &end);
+        if (errno || end == slash + 1 || *end || !(out->move >= 0 && out->move <= 1))
+            return sc_error(SC_ERR_INPUT,
+                            "--data extreme=%s: '%s' is not a probability from 0 to 1", text,
+                            slash + 1);
+    }
+    return SC_OK;
+}
+
+sc_err_t sc_extreme_check(const sc_extreme_t *e, int p)
+{
+    if (e->rank >= p)
+        return sc_error(SC_ERR_INPUT,
+                        "--data extreme: rank %d does not exist with %d processes (ranks are "
+                        "0..%d)",
+                        e->rank, p, p - 1);
+    return SC_OK;
+}
+
+int sc_extreme_holder(const sc_extreme_t *e, int p, unsigned long seed)
+{
+    int holder = e->rank == SC_DECIDER_LAST     ? p - 1
+                 : e->rank == SC_DECIDER_MIDDLE ? p / 2
+                                                : e->rank;
+    /* Calls go forward: remember where the last question left off. */
+    static const sc_extreme_t *last_e;
+    static int last_p, last_holder;
+    static unsigned long last_seed;
+    unsigned long from = 1;
+    if (last_e == e && last_p == p && last_seed <= seed) {
+        from = last_seed + 1;
+        holder = last_holder;
+    }
+    for (unsigned long k = from; k <= seed && e->move > 0; k++)
+        if ((double)mix(-1, k) < e->move * 4294967296.0)
+            holder = (int)(mix(-2, k) % (uint32_t)p);
+    last_e = e;
+    last_p = p;
+    last_seed = seed;
+    last_holder = holder;
+    return holder;
 }

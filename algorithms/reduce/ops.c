@@ -182,3 +182,32 @@ void sc_op_sample_decider(sc_op_t op, int rank, int decides, size_t k, void *out
     }
     memcpy(out, &x, sizeof x);
 }
+
+void sc_op_sample_extreme(sc_op_t op, sc_type_t type, int rank, int holds, size_t k, void *out)
+{
+    /* The values of sc_op_sample, where only the holder decides. */
+    uint32_t h = mix(rank, k);
+    int max = op == SC_OP_MAX;
+    if (type == SC_TYPE_DOUBLE) {
+        double x = holds ? (max ? 1e6 : -1e6) : (double)(int)(h % 2001) - 1000;
+        memcpy(out, &x, sizeof x);
+    } else {
+        int x = holds ? (max ? INT32_MAX : INT32_MIN) : (int)(h % 1000000);
+        memcpy(out, &x, sizeof x);
+    }
+}
+
+int sc_op_better(sc_op_t op, sc_type_t type, const void *a, const void *b)
+{
+    int max = op == SC_OP_MAX;
+    if (type == SC_TYPE_DOUBLE) {
+        double x, y;
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        return max ? x > y : x < y;
+    }
+    int x, y;
+    memcpy(&x, a, sizeof x);
+    memcpy(&y, b, sizeof y);
+    return max ? x > y : x < y;
+}

@@ -68,4 +68,13 @@ void sc_op_deciding(sc_op_t op, void *out);
  * the rank decides, else one that decides nothing, as sc_op_sample's. */
 void sc_op_sample_decider(sc_op_t op, int rank, int decides, size_t k, void *out);
 
+/* Element k of rank `rank` of a MAX or MIN under `--data extreme=...`: the
+ * extreme (the type's largest or smallest sample) if the rank holds it,
+ * else sc_op_sample's value of a rank that decides nothing. */
+void sc_op_sample_extreme(sc_op_t op, sc_type_t type, int rank, int holds, size_t k, void *out);
+
+/* Whether element a is strictly better than b for MAX (larger) or MIN
+ * (smaller). */
+int sc_op_better(sc_op_t op, sc_type_t type, const void *a, const void *b);
+
 #endif

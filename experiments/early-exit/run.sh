@@ -11,7 +11,9 @@
 #   sweep "np":  np 8 .. 1024, deciders none, middle and 0.01.
 # Size-only runs: the results are checked by tests/unit/test_early.c, and a
 # size-only run takes the same simulated time as one with data (also tested).
-# Needs a built simcoll (./setup.sh) and gnuplot; about 2 minutes on 2 cores.
+#   speculation:  MAX (allreduce-spec, verified speculation) over a loop of
+#                40 calls as the extreme moves with probability 0 .. 1.
+# Needs a built simcoll (./setup.sh) and gnuplot; about 10 minutes on 2 cores.
 # usage: experiments/early-exit/run.sh [--replot] [path/to/simcoll]
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
@@ -59,6 +61,38 @@ if [ $replot = 0 ]; then
         done
     done
     cp "$csv" "$results/early.csv"
+
+    # Speculative MAX (allreduce-spec) against recursive doubling and
+    # Rabenseifner over a loop of 40 calls, as the extreme moves more often.
+    spec=$scratch/speculation.csv
+    for cluster in gige ib4x; do
+        for np in 64 1024; do
+            platform=$top/platforms/$cluster.xml
+            if [ $np = 1024 ]; then
+                platform=$scratch/$cluster-128.xml
+                "$simcoll" platform --like "$top/platforms/$cluster.xml" --nodes 128 -o "$platform"
+            fi
+            for size in 4 65536; do
+                for algo in allreduce-spec allreduce-rd allreduce-rabenseifner; do
+                    printf 'loop 40\n  allreduce %s algo=%s op=max type=int\nend\n' "$size" "$algo" \
+                        > "$scratch/$algo.prog"
+                    for move in 0 0.02 0.05 0.1 0.2 0.5 1; do
+                        # The baselines do not depend on where the extreme is.
+                        [ $algo = allreduce-spec ] || [ $move = 0 ] || continue
+                        "$simcoll" run --platform "$platform" --np $np --no-payload \
+                            --data "extreme=first/$move" --format csv "$scratch/$algo.prog" \
+                            > "$scratch/part.csv"
+                        if [ ! -s "$spec" ]; then
+                            printf 'cluster,algo,size_bytes,move,' > "$spec"
+                            head -n 1 "$scratch/part.csv" >> "$spec"
+                        fi
+                        tail -n +2 "$scratch/part.csv" | sed "s/^/$cluster,$algo,$size,$move,/" >> "$spec"
+                    done
+                done
+            done
+        done
+    done
+    cp "$spec" "$results/speculation.csv"
 fi
 data=$results/early.csv
 
@@ -118,6 +152,50 @@ data(w, a) = "< awk -F, '\$1 == \"np\" && \$2 == \"$cluster\" && \$9 == $1 && \$
 plot for [w in "none middle 0.01"] data(w, "allreduce-early") using 7:(\$11*1e6) lw 2 title "early exit, decider ".w, \
      data("none", "allreduce-rd") using 7:(\$11*1e6) lw 1 dt 2 title "recursive doubling", \
      data("none", "allreduce-rabenseifner") using 7:(\$11*1e6) lw 1 dt 3 title "Rabenseifner"
+EOF
+    done
+done
+# speculation.txt: time per call of the speculative MAX against recursive
+# doubling and Rabenseifner (whose times do not depend on the data), and
+# its bets, per cluster, np, size and how often the extreme moves.
+awk -F, 'NR > 1 {
+        key = $1 "," $7 "," $3
+        if ($2 == "allreduce-spec") {
+            t[key "," $4] = $11; b[key "," $4] = $20; w[key "," $4] = $21; k[key] = 1
+        } else {
+            base[key "," $2] = $11
+        }
+    }
+    END {
+        print "# cluster,np,size_bytes,move,spec_s_per_call,rd_s_per_call,rabenseifner_s_per_call,spec/rd,spec/rabenseifner,bets,wrong_bets"
+        n = split("0 0.02 0.05 0.1 0.2 0.5 1", order, " ")
+        for (key in k)
+            for (i = 1; i <= n; i++) {
+                mv = order[i]; s = t[key "," mv]
+                r = base[key ",allreduce-rd"]; q = base[key ",allreduce-rabenseifner"]
+                if (s != "")
+                    printf "%s,%s,%.4g,%.4g,%.4g,%.3f,%.3f,%d,%d\n", key, mv, s / 40, r / 40,
+                           q / 40, s / r, s / q, b[key "," mv], w[key "," mv]
+            }
+    }' "$results/speculation.csv" | sort -t, -k1,1 -k2,2n -k3,3n -k4,4g > "$results/speculation.txt"
+
+for cluster in gige ib4x; do
+    for size in 4 65536; do
+        gnuplot <<EOF
+set terminal pngcairo size 900,520 font ",11"
+set output "$results/speculation-$cluster-$size.png"
+set title "MAX of $size bytes on $cluster-like clusters, 40 calls: how often the extreme moves"
+set datafile separator ","
+set xlabel "probability that the extreme moves to another rank between calls"
+set ylabel "simulated time per call (us)"
+set logscale y
+set key outside right top
+set grid ytics
+set style data linespoints
+data(np) = "< awk -F, '\$1 == \"$cluster\" && \$2 == " . np . " && \$3 == $size' $results/speculation.txt"
+plot for [np in "64 1024"] data(np) using 4:(\$5*1e6) lw 2 title "speculative, np ".np, \
+     for [np in "64 1024"] data(np) using 4:(\$6*1e6) lw 1 dt 2 title "recursive doubling, np ".np, \
+     for [np in "64 1024"] data(np) using 4:(\$7*1e6) lw 1 dt 3 title "Rabenseifner, np ".np
 EOF
     done
 done

@@ -79,11 +79,19 @@ sc_err_t sc_cli_choice(const char *value, const char *option,
 }
 
 
-sc_err_t sc_cli_data(const char *text, sc_deciders_t *deciders)
+sc_err_t sc_cli_data(const char *text, sc_cli_data_t *data)
 {
-    static const char key[] = "decider=";
-    if (strncmp(text, key, sizeof key - 1) != 0)
-        return sc_error(SC_ERR_INPUT, "--data: unknown setting '%s'; use decider=... (simcoll "
-                        "--help describes it)", text);
-    return sc_deciders_parse(text + sizeof key - 1, deciders);
+    sc_err_t err;
+    if (strncmp(text, "decider=", 8) == 0) {
+        if (!(err = sc_deciders_parse(text + 8, &data->deciders_given)))
+            data->deciders = &data->deciders_given;
+        return err;
+    }
+    if (strncmp(text, "extreme=", 8) == 0) {
+        if (!(err = sc_extreme_parse(text + 8, &data->extreme_given)))
+            data->extreme = &data->extreme_given;
+        return err;
+    }
+    return sc_error(SC_ERR_INPUT, "--data: unknown setting '%s'; use decider=... or "
+                    "extreme=... (simcoll --help describes them)", text);
 }

@@ -27,9 +27,16 @@ const char *sc_cli_refused_option(char **args, int before, const struct option *
 sc_err_t sc_cli_choice(const char *value, const char *option, const char *const *choices,
                        int *index);
 
-/* --data KEY=VALUE: the input distribution of reductions. Today one key,
- * decider=SPEC (sc_deciders_parse). */
-sc_err_t sc_cli_data(const char *text, sc_deciders_t *deciders);
+/* --data KEY=VALUE, given once per key: the input distribution of
+ * reductions, decider=SPEC (sc_deciders_parse) and extreme=SPEC
+ * (sc_extreme_parse). The pointers are NULL for keys not given. */
+typedef struct {
+    sc_deciders_t deciders_given;
+    sc_extreme_t extreme_given;
+    const sc_deciders_t *deciders;
+    const sc_extreme_t *extreme;
+} sc_cli_data_t;
+sc_err_t sc_cli_data(const char *text, sc_cli_data_t *data);
 
 /* What --help says of --data. */
 #define SC_CLI_DATA_HELP                                                                       \
@@ -39,6 +46,9 @@ sc_err_t sc_cli_data(const char *text, sc_deciders_t *deciders);
     "                         decide nothing): none, first, last, middle, a rank (5),\n"     \
     "                         ranks joined by + (0+5+63), or a fraction of the ranks\n"      \
     "                         picked at random per call (0.01, 1.0). Without it rank k\n"   \
-    "                         mod (p+1) decides element k of land and lor\n"
+    "                         mod (p+1) decides element k of land and lor\n"     \
+    "  --data extreme=R[/Q]   for max and min: rank R holds the extreme of every\n"     \
+    "                         element, and before each later call it moves with\n"  \
+    "                         probability Q (default 0) to a rank picked at random\n"
 
 #endif

@@ -145,8 +145,7 @@ typedef struct {
     sc_format_t format;
     int payload;
     int root_given, op_given, type_given; /* refused where nothing uses them */
-    const sc_deciders_t *deciders; /* --data decider, or NULL */
-    sc_deciders_t deciders_given;
+    sc_cli_data_t data; /* --data */
     const char *out, *machinefile, *rankfile; /* map only */
     const char *coll;                  /* --coll, with --mpi */
     const sc_profile_t *mpi;
@@ -266,8 +265,7 @@ static sc_err_t parse_options(int argc, char **argv, int first, int map, opts_t 
             err = sc_type_parse(optarg, "--type", &o->type);
             break;
         case OPT_DATA:
-            if (!(err = sc_cli_data(optarg, &o->deciders_given)))
-                o->deciders = &o->deciders_given;
+            err = sc_cli_data(optarg, &o->data);
             break;
         case 'f':
             if (!(err = sc_cli_choice(optarg, "--format", formats, &index)))
@@ -555,7 +553,8 @@ static int run_command(int argc, char **argv)
         const plan_t *pl = &b.plans[b.runs[k].plan];
         sc_run_spec_t spec = {.plat = &plat, .algo = pl->algo, .np = pl->np,
                               .bytes = b.runs[k].bytes, .root = o.root, .op = o.op,
-                              .type = o.type, .deciders = o.deciders};
+                              .type = o.type, .deciders = o.data.deciders,
+                              .extreme = o.data.extreme};
         err = sc_run_check(&spec);
     }
     for (int i = 0; i < b.nplans && !err; i++) {
@@ -567,7 +566,7 @@ static int run_command(int argc, char **argv)
                                   .pi = lay->pi};
             /* An early-exit algorithm's messages depend on the data: no
              * fixed graph to cut (its cut and graph weight stay 0). */
-            if (!(pl->algo->needs & SC_EARLY_EXIT))
+            if (!(pl->algo->needs & SC_DATA_DEPENDENT))
                 err = sc_run_cut(&spec, &lay->cut, &lay->total);
         }
     }
@@ -577,7 +576,8 @@ static int run_command(int argc, char **argv)
         sc_run_spec_t spec = {.plat = &plat, .algo = pl->algo, .np = pl->np,
                               .bytes = b.runs[k].bytes, .root = o.root, .op = o.op,
                               .type = o.type, .placement = lay->placement, .pi = lay->pi,
-                              .payload = o.payload, .deciders = o.deciders};
+                              .payload = o.payload, .deciders = o.data.deciders,
+                              .extreme = o.data.extreme};
         sc_report_row_t *row = &rows[nrows];
         *row = (sc_report_row_t){.platform = plat.name, .algo = pl->algo, .np = pl->np,
                                  .bytes = b.runs[k].bytes, .op = o.op, .type = o.type,
@@ -792,7 +792,8 @@ sc_err_t sc_cli_check(int argc, char **argv, const sc_platform_t *plat)
         const plan_t *pl = &b.plans[b.runs[k].plan];
         sc_run_spec_t spec = {.plat = plat, .algo = pl->algo, .np = pl->np,
                               .bytes = b.runs[k].bytes, .root = o.root, .op = o.op,
-                              .type = o.type, .payload = o.payload, .deciders = o.deciders};
+                              .type = o.type, .payload = o.payload, .deciders = o.data.deciders,
+                              .extreme = o.data.extreme};
         err = sc_run_check(&spec);
     }
     free(b.plans);

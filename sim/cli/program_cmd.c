@@ -31,8 +31,7 @@ typedef struct {
     const char *output, *plot;
     const sc_profile_t *mpi;
     int payload;
-    const sc_deciders_t *deciders; /* --data decider, or NULL */
-    sc_deciders_t deciders_given;
+    sc_cli_data_t data; /* --data */
     enum { PACK_NONE, PACK_AUTO, PACK_SHOW } pack;
     sc_format_t format;
     sc_op_t op;
@@ -106,8 +105,7 @@ static sc_err_t parse_popts(int argc, char **argv, int tune, popts_t *o, int *do
             err = sc_parse_int(optarg, "--root", 0, 1 << 30, &o->root);
             break;
         case OPT_DATA:
-            if (!(err = sc_cli_data(optarg, &o->deciders_given)))
-                o->deciders = &o->deciders_given;
+            err = sc_cli_data(optarg, &o->data);
             break;
         case OPT_FROM:
             o->from_given = 1;
@@ -408,7 +406,8 @@ int sc_cli_run_program(int argc, char **argv)
             sc_run_spec_t spec = {.plat = &plat, .program = &prog, .profile = o.mpi,
                                   .np = nps[i], .placement = pl.placement, .pi = pl.pi,
                                   .payload = o.payload, .trace = o.trace != NULL,
-                                  .deciders = o.deciders};
+                                  .deciders = o.data.deciders,
+                              .extreme = o.data.extreme};
             err = sc_run_check(&spec);
         }
         free(pl.pi);
@@ -436,7 +435,8 @@ int sc_cli_run_program(int argc, char **argv)
             sc_run_spec_t spec = {.plat = &plat, .program = runs, .profile = o.mpi,
                                   .np = nps[i], .placement = pl.placement, .pi = pl.pi,
                                   .payload = o.payload, .trace = o.trace != NULL,
-                                  .deciders = o.deciders};
+                                  .deciders = o.data.deciders,
+                              .extreme = o.data.extreme};
             sc_program_report_row_t *row = &rows[nrows];
             *row = (sc_program_report_row_t){.program = o.program, .platform = plat.name,
                                              .np = nps[i], .mapping = pl.name,

@@ -36,6 +36,16 @@ static void csv_string(FILE *out, const char *s)
 
 static void json_string(FILE *out, const char *text);
 
+/* The valid column of a table, with the bets of speculative reductions. */
+static void valid_cell(const sc_run_result_t *r, char *cell, size_t size)
+{
+    if (r->speculated)
+        snprintf(cell, size, "%s (%ld bets, %ld wrong)", valid_word(r->valid), r->speculated,
+                 r->mispredicted);
+    else
+        snprintf(cell, size, "%s", valid_word(r->valid));
+}
+
 /* The command line as a shell would take it back: words with anything but
  * letters, digits and -_./=,:+@% in single quotes. */
 static void command_line(const sc_provenance_t *prov, char *text, size_t size)
@@ -108,8 +118,8 @@ static void print_csv(FILE *out, const sc_report_row_t *rows, int nrows,
     fputs("platform,algo,collective,np,nodes,size_bytes,mapping,sim_time_s,"
           "model_time_s,inter_node_bytes,intra_node_bytes,inter_node_messages,"
           "intra_node_messages,messages,valid,cut_weight,graph_weight,partition_time_s,"
-          "op,type,max_rank_bytes,critical_path_bytes,mpi,simcoll_version,platform_file,"
-          "command\n",
+          "op,type,max_rank_bytes,critical_path_bytes,mpi,speculated,mispredicted,"
+          "simcoll_version,platform_file,command\n",
           out);
     for (int i = 0; i < nrows; i++) {
         const sc_report_row_t *row = &rows[i];
@@ -133,6 +143,7 @@ static void print_csv(FILE *out, const sc_report_row_t *rows, int nrows,
                 r->path_bytes);
         if (row->mpi)
             csv_string(out, row->mpi);
+        fprintf(out, ",%ld,%ld", r->speculated, r->mispredicted);
         csv_provenance(out, prov, command);
         fputc('\n', out);
     }
@@ -222,6 +233,8 @@ static void print_json(FILE *out, const sc_report_row_t *rows, int nrows,
             json_string(out, row->mpi);
         else
             fputs("null", out);
+        fprintf(out, ", \"speculated\": %ld, \"mispredicted\": %ld", r->speculated,
+                r->mispredicted);
         json_provenance(out, prov, command);
         fprintf(out, "}%s\n", i + 1 < nrows ? "," : "");
     }
@@ -258,7 +271,7 @@ static void table_cells(const sc_report_row_t *row, char cells[NCOLS][CELL])
         snprintf(cells[13], CELL, "-");
     sc_format_bytes(r->max_rank_bytes, cells[14], CELL);
     sc_format_bytes(r->path_bytes, cells[15], CELL);
-    snprintf(cells[16], CELL, "%s", valid_word(r->valid));
+    valid_cell(r, cells[16], CELL);
     snprintf(cells[17], CELL, "%s", row->mpi ? row->mpi : "-");
 }
 
@@ -343,7 +356,7 @@ static void program_cells(const sc_program_report_row_t *row, char cells[PCOLS][
     sc_format_bytes(r->bytes[SC_LEVEL_INTER], cells[9], PCELL);
     sc_format_bytes(r->bytes[SC_LEVEL_INTRA], cells[10], PCELL);
     snprintf(cells[11], PCELL, "%ld", total_messages(r));
-    snprintf(cells[12], PCELL, "%s", valid_word(r->valid));
+    valid_cell(r, cells[12], PCELL);
 }
 
 static void print_program_table(FILE *out, const sc_program_report_row_t *rows, int nrows)
@@ -387,7 +400,7 @@ void sc_program_report_print(FILE *out, sc_format_t format, const sc_program_rep
     if (csv)
         fputs("program,platform,np,nodes,mapping,pack,sim_time_s,model_time_s,statements,"
               "inter_node_bytes,intra_node_bytes,inter_node_messages,intra_node_messages,"
-              "messages,valid,simcoll_version,platform_file,command\n",
+              "messages,valid,speculated,mispredicted,simcoll_version,platform_file,command\n",
               out);
     else
         fputs("[\n", out);
@@ -412,6 +425,7 @@ void sc_program_report_print(FILE *out, sc_format_t format, const sc_program_rep
                     model, r->statements, r->bytes[SC_LEVEL_INTER], r->bytes[SC_LEVEL_INTRA],
                     r->messages[SC_LEVEL_INTER], r->messages[SC_LEVEL_INTRA], total_messages(r),
                     valid);
+            fprintf(out, ",%ld,%ld", r->speculated, r->mispredicted);
             csv_provenance(out, prov, command);
             fputc('\n', out);
             continue;
@@ -430,6 +444,8 @@ void sc_program_report_print(FILE *out, sc_format_t format, const sc_program_rep
                 row->pack, r->sim_time_s, model, r->statements, r->bytes[SC_LEVEL_INTER],
                 r->bytes[SC_LEVEL_INTRA], r->messages[SC_LEVEL_INTER],
                 r->messages[SC_LEVEL_INTRA], total_messages(r), valid);
+        fprintf(out, ", \"speculated\": %ld, \"mispredicted\": %ld", r->speculated,
+                r->mispredicted);
         json_provenance(out, prov, command);
         fprintf(out, "}%s\n", i + 1 < nrows ? "," : "");
     }

@@ -164,21 +164,35 @@ static sc_err_t build_program(const sc_run_spec_t *spec, sc_program_t *prog)
     return err;
 }
 
-/* --data decider names ranks that exist and applies to some reduction. */
+/* Whether the program has a reduction by an op for which `fits` says 1. */
+static int has_reduction(const sc_program_t *prog, int (*fits)(sc_op_t op))
+{
+    for (int i = 0; i < prog->nstmts; i++) {
+        const sc_stmt_t *st = &prog->stmts[i];
+        if (st->kind == SC_STMT_CALL && sc_kind(st->collective)->is_reduction && fits(st->op))
+            return 1;
+    }
+    return 0;
+}
+
+static int is_extreme_op(sc_op_t op)
+{
+    return op == SC_OP_MAX || op == SC_OP_MIN;
+}
+
+/* --data names ranks that exist and applies to some reduction. */
 static sc_err_t check_deciders(const sc_run_spec_t *spec, const sc_program_t *prog)
 {
-    if (!spec->deciders)
-        return SC_OK;
-    sc_err_t err = sc_deciders_check(spec->deciders, spec->np);
-    for (int i = 0; !err && i < prog->nstmts; i++) {
-        const sc_stmt_t *st = &prog->stmts[i];
-        if (st->kind == SC_STMT_CALL && sc_kind(st->collective)->is_reduction &&
-            sc_op_can_decide(st->op))
-            return SC_OK;
-    }
-    return err ? err
-               : sc_error(SC_ERR_INPUT, "--data decider applies to reductions by land, lor, "
-                                        "band or bor, and there are none here (use --op)");
+    sc_err_t err = SC_OK;
+    if (spec->deciders && !(err = sc_deciders_check(spec->deciders, spec->np)) &&
+        !has_reduction(prog, sc_op_can_decide))
+        err = sc_error(SC_ERR_INPUT, "--data decider applies to reductions by land, lor, band "
+                                     "or bor, and there are none here (use --op)");
+    if (!err && spec->extreme && !(err = sc_extreme_check(spec->extreme, spec->np)) &&
+        !has_reduction(prog, is_extreme_op))
+        err = sc_error(SC_ERR_INPUT, "--data extreme applies to reductions by max or min, and "
+                                     "there are none here (use --op)");
+    return err;
 }
 
 static sc_err_t layout_init(const sc_run_spec_t *spec, layout_t *lay)
@@ -315,16 +329,15 @@ static void spend(double seconds)
 static sc_data_t piece_data(const session_t *s, const sc_stmt_t *st, const sc_piece_t *pc,
                             long seed)
 {
-    return (sc_data_t){pc->stride,   s->spec->np,         st->root,
-                       st->op,       st->type,            (unsigned long)seed,
-                       s->spec->deciders};
+    return (sc_data_t){pc->stride, s->spec->np, st->root,           st->op,
+                       st->type,   (unsigned long)seed, s->spec->deciders, s->spec->extreme};
 }
 
 /* Verification data of halo face f: a pattern of its own. */
 static sc_data_t face_data(const session_t *s, const sc_piece_t *pc, long seed, int face)
 {
     return (sc_data_t){pc->stride, s->spec->np, 0, SC_OP_SUM, SC_TYPE_INT,
-                       (unsigned long)(seed * 8 + face), NULL};
+                       (unsigned long)(seed * 8 + face), NULL, NULL};
 }
 
 static void fill_pattern(const sc_data_t *d, int rank, unsigned char *out)
@@ -502,6 +515,12 @@ static sc_err_t run_call(session_t *s, sc_comm_t *comm, const sc_stmt_t *st)
                                             pc->bytes / comm->elem_size);
     }
     int staged = sc_stmt_needs_stage(st);
+    sc_data_t whole;
+    if (!staged && st->pieces[0].offset == 0 && st->pieces[0].bytes == st->pieces[0].stride) {
+        const sc_piece_t *pc = &st->pieces[0];
+        whole = piece_data(s, st, pc, rd->occurrence[pc->origin] - 1);
+        args.data = &whole;
+    }
     if (!staged) {
         const sc_piece_t *pc = &st->pieces[0];
         unsigned char *in = rd->buf[pc->in] + pc->offset, *out = rd->buf[pc->out] + pc->offset;
@@ -787,6 +806,10 @@ static void put_results(session_t *s, sc_wire_t *out)
     sc_wire_put(out, &total, sizeof total);
     sc_wire_put_double(out, max_rank_bytes);
     sc_wire_put_int(out, s->wrong ? 0 : s->checked ? 1 : -1);
+    /* Speculation: every rank bets alike, rank 0 speaks for all. */
+    const sc_comm_t *first = sc_world_comm(s->world, 0);
+    sc_wire_put(out, &first->speculated, sizeof first->speculated);
+    sc_wire_put(out, &first->mispredicted, sizeof first->mispredicted);
     if (s->ops)
         sc_wire_put(out, s->ops, (size_t)s->lay->communications * sizeof *s->ops);
 }
@@ -930,6 +953,8 @@ sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res)
              sc_wire_get(&in, res->finish, (size_t)p * sizeof *res->finish) &&
              sc_wire_get(&in, &total, sizeof total) &&
              sc_wire_get_double(&in, &res->max_rank_bytes) && sc_wire_get_int(&in, &res->valid) &&
+             sc_wire_get(&in, &res->speculated, sizeof res->speculated) &&
+             sc_wire_get(&in, &res->mispredicted, sizeof res->mispredicted) &&
              (!spec->trace ||
               sc_wire_get(&in, res->ops, (size_t)lay.communications * sizeof *res->ops));
     sc_wire_free(&in);

@@ -33,6 +33,9 @@ typedef struct {
     /* Which ranks' inputs decide the reductions by land, lor, band, bor
      * (--data decider); NULL for the standard pattern. */
     const sc_deciders_t *deciders;
+    /* Who holds the extreme of the max and min reductions (--data
+     * extreme); NULL for the standard pattern. */
+    const sc_extreme_t *extreme;
     int trace;             /* 1: figures per statement run (res->ops) */
     double start_skew_s;   /* rank r starts r * skew after 0 (tests) */
 } sc_run_spec_t;
@@ -58,6 +61,8 @@ typedef struct {
     double max_rank_bytes; /* the most bytes one rank sent */
     double path_bytes;     /* bytes on the critical path (sc_traffic_t) */
     int valid;             /* 1 right result, 0 wrong, -1 not checked */
+    long speculated;       /* speculative reductions that bet (allreduce-spec) */
+    long mispredicted;     /* of those, the bets that were wrong */
     double *start, *finish; /* per rank, simulated seconds */
     long statements;       /* communication statements run */
     sc_op_record_t *ops;   /* spec->trace: one per statement run */

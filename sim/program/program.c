@@ -211,6 +211,11 @@ sc_err_t sc_program_resolve(sc_program_t *prog, int p, const int *node_of,
                                  "%s needs an operation one value can decide: land, lor, band "
                                  "or bor, not %s",
                                  st->algo->name, sc_op_name(st->op));
+            else if ((st->algo->needs & SC_SPECULATIVE) && st->op != SC_OP_MAX &&
+                     st->op != SC_OP_MIN)
+                err = stmt_error(prog, st, "%s speculates on who holds the extreme: it needs max "
+                                 "or min, not %s",
+                                 st->algo->name, sc_op_name(st->op));
             break;
         }
         case SC_STMT_HALO:

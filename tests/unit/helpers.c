@@ -55,5 +55,5 @@ void sc_test_cleanup(void)
 
 int sc_test_generic(const sc_algo_t *algo)
 {
-    return !(algo->needs & SC_EARLY_EXIT);
+    return !(algo->needs & SC_DATA_DEPENDENT);
 }

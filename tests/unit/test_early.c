@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "helpers.h"
+#include "sim/program/program.h"
 #include "suites.h"
 
 #define BIG "tests/platforms/nocontention-102.xml"
@@ -187,6 +188,101 @@ static void test_fraction(void)
     CU_ASSERT_TRUE(differ > 1500);
 }
 
+/* A program of `calls` speculative reductions of `elems` elements. */
+static int spec_program(sc_op_t op, sc_type_t type, size_t elems, int calls, sc_program_t *prog)
+{
+    char text[256];
+    snprintf(text, sizeof text, "loop %d\n  allreduce %zu algo=allreduce-spec op=%s type=%s\nend\n",
+             calls, elems * sc_type_size(type), sc_op_name(op), sc_type_name(type));
+    return sc_program_parse("spec.prog", text, strlen(text), prog) == SC_OK;
+}
+
+/* Speculative MAX and MIN: exact in every call (the program's calls are
+ * checked one by one), with data and size-only agreeing on time, messages
+ * and bets; with the extreme fixed, every bet after the first calls is
+ * right; moving at every call, bets go wrong and the result stays exact. */
+static void test_speculation(void)
+{
+    const sc_platform_t *plat = sc_test_platform(BIG);
+    static const sc_extreme_t fixed = {3, 0}, moving = {SC_DECIDER_LAST, 0.3}, always = {0, 1};
+    const sc_extreme_t *cases[] = {NULL, &fixed, &moving, &always};
+    int runs = 0;
+    for (int np = 1; plat && np <= 100; np = np < 33 ? np + 1 : np == 33 ? 64 : np + 36)
+        for (int c = 0; c < 4; c++)
+            for (int e = 0; e < 2; e++) {
+                sc_op_t op = (np + c + e) % 2 ? SC_OP_MAX : SC_OP_MIN;
+                sc_type_t type = (np + c) % 3 ? SC_TYPE_INT : SC_TYPE_DOUBLE;
+                sc_program_t prog;
+                CU_ASSERT_FATAL(spec_program(op, type, e ? 3000 : 1, 6, &prog));
+                sc_run_spec_t spec = {.plat = plat,
+                                      .program = &prog,
+                                      .np = np,
+                                      .payload = 1,
+                                      .placement = (sc_placement_t)(np % 2),
+                                      .extreme = cases[c] && cases[c]->rank < np ? cases[c] : NULL};
+                sc_run_result_t res, sizes;
+                if (sc_run(&spec, &res) != SC_OK) {
+                    fprintf(stderr, "\nallreduce-spec np=%d case %d: %s\n", np, c,
+                            sc_error_message());
+                    CU_FAIL("speculative run failed");
+                    sc_program_destroy(&prog);
+                    continue;
+                }
+                runs++;
+                if (res.valid != 1)
+                    fprintf(stderr, "\nallreduce-spec np=%d %s/%s case %d: WRONG RESULT\n", np,
+                            sc_op_name(op), sc_type_name(type), c);
+                CU_ASSERT_EQUAL(res.valid, 1);
+                CU_ASSERT_TRUE(res.mispredicted <= res.speculated);
+                if (np > 1 && spec.extreme == &fixed) {
+                    CU_ASSERT_EQUAL(res.speculated, 5); /* every call after the first */
+                    CU_ASSERT_EQUAL(res.mispredicted, 0);
+                }
+                spec.payload = 0;
+                if (sc_run(&spec, &sizes) == SC_OK) {
+                    CU_ASSERT_DOUBLE_EQUAL(sizes.sim_time_s, res.sim_time_s,
+                                           1e-12 * res.sim_time_s);
+                    CU_ASSERT_EQUAL(sizes.messages[SC_LEVEL_INTER], res.messages[SC_LEVEL_INTER]);
+                    CU_ASSERT_EQUAL(sizes.speculated, res.speculated);
+                    CU_ASSERT_EQUAL(sizes.mispredicted, res.mispredicted);
+                    sc_run_result_destroy(&sizes);
+                } else {
+                    CU_FAIL(sc_error_message());
+                }
+                sc_run_result_destroy(&res);
+                sc_program_destroy(&prog);
+            }
+    printf(" [%d runs] ", runs);
+    CU_ASSERT_TRUE(runs >= 35 * 8);
+}
+
+/* A bet that holds costs a broadcast and a one-int check instead of the
+ * reduction: with the extreme fixed, 64 KiB MAX at 64 ranks on gige is
+ * faster than recursive doubling. */
+static void test_speculation_saves(void)
+{
+    const sc_platform_t *plat = sc_test_platform("platforms/gige.xml");
+    static const sc_extreme_t fixed = {5, 0};
+    sc_program_t prog;
+    if (!plat || !spec_program(SC_OP_MAX, SC_TYPE_INT, 16384, 10, &prog))
+        return;
+    sc_run_spec_t spec = {.plat = plat, .program = &prog, .np = 64, .extreme = &fixed};
+    sc_run_result_t res, base;
+    CU_ASSERT_EQUAL_FATAL(sc_run(&spec, &res), SC_OK);
+    sc_program_destroy(&prog);
+    sc_run_spec_t rd = {.plat = plat,
+                        .algo = sc_algo_find("allreduce-rd"),
+                        .np = 64,
+                        .bytes = 65536,
+                        .op = SC_OP_MAX,
+                        .type = SC_TYPE_INT};
+    CU_ASSERT_EQUAL_FATAL(sc_run(&rd, &base), SC_OK);
+    CU_ASSERT_EQUAL(res.speculated, 9);
+    CU_ASSERT_TRUE(res.sim_time_s < 10 * base.sim_time_s);
+    sc_run_result_destroy(&res);
+    sc_run_result_destroy(&base);
+}
+
 void sc_suite_early(void)
 {
     CU_pSuite s = CU_add_suite("early", NULL, NULL);
@@ -194,4 +290,6 @@ void sc_suite_early(void)
     CU_add_test(s, "no more messages than recursive doubling", test_costs);
     CU_add_test(s, "bad input refused", test_refused);
     CU_add_test(s, "fractions of deciders", test_fraction);
+    CU_add_test(s, "speculative max and min", test_speculation);
+    CU_add_test(s, "a right bet saves time", test_speculation_saves);
 }
