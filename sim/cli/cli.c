@@ -12,6 +12,7 @@
 #include "algorithms/profiles/profiles.h"
 #include "args.h"
 #include "calibrate.h"
+#include "plot.h"
 #include "program_cmd.h"
 #include "sim/engine/engine.h"
 #include "sim/io/files.h"
@@ -37,6 +38,7 @@ static const char usage[] =
     "  or:  simcoll calibrate MEASUREMENTS --like FILE [-o OUT] (calibrate --help)\n"
     "  or:  simcoll run --platform FILE [--np N] [options] PROGRAM (run --help)\n"
     "  or:  simcoll tune --platform FILE --coll NAME [--np N] (tune --help)\n"
+    "  or:  simcoll plot FILE.csv -x COLUMN -y COLUMN [--by COLUMN] -o OUT.png (plot --help)\n"
     "  or:  simcoll list [--mpi]\n"
     "\n"
     "Simulates MPI collective algorithms on a cluster of SMP nodes (SimGrid)\n"
@@ -818,6 +820,8 @@ int sc_cli_main(int argc, char **argv)
         code = sc_cli_run_program(argc, argv);
     else if (argc > 1 && strcmp(argv[1], "tune") == 0)
         code = sc_cli_tune(argc, argv);
+    else if (argc > 1 && strcmp(argv[1], "plot") == 0)
+        code = sc_cli_plot(argc, argv);
     else
         code = run_command(argc, argv);
     /* Results that never reached stdout (a full disk, /dev/full) are a

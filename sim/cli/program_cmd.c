@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "program_cmd.h"
 
+#include "plot.h"
+
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +15,7 @@
 
 #include "algorithms/kinds.h"
 #include "args.h"
+#include "plot.h"
 #include "common/sc_units.h"
 #include "report.h"
 #include "sim/engine/engine.h"
@@ -538,24 +541,12 @@ static sc_err_t tune_prototype(const popts_t *o, sc_stmt_t *st)
 static sc_err_t plot_curve(const char *path, const char *title, const curve_t *c,
                            const sc_interval_t *iv)
 {
-    char script[] = "/tmp/simcoll-plot-XXXXXX";
-    int fd = mkstemp(script);
-    FILE *s = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!s) {
-        if (fd >= 0)
-            close(fd);
-        return sc_error(SC_ERR_RUN, "--plot %s: cannot write gnuplot's script in /tmp", path);
-    }
-    /* In gnuplot's single quotes nothing is expanded (a platform's name
-     * could hold backquotes); a quote is written twice. */
-    char quoted[512];
-    size_t q = 0;
-    for (const char *t = title; *t && q + 3 < sizeof quoted; t++) {
-        if (*t == '\'')
-            quoted[q++] = '\'';
-        quoted[q++] = *t == '\n' ? ' ' : *t;
-    }
-    quoted[q] = '\0';
+    char quoted[512], *script = NULL;
+    size_t len;
+    FILE *s = open_memstream(&script, &len);
+    if (!s)
+        return sc_error(SC_ERR_RUN, "out of memory");
+    sc_gnuplot_quote(title, quoted, sizeof quoted);
     fprintf(s, "set terminal pngcairo size 800,500\nset output\n"
                "set logscale x 2\nset xlabel 'size'\nset ylabel 'MB/s'\n"
                "set xtics ('2 B' 2, '32 B' 32, '1 KiB' 1024, '32 KiB' 32768, '1 MiB' 1048576)\n"
@@ -567,29 +558,10 @@ static sc_err_t plot_curve(const char *path, const char *title, const curve_t *c
     for (int i = 0; i < c->n; i++)
         fprintf(s, "%.0f %.6g\n", c->bytes[i], c->bytes[i] / c->seconds[i] / 1e6);
     fprintf(s, "e\n");
-    int written = fclose(s) == 0;
-    sc_outputs_t *outs = sc_outputs_new();
-    FILE *png = NULL;
-    sc_err_t err = outs ? sc_outputs_add(outs, "--plot", path, &png)
-                        : sc_error(SC_ERR_RUN, "out of memory");
-    char command[64];
-    snprintf(command, sizeof command, "gnuplot %s", script);
-    FILE *g = !err && written ? popen(command, "r") : NULL;
-    size_t got = 0, n;
-    char chunk[65536];
-    while (g && (n = fread(chunk, 1, sizeof chunk, g)) > 0)
-        got += fwrite(chunk, 1, n, png);
-    int status = g ? pclose(g) : -1;
-    unlink(script);
-    if (!err && (status != 0 || got == 0))
-        err = sc_error(SC_ERR_RUN,
-                       "--plot %s: gnuplot failed (is it installed? apt-get install gnuplot-nox)",
-                       path);
-    if (err) {
-        sc_outputs_discard(outs);
-        return err;
-    }
-    return sc_outputs_commit(outs);
+    sc_err_t err = fclose(s) == 0 ? sc_gnuplot("--plot", path, script)
+                                  : sc_error(SC_ERR_RUN, "out of memory");
+    free(script);
+    return err;
 }
 
 int sc_cli_tune(int argc, char **argv)
