@@ -13,8 +13,8 @@
  * deciding value everywhere) to every peer it has not sent to yet, and is
  * done. Every rank keeps a receive for DECIDE from any source posted while
  * it works; when one arrives it does the same. So a decision spreads along
- * the recursive-doubling edges, as fast as a binomial broadcast from the
- * decider, overriding the reduction's messages, and a rank that never
+ * the recursive-doubling edges, in as many hops as a binomial broadcast from
+ * the decider, overriding the reduction's messages, and a rank that never
  * hears of one computes the full reduction, which is exact either way.
  * Several deciders at once need no tie rule for the result (they all carry
  * the deciding value); the rule that keeps the messages finite is that a
@@ -27,8 +27,6 @@
  * matched, and drained in the background otherwise (sc_request_free): the
  * run still fails if one of them never arrives.
  * SPDX-License-Identifier: GPL-2.0-or-later */
-#include <stdlib.h>
-
 #include "../collectives.h"
 #include "vector.h"
 
