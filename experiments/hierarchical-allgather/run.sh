@@ -4,13 +4,17 @@
 # their exch and reorder variants on the partition-derived mapping pi,
 # for blocks of 1 B to 1 MiB, on 2 to 64 nodes of 8 cores like gige.xml
 # and ib4x.xml. Needs a built simcoll (./setup.sh) and gnuplot.
-# usage: experiments/hierarchical-allgather/run.sh [path/to/simcoll]
+# usage: experiments/hierarchical-allgather/run.sh [--replot] [path/to/simcoll]
+#   --replot: only remake the speedup tables and plots from results/allgather.csv
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
+replot=0
+if [ "${1:-}" = --replot ]; then replot=1; shift; fi
 simcoll=${1:-$top/build/simcoll}
-[ -x "$simcoll" ] || { echo "run.sh: build simcoll first (./setup.sh)" >&2; exit 2; }
+[ $replot = 1 ] || [ -x "$simcoll" ] || { echo "run.sh: build simcoll first (./setup.sh)" >&2; exit 2; }
+[ $replot = 0 ] || [ -s "$here/results/allgather.csv" ] || { echo "run.sh: no results/allgather.csv to replot" >&2; exit 2; }
 command -v gnuplot >/dev/null || { echo "run.sh: needs gnuplot (apt-get install gnuplot-nox)" >&2; exit 2; }
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
@@ -20,7 +24,7 @@ mkdir -p "$results"
 algos=rd,rd-exch,rd-reorder,bruck,bruck-exch,bruck-reorder
 sizes=1,16,256,4K,64K,1M
 csv=$scratch/allgather.csv
-for platform in gige ib4x; do
+[ $replot = 1 ] || for platform in gige ib4x; do
     for nodes in 2 4 8 16 32 64; do
         "$simcoll" platform --like "$top/platforms/$platform.xml" --nodes "$nodes" \
             -o "$scratch/$platform-$nodes.xml"
@@ -34,7 +38,7 @@ for platform in gige ib4x; do
         echo "$platform, $nodes nodes: done" >&2
     done
 done
-mv "$csv" "$results/allgather.csv"
+[ $replot = 1 ] || mv "$csv" "$results/allgather.csv"
 
 # speedup.dat per platform and family: nodes, size, time of the plain
 # algorithm on block placement / time of each variant.
@@ -46,8 +50,9 @@ for platform in gige ib4x; do
             END { for (k in keys)
                       print k, t[k, f] / t[k, f "-exch"], t[k, f] / t[k, f "-reorder"] }' \
             "$results/allgather.csv" | sort -n -k1,1 -k2,2 > "$scratch/$platform-$family.dat"
+        # pngcairo: the plain png terminal draws dashed lines solid.
         gnuplot <<GP
-set terminal png size 900,560 font ",11"
+set terminal pngcairo size 900,560 font ",11"
 set output "$results/$platform-$family.png"
 set title "$family allgather on $platform-like clusters of 8-core nodes"
 set xlabel "block per rank (bytes)"
@@ -62,7 +67,8 @@ data(n) = "< awk '\$1 == " . n . "' $scratch/$platform-$family.dat"
 plot for [i=1:6] data(word(ranks, i)) using 2:4 with linespoints lc i pt 7 \
          title word(ranks, i) . " ranks, reorder", \
      for [i=1:6] data(word(ranks, i)) using 2:3 with lines lc i dt 2 \
-         title word(ranks, i) . " ranks, exch"
+         title word(ranks, i) . " ranks, exch", \
+     1 with lines lc rgb "black" dt 3 lw 1 title "no speedup"
 GP
         cp "$scratch/$platform-$family.dat" "$results/$platform-$family-speedup.txt"
     done

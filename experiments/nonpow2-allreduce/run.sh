@@ -66,15 +66,17 @@ awk -F, 'NR > 1 && $1 == "gige" && $6 == 1048576 &&
 # Plots. Time against np (the power-of-two sawtooth), per cluster.
 for cluster in gige ib4x gige-flat ib4x-flat; do
     gnuplot <<GP
-set terminal png size 1500,480 font ",10"
+set terminal pngcairo size 1500,520 font ",10"
 set output "$results/$cluster-time.png"
 set multiplot layout 1,3 title "allreduce on $cluster (simulated)"
 set datafile separator ","
 set logscale y
+set format y "%.0s %cs"
+set xrange [0:132]
 set xlabel "processes"
-set ylabel "time (s)"
+set ylabel "simulated time"
 set grid
-set key top left opaque box
+set key below
 algos = "allreduce-mst allreduce-mpich allreduce-nonpow2 allreduce-ring"
 data(a, L) = "< awk -F, '\$1 == \"$cluster\" && \$2 == \"" . a . "\" && \$6 == " . L . "' $results/reduce.csv"
 do for [L in "4096 1048576 67108864"] {
@@ -88,33 +90,34 @@ done
 for coll in allreduce reduce; do
     col=$([ $coll = allreduce ] && echo 4 || echo 5)
     gnuplot <<GP
-set terminal png size 1200,480 font ",10"
+set terminal pngcairo size 1200,520 font ",10"
 set output "$results/ratio-$coll.png"
 set multiplot layout 1,2 title "$coll: time of the patent's method / time of the prior art (below 1: the patent is faster)"
 set datafile separator ","
 set xlabel "processes"
 set grid
 set yrange [0.6:1.15]
-set key bottom left
+set key below
 clusters = "gige ib4x gige-flat ib4x-flat"
 data(c, L) = "< awk -F, '\$1 == \"" . c . "\" && \$3 == " . L . "' $results/ratios.txt"
 do for [L in "4096 1048576"] {
     set title (L eq "4096" ? "4 KiB" : "1 MiB")
-    plot for [i=1:4] data(word(clusters, i), L) using 2:$col with lines lw 2 title word(clusters, i)
+    plot for [i=1:4] data(word(clusters, i), L) using 2:$col with lines lw 2 title word(clusters, i), \\
+         1 with lines lc rgb "black" dt 3 title "equal"
 }
 unset multiplot
 GP
 done
 # Critical-path bytes / L against np (schedule only, any cluster).
 gnuplot <<GP
-set terminal png size 900,520 font ",10"
+set terminal pngcairo size 900,520 font ",10"
 set output "$results/critical-path.png"
 set title "bytes on the critical path, in units of the vector L"
 set datafile separator ","
 set xlabel "processes"
 set ylabel "critical-path bytes / L"
 set grid
-set key top left opaque box
+set key below
 set yrange [0:*]
 algos = "allreduce-mpich allreduce-nonpow2 allreduce-ring reduce-mpich reduce-nonpow2"
 data(a) = "< awk -F, '\$1 == \"gige-flat\" && \$2 == \"" . a . "\" && \$6 == 1048576' $results/reduce.csv"
