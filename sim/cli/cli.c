@@ -13,6 +13,7 @@
 #include "args.h"
 #include "calibrate.h"
 #include "plot.h"
+#include "sweep.h"
 #include "program_cmd.h"
 #include "sim/engine/engine.h"
 #include "sim/io/files.h"
@@ -39,6 +40,7 @@ static const char usage[] =
     "  or:  simcoll run --platform FILE [--np N] [options] PROGRAM (run --help)\n"
     "  or:  simcoll tune --platform FILE --coll NAME [--np N] (tune --help)\n"
     "  or:  simcoll plot FILE.csv -x COLUMN -y COLUMN [--by COLUMN] -o OUT.png (plot --help)\n"
+    "  or:  simcoll sweep STUDY [-j N] -o RESULTS.csv (sweep --help)\n"
     "  or:  simcoll list [--mpi]\n"
     "\n"
     "Simulates MPI collective algorithms on a cluster of SMP nodes (SimGrid)\n"
@@ -822,6 +824,8 @@ int sc_cli_main(int argc, char **argv)
         code = sc_cli_tune(argc, argv);
     else if (argc > 1 && strcmp(argv[1], "plot") == 0)
         code = sc_cli_plot(argc, argv);
+    else if (argc > 1 && strcmp(argv[1], "sweep") == 0)
+        code = sc_cli_sweep(argc, argv);
     else
         code = run_command(argc, argv);
     /* Results that never reached stdout (a full disk, /dev/full) are a

@@ -112,15 +112,20 @@ void sc_provenance_line(FILE *out, const sc_provenance_t *prov)
     table_provenance(out, prov, command);
 }
 
+const char *sc_report_csv_header(void)
+{
+    return "platform,algo,collective,np,nodes,size_bytes,mapping,sim_time_s,"
+           "model_time_s,inter_node_bytes,intra_node_bytes,inter_node_messages,"
+           "intra_node_messages,messages,valid,cut_weight,graph_weight,partition_time_s,"
+           "op,type,max_rank_bytes,critical_path_bytes,mpi,speculated,mispredicted,"
+           "simcoll_version,platform_file,command";
+}
+
 static void print_csv(FILE *out, const sc_report_row_t *rows, int nrows,
                       const sc_provenance_t *prov, const char *command)
 {
-    fputs("platform,algo,collective,np,nodes,size_bytes,mapping,sim_time_s,"
-          "model_time_s,inter_node_bytes,intra_node_bytes,inter_node_messages,"
-          "intra_node_messages,messages,valid,cut_weight,graph_weight,partition_time_s,"
-          "op,type,max_rank_bytes,critical_path_bytes,mpi,speculated,mispredicted,"
-          "simcoll_version,platform_file,command\n",
-          out);
+    fputs(sc_report_csv_header(), out);
+    fputc('\n', out);
     for (int i = 0; i < nrows; i++) {
         const sc_report_row_t *row = &rows[i];
         const sc_run_result_t *r = &row->result;

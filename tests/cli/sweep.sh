@@ -1,0 +1,57 @@
+#!/bin/sh
+# simcoll sweep: every point once, a failed point recorded, and a sweep
+# killed with SIGKILL then rerun holding every row exactly once; a line a
+# kill cut short is dropped and its point run again.
+# usage: sweep.sh SIMCOLL PLATFORM_DIR
+# SPDX-License-Identifier: GPL-2.0-or-later
+set -u
+simcoll=$1 platforms=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+fail() { echo "sweep.sh: $*"; exit 1; }
+
+cat > study.ini <<STUDY
+# 2 x 4 x 9 x 2 = 144 points; 16 cannot run (np 100 on 64 cores) and rd-exch
+# needs a power of two, which 24, 40, 48, 56 are not (32 more)
+platform = $platforms/gige.xml, $platforms/ib4x.xml
+algo = ring, bruck, rd, rd-exch
+np = 8, 16, 24, 32, 40, 48, 56, 64, 100
+size = 64K, 1M
+payload = no
+STUDY
+points=144
+
+# Killed while it runs, then run again until it finishes.
+"$simcoll" sweep study.ini -j 2 -o out.csv 2>/dev/null &
+pid=$!
+sleep 0.3
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+# A line cut short by a kill: the rerun drops it.
+printf '"platform=%s/gige.xml;algo=rd;np=8;size=64K;payload=no",ok,gige,rd,allg' "$platforms" >> out.csv
+"$simcoll" sweep study.ini -j 2 -o out.csv 2>sweep.log
+code=$?
+[ $code -eq 1 ] || fail "exit code $code, expected 1 (48 points cannot run)"
+grep -q "48 of 144 points failed" sweep.log ||
+    fail "no summary of the failed points: $(cat sweep.log)"
+[ "$(head -n 1 out.csv | cut -d, -f1-3)" = "key,status,platform" ] || fail "header: $(head -n 1 out.csv)"
+[ "$(grep -c '^key,' out.csv)" -eq 1 ] || fail "the header is repeated"
+[ "$(tail -n +2 out.csv | wc -l)" -eq $points ] || fail "$(tail -n +2 out.csv | wc -l) rows, expected $points"
+[ -z "$(tail -n +2 out.csv | cut -d'"' -f2 | sort | uniq -d)" ] || fail "a point twice"
+[ "$(grep -c '",ok,' out.csv)" -eq 96 ] || fail "$(grep -c "\",ok," out.csv) ok rows, expected 96"
+grep -q '"100 processes do not fit platform' out.csv || fail "a failed point without its error"
+[ "$(tail -c 1 out.csv | od -An -c | tr -d ' ')" = '\n' ] || fail "the last line is cut"
+
+# Nothing left to do: a rerun runs nothing and changes nothing.
+cp out.csv before.csv
+"$simcoll" sweep study.ini -o out.csv 2>sweep.log
+grep -q "144 already in out.csv, 0 to run" sweep.log || fail "rerun: $(cat sweep.log)"
+cmp -s out.csv before.csv || fail "a rerun changed the output"
+
+# Another file's first line is not this sweep's header: refused, untouched.
+echo "a,b" > other.csv
+"$simcoll" sweep study.ini -o other.csv 2>err.log
+[ $? -eq 2 ] && grep -q "not this sweep's output" err.log || fail "another CSV: $(cat err.log)"
+[ "$(cat other.csv)" = "a,b" ] || fail "another CSV was changed"
+echo "sweep.sh: ok"
