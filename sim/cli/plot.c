@@ -28,8 +28,8 @@ sc_err_t sc_gnuplot(const char *option, const char *path, const char *script)
     }
     sc_outputs_t *outs = sc_outputs_new();
     FILE *out = NULL;
-    sc_err_t err = outs ? sc_outputs_add(outs, option, path, &out)
-                        : sc_error(SC_ERR_RUN, "out of memory");
+    sc_err_t err =
+        outs ? sc_outputs_add(outs, option, path, &out) : sc_error(SC_ERR_RUN, "out of memory");
     char command[64];
     snprintf(command, sizeof command, "gnuplot %s 2>/dev/null", script_path);
     FILE *g = !err ? popen(command, "r") : NULL;
@@ -63,8 +63,10 @@ sc_err_t sc_gnuplot_terminal(const char *option, const char *path, const char **
     else if (ends_with(path, ".svg"))
         *terminal = "svg size 900,560 font ',11' background rgb 'white'";
     else
-        return sc_error(SC_ERR_INPUT, "%s '%s': the file name says what to draw: end it in .png "
-                        "or .svg", option, path);
+        return sc_error(SC_ERR_INPUT,
+                        "%s '%s': the file name says what to draw: end it in .png "
+                        "or .svg",
+                        option, path);
     return SC_OK;
 }
 
@@ -163,8 +165,8 @@ static sc_err_t read_table(const char *path, table_t *t)
             if (!more) {
                 free(f);
                 err = f ? sc_error(SC_ERR_RUN, "out of memory")
-                        : sc_error(SC_ERR_INPUT, "plot '%s':%d: a quoted field is not closed",
-                                   path, line);
+                        : sc_error(SC_ERR_INPUT, "plot '%s':%d: a quoted field is not closed", path,
+                                   line);
                 break;
             }
             cells = more;
@@ -185,11 +187,10 @@ static sc_err_t read_table(const char *path, table_t *t)
             continue;
         }
         if (!err && n != t->ncols)
-            err = sc_error(SC_ERR_INPUT, "plot '%s':%d: %d fields where the header has %d",
-                           path, line, n, t->ncols);
+            err = sc_error(SC_ERR_INPUT, "plot '%s':%d: %d fields where the header has %d", path,
+                           line, n, t->ncols);
         if (!err) {
-            memcpy(&t->cell[(size_t)t->nrows * (size_t)t->ncols], cells,
-                   (size_t)n * sizeof *cells);
+            memcpy(&t->cell[(size_t)t->nrows * (size_t)t->ncols], cells, (size_t)n * sizeof *cells);
             t->line[t->nrows++] = line;
             free(cells);
         } else {
@@ -413,16 +414,16 @@ static sc_err_t write_script(const plot_opts_t *o, const table_t *t, int xc, int
         fputs("EOD\n", s);
     }
     if (!err) {
-        fprintf(s, "set terminal %s\nset output\nset grid\nset key outside right top\n",
-                terminal);
+        fprintf(s, "set terminal %s\nset output\nset grid\nset key outside right top\n", terminal);
         const char *names[2] = {o->x, o->y};
         int logs[2] = {o->logx, o->logy};
         for (int a = 0; a < 2; a++) {
             int log = logs[a] >= 0 ? logs[a] : lo[a] > 0 && hi[a] >= 100 * lo[a];
             if (log && lo[a] <= 0)
-                err = sc_error(SC_ERR_INPUT, "plot: a logarithmic %s axis needs values above 0, "
-                               "and %s has %g (use --lin%c)", a ? "y" : "x", names[a], lo[a],
-                               a ? 'y' : 'x');
+                err = sc_error(SC_ERR_INPUT,
+                               "plot: a logarithmic %s axis needs values above 0, "
+                               "and %s has %g (use --lin%c)",
+                               a ? "y" : "x", names[a], lo[a], a ? 'y' : 'x');
             sc_gnuplot_quote(label(names[a]), quoted, sizeof quoted);
             fprintf(s, "set %clabel '%s'\nset format %c '%s'\n", a ? 'y' : 'x', quoted,
                     a ? 'y' : 'x', tick_format(names[a]));

@@ -32,8 +32,8 @@
 
 #include "args.h"
 #include "cli.h"
-#include "report.h"
 #include "common/sc_units.h"
+#include "report.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/generate.h"
 #include "sim/io/files.h"
@@ -52,8 +52,8 @@ typedef struct {
     char *text; /* the file, split in place */
 } study_t;
 
-static const char *const keys[] = {"platform", "algo", "coll",  "mpi",   "np",     "size",
-                                   "mapping",  "op",   "type",  "root",  "data",   "set",
+static const char *const keys[] = {"platform", "algo",  "coll",    "mpi",  "np",   "size",
+                                   "mapping",  "op",    "type",    "root", "data", "set",
                                    "nodes",    "cores", "payload", NULL};
 
 static char *trim(char *s)
@@ -88,8 +88,8 @@ static sc_err_t read_study(const char *path, study_t *st)
             continue;
         }
         if (!eq) {
-            err = sc_error(SC_ERR_INPUT, "%s:%d: '%s' is not KEY = VALUE, VALUE, ...", path, n,
-                           body);
+            err =
+                sc_error(SC_ERR_INPUT, "%s:%d: '%s' is not KEY = VALUE, VALUE, ...", path, n, body);
             break;
         }
         *eq = '\0';
@@ -160,14 +160,14 @@ static void make_key(const study_t *st, const char **value, char *key, size_t si
     size_t n = 0;
     key[0] = '\0';
     for (int a = 0; a < st->naxes && n < size; a++)
-        n += (size_t)snprintf(key + n, size - n, "%s%s=%s", a ? ";" : "", st->axis[a].key,
-                              value[a]);
+        n +=
+            (size_t)snprintf(key + n, size - n, "%s%s=%s", a ? ";" : "", st->axis[a].key, value[a]);
 }
 
 /* The platform file of a point: the one named, or one generated from it
  * into `dir` (named by the point's platform, nodes, cores and set). */
-static sc_err_t platform_of(const study_t *st, const char **value, const char *dir,
-                            char *path, size_t size)
+static sc_err_t platform_of(const study_t *st, const char **value, const char *dir, char *path,
+                            size_t size)
 {
     const char *plat = axis_value(st, value, "platform"), *nodes = axis_value(st, value, "nodes"),
                *cores = axis_value(st, value, "cores"), *set = axis_value(st, value, "set");
@@ -371,8 +371,10 @@ static sc_err_t read_done(const char *path, const char *header, char ***done, lo
     size_t hlen = strlen(header);
     if (len < hlen + 1 || strncmp(text, header, hlen) != 0 || text[hlen] != '\n') {
         free(text);
-        return sc_error(SC_ERR_INPUT, "sweep -o '%s': it is not this sweep's output (its first "
-                        "line is not the header); give another file", path);
+        return sc_error(SC_ERR_INPUT,
+                        "sweep -o '%s': it is not this sweep's output (its first "
+                        "line is not the header); give another file",
+                        path);
     }
     size_t complete = len;
     while (complete > 0 && text[complete - 1] != '\n')
@@ -492,8 +494,8 @@ int sc_cli_sweep(int argc, char **argv)
     if (fd < 0 || !jobs) {
         free(jobs);
         free(st.text);
-        return sc_cli_fail(sc_error(SC_ERR_RUN, "sweep -o '%s': cannot append: %s", out,
-                                    strerror(errno)));
+        return sc_cli_fail(
+            sc_error(SC_ERR_RUN, "sweep -o '%s': cannot append: %s", out, strerror(errno)));
     }
     /* The points still to run. */
     long *todo = malloc((size_t)npoints * sizeof *todo), ntodo = 0;
@@ -508,8 +510,8 @@ int sc_cli_sweep(int argc, char **argv)
         if (!have)
             todo[ntodo++] = i;
     }
-    fprintf(stderr, "sweep: %ld points, %ld already in %s, %ld to run\n", npoints,
-            npoints - ntodo, out, ntodo);
+    fprintf(stderr, "sweep: %ld points, %ld already in %s, %ld to run\n", npoints, npoints - ntodo,
+            out, ntodo);
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     long next = 0, finished = 0, failed = 0;
@@ -567,8 +569,8 @@ int sc_cli_sweep(int argc, char **argv)
             char key[4096];
             point(&st, job->index, value);
             make_key(&st, value, key, sizeof key);
-            fprintf(stderr, "sweep: [%ld/%ld] %s: %s (%.1f s), ETA %.0f s\n", finished, ntodo,
-                    key, code ? "failed" : "ok", since(&job->start),
+            fprintf(stderr, "sweep: [%ld/%ld] %s: %s (%.1f s), ETA %.0f s\n", finished, ntodo, key,
+                    code ? "failed" : "ok", since(&job->start),
                     elapsed / (double)finished * (double)(ntodo - finished));
             free(job->outbuf);
             free(job->errbuf);
