@@ -60,6 +60,7 @@ const sc_algo_t sc_algos[] = {
     {"allreduce-ring", SC_ALLREDUCE, sc_allreduce_ring,     sc_model_allreduce_ring,              0,             "ring reduce-scatter + ring allgather; bandwidth-optimal, 2(p-1) steps"},
     {"reduce-early", SC_REDUCE, sc_reduce_early,           NULL,                                 SC_EARLY_EXIT, "early exit for land, lor, band, bor (reference 003): allreduce-early, the root's copy the result"},
     {"allreduce-early", SC_ALLREDUCE, sc_allreduce_early,   NULL,                                 SC_EARLY_EXIT, "early exit for land, lor, band, bor (reference 003): recursive doubling cut short by a deciding rank"},
+    {"allreduce-if", SC_ALLREDUCE, sc_allreduce_if,         NULL,                                 SC_UNTIL, "a solver's exit test (reference 003): sum of errors, cut short by a rank whose error alone passes the threshold"},
     {"allreduce-spec", SC_ALLREDUCE, sc_allreduce_spec,     NULL,                                 SC_SPECULATIVE, "max, min (reference 003): bet on the rank that held the extreme lately, broadcast, verify, else allreduce-rd"},
     {"allreduce-ompi-linear", SC_ALLREDUCE, sc_allreduce_ompi_linear, sc_model_allreduce_ompi_linear, 0,     "Open MPI's basic linear: linear reduce to rank 0, linear broadcast"},
     {"allreduce-ompi-nonoverlapping", SC_ALLREDUCE, sc_allreduce_ompi_nonoverlapping, sc_model_allreduce_ompi_nonoverlapping, 0, "Open MPI's reduce to rank 0 then broadcast, each as coll/tuned 4.1 picks it"},

@@ -36,6 +36,9 @@ typedef struct {
      * algorithms that must know what data would show in size-only runs;
      * NULL when the call is packed or split. */
     const sc_data_t *data;
+    /* allreduce-if: the threshold the sum is compared with; a rank whose
+     * input alone reaches it decides (`decides` in size-only runs). */
+    double threshold;
 } sc_coll_args_t;
 
 /* One rank's part of a collective. Returns SC_OK or the transport's error. */
@@ -50,8 +53,11 @@ typedef sc_err_t (*sc_coll_fn)(sc_comm_t *comm, const sc_coll_args_t *args);
                                      messages it sends depends on the data */
 #define SC_SPECULATIVE (1u << 3)  /* needs max or min; its messages depend on
                                      the data and on earlier calls */
+#define SC_UNTIL (1u << 4)        /* ends a solver's iterations: sum of
+                                     errors against the threshold of an
+                                     until loop (args.threshold) */
 /* Algorithms whose messages depend on the data: no graph to record. */
-#define SC_DATA_DEPENDENT (SC_EARLY_EXIT | SC_SPECULATIVE)
+#define SC_DATA_DEPENDENT (SC_EARLY_EXIT | SC_SPECULATIVE | SC_UNTIL)
 
 typedef struct {
     const char *name;           /* what --algo accepts */

@@ -1,5 +1,9 @@
 /* Early-exit allreduce for operations one value can decide (reference 003,
- * Huawei patent; SPEC.md section 5): LAND, LOR, BAND, BOR.
+ * Huawei patent; SPEC.md section 5): LAND, LOR, BAND, BOR; and allreduce-if,
+ * a solver's exit test, the SUM of non-negative errors compared with a
+ * threshold, which a rank whose own error reaches the threshold decides
+ * ("go on"): its result is then +inf, "at least the threshold", and the
+ * exact sum otherwise.
  *
  * The schedule is MPICH's recursive doubling (rabenseifner.c's
  * sc_allreduce_rd): with N the largest power of two <= p and r = p - N,
@@ -27,6 +31,8 @@
  * matched, and drained in the background otherwise (sc_request_free): the
  * run still fails if one of them never arrives.
  * SPDX-License-Identifier: GPL-2.0-or-later */
+#include <math.h>
+
 #include "../collectives.h"
 #include "vector.h"
 
@@ -41,13 +47,14 @@ typedef struct {
 typedef struct {
     sc_comm_t *comm;
     const sc_coll_args_t *args;
-    size_t n;         /* elements */
+    int until;        /* allreduce-if: decided by args->threshold */
+    size_t n, elem;   /* elements, bytes of one */
     char *vec, *tmp;  /* the partial result; a peer's vector */
     peer_t peers[33]; /* a dropped rank's partner, then the partners */
     int npeers;
     int decided;
     sc_request_t *decide_req;      /* DECIDE from any source, while undecided */
-    int decision_in, decision_out; /* what DECIDE carries */
+    double decision_in, decision_out; /* what DECIDE carries: one element */
     int vector_tag;                /* this call's: see SC_TAG_EARLY */
     sc_request_t *sends[33];       /* DECIDE, and the result to a dropped rank */
     int nsends;
@@ -69,8 +76,10 @@ static sc_err_t decides_alone(early_t *e, int *decides)
     if (!sc_moves_data(e->comm))
         return SC_OK;
     int all = 1;
-    for (size_t k = 0; k < e->n && all; k++)
-        all = sc_op_decides(e->args->op, (const char *)e->args->sendbuf + k * sizeof(int));
+    for (size_t k = 0; k < e->n && all; k++) {
+        const char *x = (const char *)e->args->sendbuf + k * e->elem;
+        all = e->until ? *(const double *)x >= e->args->threshold : sc_op_decides(e->args->op, x);
+    }
     if (all != *decides)
         return sc_error(SC_ERR_RUN,
                         "early exit, rank %d: its data %s the result but the run says "
@@ -79,19 +88,28 @@ static sc_err_t decides_alone(early_t *e, int *decides)
     return SC_OK;
 }
 
+/* The result of a decided reduction, one element. */
+static void deciding_value(const early_t *e, void *out)
+{
+    if (e->until)
+        *(double *)out = INFINITY;
+    else
+        sc_op_deciding(e->args->op, out);
+}
+
 /* The rank knows the result: DECIDE to every peer not sent to yet, and
  * what the others still owe it drained in the background, at once, so
  * that a peer blocked sending to it can go on. */
 static sc_err_t settle(early_t *e)
 {
     e->decided = 1;
-    sc_op_deciding(e->args->op, &e->decision_out);
+    deciding_value(e, &e->decision_out);
     sc_err_t err = SC_OK;
     for (int i = 0; i < e->npeers && !err; i++) {
         peer_t *q = &e->peers[i];
         if (!q->sent) {
             q->sent = 1;
-            err = sc_isend(e->comm, &e->decision_out, sizeof(int), q->rank, e->vector_tag + 1,
+            err = sc_isend(e->comm, &e->decision_out, e->elem, q->rank, e->vector_tag + 1,
                            &e->sends[e->nsends++]);
         }
         if (!err && !q->got && !q->drained) {
@@ -163,17 +181,17 @@ static sc_err_t exchange(early_t *e, int to, int send, int result)
      * rank's send has completed. */
     if (send && result) {
         peer(e, to)->sent = 1;
-        err = sc_isend(e->comm, e->vec, e->n * sizeof(int), to, e->vector_tag, &sreq);
+        err = sc_isend(e->comm, e->vec, e->n * e->elem, to, e->vector_tag, &sreq);
         if (!err)
             err = sc_wait(e->comm, &sreq);
     }
     int got = 0;
     if (!err && !e->decided)
-        err = sc_irecv(e->comm, result ? e->vec : e->tmp, e->n * sizeof(int), to, e->vector_tag,
+        err = sc_irecv(e->comm, result ? e->vec : e->tmp, e->n * e->elem, to, e->vector_tag,
                        &rreq);
     if (!err && send && !result) {
         peer(e, to)->sent = 1;
-        err = sc_isend(e->comm, e->vec, e->n * sizeof(int), to, e->vector_tag, &sreq);
+        err = sc_isend(e->comm, e->vec, e->n * e->elem, to, e->vector_tag, &sreq);
     }
     if (!err && rreq)
         err = wait_vector(e, &rreq, &sreq, to, &got);
@@ -204,9 +222,14 @@ static sc_err_t finish(early_t *e)
     return err ? err : werr;
 }
 
-sc_err_t sc_allreduce_early(sc_comm_t *comm, const sc_coll_args_t *args)
+static sc_err_t early_exit(sc_comm_t *comm, const sc_coll_args_t *args, int until)
 {
-    early_t e = {.comm = comm, .args = args, .n = sc_vector_elems(args), .vec = args->recvbuf};
+    early_t e = {.comm = comm,
+                 .args = args,
+                 .until = until,
+                 .n = sc_vector_elems(args),
+                 .elem = sc_type_size(args->type),
+                 .vec = args->recvbuf};
     if (e.n == 0)
         return SC_OK;
     sc_vector_start(comm, args);
@@ -231,7 +254,7 @@ sc_err_t sc_allreduce_early(sc_comm_t *comm, const sc_coll_args_t *args)
     if (!err && decides)
         err = settle(&e);
     else if (!err)
-        err = sc_irecv(comm, &e.decision_in, sizeof(int), SC_ANY_SOURCE, e.vector_tag + 1,
+        err = sc_irecv(comm, &e.decision_in, e.elem, SC_ANY_SOURCE, e.vector_tag + 1,
                        &e.decide_req);
 
     if (!err && dropped) {
@@ -245,16 +268,26 @@ sc_err_t sc_allreduce_early(sc_comm_t *comm, const sc_coll_args_t *args)
         if (!err && paired && !e.peers[0].sent) { /* the result, to the dropped rank */
             e.peers[0].sent = 1;
             err =
-                sc_isend(comm, e.vec, e.n * sizeof(int), v - 1, e.vector_tag, &e.sends[e.nsends++]);
+                sc_isend(comm, e.vec, e.n * e.elem, v - 1, e.vector_tag, &e.sends[e.nsends++]);
         }
     }
     sc_err_t ferr = finish(&e);
     if (!err && e.decided && sc_moves_data(comm))
         for (size_t k = 0; k < e.n; k++)
-            sc_op_deciding(args->op, e.vec + k * sizeof(int));
+            deciding_value(&e, e.vec + k * e.elem);
     if (e.tmp)
         sc_buf_free(comm, e.tmp);
     return err ? err : ferr;
+}
+
+sc_err_t sc_allreduce_early(sc_comm_t *comm, const sc_coll_args_t *args)
+{
+    return early_exit(comm, args, 0);
+}
+
+sc_err_t sc_allreduce_if(sc_comm_t *comm, const sc_coll_args_t *args)
+{
+    return early_exit(comm, args, 1);
 }
 
 /* A reduce that stops early must tell every rank to stop, which the

@@ -59,9 +59,9 @@ static int ends_with(const char *s, const char *suffix)
 sc_err_t sc_gnuplot_terminal(const char *option, const char *path, const char **terminal)
 {
     if (ends_with(path, ".png"))
-        *terminal = "pngcairo size 900,560 font ',11'";
+        *terminal = "pngcairo noenhanced size 900,560 font ',11'";
     else if (ends_with(path, ".svg"))
-        *terminal = "svg size 900,560 font ',11' background rgb 'white'";
+        *terminal = "svg noenhanced size 900,560 font ',11' background rgb 'white'";
     else
         return sc_error(SC_ERR_INPUT,
                         "%s '%s': the file name says what to draw: end it in .png "

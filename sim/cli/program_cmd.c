@@ -363,7 +363,8 @@ static sc_err_t write_trace(const char *path, const sc_program_t *prog,
                                                       : sc_kind(st->collective)->name;
         int line = st->npieces ? st->pieces[0].line : st->line;
         fprintf(f, "%ld,%d,%s,%s,%zu,%.9e,%.9e,%.0f,%.0f,%ld,%ld,%s\n", k, line, what,
-                st->kind == SC_STMT_CALL ? st->algo->name : "", st->bytes, op->start, op->end,
+                st->kind == SC_STMT_HALO || st->kind == SC_STMT_SEND ? "" : st->algo->name,
+                st->bytes, op->start, op->end,
                 op->bytes[SC_LEVEL_INTER], op->bytes[SC_LEVEL_INTRA],
                 op->messages[SC_LEVEL_INTER], op->messages[SC_LEVEL_INTRA],
                 op->valid < 0 ? "" : op->valid ? "yes" : "no");

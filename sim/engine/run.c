@@ -6,6 +6,7 @@
 #include <math.h>
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
+#include <simgrid/exec.h>
 #include <simgrid/host.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -288,6 +289,7 @@ typedef struct {
     long *occurrence;    /* by origin: how many times it has started */
     long *barriers_done; /* by statement: barriers this rank completed */
     long executed;       /* communication statements so far */
+    long iteration;      /* of the until loop whose allreduce runs */
 } rank_data_t;
 
 /* What verification shares between ranks for one statement as written. */
@@ -613,6 +615,37 @@ static sc_err_t run_send(session_t *s, sc_comm_t *comm, const sc_stmt_t *st)
     return err;
 }
 
+/* The allreduce ending iteration k of an until loop: one double per rank,
+ * its share of the global error; in runs with data, the sum checked
+ * against the global error (allreduce-if may answer +inf, "at least the
+ * threshold", when some rank's error alone reached it). */
+static sc_err_t run_until_test(session_t *s, sc_comm_t *comm, const sc_stmt_t *st, long k,
+                               int *verdict)
+{
+    int r = comm->rank, p = s->spec->np;
+    double mine = sc_until_local_error(st, k, r, p), sum = 0;
+    sc_coll_args_t args = {.sendbuf = &mine,
+                           .recvbuf = &sum,
+                           .bytes = sizeof(double),
+                           .op = SC_OP_SUM,
+                           .type = SC_TYPE_DOUBLE,
+                           .decides = mine >= st->until.tol,
+                           .threshold = st->until.tol};
+    comm->elem_size = sizeof(double);
+    sc_err_t err = st->algo->run(comm, &args);
+    if (err || !s->spec->payload)
+        return err;
+    double truth = sc_until_error(st, k);
+    if (isinf(sum))
+        *verdict = (st->algo->needs & SC_UNTIL) &&
+                   sc_until_local_error(st, k, p - 1, p) >= st->until.tol;
+    else
+        *verdict = fabs(sum - truth) <= 1e-9 * truth;
+    s->checked++;
+    s->wrong += !*verdict;
+    return SC_OK;
+}
+
 static sc_err_t run_statement(session_t *s, sc_comm_t *comm, int index)
 {
     const sc_stmt_t *st = &s->prog->stmts[index];
@@ -629,9 +662,10 @@ static sc_err_t run_statement(session_t *s, sc_comm_t *comm, int index)
         err = barrier ? run_barrier(s, comm, st, index, &verdict) : run_call(s, comm, st);
         break;
     case SC_STMT_HALO: err = run_halo(s, comm, st); break;
+    case SC_STMT_LOOP: err = run_until_test(s, comm, st, rd->iteration, &verdict); break;
     default: err = run_send(s, comm, st); break;
     }
-    if (!err && !barrier)
+    if (!err && !barrier && st->kind != SC_STMT_LOOP)
         verdict = end_pieces(s, r, st);
     if (op) {
         const sc_traffic_t *after = sc_world_traffic(s->world, r);
@@ -653,6 +687,65 @@ static sc_err_t run_statement(session_t *s, sc_comm_t *comm, int index)
     return err;
 }
 
+static sc_err_t run_range(session_t *s, sc_comm_t *comm, int first, int last);
+
+/* The first statement of an until loop's body that is not a compute one:
+ * the body's statements before it are what a bet runs ahead. */
+static int first_communication(const sc_program_t *prog, const sc_stmt_t *loop)
+{
+    int i = (int)(loop - prog->stmts) + 1;
+    while (i < loop->end && prog->stmts[i].kind == SC_STMT_COMPUTE)
+        i++;
+    return i;
+}
+
+/* An until loop on one rank. With predict, the bet on "go on" computes
+ * the next iteration's leading compute statements as one activity on the
+ * rank's node while the allreduce runs, and that iteration then starts at
+ * its first communication. The allreduce's own combining shares the
+ * node's cores with it (on a node with as many ranks as cores, a rank's
+ * computing slows while its allreduce combines); its overheads do not. */
+static sc_err_t run_until(session_t *s, sc_comm_t *comm, int index)
+{
+    const sc_stmt_t *st = &s->prog->stmts[index];
+    rank_data_t *rd = &s->ranks[comm->rank];
+    int ahead = first_communication(s->prog, st), bet = 0;
+    double speed = sg_host_get_speed(sg_host_self());
+    sc_err_t err = SC_OK;
+    for (long k = 0; !err; k++) {
+        err = run_range(s, comm, bet ? ahead : index + 1, st->end);
+        bet = st->until.predict && k + 1 < st->count;
+        sg_exec_t next = NULL;
+        if (!err && bet) {
+            spend(st->until.save_s);
+            double work = 0;
+            for (int i = index + 1; i < ahead; i++) {
+                const sc_stmt_t *c = &s->prog->stmts[i];
+                work += (c->flops + c->seconds * speed) *
+                        sc_compute_factor(c, comm->rank, s->spec->np);
+            }
+            if (work > 0)
+                next = sg_actor_exec_async(work);
+        }
+        rd->iteration = k;
+        if (!err)
+            err = run_statement(s, comm, index);
+        int goes_on = !err && sc_until_goes_on(st, k);
+        /* A lost bet's computing stops as soon as the sum says so (a rank
+         * tests for it while computing, or a progress thread tells it). */
+        if (next && goes_on)
+            sg_exec_wait(next);
+        else if (next && !sg_exec_test(next))
+            sg_exec_cancel(next);
+        if (!goes_on) {
+            if (!err && bet) /* the state as before the bet */
+                spend(st->until.rollback_s);
+            break;
+        }
+    }
+    return err;
+}
+
 /* Runs statements first..last-1 on one rank, loops included. */
 static sc_err_t run_range(session_t *s, sc_comm_t *comm, int first, int last)
 {
@@ -662,16 +755,20 @@ static sc_err_t run_range(session_t *s, sc_comm_t *comm, int first, int last)
         const sc_stmt_t *st = &prog->stmts[i];
         switch (st->kind) {
         case SC_STMT_LOOP:
-            for (long k = 0; !err && k < st->count; k++)
+            if (st->until.on)
+                err = run_until(s, comm, i);
+            for (long k = 0; !err && !st->until.on && k < st->count; k++)
                 err = run_range(s, comm, i + 1, st->end);
             i = st->end;
             break;
-        case SC_STMT_COMPUTE:
+        case SC_STMT_COMPUTE: {
+            double factor = sc_compute_factor(st, comm->rank, s->spec->np);
             if (st->flops > 0)
-                sg_actor_execute(st->flops);
+                sg_actor_execute(st->flops * factor);
             else if (st->seconds > 0)
-                sg_actor_sleep_for(st->seconds);
+                sg_actor_sleep_for(st->seconds * factor);
             break;
+        }
         default: err = run_statement(s, comm, i); break;
         }
     }

@@ -87,13 +87,65 @@ static sc_err_t model_statement(const sc_model_t *model, const sc_stmt_t *st, do
         break;
     case SC_STMT_COMPUTE:
         for (int r = 0; r < model->size; r++)
-            t[r] += st->flops > 0
-                        ? st->flops / model->plat->nodes[model->node_of[r]].speed_flops
-                        : st->seconds;
+            t[r] += sc_compute_factor(st, r, model->size) *
+                    (st->flops > 0 ? st->flops / model->plat->nodes[model->node_of[r]].speed_flops
+                                   : st->seconds);
         break;
     default: break;
     }
     copies(model, st, 0, t);
+    return err;
+}
+
+static sc_err_t model_range(const sc_program_t *prog, int first, int last,
+                            const sc_model_t *model, double *t, int *complete);
+
+/* An until loop, as sim/engine/run.c runs it: with predict, a bet runs the
+ * next iteration's leading compute statements beside the allreduce, so a
+ * rank goes on when both are done; a lost bet stops computing when the
+ * allreduce ends. Exact when the computing and the allreduce's combining
+ * do not share a core (see run_until). */
+static sc_err_t model_until(const sc_program_t *prog, int index, const sc_model_t *model,
+                            double *t, int *complete)
+{
+    const sc_stmt_t *st = &prog->stmts[index];
+    if (!st->algo->model) {
+        *complete = 0;
+        return SC_OK;
+    }
+    int ahead = index + 1, p = model->size;
+    while (ahead < st->end && prog->stmts[ahead].kind == SC_STMT_COMPUTE)
+        ahead++;
+    double *computed = malloc((size_t)p * sizeof *computed);
+    if (!computed)
+        return sc_error(SC_ERR_RUN, "out of memory");
+    sc_stmt_t test = *st;
+    test.kind = SC_STMT_CALL; /* the allreduce, without pieces */
+    sc_err_t err = SC_OK;
+    int bet = 0;
+    for (long k = 0; !err && *complete; k++) {
+        err = model_range(prog, bet ? ahead : index + 1, st->end, model, t, complete);
+        bet = st->until.predict && k + 1 < st->count;
+        for (int r = 0; r < p; r++) {
+            if (bet)
+                t[r] += st->until.save_s;
+            computed[r] = t[r];
+        }
+        if (!err && bet)
+            err = model_range(prog, index + 1, ahead, model, computed, complete);
+        if (!err)
+            err = model_statement(model, &test, t, complete);
+        int goes_on = sc_until_goes_on(st, k);
+        for (int r = 0; r < p; r++) {
+            if (goes_on && computed[r] > t[r])
+                t[r] = computed[r];
+            else if (bet && !goes_on) /* the bet's computing stops at once */
+                t[r] += st->until.rollback_s;
+        }
+        if (!goes_on)
+            break;
+    }
+    free(computed);
     return err;
 }
 
@@ -103,7 +155,10 @@ static sc_err_t model_range(const sc_program_t *prog, int first, int last,
     sc_err_t err = SC_OK;
     for (int i = first; !err && *complete && i < last; i++) {
         const sc_stmt_t *st = &prog->stmts[i];
-        if (st->kind == SC_STMT_LOOP) {
+        if (st->kind == SC_STMT_LOOP && st->until.on) {
+            err = model_until(prog, i, model, t, complete);
+            i = st->end;
+        } else if (st->kind == SC_STMT_LOOP) {
             for (long k = 0; !err && *complete && k < st->count; k++)
                 err = model_range(prog, i + 1, st->end, model, t, complete);
             i = st->end;

@@ -3,7 +3,9 @@
  *   program    = { line } ;
  *   line       = [ statement ] [ "#" comment ] newline ;
  *   statement  = "loop" COUNT | "end"
- *              | "compute" ( DURATION | FLOPS )
+ *              | "until" TOL "max=" COUNT { "error=" NUMBER | "rate=" NUMBER
+ *                | choice | "predict" | "save=" DURATION | "rollback=" DURATION }
+ *              | "compute" ( DURATION | FLOPS ) [ "spread=" NUMBER ]
  *              | "barrier" { choice }
  *              | "allreduce" SIZE { choice | op | buffers }
  *              | "reduce" SIZE { choice | "root=" RANK | op | buffers }
@@ -22,10 +24,17 @@
  * broadcast message, the reduction vector (whole elements), one face of a
  * halo, one message. COUNT is 1 to 10^9. DURATION is a number with s, ms,
  * us, ns or ps; FLOPS a number with f, kf, Mf, Gf or Tf (on the rank's
- * core). OP and TYPE are MPI's (sum ... bxor; int, double). in= is what a
+ * core); spread= (0 to 1000, default 0) makes rank r of p compute
+ * 1 + spread * r / (p - 1) times that, an imbalance. OP and TYPE are MPI's (sum ... bxor; int, double). in= is what a
  * call reads, out= what it writes, buf= both; in= or out= alone is both; a
  * call that names no buffer has its own. NAME is letters, digits, '_', '-'
  * and '.'.
+ * until is a solver's loop (sc_until_t in program.h): it repeats its body,
+ * then sums the ranks' errors with an allreduce of one double (choice),
+ * until the global error, error= (default 1) times rate= (0 < rate < 1,
+ * default 0.5) per iteration, falls below TOL, at most max= times; with
+ * predict the next iteration's computing overlaps the allreduce, save= and
+ * rollback= (default 0) the cost of the bet.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include <ctype.h>
 #include <errno.h>
@@ -385,9 +394,19 @@ static sc_err_t parse_send(parser_t *ps, char **words, int nwords, sc_stmt_t *st
 static sc_err_t parse_compute(const parser_t *ps, char **words, int nwords, sc_stmt_t *st)
 {
     st->kind = SC_STMT_COMPUTE;
-    if (nwords != 2)
+    const char *spread = nwords == 3 ? split_option(words[2]) : NULL;
+    if (nwords < 2 || nwords > 3 || (nwords == 3 && (!spread || strcmp(words[2], "spread"))))
         return fail(ps, "compute takes one duration (e.g. compute 20us) or flop count (e.g. "
-                        "compute 2Gf)");
+                        "compute 2Gf), and may take spread=F");
+    if (spread) {
+        errno = 0;
+        char *end;
+        st->spread = strtod(spread, &end);
+        if (end == spread || *end || errno || !(st->spread >= 0 && st->spread <= 1000))
+            return fail(ps, "compute spread=%s: give a number from 0 to 1000 (the last rank "
+                            "computes 1 + spread times what rank 0 does)",
+                        spread);
+    }
     const char *text = words[1];
     size_t len = strlen(text);
     /* A bare number would be seconds to sc_parse_duration: ask for a unit. */
@@ -409,6 +428,83 @@ static sc_err_t parse_loop(parser_t *ps, char **words, int nwords, sc_stmt_t *st
     if (ps->depth == SC_PROGRAM_MAX_DEPTH)
         return fail(ps, "loops nest at most %d deep", SC_PROGRAM_MAX_DEPTH);
     st->count = count;
+    ps->open_loops[ps->depth++] = ps->prog->nstmts;
+    return SC_OK;
+}
+
+static sc_err_t parse_number(const parser_t *ps, const char *key, const char *text, double lo,
+                             double hi, double *value)
+{
+    errno = 0;
+    char *end;
+    *value = strtod(text, &end);
+    if (end == text || *end || errno || !isfinite(*value) || *value <= lo || *value >= hi) {
+        if (isinf(hi))
+            return fail(ps, "until %s%s: give a number above %g, e.g. 1e-6", key, text, lo);
+        return fail(ps, "until %s%s: give a number between %g and %g, both excluded", key, text,
+                    lo, hi);
+    }
+    return SC_OK;
+}
+
+static sc_err_t parse_until(parser_t *ps, char **words, int nwords, sc_stmt_t *st)
+{
+    st->kind = SC_STMT_LOOP;
+    st->collective = SC_ALLREDUCE; /* of one double, the errors' sum */
+    st->op = SC_OP_SUM;
+    st->type = SC_TYPE_DOUBLE;
+    st->bytes = sizeof(double);
+    sc_until_t *u = &st->until;
+    *u = (sc_until_t){.on = 1, .error0 = 1, .rate = 0.5};
+    if (nwords < 2 || strchr(words[1], '='))
+        return fail(ps, "until takes a tolerance first, e.g. until 1e-6 max=100, and ends with "
+                        "a line 'end'");
+    sc_err_t err = parse_number(ps, "", words[1], 0, INFINITY, &u->tol);
+    int max = 0, seen[5] = {0}; /* error, rate, save, rollback, predict */
+    static const char *const once[] = {"error", "rate", "save", "rollback", "predict"};
+    for (int w = 2; !err && w < nwords; w++) {
+        const char *value = split_option(words[w]);
+        const char *key = words[w];
+        for (int k = 0; k < 5; k++)
+            if (strcmp(key, once[k]) == 0 && seen[k]++)
+                return fail(ps, "until: %s given twice", key);
+        if (strcmp(key, "predict") == 0 && !value) {
+            u->predict = 1;
+        } else if (!value || !*value) {
+            return fail(ps, "until: '%s': options are KEY=VALUE (max=, error=, rate=, algo=, "
+                            "mpi=, save=, rollback=) or predict",
+                        key);
+        } else if (strcmp(key, "max") == 0 && !max) {
+            if (sc_parse_int(value, "until max", 1, 1000000000, &max))
+                return fail_with_last(ps);
+        } else if (strcmp(key, "error") == 0) {
+            err = parse_number(ps, "error=", value, 0, INFINITY, &u->error0);
+        } else if (strcmp(key, "rate") == 0) {
+            err = parse_number(ps, "rate=", value, 0, 1, &u->rate);
+        } else if (strcmp(key, "save") == 0 || strcmp(key, "rollback") == 0) {
+            char what[32];
+            snprintf(what, sizeof what, "until %s", key);
+            if (sc_parse_duration(value, what, key[0] == 's' ? &u->save_s : &u->rollback_s))
+                return fail_with_last(ps);
+        } else if ((strcmp(key, "algo") == 0 || strcmp(key, "mpi") == 0) && !st->choice.algo &&
+                   !st->choice.profile) {
+            err = parse_choice(ps, key, value, st);
+        } else {
+            return fail(ps, "until does not take %s= (or takes it once); it takes max=, error=, "
+                            "rate=, one algo= or mpi=, predict, save= and rollback=",
+                        key);
+        }
+    }
+    if (err)
+        return err;
+    if (!max)
+        return fail(ps, "until needs max=COUNT, the most iterations, e.g. until 1e-6 max=100");
+    if (!u->predict && (seen[2] || seen[3]))
+        return fail(ps, "until: save= and rollback= are the costs of predict; add predict or "
+                        "drop them");
+    st->count = max;
+    if (ps->depth == SC_PROGRAM_MAX_DEPTH)
+        return fail(ps, "loops nest at most %d deep", SC_PROGRAM_MAX_DEPTH);
     ps->open_loops[ps->depth++] = ps->prog->nstmts;
     return SC_OK;
 }
@@ -442,11 +538,13 @@ static sc_err_t parse_statement(parser_t *ps, char **words, int nwords, sc_stmt_
         return parse_compute(ps, words, nwords, st);
     if (strcmp(words[0], "loop") == 0)
         return parse_loop(ps, words, nwords, st);
+    if (strcmp(words[0], "until") == 0)
+        return parse_until(ps, words, nwords, st);
     if (strcmp(words[0], "end") == 0)
         return parse_end(ps, nwords, st);
     return fail(ps,
                 "unknown statement '%s'; use allgather, bcast, barrier, reduce, allreduce, halo, "
-                "send, compute, loop or end",
+                "send, compute, loop, until or end",
                 words[0]);
 }
 

@@ -6,6 +6,7 @@
 #include "algorithms/kinds.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,6 +181,29 @@ static sc_err_t resolve_halo(const sc_program_t *prog, sc_stmt_t *st, int p)
     return SC_OK;
 }
 
+/* The algorithm of a call or of an until loop's allreduce: its own, its
+ * profile's choice or the fallback profile's; checked against p. */
+static sc_err_t choose_algo(const sc_program_t *prog, sc_stmt_t *st, int p, const int *node_of,
+                            const sc_profile_t *fallback)
+{
+    const sc_profile_t *profile = st->choice.profile ? st->choice.profile : fallback;
+    if (st->choice.algo) {
+        st->algo = st->choice.algo;
+    } else if (profile) {
+        sc_call_t call = {st->collective, st->bytes, p, node_of, st->type};
+        st->algo = sc_profile_choose(profile, &call);
+    } else {
+        return stmt_error(prog, st,
+                          "%s names no algorithm: give algo=NAME or mpi=PROFILE, or run "
+                          "the program with --mpi PROFILE",
+                          st->kind == SC_STMT_LOOP ? "until"
+                                                   : sc_collective_name(st->collective));
+    }
+    if (sc_algo_check(st->algo, p))
+        return stmt_error(prog, st, "%s", sc_error_message());
+    return SC_OK;
+}
+
 sc_err_t sc_program_resolve(sc_program_t *prog, int p, const int *node_of,
                             const sc_profile_t *fallback)
 {
@@ -187,25 +211,26 @@ sc_err_t sc_program_resolve(sc_program_t *prog, int p, const int *node_of,
         sc_stmt_t *st = &prog->stmts[i];
         sc_err_t err = SC_OK;
         switch (st->kind) {
+        case SC_STMT_LOOP:
+            if (st->until.on && !(err = choose_algo(prog, st, p, node_of, fallback)) &&
+                (st->algo->needs & SC_DATA_DEPENDENT) && !(st->algo->needs & SC_UNTIL))
+                err = stmt_error(prog, st,
+                                 "until: %s does not sum errors; use allreduce-if (early exit) "
+                                 "or an allreduce for sum",
+                                 st->algo->name);
+            break;
         case SC_STMT_CALL: {
             int has_root = st->collective == SC_BCAST || st->collective == SC_REDUCE;
             if (has_root && st->root >= p)
                 return stmt_error(prog, st, "root %d is out of range: ranks are 0..%d", st->root,
                                   p - 1);
-            const sc_profile_t *profile = st->choice.profile ? st->choice.profile : fallback;
-            if (st->choice.algo) {
-                st->algo = st->choice.algo;
-            } else if (profile) {
-                sc_call_t call = {st->collective, st->bytes, p, node_of, st->type};
-                st->algo = sc_profile_choose(profile, &call);
-            } else {
-                return stmt_error(prog, st,
-                                  "%s names no algorithm: give algo=NAME or mpi=PROFILE, or run "
-                                  "the program with --mpi PROFILE",
-                                  sc_collective_name(st->collective));
-            }
-            if (sc_algo_check(st->algo, p))
-                err = stmt_error(prog, st, "%s", sc_error_message());
+            if ((err = choose_algo(prog, st, p, node_of, fallback)))
+                return err;
+            if (st->algo->needs & SC_UNTIL)
+                err = stmt_error(prog, st,
+                                 "%s ends the iterations of a solver: use it in an until loop "
+                                 "(until TOL max=N algo=%s ...), not as a call",
+                                 st->algo->name, st->algo->name);
             else if ((st->algo->needs & SC_EARLY_EXIT) && !sc_op_can_decide(st->op))
                 err = stmt_error(prog, st,
                                  "%s needs an operation one value can decide: land, lor, band "
@@ -253,8 +278,13 @@ static void count_range(const sc_program_t *prog, int first, int last, long *all
         if (st->kind == SC_STMT_LOOP) {
             long body_all, body_comms;
             count_range(prog, i + 1, st->end, &body_all, &body_comms);
-            *all = saturating_add(*all, saturating_mul(st->count, body_all));
-            *comms = saturating_add(*comms, saturating_mul(st->count, body_comms));
+            if (st->until.on) { /* and the allreduce ending each iteration */
+                body_all = saturating_add(body_all, 1);
+                body_comms = saturating_add(body_comms, 1);
+            }
+            long times = st->until.on ? sc_until_iterations(st) : st->count;
+            *all = saturating_add(*all, saturating_mul(times, body_all));
+            *comms = saturating_add(*comms, saturating_mul(times, body_comms));
             i = st->end;
         } else {
             *all = saturating_add(*all, 1);
@@ -262,6 +292,40 @@ static void count_range(const sc_program_t *prog, int first, int last, long *all
                 *comms = saturating_add(*comms, 1);
         }
     }
+}
+
+double sc_compute_factor(const sc_stmt_t *compute, int rank, int p)
+{
+    return p > 1 ? 1 + compute->spread * rank / (p - 1) : 1;
+}
+
+double sc_until_error(const sc_stmt_t *loop, long k)
+{
+    return loop->until.error0 * pow(loop->until.rate, (double)k);
+}
+
+double sc_until_local_error(const sc_stmt_t *loop, long k, int rank, int p)
+{
+    return sc_until_error(loop, k) * 2.0 * (rank + 1) / ((double)p * (p + 1));
+}
+
+int sc_until_goes_on(const sc_stmt_t *loop, long k)
+{
+    return k + 1 < loop->count && sc_until_error(loop, k) >= loop->until.tol;
+}
+
+long sc_until_iterations(const sc_stmt_t *loop)
+{
+    /* The first k whose error is below tol, from the logarithms, then
+     * made exact against sc_until_error's rounding: max= may be 10^9. */
+    const sc_until_t *u = &loop->until;
+    double guess = ceil(log(u->tol / u->error0) / log(u->rate));
+    long k = guess <= 0 ? 0 : guess >= (double)loop->count ? loop->count - 1 : (long)guess;
+    while (k > 0 && sc_until_error(loop, k - 1) < u->tol)
+        k--;
+    while (sc_until_goes_on(loop, k))
+        k++;
+    return k + 1;
 }
 
 void sc_program_count(const sc_program_t *prog, long *statements, long *communications)
@@ -373,13 +437,31 @@ static void print_statement(const sc_program_t *prog, const sc_stmt_t *st, int i
     fprintf(out, "%*s", 2 * indent, "");
     char line[512];
     switch (st->kind) {
-    case SC_STMT_LOOP: fprintf(out, "loop %ld\n", st->count); return;
+    case SC_STMT_LOOP:
+        if (!st->until.on) {
+            fprintf(out, "loop %ld\n", st->count);
+            return;
+        }
+        fprintf(out, "until %.15g max=%ld error=%.15g rate=%.15g", st->until.tol, st->count,
+                st->until.error0, st->until.rate);
+        if (st->choice.algo)
+            fprintf(out, " algo=%s", st->choice.algo->name);
+        else if (st->choice.profile)
+            fprintf(out, " mpi=%s", st->choice.profile->name);
+        if (st->until.predict)
+            fprintf(out, " predict save=%.15gs rollback=%.15gs", st->until.save_s,
+                    st->until.rollback_s);
+        fprintf(out, "\n");
+        return;
     case SC_STMT_END: fprintf(out, "end\n"); return;
     case SC_STMT_COMPUTE:
         if (st->flops > 0)
-            fprintf(out, "compute %.15gf\n", st->flops);
+            fprintf(out, "compute %.15gf", st->flops);
         else
-            fprintf(out, "compute %.15gs\n", st->seconds);
+            fprintf(out, "compute %.15gs", st->seconds);
+        if (st->spread > 0)
+            fprintf(out, " spread=%.15g", st->spread);
+        fprintf(out, "\n");
         return;
     default:
         sc_stmt_format(st, 1, line, sizeof line);

@@ -17,7 +17,8 @@ typedef enum {
     SC_STMT_HALO,    /* every rank exchanges with its grid neighbours */
     SC_STMT_SEND,    /* one message from one rank to another */
     SC_STMT_COMPUTE, /* every rank computes for a while */
-    SC_STMT_LOOP,    /* the statements up to the matching END, `count` times */
+    SC_STMT_LOOP,    /* the statements up to the matching END, `count` times,
+                        or, with `until`, until a global error is small */
     SC_STMT_END,
 } sc_stmt_kind_t;
 
@@ -44,13 +45,31 @@ typedef struct {
     const sc_profile_t *profile;    /* mpi=PROFILE */
 } sc_choice_t;
 
+/* A solver's loop (reference 003's allreduce-if): after each iteration k
+ * (from 0) every rank r has a local error, its share of the global error
+ * error0 * rate^k (rank r holds 2(r+1)/(p(p+1)) of it: the last rank the
+ * most, twice the mean), and an allreduce SUM of one double tells whether
+ * the global error is below tol: then the loop ends, else it goes on, at
+ * most `count` iterations. With `predict`, ranks bet on "go on": they start
+ * the next iteration's computing (the body's compute statements before its
+ * first communication) while the allreduce runs, paying `save` seconds per
+ * bet to keep the state, and `rollback` seconds to restore it when the
+ * loop ends (the bet lost). */
+typedef struct {
+    int on;              /* 0: a counted loop */
+    double tol, error0, rate;
+    int predict;
+    double save_s, rollback_s;
+} sc_until_t;
+
 typedef struct {
     sc_stmt_kind_t kind;
     int line;                /* in the program file; 0 for built programs */
     /* Communication statements (CALL, HALO, SEND). */
     sc_collective_t collective;  /* CALL */
-    sc_choice_t choice;          /* CALL */
-    const sc_algo_t *algo;       /* CALL, after sc_program_resolve */
+    sc_choice_t choice;          /* CALL, LOOP with until (its allreduce) */
+    const sc_algo_t *algo;       /* CALL, LOOP with until, after
+                                    sc_program_resolve */
     size_t bytes;                /* the data of the statement: the sum of
                                     its pieces (allgather: the block;
                                     halo: one face; send: the message) */
@@ -62,11 +81,15 @@ typedef struct {
     int from, to;                /* SEND */
     sc_piece_t *pieces;
     int npieces;
-    /* COMPUTE: seconds of wall-clock time, or flops on the rank's core. */
-    double seconds, flops;
-    /* LOOP: repetitions and the index of the matching END. */
+    /* COMPUTE: seconds of wall-clock time, or flops on the rank's core,
+     * on rank 0; rank r computes 1 + spread * r / (p - 1) times that (see
+     * sc_compute_factor), an imbalance growing to the last rank. */
+    double seconds, flops, spread;
+    /* LOOP: repetitions (with until: the most) and the index of the
+     * matching END. */
     long count;
     int end;
+    sc_until_t until;
 } sc_stmt_t;
 
 typedef struct {
@@ -125,6 +148,20 @@ size_t sc_program_buffer_bytes(const sc_program_t *prog, int b, int p);
 /* 1 if the two statements touch a common buffer and one of them writes
  * it: then neither may move past the other. */
 int sc_stmt_depends(const sc_stmt_t *a, const sc_stmt_t *b);
+
+/* How much more than rank 0 `rank` of p computes in a compute statement:
+ * 1 + spread * rank / (p - 1). */
+double sc_compute_factor(const sc_stmt_t *compute, int rank, int p);
+
+/* An until loop (see sc_until_t): the global error after iteration k;
+ * rank r's share of it at p ranks; 1 if the loop goes on after iteration
+ * k (the global error is at least tol and k + 1 < count); the iterations
+ * it runs. Every rank and the parent decide from these, never from the
+ * reduced sum's rounding, so that all agree. */
+double sc_until_error(const sc_stmt_t *loop, long k);
+double sc_until_local_error(const sc_stmt_t *loop, long k, int rank, int p);
+int sc_until_goes_on(const sc_stmt_t *loop, long k);
+long sc_until_iterations(const sc_stmt_t *loop);
 
 /* Writes the program in its own syntax (packed and split statements as
  * comments with their pieces), for --pack show. */

@@ -119,6 +119,55 @@ static void test_print_round_trip(void)
     sc_program_destroy(&again);
 }
 
+/* A solver's loop: its settings, its iterations, and its printed form
+ * parses back to the same. */
+static void test_until(void)
+{
+    sc_program_t prog, again;
+    const char *text = "until 1e-6 max=50 error=2 rate=0.8 algo=allreduce-if predict save=1us "
+                       "rollback=20us\n"
+                       "  compute 10us spread=0.25\n"
+                       "  halo 8K dims=2\n"
+                       "end\n";
+    CU_ASSERT_EQUAL_FATAL(parse(text, &prog), SC_OK);
+    const sc_stmt_t *st = &prog.stmts[0];
+    CU_ASSERT_EQUAL(st->kind, SC_STMT_LOOP);
+    CU_ASSERT(st->until.on && st->until.predict);
+    CU_ASSERT_EQUAL(st->count, 50);
+    CU_ASSERT_EQUAL(st->end, 3);
+    CU_ASSERT_DOUBLE_EQUAL(st->until.rollback_s, 20e-6, 1e-18);
+    CU_ASSERT_DOUBLE_EQUAL(sc_compute_factor(&prog.stmts[1], 4, 5), 1.25, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(sc_compute_factor(&prog.stmts[1], 0, 5), 1, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(sc_compute_factor(&prog.stmts[1], 0, 1), 1, 1e-15);
+    /* 2 * 0.8^k >= 1e-6 up to k = 65: the loop stops at max=50. */
+    CU_ASSERT_EQUAL(sc_until_iterations(st), 50);
+    long all, comms;
+    sc_program_count(&prog, &all, &comms);
+    CU_ASSERT_EQUAL(all, 50 * 3);
+    CU_ASSERT_EQUAL(comms, 50 * 2);
+    /* The last rank holds 2/(p+1) of the error, the first 2/(p(p+1)). */
+    CU_ASSERT_DOUBLE_EQUAL(sc_until_local_error(st, 0, 4, 5), 2 * 2.0 / 6, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(sc_until_local_error(st, 1, 0, 5), 1.6 * 2.0 / 30, 1e-15);
+    char *first = NULL, *second = NULL;
+    size_t len1, len2;
+    FILE *f = open_memstream(&first, &len1);
+    sc_program_print(&prog, f);
+    fclose(f);
+    CU_ASSERT_EQUAL_FATAL(sc_program_parse("printed", first, len1, &again), SC_OK);
+    f = open_memstream(&second, &len2);
+    sc_program_print(&again, f);
+    fclose(f);
+    CU_ASSERT_STRING_EQUAL(first, second);
+    free(first);
+    free(second);
+    sc_program_destroy(&again);
+    sc_program_destroy(&prog);
+    /* Converging before max=: 0.5^k < 0.01 first at k = 7. */
+    CU_ASSERT_EQUAL_FATAL(parse("until 0.01 max=100\n compute 1us\nend\n", &prog), SC_OK);
+    CU_ASSERT_EQUAL(sc_until_iterations(&prog.stmts[0]), 8);
+    sc_program_destroy(&prog);
+}
+
 /* Every bad program is refused with its line and the reason. */
 static void test_parse_bad(void)
 {
@@ -167,9 +216,28 @@ static void test_parse_bad(void)
         {"compute -5us\n", "t.prog:1: compute -5us: give a duration"},
         {"compute 2e9\n", "t.prog:1: compute 2e9: give a duration"},
         {"compute\n", "t.prog:1: compute takes one duration"},
+        {"compute 5us skew=1\n", "t.prog:1: compute takes one duration (e.g. compute 20us) or flop count (e.g. compute 2Gf), and may take spread=F"},
+        {"compute 5us spread=1 x\n", "t.prog:1: compute takes one duration"},
+        {"compute 5us spread=-1\n", "t.prog:1: compute spread=-1: give a number from 0 to 1000"},
+        {"compute 5us spread=\n", "t.prog:1: compute spread=: give a number from 0 to 1000"},
         {"bcast 8\n\nbcast 8 root=\n", "t.prog:3: 'root': options are KEY=VALUE"},
         {"loop 100000\nloop 100000\nbcast 8\nend\nend\n", "t.prog:1: the program runs 10000000000 statements"},
         {"bcast 8 a b c d e f g h i j k l m n o p\n", "t.prog:1: more than 16 words on a line"},
+        {"until max=5\ncompute 1us\nend\n", "t.prog:1: until takes a tolerance first"},
+        {"until\n", "t.prog:1: until takes a tolerance first"},
+        {"until 0 max=5\n", "t.prog:1: until 0: give a number above 0"},
+        {"until 1e-6\ncompute 1us\nend\n", "t.prog:1: until needs max=COUNT"},
+        {"until 1e-6 max=0\n", "t.prog:1: until max: '0' is not an integer in 1..1000000000"},
+        {"until 1e-6 max=5 rate=1\n", "t.prog:1: until rate=1: give a number between 0 and 1"},
+        {"until 1e-6 max=5 error=-2\n", "t.prog:1: until error=-2: give a number above 0"},
+        {"until 1e-6 max=5 rate=0.5 rate=0.6\n", "t.prog:1: until: rate given twice"},
+        {"until 1e-6 max=5 rollback=1ms\n", "t.prog:1: until: save= and rollback= are the costs of predict"},
+        {"until 1e-6 max=5 predict save=fast\n", "t.prog:1: until save: 'fast' is not a duration"},
+        {"until 1e-6 max=5 op=max\n", "t.prog:1: until does not take op="},
+        {"until 1e-6 max=5 algo=bruck\n", "t.prog:1: algo=bruck is for allgather, not allreduce"},
+        {"until 1e-6 max=5 fast\n", "t.prog:1: until: 'fast': options are KEY=VALUE"},
+        {"until 1e-6 max=5\ncompute 1us\n", "t.prog:1: this loop has no 'end'"},
+        {"until 1e-6 max=5\nend\n", "t.prog:2: the loop of line 1 is empty"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         sc_program_t prog;
@@ -210,6 +278,13 @@ static void test_resolve(void)
         {"halo 8 dims=4x6\n", 24, NULL},
         {"allgather 8 algo=rd\n", 24, "t.prog:1: rd needs a power-of-two process count, got 24"},
         {"allgather 8 algo=rd\n", 16, NULL},
+        {"until 1 max=2 algo=allreduce-if\n compute 1us\nend\n", 5, NULL},
+        {"until 1 max=2\n compute 1us\nend\n", 5, NULL},
+        {"until 1 max=2 algo=allreduce-early\n compute 1us\nend\n", 5,
+         "t.prog:1: until: allreduce-early does not sum errors; use allreduce-if"},
+        {"until 1 max=2 algo=allreduce-rhrd\n compute 1us\nend\n", 5,
+         "t.prog:1: allreduce-rhrd needs a power-of-two process count, got 5"},
+        {"allreduce 8 algo=allreduce-if\n", 5, "t.prog:1: allreduce-if ends the iterations of a solver: use it in an until loop"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         sc_program_t prog;
@@ -390,6 +465,7 @@ void sc_suite_program(void)
     CU_add_test(s, "a good program", test_parse_good);
     CU_add_test(s, "buffers and dependences", test_buffers);
     CU_add_test(s, "printed programs parse back", test_print_round_trip);
+    CU_add_test(s, "until loops: settings, iterations, printed", test_until);
     CU_add_test(s, "bad programs", test_parse_bad);
     CU_add_test(s, "resolution against p", test_resolve);
     CU_add_test(s, "splitting (patent 4.7-4.9)", test_split_sizes);

@@ -12,12 +12,13 @@
 #include "sim/program/pack.h"
 #include "suites.h"
 
-/* Every kind of statement, loops, compute in both units, buffers shared
+/* Every kind of statement, loops, compute in both units (one uneven),
+ * buffers shared
  * between statements; the last rank is named by the test. */
 static const char *mixed =
     "loop 2\n"
     "  halo 3000 dims=%s buf=u\n"
-    "  compute 20us\n"
+    "  compute 20us spread=0.5\n"
     "  send 5000 from=0 to=%d buf=s\n"
     "  allreduce 4096 algo=allreduce-nonpow2 buf=u\n"
     "  compute 1Mf\n"
@@ -217,6 +218,147 @@ static void test_run_errors(void)
     sc_program_destroy(&prog);
 }
 
+/* A solver's loop: `compute 30us spread=2; compute 1Mf` (the last rank
+ * computing 90us and 1Mf) is what a bet runs ahead of the halo. */
+static const char *solver =
+    "until 1e-3 max=%ld error=1 rate=0.7 algo=%s%s\n"
+    "  compute 30us spread=2\n"
+    "  compute 1Mf\n"
+    "  halo 100 dims=1\n"
+    "  compute 5us\n"
+    "end\n";
+
+static int run_solver(const sc_platform_t *plat, int np, long max, const char *algo,
+                      const char *predict, int payload, sc_run_result_t *res)
+{
+    char text[512];
+    snprintf(text, sizeof text, solver, max, algo, predict);
+    sc_program_t prog;
+    if (sc_program_parse("solver.prog", text, strlen(text), &prog) != SC_OK) {
+        fprintf(stderr, "\n%s\n", sc_error_message());
+        CU_FAIL("solver did not parse");
+        return 0;
+    }
+    int ok = run(plat, &prog, np, payload, 1, res);
+    sc_program_destroy(&prog);
+    return ok;
+}
+
+/* Until loops end where the global error passes the tolerance (21
+ * iterations: 0.7^20 < 1e-3 <= 0.7^19) or at max=, each iteration's sum
+ * right (allreduce-if's +inf only where a rank's own error decides),
+ * whichever allreduce, with or without prediction; simulated = model
+ * without contention, where a bet's computing has a core of its own (at
+ * most half as many ranks as cores on the node: else the allreduce's
+ * combining shares cores with it, which only slows it). */
+static void test_until_loops(void)
+{
+    static const char *const platforms[] = {"tests/platforms/nocontention.xml",
+                                            "tests/platforms/loggp.xml"};
+    static const char *const algos[] = {"allreduce-rd", "allreduce-nonpow2", "allreduce-if"};
+    static const char *const predicts[] = {"", " predict save=3us rollback=7us"};
+    static const int nps[] = {1, 2, 3, 5, 8, 13, 16};
+    static const long maxes[] = {4, 100};
+    int runs = 0;
+    for (int f = 0; f < 2; f++) {
+        const sc_platform_t *plat = sc_test_platform(platforms[f]);
+        if (!plat)
+            return;
+        for (size_t i = 0; i < sizeof nps / sizeof nps[0]; i++)
+            for (int a = 0; a < 3; a++)
+                for (int pr = 0; pr < 2; pr++)
+                    for (int m = 0; m < 2; m++) {
+                        sc_run_result_t res;
+                        if (nps[i] > plat->total_cores ||
+                            !run_solver(plat, nps[i], maxes[m], algos[a], predicts[pr], 1, &res))
+                            continue;
+                        runs++;
+                        long iterations = maxes[m] < 21 ? maxes[m] : 21;
+                        /* allreduce-if has no model */
+                        int exact = a < 2 && (pr == 0 || 2 * nps[i] <= plat->nodes[0].cores);
+                        double rel = (res.sim_time_s - res.model_time_s) / res.model_time_s;
+                        if (res.valid != 1 || res.statements != 2 * iterations ||
+                            res.nops != 2 * iterations || (exact && !(fabs(rel) < 1e-9)) ||
+                            (a < 2 && !(rel > -1e-9))) {
+                            fprintf(stderr,
+                                    "\n%s np=%d %s%s max=%ld: valid %d, %ld statements, "
+                                    "simulated %.12g, model %.12g\n",
+                                    platforms[f], nps[i], algos[a], predicts[pr], maxes[m],
+                                    res.valid, res.statements, res.sim_time_s, res.model_time_s);
+                            CU_FAIL("wrong solver loop");
+                        }
+                        sc_run_result_destroy(&res);
+                    }
+    }
+    printf(" [%d runs] ", runs);
+    CU_ASSERT(runs >= 120);
+}
+
+/* Prediction: the bet overlaps the next iteration's computing with the
+ * allreduce, so it saves time; a lost bet costs exactly rollback=, each
+ * bet exactly save=; nothing is rolled back when the loop stops at max=.
+ * And allreduce-if, when no rank's error alone decides, costs what
+ * recursive doubling costs, and less when ranks decide. */
+static void test_until_prediction(void)
+{
+    const sc_platform_t *plat = sc_test_platform("tests/platforms/nocontention.xml");
+    sc_run_result_t res;
+    double t[6];
+    static const char *const predicts[] = {"", " predict", " predict rollback=1ms",
+                                           " predict save=10us"};
+    for (int k = 0; plat && k < 4; k++) {
+        if (!run_solver(plat, 4, 100, "allreduce-rd", predicts[k], 0, &res))
+            return;
+        t[k] = res.sim_time_s;
+        sc_run_result_destroy(&res);
+    }
+    if (!plat)
+        return;
+    CU_ASSERT(t[1] < t[0]);
+    CU_ASSERT_DOUBLE_EQUAL(t[2] - t[1], 1e-3, 1e-9 * t[2]);
+    CU_ASSERT_DOUBLE_EQUAL(t[3] - t[1], 21 * 10e-6, 1e-9 * t[3]); /* the lost bet too */
+    /* Across nodes the allreduce takes longer, and the bet hides more. */
+    for (int k = 0; k < 2; k++) {
+        if (!run_solver(plat, 16, 100, "allreduce-rd", predicts[k], 0, &res))
+            return;
+        t[4 + k] = res.sim_time_s;
+        sc_run_result_destroy(&res);
+    }
+    printf(" [np 4: blocking %.6g s, predicted %.6g s; np 16: %.6g, %.6g] ", t[0], t[1], t[4],
+           t[5]);
+    CU_ASSERT(t[5] < t[4] && t[4] - t[5] > t[0] - t[1]);
+    /* At max=4 the loop ends without a bet on a fifth iteration. */
+    if (!run_solver(plat, 4, 4, "allreduce-rd", " predict", 0, &res))
+        return;
+    t[4] = res.sim_time_s;
+    sc_run_result_destroy(&res);
+    if (!run_solver(plat, 4, 4, "allreduce-rd", " predict rollback=1ms", 0, &res))
+        return;
+    CU_ASSERT_DOUBLE_EQUAL(res.sim_time_s, t[4], 1e-9 * t[4]);
+    sc_run_result_destroy(&res);
+    /* error=1e-9: no rank ever decides; the loop runs to max. */
+    const char *quiet = "until 1e-6 max=5 error=1e-9 algo=%s\n  compute 1us\nend\n";
+    for (int a = 0; a < 2; a++) {
+        char text[256];
+        snprintf(text, sizeof text, quiet, a ? "allreduce-if" : "allreduce-rd");
+        sc_program_t prog;
+        CU_ASSERT_EQUAL_FATAL(sc_program_parse("q.prog", text, strlen(text), &prog), SC_OK);
+        if (run(plat, &prog, 16, 1, 0, &res)) {
+            CU_ASSERT_EQUAL(res.valid, 1);
+            t[a] = res.sim_time_s;
+            sc_run_result_destroy(&res);
+        }
+        sc_program_destroy(&prog);
+    }
+    CU_ASSERT_DOUBLE_EQUAL(t[1], t[0], 1e-9 * t[0]);
+    /* error=1: at first every rank decides, at the end none does. */
+    if (run_solver(plat, 16, 100, "allreduce-if", "", 1, &res)) {
+        CU_ASSERT_EQUAL(res.valid, 1);
+        CU_ASSERT(res.ops[1].end - res.ops[1].start < res.ops[41].end - res.ops[41].start);
+        sc_run_result_destroy(&res);
+    }
+}
+
 void sc_suite_program_run(void)
 {
     CU_pSuite s = CU_add_suite("program-run", NULL, NULL);
@@ -224,4 +366,7 @@ void sc_suite_program_run(void)
     CU_add_test(s, "packing and splitting keep every result", test_packing_keeps_results);
     CU_add_test(s, "the trace of statements", test_trace);
     CU_add_test(s, "errors that depend on the process count", test_run_errors);
+    CU_add_test(s, "until loops: iterations, sums, simulated = model", test_until_loops);
+    CU_add_test(s, "until loops: prediction's gain and costs, allreduce-if",
+                test_until_prediction);
 }
