@@ -121,6 +121,13 @@ const char *sc_report_csv_header(void)
            "simcoll_version,platform_file,command";
 }
 
+const char *sc_program_report_csv_header(void)
+{
+    return "program,platform,np,nodes,mapping,pack,sim_time_s,model_time_s,statements,"
+           "inter_node_bytes,intra_node_bytes,inter_node_messages,intra_node_messages,"
+           "messages,valid,speculated,mispredicted,simcoll_version,platform_file,command";
+}
+
 static void print_csv(FILE *out, const sc_report_row_t *rows, int nrows,
                       const sc_provenance_t *prov, const char *command)
 {
@@ -403,10 +410,7 @@ void sc_program_report_print(FILE *out, sc_format_t format, const sc_program_rep
     }
     int csv = format == SC_FORMAT_CSV;
     if (csv)
-        fputs("program,platform,np,nodes,mapping,pack,sim_time_s,model_time_s,statements,"
-              "inter_node_bytes,intra_node_bytes,inter_node_messages,intra_node_messages,"
-              "messages,valid,speculated,mispredicted,simcoll_version,platform_file,command\n",
-              out);
+        fprintf(out, "%s\n", sc_program_report_csv_header());
     else
         fputs("[\n", out);
     for (int i = 0; i < nrows; i++) {

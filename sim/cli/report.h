@@ -49,6 +49,9 @@ void sc_report_print(FILE *out, sc_format_t format, const sc_report_row_t *rows,
 /* The CSV header of sc_report_print, without the newline. */
 const char *sc_report_csv_header(void);
 
+/* The CSV header of simcoll run's rows (programs). */
+const char *sc_program_report_csv_header(void);
+
 /* For other outputs: the three CSV fields (each with its leading comma),
  * and the line that follows a table. */
 void sc_provenance_csv_fields(FILE *out, const sc_provenance_t *prov);

@@ -3,11 +3,13 @@
  *
  * A study file has one axis per line, KEY = VALUE, VALUE, ... ('#' starts a
  * comment). KEY is a simcoll option without its dashes (platform, algo,
- * coll, mpi, np, size, mapping, op, type, root, data, set, nodes, cores)
- * or payload (yes, the default, or no). platform is required. A value of
- * set holds ';'-separated --set settings, several making one platform.
- * With nodes, cores or set, each platform is generated from the named one
- * (simcoll platform --like) into OUTPUT.platforms/.
+ * coll, mpi, np, size, mapping, op, type, root, data, set, nodes, cores),
+ * payload (yes, the default, or no) or program (a program file: the points
+ * run simcoll run, and algo, coll, size, op, type and root do not apply).
+ * platform is required. A value of set holds ';'-separated --set settings,
+ * several making one platform. With nodes, cores or set, each platform is
+ * generated from the named one (simcoll platform --like) into
+ * OUTPUT.platforms/.
  *
  * Each point runs as a child process of this one (the same code as the
  * command line), -j at a time. Its row goes to OUTPUT as soon as it ends,
@@ -15,6 +17,10 @@
  * ';') and status (ok, or the run's error message). A rerun reads OUTPUT,
  * drops a last line a kill cut short, and runs only the points whose key
  * is missing.
+ *
+ * For a job engine, --jobs prints one command per missing point, each
+ * running that point alone (--point N) into OUTPUT.points/N.csv, and
+ * --merge appends those files' rows to OUTPUT, each key once.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "sweep.h"
 
@@ -49,12 +55,17 @@ typedef struct {
 typedef struct {
     axis_t axis[MAX_AXES];
     int naxes;
-    char *text; /* the file, split in place */
+    int programs; /* a program axis: points are simcoll run */
+    char *text;   /* the file, split in place */
 } study_t;
 
-static const char *const keys[] = {"platform", "algo",  "coll",    "mpi",  "np",   "size",
-                                   "mapping",  "op",    "type",    "root", "data", "set",
-                                   "nodes",    "cores", "payload", NULL};
+static const char *const keys[] = {"platform", "algo",  "coll",    "mpi",     "np",   "size",
+                                   "mapping",  "op",    "type",    "root",    "data", "set",
+                                   "nodes",    "cores", "payload", "program", NULL};
+
+/* What a point of a program study cannot say: simcoll run has no such
+ * options, the program says them. */
+static const char *const call_keys[] = {"algo", "coll", "size", "op", "type", "root", NULL};
 
 static char *trim(char *s)
 {
@@ -103,7 +114,8 @@ static sc_err_t read_study(const char *path, study_t *st)
         if (!known)
             err = sc_error(SC_ERR_INPUT,
                            "%s:%d: unknown key '%s'; use platform, algo, coll, mpi, np, size, "
-                           "mapping, op, type, root, data, set, nodes, cores or payload",
+                           "mapping, op, type, root, data, set, nodes, cores, payload or "
+                           "program",
                            path, n, key);
         if (!err && st->naxes == MAX_AXES)
             err = sc_error(SC_ERR_INPUT, "%s:%d: more than %d keys", path, n, MAX_AXES);
@@ -127,10 +139,20 @@ static sc_err_t read_study(const char *path, study_t *st)
         line = next;
     }
     int has_platform = 0;
-    for (int a = 0; a < st->naxes; a++)
+    for (int a = 0; a < st->naxes; a++) {
         has_platform |= strcmp(st->axis[a].key, "platform") == 0;
+        st->programs |= strcmp(st->axis[a].key, "program") == 0;
+    }
     if (!err && !has_platform)
         err = sc_error(SC_ERR_INPUT, "%s: no platform = ... line; a study needs one", path);
+    for (int a = 0; !err && st->programs && a < st->naxes; a++)
+        for (int k = 0; call_keys[k]; k++)
+            if (strcmp(st->axis[a].key, call_keys[k]) == 0)
+                err = sc_error(SC_ERR_INPUT,
+                               "%s: '%s' with 'program': a program names its own calls; use "
+                               "platform, mpi, np, mapping, data, set, nodes, cores and "
+                               "payload with it",
+                               path, call_keys[k]);
     if (err) {
         free(st->text);
         st->text = NULL;
@@ -218,12 +240,14 @@ static int job_args(const study_t *st, const char **value, const char *platform,
 {
     int n = 0;
     argv[n++] = (char *)"simcoll";
+    if (st->programs)
+        argv[n++] = (char *)"run";
     argv[n++] = (char *)"--platform";
     argv[n++] = (char *)platform;
-    for (int a = 0; a < st->naxes && n + 3 < max; a++) {
+    for (int a = 0; a < st->naxes && n + 4 < max; a++) {
         const char *k = st->axis[a].key;
         if (!strcmp(k, "platform") || !strcmp(k, "nodes") || !strcmp(k, "cores") ||
-            !strcmp(k, "set"))
+            !strcmp(k, "set") || !strcmp(k, "program"))
             continue;
         if (!strcmp(k, "payload")) {
             if (!strcmp(value[a], "no"))
@@ -237,6 +261,8 @@ static int job_args(const study_t *st, const char **value, const char *platform,
     }
     argv[n++] = (char *)"--format";
     argv[n++] = (char *)"csv";
+    if (st->programs)
+        argv[n++] = (char *)axis_value(st, value, "program");
     argv[n] = NULL;
     return n;
 }
@@ -289,8 +315,8 @@ static sc_err_t start_job(const study_t *st, long index, const char *dir, job_t 
         dup2(out[1], STDOUT_FILENO);
         dup2(errp[1], STDERR_FILENO);
         close(out[0]), close(out[1]), close(errp[0]), close(errp[1]);
-        char *argv[2 * MAX_AXES + 8];
-        int argc = job_args(st, value, platform, argv, 2 * MAX_AXES + 8);
+        char *argv[2 * MAX_AXES + 10];
+        int argc = job_args(st, value, platform, argv, 2 * MAX_AXES + 10);
         int code = sc_cli_main(argc, argv);
         fflush(NULL);
         _exit(code);
@@ -345,13 +371,16 @@ static char *job_row(const study_t *st, const job_t *job, int code, int ncols)
 }
 
 /* The keys OUTPUT already holds, and how many of those points failed;
- * drops a last line a kill cut short; creates OUTPUT with its header. */
-static sc_err_t read_done(const char *path, const char *header, char ***done, long *ndone,
-                          long *nfailed)
+ * drops a last line a kill cut short; creates OUTPUT with its header if
+ * `create`, else takes a missing OUTPUT as empty. */
+static sc_err_t read_done(const char *path, const char *header, int create, char ***done,
+                          long *ndone, long *nfailed)
 {
     *done = NULL;
     *ndone = *nfailed = 0;
     struct stat sb;
+    if ((stat(path, &sb) != 0 || sb.st_size == 0) && !create)
+        return SC_OK;
     if (stat(path, &sb) != 0 || sb.st_size == 0) {
         int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         size_t n = strlen(header);
@@ -427,99 +456,80 @@ static double since(const struct timespec *t0)
     return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) * 1e-9;
 }
 
-int sc_cli_sweep(int argc, char **argv)
+static void free_keys(char **held, long n)
 {
-    static const struct option longopts[] = {{"jobs", required_argument, NULL, 'j'},
-                                             {"output", required_argument, NULL, 'o'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
-    const char *out = NULL;
-    int parallel = 1, c;
-    sc_err_t err = SC_OK;
-    opterr = 0;
-    optind = 0;
-    char **args = argv + 1;
-    int nargs = argc - 1;
-    for (int before = 1; !err && (c = getopt_long(nargs, args, ":j:o:", longopts, NULL)) != -1;
-         before = optind) {
-        switch (c) {
-        case 'j': err = sc_parse_int(optarg, "-j", 1, 256, &parallel); break;
-        case 'o': out = optarg; break;
-        case 'h':
-            fputs("usage: simcoll sweep STUDY [-j N] -o RESULTS.csv\n"
-                  "Runs simcoll at every point of the study's axes (one KEY = VALUE, ... per\n"
-                  "line: platform, algo, coll, mpi, np, size, mapping, op, type, root, data,\n"
-                  "set, nodes, cores, payload), N at a time, each row written to RESULTS.csv\n"
-                  "as it ends (key and status columns first). Run it again after an\n"
-                  "interruption: it runs only the points RESULTS.csv does not hold.\n",
-                  stdout);
-            return 0;
-        case ':':
-            err = sc_error(SC_ERR_INPUT, "'%s needs a value (simcoll sweep --help)",
-                           sc_cli_refused_option(args, before, longopts));
-            break;
-        default:
-            err = sc_error(SC_ERR_INPUT, "sweep: unknown option '%s (simcoll sweep --help)",
-                           sc_cli_refused_option(args, before, longopts));
-            break;
-        }
+    for (long i = 0; i < n; i++)
+        free(held[i]);
+    free(held);
+}
+
+static int has_key(char *const *held, long n, const char *key)
+{
+    for (long i = 0; i < n; i++)
+        if (strcmp(held[i], key) == 0)
+            return 1;
+    return 0;
+}
+
+/* "1h05m", "3m20s", "12s": what a person reads at a glance. */
+static void format_left(double seconds, char *out, size_t size)
+{
+    long s = (long)(seconds + 0.5);
+    if (s >= 3600)
+        snprintf(out, size, "%ldh%02ldm", s / 3600, s / 60 % 60);
+    else if (s >= 60)
+        snprintf(out, size, "%ldm%02lds", s / 60, s % 60);
+    else
+        snprintf(out, size, "%lds", s);
+}
+
+/* Progress on stderr: a bar redrawn in place on a terminal, else a line
+ * per finished point. */
+static void progress(int terminal, long finished, long total, long failed, const char *key,
+                     int code, double took, double elapsed)
+{
+    char left[32];
+    format_left(elapsed / (double)finished * (double)(total - finished), left, sizeof left);
+    if (!terminal) {
+        fprintf(stderr, "sweep: [%ld/%ld] %s: %s (%.1f s), %s left\n", finished, total, key,
+                code ? "failed" : "ok", took, left);
+        return;
     }
-    if (!err && (optind + 1 != nargs || !out))
-        err = sc_error(SC_ERR_INPUT, "sweep needs a study file and -o RESULTS.csv, e.g. simcoll "
-                                     "sweep study.ini -j 2 -o results.csv");
-    study_t st = {0};
-    if (err || (err = read_study(args[optind], &st)))
-        return sc_cli_fail(err);
-    long npoints = 1;
-    for (int a = 0; a < st.naxes; a++)
-        npoints *= st.axis[a].nvalues;
-    char header[2048], dir[4096];
-    snprintf(header, sizeof header, "key,status,%s", sc_report_csv_header());
-    int ncols = 1;
-    for (const char *h = sc_report_csv_header(); *h; h++)
-        ncols += *h == ',';
-    snprintf(dir, sizeof dir, "%s.platforms", out);
-    char **done = NULL;
-    long ndone = 0, failed_before = 0;
-    if ((err = read_done(out, header, &done, &ndone, &failed_before))) {
-        free(st.text);
-        return sc_cli_fail(err);
-    }
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-        free(st.text);
-        return sc_cli_fail(sc_error(SC_ERR_RUN, "sweep: cannot make %s: %s", dir, strerror(errno)));
-    }
+    char bar[41];
+    int filled = (int)(40 * finished / total);
+    for (int i = 0; i < 40; i++)
+        bar[i] = i < filled ? '#' : '.';
+    bar[40] = '\0';
+    fprintf(stderr, "\rsweep: [%s] %ld/%ld, %ld failed, %s left  ", bar, finished, total, failed,
+            left);
+    if (finished == total)
+        fputc('\n', stderr);
+}
+
+/* Runs the points todo[0..ntodo-1], `parallel` at a time, each row
+ * appended to `out` as it ends. */
+static sc_err_t run_points(const study_t *st, const long *todo, long ntodo, int parallel,
+                           const char *out, const char *dir, int ncols, long *failed)
+{
     int fd = open(out, O_WRONLY | O_APPEND);
     job_t *jobs = calloc((size_t)parallel, sizeof *jobs);
     if (fd < 0 || !jobs) {
+        if (fd >= 0)
+            close(fd);
         free(jobs);
-        free(st.text);
-        return sc_cli_fail(
-            sc_error(SC_ERR_RUN, "sweep -o '%s': cannot append: %s", out, strerror(errno)));
+        return sc_error(SC_ERR_RUN, "sweep -o '%s': cannot append: %s", out, strerror(errno));
     }
-    /* The points still to run. */
-    long *todo = malloc((size_t)npoints * sizeof *todo), ntodo = 0;
-    for (long i = 0; todo && i < npoints; i++) {
-        const char *value[MAX_AXES];
-        char key[4096];
-        point(&st, i, value);
-        make_key(&st, value, key, sizeof key);
-        int have = 0;
-        for (long d = 0; d < ndone && !have; d++)
-            have = strcmp(done[d], key) == 0;
-        if (!have)
-            todo[ntodo++] = i;
-    }
-    fprintf(stderr, "sweep: %ld points, %ld already in %s, %ld to run\n", npoints, npoints - ntodo,
-            out, ntodo);
+    int terminal = isatty(STDERR_FILENO);
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    long next = 0, finished = 0, failed = 0;
+    long next = 0, finished = 0;
     int running = 0;
+    sc_err_t err = SC_OK;
+    *failed = 0;
     while (!err && (next < ntodo || running > 0)) {
         for (int j = 0; j < parallel && next < ntodo && !err; j++)
             if (!jobs[j].busy) {
-                err = start_job(&st, todo[next++], dir, &jobs[j]);
+                err = start_job(st, todo[next++], dir, &jobs[j]);
                 running++;
             }
         /* Read whatever the running points print; reap the ones done. */
@@ -536,15 +546,15 @@ int sc_cli_sweep(int argc, char **argv)
         for (int j = 0; j < parallel; j++) {
             job_t *job = &jobs[j];
             char chunk[65536];
-            for (int s = 0; s < 2; s++) {
-                int *p = s ? &job->err : &job->out;
+            for (int k = 0; k < 2; k++) {
+                int *p = k ? &job->err : &job->out;
                 if (!job->busy || *p < 0)
                     continue;
                 for (int i = 0; i < nfds; i++)
                     if (fds[i].fd == *p && fds[i].revents) {
                         ssize_t n = read(*p, chunk, sizeof chunk);
                         if (n > 0)
-                            append(s ? &job->errbuf : &job->outbuf, s ? &job->errlen : &job->outlen,
+                            append(k ? &job->errbuf : &job->outbuf, k ? &job->errlen : &job->outlen,
                                    chunk, (size_t)n);
                         else if (n == 0 || errno != EINTR) {
                             close(*p);
@@ -557,21 +567,19 @@ int sc_cli_sweep(int argc, char **argv)
             int status = 0, code = 1;
             if (job->pid > 0 && waitpid(job->pid, &status, 0) == job->pid)
                 code = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-            char *row = job_row(&st, job, code, ncols);
+            char *row = job_row(st, job, code, ncols);
             if (!row || sc_write_all(fd, row, strlen(row)) != 0)
                 err = sc_error(SC_ERR_RUN, "sweep -o '%s': cannot write a row: %s", out,
                                strerror(errno));
             free(row);
             finished++;
-            failed += code != 0;
-            double elapsed = since(&t0);
+            *failed += code != 0;
             const char *value[MAX_AXES];
             char key[4096];
-            point(&st, job->index, value);
-            make_key(&st, value, key, sizeof key);
-            fprintf(stderr, "sweep: [%ld/%ld] %s: %s (%.1f s), ETA %.0f s\n", finished, ntodo, key,
-                    code ? "failed" : "ok", since(&job->start),
-                    elapsed / (double)finished * (double)(ntodo - finished));
+            point(st, job->index, value);
+            make_key(st, value, key, sizeof key);
+            progress(terminal, finished, ntodo, *failed, key, code, since(&job->start),
+                     since(&t0));
             free(job->outbuf);
             free(job->errbuf);
             *job = (job_t){0};
@@ -579,13 +587,269 @@ int sc_cli_sweep(int argc, char **argv)
         }
     }
     close(fd);
-    for (long d = 0; d < ndone; d++)
-        free(done[d]);
-    free(done);
-    free(todo);
     free(jobs);
+    return err;
+}
+
+/* 'text' with every ' closed, escaped and reopened, for sh. */
+static void shell_quote(const char *text, FILE *f)
+{
+    fputc('\'', f);
+    for (const char *c = text; *c; c++)
+        fputs(*c == '\'' ? "'\\''" : (char[]){*c, 0}, f);
+    fputc('\'', f);
+}
+
+/* An absolute form of `path`, which need not exist (its directory must). */
+static sc_err_t absolute(const char *path, char *out, size_t size)
+{
+    char dir[4096], resolved[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    const char *base = slash ? slash + 1 : path;
+    if (slash)
+        *(slash == dir ? slash + 1 : slash) = '\0';
+    if (!realpath(slash ? dir : ".", resolved))
+        return sc_error(SC_ERR_INPUT, "sweep: '%s': %s", path, strerror(errno));
+    if ((size_t)snprintf(out, size, "%s/%s", strcmp(resolved, "/") ? resolved : "", base) >= size)
+        return sc_error(SC_ERR_INPUT, "sweep: '%s': the path is too long", path);
+    return SC_OK;
+}
+
+/* --jobs: one self-contained command per point OUTPUT does not hold. */
+static sc_err_t print_jobs(const char *study, const char *out, const long *todo, long ntodo)
+{
+    char self[4096], study_abs[4096], out_abs[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return sc_error(SC_ERR_RUN, "sweep --jobs: cannot find simcoll's own path: %s",
+                        strerror(errno));
+    self[n] = '\0';
+    sc_err_t err = absolute(study, study_abs, sizeof study_abs);
+    if (!err)
+        err = absolute(out, out_abs, sizeof out_abs);
+    for (long i = 0; !err && i < ntodo; i++) {
+        shell_quote(self, stdout);
+        fputs(" sweep ", stdout);
+        shell_quote(study_abs, stdout);
+        fputs(" -o ", stdout);
+        shell_quote(out_abs, stdout);
+        printf(" --point %ld\n", todo[i] + 1);
+    }
+    if (!err && (fflush(stdout) != 0 || ferror(stdout)))
+        err = sc_error(SC_ERR_RUN, "sweep --jobs: cannot write the commands: %s",
+                       strerror(errno));
+    return err;
+}
+
+/* --merge: the rows of OUTPUT.points/N.csv that OUTPUT lacks, appended in
+ * point order; *merged counts them. */
+static sc_err_t merge_points(const study_t *st, long npoints, const char *out,
+                             const char *header, char ***done, long *ndone, long *merged)
+{
+    int fd = open(out, O_WRONLY | O_APPEND);
+    if (fd < 0)
+        return sc_error(SC_ERR_RUN, "sweep -o '%s': cannot append: %s", out, strerror(errno));
+    sc_err_t err = SC_OK;
+    *merged = 0;
+    size_t hlen = strlen(header);
+    for (long i = 0; !err && i < npoints; i++) {
+        char path[4200], what[4300], key[4096], *text = NULL;
+        size_t len;
+        snprintf(path, sizeof path, "%s.points/%ld.csv", out, i + 1);
+        if (access(path, F_OK) != 0)
+            continue;
+        snprintf(what, sizeof what, "sweep --merge '%s'", path);
+        if ((err = sc_input_read(what, path, (size_t)1 << 20, &text, &len)))
+            break;
+        const char *value[MAX_AXES];
+        point(st, i, value);
+        make_key(st, value, key, sizeof key);
+        /* The file of one point: the header, then that point's row. */
+        char *row = len > hlen && !strncmp(text, header, hlen) && text[hlen] == '\n'
+                        ? text + hlen + 1
+                        : NULL;
+        char *end = row ? strchr(row, '\n') : NULL;
+        if (!row || !end || row[0] != '"' || strncmp(row + 1, key, strlen(key)) != 0 ||
+            strncmp(row + 1 + strlen(key), "\",", 2) != 0) {
+            /* A job still running, or killed before its row: not an error. */
+            free(text);
+            continue;
+        }
+        if (!has_key(*done, *ndone, key)) {
+            char **more = realloc(*done, (size_t)(*ndone + 1) * sizeof **done);
+            char *copy = strdup(key);
+            if (!more || !copy) {
+                free(copy);
+                if (more)
+                    *done = more;
+                err = sc_error(SC_ERR_RUN, "out of memory");
+            } else {
+                *done = more;
+                (*done)[(*ndone)++] = copy;
+                if (sc_write_all(fd, row, (size_t)(end - row) + 1) != 0)
+                    err = sc_error(SC_ERR_RUN, "sweep -o '%s': cannot write a row: %s", out,
+                                   strerror(errno));
+                (*merged)++;
+            }
+        }
+        free(text);
+    }
+    close(fd);
+    return err;
+}
+
+int sc_cli_sweep(int argc, char **argv)
+{
+    static const struct option longopts[] = {{"parallel", required_argument, NULL, 'j'},
+                                             {"output", required_argument, NULL, 'o'},
+                                             {"jobs", no_argument, NULL, 'J'},
+                                             {"point", required_argument, NULL, 'p'},
+                                             {"merge", no_argument, NULL, 'm'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    const char *out = NULL;
+    int parallel = 1, c, jobs_mode = 0, merge_mode = 0, the_point = 0;
+    sc_err_t err = SC_OK;
+    opterr = 0;
+    optind = 0;
+    char **args = argv + 1;
+    int nargs = argc - 1;
+    for (int before = 1; !err && (c = getopt_long(nargs, args, ":j:o:", longopts, NULL)) != -1;
+         before = optind) {
+        switch (c) {
+        case 'j': err = sc_parse_int(optarg, "-j", 1, 256, &parallel); break;
+        case 'o': out = optarg; break;
+        case 'J': jobs_mode = 1; break;
+        case 'm': merge_mode = 1; break;
+        case 'p': err = sc_parse_int(optarg, "--point", 1, 1 << 30, &the_point); break;
+        case 'h':
+            fputs("usage: simcoll sweep STUDY [-j N] [-o RESULTS.csv]\n"
+                  "       simcoll sweep STUDY --jobs [-o RESULTS.csv]\n"
+                  "       simcoll sweep STUDY --merge [-o RESULTS.csv]\n"
+                  "Runs simcoll at every point of the study's axes (one KEY = VALUE, ... per\n"
+                  "line: platform, algo, coll, mpi, np, size, mapping, op, type, root, data,\n"
+                  "set, nodes, cores, payload, program), N at a time (-j, --parallel), each\n"
+                  "row written to RESULTS.csv (default: the study's name with .csv) as it\n"
+                  "ends, key and status columns first. Run it again after an interruption:\n"
+                  "it runs only the points RESULTS.csv does not hold. Progress goes to\n"
+                  "stderr: a bar on a terminal, else a line per point.\n"
+                  "  --jobs     print one command per missing point instead (for GNU parallel\n"
+                  "             or a Slurm job array); each runs its point with --point N\n"
+                  "             into RESULTS.csv.points/N.csv\n"
+                  "  --merge    append the rows of RESULTS.csv.points/ that RESULTS.csv lacks\n",
+                  stdout);
+            return 0;
+        case ':':
+            err = sc_error(SC_ERR_INPUT, "'%s needs a value (simcoll sweep --help)",
+                           sc_cli_refused_option(args, before, longopts));
+            break;
+        default:
+            err = sc_error(SC_ERR_INPUT, "sweep: unknown option '%s (simcoll sweep --help)",
+                           sc_cli_refused_option(args, before, longopts));
+            break;
+        }
+    }
+    if (!err && optind + 1 != nargs)
+        err = sc_error(SC_ERR_INPUT, "sweep needs one study file, e.g. simcoll sweep study.ini "
+                                     "-j 2 -o results.csv");
+    if (!err && jobs_mode + merge_mode + (the_point > 0) > 1)
+        err = sc_error(SC_ERR_INPUT, "sweep: give one of --jobs, --merge and --point");
+    study_t st = {0};
+    if (err || (err = read_study(args[optind], &st)))
+        return sc_cli_fail(err);
+    long npoints = 1;
+    for (int a = 0; a < st.naxes; a++)
+        npoints *= st.axis[a].nvalues;
+    /* RESULTS.csv by default: the study's path, its extension replaced. */
+    char default_out[4096], header[2048], dir[4200], point_out[4300];
+    if (!out) {
+        snprintf(default_out, sizeof default_out, "%s", args[optind]);
+        char *dot = strrchr(default_out, '.'), *slash = strrchr(default_out, '/');
+        if (dot && (!slash || dot > slash))
+            *dot = '\0';
+        strncat(default_out, ".csv", sizeof default_out - strlen(default_out) - 1);
+        out = default_out;
+    }
+    if (the_point > npoints)
+        err = sc_error(SC_ERR_INPUT, "--point %d: the study has points 1 to %ld", the_point,
+                       npoints);
+    const char *body = st.programs ? sc_program_report_csv_header() : sc_report_csv_header();
+    snprintf(header, sizeof header, "key,status,%s", body);
+    int ncols = 1;
+    for (const char *h = body; *h; h++)
+        ncols += *h == ',';
+    snprintf(dir, sizeof dir, "%s.platforms", out);
+    snprintf(point_out, sizeof point_out, "%s.points", out);
+    char **done = NULL;
+    long ndone = 0, failed_before = 0;
+    if (!err)
+        err = read_done(out, header, !jobs_mode, &done, &ndone, &failed_before);
+    if (!err && !jobs_mode && mkdir(dir, 0755) != 0 && errno != EEXIST)
+        err = sc_error(SC_ERR_RUN, "sweep: cannot make %s: %s", dir, strerror(errno));
+    if (!err && (jobs_mode || the_point) && mkdir(point_out, 0755) != 0 && errno != EEXIST)
+        err = sc_error(SC_ERR_RUN, "sweep: cannot make %s: %s", point_out, strerror(errno));
+    /* The points still to run. */
+    long *todo = err ? NULL : malloc((size_t)npoints * sizeof *todo), ntodo = 0;
+    if (!err && !todo)
+        err = sc_error(SC_ERR_RUN, "out of memory");
+    for (long i = 0; !err && i < npoints; i++) {
+        const char *value[MAX_AXES];
+        char key[4096];
+        point(&st, i, value);
+        make_key(&st, value, key, sizeof key);
+        if ((!the_point || i == the_point - 1) && !has_key(done, ndone, key))
+            todo[ntodo++] = i;
+    }
+    long failed = 0;
+    if (!err && jobs_mode) {
+        err = print_jobs(args[optind], out, todo, ntodo);
+        if (!err)
+            fprintf(stderr, "sweep: %ld points, %ld already in %s, %ld commands printed\n",
+                    npoints, npoints - ntodo, out, ntodo);
+    } else if (!err && merge_mode) {
+        long merged = 0;
+        err = merge_points(&st, npoints, out, header, &done, &ndone, &merged);
+        free_keys(done, ndone);
+        done = NULL;
+        ndone = 0;
+        if (!err)
+            err = read_done(out, header, 1, &done, &ndone, &failed_before);
+        long have = 0;
+        for (long i = 0; !err && i < npoints; i++) {
+            const char *value[MAX_AXES];
+            char key[4096];
+            point(&st, i, value);
+            make_key(&st, value, key, sizeof key);
+            have += has_key(done, ndone, key);
+        }
+        if (!err)
+            fprintf(stderr, "sweep: merged %ld rows into %s; it holds %ld of %ld points%s\n",
+                    merged, out, have, npoints,
+                    have < npoints ? " (run the missing jobs, or the sweep, then merge again)"
+                                   : "");
+    } else if (!err && the_point) {
+        /* One point, into its own file: a job of --jobs. */
+        char path[4400];
+        snprintf(path, sizeof path, "%s/%d.csv", point_out, the_point);
+        char **pdone = NULL;
+        long npdone = 0, pfailed = 0;
+        err = read_done(path, header, 1, &pdone, &npdone, &pfailed);
+        int already = !err && npdone > 0;
+        free_keys(pdone, npdone);
+        if (!err && ntodo && !already)
+            err = run_points(&st, todo, ntodo, 1, path, dir, ncols, &failed);
+        else if (!err)
+            fprintf(stderr, "sweep: point %d is already done\n", the_point);
+    } else if (!err) {
+        fprintf(stderr, "sweep: %ld points, %ld already in %s, %ld to run\n", npoints,
+                npoints - ntodo, out, ntodo);
+        err = run_points(&st, todo, ntodo, parallel, out, dir, ncols, &failed);
+    }
+    free_keys(done, ndone);
+    free(todo);
     free(st.text);
-    if (!err && failed + failed_before)
+    if (!err && !jobs_mode && failed + failed_before)
         err = sc_error(SC_ERR_RUN, "sweep: %ld of %ld points failed (status column of %s)",
                        failed + failed_before, npoints, out);
     return err ? sc_cli_fail(err) : 0;

@@ -1,7 +1,8 @@
 #!/bin/sh
 # simcoll sweep: every point once, a failed point recorded, and a sweep
 # killed with SIGKILL then rerun holding every row exactly once; a line a
-# kill cut short is dropped and its point run again.
+# kill cut short is dropped and its point run again; --jobs, --point and
+# --merge for job engines, on a study of programs.
 # usage: sweep.sh SIMCOLL PLATFORM_DIR
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -u
@@ -54,4 +55,35 @@ echo "a,b" > other.csv
 "$simcoll" sweep study.ini -o other.csv 2>err.log
 [ $? -eq 2 ] && grep -q "not this sweep's output" err.log || fail "another CSV: $(cat err.log)"
 [ "$(cat other.csv)" = "a,b" ] || fail "another CSV was changed"
+# For a job engine: --jobs prints a command per point, each writes its own
+# file, --merge gathers them, each row once, whatever order and however
+# often they run. A study of programs runs simcoll run.
+cat > programs.ini <<STUDY
+platform = $platforms/gige.xml, $platforms/ib4x.xml
+program = $work/loop.prog
+np = 4, 8, 16
+payload = no
+STUDY
+printf 'loop 3\n  allreduce 64 algo=allreduce-rd\n  compute 10us\nend\n' > loop.prog
+"$simcoll" sweep programs.ini --jobs > jobs.txt 2>/dev/null || fail "--jobs failed"
+[ "$(wc -l < jobs.txt)" -eq 6 ] || fail "$(wc -l < jobs.txt) commands, expected 6"
+[ ! -e programs.csv ] || fail "--jobs wrote the results file"
+head -n 2 jobs.txt | sh 2>/dev/null || fail "a job failed"
+"$simcoll" sweep programs.ini --merge 2>merge.log || fail "merge: $(cat merge.log)"
+grep -q "merged 2 rows into programs.csv; it holds 2 of 6 points" merge.log ||
+    fail "first merge: $(cat merge.log)"
+"$simcoll" sweep programs.ini --jobs 2>/dev/null > rest.txt
+[ "$(wc -l < rest.txt)" -eq 4 ] || fail "$(wc -l < rest.txt) commands left, expected 4"
+# Every job again, two at a time: the two done ones have nothing to do.
+xargs -P 2 -I CMD sh -c CMD < jobs.txt 2>/dev/null || fail "jobs failed"
+"$simcoll" sweep programs.ini --merge 2>merge.log || fail "merge: $(cat merge.log)"
+grep -q "merged 4 rows into programs.csv; it holds 6 of 6 points" merge.log ||
+    fail "second merge: $(cat merge.log)"
+"$simcoll" sweep programs.ini --merge 2>merge.log || fail "merge: $(cat merge.log)"
+grep -q "merged 0 rows" merge.log || fail "third merge: $(cat merge.log)"
+[ "$(head -n 1 programs.csv | cut -d, -f1-4)" = "key,status,program,platform" ] ||
+    fail "program header: $(head -n 1 programs.csv)"
+[ "$(grep -c '",ok,' programs.csv)" -eq 6 ] || fail "$(grep -c '",ok,' programs.csv) ok rows, expected 6"
+[ -z "$(tail -n +2 programs.csv | cut -d'"' -f2 | sort | uniq -d)" ] || fail "a program point twice"
+[ "$("$simcoll" sweep programs.ini --jobs 2>/dev/null | wc -l)" -eq 0 ] || fail "jobs left after all ran"
 echo "sweep.sh: ok"
