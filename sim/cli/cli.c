@@ -20,6 +20,7 @@
 #include "sim/engine/generate.h"
 #include "sim/io/mapfile.h"
 #include "report.h"
+#include "trace.h"
 #include "common/sc_units.h"
 
 static const char map_usage[] =
@@ -40,7 +41,7 @@ static const char usage[] =
     "  or:  simcoll run --platform FILE [--np N] [options] PROGRAM (run --help)\n"
     "  or:  simcoll tune --platform FILE --coll NAME [--np N] (tune --help)\n"
     "  or:  simcoll plot FILE.csv -x COLUMN -y COLUMN [--by COLUMN] -o OUT.png (plot --help)\n"
-    "  or:  simcoll sweep STUDY [-j N] -o RESULTS.csv (sweep --help)\n"
+    "  or:  simcoll sweep STUDY [-j N] [-o RESULTS.csv] (sweep --help)\n"
     "  or:  simcoll list [--mpi]\n"
     "\n"
     "Simulates MPI collective algorithms on a cluster of SMP nodes (SimGrid)\n"
@@ -69,6 +70,12 @@ static const char usage[] =
     "  --format table|csv|json  output format (default table)\n"
     "  --no-payload           sizes only, no data: for large runs; results are\n"
     "                         then not checked\n"
+    "  --timeline FILE        draw every message of the run (one --algo, --np and\n"
+    "                         --size): .svg or .png, a lane per rank (per node\n"
+    "                         above 64 ranks)\n"
+    "  --trace FILE           every message as Chrome trace events (JSON: open in\n"
+    "                         https://ui.perfetto.dev or chrome://tracing)\n"
+    "  --paje FILE            every message as a Paje trace (ViTE, pajeng)\n"
     "  --help, --version\n"
     "\n"
     "simcoll map computes pi for an algorithm and writes it (stdout or -o), and\n"
@@ -153,6 +160,7 @@ typedef struct {
     const char *out, *machinefile, *rankfile; /* map only */
     const char *coll;                  /* --coll, with --mpi */
     const sc_profile_t *mpi;
+    const char *timeline, *trace, *paje; /* every message of one run */
 } opts_t;
 
 enum {
@@ -163,7 +171,10 @@ enum {
     OPT_TYPE,
     OPT_COLL,
     OPT_MPI,
-    OPT_DATA
+    OPT_DATA,
+    OPT_TIMELINE,
+    OPT_TRACE,
+    OPT_PAJE
 };
 
 
@@ -195,6 +206,9 @@ static sc_err_t parse_options(int argc, char **argv, int first, int map, opts_t 
         {"no-payload", no_argument, NULL, 'N'},     {"help", no_argument, NULL, 'h'},
         {"coll", required_argument, NULL, OPT_COLL}, {"mpi", required_argument, NULL, OPT_MPI},
         {"version", no_argument, NULL, 'V'},        {"data", required_argument, NULL, OPT_DATA},
+        {"timeline", required_argument, NULL, OPT_TIMELINE},
+        {"trace", required_argument, NULL, OPT_TRACE},
+        {"paje", required_argument, NULL, OPT_PAJE},
         {NULL, 0, NULL, 0}};
     static const struct option map_opts[] = {
         {"platform", required_argument, NULL, 'p'}, {"algo", required_argument, NULL, 'a'},
@@ -271,6 +285,9 @@ static sc_err_t parse_options(int argc, char **argv, int first, int map, opts_t 
         case OPT_DATA:
             err = sc_cli_data(optarg, &o->data);
             break;
+        case OPT_TIMELINE: o->timeline = optarg; break;
+        case OPT_TRACE: o->trace = optarg; break;
+        case OPT_PAJE: o->paje = optarg; break;
         case 'f':
             if (!(err = sc_cli_choice(optarg, "--format", formats, &index)))
                 o->format = (sc_format_t)index;
@@ -531,6 +548,33 @@ static sc_err_t make_batch(const opts_t *o, const sc_platform_t *plat, const lis
     return err;
 }
 
+/* --timeline, --trace, --paje: the messages of the command's one run. */
+static sc_err_t write_traces(const opts_t *o, const sc_platform_t *plat, const plan_t *pl,
+                             const sc_report_row_t *row, const sc_provenance_t *prov)
+{
+    int *node_of = malloc((size_t)pl->np * sizeof *node_of);
+    sc_err_t err = node_of ? rank_nodes(plat, pl->np, &pl->layout, node_of)
+                           : sc_error(SC_ERR_RUN, "out of memory");
+    char size[32], title[512], command[4096];
+    sc_format_bytes((double)row->bytes, size, sizeof size);
+    if (sc_kind(pl->algo->collective)->has_data)
+        snprintf(title, sizeof title, "%s, np %d, %s, %s, %s mapping", pl->algo->name, pl->np,
+                 size, plat->name, pl->layout.name);
+    else
+        snprintf(title, sizeof title, "%s, np %d, %s, %s mapping", pl->algo->name, pl->np,
+                 plat->name, pl->layout.name);
+    sc_provenance_command(prov, command, sizeof command);
+    sc_trace_info_t info = {plat, node_of, pl->np, title, command};
+    if (!err && o->timeline)
+        err = sc_trace_write_timeline("--timeline", o->timeline, &info, &row->result);
+    if (!err && o->trace)
+        err = sc_trace_write_json("--trace", o->trace, &info, &row->result);
+    if (!err && o->paje)
+        err = sc_trace_write_paje("--paje", o->paje, &info, &row->result);
+    free(node_of);
+    return err;
+}
+
 static int run_command(int argc, char **argv)
 {
     opts_t o;
@@ -545,6 +589,17 @@ static int run_command(int argc, char **argv)
     int nrows = 0, invalid = 0;
     if ((err = load_platform(o.platform, &plat)) || (err = parse_lists(&o, &plat, &l)) ||
         (err = make_batch(&o, &plat, &l, &b)))
+        goto cleanup;
+    int traced = o.timeline || o.trace || o.paje;
+    const char *terminal;
+    if (traced && b.nruns != 1)
+        err = sc_error(SC_ERR_INPUT,
+                       "--timeline, --trace and --paje show one run, and this command makes "
+                       "%d: give one --algo, one --np and one --size",
+                       b.nruns);
+    else if (o.timeline)
+        err = sc_gnuplot_terminal("--timeline", o.timeline, &terminal);
+    if (err)
         goto cleanup;
     rows = calloc((size_t)b.nruns, sizeof *rows);
     if (!rows) {
@@ -581,7 +636,7 @@ static int run_command(int argc, char **argv)
                               .bytes = b.runs[k].bytes, .root = o.root, .op = o.op,
                               .type = o.type, .placement = lay->placement, .pi = lay->pi,
                               .payload = o.payload, .deciders = o.data.deciders,
-                              .extreme = o.data.extreme};
+                              .extreme = o.data.extreme, .messages = traced};
         sc_report_row_t *row = &rows[nrows];
         *row = (sc_report_row_t){.platform = plat.name, .algo = pl->algo, .np = pl->np,
                                  .bytes = b.runs[k].bytes, .op = o.op, .type = o.type,
@@ -596,7 +651,9 @@ static int run_command(int argc, char **argv)
     if (!err) {
         sc_provenance_t prov = {o.platform, argc, argv};
         sc_report_print(stdout, o.format, rows, nrows, &prov);
-        if (invalid)
+        if (traced)
+            err = write_traces(&o, &plat, &b.plans[b.runs[0].plan], &rows[0], &prov);
+        if (!err && invalid)
             err = sc_error(SC_ERR_RUN, "%d of %d runs gave a WRONG result (valid: no above)",
                            invalid, nrows);
     }

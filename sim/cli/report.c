@@ -34,7 +34,6 @@ static void csv_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
-static void json_string(FILE *out, const char *text);
 
 /* The valid column of a table, with the bets of speculative reductions. */
 static void valid_cell(const sc_run_result_t *r, char *cell, size_t size)
@@ -48,7 +47,7 @@ static void valid_cell(const sc_run_result_t *r, char *cell, size_t size)
 
 /* The command line as a shell would take it back: words with anything but
  * letters, digits and -_./=,:+@% in single quotes. */
-static void command_line(const sc_provenance_t *prov, char *text, size_t size)
+void sc_provenance_command(const sc_provenance_t *prov, char *text, size_t size)
 {
     size_t n = 0;
     text[0] = '\0';
@@ -87,9 +86,9 @@ static void csv_provenance(FILE *out, const sc_provenance_t *prov, const char *c
 static void json_provenance(FILE *out, const sc_provenance_t *prov, const char *command)
 {
     fprintf(out, ", \"simcoll_version\": \"%s\", \"platform_file\": ", SC_VERSION);
-    json_string(out, prov->platform_file);
+    sc_json_string(out, prov->platform_file);
     fputs(", \"command\": ", out);
-    json_string(out, command);
+    sc_json_string(out, command);
 }
 
 static void table_provenance(FILE *out, const sc_provenance_t *prov, const char *command)
@@ -101,14 +100,14 @@ static void table_provenance(FILE *out, const sc_provenance_t *prov, const char 
 void sc_provenance_csv_fields(FILE *out, const sc_provenance_t *prov)
 {
     char command[4096];
-    command_line(prov, command, sizeof command);
+    sc_provenance_command(prov, command, sizeof command);
     csv_provenance(out, prov, command);
 }
 
 void sc_provenance_line(FILE *out, const sc_provenance_t *prov)
 {
     char command[4096];
-    command_line(prov, command, sizeof command);
+    sc_provenance_command(prov, command, sizeof command);
     table_provenance(out, prov, command);
 }
 
@@ -183,7 +182,7 @@ static int utf8_length(const unsigned char *s)
 
 /* Writes s as a JSON string literal. JSON is UTF-8: a byte that is not
  * part of valid UTF-8 (a file name can hold any) becomes U+FFFD. */
-static void json_string(FILE *out, const char *text)
+void sc_json_string(FILE *out, const char *text)
 {
     const unsigned char *s = (const unsigned char *)text;
     fputc('"', out);
@@ -215,14 +214,14 @@ static void print_json(FILE *out, const sc_report_row_t *rows, int nrows,
         if (!isnan(r->model_time_s))
             snprintf(model, sizeof model, "%.9g", r->model_time_s);
         fputs("  {\"platform\": ", out);
-        json_string(out, row->platform);
+        sc_json_string(out, row->platform);
         fputs(", \"algo\": ", out);
-        json_string(out, row->algo->name);
+        sc_json_string(out, row->algo->name);
         fprintf(out,
                 ", \"collective\": \"%s\", \"np\": %d, \"nodes\": %d, \"size_bytes\": %zu, "
                 "\"mapping\": ",
                 sc_collective_name(row->algo->collective), row->np, r->nodes, row->bytes);
-        json_string(out, row->mapping);
+        sc_json_string(out, row->mapping);
         fprintf(out,
                 ", \"sim_time_s\": %.9g, \"model_time_s\": %s, \"inter_node_bytes\": %.0f, "
                 "\"intra_node_bytes\": %.0f, \"inter_node_messages\": %ld, "
@@ -242,7 +241,7 @@ static void print_json(FILE *out, const sc_report_row_t *rows, int nrows,
         fprintf(out, "\"max_rank_bytes\": %.0f, \"critical_path_bytes\": %.0f, \"mpi\": ",
                 r->max_rank_bytes, r->path_bytes);
         if (row->mpi)
-            json_string(out, row->mpi);
+            sc_json_string(out, row->mpi);
         else
             fputs("null", out);
         fprintf(out, ", \"speculated\": %ld, \"mispredicted\": %ld", r->speculated,
@@ -335,7 +334,7 @@ void sc_report_print(FILE *out, sc_format_t format, const sc_report_row_t *rows,
                      const sc_provenance_t *prov)
 {
     char command[4096];
-    command_line(prov, command, sizeof command);
+    sc_provenance_command(prov, command, sizeof command);
     switch (format) {
     case SC_FORMAT_CSV: print_csv(out, rows, nrows, prov, command); break;
     case SC_FORMAT_JSON: print_json(out, rows, nrows, prov, command); break;
@@ -402,7 +401,7 @@ void sc_program_report_print(FILE *out, sc_format_t format, const sc_program_rep
                              int nrows, const sc_provenance_t *prov)
 {
     char command[4096];
-    command_line(prov, command, sizeof command);
+    sc_provenance_command(prov, command, sizeof command);
     if (format == SC_FORMAT_TABLE) {
         print_program_table(out, rows, nrows);
         table_provenance(out, prov, command);
@@ -440,11 +439,11 @@ void sc_program_report_print(FILE *out, sc_format_t format, const sc_program_rep
             continue;
         }
         fputs("  {\"program\": ", out);
-        json_string(out, row->program);
+        sc_json_string(out, row->program);
         fputs(", \"platform\": ", out);
-        json_string(out, row->platform);
+        sc_json_string(out, row->platform);
         fprintf(out, ", \"np\": %d, \"nodes\": %d, \"mapping\": ", row->np, r->nodes);
-        json_string(out, row->mapping);
+        sc_json_string(out, row->mapping);
         fprintf(out,
                 ", \"pack\": \"%s\", \"sim_time_s\": %.9g, \"model_time_s\": %s, "
                 "\"statements\": %ld, \"inter_node_bytes\": %.0f, \"intra_node_bytes\": %.0f, "

@@ -46,6 +46,13 @@ typedef struct {
 void sc_report_print(FILE *out, sc_format_t format, const sc_report_row_t *rows, int nrows,
                      const sc_provenance_t *prov);
 
+/* The command line of a provenance, shell-quoted, cut to size - 1. */
+void sc_provenance_command(const sc_provenance_t *prov, char *text, size_t size);
+
+/* Writes text as a JSON string literal (bytes that are not UTF-8 become
+ * U+FFFD). */
+void sc_json_string(FILE *out, const char *text);
+
 /* The CSV header of sc_report_print, without the newline. */
 const char *sc_report_csv_header(void);
 

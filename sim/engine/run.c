@@ -909,6 +909,15 @@ static void put_results(session_t *s, sc_wire_t *out)
     sc_wire_put(out, &first->mispredicted, sizeof first->mispredicted);
     if (s->ops)
         sc_wire_put(out, s->ops, (size_t)s->lay->communications * sizeof *s->ops);
+    if (s->spec->messages) {
+        long n;
+        int overflow;
+        const sc_msg_record_t *msgs = sc_world_messages(s->world, &n, &overflow);
+        sc_wire_put(out, &n, sizeof n);
+        sc_wire_put_int(out, overflow);
+        if (n)
+            sc_wire_put(out, msgs, (size_t)n * sizeof *msgs);
+    }
 }
 
 /* Receives each rank posts at first; runs that need more are repeated.
@@ -951,6 +960,8 @@ static sc_err_t simulate(void *arg, sc_wire_t *out)
         sc_child_step("loading the platform");
         sc_engine_boot(spec->plat, p);
         err = sc_world_create(&s.model, s.scratch, ctx->receives, &s.world);
+        if (!err && spec->messages)
+            sc_world_record_messages(s.world, SC_RUN_MAX_MESSAGES);
     }
     for (int r = 0; !err && r < p; r++) {
         char name[32];
@@ -1054,7 +1065,24 @@ sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res)
              sc_wire_get(&in, &res->mispredicted, sizeof res->mispredicted) &&
              (!spec->trace ||
               sc_wire_get(&in, res->ops, (size_t)lay.communications * sizeof *res->ops));
+    int overflow = 0;
+    if (ok && spec->messages) {
+        ok = sc_wire_get(&in, &res->nmsgs, sizeof res->nmsgs) &&
+             sc_wire_get_int(&in, &overflow) && res->nmsgs >= 0 &&
+             res->nmsgs <= SC_RUN_MAX_MESSAGES;
+        if (ok && res->nmsgs && !(res->msgs = malloc((size_t)res->nmsgs * sizeof *res->msgs)))
+            err = sc_error(SC_ERR_RUN, "out of memory for %ld messages", res->nmsgs);
+        if (ok && res->msgs)
+            ok = sc_wire_get(&in, res->msgs, (size_t)res->nmsgs * sizeof *res->msgs);
+    }
     sc_wire_free(&in);
+    if (!err && overflow)
+        err = sc_error(SC_ERR_INPUT,
+                       "%s sends more than %ld messages, more than a trace records; trace "
+                       "fewer processes or a smaller program",
+                       sole ? sole->name : lay.prog.path, SC_RUN_MAX_MESSAGES);
+    if (err)
+        goto cleanup;
     if (!ok) {
         err = sc_error(SC_ERR_RUN, "%s: its results were cut short", what);
         goto cleanup;
@@ -1116,6 +1144,8 @@ void sc_run_result_destroy(sc_run_result_t *res)
     free(res->start);
     free(res->finish);
     free(res->ops);
+    free(res->msgs);
     res->start = res->finish = NULL;
     res->ops = NULL;
+    res->msgs = NULL;
 }

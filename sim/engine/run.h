@@ -6,6 +6,7 @@
 
 #include "algorithms/mapping/partition.h"
 #include "algorithms/registry.h"
+#include "sim/engine/transport.h"
 #include "sim/program/program.h"
 
 typedef struct {
@@ -37,6 +38,7 @@ typedef struct {
      * extreme); NULL for the standard pattern. */
     const sc_extreme_t *extreme;
     int trace;             /* 1: figures per statement run (res->ops) */
+    int messages;          /* 1: every message as it went (res->msgs) */
     double start_skew_s;   /* rank r starts r * skew after 0 (tests) */
 } sc_run_spec_t;
 
@@ -67,10 +69,14 @@ typedef struct {
     long statements;       /* communication statements run */
     sc_op_record_t *ops;   /* spec->trace: one per statement run */
     long nops;
+    sc_msg_record_t *msgs; /* spec->messages: in the order they were sent */
+    long nmsgs;
 } sc_run_result_t;
 
-/* Most communication statements a traced run records. */
+/* Most communication statements a traced run records, and most messages
+ * a run recording them may send (it fails beyond). */
 #define SC_RUN_MAX_TRACE 1000000L
+#define SC_RUN_MAX_MESSAGES 1000000L
 
 /* Checks the spec (SC_ERR_INPUT naming the problem: process count out of
  * range, roots and ranks, algorithm preconditions, an operation the type

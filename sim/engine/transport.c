@@ -7,6 +7,7 @@
 #include <simgrid/comm.h>
 #include <simgrid/host.h>
 #include <simgrid/mailbox.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +74,7 @@ typedef struct envelope {
     size_t bytes;
     double path_bytes;         /* EAGER, RTS: the sender's, see sc_traffic_t */
     sc_request_t *sreq, *rreq; /* the two ends of a rendezvous */
+    long record;               /* EAGER, DATA: its sc_msg_record_t, or -1 */
     sent_t *sent;              /* EAGER, RTS, CTS: the sender's handle */
     void *data;                /* EAGER, DATA: copy of the payload, or NULL */
     struct envelope *next;     /* in the unexpected queue */
@@ -86,6 +88,7 @@ struct sc_request {
     int source;    /* receives: the sender of the message matched */
     size_t bytes;
     double path_bytes; /* the sender's path_bytes when it sent */
+    long record;       /* sends: its sc_msg_record_t, or -1 */
     const void *sendbuf;
     void *recvbuf;
     struct sc_request *next; /* in the posted-receive queue */
@@ -138,6 +141,10 @@ struct sc_world {
     rank_t *ranks;
     int receives;       /* posted by each rank when it begins */
     int receives_short; /* see sc_world_receives_short */
+    /* sc_world_record_messages: the log, its room, its limit */
+    sc_msg_record_t *msgs;
+    long nmsgs, cap_msgs, max_msgs;
+    int msgs_overflow;
 };
 
 static const sc_transport_t simgrid_transport;
@@ -180,7 +187,45 @@ void sc_world_destroy(sc_world_t *world)
         free(world->ranks[r].pool_seq);
     }
     free(world->ranks);
+    free(world->msgs);
     free(world);
+}
+
+void sc_world_record_messages(sc_world_t *world, long max)
+{
+    world->max_msgs = max;
+}
+
+const sc_msg_record_t *sc_world_messages(const sc_world_t *world, long *n, int *overflow)
+{
+    *n = world->nmsgs;
+    *overflow = world->msgs_overflow;
+    return world->msgs;
+}
+
+/* A new record for a message being sent, or -1 when not recording. */
+static long record_message(sc_world_t *world, int src, int dst, int level, int tag,
+                           size_t bytes, double posted)
+{
+    if (world->nmsgs >= world->max_msgs) {
+        world->msgs_overflow |= world->max_msgs > 0;
+        return -1;
+    }
+    if (world->nmsgs == world->cap_msgs) {
+        long cap = world->cap_msgs ? 2 * world->cap_msgs : 1024;
+        sc_msg_record_t *more = realloc(world->msgs, (size_t)cap * sizeof *more);
+        if (!more) {
+            world->msgs_overflow = 1;
+            return -1;
+        }
+        world->msgs = more;
+        world->cap_msgs = cap;
+    }
+    world->msgs[world->nmsgs] = (sc_msg_record_t){.src = src, .dst = dst, .level = level,
+                                                  .tag = tag, .bytes = (double)bytes,
+                                                  .posted = posted, .left = posted,
+                                                  .arrived = NAN};
+    return world->nmsgs++;
 }
 
 int sc_world_receives_short(const sc_world_t *world)
@@ -298,6 +343,7 @@ static envelope_t *envelope_new(rank_t *rk, env_kind_t kind, int tag, size_t byt
     env->src = rk->comm.rank;
     env->tag = tag;
     env->bytes = bytes;
+    env->record = -1;
     return env;
 }
 
@@ -452,6 +498,7 @@ static void start_data(rank_t *rk, const envelope_t *cts)
         return;
     }
     data->rreq = cts->rreq;
+    data->record = s->record;
     if (rk->nputs == rk->cap_puts) {
         int cap = rk->cap_puts ? 2 * rk->cap_puts : 4;
         put_t *puts = realloc(rk->puts, (size_t)cap * sizeof *puts);
@@ -553,6 +600,8 @@ static void take_from_pool(rank_t *rk, int slot)
 {
     envelope_t *env = *rk->pool_env[slot];
     rk->envelopes_taken++;
+    if (env->record >= 0)
+        rk->world->msgs[env->record].arrived = simgrid_get_clock();
     if (env->sent)
         env->sent->arrived = 1;
     repost(rk, slot);
@@ -660,6 +709,8 @@ static sc_err_t sim_isend(sc_comm_t *comm, const void *buf, size_t bytes, int ds
     rk->traffic.messages[level]++;
     rk->traffic.bytes[level] += (double)bytes;
     rk->world->ranks[dst].addressed++;
+    long record = record_message(rk->world, comm->rank, dst, level, tag, bytes,
+                                 simgrid_get_clock());
     int eager = bytes <= lv->eager_limit;
     double o_s = sc_level_send_overhead(lv, bytes);
     if (o_s > 0)
@@ -686,8 +737,13 @@ static sc_err_t sim_isend(sc_comm_t *comm, const void *buf, size_t bytes, int ds
         return rk->error;
     }
     *req = (sc_request_t){.is_send = 1, .peer = dst, .tag = tag, .bytes = bytes,
-                          .path_bytes = rk->traffic.path_bytes, .sendbuf = buf};
+                          .path_bytes = rk->traffic.path_bytes, .record = record,
+                          .sendbuf = buf};
     env->path_bytes = rk->traffic.path_bytes;
+    if (record >= 0)
+        rk->world->msgs[record].left = simgrid_get_clock();
+    if (eager)
+        env->record = record;
     if (eager) {
         post_unwaited(rk, dst, env, bytes);
         req->done = 1;

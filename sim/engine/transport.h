@@ -19,6 +19,17 @@ typedef struct {
     double path_bytes;
 } sc_traffic_t;
 
+/* One message as it went, for traces: sent by `src` to `dst` at `level`
+ * with `tag`; `posted` when the send was called, `left` when the message
+ * started on its way (after the send overhead and the NIC's gap), and
+ * `arrived` when the receiving rank had its data (an eager message, or the
+ * data of a rendezvous, taken in by the receiver's progress). */
+typedef struct {
+    int src, dst, level, tag;
+    double bytes;
+    double posted, left, arrived;
+} sc_msg_record_t;
+
 /* All ranks of one simulation. Only valid inside a SimGrid session (a
  * child process started with sc_engine_boot). */
 typedef struct sc_world sc_world_t;
@@ -32,6 +43,14 @@ void sc_world_destroy(sc_world_t *world);
 
 sc_comm_t *sc_world_comm(sc_world_t *world, int rank);
 const sc_traffic_t *sc_world_traffic(const sc_world_t *world, int rank);
+
+/* Records every message from now on, at most `max`: see
+ * sc_world_messages. */
+void sc_world_record_messages(sc_world_t *world, long max);
+
+/* The messages recorded, in the order they were sent; *overflow is 1 if
+ * there were more than the maximum (the rest were not recorded). */
+const sc_msg_record_t *sc_world_messages(const sc_world_t *world, long *n, int *overflow);
 
 /* After the simulation: SC_ERR_RUN naming a rank that was sent messages it
  * never received (they may arrive after it finished, unseen by
