@@ -552,9 +552,6 @@ static sc_err_t make_batch(const opts_t *o, const sc_platform_t *plat, const lis
 static sc_err_t write_traces(const opts_t *o, const sc_platform_t *plat, const plan_t *pl,
                              const sc_report_row_t *row, const sc_provenance_t *prov)
 {
-    int *node_of = malloc((size_t)pl->np * sizeof *node_of);
-    sc_err_t err = node_of ? rank_nodes(plat, pl->np, &pl->layout, node_of)
-                           : sc_error(SC_ERR_RUN, "out of memory");
     char size[32], title[512], command[4096];
     sc_format_bytes((double)row->bytes, size, sizeof size);
     if (sc_kind(pl->algo->collective)->has_data)
@@ -564,15 +561,8 @@ static sc_err_t write_traces(const opts_t *o, const sc_platform_t *plat, const p
         snprintf(title, sizeof title, "%s, np %d, %s, %s mapping", pl->algo->name, pl->np,
                  plat->name, pl->layout.name);
     sc_provenance_command(prov, command, sizeof command);
-    sc_trace_info_t info = {plat, node_of, pl->np, title, command};
-    if (!err && o->timeline)
-        err = sc_trace_write_timeline("--timeline", o->timeline, &info, &row->result);
-    if (!err && o->trace)
-        err = sc_trace_write_json("--trace", o->trace, &info, &row->result);
-    if (!err && o->paje)
-        err = sc_trace_write_paje("--paje", o->paje, &info, &row->result);
-    free(node_of);
-    return err;
+    sc_trace_info_t info = {plat, row->result.node_of, pl->np, title, command};
+    return sc_trace_write_all(o->timeline, o->trace, o->paje, &info, &row->result);
 }
 
 static int run_command(int argc, char **argv)

@@ -18,6 +18,7 @@
 #include "plot.h"
 #include "common/sc_units.h"
 #include "report.h"
+#include "trace.h"
 #include "sim/engine/engine.h"
 #include "sim/io/files.h"
 #include "sim/io/mapfile.h"
@@ -31,6 +32,7 @@
 
 typedef struct {
     const char *platform, *np_list, *mapping, *trace, *format_name, *coll, *algo, *dims;
+    const char *timeline, *trace_json, *paje; /* run: every message */
     const char *output, *plot;
     const sc_profile_t *mpi;
     int payload;
@@ -48,7 +50,7 @@ typedef struct {
 } popts_t;
 
 enum { OPT_TRACE = 300, OPT_PACK, OPT_MPI, OPT_COLL, OPT_ALGO, OPT_DIMS, OPT_PLOT, OPT_OP,
-       OPT_TYPE, OPT_ROOT, OPT_FROM, OPT_DATA };
+       OPT_TYPE, OPT_ROOT, OPT_FROM, OPT_DATA, OPT_TIMELINE, OPT_TRACE_JSON, OPT_PAJE };
 
 static sc_err_t parse_popts(int argc, char **argv, int tune, popts_t *o, int *done)
 {
@@ -59,6 +61,9 @@ static sc_err_t parse_popts(int argc, char **argv, int tune, popts_t *o, int *do
         {"pack", required_argument, NULL, OPT_PACK}, {"format", required_argument, NULL, 'f'},
         {"turning-from", required_argument, NULL, OPT_FROM},
         {"data", required_argument, NULL, OPT_DATA},
+        {"timeline", required_argument, NULL, OPT_TIMELINE},
+        {"trace", required_argument, NULL, OPT_TRACE_JSON},
+        {"paje", required_argument, NULL, OPT_PAJE},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
     static const struct option tune_opts[] = {
         {"platform", required_argument, NULL, 'p'}, {"np", required_argument, NULL, 'n'},
@@ -90,6 +95,9 @@ static sc_err_t parse_popts(int argc, char **argv, int tune, popts_t *o, int *do
         case 'm': o->mapping = optarg; break;
         case 'N': o->payload = 0; break;
         case OPT_TRACE: o->trace = optarg; break;
+        case OPT_TIMELINE: o->timeline = optarg; break;
+        case OPT_TRACE_JSON: o->trace_json = optarg; break;
+        case OPT_PAJE: o->paje = optarg; break;
         case 'o': o->output = optarg; break;
         case OPT_PLOT: o->plot = optarg; break;
         case OPT_COLL: o->coll = optarg; break;
@@ -137,6 +145,7 @@ static sc_err_t parse_popts(int argc, char **argv, int tune, popts_t *o, int *do
                          "         [--turning-from SIZE (default 1M, as the patent)]\n"
                        : "usage: simcoll run --platform FILE [--np N[,N...]] [--mapping M] [--mpi P]\n"
                          "         [--pack none|auto|show] [--turning-from SIZE] [--trace-ops FILE]\n"
+                         "         [--timeline FILE.svg|.png] [--trace FILE.json] [--paje FILE]\n"
                          "         [--no-payload] [--data decider=D]\n"
                          "         [--format table|csv|json] PROGRAM\n"
                          SC_CLI_DATA_HELP,
@@ -171,10 +180,16 @@ static sc_err_t parse_popts(int argc, char **argv, int tune, popts_t *o, int *do
     if (!err && !tune && o->from_given && o->pack == PACK_NONE)
         err = sc_error(SC_ERR_INPUT, "--turning-from says where --pack auto or show looks for "
                                      "the turning point; give --pack auto or --pack show");
-    if (!err && !tune && o->pack == PACK_SHOW && (o->format_given || o->trace))
+    const char *shown = o->trace          ? "--trace-ops"
+                        : o->timeline     ? "--timeline"
+                        : o->trace_json   ? "--trace"
+                        : o->paje         ? "--paje"
+                        : o->format_given ? "--format"
+                                          : NULL;
+    if (!err && !tune && o->pack == PACK_SHOW && shown)
         err = sc_error(SC_ERR_INPUT, "--pack show prints the rewritten program and runs "
                                      "nothing, so %s has nothing to apply to",
-                       o->trace ? "--trace-ops" : "--format");
+                       shown);
     if (!err && o->mapping &&
         (!strcmp(o->mapping, "partition") || !strcmp(o->mapping, "greedy")))
         err = sc_error(SC_ERR_INPUT,
@@ -392,11 +407,18 @@ int sc_cli_run_program(int argc, char **argv)
         (err = sc_program_parse(o.program, text, len, &prog)) ||
         (err = process_counts(o.np_list, &plat, &nps, &nnps)))
         goto cleanup;
-    if (o.trace && nnps > 1) {
-        err = sc_error(SC_ERR_INPUT, "--trace-ops writes one run; give one --np, not %s",
+    int messages = o.timeline || o.trace_json || o.paje;
+    const char *terminal;
+    if ((o.trace || messages) && nnps > 1) {
+        err = sc_error(SC_ERR_INPUT, "%s writes one run; give one --np, not %s",
+                       o.trace ? "--trace-ops" : o.timeline ? "--timeline"
+                                             : o.trace_json ? "--trace"
+                                                            : "--paje",
                        o.np_list);
         goto cleanup;
     }
+    if (o.timeline && (err = sc_gnuplot_terminal("--timeline", o.timeline, &terminal)))
+        goto cleanup;
     rows = calloc((size_t)nnps, sizeof *rows);
     if (!rows) {
         err = sc_error(SC_ERR_RUN, "out of memory");
@@ -439,8 +461,8 @@ int sc_cli_run_program(int argc, char **argv)
             sc_run_spec_t spec = {.plat = &plat, .program = runs, .profile = o.mpi,
                                   .np = nps[i], .placement = pl.placement, .pi = pl.pi,
                                   .payload = o.payload, .trace = o.trace != NULL,
-                                  .deciders = o.data.deciders,
-                              .extreme = o.data.extreme};
+                                  .messages = messages, .deciders = o.data.deciders,
+                                  .extreme = o.data.extreme};
             sc_program_report_row_t *row = &rows[nrows];
             *row = (sc_program_report_row_t){.program = o.program, .platform = plat.name,
                                              .np = nps[i], .mapping = pl.name,
@@ -455,6 +477,16 @@ int sc_cli_run_program(int argc, char **argv)
                         err = write_trace(o.trace, &resolved, &row->result);
                         sc_program_destroy(&resolved);
                     }
+                }
+                if (!err && messages) {
+                    char title[1024], command[4096];
+                    snprintf(title, sizeof title, "%s, np %d, %s, %s mapping", o.program,
+                             nps[i], plat.name, pl.name);
+                    sc_provenance_t prov = {o.platform, argc, argv};
+                    sc_provenance_command(&prov, command, sizeof command);
+                    sc_trace_info_t info = {&plat, row->result.node_of, nps[i], title, command};
+                    err = sc_trace_write_all(o.timeline, o.trace_json, o.paje, &info,
+                                             &row->result);
                 }
             }
         }

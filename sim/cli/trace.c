@@ -367,3 +367,16 @@ sc_err_t sc_trace_write_timeline(const char *option, const char *path, const sc_
     free(script);
     return err;
 }
+
+sc_err_t sc_trace_write_all(const char *timeline, const char *trace, const char *paje,
+                            const sc_trace_info_t *info, const sc_run_result_t *res)
+{
+    sc_err_t err = SC_OK;
+    if (timeline)
+        err = sc_trace_write_timeline("--timeline", timeline, info, res);
+    if (!err && trace)
+        err = sc_trace_write_json("--trace", trace, info, res);
+    if (!err && paje)
+        err = sc_trace_write_paje("--paje", paje, info, res);
+    return err;
+}

@@ -29,4 +29,9 @@ sc_err_t sc_trace_write_timeline(const char *option, const char *path, const sc_
 
 #define SC_TIMELINE_MAX_LANES 64
 
+/* The files of --timeline, --trace and --paje (each NULL when not asked
+ * for), in that order, stopping at the first error. */
+sc_err_t sc_trace_write_all(const char *timeline, const char *trace, const char *paje,
+                            const sc_trace_info_t *info, const sc_run_result_t *res);
+
 #endif

@@ -1093,6 +1093,11 @@ sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res)
     res->nodes = sc_place_nodes_used(spec->plat, p, lay.node_of);
     res->statements = lay.communications;
     res->nops = spec->trace ? lay.communications : 0;
+    if (!(res->node_of = malloc((size_t)p * sizeof *res->node_of))) {
+        err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
+        goto cleanup;
+    }
+    memcpy(res->node_of, lay.node_of, (size_t)p * sizeof *res->node_of);
 
     double first_start = res->start[0];
     for (int r = 1; r < p; r++)
@@ -1145,7 +1150,9 @@ void sc_run_result_destroy(sc_run_result_t *res)
     free(res->finish);
     free(res->ops);
     free(res->msgs);
+    free(res->node_of);
     res->start = res->finish = NULL;
     res->ops = NULL;
     res->msgs = NULL;
+    res->node_of = NULL;
 }

@@ -71,6 +71,7 @@ typedef struct {
     long nops;
     sc_msg_record_t *msgs; /* spec->messages: in the order they were sent */
     long nmsgs;
+    int *node_of;          /* by rank: the node it ran on */
 } sc_run_result_t;
 
 /* Most communication statements a traced run records, and most messages

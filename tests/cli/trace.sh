@@ -39,11 +39,24 @@ grep -q '<svg' t.svg || fail "t.svg is not an SVG picture"
     > /dev/null || fail "the 128-rank timeline failed"
 [ "$(head -c 4 big.png | tail -c 3)" = PNG ] || fail "big.png is not a PNG picture"
 
+# A program's messages, every statement's.
+printf 'loop 2\n  allreduce 4K algo=allreduce-rd\n  halo 1K dims=2\nend\n' > p.prog
+"$simcoll" run --platform "$platforms/ib4x.xml" --np 12 --format csv --trace p.json \
+    --paje p.paje p.prog > prun.csv || fail "the traced program failed"
+col=$(head -n 1 prun.csv | tr ',' '\n' | grep -n '^messages$' | cut -d: -f1)
+messages=$(tail -n 1 prun.csv | cut -d, -f"$col")
+[ "$(json_pp < p.json | grep -c '"name" : "send"')" -eq "$messages" ] ||
+    fail "program: send events are not the $messages messages"
+[ "$(pj_dump p.paje | grep -c '^Link')" -eq "$messages" ] || fail "program: Paje links"
+"$simcoll" run --platform "$platforms/ib4x.xml" --np 8,12 --timeline x.svg p.prog 2> err.txt
+[ $? -eq 2 ] && grep -q "timeline writes one run; give one --np, not 8,12" err.txt ||
+    fail "run, two process counts: $(cat err.txt)"
+
 # Refused before anything runs, nothing written.
 "$simcoll" --platform "$platforms/gige.xml" --algo bruck --np 8,16 --trace x.json 2> err.txt
 [ $? -eq 2 ] && grep -q "show one run, and this command makes 2" err.txt ||
     fail "two runs: $(cat err.txt)"
 "$simcoll" --platform "$platforms/gige.xml" --algo bruck --np 8 --timeline x.jpg 2> err.txt
 [ $? -eq 2 ] && grep -q "end it in .png or .svg" err.txt || fail "x.jpg: $(cat err.txt)"
-[ ! -e x.json ] && [ ! -e x.jpg ] || fail "a refused command wrote a file"
+[ ! -e x.json ] && [ ! -e x.jpg ] && [ ! -e x.svg ] || fail "a refused command wrote a file"
 echo "trace.sh: ok"
