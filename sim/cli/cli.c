@@ -20,6 +20,7 @@
 #include "sim/engine/generate.h"
 #include "sim/io/mapfile.h"
 #include "report.h"
+#include "explain.h"
 #include "trace.h"
 #include "common/sc_units.h"
 
@@ -70,12 +71,19 @@ static const char usage[] =
     "  --format table|csv|json  output format (default table)\n"
     "  --no-payload           sizes only, no data: for large runs; results are\n"
     "                         then not checked\n"
+    ;
+
+/* The rest of --help (one string would pass C99's 4095 characters). */
+static const char usage_traces[] =
     "  --timeline FILE        draw every message of the run (one --algo, --np and\n"
     "                         --size): .svg or .png, a lane per rank (per node\n"
     "                         above 64 ranks)\n"
     "  --trace FILE           every message as Chrome trace events (JSON: open in\n"
     "                         https://ui.perfetto.dev or chrome://tracing)\n"
     "  --paje FILE            every message as a Paje trace (ViTE, pajeng)\n"
+    "  --explain              after the table, the run step by step: messages,\n"
+    "                         bytes, time against the cost model, waiting, the\n"
+    "                         busiest NIC, and the critical path (one run)\n"
     "  --help, --version\n"
     "\n"
     "simcoll map computes pi for an algorithm and writes it (stdout or -o), and\n"
@@ -161,6 +169,7 @@ typedef struct {
     const char *coll;                  /* --coll, with --mpi */
     const sc_profile_t *mpi;
     const char *timeline, *trace, *paje; /* every message of one run */
+    int explain;
 } opts_t;
 
 enum {
@@ -174,7 +183,8 @@ enum {
     OPT_DATA,
     OPT_TIMELINE,
     OPT_TRACE,
-    OPT_PAJE
+    OPT_PAJE,
+    OPT_EXPLAIN
 };
 
 
@@ -209,6 +219,7 @@ static sc_err_t parse_options(int argc, char **argv, int first, int map, opts_t 
         {"timeline", required_argument, NULL, OPT_TIMELINE},
         {"trace", required_argument, NULL, OPT_TRACE},
         {"paje", required_argument, NULL, OPT_PAJE},
+        {"explain", no_argument, NULL, OPT_EXPLAIN},
         {NULL, 0, NULL, 0}};
     static const struct option map_opts[] = {
         {"platform", required_argument, NULL, 'p'}, {"algo", required_argument, NULL, 'a'},
@@ -288,12 +299,18 @@ static sc_err_t parse_options(int argc, char **argv, int first, int map, opts_t 
         case OPT_TIMELINE: o->timeline = optarg; break;
         case OPT_TRACE: o->trace = optarg; break;
         case OPT_PAJE: o->paje = optarg; break;
+        case OPT_EXPLAIN: o->explain = 1; break;
         case 'f':
             if (!(err = sc_cli_choice(optarg, "--format", formats, &index)))
                 o->format = (sc_format_t)index;
             break;
         case 'N': o->payload = 0; break;
-        case 'h': fputs(map ? map_usage : usage, stdout); *done = 1; return SC_OK;
+        case 'h':
+            fputs(map ? map_usage : usage, stdout);
+            if (!map)
+                fputs(usage_traces, stdout);
+            *done = 1;
+            return SC_OK;
         case 'V':
             printf("simcoll %s (SimGrid %s, igraph %s)\n", SC_VERSION, sc_simgrid_version(),
                    sc_igraph_version());
@@ -562,7 +579,13 @@ static sc_err_t write_traces(const opts_t *o, const sc_platform_t *plat, const p
                  plat->name, pl->layout.name);
     sc_provenance_command(prov, command, sizeof command);
     sc_trace_info_t info = {plat, row->result.node_of, pl->np, title, command};
-    return sc_trace_write_all(o->timeline, o->trace, o->paje, &info, &row->result);
+    sc_err_t err = sc_trace_write_all(o->timeline, o->trace, o->paje, &info, &row->result);
+    sc_explain_t e;
+    if (!err && o->explain && !(err = sc_explain(plat, pl->np, &row->result, &e))) {
+        sc_explain_print(stdout, title, plat, pl->np, &row->result, &e);
+        sc_explain_destroy(&e);
+    }
+    return err;
 }
 
 static int run_command(int argc, char **argv)
@@ -580,13 +603,16 @@ static int run_command(int argc, char **argv)
     if ((err = load_platform(o.platform, &plat)) || (err = parse_lists(&o, &plat, &l)) ||
         (err = make_batch(&o, &plat, &l, &b)))
         goto cleanup;
-    int traced = o.timeline || o.trace || o.paje;
+    int traced = o.timeline || o.trace || o.paje || o.explain;
     const char *terminal;
     if (traced && b.nruns != 1)
         err = sc_error(SC_ERR_INPUT,
-                       "--timeline, --trace and --paje show one run, and this command makes "
-                       "%d: give one --algo, one --np and one --size",
+                       "--timeline, --trace, --paje and --explain show one run, and this "
+                       "command makes %d: give one --algo, one --np and one --size",
                        b.nruns);
+    else if (o.explain && o.format != SC_FORMAT_TABLE)
+        err = sc_error(SC_ERR_INPUT, "--explain writes text after the table; it does not go "
+                                     "with --format csv or json");
     else if (o.timeline)
         err = sc_gnuplot_terminal("--timeline", o.timeline, &terminal);
     if (err)

@@ -88,7 +88,8 @@ struct sc_request {
     int source;    /* receives: the sender of the message matched */
     size_t bytes;
     double path_bytes; /* the sender's path_bytes when it sent */
-    long record;       /* sends: its sc_msg_record_t, or -1 */
+    long record;       /* its message's sc_msg_record_t, or -1 (a receive: once
+                          its message is known) */
     const void *sendbuf;
     void *recvbuf;
     struct sc_request *next; /* in the posted-receive queue */
@@ -224,7 +225,7 @@ static long record_message(sc_world_t *world, int src, int dst, int level, int t
     world->msgs[world->nmsgs] = (sc_msg_record_t){.src = src, .dst = dst, .level = level,
                                                   .tag = tag, .bytes = (double)bytes,
                                                   .posted = posted, .left = posted,
-                                                  .arrived = NAN};
+                                                  .arrived = NAN, .completed = NAN};
     return world->nmsgs++;
 }
 
@@ -436,6 +437,7 @@ static void match(rank_t *rk, sc_request_t *r, envelope_t *env)
     } else if (env->kind == ENV_EAGER) {
         rk->matched++;
         r->path_bytes = env->path_bytes;
+        r->record = env->record;
         if (env->data && r->recvbuf)
             memcpy(r->recvbuf, env->data, env->bytes);
         complete(rk, r);
@@ -544,6 +546,7 @@ static void deliver(rank_t *rk, envelope_t *env)
         envelope_free(env);
         return;
     case ENV_DATA:
+        env->rreq->record = env->record;
         if (env->data && env->rreq->recvbuf)
             memcpy(env->rreq->recvbuf, env->data, env->bytes);
         complete(rk, env->rreq);
@@ -773,7 +776,7 @@ static sc_err_t sim_irecv(sc_comm_t *comm, void *buf, size_t bytes, int src, int
         return rk->error;
     }
     *req = (sc_request_t){.peer = src, .tag = tag, .source = src, .bytes = bytes,
-                          .recvbuf = buf};
+                          .record = -1, .recvbuf = buf};
     /* What arrived while the rank was busy (computing, or paying o_r) is
      * unexpected by now, and matched at once: the cost model assumes so. */
     drain(rk);
@@ -829,6 +832,8 @@ static sc_err_t sim_waitall(sc_comm_t *comm, int count, sc_request_t **reqs)
     if (o_r > 0)
         sg_actor_sleep_for(o_r);
     for (int i = 0; i < count; i++) {
+        if (reqs[i] && !reqs[i]->is_send && reqs[i]->record >= 0 && !rk->error)
+            rk->world->msgs[reqs[i]->record].completed = simgrid_get_clock();
         free(reqs[i]);
         reqs[i] = NULL;
     }

@@ -21,13 +21,16 @@ typedef struct {
 
 /* One message as it went, for traces: sent by `src` to `dst` at `level`
  * with `tag`; `posted` when the send was called, `left` when the message
- * started on its way (after the send overhead and the NIC's gap), and
+ * started on its way (after the send overhead and the NIC's gap),
  * `arrived` when the receiving rank had its data (an eager message, or the
- * data of a rendezvous, taken in by the receiver's progress). */
+ * data of a rendezvous, taken in by the receiver's progress), and
+ * `completed` when the receiver's wait for it returned (after the receive
+ * overhead): from then on the receiver's program can use it. NaN for what
+ * never happened (a message drained in the background never completes). */
 typedef struct {
     int src, dst, level, tag;
     double bytes;
-    double posted, left, arrived;
+    double posted, left, arrived, completed;
 } sc_msg_record_t;
 
 /* All ranks of one simulation. Only valid inside a SimGrid session (a

@@ -32,6 +32,7 @@ int main(int argc, char **argv)
     sc_suite_early();
     sc_suite_program();
     sc_suite_program_run();
+    sc_suite_trace();
     CU_basic_set_mode(CU_BRM_VERBOSE);
     /* Every run starts a new summary: add up the failures as we go. */
     unsigned failed = 0;
@@ -39,7 +40,19 @@ int main(int argc, char **argv)
         CU_basic_run_tests();
         failed = CU_get_number_of_failures();
     }
-    for (int i = 1; i < argc; i++) {
+    /* --skip A B ...: every suite but those (ctest runs the long ones
+     * beside, and a new suite is never left out). */
+    int skip = argc > 1 && strcmp(argv[1], "--skip") == 0;
+    for (CU_pSuite suite = skip ? CU_get_registry()->pSuite : NULL; suite; suite = suite->pNext) {
+        int skipped = 0;
+        for (int i = 2; i < argc && !skipped; i++)
+            skipped = strcmp(argv[i], suite->pName) == 0;
+        if (!skipped) {
+            CU_basic_run_suite(suite);
+            failed += CU_get_number_of_failures();
+        }
+    }
+    for (int i = 1; i < argc && !skip; i++) {
         CU_pSuite suite = CU_get_suite(argv[i]);
         if (!suite) {
             fprintf(stderr, "simcoll_tests: no suite '%s'\n", argv[i]);

@@ -22,5 +22,6 @@ void sc_suite_reduce(void);
 void sc_suite_early(void);
 void sc_suite_program(void);
 void sc_suite_program_run(void);
+void sc_suite_trace(void);
 
 #endif

@@ -359,49 +359,6 @@ static void test_until_prediction(void)
     }
 }
 
-/* Every message recorded once, in the run's counts, each posted, leaving
- * and arriving in that order within the run's time. */
-static void test_message_records(void)
-{
-    const sc_platform_t *plat = sc_test_platform("platforms/gige.xml");
-    if (!plat)
-        return;
-    static const char *const algos[] = {"bruck", "allreduce-rabenseifner", "bcast-binomial",
-                                        "allreduce-early"};
-    for (int a = 0; a < 4; a++) {
-        const sc_algo_t *algo = sc_algo_find(algos[a]);
-        sc_run_spec_t spec = {.plat = plat, .algo = algo, .np = 24, .bytes = 256 * 1024,
-                              .payload = 1, .messages = 1, .op = SC_OP_SUM,
-                              .type = SC_TYPE_INT};
-        if (algo->needs & SC_EARLY_EXIT)
-            spec.op = SC_OP_BOR;
-        sc_run_result_t res;
-        if (sc_run(&spec, &res) != SC_OK) {
-            fprintf(stderr, "\n%s: %s\n", algos[a], sc_error_message());
-            CU_FAIL("run failed");
-            continue;
-        }
-        long per_level[SC_NLEVELS] = {0}, bad = 0;
-        double t0 = INFINITY, t1 = -INFINITY;
-        for (int r = 0; r < spec.np; r++) {
-            t0 = res.start[r] < t0 ? res.start[r] : t0;
-            t1 = res.finish[r] > t1 ? res.finish[r] : t1;
-        }
-        for (long k = 0; k < res.nmsgs; k++) {
-            const sc_msg_record_t *m = &res.msgs[k];
-            per_level[m->level]++;
-            bad += !(t0 <= m->posted && m->posted <= m->left &&
-                     (isnan(m->arrived) || (m->left <= m->arrived && m->arrived <= t1)));
-        }
-        CU_ASSERT_EQUAL(res.valid, 1);
-        CU_ASSERT_EQUAL(bad, 0);
-        CU_ASSERT_EQUAL(per_level[SC_LEVEL_INTER], res.messages[SC_LEVEL_INTER]);
-        CU_ASSERT_EQUAL(per_level[SC_LEVEL_INTRA], res.messages[SC_LEVEL_INTRA]);
-        CU_ASSERT(res.nmsgs > 0);
-        sc_run_result_destroy(&res);
-    }
-}
-
 void sc_suite_program_run(void)
 {
     CU_pSuite s = CU_add_suite("program-run", NULL, NULL);
@@ -412,5 +369,4 @@ void sc_suite_program_run(void)
     CU_add_test(s, "until loops: iterations, sums, simulated = model", test_until_loops);
     CU_add_test(s, "until loops: prediction's gain and costs, allreduce-if",
                 test_until_prediction);
-    CU_add_test(s, "every message recorded, in order, within the run", test_message_records);
 }

@@ -1,0 +1,271 @@
+/* --explain (see explain.h).
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "explain.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/sc_units.h"
+#include "models/cost.h"
+
+/* A message posted, or completed at its receiver (its wait returned). At
+ * one instant a completion comes first: the send it enabled may be posted
+ * at that very time. */
+typedef struct {
+    double time;
+    int arrival;
+    long msg;
+} event_t;
+
+static int by_time(const void *a, const void *b)
+{
+    const event_t *x = a, *y = b;
+    if (x->time != y->time)
+        return x->time < y->time ? -1 : 1;
+    if (x->arrival != y->arrival)
+        return y->arrival - x->arrival;
+    return (x->msg > y->msg) - (x->msg < y->msg);
+}
+
+static int arrived(const sc_msg_record_t *m)
+{
+    return !isnan(m->arrived);
+}
+
+static int completed(const sc_msg_record_t *m)
+{
+    return !isnan(m->completed);
+}
+
+/* The message rank `rank` completed last at or before `t`, or -1. */
+static long last_completed(const sc_run_result_t *res, int rank, double t)
+{
+    long best = -1;
+    for (long k = 0; k < res->nmsgs; k++) {
+        const sc_msg_record_t *m = &res->msgs[k];
+        if (m->dst == rank && completed(m) && m->completed <= t &&
+            (best < 0 || m->completed >= res->msgs[best].completed))
+            best = k;
+    }
+    return best;
+}
+
+static sc_err_t steps_of(const sc_run_result_t *res, int np, int *step_of_msg, int *nsteps)
+{
+    event_t *ev = malloc((size_t)(2 * res->nmsgs + 1) * sizeof *ev);
+    int *taken = calloc((size_t)np, sizeof *taken); /* highest step completed */
+    if (!ev || !taken) {
+        free(ev);
+        free(taken);
+        return sc_error(SC_ERR_RUN, "--explain: out of memory for %ld messages", res->nmsgs);
+    }
+    long n = 0;
+    for (long k = 0; k < res->nmsgs; k++) {
+        ev[n++] = (event_t){res->msgs[k].posted, 0, k};
+        if (completed(&res->msgs[k]))
+            ev[n++] = (event_t){res->msgs[k].completed, 1, k};
+    }
+    qsort(ev, (size_t)n, sizeof *ev, by_time);
+    *nsteps = 0;
+    for (long i = 0; i < n; i++) {
+        const sc_msg_record_t *m = &res->msgs[ev[i].msg];
+        if (ev[i].arrival) {
+            if (step_of_msg[ev[i].msg] > taken[m->dst])
+                taken[m->dst] = step_of_msg[ev[i].msg];
+        } else {
+            step_of_msg[ev[i].msg] = taken[m->src] + 1;
+            if (step_of_msg[ev[i].msg] > *nsteps)
+                *nsteps = step_of_msg[ev[i].msg];
+        }
+    }
+    free(ev);
+    free(taken);
+    return SC_OK;
+}
+
+sc_err_t sc_explain(const sc_platform_t *plat, int np, const sc_run_result_t *res,
+                    sc_explain_t *out)
+{
+    *out = (sc_explain_t){0};
+    out->step_of_msg = calloc((size_t)res->nmsgs + 1, sizeof *out->step_of_msg);
+    if (!out->step_of_msg)
+        return sc_error(SC_ERR_RUN, "--explain: out of memory");
+    sc_err_t err = steps_of(res, np, out->step_of_msg, &out->nsteps);
+    sc_model_t model = {0};
+    double *nic = NULL; /* bytes per node and direction, per step */
+    if (!err)
+        err = sc_model_init(&model, plat, np, res->node_of, NULL, NULL, sizeof(double));
+    if (!err) {
+        out->steps = calloc((size_t)out->nsteps + 1, sizeof *out->steps);
+        nic = calloc(2 * (size_t)plat->nnodes * ((size_t)out->nsteps + 1), sizeof *nic);
+        if (!out->steps || !nic)
+            err = sc_error(SC_ERR_RUN, "--explain: out of memory");
+    }
+    long *nic_messages =
+        err ? NULL
+            : calloc(2 * (size_t)plat->nnodes * ((size_t)out->nsteps + 1), sizeof *nic_messages);
+    if (!err && !nic_messages)
+        err = sc_error(SC_ERR_RUN, "--explain: out of memory");
+    /* Alone: the model without the NICs' gap queue, every route idle. */
+    sc_model_t idle = model;
+    idle.nic_free = NULL;
+    for (int s = 0; !err && s < out->nsteps; s++)
+        out->steps[s] = (sc_explain_step_t){.start = INFINITY, .end = -INFINITY};
+    for (long k = 0; !err && k < res->nmsgs; k++) {
+        const sc_msg_record_t *m = &res->msgs[k];
+        sc_explain_step_t *st = &out->steps[out->step_of_msg[k] - 1];
+        st->messages[m->level]++;
+        st->bytes[m->level] += m->bytes;
+        if (m->posted < st->start)
+            st->start = m->posted;
+        double end = arrived(m) ? m->arrived : m->left;
+        if (end > st->end)
+            st->end = end;
+        double from = 0;
+        const sc_level_t *lv = sc_model_level(&idle, m->src, m->dst);
+        double alone = sc_model_send(&idle, m->src, m->dst, (size_t)m->bytes, &from, 0) -
+                       sc_level_recv_overhead(lv, (size_t)m->bytes);
+        if (alone > st->alone)
+            st->alone = alone;
+        double waited = end - m->posted - alone;
+        waited = waited > 0 ? waited : 0;
+        st->waited_mean += waited;
+        if (waited > st->waited_max)
+            st->waited_max = waited;
+        if (m->level == SC_LEVEL_INTER) {
+            size_t base = 2 * (size_t)plat->nnodes * (size_t)(out->step_of_msg[k] - 1);
+            size_t up = base + 2 * (size_t)res->node_of[m->src],
+                   down = base + 2 * (size_t)res->node_of[m->dst] + 1;
+            nic[up] += m->bytes;
+            nic[down] += m->bytes;
+            nic_messages[up]++;
+            nic_messages[down]++;
+        }
+    }
+    for (int s = 0; !err && s < out->nsteps; s++) {
+        sc_explain_step_t *st = &out->steps[s];
+        long count = st->messages[SC_LEVEL_INTRA] + st->messages[SC_LEVEL_INTER];
+        st->waited_mean = count ? st->waited_mean / (double)count : 0;
+        st->busiest_node = -1;
+        for (int i = 0; i < 2 * plat->nnodes; i++) {
+            size_t at = 2 * (size_t)plat->nnodes * (size_t)s + (size_t)i;
+            if (nic[at] > st->busiest_bytes) {
+                st->busiest_bytes = nic[at];
+                st->busiest_messages = nic_messages[at];
+                st->busiest_node = i / 2;
+                st->busiest_in = i % 2;
+            }
+        }
+    }
+    free(nic);
+    free(nic_messages);
+    sc_model_destroy(&model);
+    /* The critical path, back from the rank that finished last. */
+    if (!err) {
+        out->last_rank = 0;
+        for (int r = 1; r < np; r++)
+            if (res->finish[r] > res->finish[out->last_rank])
+                out->last_rank = r;
+        out->path = malloc(((size_t)res->nmsgs + 1) * sizeof *out->path);
+        if (!out->path)
+            err = sc_error(SC_ERR_RUN, "--explain: out of memory");
+        long k = err ? -1 : last_completed(res, out->last_rank, res->finish[out->last_rank]);
+        while (k >= 0 && out->npath <= res->nmsgs) {
+            out->path[out->npath++] = k;
+            const sc_msg_record_t *m = &res->msgs[k];
+            long before = last_completed(res, m->src, m->posted);
+            /* Steps only go down along the path: no loops. */
+            k = before >= 0 && out->step_of_msg[before] < out->step_of_msg[k] ? before : -1;
+        }
+        for (int i = 0; i < out->npath / 2; i++) { /* earliest first */
+            long t = out->path[i];
+            out->path[i] = out->path[out->npath - 1 - i];
+            out->path[out->npath - 1 - i] = t;
+        }
+    }
+    if (err)
+        sc_explain_destroy(out);
+    return err;
+}
+
+void sc_explain_destroy(sc_explain_t *e)
+{
+    free(e->step_of_msg);
+    free(e->steps);
+    free(e->path);
+    *e = (sc_explain_t){0};
+}
+
+/* "12.3 us" */
+static void seconds(double s, char *out, size_t size)
+{
+    if (fabs(s) < 1e-3)
+        snprintf(out, size, "%.4g us", s * 1e6);
+    else if (fabs(s) < 1)
+        snprintf(out, size, "%.4g ms", s * 1e3);
+    else
+        snprintf(out, size, "%.4g s", s);
+}
+
+void sc_explain_print(FILE *f, const char *title, const sc_platform_t *plat, int np,
+                      const sc_run_result_t *res, const sc_explain_t *e)
+{
+    double t0 = INFINITY;
+    for (int r = 0; r < np; r++)
+        t0 = res->start[r] < t0 ? res->start[r] : t0;
+    char a[32], b[32], c[32], d[32], g[32], h[32], bytes[2][32], nicb[32];
+    seconds(res->sim_time_s, a, sizeof a);
+    if (isnan(res->model_time_s))
+        snprintf(b, sizeof b, "none");
+    else
+        seconds(res->model_time_s, b, sizeof b);
+    fprintf(f, "\nexplain: %s: %d steps, simulated %s, model %s\n", title, e->nsteps, a, b);
+    fprintf(f, "  A step's messages are those whose senders had completed a receive of the\n"
+               "  previous step's.\n"
+               "  alone: its slowest message on idle links and NICs (the cost model's point-to-\n"
+               "  point time); waited: how much longer its messages took (links, NICs, busy\n"
+               "  receivers), mean and most.\n\n");
+    fprintf(f, "  %4s %17s %17s %10s %10s %10s %10s %10s %10s  %s\n", "step", "inter-node",
+            "intra-node", "start", "end", "took", "alone", "waited", "(most)", "busiest NIC");
+    for (int s = 0; s < e->nsteps; s++) {
+        const sc_explain_step_t *st = &e->steps[s];
+        char inter[40], intra[40], nic[96] = "-";
+        sc_format_bytes(st->bytes[SC_LEVEL_INTER], bytes[0], sizeof bytes[0]);
+        sc_format_bytes(st->bytes[SC_LEVEL_INTRA], bytes[1], sizeof bytes[1]);
+        snprintf(inter, sizeof inter, "%ld: %s", st->messages[SC_LEVEL_INTER], bytes[0]);
+        snprintf(intra, sizeof intra, "%ld: %s", st->messages[SC_LEVEL_INTRA], bytes[1]);
+        seconds(st->start - t0, a, sizeof a);
+        seconds(st->end - t0, b, sizeof b);
+        seconds(st->end - st->start, c, sizeof c);
+        seconds(st->alone, d, sizeof d);
+        seconds(st->waited_mean, g, sizeof g);
+        seconds(st->waited_max, h, sizeof h);
+        if (st->busiest_node >= 0) {
+            sc_format_bytes(st->busiest_bytes, nicb, sizeof nicb);
+            snprintf(nic, sizeof nic, "%s %s: %s in %ld", plat->nodes[st->busiest_node].name,
+                     st->busiest_in ? "in" : "out", nicb, st->busiest_messages);
+        }
+        fprintf(f, "  %4d %17s %17s %10s %10s %10s %10s %10s %10s  %s\n", s + 1, inter, intra, a, b,
+                c, d, g, h, nic);
+    }
+    seconds(res->finish[e->last_rank] - t0, a, sizeof a);
+    fprintf(f,
+            "\n  critical path: rank %d finished last, at %s; back from it, each message\n"
+            "  the last its sender completed before posting the next:\n",
+            e->last_rank, a);
+    if (e->npath == 0)
+        fprintf(f, "    (rank %d received nothing)\n", e->last_rank);
+    int shown = e->npath > 24 ? 24 : e->npath;
+    if (shown < e->npath)
+        fprintf(f, "    ... %d earlier messages\n", e->npath - shown);
+    for (int i = e->npath - shown; i < e->npath; i++) {
+        const sc_msg_record_t *m = &res->msgs[e->path[i]];
+        sc_format_bytes(m->bytes, bytes[0], sizeof bytes[0]);
+        seconds(m->posted - t0, a, sizeof a);
+        seconds(m->arrived - t0, b, sizeof b);
+        fprintf(f, "    step %d: rank %d -> rank %d (%s, %s), posted %s, arrived %s\n",
+                e->step_of_msg[e->path[i]], m->src, m->dst, bytes[0],
+                m->level == SC_LEVEL_INTER ? "between nodes" : "in a node", a, b);
+    }
+}
