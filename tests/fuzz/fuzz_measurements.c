@@ -12,7 +12,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* What was accepted must be usable as it is: at least one point a series,
  * every number finite and non-negative (value2 may be NAN), lines in the
- * file, strings terminated. */
+ * file, strings terminated; pairs for message rates (osu_mbw_mr), and
+ * otherwise only for bandwidths (IMB's Uniband and Biband: np/2). */
 static void check(const sc_series_t *series, int n, size_t size)
 {
     if (n < 1 || !series)
@@ -23,7 +24,9 @@ static void check(const sc_series_t *series, int n, size_t size)
             (int)s->kind < (int)SC_MEASURE_LATENCY || (int)s->kind > (int)SC_MEASURE_COLLECTIVE ||
             !memchr(s->collective, '\0', sizeof s->collective) ||
             (s->kind == SC_MEASURE_COLLECTIVE) != (s->collective[0] != '\0') ||
-            (s->kind == SC_MEASURE_MESSAGE_RATE) != (s->pairs > 0))
+            (s->kind == SC_MEASURE_MESSAGE_RATE && s->pairs < 1) ||
+            (s->pairs > 0 && s->kind != SC_MEASURE_MESSAGE_RATE &&
+             s->kind != SC_MEASURE_BANDWIDTH && s->kind != SC_MEASURE_BIBANDWIDTH))
             abort();
         for (int k = 0; k < s->npoints; k++) {
             const sc_point_t *p = &s->points[k];
