@@ -86,4 +86,12 @@ grep -q "merged 0 rows" merge.log || fail "third merge: $(cat merge.log)"
 [ "$(grep -c '",ok,' programs.csv)" -eq 6 ] || fail "$(grep -c '",ok,' programs.csv) ok rows, expected 6"
 [ -z "$(tail -n +2 programs.csv | cut -d'"' -f2 | sort | uniq -d)" ] || fail "a program point twice"
 [ "$("$simcoll" sweep programs.ini --jobs 2>/dev/null | wc -l)" -eq 0 ] || fail "jobs left after all ran"
+# The same rows as a sweep run here, in point order.
+"$simcoll" sweep programs.ini -j 2 -o local.csv 2>/dev/null || fail "the local sweep failed"
+sort local.csv > local.sorted
+sort programs.csv > merged.sorted
+cmp -s local.sorted merged.sorted || fail "--jobs + --merge differ from a local run: $(diff local.sorted merged.sorted | head -n 4)"
+# Merged in the study's point order: point 1 first.
+first=$(sed -n 2p programs.csv | cut -d'"' -f2)
+case $first in "platform=$platforms/gige.xml;program=$work/loop.prog;np=4;payload=no") ;; *) fail "first merged row: $first" ;; esac
 echo "sweep.sh: ok"
