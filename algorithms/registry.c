@@ -68,12 +68,40 @@ const sc_algo_t sc_algos[] = {
     {NULL, 0, NULL, NULL, 0, NULL},
 };
 
+/* Algorithms registered at run time (plug-ins), after the built-in ones. */
+static const sc_algo_t *added[SC_MAX_ADDED_ALGOS];
+static int nadded;
+
 const sc_algo_t *sc_algo_find(const char *name)
 {
     for (const sc_algo_t *a = sc_algos; a->name; a++)
         if (strcmp(a->name, name) == 0)
             return a;
+    for (int i = 0; i < nadded; i++)
+        if (strcmp(added[i]->name, name) == 0)
+            return added[i];
     return NULL;
+}
+
+int sc_algo_is_added(const sc_algo_t *algo)
+{
+    for (int i = 0; i < nadded; i++)
+        if (added[i] == algo)
+            return 1;
+    return 0;
+}
+
+sc_err_t sc_algo_add(const sc_algo_t *algo)
+{
+    if (sc_algo_find(algo->name))
+        return sc_error(SC_ERR_INPUT, "an algorithm named '%s' exists already; give yours "
+                                      "another name",
+                        algo->name);
+    if (nadded == SC_MAX_ADDED_ALGOS)
+        return sc_error(SC_ERR_INPUT, "more than %d algorithms of your own at once",
+                        SC_MAX_ADDED_ALGOS);
+    added[nadded++] = algo;
+    return SC_OK;
 }
 
 /* Levenshtein distance, two rows. Names are short. */

@@ -71,8 +71,16 @@ typedef struct {
 /* The registry, terminated by an entry with a NULL name. */
 extern const sc_algo_t sc_algos[];
 
-/* The entry named `name`, or NULL. */
+/* The entry named `name` (built in, or added), or NULL. */
 const sc_algo_t *sc_algo_find(const char *name);
+
+/* Adds an algorithm of the user's (a plug-in's) under its name, which no
+ * other algorithm may have; `algo` must outlive its use. */
+#define SC_MAX_ADDED_ALGOS 64
+sc_err_t sc_algo_add(const sc_algo_t *algo);
+
+/* 1 for an algorithm sc_algo_add added. */
+int sc_algo_is_added(const sc_algo_t *algo);
 
 /* The entry whose name is closest to `name` (edit distance), for
  * "did you mean" hints. Never NULL. */

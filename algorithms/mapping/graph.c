@@ -230,6 +230,13 @@ sc_err_t sc_graph_recordable(const sc_algo_t *algo)
                         "communication graph to partition or cut; place its ranks with "
                         "--mapping block, cyclic or a mapping file",
                         algo->name);
+    if (sc_algo_is_added(algo))
+        return sc_error(SC_ERR_INPUT,
+                        "%s is an algorithm of your own (--load): recording its graph would "
+                        "run it in simcoll's own process, where a crash in it would take "
+                        "simcoll down; place its ranks with --mapping block, cyclic or a "
+                        "mapping file",
+                        algo->name);
     return SC_OK;
 }
 

@@ -13,6 +13,7 @@
 #include "args.h"
 #include "calibrate.h"
 #include "plot.h"
+#include "plugin.h"
 #include "sweep.h"
 #include "program_cmd.h"
 #include "sim/engine/engine.h"
@@ -43,6 +44,7 @@ static const char usage[] =
     "  or:  simcoll tune --platform FILE --coll NAME [--np N] (tune --help)\n"
     "  or:  simcoll plot FILE.csv -x COLUMN -y COLUMN [--by COLUMN] -o OUT.png (plot --help)\n"
     "  or:  simcoll sweep STUDY [-j N] [-o RESULTS.csv] (sweep --help)\n"
+    "  or:  simcoll new-algo COLLECTIVE NAME -o FILE.c (an algorithm of your own)\n"
     "  or:  simcoll list [--mpi]\n"
     "\n"
     "Simulates MPI collective algorithms on a cluster of SMP nodes (SimGrid)\n"
@@ -81,6 +83,9 @@ static const char usage_traces[] =
     "  --trace FILE           every message as Chrome trace events (JSON: open in\n"
     "                         https://ui.perfetto.dev or chrome://tracing)\n"
     "  --paje FILE            every message as a Paje trace (ViTE, pajeng)\n"
+    "  --load FILE.c|FILE.so  add the algorithms of a file of your own (its table\n"
+    "                         simcoll_algorithms; simcoll new-algo writes one),\n"
+    "                         compiled with cc against simcoll.h; repeatable\n"
     "  --explain              after the table, the run step by step: messages,\n"
     "                         bytes, time against the cost model, waiting, the\n"
     "                         busiest NIC, and the critical path (one run)\n"
@@ -170,6 +175,9 @@ typedef struct {
     const sc_profile_t *mpi;
     const char *timeline, *trace, *paje; /* every message of one run */
     int explain;
+    const char *loads[8]; /* --load, loaded by run_command before --algo is
+                             looked up (not by sc_cli_check) */
+    int nloads;
 } opts_t;
 
 enum {
@@ -184,7 +192,8 @@ enum {
     OPT_TIMELINE,
     OPT_TRACE,
     OPT_PAJE,
-    OPT_EXPLAIN
+    OPT_EXPLAIN,
+    OPT_LOAD
 };
 
 
@@ -220,6 +229,7 @@ static sc_err_t parse_options(int argc, char **argv, int first, int map, opts_t 
         {"trace", required_argument, NULL, OPT_TRACE},
         {"paje", required_argument, NULL, OPT_PAJE},
         {"explain", no_argument, NULL, OPT_EXPLAIN},
+        {"load", required_argument, NULL, OPT_LOAD},
         {NULL, 0, NULL, 0}};
     static const struct option map_opts[] = {
         {"platform", required_argument, NULL, 'p'}, {"algo", required_argument, NULL, 'a'},
@@ -300,6 +310,13 @@ static sc_err_t parse_options(int argc, char **argv, int first, int map, opts_t 
         case OPT_TRACE: o->trace = optarg; break;
         case OPT_PAJE: o->paje = optarg; break;
         case OPT_EXPLAIN: o->explain = 1; break;
+        case OPT_LOAD:
+            if (o->nloads == (int)(sizeof o->loads / sizeof o->loads[0]))
+                err = sc_error(SC_ERR_INPUT, "--load: at most %d files",
+                               (int)(sizeof o->loads / sizeof o->loads[0]));
+            else
+                o->loads[o->nloads++] = optarg;
+            break;
         case 'f':
             if (!(err = sc_cli_choice(optarg, "--format", formats, &index)))
                 o->format = (sc_format_t)index;
@@ -600,7 +617,9 @@ static int run_command(int argc, char **argv)
     batch_t b = {0};
     sc_report_row_t *rows = NULL;
     int nrows = 0, invalid = 0;
-    if ((err = load_platform(o.platform, &plat)) || (err = parse_lists(&o, &plat, &l)) ||
+    for (int i = 0; i < o.nloads && !err; i++)
+        err = sc_plugin_load(o.loads[i]);
+    if (err || (err = load_platform(o.platform, &plat)) || (err = parse_lists(&o, &plat, &l)) ||
         (err = make_batch(&o, &plat, &l, &b)))
         goto cleanup;
     int traced = o.timeline || o.trace || o.paje || o.explain;
@@ -640,8 +659,10 @@ static int run_command(int argc, char **argv)
                                   .op = o.op, .type = o.type, .placement = lay->placement,
                                   .pi = lay->pi};
             /* An early-exit algorithm's messages depend on the data: no
-             * fixed graph to cut (its cut and graph weight stay 0). */
-            if (!(pl->algo->needs & SC_DATA_DEPENDENT))
+             * fixed graph to cut (its cut and graph weight stay 0); one of
+             * the user's runs only in a simulation child (a crash there
+             * is reported, not suffered). */
+            if (!(pl->algo->needs & SC_DATA_DEPENDENT) && !sc_algo_is_added(pl->algo))
                 err = sc_run_cut(&spec, &lay->cut, &lay->total);
         }
     }
@@ -899,6 +920,8 @@ int sc_cli_main(int argc, char **argv)
         code = sc_cli_plot(argc, argv);
     else if (argc > 1 && strcmp(argv[1], "sweep") == 0)
         code = sc_cli_sweep(argc, argv);
+    else if (argc > 1 && strcmp(argv[1], "new-algo") == 0)
+        code = sc_cli_new_algo(argc - 1, argv + 1);
     else
         code = run_command(argc, argv);
     /* Results that never reached stdout (a full disk, /dev/full) are a

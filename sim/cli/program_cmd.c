@@ -5,6 +5,7 @@
 #include "program_cmd.h"
 
 #include "plot.h"
+#include "plugin.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -33,6 +34,8 @@
 typedef struct {
     const char *platform, *np_list, *mapping, *trace, *format_name, *coll, *algo, *dims;
     const char *timeline, *trace_json, *paje; /* run: every message */
+    const char *loads[8]; /* run: --load, loaded before the program is read */
+    int nloads;
     const char *output, *plot;
     const sc_profile_t *mpi;
     int payload;
@@ -50,7 +53,8 @@ typedef struct {
 } popts_t;
 
 enum { OPT_TRACE = 300, OPT_PACK, OPT_MPI, OPT_COLL, OPT_ALGO, OPT_DIMS, OPT_PLOT, OPT_OP,
-       OPT_TYPE, OPT_ROOT, OPT_FROM, OPT_DATA, OPT_TIMELINE, OPT_TRACE_JSON, OPT_PAJE };
+       OPT_TYPE, OPT_ROOT, OPT_FROM, OPT_DATA, OPT_TIMELINE, OPT_TRACE_JSON, OPT_PAJE,
+       OPT_LOAD };
 
 static sc_err_t parse_popts(int argc, char **argv, int tune, popts_t *o, int *done)
 {
@@ -64,6 +68,7 @@ static sc_err_t parse_popts(int argc, char **argv, int tune, popts_t *o, int *do
         {"timeline", required_argument, NULL, OPT_TIMELINE},
         {"trace", required_argument, NULL, OPT_TRACE_JSON},
         {"paje", required_argument, NULL, OPT_PAJE},
+        {"load", required_argument, NULL, OPT_LOAD},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
     static const struct option tune_opts[] = {
         {"platform", required_argument, NULL, 'p'}, {"np", required_argument, NULL, 'n'},
@@ -98,6 +103,13 @@ static sc_err_t parse_popts(int argc, char **argv, int tune, popts_t *o, int *do
         case OPT_TIMELINE: o->timeline = optarg; break;
         case OPT_TRACE_JSON: o->trace_json = optarg; break;
         case OPT_PAJE: o->paje = optarg; break;
+        case OPT_LOAD:
+            if (o->nloads == (int)(sizeof o->loads / sizeof o->loads[0]))
+                err = sc_error(SC_ERR_INPUT, "--load: at most %d files",
+                               (int)(sizeof o->loads / sizeof o->loads[0]));
+            else
+                o->loads[o->nloads++] = optarg;
+            break;
         case 'o': o->output = optarg; break;
         case OPT_PLOT: o->plot = optarg; break;
         case OPT_COLL: o->coll = optarg; break;
@@ -146,6 +158,7 @@ static sc_err_t parse_popts(int argc, char **argv, int tune, popts_t *o, int *do
                        : "usage: simcoll run --platform FILE [--np N[,N...]] [--mapping M] [--mpi P]\n"
                          "         [--pack none|auto|show] [--turning-from SIZE] [--trace-ops FILE]\n"
                          "         [--timeline FILE.svg|.png] [--trace FILE.json] [--paje FILE]\n"
+                         "         [--load FILE.c|FILE.so]\n"
                          "         [--no-payload] [--data decider=D]\n"
                          "         [--format table|csv|json] PROGRAM\n"
                          SC_CLI_DATA_HELP,
@@ -402,7 +415,9 @@ int sc_cli_run_program(int argc, char **argv)
     int nrows = 0;
     char what[512];
     snprintf(what, sizeof what, "program '%s'", o.program);
-    if ((err = sc_platform_load("--platform", o.platform, &plat)) ||
+    for (int i = 0; i < o.nloads && !err; i++)
+        err = sc_plugin_load(o.loads[i]);
+    if (err || (err = sc_platform_load("--platform", o.platform, &plat)) ||
         (err = sc_input_read(what, o.program, MAX_PROGRAM_BYTES, &text, &len)) ||
         (err = sc_program_parse(o.program, text, len, &prog)) ||
         (err = process_counts(o.np_list, &plat, &nps, &nnps)))

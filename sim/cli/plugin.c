@@ -1,0 +1,365 @@
+/* --load and new-algo (see plugin.h).
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "plugin.h"
+
+#include <ctype.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "algorithms/kinds.h"
+#include "algorithms/registry.h"
+#include "args.h"
+#include "cli.h"
+#include "sim/io/files.h"
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* 'text' for sh. */
+static void quote(const char *text, char *out, size_t size)
+{
+    size_t n = 0;
+    if (size < 3)
+        return;
+    out[n++] = '\'';
+    for (const char *c = text; *c && n + 6 < size; c++) {
+        if (*c == '\'') {
+            memcpy(out + n, "'\\''", 4);
+            n += 4;
+        } else {
+            out[n++] = *c;
+        }
+    }
+    out[n++] = '\'';
+    out[n] = '\0';
+}
+
+/* The -I flags of the public headers: installed, or this source tree. */
+static void include_flags(char *out, size_t size)
+{
+    char header[4200], dir[4096];
+    snprintf(header, sizeof header, "%s/simcoll.h", SC_PLUGIN_INCLUDE_DIR);
+    if (access(header, R_OK) == 0) {
+        quote(SC_PLUGIN_INCLUDE_DIR, dir, sizeof dir);
+        snprintf(out, size, "-I%s", dir);
+        return;
+    }
+    char source[4096];
+    quote(SC_SOURCE_DIR "/algorithms/plugin", dir, sizeof dir);
+    quote(SC_SOURCE_DIR, source, sizeof source);
+    snprintf(out, size, "-I%s -I%s", dir, source);
+}
+
+/* Compiles `path` into a shared object at `so`; the compiler's messages
+ * become the error's. */
+static sc_err_t compile(const char *path, const char *so)
+{
+    const char *cc = getenv("CC");
+    char flags[8300], src[4200], out[4200], command[17000];
+    include_flags(flags, sizeof flags);
+    quote(path, src, sizeof src);
+    quote(so, out, sizeof out);
+    snprintf(command, sizeof command, "%s -std=c11 -O2 -g -shared -fPIC %s -o %s %s 2>&1",
+             cc && *cc ? cc : "cc", flags, out, src);
+    FILE *p = popen(command, "r");
+    if (!p)
+        return sc_error(SC_ERR_RUN, "--load %s: cannot start the compiler: %s", path,
+                        strerror(errno));
+    char messages[4096] = "";
+    size_t n = 0, got;
+    char chunk[1024];
+    while ((got = fread(chunk, 1, sizeof chunk, p)) > 0)
+        if (n < sizeof messages - 1) {
+            size_t take = got < sizeof messages - 1 - n ? got : sizeof messages - 1 - n;
+            memcpy(messages + n, chunk, take);
+            n += take;
+            messages[n] = '\0';
+        }
+    int status = pclose(p);
+    if (status != 0)
+        return sc_error(SC_ERR_INPUT, "--load %s: it does not compile (%s):\n%s", path,
+                        cc && *cc ? cc : "cc", messages[0] ? messages : "(no message)");
+    return SC_OK;
+}
+
+static int valid_name(const char *name)
+{
+    if (!name || !*name || strlen(name) > 64)
+        return 0;
+    for (const char *c = name; *c; c++)
+        if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-')
+            return 0;
+    return 1;
+}
+
+/* Checks and adds every entry of the table. */
+static sc_err_t add_table(const char *path, const sc_algo_t *table)
+{
+    int n = 0;
+    for (const sc_algo_t *a = table; a->name && n <= SC_MAX_ADDED_ALGOS; a++, n++) {
+        if (!valid_name(a->name))
+            return sc_error(SC_ERR_INPUT,
+                            "--load %s: entry %d of simcoll_algorithms: '%.64s' is not a name "
+                            "(1 to 64 letters, digits, '_' and '-')",
+                            path, n, a->name);
+        if ((int)a->collective < 0 || (int)a->collective > (int)SC_ALLREDUCE)
+            return sc_error(SC_ERR_INPUT,
+                            "--load %s: %s: collective %d is none of SC_ALLGATHER, SC_BCAST, "
+                            "SC_BARRIER, SC_REDUCE, SC_ALLREDUCE",
+                            path, a->name, (int)a->collective);
+        if (!a->run)
+            return sc_error(SC_ERR_INPUT, "--load %s: %s has no function to run", path, a->name);
+        if (a->needs & ~(unsigned)SC_NEEDS_POW2)
+            return sc_error(SC_ERR_INPUT,
+                            "--load %s: %s: needs may be 0 or SC_NEEDS_POW2 for an algorithm "
+                            "of your own",
+                            path, a->name);
+        if (!a->doc)
+            return sc_error(SC_ERR_INPUT, "--load %s: %s has no description (a string)", path,
+                            a->name);
+        sc_err_t err = sc_algo_add(a);
+        if (err) {
+            char why[512];
+            snprintf(why, sizeof why, "%s", sc_error_message());
+            return sc_error(SC_ERR_INPUT, "--load %s: %s", path, why);
+        }
+    }
+    if (n == 0)
+        return sc_error(SC_ERR_INPUT, "--load %s: simcoll_algorithms lists no algorithm", path);
+    return SC_OK;
+}
+
+sc_err_t sc_plugin_load(const char *path)
+{
+    int source = ends_with(path, ".c");
+    if (!source && !ends_with(path, ".so"))
+        return sc_error(SC_ERR_INPUT, "--load %s: give a C file (.c) or a shared object (.so)",
+                        path);
+    struct stat sb;
+    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+        return sc_error(SC_ERR_INPUT, "--load %s: %s", path,
+                        errno ? strerror(errno) : "not a regular file");
+    char so[] = "/tmp/simcoll-plugin-XXXXXX";
+    if (source) {
+        int fd = mkstemp(so);
+        if (fd < 0)
+            return sc_error(SC_ERR_RUN, "--load %s: cannot make a file in /tmp: %s", path,
+                            strerror(errno));
+        close(fd);
+        sc_err_t err = compile(path, so);
+        if (err) {
+            unlink(so);
+            return err;
+        }
+    }
+    /* dlopen needs a slash to take the name as a path. */
+    char where[4200];
+    snprintf(where, sizeof where, "%s%s", source || strchr(path, '/') ? "" : "./",
+             source ? so : path);
+    void *handle = dlopen(where, RTLD_NOW | RTLD_LOCAL);
+    if (source)
+        unlink(so); /* the mapping stays */
+    if (!handle)
+        return sc_error(SC_ERR_INPUT, "--load %s: cannot load it: %s", path, dlerror());
+    const sc_algo_t *table = dlsym(handle, "simcoll_algorithms");
+    if (!table)
+        return sc_error(SC_ERR_INPUT,
+                        "--load %s: it defines no table 'const sc_algo_t "
+                        "simcoll_algorithms[]' (simcoll new-algo writes one)",
+                        path);
+    return add_table(path, table); /* the handle stays open: simcoll runs its code */
+}
+
+/* ---- simcoll new-algo ---- */
+
+/* The body of each collective's skeleton: a simple, correct algorithm to
+ * start from, and comments on what to change. */
+static const char *const bodies[] = {
+    /* allgather */
+    "    /* Allgather: every rank contributes args->bytes at args->sendbuf and\n"
+    "     * ends with all p blocks, in rank order, in args->recvbuf. This is the\n"
+    "     * ring: at step k a rank sends the block it got at step k - 1 to its\n"
+    "     * right neighbour and receives a new one from its left, p - 1 steps. */\n"
+    "    int rank = comm->rank, p = comm->size;\n"
+    "    size_t m = args->bytes;\n"
+    "    char *out = args->recvbuf;\n"
+    "    if (m == 0)\n"
+    "        return SC_OK;\n"
+    "    sc_buf_copy(comm, out + (size_t)rank * m, args->sendbuf, m); /* my own block */\n"
+    "    int left = (rank - 1 + p) % p, right = (rank + 1) % p;\n"
+    "    for (int k = 0; k < p - 1; k++) {\n"
+    "        int send_block = (rank - k + p) % p, recv_block = (rank - k - 1 + p) % p;\n"
+    "        sc_err_t err = sc_sendrecv(comm, out + (size_t)send_block * m, m, right, MY_TAG,\n"
+    "                                   out + (size_t)recv_block * m, m, left, MY_TAG);\n"
+    "        if (err)\n"
+    "            return err;\n"
+    "    }\n"
+    "    return SC_OK;\n",
+    /* bcast */
+    "    /* Broadcast: the root's args->bytes at args->recvbuf reach every\n"
+    "     * rank's args->recvbuf. This is the linear one: the root sends to\n"
+    "     * each rank in turn, p - 1 messages one after the other. */\n"
+    "    int rank = comm->rank, p = comm->size;\n"
+    "    if (args->bytes == 0)\n"
+    "        return SC_OK;\n"
+    "    if (rank != args->root)\n"
+    "        return sc_recv(comm, args->recvbuf, args->bytes, args->root, MY_TAG);\n"
+    "    for (int r = 0; r < p; r++) {\n"
+    "        if (r == rank)\n"
+    "            continue;\n"
+    "        sc_err_t err = sc_send(comm, args->recvbuf, args->bytes, r, MY_TAG);\n"
+    "        if (err)\n"
+    "            return err;\n"
+    "    }\n"
+    "    return SC_OK;\n",
+    /* barrier */
+    "    /* Barrier: no rank leaves before every rank has entered. This is the\n"
+    "     * central one: every rank tells rank 0 it has entered, and rank 0\n"
+    "     * lets them all go once all have. Messages of 0 bytes. */\n"
+    "    int rank = comm->rank, p = comm->size;\n"
+    "    sc_err_t err = SC_OK;\n"
+    "    if (rank != 0) {\n"
+    "        err = sc_send(comm, NULL, 0, 0, MY_TAG);\n"
+    "        return err ? err : sc_recv(comm, NULL, 0, 0, MY_TAG);\n"
+    "    }\n"
+    "    for (int r = 1; r < p && !err; r++)\n"
+    "        err = sc_recv(comm, NULL, 0, r, MY_TAG);\n"
+    "    for (int r = 1; r < p && !err; r++)\n"
+    "        err = sc_send(comm, NULL, 0, r, MY_TAG);\n"
+    "    return err;\n",
+    /* reduce */
+    "    /* Reduce: the vectors of every rank (args->bytes at args->sendbuf)\n"
+    "     * combined with args->op end in the root's args->recvbuf (the other\n"
+    "     * ranks may use theirs as working space). This is the linear one:\n"
+    "     * every rank sends its vector to the root, which combines them in\n"
+    "     * rank order. */\n"
+    "    int rank = comm->rank, p = comm->size;\n"
+    "    size_t n = sc_vector_elems(args);\n"
+    "    if (n == 0)\n"
+    "        return SC_OK;\n"
+    "    if (rank != args->root)\n"
+    "        return sc_send(comm, args->sendbuf, args->bytes, args->root, MY_TAG);\n"
+    "    sc_vector_start(comm, args); /* my own vector into recvbuf */\n"
+    "    char *tmp;\n"
+    "    sc_err_t err = sc_vector_alloc(comm, args, n, &tmp);\n"
+    "    for (int r = 0; r < p && !err; r++) {\n"
+    "        if (r == rank)\n"
+    "            continue;\n"
+    "        err = sc_recv(comm, tmp, args->bytes, r, MY_TAG);\n"
+    "        if (!err)\n"
+    "            err = sc_vector_combine(comm, args, args->recvbuf, tmp, (sc_span_t){0, n});\n"
+    "    }\n"
+    "    if (tmp)\n"
+    "        sc_buf_free(comm, tmp);\n"
+    "    return err;\n",
+    /* allreduce */
+    "    /* Allreduce: the vectors of every rank (args->bytes at args->sendbuf)\n"
+    "     * combined with args->op end in every rank's args->recvbuf. This is\n"
+    "     * the simplest: everyone sends to rank 0, which combines and sends the\n"
+    "     * result back to everyone. */\n"
+    "    int rank = comm->rank, p = comm->size;\n"
+    "    size_t n = sc_vector_elems(args);\n"
+    "    if (n == 0)\n"
+    "        return SC_OK;\n"
+    "    sc_vector_start(comm, args); /* my own vector into recvbuf */\n"
+    "    if (rank != 0) {\n"
+    "        sc_err_t err = sc_send(comm, args->recvbuf, args->bytes, 0, MY_TAG);\n"
+    "        return err ? err : sc_recv(comm, args->recvbuf, args->bytes, 0, MY_TAG);\n"
+    "    }\n"
+    "    char *tmp;\n"
+    "    sc_err_t err = sc_vector_alloc(comm, args, n, &tmp);\n"
+    "    for (int r = 1; r < p && !err; r++) {\n"
+    "        err = sc_recv(comm, tmp, args->bytes, r, MY_TAG);\n"
+    "        if (!err)\n"
+    "            err = sc_vector_combine(comm, args, args->recvbuf, tmp, (sc_span_t){0, n});\n"
+    "    }\n"
+    "    if (tmp)\n"
+    "        sc_buf_free(comm, tmp);\n"
+    "    for (int r = 1; r < p && !err; r++)\n"
+    "        err = sc_send(comm, args->recvbuf, args->bytes, r, MY_TAG);\n"
+    "    return err;\n",
+};
+
+static const char *const enum_names[] = {"SC_ALLGATHER", "SC_BCAST", "SC_BARRIER", "SC_REDUCE",
+                                         "SC_ALLREDUCE"};
+
+int sc_cli_new_algo(int argc, char **argv)
+{
+    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        fputs("usage: simcoll new-algo COLLECTIVE NAME -o FILE.c\n"
+              "Writes a commented skeleton of an algorithm of your own for COLLECTIVE\n"
+              "(allgather, bcast, barrier, reduce, allreduce) named NAME: a simple correct\n"
+              "algorithm to change. Run it with simcoll --load FILE.c --algo NAME ...\n",
+              stdout);
+        return 0;
+    }
+    if (argc != 5 || strcmp(argv[3], "-o") != 0)
+        return sc_cli_fail(sc_error(SC_ERR_INPUT,
+                                    "new-algo needs COLLECTIVE NAME -o FILE.c, e.g. simcoll "
+                                    "new-algo allgather my_ring -o my_ring.c"));
+    const sc_kind_t *kind = sc_kind_find(argv[1]);
+    if (!kind)
+        return sc_cli_fail(sc_error(SC_ERR_INPUT,
+                                    "new-algo: unknown collective '%s'; use one of %s", argv[1],
+                                    sc_kind_names()));
+    const char *name = argv[2], *path = argv[4];
+    if (!valid_name(name))
+        return sc_cli_fail(sc_error(SC_ERR_INPUT,
+                                    "new-algo: '%s' is not a name (1 to 64 letters, digits, "
+                                    "'_' and '-')",
+                                    name));
+    if (sc_algo_find(name))
+        return sc_cli_fail(sc_error(SC_ERR_INPUT,
+                                    "new-algo: simcoll has an algorithm named '%s'; choose "
+                                    "another name",
+                                    name));
+    if (!ends_with(path, ".c"))
+        return sc_cli_fail(
+            sc_error(SC_ERR_INPUT, "new-algo -o %s: the file name must end in .c", path));
+    /* A C identifier for the function: the name with '-' as '_'. */
+    char fn[80];
+    snprintf(fn, sizeof fn, "%s%s", isdigit((unsigned char)name[0]) ? "algo_" : "", name);
+    for (char *c = fn; *c; c++)
+        if (*c == '-')
+            *c = '_';
+    sc_outputs_t *outs = sc_outputs_new();
+    FILE *f = NULL;
+    sc_err_t err =
+        outs ? sc_outputs_add(outs, "-o", path, &f) : sc_error(SC_ERR_RUN, "out of memory");
+    if (err) {
+        sc_outputs_discard(outs);
+        return sc_cli_fail(err);
+    }
+    int c = (int)kind->collective;
+    fprintf(f,
+            "/* %s: a %s algorithm of my own, for simcoll.\n"
+            " *\n"
+            " * Run it, checked against the sequential reference:\n"
+            " *   simcoll --platform gige.xml --load %s --algo %s --np 16\n"
+            " * See every message it sends:\n"
+            " *   simcoll --platform gige.xml --load %s --algo %s --np 16 --timeline %s.svg\n"
+            " * The API is in simcoll.h (pkg-config --cflags simcoll says where). */\n"
+            "#include <simcoll.h>\n\n"
+            "/* A tag of my own: messages match by sender and tag. */\n"
+            "enum { MY_TAG = 4242 };\n\n"
+            "/* One rank's part: every rank of the communicator runs this. */\n"
+            "static sc_err_t %s(sc_comm_t *comm, const sc_coll_args_t *args)\n{\n%s}\n\n"
+            "/* What simcoll finds in this file: name, collective, function, cost\n"
+            " * model (NULL: none), needs (0, or SC_NEEDS_POW2), description. */\n"
+            "const sc_algo_t simcoll_algorithms[] = {\n"
+            "    {\"%s\", %s, %s, NULL, 0, \"my own %s\"},\n"
+            "    {NULL, 0, NULL, NULL, 0, NULL},\n"
+            "};\n",
+            path, kind->name, path, name, path, name, name, fn, bodies[c], name, enum_names[c], fn,
+            kind->name);
+    err = sc_outputs_commit(outs);
+    return err ? sc_cli_fail(err) : 0;
+}

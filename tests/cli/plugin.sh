@@ -1,0 +1,73 @@
+#!/bin/sh
+# Algorithms of one's own (--load, new-algo): every collective's skeleton
+# compiles, runs and is right; a compile error, a missing table, a name
+# taken, a crash, a deadlock and a wrong result are each reported as such
+# (exit 2 before running, 1 after) and never take simcoll down; a shared
+# object built by hand loads too; a program can call a loaded algorithm.
+# usage: plugin.sh SIMCOLL SOURCE_DIR
+# SPDX-License-Identifier: GPL-2.0-or-later
+set -u
+simcoll=$1 src=$2
+platforms=$src/platforms
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+fail() { echo "plugin.sh: $*"; exit 1; }
+gige=$platforms/gige.xml
+
+for coll in allgather bcast barrier reduce allreduce; do
+    "$simcoll" new-algo $coll my_$coll -o my_$coll.c || fail "new-algo $coll"
+    "$simcoll" --platform "$gige" --load my_$coll.c --algo my_$coll --np 13 --format csv \
+        > $coll.csv 2> err.txt || fail "my_$coll: $(cat err.txt)"
+    tail -n 1 $coll.csv | grep -q ",yes," || fail "my_$coll is not right: $(tail -n 1 $coll.csv)"
+done
+
+# run REGEX CODE FILE: --load FILE --algo my_allgather exits CODE saying REGEX.
+run() {
+    "$simcoll" --platform "$gige" --load "$3" --algo my_allgather --np 8 > out.txt 2> err.txt
+    code=$?
+    [ $code -eq "$2" ] || fail "$3: exit $code, expected $2: $(cat err.txt)"
+    grep -q "$1" err.txt || fail "$3: no '$1' in: $(cat err.txt)"
+}
+sed 's/int left = /int left = undefined_thing + /' my_allgather.c > compile_error.c
+run "it does not compile" 2 compile_error.c
+grep -q "error: .undefined_thing. undeclared" err.txt || fail "no compiler message: $(cat err.txt)"
+sed 's/simcoll_algorithms\[\]/other_name[]/' my_allgather.c > no_table.c
+run "defines no table" 2 no_table.c
+sed 's/"my_allgather", SC_ALLGATHER/"ring", SC_ALLGATHER/' my_allgather.c > taken.c
+"$simcoll" --platform "$gige" --load taken.c --algo ring --np 8 > out.txt 2> err.txt
+[ $? -eq 2 ] && grep -q "an algorithm named 'ring' exists already" err.txt || fail "taken: $(cat err.txt)"
+sed 's|    sc_buf_copy(comm, out + (size_t)rank \* m, args->sendbuf, m);.*|    if (rank == 3) *(volatile int *)0 = 1;\n&|' my_allgather.c > crash.c
+run "simulation of my_allgather .* died of signal 11" 1 crash.c
+sed 's|sc_err_t err = sc_sendrecv(comm, out + (size_t)send_block \* m, m, right, MY_TAG,|sc_err_t err = sc_recv(comm, out + (size_t)recv_block * m, m, left, MY_TAG); if (err \|\| send_block < 0 \|\| right < 0) return err; err = sc_recv(comm,|' \
+    my_allgather.c > deadlock.c
+run "my_allgather deadlocked: 8 of 8 ranks never finished" 1 deadlock.c
+sed 's/for (int k = 0; k < p - 1; k++)/for (int k = 0; k < p - 2; k++)/' my_allgather.c > wrong.c
+run "gave a WRONG result" 1 wrong.c
+grep -q "NO$" out.txt || fail "wrong.c: the table does not say NO"
+"$simcoll" --platform "$gige" --load wrong.c --algo my_allgather --np 8 --mapping partition \
+    2> err.txt > /dev/null
+[ $? -eq 2 ] && grep -q "algorithm of your own" err.txt || fail "partition: $(cat err.txt)"
+
+# Built by hand, against this source tree's headers.
+cc -shared -fPIC -I"$src/algorithms/plugin" -I"$src" my_bcast.c -o my_bcast.so ||
+    fail "cc my_bcast.c"
+"$simcoll" --platform "$gige" --load ./my_bcast.so --algo my_bcast --np 9 --root 4 > so.txt ||
+    fail "the shared object"
+grep -q "my_bcast .* yes" so.txt || fail "my_bcast.so: $(cat so.txt)"
+
+# A program calling a loaded algorithm.
+printf 'loop 3\n  allgather 1K algo=my_allgather\nend\n' > p.prog
+"$simcoll" run --platform "$gige" --np 12 --load my_allgather.c p.prog > prog.txt ||
+    fail "the program"
+grep -q "p.prog .* yes" prog.txt || fail "the program: $(cat prog.txt)"
+
+# new-algo's refusals.
+"$simcoll" new-algo alltoall x -o x.c 2> err.txt
+[ $? -eq 2 ] && grep -q "unknown collective 'alltoall'" err.txt || fail "new-algo alltoall"
+"$simcoll" new-algo bcast bruck -o x.c 2> err.txt
+[ $? -eq 2 ] && grep -q "has an algorithm named 'bruck'" err.txt || fail "new-algo bruck"
+"$simcoll" new-algo bcast x -o x.txt 2> err.txt
+[ $? -eq 2 ] && grep -q "must end in .c" err.txt || fail "new-algo x.txt"
+[ ! -e x.c ] && [ ! -e x.txt ] || fail "a refused new-algo wrote a file"
+echo "plugin.sh: ok"
