@@ -38,7 +38,7 @@ sed 's/"my_allgather", SC_ALLGATHER/"ring", SC_ALLGATHER/' my_allgather.c > take
 "$simcoll" --platform "$gige" --load taken.c --algo ring --np 8 > out.txt 2> err.txt
 [ $? -eq 2 ] && grep -q "an algorithm named 'ring' exists already" err.txt || fail "taken: $(cat err.txt)"
 sed 's|    sc_buf_copy(comm, out + (size_t)rank \* m, args->sendbuf, m);.*|    if (rank == 3) *(volatile int *)0 = 1;\n&|' my_allgather.c > crash.c
-run "simulation of my_allgather .* died of signal 11" 1 crash.c
+run "the simulation of my_allgather (np 8, 2048 bytes) failed" 1 crash.c
 sed 's|sc_err_t err = sc_sendrecv(comm, out + (size_t)send_block \* m, m, right, MY_TAG,|sc_err_t err = sc_recv(comm, out + (size_t)recv_block * m, m, left, MY_TAG); if (err \|\| send_block < 0 \|\| right < 0) return err; err = sc_recv(comm,|' \
     my_allgather.c > deadlock.c
 run "my_allgather deadlocked: 8 of 8 ranks never finished" 1 deadlock.c
