@@ -2,6 +2,7 @@
  * options getopt refused, and the message of a failure.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "args.h"
+#include "plugin.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -94,4 +95,20 @@ sc_err_t sc_cli_data(const char *text, sc_cli_data_t *data)
     }
     return sc_error(SC_ERR_INPUT, "--data: unknown setting '%s'; use decider=... or "
                     "extreme=... (simcoll --help describes them)", text);
+}
+
+sc_err_t sc_cli_add_load(const char **loads, int *n, const char *path)
+{
+    if (*n == SC_CLI_MAX_LOADS)
+        return sc_error(SC_ERR_INPUT, "--load: at most %d files", SC_CLI_MAX_LOADS);
+    loads[(*n)++] = path;
+    return SC_OK;
+}
+
+sc_err_t sc_cli_load_all(const char *const *loads, int n)
+{
+    sc_err_t err = SC_OK;
+    for (int i = 0; i < n && !err; i++)
+        err = sc_plugin_load(loads[i]);
+    return err;
 }

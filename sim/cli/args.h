@@ -51,4 +51,11 @@ sc_err_t sc_cli_data(const char *text, sc_cli_data_t *data);
     "                         element, and before each later call it moves with\n"  \
     "                         probability Q (default 0) to a rank picked at random\n"
 
+/* --load FILE: kept as given (at most SC_CLI_MAX_LOADS), and loaded once
+ * the options are read, before any algorithm is looked up by name; never by
+ * the option parsing itself, which the CLI fuzzer runs. */
+#define SC_CLI_MAX_LOADS 8
+sc_err_t sc_cli_add_load(const char **loads, int *n, const char *path);
+sc_err_t sc_cli_load_all(const char *const *loads, int n);
+
 #endif

@@ -175,7 +175,7 @@ typedef struct {
     const sc_profile_t *mpi;
     const char *timeline, *trace, *paje; /* every message of one run */
     int explain;
-    const char *loads[8]; /* --load, loaded by run_command before --algo is
+    const char *loads[SC_CLI_MAX_LOADS]; /* --load, loaded by run_command before --algo is
                              looked up (not by sc_cli_check) */
     int nloads;
 } opts_t;
@@ -310,13 +310,7 @@ static sc_err_t parse_options(int argc, char **argv, int first, int map, opts_t 
         case OPT_TRACE: o->trace = optarg; break;
         case OPT_PAJE: o->paje = optarg; break;
         case OPT_EXPLAIN: o->explain = 1; break;
-        case OPT_LOAD:
-            if (o->nloads == (int)(sizeof o->loads / sizeof o->loads[0]))
-                err = sc_error(SC_ERR_INPUT, "--load: at most %d files",
-                               (int)(sizeof o->loads / sizeof o->loads[0]));
-            else
-                o->loads[o->nloads++] = optarg;
-            break;
+        case OPT_LOAD: err = sc_cli_add_load(o->loads, &o->nloads, optarg); break;
         case 'f':
             if (!(err = sc_cli_choice(optarg, "--format", formats, &index)))
                 o->format = (sc_format_t)index;
@@ -617,8 +611,7 @@ static int run_command(int argc, char **argv)
     batch_t b = {0};
     sc_report_row_t *rows = NULL;
     int nrows = 0, invalid = 0;
-    for (int i = 0; i < o.nloads && !err; i++)
-        err = sc_plugin_load(o.loads[i]);
+    err = sc_cli_load_all(o.loads, o.nloads);
     if (err || (err = load_platform(o.platform, &plat)) || (err = parse_lists(&o, &plat, &l)) ||
         (err = make_batch(&o, &plat, &l, &b)))
         goto cleanup;

@@ -34,7 +34,7 @@
 typedef struct {
     const char *platform, *np_list, *mapping, *trace, *format_name, *coll, *algo, *dims;
     const char *timeline, *trace_json, *paje; /* run: every message */
-    const char *loads[8]; /* run: --load, loaded before the program is read */
+    const char *loads[SC_CLI_MAX_LOADS]; /* run: --load, loaded before the program is read */
     int nloads;
     const char *output, *plot;
     const sc_profile_t *mpi;
@@ -103,13 +103,7 @@ static sc_err_t parse_popts(int argc, char **argv, int tune, popts_t *o, int *do
         case OPT_TIMELINE: o->timeline = optarg; break;
         case OPT_TRACE_JSON: o->trace_json = optarg; break;
         case OPT_PAJE: o->paje = optarg; break;
-        case OPT_LOAD:
-            if (o->nloads == (int)(sizeof o->loads / sizeof o->loads[0]))
-                err = sc_error(SC_ERR_INPUT, "--load: at most %d files",
-                               (int)(sizeof o->loads / sizeof o->loads[0]));
-            else
-                o->loads[o->nloads++] = optarg;
-            break;
+        case OPT_LOAD: err = sc_cli_add_load(o->loads, &o->nloads, optarg); break;
         case 'o': o->output = optarg; break;
         case OPT_PLOT: o->plot = optarg; break;
         case OPT_COLL: o->coll = optarg; break;
@@ -415,8 +409,7 @@ int sc_cli_run_program(int argc, char **argv)
     int nrows = 0;
     char what[512];
     snprintf(what, sizeof what, "program '%s'", o.program);
-    for (int i = 0; i < o.nloads && !err; i++)
-        err = sc_plugin_load(o.loads[i]);
+    err = sc_cli_load_all(o.loads, o.nloads);
     if (err || (err = sc_platform_load("--platform", o.platform, &plat)) ||
         (err = sc_input_read(what, o.program, MAX_PROGRAM_BYTES, &text, &len)) ||
         (err = sc_program_parse(o.program, text, len, &prog)) ||

@@ -97,33 +97,40 @@ static void test_buffers(void)
     sc_program_destroy(&prog);
 }
 
-/* What the program prints parses back to the same program. */
-static void test_print_round_trip(void)
+/* prog, printed, parses back to a program that prints the same. */
+static void check_round_trip(const sc_program_t *prog)
 {
-    sc_program_t prog, again;
-    CU_ASSERT_EQUAL_FATAL(parse(good, &prog), SC_OK);
+    sc_program_t again;
     char *first = NULL, *second = NULL;
     size_t len1, len2;
     FILE *f = open_memstream(&first, &len1);
-    sc_program_print(&prog, f);
+    sc_program_print(prog, f);
     fclose(f);
     CU_ASSERT_EQUAL_FATAL(sc_program_parse("printed", first, len1, &again), SC_OK);
     f = open_memstream(&second, &len2);
     sc_program_print(&again, f);
     fclose(f);
     CU_ASSERT_STRING_EQUAL(first, second);
-    CU_ASSERT_EQUAL(again.nstmts, prog.nstmts);
+    CU_ASSERT_EQUAL(again.nstmts, prog->nstmts);
     free(first);
     free(second);
-    sc_program_destroy(&prog);
     sc_program_destroy(&again);
+}
+
+/* What the program prints parses back to the same program. */
+static void test_print_round_trip(void)
+{
+    sc_program_t prog;
+    CU_ASSERT_EQUAL_FATAL(parse(good, &prog), SC_OK);
+    check_round_trip(&prog);
+    sc_program_destroy(&prog);
 }
 
 /* A solver's loop: its settings, its iterations, and its printed form
  * parses back to the same. */
 static void test_until(void)
 {
-    sc_program_t prog, again;
+    sc_program_t prog;
     const char *text = "until 1e-6 max=50 error=2 rate=0.8 algo=allreduce-if predict save=1us "
                        "rollback=20us\n"
                        "  compute 10us spread=0.25\n"
@@ -148,19 +155,7 @@ static void test_until(void)
     /* The last rank holds 2/(p+1) of the error, the first 2/(p(p+1)). */
     CU_ASSERT_DOUBLE_EQUAL(sc_until_local_error(st, 0, 4, 5), 2 * 2.0 / 6, 1e-15);
     CU_ASSERT_DOUBLE_EQUAL(sc_until_local_error(st, 1, 0, 5), 1.6 * 2.0 / 30, 1e-15);
-    char *first = NULL, *second = NULL;
-    size_t len1, len2;
-    FILE *f = open_memstream(&first, &len1);
-    sc_program_print(&prog, f);
-    fclose(f);
-    CU_ASSERT_EQUAL_FATAL(sc_program_parse("printed", first, len1, &again), SC_OK);
-    f = open_memstream(&second, &len2);
-    sc_program_print(&again, f);
-    fclose(f);
-    CU_ASSERT_STRING_EQUAL(first, second);
-    free(first);
-    free(second);
-    sc_program_destroy(&again);
+    check_round_trip(&prog);
     sc_program_destroy(&prog);
     /* Converging before max=: 0.5^k < 0.01 first at k = 7. */
     CU_ASSERT_EQUAL_FATAL(parse("until 0.01 max=100\n compute 1us\nend\n", &prog), SC_OK);
