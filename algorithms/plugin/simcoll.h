@@ -38,7 +38,11 @@
  *                            args->op (algorithms/reduce/vector.h).
  * Every function returns SC_OK or an error, which the algorithm returns.
  * The model field (a cost prediction) may be NULL: simcoll then prints no
- * model time. needs: 0, or SC_NEEDS_POW2 for power-of-two process counts.
+ * model time. needs: 0, SC_NEEDS_POW2 for power-of-two process counts, or
+ * SC_USES_MAPPING for a mapping-aware algorithm: ranks stay where MPI put
+ * them and play the positions of a mapping file (--mapping FILE, from
+ * simcoll map): rank r plays position sc_position(args, r), and position j
+ * is played by rank sc_player(args, j).
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #ifndef SIMCOLL_H
 #define SIMCOLL_H

@@ -117,10 +117,10 @@ static sc_err_t add_table(const char *path, const sc_algo_t *table)
                             path, a->name, (int)a->collective);
         if (!a->run)
             return sc_error(SC_ERR_INPUT, "--load %s: %s has no function to run", path, a->name);
-        if (a->needs & ~(unsigned)SC_NEEDS_POW2)
+        if (a->needs & ~(unsigned)(SC_NEEDS_POW2 | SC_USES_MAPPING))
             return sc_error(SC_ERR_INPUT,
-                            "--load %s: %s: needs may be 0 or SC_NEEDS_POW2 for an algorithm "
-                            "of your own",
+                            "--load %s: %s: needs may be 0, SC_NEEDS_POW2 or SC_USES_MAPPING "
+                            "for an algorithm of your own",
                             path, a->name);
         if (!a->doc)
             return sc_error(SC_ERR_INPUT, "--load %s: %s has no description (a string)", path,
