@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "common/sc_units.h"
+#include "explain.h"
 #include "plot.h"
 #include "report.h"
 #include "sim/io/files.h"
@@ -248,10 +249,10 @@ sc_err_t sc_trace_write_paje(const char *option, const char *path, const sc_trac
 
 /* Lanes top to bottom: ranks grouped by node (or nodes, above
  * SC_TIMELINE_MAX_LANES ranks). Each message is an arrow from its sender's
- * lane when it was posted to its receiver's when it arrived, blue inside a
- * node, red between nodes; a thick bar on the sender's lane marks its
- * core busy with it (overhead, the NIC's gap). Dashed lines separate the
- * nodes. */
+ * lane when it left to its receiver's when it arrived, blue inside a node,
+ * red between nodes, with the algorithm's step it belongs to (explain.h)
+ * at its tail; a thick bar on the sender's lane marks its core busy with
+ * it (overhead, the NIC's gap). Dashed lines separate the nodes. */
 sc_err_t sc_trace_write_timeline(const char *option, const char *path, const sc_trace_info_t *info,
                                  const sc_run_result_t *res)
 {
@@ -349,14 +350,31 @@ sc_err_t sc_trace_write_timeline(const char *option, const char *path, const sc_
     if (!busy)
         fputs("-1 -10 0 0\n", s);
     fputs("EOD\n", s);
+    /* The algorithm's steps (explain.h): each message's step number at its
+     * tail, where there are few enough to read. */
+    sc_explain_t e;
+    int steps = res->nmsgs <= SC_TIMELINE_MAX_STEP_LABELS && !by_node &&
+                sc_explain(info->plat, info->np, res, &e) == SC_OK;
+    fputs("$steps << EOD\n", s);
+    for (long k = 0; steps && k < res->nmsgs; k++) {
+        const sc_msg_record_t *m = &res->msgs[k];
+        fprintf(s, "%.9g %d %d\n", (m->left - t0) * scale, lane[m->src], e.step_of_msg[k]);
+    }
+    if (!steps)
+        fputs("-1 -10 0\n", s);
+    fputs("EOD\n", s);
+    if (steps)
+        sc_explain_destroy(&e);
     fprintf(s,
             "plot $busy using 1:2:3:4 with vectors nohead lw 6 lc rgb 'gray40' title 'sender "
             "busy', \\\n"
             "     $arrows%d using 1:2:3:4 with vectors filled head size screen 0.008,20 lw 1 lc "
             "rgb '#1f77b4' title 'intra-node message', \\\n"
             "     $arrows%d using 1:2:3:4 with vectors filled head size screen 0.008,20 lw 1 lc "
-            "rgb '#d62728' title 'inter-node message'\n",
-            SC_LEVEL_INTRA, SC_LEVEL_INTER);
+            "rgb '#d62728' title 'inter-node message', \\\n"
+            "     $steps using 1:2:3 with labels offset 0.6,0.45 font ',8' tc rgb 'gray20' "
+            "title '%s'\n",
+            SC_LEVEL_INTRA, SC_LEVEL_INTER, steps ? "n = step" : "");
     free(lane);
     free(lane_is);
     if (fclose(s) != 0) {

@@ -23,11 +23,14 @@ sc_err_t sc_trace_write_json(const char *option, const char *path, const sc_trac
 sc_err_t sc_trace_write_paje(const char *option, const char *path, const sc_trace_info_t *info,
                              const sc_run_result_t *res);
 /* .svg or .png: one lane per rank up to SC_TIMELINE_MAX_LANES ranks, one
- * per node above (inter-node messages only). */
+ * per node above (inter-node messages only); messages numbered by step up
+ * to SC_TIMELINE_MAX_STEP_LABELS messages. */
 sc_err_t sc_trace_write_timeline(const char *option, const char *path, const sc_trace_info_t *info,
                                  const sc_run_result_t *res);
 
 #define SC_TIMELINE_MAX_LANES 64
+/* Most messages whose steps the timeline numbers. */
+#define SC_TIMELINE_MAX_STEP_LABELS 512
 
 /* The files of --timeline, --trace and --paje (each NULL when not asked
  * for), in that order, stopping at the first error. */

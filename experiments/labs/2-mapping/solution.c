@@ -28,8 +28,7 @@ static sc_err_t my_bruck_reorder(sc_comm_t *comm, const sc_coll_args_t *args)
                           (size_t)count * m, from, MY_TAG);
     }
     for (int j = 0; j < p && !err; j++)
-        sc_buf_copy(comm, out + (size_t)sc_player(args, (me + j) % p) * m, work + (size_t)j * m,
-                    m);
+        sc_buf_copy(comm, out + (size_t)sc_player(args, (me + j) % p) * m, work + (size_t)j * m, m);
     sc_buf_free(comm, work);
     return err;
 }
