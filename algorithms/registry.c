@@ -83,6 +83,11 @@ const sc_algo_t *sc_algo_find(const char *name)
     return NULL;
 }
 
+const sc_algo_t *sc_algo_added(int i)
+{
+    return i >= 0 && i < nadded ? added[i] : NULL;
+}
+
 int sc_algo_is_added(const sc_algo_t *algo)
 {
     for (int i = 0; i < nadded; i++)

@@ -79,6 +79,9 @@ const sc_algo_t *sc_algo_find(const char *name);
 #define SC_MAX_ADDED_ALGOS 64
 sc_err_t sc_algo_add(const sc_algo_t *algo);
 
+/* The i-th algorithm added (from 0), or NULL past the last. */
+const sc_algo_t *sc_algo_added(int i);
+
 /* 1 for an algorithm sc_algo_add added. */
 int sc_algo_is_added(const sc_algo_t *algo);
 

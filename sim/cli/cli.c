@@ -765,21 +765,37 @@ cleanup:
     return err ? sc_cli_fail(err) : 0;
 }
 
+static void list_algo(const sc_algo_t *a, int width)
+{
+    printf("%-*s  %-10s %-6s %s\n", width, a->name, sc_collective_name(a->collective),
+           a->needs & SC_NEEDS_POW2 ? "pow2" : a->needs & SC_USES_MAPPING ? "pi" : "-", a->doc);
+}
+
 static int list_command(int argc, char **argv)
 {
     int profiles = argc == 3 && !strcmp(argv[2], "--mpi");
     if (argc == 3 && !strcmp(argv[2], "--help")) {
-        fputs("usage: simcoll list [--mpi]\n"
+        fputs("usage: simcoll list [--mpi | --load FILE.c|FILE.so ...]\n"
               "Prints every algorithm (name, collective, what it needs of the process\n"
-              "count, description), or with --mpi every MPI library profile and the rules\n"
-              "by which it chooses an algorithm.\n",
+              "count, description), with those of the files --load adds after simcoll's\n"
+              "own; or with --mpi every MPI library profile and the rules by which it\n"
+              "chooses an algorithm.\n",
               stdout);
         return 0;
     }
-    if (argc > 2 && !profiles) {
-        fprintf(stderr, "simcoll: list takes no arguments but --mpi, not '%s'\n", argv[2]);
-        return SC_ERR_INPUT;
+    const char *loads[SC_CLI_MAX_LOADS];
+    int nloads = 0;
+    sc_err_t err = SC_OK;
+    for (int i = 2; !profiles && !err && i < argc; i += 2) {
+        if (strcmp(argv[i], "--load") != 0 || i + 1 == argc)
+            return sc_cli_fail(sc_error(SC_ERR_INPUT,
+                                        "list takes --mpi, or --load FILE (any number), not "
+                                        "'%s'",
+                                        argv[i]));
+        err = sc_cli_add_load(loads, &nloads, argv[i + 1]);
     }
+    if (err || (err = sc_cli_load_all(loads, nloads)))
+        return sc_cli_fail(err);
     if (profiles) {
         /* Each profile: what it is, where its rules come from, the rules. */
         for (const sc_profile_t *p = sc_profiles; p->name; p++) {
@@ -794,11 +810,14 @@ static int list_command(int argc, char **argv)
     for (const sc_algo_t *a = sc_algos; a->name; a++)
         if ((int)strlen(a->name) > width)
             width = (int)strlen(a->name);
+    for (int i = 0; sc_algo_added(i); i++)
+        if ((int)strlen(sc_algo_added(i)->name) > width)
+            width = (int)strlen(sc_algo_added(i)->name);
     printf("%-*s  %-10s %-6s %s\n", width, "name", "collective", "needs", "description");
     for (const sc_algo_t *a = sc_algos; a->name; a++)
-        printf("%-*s  %-10s %-6s %s\n", width, a->name, sc_collective_name(a->collective),
-               a->needs & SC_NEEDS_POW2 ? "pow2" : a->needs & SC_USES_MAPPING ? "pi" : "-",
-               a->doc);
+        list_algo(a, width);
+    for (int i = 0; sc_algo_added(i); i++)
+        list_algo(sc_algo_added(i), width);
     return 0;
 }
 

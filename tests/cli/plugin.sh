@@ -56,6 +56,12 @@ cc -shared -fPIC -I"$src/algorithms/plugin" -I"$src" my_bcast.c -o my_bcast.so |
     fail "the shared object"
 grep -q "my_bcast .* yes" so.txt || fail "my_bcast.so: $(cat so.txt)"
 
+# simcoll list shows what --load adds, after its own.
+"$simcoll" list --load my_allgather.c --load ./my_bcast.so > list.txt || fail "list --load"
+tail -n 2 list.txt | grep -q "^my_allgather .*allgather .*my own allgather" ||
+    fail "list --load: $(tail -n 2 list.txt)"
+tail -n 1 list.txt | grep -q "^my_bcast " || fail "list --load .so: $(tail -n 1 list.txt)"
+
 # A program calling a loaded algorithm.
 printf 'loop 3\n  allgather 1K algo=my_allgather\nend\n' > p.prog
 "$simcoll" run --platform "$gige" --np 12 --load my_allgather.c p.prog > prog.txt ||
