@@ -112,3 +112,33 @@ sc_err_t sc_cli_load_all(const char *const *loads, int n)
         err = sc_plugin_load(loads[i]);
     return err;
 }
+
+int sc_shell_quote(const char *word, char *out, size_t size)
+{
+    size_t n = 0;
+    if (size < 3)
+        return -1;
+    out[n++] = '\'';
+    for (const char *c = word; *c; c++) {
+        const char *piece = *c == '\'' ? "'\\''" : NULL;
+        size_t len = piece ? 4 : 1;
+        if (n + len + 2 > size) {
+            out[n] = '\0';
+            return -1;
+        }
+        if (piece)
+            memcpy(out + n, piece, len);
+        else
+            out[n] = *c;
+        n += len;
+    }
+    out[n++] = '\'';
+    out[n] = '\0';
+    return 0;
+}
+
+int sc_ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}

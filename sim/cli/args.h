@@ -4,6 +4,8 @@
 #ifndef SC_CLI_ARGS_H
 #define SC_CLI_ARGS_H
 
+#include <stddef.h>
+
 #include "algorithms/reduce/deciders.h"
 #include "common/sc_error.h"
 
@@ -57,5 +59,12 @@ sc_err_t sc_cli_data(const char *text, sc_cli_data_t *data);
 #define SC_CLI_MAX_LOADS 8
 sc_err_t sc_cli_add_load(const char **loads, int *n, const char *path);
 sc_err_t sc_cli_load_all(const char *const *loads, int n);
+
+/* Writes `word` into out[size] as sh reads it back: in single quotes, each
+ * ' as '\''. 0 if it fit, -1 if it was cut. */
+int sc_shell_quote(const char *word, char *out, size_t size);
+
+/* 1 if s ends in suffix (a file name's extension). */
+int sc_ends_with(const char *s, const char *suffix);
 
 #endif

@@ -50,17 +50,11 @@ sc_err_t sc_gnuplot(const char *option, const char *path, const char *script)
     return sc_outputs_commit(outs);
 }
 
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
 sc_err_t sc_gnuplot_terminal(const char *option, const char *path, const char **terminal)
 {
-    if (ends_with(path, ".png"))
+    if (sc_ends_with(path, ".png"))
         *terminal = "pngcairo noenhanced size 900,560 font ',11'";
-    else if (ends_with(path, ".svg"))
+    else if (sc_ends_with(path, ".svg"))
         *terminal = "svg noenhanced size 900,560 font ',11' background rgb 'white'";
     else
         return sc_error(SC_ERR_INPUT,
@@ -256,11 +250,11 @@ static const char *label(const char *name)
 /* gnuplot's tick format for a column: seconds and bytes with prefixes. */
 static const char *tick_format(const char *name)
 {
-    if (ends_with(name, "_s"))
+    if (sc_ends_with(name, "_s"))
         return "%.1s %cs";
-    if (ends_with(name, "_Bps"))
+    if (sc_ends_with(name, "_Bps"))
         return "%.1s %cB/s";
-    if (ends_with(name, "bytes"))
+    if (sc_ends_with(name, "bytes"))
         return "%.0b %BB";
     return "% g";
 }

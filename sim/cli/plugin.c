@@ -17,44 +17,19 @@
 #include "cli.h"
 #include "sim/io/files.h"
 
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
-/* 'text' for sh. */
-static void quote(const char *text, char *out, size_t size)
-{
-    size_t n = 0;
-    if (size < 3)
-        return;
-    out[n++] = '\'';
-    for (const char *c = text; *c && n + 6 < size; c++) {
-        if (*c == '\'') {
-            memcpy(out + n, "'\\''", 4);
-            n += 4;
-        } else {
-            out[n++] = *c;
-        }
-    }
-    out[n++] = '\'';
-    out[n] = '\0';
-}
-
 /* The -I flags of the public headers: installed, or this source tree. */
 static void include_flags(char *out, size_t size)
 {
     char header[4200], dir[4096];
     snprintf(header, sizeof header, "%s/simcoll.h", SC_PLUGIN_INCLUDE_DIR);
     if (access(header, R_OK) == 0) {
-        quote(SC_PLUGIN_INCLUDE_DIR, dir, sizeof dir);
+        sc_shell_quote(SC_PLUGIN_INCLUDE_DIR, dir, sizeof dir);
         snprintf(out, size, "-I%s", dir);
         return;
     }
     char source[4096];
-    quote(SC_SOURCE_DIR "/algorithms/plugin", dir, sizeof dir);
-    quote(SC_SOURCE_DIR, source, sizeof source);
+    sc_shell_quote(SC_SOURCE_DIR "/algorithms/plugin", dir, sizeof dir);
+    sc_shell_quote(SC_SOURCE_DIR, source, sizeof source);
     snprintf(out, size, "-I%s -I%s", dir, source);
 }
 
@@ -65,8 +40,8 @@ static sc_err_t compile(const char *path, const char *so)
     const char *cc = getenv("CC");
     char flags[8300], src[4200], out[4200], command[17000];
     include_flags(flags, sizeof flags);
-    quote(path, src, sizeof src);
-    quote(so, out, sizeof out);
+    if (sc_shell_quote(path, src, sizeof src) || sc_shell_quote(so, out, sizeof out))
+        return sc_error(SC_ERR_INPUT, "--load %.64s...: the path is too long", path);
     snprintf(command, sizeof command, "%s -std=c11 -O2 -g -shared -fPIC %s -o %s %s 2>&1",
              cc && *cc ? cc : "cc", flags, out, src);
     FILE *p = popen(command, "r");
@@ -139,8 +114,8 @@ static sc_err_t add_table(const char *path, const sc_algo_t *table)
 
 sc_err_t sc_plugin_load(const char *path)
 {
-    int source = ends_with(path, ".c");
-    if (!source && !ends_with(path, ".so"))
+    int source = sc_ends_with(path, ".c");
+    if (!source && !sc_ends_with(path, ".so"))
         return sc_error(SC_ERR_INPUT, "--load %s: give a C file (.c) or a shared object (.so)",
                         path);
     struct stat sb;
@@ -321,7 +296,7 @@ int sc_cli_new_algo(int argc, char **argv)
                                     "new-algo: simcoll has an algorithm named '%s'; choose "
                                     "another name",
                                     name));
-    if (!ends_with(path, ".c"))
+    if (!sc_ends_with(path, ".c"))
         return sc_cli_fail(
             sc_error(SC_ERR_INPUT, "new-algo -o %s: the file name must end in .c", path));
     /* A C identifier for the function: the name with '-' as '_'. */

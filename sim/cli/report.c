@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "args.h"
 #include "common/sc_units.h"
 
 static const char *valid_word(int valid)
@@ -65,11 +66,9 @@ void sc_provenance_command(const sc_provenance_t *prov, char *text, size_t size)
             n += (size_t)snprintf(text + n, size - n, "%s", word);
             continue;
         }
-        n += (size_t)snprintf(text + n, size - n, "'");
-        for (const char *c = word; *c && n + 5 < size; c++)
-            n += (size_t)(*c == '\'' ? snprintf(text + n, size - n, "'\\''")
-                                     : snprintf(text + n, size - n, "%c", *c));
-        n += (size_t)snprintf(text + n, size - n, "'");
+        char quoted[8300];
+        sc_shell_quote(word, quoted, sizeof quoted); /* cut below if long */
+        n += (size_t)snprintf(text + n, size - n, "%s", quoted);
     }
     if (n >= size && size > 4)
         memcpy(text + size - 4, "...", 4);

@@ -177,8 +177,11 @@ static const char *axis_value(const study_t *st, const char **value, const char 
     return NULL;
 }
 
-static void make_key(const study_t *st, const char **value, char *key, size_t size)
+/* The key of point `index`: its KEY=VALUE pairs joined by ';'. */
+static void make_key(const study_t *st, long index, char *key, size_t size)
 {
+    const char *value[MAX_AXES];
+    point(st, index, value);
     size_t n = 0;
     key[0] = '\0';
     for (int a = 0; a < st->naxes && n < size; a++)
@@ -333,11 +336,9 @@ static sc_err_t start_job(const study_t *st, long index, const char *dir, job_t 
  * empty fields), as one line. */
 static char *job_row(const study_t *st, const job_t *job, int code, int ncols)
 {
-    const char *value[MAX_AXES];
-    point(st, job->index, value);
     char key[4096], *row = NULL;
     size_t len = 0;
-    make_key(st, value, key, sizeof key);
+    make_key(st, job->index, key, sizeof key);
     FILE *f = open_memstream(&row, &len);
     if (!f)
         return NULL;
@@ -574,10 +575,8 @@ static sc_err_t run_points(const study_t *st, const long *todo, long ntodo, int 
             free(row);
             finished++;
             *failed += code != 0;
-            const char *value[MAX_AXES];
             char key[4096];
-            point(st, job->index, value);
-            make_key(st, value, key, sizeof key);
+            make_key(st, job->index, key, sizeof key);
             progress(terminal, finished, ntodo, *failed, key, code, since(&job->start),
                      since(&t0));
             free(job->outbuf);
@@ -589,15 +588,6 @@ static sc_err_t run_points(const study_t *st, const long *todo, long ntodo, int 
     close(fd);
     free(jobs);
     return err;
-}
-
-/* 'text' with every ' closed, escaped and reopened, for sh. */
-static void shell_quote(const char *text, FILE *f)
-{
-    fputc('\'', f);
-    for (const char *c = text; *c; c++)
-        fputs(*c == '\'' ? "'\\''" : (char[]){*c, 0}, f);
-    fputc('\'', f);
 }
 
 /* An absolute form of `path`, which need not exist (its directory must). */
@@ -628,14 +618,13 @@ static sc_err_t print_jobs(const char *study, const char *out, const long *todo,
     sc_err_t err = absolute(study, study_abs, sizeof study_abs);
     if (!err)
         err = absolute(out, out_abs, sizeof out_abs);
-    for (long i = 0; !err && i < ntodo; i++) {
-        shell_quote(self, stdout);
-        fputs(" sweep ", stdout);
-        shell_quote(study_abs, stdout);
-        fputs(" -o ", stdout);
-        shell_quote(out_abs, stdout);
-        printf(" --point %ld\n", todo[i] + 1);
-    }
+    char q_self[8300], q_study[8300], q_out[8300];
+    if (!err && (sc_shell_quote(self, q_self, sizeof q_self) ||
+                 sc_shell_quote(study_abs, q_study, sizeof q_study) ||
+                 sc_shell_quote(out_abs, q_out, sizeof q_out)))
+        err = sc_error(SC_ERR_INPUT, "sweep --jobs: a path is too long to quote");
+    for (long i = 0; !err && i < ntodo; i++)
+        printf("%s sweep %s -o %s --point %ld\n", q_self, q_study, q_out, todo[i] + 1);
     if (!err && (fflush(stdout) != 0 || ferror(stdout)))
         err = sc_error(SC_ERR_RUN, "sweep --jobs: cannot write the commands: %s",
                        strerror(errno));
@@ -662,9 +651,7 @@ static sc_err_t merge_points(const study_t *st, long npoints, const char *out,
         snprintf(what, sizeof what, "sweep --merge '%s'", path);
         if ((err = sc_input_read(what, path, (size_t)1 << 20, &text, &len)))
             break;
-        const char *value[MAX_AXES];
-        point(st, i, value);
-        make_key(st, value, key, sizeof key);
+        make_key(st, i, key, sizeof key);
         /* The file of one point: the header, then that point's row. */
         char *row = len > hlen && !strncmp(text, header, hlen) && text[hlen] == '\n'
                         ? text + hlen + 1
@@ -794,10 +781,8 @@ int sc_cli_sweep(int argc, char **argv)
     if (!err && !todo)
         err = sc_error(SC_ERR_RUN, "out of memory");
     for (long i = 0; !err && i < npoints; i++) {
-        const char *value[MAX_AXES];
         char key[4096];
-        point(&st, i, value);
-        make_key(&st, value, key, sizeof key);
+        make_key(&st, i, key, sizeof key);
         if ((!the_point || i == the_point - 1) && !has_key(done, ndone, key))
             todo[ntodo++] = i;
     }
@@ -817,10 +802,8 @@ int sc_cli_sweep(int argc, char **argv)
             err = read_done(out, header, 1, &done, &ndone, &failed_before);
         long have = 0;
         for (long i = 0; !err && i < npoints; i++) {
-            const char *value[MAX_AXES];
             char key[4096];
-            point(&st, i, value);
-            make_key(&st, value, key, sizeof key);
+            make_key(&st, i, key, sizeof key);
             have += has_key(done, ndone, key);
         }
         if (!err)
