@@ -38,7 +38,7 @@ static const char usage[] =
     "Usage: simcoll --platform FILE (--algo NAME | --compare A,B,...) [options]\n"
     "  or:  simcoll --platform FILE --coll NAME --mpi PROFILE [options]\n"
     "  or:  simcoll map --platform FILE --algo NAME [--np N] [-o PI] (map --help)\n"
-    "  or:  simcoll platform --like FILE --nodes N [--cores C] [-o OUT]\n"
+    "  or:  simcoll platform --like FILE --nodes N [--cores C|LIST] [-o OUT]\n"
     "  or:  simcoll calibrate MEASUREMENTS --like FILE [-o OUT] (calibrate --help)\n"
     "  or:  simcoll run --platform FILE [--np N] [options] PROGRAM (run --help)\n"
     "  or:  simcoll tune --platform FILE --coll NAME [--np N] (tune --help)\n"
@@ -830,9 +830,9 @@ static int platform_command(int argc, char **argv)
                                              {"set", required_argument, NULL, 's'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
-    const char *like = NULL, *out = NULL;
+    const char *like = NULL, *out = NULL, *cores = NULL;
     char **sets = calloc((size_t)argc, sizeof *sets); /* at most one per argument */
-    int nodes = 0, cores = 0, nsets = 0, c;
+    int nodes = 0, nsets = 0, c;
     sc_err_t err = SC_OK;
     opterr = 0;
     optind = 0;
@@ -842,17 +842,19 @@ static int platform_command(int argc, char **argv)
         switch (c) {
         case 'l': like = optarg; break;
         case 'n': err = sc_parse_int(optarg, "--nodes", 1, 1 << 20, &nodes); break;
-        case 'c': err = sc_parse_int(optarg, "--cores", 1, 1 << 16, &cores); break;
+        case 'c': cores = optarg; break;
         case 'o': out = optarg; break;
         case 's':
             if (sets)
                 sets[nsets++] = optarg;
             break;
         case 'h':
-            fputs("usage: simcoll platform --like FILE --nodes N [--cores C]\n"
+            fputs("usage: simcoll platform --like FILE [--nodes N] [--cores C|LIST]\n"
                   "                        [--set LEVEL.PARAM=VALUE]... [-o OUT]\n"
                   "Writes a cluster of N nodes (of C cores; default: as FILE's) with the\n"
                   "links and protocol properties of the nodes of FILE, to OUT or stdout.\n"
+                  "Uneven nodes: --cores 4x16,2x8 is 4 nodes of 16 cores then 2 of 8\n"
+                  "(items C or KxC, separated by ',' or '+').\n"
                   "--set changes one of them, absolutely (with SimGrid's units) or by a\n"
                   "factor of FILE's value (2x, 0.5x): LEVEL intra (shared memory) or inter\n"
                   "(network), PARAM latency, bandwidth, send-overhead, recv-overhead,\n"
@@ -874,9 +876,9 @@ static int platform_command(int argc, char **argv)
     }
     if (!err && optind + 1 < argc)
         err = sc_error(SC_ERR_INPUT, "platform: unexpected argument '%s'", argv[optind + 1]);
-    if (!err && (!like || !nodes))
-        err = sc_error(SC_ERR_INPUT, "platform needs --like FILE and --nodes N, e.g. "
-                                     "simcoll platform --like ib4x.xml --nodes 128");
+    if (!err && (!like || (!nodes && !cores)))
+        err = sc_error(SC_ERR_INPUT, "platform needs --like FILE and --nodes N or --cores LIST, "
+                                     "e.g. simcoll platform --like ib4x.xml --nodes 128");
     if (!err && !sets)
         err = sc_error(SC_ERR_RUN, "out of memory");
     if (!err)

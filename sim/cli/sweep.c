@@ -210,12 +210,10 @@ static sc_err_t platform_of(const study_t *st, const char **value, const char *d
         return sc_error(SC_ERR_INPUT, "sweep: the output's name is too long");
     if (access(path, R_OK) == 0)
         return SC_OK;
-    int n = 0, c = 0;
+    int n = 0;
     sc_err_t err = SC_OK;
     if (nodes)
         err = sc_parse_int(nodes, "nodes", 1, 1 << 20, &n);
-    if (!err && cores)
-        err = sc_parse_int(cores, "cores", 1, 1 << 16, &c);
     char setbuf[1024], *sets[32];
     int nsets = 0;
     snprintf(setbuf, sizeof setbuf, "%s", set ? set : "");
@@ -227,14 +225,7 @@ static sc_err_t platform_of(const study_t *st, const char **value, const char *d
         if (*s)
             sets[nsets++] = s;
     }
-    if (!err && !nodes) {
-        sc_platform_t p;
-        if (!(err = sc_platform_load("platform", plat, &p))) {
-            n = p.nnodes;
-            sc_platform_destroy(&p);
-        }
-    }
-    return err ? err : sc_generate_platform(plat, n, c, sets, nsets, path);
+    return err ? err : sc_generate_platform(plat, n, cores, sets, nsets, path);
 }
 
 /* The command line of a point: simcoll's options, and CSV output. */

@@ -10,6 +10,8 @@
  * repeated, with one level replaced where calibration fitted it. */
 typedef struct {
     int nodes, cores;        /* 0: as in the template */
+    const int *node_cores;   /* NULL, or the cores of each of the `nodes`
+                                nodes (uneven nodes; `cores` is ignored) */
     const sc_level_t *level; /* NULL, or a fitted level: its latency and
                                 bandwidth go on that level's links (the
                                 network's latency split over the two NIC
@@ -34,8 +36,13 @@ typedef struct {
 sc_err_t sc_generate(const char *option, const char *template_path, const sc_generate_spec_t *spec,
                      const char *out_path);
 
-/* `simcoll platform --like T --nodes N --cores C [--set ...] [-o OUT]`. */
-sc_err_t sc_generate_platform(const char *template_path, int nodes, int cores,
+/* `simcoll platform --like T --nodes N --cores C [--set ...] [-o OUT]`.
+ * nodes 0: as the template, or as many as `cores` lists. cores NULL: as
+ * the template's nodes; "C": every node C cores; or a list of groups
+ * separated by ',' or '+', each "C" (one node of C cores) or "KxC" (K nodes
+ * of C cores): "4x16,2x8" is 4 nodes of 16 cores then 2 of 8. A list gives
+ * the number of nodes, which `nodes`, if not 0, must equal. */
+sc_err_t sc_generate_platform(const char *template_path, int nodes, const char *cores,
                               char *const *sets, int nsets, const char *out_path);
 
 #endif

@@ -154,7 +154,7 @@ static void test_generated_platform(void)
     int fd = mkstemp(path);
     CU_ASSERT_FATAL(fd >= 0);
     close(fd);
-    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, 12, 4, NULL, 0, path), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, 12, "4", NULL, 0, path), SC_OK);
     sc_platform_t gen;
     CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
     CU_ASSERT_STRING_EQUAL(gen.name, "gige-12x4");
@@ -171,10 +171,64 @@ static void test_generated_platform(void)
         check_level(&gen.level[l], g->level[l].latency_s, g->level[l].bandwidth_Bps,
                     sc_level_send_overhead(&g->level[l], 1), g->level[l].eager_limit);
     sc_platform_destroy(&gen);
-    CU_ASSERT_EQUAL(sc_generate_platform(sc_test_path("tests/platforms/nonuniform.xml"), 4, 0, NULL, 0,
+    CU_ASSERT_EQUAL(sc_generate_platform(sc_test_path("tests/platforms/nonuniform.xml"), 4, NULL, NULL, 0,
                                          path),
                     SC_ERR_INPUT);
-    CU_ASSERT_EQUAL(sc_generate_platform(g->path, 4, 0, NULL, 0, "/nonexistent-dir/p.xml"), SC_ERR_INPUT);
+    CU_ASSERT_EQUAL(sc_generate_platform(g->path, 4, NULL, NULL, 0, "/nonexistent-dir/p.xml"), SC_ERR_INPUT);
+    remove(path);
+}
+
+/* --cores LIST: uneven nodes in the order given, the zone named by their
+ * runs; a list that disagrees with --nodes, or is not one, refused. */
+static void test_generated_uneven(void)
+{
+    const sc_platform_t *g = sc_test_platform("platforms/gige.xml");
+    if (!g)
+        return;
+    char path[] = "/tmp/simcoll-test-XXXXXX";
+    int fd = mkstemp(path);
+    CU_ASSERT_FATAL(fd >= 0);
+    close(fd);
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, 0, "2x16,4+4,1x2", NULL, 0, path), SC_OK);
+    sc_platform_t gen;
+    CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
+    static const int want[] = {16, 16, 4, 4, 2};
+    CU_ASSERT_STRING_EQUAL(gen.name, "gige-2x16+2x4+1x2");
+    CU_ASSERT_EQUAL_FATAL(gen.nnodes, 5);
+    CU_ASSERT_EQUAL(gen.total_cores, 42);
+    CU_ASSERT_TRUE(gen.uniform); /* same links and speeds: the models stay exact */
+    for (int i = 0; i < 5; i++)
+        CU_ASSERT_EQUAL(gen.nodes[i].cores, want[i]);
+    sc_platform_destroy(&gen);
+    /* The same list with the count it gives is accepted; "8" is every node. */
+    CU_ASSERT_EQUAL(sc_generate_platform(g->path, 5, "2x16+4+4+2", NULL, 0, path), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, 3, "8", NULL, 0, path), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
+    CU_ASSERT_EQUAL(gen.total_cores, 24);
+    CU_ASSERT_STRING_EQUAL(gen.name, "gige-3x8");
+    sc_platform_destroy(&gen);
+    static const char *const bad[][2] = {
+        {"2x16,4", NULL}, /* with --nodes 2 */
+        {"4,,8", "an empty item"},
+        {"x8", "an empty item"},
+        {"4x", "an empty item"},
+        {"0x8", "K of KxC"},
+        {"2x0", "--cores"},
+        {"eight", "--cores"},
+        {"2x4x4", "--cores"},
+        {"1048577x1", "K of KxC"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        remove(path);
+        int nodes = i == 0 ? 2 : 0;
+        CU_ASSERT_EQUAL(sc_generate_platform(g->path, nodes, bad[i][0], NULL, 0, path),
+                        SC_ERR_INPUT);
+        const char *need = i == 0 ? "--nodes 2, but --cores '2x16,4' lists 3 nodes" : bad[i][1];
+        if (!strstr(sc_error_message(), need))
+            fprintf(stderr, "\n--cores %s: %s\n", bad[i][0], sc_error_message());
+        CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), need));
+        CU_ASSERT_EQUAL(access(path, F_OK), -1); /* nothing written */
+    }
     remove(path);
 }
 
@@ -192,7 +246,7 @@ static void test_generated_what_if(void)
     char *sets[] = {"inter.bandwidth=2x",    "inter.latency=1.5us",      "node.speed=10Gf",
                     "inter.send-overhead=0.5x", "inter.recv-overhead=3us", "inter.gap=0",
                     "intra.eager-limit=128KiB", "intra.bandwidth=20GBps"};
-    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, 4, 0, sets, 8, path), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, 4, NULL, sets, 8, path), SC_OK);
     sc_platform_t gen;
     CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
     const sc_level_t *in = &gen.level[SC_LEVEL_INTER], *was = &g->level[SC_LEVEL_INTER];
@@ -222,7 +276,7 @@ static void test_generated_what_if(void)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char *one[] = {(char *)bad[i][0]};
         remove(path);
-        CU_ASSERT_EQUAL(sc_generate_platform(g->path, 4, 0, one, 1, path), SC_ERR_INPUT);
+        CU_ASSERT_EQUAL(sc_generate_platform(g->path, 4, NULL, one, 1, path), SC_ERR_INPUT);
         if (!strstr(sc_error_message(), bad[i][1]))
             fprintf(stderr, "\n--set %s: %s\n", bad[i][0], sc_error_message());
         CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), bad[i][1]));
@@ -235,6 +289,7 @@ void sc_suite_platform(void)
 {
     CU_pSuite s = CU_add_suite("platform", NULL, NULL);
     CU_add_test(s, "what-if settings of a generated platform", test_generated_what_if);
+    CU_add_test(s, "uneven nodes of a generated platform", test_generated_uneven);
     CU_add_test(s, "shipped platforms", test_shipped_platforms);
     CU_add_test(s, "uneven and non-uniform", test_uneven_platform);
     CU_add_test(s, "bad platforms", test_bad_platforms);
