@@ -38,7 +38,7 @@ static const char usage[] =
     "Usage: simcoll --platform FILE (--algo NAME | --compare A,B,...) [options]\n"
     "  or:  simcoll --platform FILE --coll NAME --mpi PROFILE [options]\n"
     "  or:  simcoll map --platform FILE --algo NAME [--np N] [-o PI] (map --help)\n"
-    "  or:  simcoll platform --like FILE --nodes N [--cores C|LIST] [-o OUT]\n"
+    "  or:  simcoll platform --like FILE|--net NET --nodes N [--cores C|LIST] [-o OUT]\n"
     "  or:  simcoll calibrate MEASUREMENTS --like FILE [-o OUT] (calibrate --help)\n"
     "  or:  simcoll run --platform FILE [--np N] [options] PROGRAM (run --help)\n"
     "  or:  simcoll tune --platform FILE --coll NAME [--np N] (tune --help)\n"
@@ -775,12 +775,19 @@ static int list_command(int argc, char **argv)
 {
     int profiles = argc == 3 && !strcmp(argv[2], "--mpi");
     if (argc == 3 && !strcmp(argv[2], "--help")) {
-        fputs("usage: simcoll list [--mpi | --load FILE.c|FILE.so ...]\n"
+        fputs("usage: simcoll list [--mpi | --net | --load FILE.c|FILE.so ...]\n"
               "Prints every algorithm (name, collective, what it needs of the process\n"
               "count, description), with those of the files --load adds after simcoll's\n"
-              "own; or with --mpi every MPI library profile and the rules by which it\n"
-              "chooses an algorithm.\n",
+              "own; with --mpi every MPI library profile and the rules by which it\n"
+              "chooses an algorithm; with --net the interconnect presets of simcoll\n"
+              "platform --net.\n",
               stdout);
+        return 0;
+    }
+    if (argc == 3 && !strcmp(argv[2], "--net")) {
+        printf("%-10s %-14s %s\n", "net", "platform", "interconnect");
+        for (const sc_network_preset_t *n = sc_network_presets; n->name; n++)
+            printf("%-10s %-14s %s\n", n->name, n->platform, n->what);
         return 0;
     }
     const char *loads[SC_CLI_MAX_LOADS];
@@ -789,7 +796,8 @@ static int list_command(int argc, char **argv)
     for (int i = 2; !profiles && !err && i < argc; i += 2) {
         if (strcmp(argv[i], "--load") != 0 || i + 1 == argc)
             return sc_cli_fail(sc_error(SC_ERR_INPUT,
-                                        "list takes --mpi, or --load FILE (any number), not "
+                                        "list takes --mpi, --net, or --load FILE (any number), "
+                                        "not "
                                         "'%s'",
                                         argv[i]));
         err = sc_cli_add_load(loads, &nloads, argv[i + 1]);
@@ -826,11 +834,12 @@ static int platform_command(int argc, char **argv)
     static const struct option longopts[] = {{"like", required_argument, NULL, 'l'},
                                              {"nodes", required_argument, NULL, 'n'},
                                              {"cores", required_argument, NULL, 'c'},
+                                             {"net", required_argument, NULL, 'N'},
                                              {"output", required_argument, NULL, 'o'},
                                              {"set", required_argument, NULL, 's'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
-    const char *like = NULL, *out = NULL, *cores = NULL;
+    const char *like = NULL, *out = NULL, *cores = NULL, *net = NULL;
     char **sets = calloc((size_t)argc, sizeof *sets); /* at most one per argument */
     int nodes = 0, nsets = 0, c;
     sc_err_t err = SC_OK;
@@ -843,16 +852,20 @@ static int platform_command(int argc, char **argv)
         case 'l': like = optarg; break;
         case 'n': err = sc_parse_int(optarg, "--nodes", 1, 1 << 20, &nodes); break;
         case 'c': cores = optarg; break;
+        case 'N': net = optarg; break;
         case 'o': out = optarg; break;
         case 's':
             if (sets)
                 sets[nsets++] = optarg;
             break;
         case 'h':
-            fputs("usage: simcoll platform --like FILE [--nodes N] [--cores C|LIST]\n"
+            fputs("usage: simcoll platform --like FILE|--net NET [--nodes N] [--cores C|LIST]\n"
                   "                        [--set LEVEL.PARAM=VALUE]... [-o OUT]\n"
                   "Writes a cluster of N nodes (of C cores; default: as FILE's) with the\n"
                   "links and protocol properties of the nodes of FILE, to OUT or stdout.\n"
+                  "--net puts an interconnect preset's network level in their place (the\n"
+                  "preset's own platform when there is no --like); simcoll list --net\n"
+                  "shows the presets.\n"
                   "Uneven nodes: --cores 4x16,2x8 is 4 nodes of 16 cores then 2 of 8\n"
                   "(items C or KxC, separated by ',' or '+').\n"
                   "--set changes one of them, absolutely (with SimGrid's units) or by a\n"
@@ -869,20 +882,22 @@ static int platform_command(int argc, char **argv)
             break;
         default:
             err = sc_error(SC_ERR_INPUT,
-                           "platform: unknown option '%s; use --like, --nodes, --cores, --set, -o",
+                           "platform: unknown option '%s; use --like, --net, --nodes, --cores, "
+                           "--set, -o",
                            sc_cli_refused_option(argv + 1, before, longopts));
             break;
         }
     }
     if (!err && optind + 1 < argc)
         err = sc_error(SC_ERR_INPUT, "platform: unexpected argument '%s'", argv[optind + 1]);
-    if (!err && (!like || (!nodes && !cores)))
-        err = sc_error(SC_ERR_INPUT, "platform needs --like FILE and --nodes N or --cores LIST, "
-                                     "e.g. simcoll platform --like ib4x.xml --nodes 128");
+    if (!err && ((!like && !net) || (!nodes && !cores)))
+        err = sc_error(SC_ERR_INPUT, "platform needs --like FILE or --net NET, and --nodes N or "
+                                     "--cores LIST, e.g. simcoll platform --like ib4x.xml --nodes "
+                                     "128");
     if (!err && !sets)
         err = sc_error(SC_ERR_RUN, "out of memory");
     if (!err)
-        err = sc_generate_platform(like, nodes, cores, sets, nsets, out);
+        err = sc_generate_platform(like, net, nodes, cores, sets, nsets, out);
     free(sets);
     return err ? sc_cli_fail(err) : 0;
 }

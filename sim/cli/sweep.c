@@ -61,7 +61,7 @@ typedef struct {
 
 static const char *const keys[] = {"platform", "algo",  "coll",    "mpi",     "np",   "size",
                                    "mapping",  "op",    "type",    "root",    "data", "set",
-                                   "nodes",    "cores", "payload", "program", NULL};
+                                   "nodes",    "cores", "net",     "payload", "program", NULL};
 
 /* What a point of a program study cannot say: simcoll run has no such
  * options, the program says them. */
@@ -114,7 +114,7 @@ static sc_err_t read_study(const char *path, study_t *st)
         if (!known)
             err = sc_error(SC_ERR_INPUT,
                            "%s:%d: unknown key '%s'; use platform, algo, coll, mpi, np, size, "
-                           "mapping, op, type, root, data, set, nodes, cores, payload or "
+                           "mapping, op, type, root, data, set, nodes, cores, net, payload or "
                            "program",
                            path, n, key);
         if (!err && st->naxes == MAX_AXES)
@@ -150,7 +150,7 @@ static sc_err_t read_study(const char *path, study_t *st)
             if (strcmp(st->axis[a].key, call_keys[k]) == 0)
                 err = sc_error(SC_ERR_INPUT,
                                "%s: '%s' with 'program': a program names its own calls; use "
-                               "platform, mpi, np, mapping, data, set, nodes, cores and "
+                               "platform, mpi, np, mapping, data, set, nodes, cores, net and "
                                "payload with it",
                                path, call_keys[k]);
     if (err) {
@@ -195,15 +195,16 @@ static sc_err_t platform_of(const study_t *st, const char **value, const char *d
                             size_t size)
 {
     const char *plat = axis_value(st, value, "platform"), *nodes = axis_value(st, value, "nodes"),
-               *cores = axis_value(st, value, "cores"), *set = axis_value(st, value, "set");
-    if (!nodes && !cores && !set) {
+               *cores = axis_value(st, value, "cores"), *set = axis_value(st, value, "set"),
+               *net = axis_value(st, value, "net");
+    if (!nodes && !cores && !set && !net) {
         snprintf(path, size, "%s", plat);
         return SC_OK;
     }
     unsigned long h = 5381;
     char spec[2048];
-    snprintf(spec, sizeof spec, "%s|%s|%s|%s", plat, nodes ? nodes : "", cores ? cores : "",
-             set ? set : "");
+    snprintf(spec, sizeof spec, "%s|%s|%s|%s|%s", plat, nodes ? nodes : "", cores ? cores : "",
+             set ? set : "", net ? net : "");
     for (const char *c = spec; *c; c++)
         h = h * 33 + (unsigned char)*c;
     if ((size_t)snprintf(path, size, "%s/platform-%016lx.xml", dir, h) >= size)
@@ -225,7 +226,7 @@ static sc_err_t platform_of(const study_t *st, const char **value, const char *d
         if (*s)
             sets[nsets++] = s;
     }
-    return err ? err : sc_generate_platform(plat, n, cores, sets, nsets, path);
+    return err ? err : sc_generate_platform(plat, net, n, cores, sets, nsets, path);
 }
 
 /* The command line of a point: simcoll's options, and CSV output. */
@@ -241,7 +242,7 @@ static int job_args(const study_t *st, const char **value, const char *platform,
     for (int a = 0; a < st->naxes && n + 4 < max; a++) {
         const char *k = st->axis[a].key;
         if (!strcmp(k, "platform") || !strcmp(k, "nodes") || !strcmp(k, "cores") ||
-            !strcmp(k, "set") || !strcmp(k, "program"))
+            !strcmp(k, "set") || !strcmp(k, "net") || !strcmp(k, "program"))
             continue;
         if (!strcmp(k, "payload")) {
             if (!strcmp(value[a], "no"))

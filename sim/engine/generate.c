@@ -27,6 +27,41 @@ typedef struct {
 
 enum { NPROPS = SC_NPLATFORM_PROPS };
 
+const sc_network_preset_t sc_network_presets[] = {
+    {"gige", "gige.xml", "Gigabit Ethernet, MPICH2 1.2.1 over TCP (fitted to Grid'5000 graphene)"},
+    {"ib4x-ddr", "ib4x.xml", "InfiniBand 4x DDR, Mellanox InfiniHost III Ex, MVAPICH2 1.4"},
+    {NULL, NULL, NULL},
+};
+
+/* The preset named `name`; NULL (an error naming the presets) if none. */
+static const sc_network_preset_t *find_network(const char *name)
+{
+    for (const sc_network_preset_t *n = sc_network_presets; n->name; n++)
+        if (strcmp(n->name, name) == 0)
+            return n;
+    char names[512] = "";
+    for (const sc_network_preset_t *n = sc_network_presets; n->name; n++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                 n == sc_network_presets ? "" : ", ", n->name);
+    sc_error(SC_ERR_INPUT, "--net: unknown interconnect '%s'; use %s", name, names);
+    return NULL;
+}
+
+/* The network level of preset `name`. */
+static sc_err_t load_network(const char *name, sc_level_t *level)
+{
+    const sc_network_preset_t *n = find_network(name);
+    if (!n)
+        return SC_ERR_INPUT;
+    sc_platform_t plat;
+    sc_err_t err = sc_platform_load("--net", n->platform, &plat);
+    if (err)
+        return err;
+    *level = plat.level[SC_LEVEL_INTER];
+    sc_platform_destroy(&plat);
+    return SC_OK;
+}
+
 typedef struct {
     link_spec_t membus, nic;
     double speed_flops;
@@ -141,15 +176,16 @@ static void write_platform(FILE *f, const template_t *t, const char *template_pa
     fprintf(f,
             ") with the memory bus,\n"
             "  network link and protocol properties of the nodes of the template named in\n"
-            "  the generated-by property below%s; the sources of those numbers\n"
-            "  are cited there and in simcoll's platforms/README.md.",
-            spec->level ? " (but for the level calibrated here)" : "");
+            "  the generated-by property below%s; the sources of those\n"
+            "  numbers are cited there and in simcoll's platforms/README.md.",
+            spec->level ? " (but for the level calibrated here)"
+            : spec->net ? ",\n  but for the network: the interconnect preset named there" : "");
     if (spec->comment) {
         fputs("\n", f);
         put_comment_text(f, spec->comment);
     }
     fputs(" -->\n<platform version=\"4.1\">\n  <zone id=\"", f);
-    sc_xml_put_escaped(f, template_zone);
+    sc_xml_put_escaped(f, spec->net ? spec->net : template_zone);
     fputc('-', f);
     put_shape(f, spec);
     fputs("\" routing=\"Cluster\">\n    <prop id=\"generated-by\" value=\"", f);
@@ -158,6 +194,10 @@ static void write_platform(FILE *f, const template_t *t, const char *template_pa
     } else {
         fputs("simcoll platform --like ", f);
         sc_xml_put_escaped(f, template_path);
+        if (spec->net) {
+            fputs(" --net ", f);
+            sc_xml_put_escaped(f, spec->net);
+        }
         fprintf(f, " --nodes %d --cores ", nodes);
         if (spec->node_cores)
             put_shape(f, spec);
@@ -414,6 +454,11 @@ sc_err_t sc_generate(const char *option, const char *template_path, const sc_gen
     sc_level_t levels[SC_NLEVELS];
     int touched[SC_NLEVELS] = {0};
     memcpy(levels, plat.level, sizeof levels);
+    if (spec->net) {
+        if ((err = load_network(spec->net, &levels[SC_LEVEL_INTER])))
+            goto cleanup;
+        touched[SC_LEVEL_INTER] = 1;
+    }
     for (int i = 0; i < spec->nsets && !err; i++)
         err = apply_set(spec->sets[i], levels, touched, &t.speed_flops);
     for (int id = 0; id < SC_NLEVELS && !err; id++)
@@ -513,12 +558,23 @@ static sc_err_t parse_cores(const char *text, sc_generate_spec_t *spec, int **no
     return SC_OK;
 }
 
-sc_err_t sc_generate_platform(const char *template_path, int nodes, const char *cores,
-                              char *const *sets, int nsets, const char *out_path)
+sc_err_t sc_generate_platform(const char *template_path, const char *net, int nodes,
+                              const char *cores, char *const *sets, int nsets,
+                              const char *out_path)
 {
-    sc_generate_spec_t spec = {.nodes = nodes, .sets = sets, .nsets = nsets};
+    sc_generate_spec_t spec = {.nodes = nodes, .net = net, .sets = sets, .nsets = nsets};
     int *node_cores = NULL;
     sc_err_t err = cores ? parse_cores(cores, &spec, &node_cores) : SC_OK;
+    if (!err && !template_path) {
+        /* The preset's own platform is the template. */
+        const sc_network_preset_t *n = net ? find_network(net) : NULL;
+        if (!net)
+            err = sc_error(SC_ERR_INPUT, "give --like FILE or --net NAME");
+        else if (!n)
+            err = SC_ERR_INPUT;
+        else
+            template_path = n->platform;
+    }
     if (!err)
         err = sc_generate("--like", template_path, &spec, out_path);
     free(node_cores);

@@ -154,7 +154,7 @@ static void test_generated_platform(void)
     int fd = mkstemp(path);
     CU_ASSERT_FATAL(fd >= 0);
     close(fd);
-    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, 12, "4", NULL, 0, path), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, 12, "4", NULL, 0, path), SC_OK);
     sc_platform_t gen;
     CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
     CU_ASSERT_STRING_EQUAL(gen.name, "gige-12x4");
@@ -171,10 +171,10 @@ static void test_generated_platform(void)
         check_level(&gen.level[l], g->level[l].latency_s, g->level[l].bandwidth_Bps,
                     sc_level_send_overhead(&g->level[l], 1), g->level[l].eager_limit);
     sc_platform_destroy(&gen);
-    CU_ASSERT_EQUAL(sc_generate_platform(sc_test_path("tests/platforms/nonuniform.xml"), 4, NULL, NULL, 0,
+    CU_ASSERT_EQUAL(sc_generate_platform(sc_test_path("tests/platforms/nonuniform.xml"), NULL, 4, NULL, NULL, 0,
                                          path),
                     SC_ERR_INPUT);
-    CU_ASSERT_EQUAL(sc_generate_platform(g->path, 4, NULL, NULL, 0, "/nonexistent-dir/p.xml"), SC_ERR_INPUT);
+    CU_ASSERT_EQUAL(sc_generate_platform(g->path, NULL, 4, NULL, NULL, 0, "/nonexistent-dir/p.xml"), SC_ERR_INPUT);
     remove(path);
 }
 
@@ -189,7 +189,7 @@ static void test_generated_uneven(void)
     int fd = mkstemp(path);
     CU_ASSERT_FATAL(fd >= 0);
     close(fd);
-    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, 0, "2x16,4+4,1x2", NULL, 0, path), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, 0, "2x16,4+4,1x2", NULL, 0, path), SC_OK);
     sc_platform_t gen;
     CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
     static const int want[] = {16, 16, 4, 4, 2};
@@ -201,8 +201,8 @@ static void test_generated_uneven(void)
         CU_ASSERT_EQUAL(gen.nodes[i].cores, want[i]);
     sc_platform_destroy(&gen);
     /* The same list with the count it gives is accepted; "8" is every node. */
-    CU_ASSERT_EQUAL(sc_generate_platform(g->path, 5, "2x16+4+4+2", NULL, 0, path), SC_OK);
-    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, 3, "8", NULL, 0, path), SC_OK);
+    CU_ASSERT_EQUAL(sc_generate_platform(g->path, NULL, 5, "2x16+4+4+2", NULL, 0, path), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, 3, "8", NULL, 0, path), SC_OK);
     CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
     CU_ASSERT_EQUAL(gen.total_cores, 24);
     CU_ASSERT_STRING_EQUAL(gen.name, "gige-3x8");
@@ -221,7 +221,7 @@ static void test_generated_uneven(void)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         remove(path);
         int nodes = i == 0 ? 2 : 0;
-        CU_ASSERT_EQUAL(sc_generate_platform(g->path, nodes, bad[i][0], NULL, 0, path),
+        CU_ASSERT_EQUAL(sc_generate_platform(g->path, NULL, nodes, bad[i][0], NULL, 0, path),
                         SC_ERR_INPUT);
         const char *need = i == 0 ? "--nodes 2, but --cores '2x16,4' lists 3 nodes" : bad[i][1];
         if (!strstr(sc_error_message(), need))
@@ -230,6 +230,59 @@ static void test_generated_uneven(void)
         CU_ASSERT_EQUAL(access(path, F_OK), -1); /* nothing written */
     }
     remove(path);
+}
+
+/* --net: the preset's network level on the template's nodes, --set
+ * applied after it; unknown presets refused naming the known ones. */
+static void test_generated_network(void)
+{
+    const sc_platform_t *g = sc_test_platform("platforms/gige.xml");
+    const sc_platform_t *ib = sc_test_platform("platforms/ib4x.xml");
+    if (!g || !ib)
+        return;
+    char path[] = "/tmp/simcoll-test-XXXXXX";
+    int fd = mkstemp(path);
+    CU_ASSERT_FATAL(fd >= 0);
+    close(fd);
+    char *sets[] = {"inter.bandwidth=2x"};
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, "ib4x-ddr", 3, "16", sets, 1, path), SC_OK);
+    sc_platform_t gen;
+    CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
+    CU_ASSERT_STRING_EQUAL(gen.name, "ib4x-ddr-3x16");
+    const sc_level_t *in = &gen.level[SC_LEVEL_INTER], *want = &ib->level[SC_LEVEL_INTER];
+    CU_ASSERT_DOUBLE_EQUAL(in->bandwidth_Bps, 2 * want->bandwidth_Bps, 1e-6 * want->bandwidth_Bps);
+    CU_ASSERT_DOUBLE_EQUAL(in->latency_s, want->latency_s, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(in->gap_s, want->gap_s, 1e-15);
+    CU_ASSERT_EQUAL(in->eager_limit, want->eager_limit);
+    for (size_t m = 0; m < 1000000; m = 3 * m + 1) {
+        CU_ASSERT_DOUBLE_EQUAL(sc_level_send_overhead(in, m), sc_level_send_overhead(want, m), 1e-15);
+        CU_ASSERT_DOUBLE_EQUAL(sc_level_recv_overhead(in, m), sc_level_recv_overhead(want, m), 1e-15);
+        CU_ASSERT_DOUBLE_EQUAL(sc_level_bandwidth_factor(in, m),
+                               sc_level_bandwidth_factor(want, m), 1e-12);
+    }
+    /* The nodes and shared memory stay the template's. */
+    CU_ASSERT_DOUBLE_EQUAL(gen.level[SC_LEVEL_INTRA].bandwidth_Bps,
+                           g->level[SC_LEVEL_INTRA].bandwidth_Bps, 1);
+    CU_ASSERT_EQUAL(gen.nodes[0].cores, 16);
+    sc_platform_destroy(&gen);
+    /* The other way round, and without --like: the preset's own platform. */
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(ib->path, "gige", 2, NULL, NULL, 0, path), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
+    in = &gen.level[SC_LEVEL_INTER], want = &g->level[SC_LEVEL_INTER];
+    CU_ASSERT_DOUBLE_EQUAL(in->latency_s, want->latency_s, 1e-15);
+    for (size_t m = 0; m < 1000000; m = 3 * m + 1)
+        CU_ASSERT_DOUBLE_EQUAL(sc_level_bandwidth_factor(in, m),
+                               sc_level_bandwidth_factor(want, m), 1e-12);
+    sc_platform_destroy(&gen);
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(NULL, "gige", 2, NULL, NULL, 0, path), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
+    CU_ASSERT_STRING_EQUAL(gen.name, "gige-2x8");
+    sc_platform_destroy(&gen);
+    remove(path);
+    CU_ASSERT_EQUAL(sc_generate_platform(g->path, "ib5x", 2, NULL, NULL, 0, path), SC_ERR_INPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "unknown interconnect 'ib5x'; use gige, "));
+    CU_ASSERT_EQUAL(sc_generate_platform(NULL, NULL, 2, NULL, NULL, 0, path), SC_ERR_INPUT);
+    CU_ASSERT_EQUAL(access(path, F_OK), -1);
 }
 
 /* --set: each parameter changed absolutely or by a factor, the rest as
@@ -246,7 +299,7 @@ static void test_generated_what_if(void)
     char *sets[] = {"inter.bandwidth=2x",    "inter.latency=1.5us",      "node.speed=10Gf",
                     "inter.send-overhead=0.5x", "inter.recv-overhead=3us", "inter.gap=0",
                     "intra.eager-limit=128KiB", "intra.bandwidth=20GBps"};
-    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, 4, NULL, sets, 8, path), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, 4, NULL, sets, 8, path), SC_OK);
     sc_platform_t gen;
     CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
     const sc_level_t *in = &gen.level[SC_LEVEL_INTER], *was = &g->level[SC_LEVEL_INTER];
@@ -276,7 +329,7 @@ static void test_generated_what_if(void)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char *one[] = {(char *)bad[i][0]};
         remove(path);
-        CU_ASSERT_EQUAL(sc_generate_platform(g->path, 4, NULL, one, 1, path), SC_ERR_INPUT);
+        CU_ASSERT_EQUAL(sc_generate_platform(g->path, NULL, 4, NULL, one, 1, path), SC_ERR_INPUT);
         if (!strstr(sc_error_message(), bad[i][1]))
             fprintf(stderr, "\n--set %s: %s\n", bad[i][0], sc_error_message());
         CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), bad[i][1]));
@@ -290,6 +343,7 @@ void sc_suite_platform(void)
     CU_pSuite s = CU_add_suite("platform", NULL, NULL);
     CU_add_test(s, "what-if settings of a generated platform", test_generated_what_if);
     CU_add_test(s, "uneven nodes of a generated platform", test_generated_uneven);
+    CU_add_test(s, "interconnect presets of a generated platform", test_generated_network);
     CU_add_test(s, "shipped platforms", test_shipped_platforms);
     CU_add_test(s, "uneven and non-uniform", test_uneven_platform);
     CU_add_test(s, "bad platforms", test_bad_platforms);
