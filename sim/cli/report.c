@@ -116,7 +116,7 @@ const char *sc_report_csv_header(void)
            "model_time_s,inter_node_bytes,intra_node_bytes,inter_node_messages,"
            "intra_node_messages,messages,valid,cut_weight,graph_weight,partition_time_s,"
            "op,type,max_rank_bytes,critical_path_bytes,mpi,speculated,mispredicted,"
-           "simcoll_version,platform_file,command";
+           "mean_rank_time_s,simcoll_version,platform_file,command";
 }
 
 const char *sc_program_report_csv_header(void)
@@ -153,7 +153,7 @@ static void print_csv(FILE *out, const sc_report_row_t *rows, int nrows,
                 r->path_bytes);
         if (row->mpi)
             csv_string(out, row->mpi);
-        fprintf(out, ",%ld,%ld", r->speculated, r->mispredicted);
+        fprintf(out, ",%ld,%ld,%.9g", r->speculated, r->mispredicted, r->mean_rank_time_s);
         csv_provenance(out, prov, command);
         fputc('\n', out);
     }
@@ -243,8 +243,8 @@ static void print_json(FILE *out, const sc_report_row_t *rows, int nrows,
             sc_json_string(out, row->mpi);
         else
             fputs("null", out);
-        fprintf(out, ", \"speculated\": %ld, \"mispredicted\": %ld", r->speculated,
-                r->mispredicted);
+        fprintf(out, ", \"speculated\": %ld, \"mispredicted\": %ld, \"mean_rank_time_s\": %.9g",
+                r->speculated, r->mispredicted, r->mean_rank_time_s);
         json_provenance(out, prov, command);
         fprintf(out, "}%s\n", i + 1 < nrows ? "," : "");
     }
@@ -451,8 +451,8 @@ void sc_program_report_print(FILE *out, sc_format_t format, const sc_program_rep
                 row->pack, r->sim_time_s, model, r->statements, r->bytes[SC_LEVEL_INTER],
                 r->bytes[SC_LEVEL_INTRA], r->messages[SC_LEVEL_INTER],
                 r->messages[SC_LEVEL_INTRA], total_messages(r), valid);
-        fprintf(out, ", \"speculated\": %ld, \"mispredicted\": %ld", r->speculated,
-                r->mispredicted);
+        fprintf(out, ", \"speculated\": %ld, \"mispredicted\": %ld, \"mean_rank_time_s\": %.9g",
+                r->speculated, r->mispredicted, r->mean_rank_time_s);
         json_provenance(out, prov, command);
         fprintf(out, "}%s\n", i + 1 < nrows ? "," : "");
     }

@@ -40,9 +40,10 @@ typedef struct {
  * platform, algo, collective, np, nodes, size_bytes, mapping, sim_time_s,
  * model_time_s, inter_node_bytes, intra_node_bytes, inter_node_messages,
  * intra_node_messages, messages, valid, cut_weight, graph_weight,
- * partition_time_s, op, type, max_rank_bytes, critical_path_bytes, mpi (op
- * and type empty / null unless the collective is a reduction; mpi unless a
- * profile chose the algorithm). */
+ * partition_time_s, op, type, max_rank_bytes, critical_path_bytes, mpi,
+ * speculated, mispredicted, mean_rank_time_s (op and type empty / null
+ * unless the collective is a reduction; mpi unless a profile chose the
+ * algorithm). */
 void sc_report_print(FILE *out, sc_format_t format, const sc_report_row_t *rows, int nrows,
                      const sc_provenance_t *prov);
 

@@ -1104,6 +1104,10 @@ sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res)
         if (res->start[r] < first_start)
             first_start = res->start[r];
     res->sim_time_s = sc_model_max(res->finish, p) - first_start;
+    double spent = 0;
+    for (int r = 0; r < p; r++)
+        spent += res->finish[r] - res->start[r];
+    res->mean_rank_time_s = spent / p;
     err = model_time(spec, &lay, res, first_start);
 cleanup:
     layout_destroy(&lay);

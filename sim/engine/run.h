@@ -54,6 +54,8 @@ typedef struct {
 
 typedef struct {
     double sim_time_s;     /* latest finish - earliest start, simulated */
+    double mean_rank_time_s; /* the mean over ranks of finish - start (what
+                                OSU's benchmarks report as Avg Latency) */
     double model_time_s;   /* the cost model's prediction; NaN when the
                               platform is not uniform (see models/) or an
                               algorithm has no model */

@@ -63,6 +63,10 @@ static void test_single_message(void)
                         want);
                 CU_FAIL("one message does not cost o_s + wire + o_r");
             }
+            /* The receiver spends all of it, the sender o_s or more. */
+            double os = inter ? inter_os((double)sizes[i]) : intra_os((double)sizes[i]);
+            CU_ASSERT(res.mean_rank_time_s >= (want + os) / 2 - 1e-12 * want);
+            CU_ASSERT(res.mean_rank_time_s <= res.sim_time_s);
             CU_ASSERT_EQUAL(res.valid, 1);
             sc_run_result_destroy(&res);
         }
