@@ -170,11 +170,18 @@ static int least_squares(const medians_t *md, double lo, double hi, const double
 
 static void note(sc_fit_t *fit, const char *what, const char *value, const char *how_fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* Records how a parameter was obtained; a later note of the same
+ * parameter replaces the earlier one, in its place. */
 static void note(sc_fit_t *fit, const char *what, const char *value, const char *how_fmt, ...)
 {
-    if (fit->nnotes == SC_MAX_FIT_NOTES)
+    sc_fit_note_t *n = NULL;
+    for (int i = 0; i < fit->nnotes && !n; i++)
+        if (strcmp(fit->notes[i].what, what) == 0)
+            n = &fit->notes[i];
+    if (!n && fit->nnotes == SC_MAX_FIT_NOTES)
         return;
-    sc_fit_note_t *n = &fit->notes[fit->nnotes++];
+    if (!n)
+        n = &fit->notes[fit->nnotes++];
     snprintf(n->what, sizeof n->what, "%s", what);
     snprintf(n->value, sizeof n->value, "%s", value);
     va_list ap;
@@ -271,6 +278,91 @@ static void fit_overhead(const medians_t *md, const double *starts, int nseg,
     }
 }
 
+/* The time per message of the fastest stream of small messages (1 to 64
+ * bytes) between one sender and one receiver (osu_bw, osu_mbw_mr with one
+ * pair), or 0 if no series has one. */
+static sc_err_t single_stream_time(const sc_series_t *series, int nseries, double *per_message,
+                                   const char **file)
+{
+    double best = 0;
+    for (int i = 0; i < nseries; i++) {
+        const sc_series_t *s = &series[i];
+        if ((s->kind != SC_MEASURE_MESSAGE_RATE && s->kind != SC_MEASURE_BANDWIDTH) ||
+            s->pairs > 1)
+            continue;
+        medians_t md;
+        sc_err_t err = medians(s, 1, s->kind, &md);
+        if (err)
+            return err;
+        for (int j = 0; j < md.n; j++) {
+            double rate = md.values[j] / md.sizes[j]; /* bytes/s to messages/s */
+            if (md.sizes[j] >= 1 && md.sizes[j] <= 64 && rate > best) {
+                best = rate;
+                *file = s->path;
+            }
+        }
+        medians_free(&md);
+    }
+    *per_message = best > 0 ? 1 / best : 0;
+    return SC_OK;
+}
+
+/* With overheads from a one-pair stream (single_stream_time): where
+ * several pairs streaming at once carried more bytes per second through
+ * one NIC than the ping-pong's slope (b[k] seconds a byte) allows the
+ * wire, the wire is at least that fast, and the rest of the slope is the
+ * cores' (copies): it goes to o_s and o_r, half each, which run in
+ * parallel on the node's cores instead of queueing on its NIC. */
+static sc_err_t cores_take_excess(const sc_series_t *series, int nseries, const double *starts,
+                                  int nseg, const double *b, double B, double per_message,
+                                  double per_message_recv, sc_fit_t *fit, sc_level_t *lv)
+{
+    double nic[SC_MAX_SEGMENTS] = {0};
+    const char *file = NULL;
+    for (int i = 0; i < nseries; i++) {
+        const sc_series_t *s = &series[i];
+        if ((s->kind != SC_MEASURE_MESSAGE_RATE && s->kind != SC_MEASURE_BANDWIDTH) ||
+            s->pairs < 2)
+            continue;
+        medians_t md;
+        sc_err_t err = medians(s, 1, s->kind, &md);
+        if (err)
+            return err;
+        for (int j = 0; j < md.n; j++)
+            for (int k = 0; k < nseg; k++)
+                if (md.sizes[j] >= starts[k] && (k + 1 == nseg || md.sizes[j] < starts[k + 1]) &&
+                    md.values[j] > nic[k]) {
+                    nic[k] = md.values[j];
+                    file = s->path;
+                }
+        medians_free(&md);
+    }
+    if (!file)
+        return SC_OK;
+    sc_piecewise_t *os = &lv->send_overhead, *orr = &lv->recv_overhead;
+    *os = *orr = (sc_piecewise_t){.n = nseg};
+    for (int k = 0; k < nseg; k++) {
+        double f = lv->bandwidth_factor.seg[k].start, per_byte = 0;
+        double g = nic[k] / B > 1 ? 1 : nic[k] / B;
+        if (g > f && b[k] > 1 / (B * g)) {
+            per_byte = (b[k] - 1 / (B * g)) / 2;
+            lv->bandwidth_factor.seg[k].start = g;
+            char name[48], value[64];
+            segment_name(name, sizeof name, "factor", starts, k, nseg);
+            snprintf(value, sizeof value, "%.4g", g);
+            note(fit, name, value, "the most bytes/s several pairs streamed here through one NIC "
+                 "(%s), over the bandwidth", file);
+            snprintf(value, sizeof value, "+ %.4g s/B", per_byte);
+            segment_name(name, sizeof name, "o_s, o_r", starts, k, nseg);
+            note(fit, name, value, "each: the ping-pong's per-byte cost beyond that wire's, half "
+                 "to each side");
+        }
+        os->seg[k] = (sc_segment_t){starts[k], per_message, per_byte};
+        orr->seg[k] = (sc_segment_t){starts[k], per_message_recv, per_byte};
+    }
+    return SC_OK;
+}
+
 sc_err_t sc_calibrate_fit(const sc_fit_spec_t *spec, const sc_series_t *series, int nseries,
                           sc_fit_t *fit)
 {
@@ -296,10 +388,37 @@ sc_err_t sc_calibrate_fit(const sc_fit_spec_t *spec, const sc_series_t *series, 
                        "bandwidth to");
         goto cleanup;
     }
-    fit_overhead(&os, starts, nseg, INFINITY, &spec->fallback->send_overhead, "o_s", fit,
-                 &lv->send_overhead);
-    fit_overhead(&orr, starts, nseg, (double)spec->eager_limit + 1,
-                 &spec->fallback->recv_overhead, "o_r", fit, &lv->recv_overhead);
+    double per_message = 0, per_message_recv = 0;
+    const char *stream_file = NULL;
+    if (os.n == 0 && orr.n == 0 &&
+        (err = single_stream_time(series, nseries, &per_message, &stream_file)))
+        goto cleanup;
+    if (per_message > 0) {
+        /* No overhead samples (OSU, IMB), but one sender streaming to one
+         * receiver: neither can be busier per message than the stream's
+         * time per message, and a stream cannot tell them apart; both
+         * together fit in the one-way time of the smallest message. */
+        double room = lat.values[0] - per_message, recv = per_message;
+        if (room < recv)
+            recv = room > 0 ? room : 0;
+        lv->send_overhead = sc_piecewise_constant(per_message);
+        lv->recv_overhead = sc_piecewise_constant(recv);
+        char value[64];
+        snprintf(value, sizeof value, "%.4g s + 0 s/B", per_message);
+        note(fit, "o_s", value, "1 / the largest rate of one pair's stream of 1 to 64 B in %s",
+             stream_file);
+        snprintf(value, sizeof value, "%.4g s + 0 s/B", recv);
+        note(fit, "o_r", value,
+             recv == per_message ? "taken equal to o_s: one stream cannot tell them apart"
+                                 : "what the one-way time of %.0f bytes leaves after o_s",
+             lat.sizes[0]);
+        per_message_recv = recv;
+    } else {
+        fit_overhead(&os, starts, nseg, INFINITY, &spec->fallback->send_overhead, "o_s", fit,
+                     &lv->send_overhead);
+        fit_overhead(&orr, starts, nseg, (double)spec->eager_limit + 1,
+                     &spec->fallback->recv_overhead, "o_r", fit, &lv->recv_overhead);
+    }
 
     /* The wire: one-way latency less both overheads, per segment a + b m. */
     double *w = malloc((size_t)lat.n * sizeof *w);
@@ -361,6 +480,10 @@ sc_err_t sc_calibrate_fit(const sc_fit_spec_t *spec, const sc_series_t *series, 
         }
         lv->bandwidth_factor.seg[k] = (sc_segment_t){starts[k], f, 0};
     }
+    if (per_message > 0 &&
+        (err = cores_take_excess(series, nseries, starts, nseg, b, B, per_message,
+                                 per_message_recv, fit, lv)))
+        goto cleanup;
     /* The first segment's intercept is L plus the header's time. */
     double L = a[0] - h / (B * lv->bandwidth_factor.seg[0].start);
     if (used[0] == 0 || L < 0) {

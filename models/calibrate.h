@@ -16,8 +16,9 @@ typedef struct {
     size_t eager_limit;
     size_t header_bytes;
     /* The parameters no measurement gives are this level's (the template's):
-     * o_s without send-overhead samples, o_r without receive-overhead
-     * samples, g without message rates. */
+     * o_s without send-overhead samples (or a one-pair stream), o_r without
+     * receive-overhead samples (or a one-pair stream), g without message
+     * rates. */
     const sc_level_t *fallback;
 } sc_fit_spec_t;
 
@@ -40,6 +41,10 @@ typedef struct {
  * before; per size the median of its samples counts, so outliers do not):
  *   o_s(m), o_r(m)   least squares per segment over the send and receive
  *                    overhead samples (SMPI calibration Isend and Recv);
+ *                    without any, both the time per message of the fastest
+ *                    one-pair stream of 1 to 64 B (osu_bw, osu_mbw_mr with
+ *                    one pair), when there is one: neither side can be
+ *                    busier than that, and a stream cannot tell them apart;
  *   bandwidth factor per segment: the slope of the one-way latency minus
  *                    o_s and o_r (ping-pong series), against the bandwidth:
  *                    the largest streaming bandwidth measured (osu_bw), or

@@ -144,6 +144,46 @@ static void test_bandwidth_and_gap(void)
     free_series(r, 3);
 }
 
+/* OSU-like measurements only (no Isend or Recv samples): o_s and o_r come
+ * from one pair's stream, and where 32 pairs stream faster through the NIC
+ * than the ping-pong's slope allows, the rest of the slope goes to the
+ * cores; the ping-pong and both streams then come back. */
+static void test_overheads_from_streams(void)
+{
+    sc_level_t want = {.latency_s = 1e-6, .bandwidth_Bps = 10e9, .gap_s = 10e-9,
+                       .eager_limit = 131072};
+    want.send_overhead = (sc_piecewise_t){2, {{0, 0.2e-6, 0.15e-9}, {1420, 0.2e-6, 0.02e-9}}};
+    want.recv_overhead = want.send_overhead;
+    want.bandwidth_factor = sc_piecewise_constant(1);
+    sc_series_t s[4] = {make_series(&want, SC_MEASURE_LATENCY, 0, "lat.txt"),
+                        make_series(&want, SC_MEASURE_BANDWIDTH, 0, "bw.txt"),
+                        make_series(&want, SC_MEASURE_MESSAGE_RATE, 1, "mr1.txt"),
+                        make_series(&want, SC_MEASURE_MESSAGE_RATE, 32, "mr32.txt")};
+    sc_level_t start = sc_level_hockney(5e-6, 1e9, 3e-6, 65536);
+    sc_fit_spec_t spec = spec_for(&start);
+    sc_fit_t fit;
+    CU_ASSERT_EQUAL_FATAL(sc_calibrate_fit(&spec, s, 4, &fit), SC_OK);
+    const sc_level_t *lv = &fit.level;
+    /* One pair's 1-byte stream: o(1) a message. */
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_send_overhead(lv, 0), 0.2e-6 + 0.15e-9, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_recv_overhead(lv, 0), sc_level_send_overhead(lv, 0), 0);
+    /* The small messages' per-byte cost is the cores' again, not the NIC's. */
+    CU_ASSERT_DOUBLE_EQUAL(lv->send_overhead.seg[0].per_byte, 0.15e-9, 0.05 * 0.15e-9);
+    CU_ASSERT(lv->bandwidth_factor.seg[0].start > 0.9);
+    NEAR(lv->gap_s, 10e-9);
+    for (int i = 0; i < 4; i++)
+        for (int j = 1; j < s[i].npoints; j += 3) {
+            double got = sc_calibrate_predict(lv, HEADER, &s[i], &s[i].points[j]);
+            double tolerance = s[i].kind == SC_MEASURE_LATENCY ? 0.01 : 0.1;
+            if (fabs(got - s[i].points[j].value) > tolerance * s[i].points[j].value) {
+                fprintf(stderr, "\n%s, %zu bytes: predicted %g, measured %g\n", s[i].path,
+                        s[i].points[j].bytes, got, s[i].points[j].value);
+                CU_FAIL("a measurement does not come back");
+            }
+        }
+    free_series(s, 4);
+}
+
 static void test_needs_pingpong(void)
 {
     sc_level_t want = truth(0);
@@ -162,4 +202,5 @@ void sc_suite_calibrate(void)
     CU_add_test(s, "a known level comes back", test_recovers_level);
     CU_add_test(s, "streaming bandwidth and the NIC's gap", test_bandwidth_and_gap);
     CU_add_test(s, "no ping-pong, no fit", test_needs_pingpong);
+    CU_add_test(s, "OSU only: overheads from streams", test_overheads_from_streams);
 }
