@@ -30,6 +30,8 @@ enum { NPROPS = SC_NPLATFORM_PROPS };
 const sc_network_preset_t sc_network_presets[] = {
     {"gige", "gige.xml", "Gigabit Ethernet, MPICH2 1.2.1 over TCP (fitted to Grid'5000 graphene)"},
     {"ib4x-ddr", "ib4x.xml", "InfiniBand 4x DDR, Mellanox InfiniHost III Ex, MVAPICH2 1.4"},
+    {"ib4x-edr", "ib4x-edr.xml",
+     "InfiniBand 4x EDR, Mellanox ConnectX-4, Open MPI 4.0.3 + UCX (fitted to alaska)"},
     {NULL, NULL, NULL},
 };
 

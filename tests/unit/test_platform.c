@@ -54,6 +54,21 @@ static void test_shipped_platforms(void)
     check_level(bn, 3.8e-6, 1497e6, 0.4e-6, 6140);
     CU_ASSERT_DOUBLE_EQUAL(sc_level_recv_overhead(bn, 1), 0.4e-6, 1e-18);
     CU_ASSERT_EQUAL(bn->gap_s, 0);
+    const sc_platform_t *edr = sc_test_platform("platforms/ib4x-edr.xml");
+    if (!edr)
+        return;
+    CU_ASSERT_STRING_EQUAL(edr->name, "ib4x-edr");
+    CU_ASSERT_EQUAL(edr->nnodes, 16);
+    CU_ASSERT_EQUAL(edr->total_cores, 512);
+    CU_ASSERT_TRUE(edr->uniform);
+    CU_ASSERT_DOUBLE_EQUAL(edr->nodes[15].speed_flops, 33.6e9, 1);
+    const sc_level_t *en = &edr->level[SC_LEVEL_INTER];
+    check_level(&edr->level[SC_LEVEL_INTRA], 28e-9, 153.6e9, 0.24e-6, 8192);
+    check_level(en, 0.7572e-6, 12.17e9, 0.1248e-6 + 0.7577e-9, 8192);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_recv_overhead(en, 256), 0.1248e-6 + 256 * 0.1311e-9, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_bandwidth_factor(en, 255), 0.3812, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_bandwidth_factor(en, 256), 1, 0);
+    CU_ASSERT_DOUBLE_EQUAL(en->gap_s, 11.96e-9, 1e-18);
 }
 
 static void test_uneven_platform(void)
