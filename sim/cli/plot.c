@@ -408,7 +408,9 @@ static sc_err_t write_script(const plot_opts_t *o, const table_t *t, int xc, int
         fputs("EOD\n", s);
     }
     if (!err) {
-        fprintf(s, "set terminal %s\nset output\nset grid\nset key outside right top\n", terminal);
+        /* The key goes under the plot: beside it, long titles (a
+         * platform file, a command) squeeze the plot to half the width. */
+        fprintf(s, "set terminal %s\nset output\nset grid\nset key below\n", terminal);
         const char *names[2] = {o->x, o->y};
         int logs[2] = {o->logx, o->logy};
         for (int a = 0; a < 2; a++) {
@@ -421,7 +423,12 @@ static sc_err_t write_script(const plot_opts_t *o, const table_t *t, int xc, int
             sc_gnuplot_quote(label(names[a]), quoted, sizeof quoted);
             fprintf(s, "set %clabel '%s'\nset format %c '%s'\n", a ? 'y' : 'x', quoted,
                     a ? 'y' : 'x', tick_format(names[a]));
-            if (log)
+            /* Sizes in bytes tick at powers of 16 (1 B, 16 B, ... 4 KiB), where
+             * their binary prefixes read as whole numbers; ticks at powers
+             * of 10 would read "977 KiB". */
+            if (log && sc_ends_with(names[a], "bytes"))
+                fprintf(s, "set logscale %c 2\nset %ctics 16\n", a ? 'y' : 'x', a ? 'y' : 'x');
+            else if (log)
                 fprintf(s, "set logscale %c\n", a ? 'y' : 'x');
         }
         if (o->title) {
@@ -431,8 +438,15 @@ static sc_err_t write_script(const plot_opts_t *o, const table_t *t, int xc, int
         fputs("plot ", s);
         for (int g = 0; g < ngroups; g++) {
             char title[512];
-            snprintf(title, sizeof title, "%s%s%s", o->by ? o->by : o->y, o->by ? " " : "",
-                     groups[g]);
+            /* A value that is a word says what it is; a number needs its
+             * column's name (np 64). */
+            char *end;
+            strtod(groups[g], &end);
+            int numeric = *groups[g] && *end == '\0';
+            if (o->by && !numeric)
+                snprintf(title, sizeof title, "%s", groups[g]);
+            else
+                snprintf(title, sizeof title, "%s %s", o->by ? o->by : o->y, groups[g]);
             sc_gnuplot_quote(title, quoted, sizeof quoted);
             fprintf(s, "%s$d%d using 1:2 with linespoints lw 2 title '%s'", g ? ", \\\n     " : "",
                     g, quoted);
