@@ -193,6 +193,26 @@ void sc_format_duration(double seconds, char *out, size_t outlen)
         snprintf(out, outlen, "%.4g us", seconds * 1e6);
 }
 
+void sc_format_quantity(double value, sc_quantity_t kind, char *out, size_t outlen)
+{
+    /* From the largest unit down; times stop at ps, the rest at the base. */
+    static const char *const units[][5] = {
+        [SC_QTY_TIME] = {"s", "ms", "us", "ns", "ps"},
+        [SC_QTY_BANDWIDTH] = {"TBps", "GBps", "MBps", "kBps", "Bps"},
+        [SC_QTY_SPEED] = {"Tf", "Gf", "Mf", "kf", "f"},
+        [SC_QTY_SIZE] = {"TB", "GB", "MB", "kB", "B"},
+    };
+    double scale = kind == SC_QTY_TIME ? 1 : 1e12;
+    int u = 0;
+    while (u < 4 && value != 0 && fabs(value) < scale) {
+        scale /= 1000;
+        u++;
+    }
+    char number[32];
+    snprintf(number, sizeof number, "%.10g", value / scale);
+    snprintf(out, outlen, "%s%s", number, units[kind][u]);
+}
+
 void sc_format_bytes(double bytes, char *out, size_t outlen)
 {
     static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};

@@ -40,6 +40,12 @@ sc_err_t sc_parse_int(const char *text, const char *what, int min, int max, int 
 /* Formats seconds with a unit chosen for readability ("12.4 us"). */
 void sc_format_duration(double seconds, char *out, size_t outlen);
 
+/* Writes a quantity as a platform file would hold it, readably and to 10
+ * significant digits: the SI prefix that puts the number in [1, 1000)
+ * ("378.6ns", "12.17GBps", "33.6Gf", "64kB"), which sc_parse_quantity
+ * reads back. */
+void sc_format_quantity(double value, sc_quantity_t kind, char *out, size_t outlen);
+
 /* Formats a byte count with a binary unit ("2 KiB", "1.5 MiB"). */
 void sc_format_bytes(double bytes, char *out, size_t outlen);
 

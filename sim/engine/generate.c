@@ -131,10 +131,11 @@ static sc_err_t read_template(void *arg, sc_wire_t *out)
 
 static void write_link(FILE *f, const char *id, const link_spec_t *l)
 {
-    fprintf(
-        f,
-        "    <link id=\"%s\" bandwidth=\"%.17gBps\" latency=\"%.17gs\" sharing_policy=\"%s\"/>\n",
-        id, l->bandwidth_Bps, l->latency_s, l->policy);
+    char bandwidth[48], latency[48];
+    sc_format_quantity(l->bandwidth_Bps, SC_QTY_BANDWIDTH, bandwidth, sizeof bandwidth);
+    sc_format_quantity(l->latency_s, SC_QTY_TIME, latency, sizeof latency);
+    fprintf(f, "    <link id=\"%s\" bandwidth=\"%s\" latency=\"%s\" sharing_policy=\"%s\"/>\n",
+            id, bandwidth, latency, l->policy);
 }
 
 /* Writes s into a comment, which may not hold "--". */
@@ -218,9 +219,10 @@ static void write_platform(FILE *f, const template_t *t, const char *template_pa
         sc_xml_put_escaped(f, t->prop_values[i]);
         fputs("\"/>\n", f);
     }
-    char id[64];
+    char id[64], speed[48];
+    sc_format_quantity(t->speed_flops, SC_QTY_SPEED, speed, sizeof speed);
     for (int n = 0; n < nodes; n++)
-        fprintf(f, "    <host id=\"node-%d\" speed=\"%.17gf\" core=\"%d\"/>\n", n, t->speed_flops,
+        fprintf(f, "    <host id=\"node-%d\" speed=\"%s\" core=\"%d\"/>\n", n, speed,
                 cores_of(spec, n));
     for (int n = 0; n < nodes; n++) {
         snprintf(id, sizeof id, "node-%d_nic", n);
@@ -269,8 +271,11 @@ static sc_err_t apply_level(template_t *t, sc_level_id_t id, const sc_level_t *l
             sc_piecewise_write(f, pw[k], k == 2);
         else if (k == 4)
             fprintf(f, "%zu", lv->eager_limit);
-        else
-            fprintf(f, "%.10gs", lv->gap_s);
+        else {
+            char gap[48];
+            sc_format_quantity(lv->gap_s, SC_QTY_TIME, gap, sizeof gap);
+            fputs(gap, f);
+        }
         if (fclose(f) != 0) {
             free(text);
             return sc_error(SC_ERR_RUN, "out of memory");

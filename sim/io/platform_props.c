@@ -230,10 +230,12 @@ void sc_piecewise_write(FILE *f, const sc_piecewise_t *pw, int is_factor)
 {
     for (int k = 0; k < pw->n; k++) {
         const sc_segment_t *seg = &pw->seg[k];
+        char start[48], per_byte[48];
+        sc_format_quantity(seg->start, SC_QTY_TIME, start, sizeof start);
+        sc_format_quantity(seg->per_byte, SC_QTY_TIME, per_byte, sizeof per_byte);
         if (is_factor)
             fprintf(f, "%s%.0f:%.10g", k ? ";" : "", seg->min_bytes, seg->start);
         else
-            fprintf(f, "%s%.0f:%.10gs:%.10gs", k ? ";" : "", seg->min_bytes, seg->start,
-                    seg->per_byte);
+            fprintf(f, "%s%.0f:%s:%s", k ? ";" : "", seg->min_bytes, start, per_byte);
     }
 }

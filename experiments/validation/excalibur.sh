@@ -1,0 +1,101 @@
+#!/bin/sh
+# Predictions of simcoll against real collective timings of StackHPC's
+# "alaska" (16 nodes of 2 x Xeon E5-2683 v4, InfiniBand 4x EDR, Open MPI
+# 4.0.3 + UCX), published by ukri-excalibur/excalibur-tests (Apache-2.0) at
+# commit f7d6480: osu_allreduce and osu_allgather of OSU micro-benchmarks
+# 5.6.2 on 64 ranks, 32 a node, 4 B (1 B) to 1 MiB. platforms/ib4x-edr.xml's
+# network level was fitted to alaska's point-to-point runs of the same
+# commit, never to these; this script fits it again from them first and
+# prints the residuals. simcoll runs what Open MPI's coll/tuned runs
+# (--coll ... --mpi PROFILE), block placement as srun's; OSU reports the
+# mean over ranks of each rank's time (mean_rank_time_s).
+# Needs a built simcoll and git; about a minute.
+# usage: experiments/validation/excalibur.sh EXCALIBUR_CHECKOUT [path/to/simcoll]
+# SPDX-License-Identifier: GPL-2.0-or-later
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+[ $# -ge 1 ] || { echo "usage: $0 EXCALIBUR_CHECKOUT [simcoll]" >&2; exit 2; }
+repo=$1
+simcoll=${2:-$top/build/simcoll}
+profile=${PROFILE:-openmpi-4.1}
+commit=f7d6480fce93df87f4ebaadcd854c7b7f7b1565a
+omb=output/alaska/ib-gcc9-openmpi4-ucx/omb
+[ -x "$simcoll" ] || { echo "excalibur.sh: build simcoll first (./setup.sh)" >&2; exit 2; }
+git -C "$repo" cat-file -e "$commit:$omb/Osu_latency/rfm_Osu_latency_job.out" 2>/dev/null || {
+    echo "excalibur.sh: '$repo' is not a clone of github.com/ukri-excalibur/excalibur-tests" \
+         "holding commit $commit" >&2
+    exit 2
+}
+results=$here/results
+mkdir -p "$results"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+for t in Osu_latency Osu_bw Osu_mbw_mr__1 Osu_mbw_mr__32 Osu_allreduce Osu_allgather; do
+    git -C "$repo" show "$commit:$omb/$t/rfm_${t}_job.out" > "$scratch/$t.txt"
+done
+edr=$top/platforms/ib4x-edr.xml
+
+# The network level again, from the point-to-point runs only, on the
+# shipped file's nodes; and the shipped file's residuals on them.
+# (Run where the files are, so that the reports name them, not a temporary
+# directory.)
+p2p="--osu-latency Osu_latency.txt --osu-bw Osu_bw.txt
+     --osu-mbw-mr Osu_mbw_mr__1.txt --osu-mbw-mr Osu_mbw_mr__32.txt"
+# shellcheck disable=SC2086 # the file list is split on purpose
+(cd "$scratch" && "$simcoll" calibrate $p2p --like "$edr" --breakpoints 256 \
+    --eager-limit 8192 -o refit.xml) > "$results/excalibur-fit.txt"
+# shellcheck disable=SC2086
+(cd "$scratch" && "$simcoll" calibrate --report --platform "$edr" $p2p) \
+    > "$results/excalibur-residuals.txt"
+echo "fit: $results/excalibur-fit.txt; the shipped file's residuals:"
+tail -n 5 "$results/excalibur-residuals.txt"
+
+# Predictions: 64 ranks on two nodes. OSU's allreduce is of floats: simcoll's
+# int has their size.
+sizes() { awk '!/^#/ && NF == 2 { print $1 }' "$scratch/$1.txt" | paste -sd,; }
+"$simcoll" --platform "$edr" --coll allreduce --mpi "$profile" --np 64 --op sum --type int \
+    --size "$(sizes Osu_allreduce)" --no-payload --format csv > "$scratch/allreduce.csv"
+"$simcoll" --platform "$edr" --coll allgather --mpi "$profile" --np 64 \
+    --size "$(sizes Osu_allgather)" --no-payload --format csv > "$scratch/allgather.csv"
+
+# excalibur.csv: operation, bytes, algorithm, measured and predicted mean
+# seconds, relative error, and the slowest rank's predicted time.
+{
+    echo "operation,size_bytes,algo,measured_s,predicted_s,error,predicted_slowest_s"
+    for op in allreduce allgather; do
+        awk -F, -v op=$op '
+            NR == FNR { if ($0 !~ /^#/ && NF) { split($0, f, " "); m[f[1]] = f[2] * 1e-6 }; next }
+            FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+            ($(col["size_bytes"]) in m) {
+                s = $(col["size_bytes"]); p = $(col["mean_rank_time_s"])
+                printf "%s,%d,%s,%.9g,%.9g,%.4f,%.9g\n", op, s, $(col["algo"]), m[s], p,
+                       (p - m[s]) / m[s], $(col["sim_time_s"]) }' \
+            "$scratch/Osu_$op.txt" "$scratch/$op.csv"
+    done
+} > "$results/excalibur.csv"
+
+# Per operation: points, median and largest |error|.
+awk -F, 'NR > 1 { e = $6 < 0 ? -$6 : $6; n[$1]++; v[$1, n[$1]] = e }
+    END { print "# operation points median|error| largest|error|"
+          for (op in n) {
+              k = n[op]
+              for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++)
+                  if (v[op, j] < v[op, i]) { t = v[op, i]; v[op, i] = v[op, j]; v[op, j] = t }
+              med = k % 2 ? v[op, (k + 1) / 2] : (v[op, k / 2] + v[op, k / 2 + 1]) / 2
+              printf "%s %d %.1f%% %.1f%%\n", op, k, 100 * med, 100 * v[op, k] } }' \
+    "$results/excalibur.csv" | sort > "$results/excalibur-summary.txt"
+cat "$results/excalibur-summary.txt"
+
+# Plots through simcoll plot: measured and predicted, one line each.
+awk -F, 'NR > 1 { print $1 "," $2 ",measured (OSU 5.6.2)," $4
+                  print $1 "," $2 ",simcoll --mpi '"$profile"'," $5 }
+         NR == 1 { print "operation,size_bytes,source,time_s" }' \
+    "$results/excalibur.csv" > "$scratch/long.csv"
+for op in allreduce allgather; do
+    "$simcoll" plot "$scratch/long.csv" -x size_bytes -y time_s --by source \
+        --where operation=$op --logx --logy \
+        --title "MPI_$op on alaska, 64 ranks (2 nodes x 32), EDR, Open MPI 4.0.3" \
+        -o "$results/excalibur-$op.png"
+done
+echo "results: $results/excalibur.csv, excalibur-summary.txt, excalibur-{allreduce,allgather}.png"
