@@ -52,10 +52,42 @@ static void test_durations(void)
     CU_ASSERT_EQUAL(sc_parse_duration("us", "x", &s), SC_ERR_INPUT);
 }
 
+/* Quantities as generated platforms write them: readable, and read back. */
+static void test_format_quantities(void)
+{
+    static const struct {
+        double value;
+        sc_quantity_t kind;
+        const char *text;
+    } cases[] = {
+        {33.6e9, SC_QTY_SPEED, "33.6Gf"},      {1.5e-6, SC_QTY_TIME, "1.5us"},
+        {0, SC_QTY_TIME, "0s"},                {12.17e9, SC_QTY_BANDWIDTH, "12.17GBps"},
+        {115.73e6, SC_QTY_BANDWIDTH, "115.73MBps"}, {0.6184e-9, SC_QTY_TIME, "618.4ps"},
+        {8192, SC_QTY_SIZE, "8.192kB"},        {2.5, SC_QTY_TIME, "2.5s"},
+        {1e-15, SC_QTY_TIME, "0.001ps"},       {3, SC_QTY_BANDWIDTH, "3Bps"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[48];
+        double back = -1;
+        sc_format_quantity(cases[i].value, cases[i].kind, text, sizeof text);
+        CU_ASSERT_STRING_EQUAL(text, cases[i].text);
+        CU_ASSERT_EQUAL(sc_parse_quantity(text, cases[i].kind, &back), 0);
+        CU_ASSERT_DOUBLE_EQUAL(back, cases[i].value, 1e-12 * cases[i].value);
+    }
+    /* Ten significant digits survive. */
+    char text[48];
+    double back;
+    sc_format_quantity(3.7862331107919311e-07, SC_QTY_TIME, text, sizeof text);
+    CU_ASSERT_STRING_EQUAL(text, "378.6233111ns");
+    CU_ASSERT_EQUAL(sc_parse_quantity(text, SC_QTY_TIME, &back), 0);
+    CU_ASSERT_DOUBLE_EQUAL(back, 3.7862331107919311e-07, 1e-9 * back);
+}
+
 void sc_suite_units(void)
 {
     CU_pSuite s = CU_add_suite("units", NULL, NULL);
     CU_add_test(s, "sizes", test_sizes);
     CU_add_test(s, "bad sizes", test_bad_sizes);
     CU_add_test(s, "durations", test_durations);
+    CU_add_test(s, "quantities written", test_format_quantities);
 }
