@@ -101,6 +101,14 @@ sc_err_t sc_bcast_mpich_smp(sc_comm_t *comm, const sc_coll_args_t *args);
 sc_err_t sc_allreduce_mpich_smp(sc_comm_t *comm, const sc_coll_args_t *args);
 sc_err_t sc_reduce_mpich_smp(sc_comm_t *comm, const sc_coll_args_t *args);
 
+/* MVAPICH2 1.4's two-level collectives (mvapich2/shmem.c): shared-memory
+ * steps on each node as messages, point-to-point ones among node leaders. */
+sc_err_t sc_barrier_mv2_shmem(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_bcast_mv2_knomial(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_bcast_mv2_shmem(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_allreduce_mv2_shmem(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_reduce_mv2_shmem(sc_comm_t *comm, const sc_coll_args_t *args);
+
 /* MPICH's own reductions (rabenseifner.c): whole-vector folding for any p,
  * then recursive doubling or Rabenseifner's halving and doubling/gather. */
 sc_err_t sc_allreduce_rd(sc_comm_t *comm, const sc_coll_args_t *args);

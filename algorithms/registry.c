@@ -7,6 +7,7 @@
 
 #include "../models/collectives.h"
 #include "../models/mpich.h"
+#include "../models/mvapich2.h"
 #include "../models/openmpi.h"
 #include "collectives.h"
 #include "openmpi/openmpi.h"
@@ -56,6 +57,11 @@ const sc_algo_t sc_algos[] = {
     {"allreduce-rd", SC_ALLREDUCE, sc_allreduce_rd,         sc_model_allreduce_rd,                0,             "MPICH, short vectors: even ranks of the first 2r fold into odd ones, recursive doubling"},
     {"allreduce-rabenseifner", SC_ALLREDUCE, sc_allreduce_rabenseifner, sc_model_allreduce_rabenseifner, 0, "MPICH's Rabenseifner: even ranks of the first 2r fold into odd ones, RHRD, results back"},
     {"allreduce-mpich-smp", SC_ALLREDUCE, sc_allreduce_mpich_smp, sc_model_allreduce_mpich_smp, 0,           "MPICH's SMP allreduce: reduce in each node, allreduce among leaders, node broadcast"},
+    {"barrier-mv2-shmem", SC_BARRIER, sc_barrier_mv2_shmem, sc_model_barrier_mv2_shmem,           0,             "MVAPICH2 1.4's shared-memory barrier: node check-in to its leader, dissemination among leaders, release"},
+    {"bcast-mv2-knomial", SC_BCAST, sc_bcast_mv2_knomial, sc_model_bcast_mv2_knomial,             0,             "MVAPICH2 1.4's two-level k-nomial broadcast (radix 4): among node leaders, then in each node"},
+    {"bcast-mv2-shmem", SC_BCAST, sc_bcast_mv2_shmem,       sc_model_bcast_mv2_shmem,             0,             "MVAPICH2 1.4's shared-memory broadcast: leaders scatter + ring allgather, nodes copy it out, node barriers"},
+    {"allreduce-mv2-shmem", SC_ALLREDUCE, sc_allreduce_mv2_shmem, sc_model_allreduce_mv2_shmem, 0,           "MVAPICH2 1.4's shared-memory allreduce: node vectors to the leader, allreduce among leaders, node broadcast"},
+    {"reduce-mv2-shmem", SC_REDUCE, sc_reduce_mv2_shmem,    sc_model_reduce_mv2_shmem,            0,             "MVAPICH2 1.4's shared-memory reduce: node vectors to the leader, reduce among leaders, result to the root"},
     {"allreduce-nonpow2", SC_ALLREDUCE, sc_allreduce_nonpow2, sc_model_allreduce_nonpow2,         0,             "IBM patent (Bin Jia): half vectors merged into N ranks, RHRD on halves; RHRD for p = 2^k"},
     {"allreduce-ring", SC_ALLREDUCE, sc_allreduce_ring,     sc_model_allreduce_ring,              0,             "ring reduce-scatter + ring allgather; bandwidth-optimal, 2(p-1) steps"},
     {"reduce-early", SC_REDUCE, sc_reduce_early,           NULL,                                 SC_EARLY_EXIT, "early exit for land, lor, band, bor (reference 003): allreduce-early, the root's copy the result"},

@@ -74,16 +74,7 @@ sc_err_t sc_model_reduce_mpich_flat(const sc_model_t *model, size_t bytes, int r
     return sc_model_reduce_mst(model, bytes, root, t);
 }
 
-/* MPICH's hierarchy of all ranks (algorithms/subcomm.h, sc_smp_t, from
- * every rank's point of view at once). */
-typedef struct {
-    int nroots, node_aware;
-    int *roots;          /* by node index, its lowest rank */
-    int *node, *local;   /* by rank: its node's index, its index there */
-    int *start, *ranks;  /* node k's ranks, in order: ranks[start[k] .. start[k+1]) */
-} hier_t;
-
-static void hier_destroy(hier_t *h)
+void sc_hier_destroy(sc_hier_t *h)
 {
     free(h->roots);
     free(h->node);
@@ -92,10 +83,10 @@ static void hier_destroy(hier_t *h)
     free(h->ranks);
 }
 
-static sc_err_t hier_init(hier_t *h, const sc_model_t *model)
+sc_err_t sc_hier_init(sc_hier_t *h, const sc_model_t *model)
 {
     int p = model->size, nn = model->plat->nnodes;
-    *h = (hier_t){.roots = malloc((size_t)p * sizeof(int)), .node = malloc((size_t)p * sizeof(int)),
+    *h = (sc_hier_t){.roots = malloc((size_t)p * sizeof(int)), .node = malloc((size_t)p * sizeof(int)),
                   .local = malloc((size_t)p * sizeof(int)),
                   .start = calloc((size_t)p + 1, sizeof(int)),
                   .ranks = malloc((size_t)p * sizeof(int))};
@@ -103,7 +94,7 @@ static sc_err_t hier_init(hier_t *h, const sc_model_t *model)
     if (!h->roots || !h->node || !h->local || !h->start || !h->ranks || !index || !fill) {
         free(index);
         free(fill);
-        hier_destroy(h);
+        sc_hier_destroy(h);
         return sc_error(SC_ERR_RUN, "out of memory in the cost model");
     }
     for (int u = 0; u < nn; u++)
@@ -129,23 +120,24 @@ static sc_err_t hier_init(hier_t *h, const sc_model_t *model)
     return SC_OK;
 }
 
-static int node_size(const hier_t *h, int k)
+int sc_hier_node_size(const sc_hier_t *h, int k)
 {
     return h->start[k + 1] - h->start[k];
 }
 
 /* fn on node k's ranks, if it has more than one (MPICH makes no node
  * communicator for one). */
-static sc_err_t on_node(const sc_model_t *model, const hier_t *h, int k, sc_model_fn fn,
-                        size_t bytes, int root, double *t)
+sc_err_t sc_hier_on_node(const sc_model_t *model, const sc_hier_t *h, int k, sc_model_fn fn,
+                         size_t bytes, int root, double *t)
 {
-    if (node_size(h, k) < 2)
+    if (sc_hier_node_size(h, k) < 2)
         return SC_OK;
-    return sc_model_sub(model, h->ranks + h->start[k], node_size(h, k), fn, bytes, root, t);
+    return sc_model_sub(model, h->ranks + h->start[k], sc_hier_node_size(h, k), fn, bytes, root,
+                        t);
 }
 
-static sc_err_t on_leaders(const sc_model_t *model, const hier_t *h, sc_model_fn fn,
-                           size_t bytes, int root, double *t)
+sc_err_t sc_hier_on_leaders(const sc_model_t *model, const sc_hier_t *h, sc_model_fn fn,
+                            size_t bytes, int root, double *t)
 {
     if (h->nroots < 2)
         return SC_OK;
@@ -156,21 +148,21 @@ sc_err_t sc_model_barrier_mpich_smp(const sc_model_t *model, size_t bytes, int r
 {
     (void)bytes;
     (void)root;
-    hier_t h;
-    sc_err_t err = hier_init(&h, model);
+    sc_hier_t h;
+    sc_err_t err = sc_hier_init(&h, model);
     if (err)
         return err;
     if (!h.node_aware) {
-        hier_destroy(&h);
+        sc_hier_destroy(&h);
         return sc_model_barrier_dissemination(model, 0, 0, t);
     }
     for (int k = 0; k < h.nroots && !err; k++)
-        err = on_node(model, &h, k, sc_model_barrier_dissemination, 0, 0, t);
+        err = sc_hier_on_node(model, &h, k, sc_model_barrier_dissemination, 0, 0, t);
     if (!err)
-        err = on_leaders(model, &h, sc_model_barrier_dissemination, 0, 0, t);
+        err = sc_hier_on_leaders(model, &h, sc_model_barrier_dissemination, 0, 0, t);
     for (int k = 0; k < h.nroots && !err; k++)
-        err = on_node(model, &h, k, sc_model_bcast_binomial, 1, 0, t);
-    hier_destroy(&h);
+        err = sc_hier_on_node(model, &h, k, sc_model_bcast_binomial, 1, 0, t);
+    sc_hier_destroy(&h);
     return err;
 }
 
@@ -179,8 +171,8 @@ sc_err_t sc_model_bcast_mpich_smp(const sc_model_t *model, size_t bytes, int roo
     int p = model->size;
     if (p == 1 || bytes == 0)
         return SC_OK;
-    hier_t h;
-    sc_err_t err = hier_init(&h, model);
+    sc_hier_t h;
+    sc_err_t err = sc_hier_init(&h, model);
     if (err)
         return err;
     int rn = h.node[root], rl = h.local[root], leader = h.roots[rn];
@@ -189,24 +181,24 @@ sc_err_t sc_model_bcast_mpich_smp(const sc_model_t *model, size_t bytes, int roo
     } else if (bytes < SC_MPICH_BCAST_SHORT || p < SC_MPICH_BCAST_MIN_PROCS) {
         if (rl != 0)
             t[leader] = sc_model_send(model, root, leader, bytes, &t[root], t[leader]);
-        err = on_leaders(model, &h, sc_model_bcast_binomial, bytes, rn, t);
+        err = sc_hier_on_leaders(model, &h, sc_model_bcast_binomial, bytes, rn, t);
         for (int k = 0; k < h.nroots && !err; k++)
-            err = on_node(model, &h, k, sc_model_bcast_binomial, bytes, 0, t);
+            err = sc_hier_on_node(model, &h, k, sc_model_bcast_binomial, bytes, 0, t);
     } else if (bytes < SC_MPICH_BCAST_LONG && is_pow2(p)) {
         if (rl != 0)
-            err = on_node(model, &h, rn, sc_model_bcast_binomial, bytes, rl, t);
+            err = sc_hier_on_node(model, &h, rn, sc_model_bcast_binomial, bytes, rl, t);
         if (!err)
-            err = on_leaders(model, &h,
+            err = sc_hier_on_leaders(model, &h,
                              is_pow2(h.nroots) ? sc_model_bcast_scatter_rd
                                             : sc_model_bcast_scatter_allgather,
                              bytes, rn, t);
         for (int k = 0; k < h.nroots && !err; k++)
             if (k != rn || rl == 0)
-                err = on_node(model, &h, k, sc_model_bcast_binomial, bytes, 0, t);
+                err = sc_hier_on_node(model, &h, k, sc_model_bcast_binomial, bytes, 0, t);
     } else {
         err = sc_model_bcast_scatter_allgather(model, bytes, root, t);
     }
-    hier_destroy(&h);
+    sc_hier_destroy(&h);
     return err;
 }
 
@@ -216,21 +208,21 @@ sc_err_t sc_model_allreduce_mpich_smp(const sc_model_t *model, size_t bytes, int
     (void)root;
     if (model->size == 1 || bytes == 0)
         return SC_OK;
-    hier_t h;
-    sc_err_t err = hier_init(&h, model);
+    sc_hier_t h;
+    sc_err_t err = sc_hier_init(&h, model);
     if (err)
         return err;
     if (!h.node_aware) {
         err = sc_model_allreduce_mpich_flat(model, bytes, 0, t);
     } else {
         for (int k = 0; k < h.nroots && !err; k++)
-            err = on_node(model, &h, k, sc_model_reduce_mpich_flat, bytes, 0, t);
+            err = sc_hier_on_node(model, &h, k, sc_model_reduce_mpich_flat, bytes, 0, t);
         if (!err)
-            err = on_leaders(model, &h, sc_model_allreduce_mpich_flat, bytes, 0, t);
+            err = sc_hier_on_leaders(model, &h, sc_model_allreduce_mpich_flat, bytes, 0, t);
         for (int k = 0; k < h.nroots && !err; k++)
-            err = on_node(model, &h, k, sc_model_bcast_mpich, bytes, 0, t);
+            err = sc_hier_on_node(model, &h, k, sc_model_bcast_mpich, bytes, 0, t);
     }
-    hier_destroy(&h);
+    sc_hier_destroy(&h);
     return err;
 }
 
@@ -238,8 +230,8 @@ sc_err_t sc_model_reduce_mpich_smp(const sc_model_t *model, size_t bytes, int ro
 {
     if (model->size == 1 || bytes == 0)
         return SC_OK;
-    hier_t h;
-    sc_err_t err = hier_init(&h, model);
+    sc_hier_t h;
+    sc_err_t err = sc_hier_init(&h, model);
     if (err)
         return err;
     if (!h.node_aware) {
@@ -248,12 +240,12 @@ sc_err_t sc_model_reduce_mpich_smp(const sc_model_t *model, size_t bytes, int ro
         int rn = h.node[root];
         for (int k = 0; k < h.nroots && !err; k++)
             if (k != rn)
-                err = on_node(model, &h, k, sc_model_reduce_mpich_flat, bytes, 0, t);
+                err = sc_hier_on_node(model, &h, k, sc_model_reduce_mpich_flat, bytes, 0, t);
         if (!err)
-            err = on_leaders(model, &h, sc_model_reduce_mpich_flat, bytes, rn, t);
+            err = sc_hier_on_leaders(model, &h, sc_model_reduce_mpich_flat, bytes, rn, t);
         if (!err)
-            err = on_node(model, &h, rn, sc_model_reduce_mpich_flat, bytes, h.local[root], t);
+            err = sc_hier_on_node(model, &h, rn, sc_model_reduce_mpich_flat, bytes, h.local[root], t);
     }
-    hier_destroy(&h);
+    sc_hier_destroy(&h);
     return err;
 }

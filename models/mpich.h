@@ -43,6 +43,27 @@ sc_mpich_allreduce_t sc_mpich_allreduce_choice(size_t bytes, size_t elems, int p
 typedef enum { SC_MPICH_REDUCE_BINOMIAL, SC_MPICH_REDUCE_RABENSEIFNER } sc_mpich_reduce_t;
 sc_mpich_reduce_t sc_mpich_reduce_choice(size_t bytes, size_t elems, int p);
 
+/* MPICH's hierarchy of all ranks (algorithms/subcomm.h, sc_smp_t, from
+ * every rank's point of view at once). */
+typedef struct {
+    int nroots, node_aware;
+    int *roots;          /* by node index, its lowest rank */
+    int *node, *local;   /* by rank: its node's index, its index there */
+    int *start, *ranks;  /* node k's ranks, in order: ranks[start[k] .. start[k+1]) */
+} sc_hier_t;
+
+/* Builds the hierarchy of model's ranks; SC_ERR_RUN if memory runs out.
+ * Free with sc_hier_destroy. */
+sc_err_t sc_hier_init(sc_hier_t *h, const sc_model_t *model);
+void sc_hier_destroy(sc_hier_t *h);
+int sc_hier_node_size(const sc_hier_t *h, int k);
+/* fn on node k's ranks (if it has more than one), and on the node leaders
+ * (if there are more than one), as sc_model_sub. */
+sc_err_t sc_hier_on_node(const sc_model_t *model, const sc_hier_t *h, int k, sc_model_fn fn,
+                         size_t bytes, int root, double *t);
+sc_err_t sc_hier_on_leaders(const sc_model_t *model, const sc_hier_t *h, sc_model_fn fn,
+                            size_t bytes, int root, double *t);
+
 /* The costs of MPICH's SMP-aware collectives (algorithms/mpich/smp.c), as
  * its flat algorithms on the node and node-leader communicators. */
 sc_err_t sc_model_barrier_mpich_smp(const sc_model_t *model, size_t bytes, int root, double *t);

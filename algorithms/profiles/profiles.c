@@ -86,6 +86,24 @@ const sc_profile_t sc_profiles[] = {
          "allreduce-mpich, or allreduce-ompi-linear below pof2(p) elements; nonoverlapping: "
          "allreduce-ompi-nonoverlapping, reduce to 0 and broadcast as their rules pick)",
      }},
+    {"mvapich2-1.4", "MVAPICH2 1.4, gen2 (OFED InfiniBand) channel, shared-memory collectives on (the default)",
+     "MVAPICH2 1.4 (trunk r3523, 'Update for 1.4 release'; github.com/kumattau/mvapich2 commit "
+     "fe083fff): src/mpi/coll/{barrier,bcast,allgather,allreduce,reduce}.c, "
+     "src/mpi/comm/create_2level_comm.c, src/mpid/ch3/channels/mrail/src/gen2/ibv_param.c:70-74",
+     sc_profile_mvapich2_14_choose,
+     {
+        [SC_ALLGATHER] = "as mpich2-1.2.1: rd if p is a power of two and p m < 512 KiB; bruck if "
+                         "p m < 80 KiB; else ring",
+        [SC_BARRIER] = "barrier-mv2-shmem if node-aware; else barrier (dissemination)",
+        [SC_BCAST] = "m <= 12 KiB or p < 8: bcast-mv2-knomial if p > 64 and m <= 2048, else "
+                     "bcast-binomial; m < 1 MiB: bcast-mv2-shmem if node-aware, else "
+                     "bcast-scatter-allgather; else bcast-scatter-allgather",
+        [SC_REDUCE] = "reduce-mv2-shmem if node-aware and m < 1 KiB; else reduce-rabenseifner if "
+                      "m > 2048 and the vector has at least pof2(p) elements; else reduce-mst",
+        [SC_ALLREDUCE] = "allreduce-mv2-shmem if node-aware and m < 32 KiB; else allreduce-rd if "
+                         "m <= 2048 or the vector has fewer than pof2(p) elements; else "
+                         "allreduce-rabenseifner",
+     }},
     {NULL, NULL, NULL, NULL, {NULL}},
 };
 

@@ -505,6 +505,68 @@ static void test_openmpi41(void)
     expect_ompi(SC_ALLGATHER, 8, 16, D, "rd");
 }
 
+/* MVAPICH2 1.4: both sides of every threshold, ranks sharing nodes (8 a
+ * node) and not (1 a node). */
+static void test_mvapich2(void)
+{
+    const char *v = "mvapich2-1.4";
+    const sc_type_t D = SC_TYPE_DOUBLE, I = SC_TYPE_INT;
+    /* barrier: the shared-memory barrier whenever a node holds two ranks */
+    expect(v, SC_BARRIER, 0, 64, 8, D, "barrier-mv2-shmem");
+    expect(v, SC_BARRIER, 0, 2, 8, D, "barrier-mv2-shmem");
+    expect(v, SC_BARRIER, 0, 9, 8, D, "barrier-mv2-shmem"); /* one full node, one rank */
+    expect(v, SC_BARRIER, 0, 64, 1, D, "barrier");
+    /* bcast, short: k-nomial above 64 processes up to 2048 bytes */
+    expect(v, SC_BCAST, 2048, 65, 8, D, "bcast-mv2-knomial");
+    expect(v, SC_BCAST, 2048, 65, 1, D, "bcast-mv2-knomial");
+    expect(v, SC_BCAST, 1, 65, 8, D, "bcast-mv2-knomial");
+    expect(v, SC_BCAST, 2049, 65, 8, D, "bcast-binomial");
+    expect(v, SC_BCAST, 2048, 64, 8, D, "bcast-binomial");
+    expect(v, SC_BCAST, 2048, 64, 1, D, "bcast-binomial");
+    /* the short-message test includes 12288 bytes (MPICH2 1.2.1's does not) */
+    expect(v, SC_BCAST, 12288, 64, 8, D, "bcast-binomial");
+    expect(v, SC_BCAST, 12288, 64, 1, D, "bcast-binomial");
+    expect(v, SC_BCAST, 12289, 64, 8, D, "bcast-mv2-shmem");
+    expect(v, SC_BCAST, 12289, 64, 1, D, "bcast-scatter-allgather"); /* not scatter-rd */
+    expect(v, SC_BCAST, 12289, 24, 1, D, "bcast-scatter-allgather");
+    /* fewer than 8 processes: binomial at any size */
+    expect(v, SC_BCAST, 1 << 20, 7, 8, D, "bcast-binomial");
+    expect(v, SC_BCAST, 1 << 20, 7, 1, D, "bcast-binomial");
+    expect(v, SC_BCAST, 12289, 8, 8, D, "bcast-mv2-shmem");
+    /* the shared-memory broadcast below 1 MiB */
+    expect(v, SC_BCAST, (1 << 20) - 1, 64, 8, D, "bcast-mv2-shmem");
+    expect(v, SC_BCAST, (1 << 20) - 1, 64, 1, D, "bcast-scatter-allgather");
+    expect(v, SC_BCAST, 1 << 20, 64, 8, D, "bcast-scatter-allgather");
+    expect(v, SC_BCAST, 1 << 20, 64, 1, D, "bcast-scatter-allgather");
+    /* allgather: MPICH's, by the gathered size, no node variant */
+    expect(v, SC_ALLGATHER, 8191, 64, 8, D, "rd");
+    expect(v, SC_ALLGATHER, 8192, 64, 8, D, "ring");
+    expect(v, SC_ALLGATHER, 3413, 24, 1, D, "bruck");
+    expect(v, SC_ALLGATHER, 3414, 24, 1, D, "ring");
+    /* allreduce: shared memory below 32 KiB when nodes are shared */
+    expect(v, SC_ALLREDUCE, 32760, 64, 8, D, "allreduce-mv2-shmem");
+    expect(v, SC_ALLREDUCE, 8, 64, 8, D, "allreduce-mv2-shmem");
+    expect(v, SC_ALLREDUCE, 32768, 64, 8, D, "allreduce-rabenseifner");
+    expect(v, SC_ALLREDUCE, 32768, 1024, 8, I, "allreduce-rabenseifner"); /* 8192 >= 1024 */
+    expect(v, SC_ALLREDUCE, 32768, 1024, 8, D, "allreduce-rabenseifner"); /* 4096 >= 1024 */
+    /* ... else MPICH's: 2048 bytes inclusive, elements against pof2(p) */
+    expect(v, SC_ALLREDUCE, 8, 64, 1, D, "allreduce-rd");
+    expect(v, SC_ALLREDUCE, 2048, 64, 1, D, "allreduce-rd");
+    expect(v, SC_ALLREDUCE, 2056, 64, 1, D, "allreduce-rabenseifner");
+    expect(v, SC_ALLREDUCE, 32760, 64, 1, D, "allreduce-rabenseifner");
+    expect(v, SC_ALLREDUCE, 4096, 1024, 1, D, "allreduce-rd"); /* 512 elements < 1024 */
+    /* reduce: shared memory below 1 KiB when nodes are shared */
+    expect(v, SC_REDUCE, 1020, 64, 8, I, "reduce-mv2-shmem");
+    expect(v, SC_REDUCE, 4, 2, 8, I, "reduce-mv2-shmem");
+    expect(v, SC_REDUCE, 1024, 64, 8, I, "reduce-mst");
+    expect(v, SC_REDUCE, 1020, 64, 1, I, "reduce-mst");
+    /* ... else MPICH's: Rabenseifner above 2048 bytes with pof2(p) elements */
+    expect(v, SC_REDUCE, 2048, 64, 8, D, "reduce-mst");
+    expect(v, SC_REDUCE, 2056, 64, 8, D, "reduce-rabenseifner");
+    expect(v, SC_REDUCE, 2056, 64, 1, D, "reduce-rabenseifner");
+    expect(v, SC_REDUCE, 4096, 1024, 1, D, "reduce-mst"); /* 512 elements < 1024 */
+}
+
 /* Every profile has a rule for every collective, and every choice it can
  * make is a registered algorithm of that collective. */
 static void test_table(void)
@@ -532,5 +594,6 @@ void sc_suite_profiles(void)
     CU_pSuite s = CU_add_suite("profiles", NULL, NULL);
     CU_add_test(s, "MPICH2 1.2.1 and MPICH 3.2", test_mpich);
     CU_add_test(s, "Open MPI 4.1", test_openmpi41);
+    CU_add_test(s, "MVAPICH2 1.4", test_mvapich2);
     CU_add_test(s, "every profile, every collective", test_table);
 }

@@ -277,7 +277,9 @@ static double expected_path(const char *algo, int p, double L)
         return 2 * logp * L;
     if (!strcmp(algo, "allreduce-rd"))
         return (r ? 2 : 0) * L + sc_ceil_log2(N) * L;
-    if (strstr(algo, "-mpich-smp")) /* two levels: the paths depend on the nodes */
+    /* two levels (MPICH's SMP, MVAPICH2's shared-memory): the paths depend
+     * on the nodes */
+    if (strstr(algo, "-mpich-smp") || strstr(algo, "-mv2-"))
         return NAN;
     if (!strcmp(algo, "allreduce-ring") || r == 0)
         return 2.0 * (p - 1) / p * L;
