@@ -71,6 +71,7 @@ const sc_algo_t sc_algos[] = {
     {"allreduce-ompi-linear", SC_ALLREDUCE, sc_allreduce_ompi_linear, sc_model_allreduce_ompi_linear, 0,     "Open MPI's basic linear: linear reduce to rank 0, linear broadcast"},
     {"allreduce-ompi-nonoverlapping", SC_ALLREDUCE, sc_allreduce_ompi_nonoverlapping, sc_model_allreduce_ompi_nonoverlapping, 0, "Open MPI's reduce to rank 0 then broadcast, each as coll/tuned 4.1 picks it"},
     {"allreduce-ompi-ring", SC_ALLREDUCE, sc_allreduce_ompi_ring, sc_model_allreduce_ompi_ring,   0,             "Open MPI's ring: uneven blocks first, receives posted a step ahead"},
+    {"allreduce-ompi-ring-segmented", SC_ALLREDUCE, sc_allreduce_ompi_ring_segmented, sc_model_allreduce_ompi_ring_segmented, 0, "Open MPI 3.1/4.0's segmented ring: the ring's reduce-scatter in phases of 1 MiB pieces per block"},
     {NULL, 0, NULL, NULL, 0, NULL},
 };
 

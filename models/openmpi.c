@@ -151,6 +151,100 @@ sc_ompi_allgather_t sc_ompi41_allgather_rule(size_t s, int p)
     PICK(5, {2, 3}, {8, 2}, {16, 3}, {512, 2}, {4096, 3});
 }
 
+/* ---- the older fixed rules (v3.1.6 and v4.0.3: the same text) ---- */
+
+sc_ompi_allreduce_t sc_ompi40_allreduce_rule(size_t bytes, size_t elems, int p, size_t *segsize)
+{
+    /* ompi_coll_tuned_allreduce_intra_dec_fixed: recursive doubling below
+     * 10000 bytes; for commutative operations on more elements than ranks
+     * the ring, segmented into 1 MiB pieces once the vector exceeds p MiB;
+     * else reduce + broadcast */
+    const size_t segment = (size_t)1 << 20;
+    *segsize = 0;
+    if (bytes < 10000)
+        return SC_OMPI_ALLREDUCE_RECURSIVE_DOUBLING;
+    if (elems > (size_t)p) {
+        if ((size_t)p * segment >= bytes)
+            return SC_OMPI_ALLREDUCE_RING;
+        *segsize = segment;
+        return SC_OMPI_ALLREDUCE_SEGMENTED_RING;
+    }
+    return SC_OMPI_ALLREDUCE_NONOVERLAPPING;
+}
+
+sc_ompi_barrier_t sc_ompi40_barrier_rule(int p)
+{
+    /* ompi_coll_tuned_barrier_intra_dec_fixed: two procs, recursive
+     * doubling for a power of two, else Bruck */
+    if (p == 2)
+        return SC_OMPI_BARRIER_TWO_PROCS;
+    return (p & (p - 1)) == 0 ? SC_OMPI_BARRIER_RECURSIVE_DOUBLING : SC_OMPI_BARRIER_BRUCK;
+}
+
+sc_ompi_bcast_t sc_ompi40_bcast_rule(size_t bytes, int p, size_t *segsize)
+{
+    /* ompi_coll_tuned_bcast_intra_dec_fixed; a broadcast's count is its
+     * bytes (MPI_BYTE). The lines p = a m + b were fitted for 16, 64 and
+     * 128 KiB segments. */
+    double m = (double)bytes;
+    *segsize = 0;
+    if (bytes < 2048) /* its count <= 1 test is implied */
+        return SC_OMPI_BCAST_BINOMIAL;
+    if (bytes < 370728) {
+        *segsize = 1024;
+        return SC_OMPI_BCAST_SPLIT_BINTREE;
+    }
+    if (p < 1.6134e-6 * m + 2.1102)
+        *segsize = 128 * 1024;
+    else if (p < 13) {
+        *segsize = 8 * 1024;
+        return SC_OMPI_BCAST_SPLIT_BINTREE;
+    } else if (p < 2.3679e-6 * m + 1.1787)
+        *segsize = 64 * 1024;
+    else if (p < 3.2118e-6 * m + 8.7936)
+        *segsize = 16 * 1024;
+    else
+        *segsize = 8 * 1024;
+    return SC_OMPI_BCAST_PIPELINE;
+}
+
+sc_ompi_reduce_t sc_ompi40_reduce_rule(size_t bytes, size_t elems, int p, size_t *segsize)
+{
+    /* ompi_coll_tuned_reduce_intra_dec_fixed, commutative operations */
+    double m = (double)bytes;
+    *segsize = 0;
+    if (p < 8 && bytes < 512)
+        return SC_OMPI_REDUCE_LINEAR;
+    if ((p < 8 && bytes < 20480) || bytes < 2048 || elems <= 1)
+        return SC_OMPI_REDUCE_BINOMIAL;
+    if (p > 0.6016 / 1024.0 * m + 1.3496) {
+        *segsize = 1024;
+        return SC_OMPI_REDUCE_BINOMIAL;
+    }
+    if (p > 0.0410 / 1024.0 * m + 9.7128) {
+        *segsize = 1024;
+        return SC_OMPI_REDUCE_PIPELINE;
+    }
+    if (p > 0.0422 / 1024.0 * m + 1.1614) {
+        *segsize = 32 * 1024;
+        return SC_OMPI_REDUCE_BINARY;
+    }
+    *segsize = p > 0.0033 / 1024.0 * m + 1.6761 ? 32 * 1024 : 64 * 1024;
+    return SC_OMPI_REDUCE_PIPELINE;
+}
+
+sc_ompi_allgather_t sc_ompi40_allgather_rule(size_t block, int p)
+{
+    /* ompi_coll_tuned_allgather_intra_dec_fixed: two procs; below 50000
+     * bytes in all, recursive doubling (p a power of two) or Bruck; else
+     * ring (odd p) or neighbour exchange (even p) */
+    if (p == 2)
+        return SC_OMPI_ALLGATHER_TWO_PROCS;
+    if (block * (size_t)p < 50000)
+        return (p & (p - 1)) == 0 ? SC_OMPI_ALLGATHER_RECURSIVE_DOUBLING : SC_OMPI_ALLGATHER_BRUCK;
+    return p % 2 ? SC_OMPI_ALLGATHER_RING : SC_OMPI_ALLGATHER_NEIGHBOR;
+}
+
 /* ---- trees (coll_base_topo.c) ---- */
 
 /* build_in_order_bintree: descend from the top (rank p - 1) to `rank`,
@@ -796,72 +890,124 @@ sc_err_t sc_model_allreduce_ompi_nonoverlapping(const sc_model_t *model, size_t 
     return err ? err : bcast_by_rule(model, bytes, t, model->elem_size);
 }
 
-/* ompi_coll_base_allreduce_intra_ring (algorithms/openmpi/allreduce.c).
- * Reduce-scatter step k = 1 .. p-1: rank i's receive of step k is posted
- * when its send of step k-1 has completed (at the start for k = 1); it
- * then waits for step k-1's block, pays o_r, combines, and sends that block
- * right with a blocking send (its own block at step 1). A rendezvous
- * request of step k is answered at once while the rank waits for step
- * k-1's block or sends, otherwise when it next does. */
-sc_err_t sc_model_allreduce_ompi_ring(const sc_model_t *model, size_t bytes, int root, double *t)
+size_t sc_ompi_ring_phases(size_t n, size_t elem, int p, size_t segsize)
 {
-    (void)root;
+    size_t seg = n; /* COLL_BASE_COMPUTED_SEGCOUNT: whole elements, rounded */
+    if (segsize >= elem && segsize < elem * n)
+        seg = segsize / elem + (segsize % elem > elem / 2);
+    size_t round = (size_t)p * seg;
+    if (n < round)
+        return 1;
+    size_t phases = n / round, rest = n % round;
+    return phases + (rest >= (size_t)p && rest > round / 2);
+}
+
+/* Elements [begin, end) of a vector of n cut into `parts` parts, the first
+ * n mod parts one longer (COLL_BASE_COMPUTE_BLOCKCOUNT). */
+static void part(size_t n, size_t parts, size_t k, size_t *begin, size_t *end)
+{
+    size_t late = n / parts, split = n % parts, early = late + (split != 0);
+    *begin = k < split ? k * early : k * late + split;
+    *end = *begin + (k < split ? early : late);
+}
+
+/* ompi_coll_base_allreduce_intra_ring and _ring_segmented
+ * (algorithms/openmpi/allreduce.c), `phases` reduce-scatters on pieces of
+ * the blocks, then the allgather. Reduce-scatter step k = 1 .. p-1: rank
+ * i's receive of step k is posted when its send of step k-1 has completed
+ * (at the phase's start for k = 1); it then waits for step k-1's piece,
+ * pays o_r, combines, and sends that piece right with a blocking send (its
+ * own at step 1). A rendezvous request of step k is answered at once while
+ * the rank waits for step k-1's piece or sends, otherwise when it next
+ * does. A phase starts on each rank when its last combine of the one
+ * before ends. */
+static sc_err_t ring_model(const sc_model_t *model, size_t bytes, double *t, size_t phases)
+{
+    int p = model->size;
+    size_t n = bytes / model->elem_size, e = model->elem_size;
+    double *a = malloc(6 * (size_t)p * sizeof *a);
+    if (!a)
+        return no_memory();
+    double *sent = a, *done = a + p, *arrive = a + 2 * p, *posted = a + 3 * p, *prev_end = a + 4 * p,
+           *ready = a + 5 * p;
+    for (size_t ph = 0; ph < phases; ph++) {
+        size_t bb, be, pb, pe;
+#define PIECE(b)                                                                                  \
+    (part(n, (size_t)p, (size_t)(b), &bb, &be), part(be - bb, phases, ph, &pb, &pe), (pe - pb) * e)
+        for (int i = 0; i < p; i++) {
+            posted[i] = prev_end[i] = t[i];
+            sent[i] = post(model, i, (i + 1) % p, PIECE(i), t[i]);
+        }
+        for (int k = 1; k < p; k++) {
+            for (int i = 0; i < p; i++) { /* i receives step k's piece from l */
+                int l = (i - 1 + p) % p;
+                size_t b = PIECE((l - k + 1 + p) % p);
+                if (is_eager(model, l, i, b)) {
+                    arrive[i] = sent[l] + wire(model, l, i, b);
+                    done[l] = sent[l];
+                } else {
+                    double R = sent[l] + wire(model, l, i, 0);
+                    double cts = R <= posted[i]     ? posted[i]
+                                 : R <= prev_end[i] ? R
+                                                    : max2(R, sent[i]);
+                    arrive[i] = cts + wire(model, i, l, 0) + wire(model, l, i, b);
+                    done[l] = arrive[i];
+                }
+            }
+            for (int i = 0; i < p; i++) {
+                int l = (i - 1 + p) % p;
+                size_t b = PIECE((i - k + p) % p);
+                double end = max2(done[i], arrive[i]);
+                ready[i] = end + recv_overhead(model, l, i, b) + sc_model_reduce_time(model, i, b);
+                posted[i] = done[i];
+                prev_end[i] = end;
+                if (k < p - 1)
+                    sent[i] = post(model, i, (i + 1) % p, b, ready[i]);
+            }
+        }
+#undef PIECE
+        for (int i = 0; i < p; i++)
+            t[i] = ready[i];
+    }
+    free(a);
+    rounds_t R;
+    sc_err_t err = rounds_init(&R, model, t);
+    for (int k = 0; k < p - 1 && !err; k++) {
+        for (int i = 0; i < p; i++) {
+            size_t bb, be;
+            part(n, (size_t)p, (size_t)((i + 1 - k + p) % p), &bb, &be);
+            message(&R, i, (i + 1) % p, (be - bb) * e);
+        }
+        end_round(&R);
+    }
+    if (!err)
+        sc_round_destroy(&R.round);
+    return err;
+}
+
+sc_err_t sc_model_allreduce_ompi_ring_segmented_by(const sc_model_t *model, size_t bytes,
+                                                   double *t, size_t segsize)
+{
     int p = model->size;
     size_t n = bytes / model->elem_size;
     if (p == 1 || n == 0)
         return SC_OK;
     if (n < (size_t)p)
         return sc_model_allreduce_rd(model, bytes, 0, t);
-    size_t late = n / (size_t)p, split = n % (size_t)p, early = late + (split != 0);
-#define BLOCK(b) ((size_t)(b) < split ? early * model->elem_size : late * model->elem_size)
-    double *a = malloc(6 * (size_t)p * sizeof *a);
-    if (!a)
-        return no_memory();
-    double *sent = a, *done = a + p, *arrive = a + 2 * p, *posted = a + 3 * p, *prev_end = a + 4 * p,
-           *ready = a + 5 * p;
-    for (int i = 0; i < p; i++) {
-        posted[i] = prev_end[i] = t[i];
-        sent[i] = post(model, i, (i + 1) % p, BLOCK(i), t[i]);
-    }
-    for (int k = 1; k < p; k++) {
-        for (int i = 0; i < p; i++) { /* i receives step k's block from l */
-            int l = (i - 1 + p) % p;
-            size_t b = BLOCK((l - k + 1 + p) % p);
-            if (is_eager(model, l, i, b)) {
-                arrive[i] = sent[l] + wire(model, l, i, b);
-                done[l] = sent[l];
-            } else {
-                double R = sent[l] + wire(model, l, i, 0);
-                double cts = R <= posted[i] ? posted[i] : R <= prev_end[i] ? R : max2(R, sent[i]);
-                arrive[i] = cts + wire(model, i, l, 0) + wire(model, l, i, b);
-                done[l] = arrive[i];
-            }
-        }
-        for (int i = 0; i < p; i++) {
-            int l = (i - 1 + p) % p, blk = (i - k + p) % p;
-            double end = max2(done[i], arrive[i]);
-            ready[i] = end + recv_overhead(model, l, i, BLOCK(blk)) +
-                       sc_model_reduce_time(model, i, BLOCK(blk));
-            posted[i] = done[i];
-            prev_end[i] = end;
-            if (k < p - 1)
-                sent[i] = post(model, i, (i + 1) % p, BLOCK(blk), ready[i]);
-        }
-    }
-    for (int i = 0; i < p; i++)
-        t[i] = ready[i];
-    free(a);
-    rounds_t R;
-    sc_err_t err = rounds_init(&R, model, t);
-    for (int k = 0; k < p - 1 && !err; k++) {
-        for (int i = 0; i < p; i++)
-            message(&R, i, (i + 1) % p, BLOCK((i + 1 - k + p) % p));
-        end_round(&R);
-    }
-#undef BLOCK
-    if (!err)
-        sc_round_destroy(&R.round);
-    return err;
+    return ring_model(model, bytes, t, sc_ompi_ring_phases(n, model->elem_size, p, segsize));
+}
+
+sc_err_t sc_model_allreduce_ompi_ring(const sc_model_t *model, size_t bytes, int root, double *t)
+{
+    (void)root;
+    return sc_model_allreduce_ompi_ring_segmented_by(model, bytes, t, 0);
+}
+
+sc_err_t sc_model_allreduce_ompi_ring_segmented(const sc_model_t *model, size_t bytes, int root,
+                                                double *t)
+{
+    (void)root;
+    return sc_model_allreduce_ompi_ring_segmented_by(model, bytes, t, SC_OMPI_RING_SEGMENT);
 }
 
 /* ---- barrier ---- */

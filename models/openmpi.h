@@ -71,6 +71,28 @@ sc_ompi_allreduce_t sc_ompi41_allreduce_rule(size_t bytes, int p);
 sc_ompi_barrier_t sc_ompi41_barrier_rule(int p);
 sc_ompi_allgather_t sc_ompi41_allgather_rule(size_t block, int p);
 
+/* The fixed decision rules of Open MPI 3.1.0 to 4.0.7, before 4.1's tables:
+ * ompi/mca/coll/tuned/coll_tuned_decision_fixed.c, which is the same for
+ * these five collectives from v3.0.0 to v4.0.7 (cited at v4.0.3 and v3.1.6
+ * in algorithms/profiles/openmpi.c). Sizes as above; `elems` is the
+ * element count of a reduction, which the allreduce and reduce rules also
+ * test; operations are commutative. The segment size in bytes the rule
+ * passes to the algorithm goes to *segsize (0: one segment). */
+sc_ompi_allreduce_t sc_ompi40_allreduce_rule(size_t bytes, size_t elems, int p, size_t *segsize);
+sc_ompi_barrier_t sc_ompi40_barrier_rule(int p);
+sc_ompi_bcast_t sc_ompi40_bcast_rule(size_t bytes, int p, size_t *segsize);
+sc_ompi_reduce_t sc_ompi40_reduce_rule(size_t bytes, size_t elems, int p, size_t *segsize);
+sc_ompi_allgather_t sc_ompi40_allgather_rule(size_t block, int p);
+
+/* The segment the 4.0 allreduce rule gives the segmented ring: 1 MiB. */
+#define SC_OMPI_RING_SEGMENT ((size_t)1 << 20)
+
+/* The phases of ompi_coll_base_allreduce_intra_ring_segmented for n
+ * elements of `elem` bytes on p ranks and `segsize`-byte segments: 1 (the
+ * plain ring) when n < p segments, else n / (p segments), plus one when the
+ * remainder is at least p elements and above half of p segments. */
+size_t sc_ompi_ring_phases(size_t n, size_t elem, int p, size_t segsize);
+
 /* The trees of ompi/mca/coll/base/coll_base_topo.c. Ranks are shifted so
  * that the root is 0 (v = (rank - root) mod p), except in the in-order
  * binary tree, whose root is always rank p - 1.
@@ -141,6 +163,11 @@ sc_err_t sc_model_allreduce_ompi_nonoverlapping(const sc_model_t *model, size_t 
                                                 double *t);
 sc_err_t sc_model_allreduce_ompi_ring(const sc_model_t *model, size_t bytes, int root,
                                       double *t);
+sc_err_t sc_model_allreduce_ompi_ring_segmented(const sc_model_t *model, size_t bytes, int root,
+                                                double *t);
+/* The segmented ring with segments of `segsize` bytes (0: the ring). */
+sc_err_t sc_model_allreduce_ompi_ring_segmented_by(const sc_model_t *model, size_t bytes,
+                                                   double *t, size_t segsize);
 
 sc_err_t sc_model_barrier_ompi_linear(const sc_model_t *model, size_t bytes, int root, double *t);
 sc_err_t sc_model_barrier_ompi_rd(const sc_model_t *model, size_t bytes, int root, double *t);

@@ -4,6 +4,7 @@
  * ring. Its recursive doubling is allreduce-rd and its Rabenseifner
  * (redscat_allgather) allreduce-mpich, message for message.
  * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "../../models/openmpi.h"
 #include "../collectives.h"
 #include "../reduce/vector.h"
 #include "openmpi.h"
@@ -63,9 +64,82 @@ static sc_span_t block(size_t n, int p, int b)
     return (sc_span_t){k * late + split, (k + 1) * late + split};
 }
 
-sc_err_t sc_allreduce_ompi_ring(sc_comm_t *comm, const sc_coll_args_t *args)
+/* Piece `ph` of `phases` of a span, cut as block() cuts the vector. */
+static sc_span_t piece(sc_span_t s, size_t phases, size_t ph)
+{
+    sc_span_t q = block(sc_span_len(s), (int)phases, (int)ph);
+    return (sc_span_t){s.lo + q.lo, s.lo + q.hi};
+}
+
+/* ompi_coll_base_allreduce_intra_ring_segmented (v4.0.3
+ * coll_base_allreduce.c:616-853): the reduce-scatter above is run
+ * `phases` times (sc_ompi_ring_phases), phase f on piece f of every block,
+ * the blocks cut into phases pieces as the vector into blocks (the first
+ * ones one element longer); each phase posts its first receive only after
+ * the last combine of the one before. The allgather then moves whole
+ * blocks, as in the ring. The phases do not overlap, so on one level,
+ * rendezvous, q phases, L divisible by p q:
+ *   T = (q+1) (p-1) alpha + (p-1)/p L (2 beta + gamma).
+ * phases = 1 is the ring (allreduce-ompi-ring). */
+static sc_err_t ring(sc_comm_t *comm, const sc_coll_args_t *args, size_t phases)
 {
     int p = comm->size, rank = comm->rank;
+    size_t n = sc_vector_elems(args);
+    int left = (rank - 1 + p) % p, right = (rank + 1) % p;
+    char *vec = args->recvbuf, *tmp[2] = {NULL, NULL};
+    sc_request_t *req[2] = {NULL, NULL};
+    size_t biggest = (n + (size_t)p - 1) / (size_t)p;
+    sc_vector_start(comm, args);
+    sc_err_t err = sc_vector_alloc(comm, args, biggest, &tmp[0]);
+    if (!err)
+        err = sc_vector_alloc(comm, args, biggest, &tmp[1]);
+#define BLOCK(b) block(n, p, (((b) % p) + p) % p)
+#define PIECE(b) piece(BLOCK(b), phases, ph)
+    for (size_t ph = 0; ph < phases && !err; ph++) {
+        int in = 0;
+        err = sc_irecv(comm, tmp[0], sc_span_bytes(args, PIECE(rank - 1)), left, SC_TAG_ALLREDUCE,
+                       &req[0]);
+        if (!err)
+            err = sc_vector_send(comm, args, vec, PIECE(rank), right, SC_TAG_ALLREDUCE);
+        for (int k = 2; k < p && !err; k++) {
+            sc_span_t prev = PIECE(rank - k + 1);
+            in ^= 1;
+            err = sc_irecv(comm, tmp[in], sc_span_bytes(args, PIECE(rank - k)), left,
+                           SC_TAG_ALLREDUCE, &req[in]);
+            if (!err)
+                err = sc_wait(comm, &req[in ^ 1]);
+            if (!err)
+                err = sc_vector_combine(comm, args, vec, tmp[in ^ 1], prev);
+            if (!err)
+                err = sc_vector_send(comm, args, vec, prev, right, SC_TAG_ALLREDUCE);
+        }
+        if (!err)
+            err = sc_wait(comm, &req[in]);
+        if (!err)
+            err = sc_vector_combine(comm, args, vec, tmp[in], PIECE(rank + 1));
+        if (err)
+            sc_waitall(comm, 2, req);
+    }
+    for (int k = 0; k < p - 1 && !err; k++)
+        err = sc_vector_sendrecv(comm, args, vec, BLOCK(rank + 1 - k), right, BLOCK(rank - k), left,
+                                 SC_TAG_ALLREDUCE);
+#undef PIECE
+#undef BLOCK
+    for (int b = 0; b < 2; b++)
+        if (tmp[b])
+            sc_buf_free(comm, tmp[b]);
+    return err;
+}
+
+sc_err_t sc_allreduce_ompi_ring(sc_comm_t *comm, const sc_coll_args_t *args)
+{
+    return sc_allreduce_ompi_ring_segmented_by(comm, args, 0);
+}
+
+sc_err_t sc_allreduce_ompi_ring_segmented_by(sc_comm_t *comm, const sc_coll_args_t *args,
+                                             size_t segsize)
+{
+    int p = comm->size;
     size_t n = sc_vector_elems(args);
     if (n == 0)
         return SC_OK;
@@ -75,45 +149,10 @@ sc_err_t sc_allreduce_ompi_ring(sc_comm_t *comm, const sc_coll_args_t *args)
     }
     if (n < (size_t)p)
         return sc_allreduce_rd(comm, args);
-    int left = (rank - 1 + p) % p, right = (rank + 1) % p;
-    char *vec = args->recvbuf, *tmp[2] = {NULL, NULL};
-    sc_request_t *req[2] = {NULL, NULL};
-    size_t biggest = (n + (size_t)p - 1) / (size_t)p;
-    sc_vector_start(comm, args);
-    sc_err_t err = sc_vector_alloc(comm, args, biggest, &tmp[0]);
-    if (!err)
-        err = sc_vector_alloc(comm, args, biggest, &tmp[1]);
-    int in = 0;
-#define BLOCK(b) block(n, p, (((b) % p) + p) % p)
-    if (!err)
-        err = sc_irecv(comm, tmp[0], sc_span_bytes(args, BLOCK(rank - 1)), left, SC_TAG_ALLREDUCE,
-                       &req[0]);
-    if (!err)
-        err = sc_vector_send(comm, args, vec, BLOCK(rank), right, SC_TAG_ALLREDUCE);
-    for (int k = 2; k < p && !err; k++) {
-        sc_span_t prev = BLOCK(rank - k + 1);
-        in ^= 1;
-        err = sc_irecv(comm, tmp[in], sc_span_bytes(args, BLOCK(rank - k)), left,
-                       SC_TAG_ALLREDUCE, &req[in]);
-        if (!err)
-            err = sc_wait(comm, &req[in ^ 1]);
-        if (!err)
-            err = sc_vector_combine(comm, args, vec, tmp[in ^ 1], prev);
-        if (!err)
-            err = sc_vector_send(comm, args, vec, prev, right, SC_TAG_ALLREDUCE);
-    }
-    if (!err)
-        err = sc_wait(comm, &req[in]);
-    if (!err)
-        err = sc_vector_combine(comm, args, vec, tmp[in], BLOCK(rank + 1));
-    if (err)
-        sc_waitall(comm, 2, req);
-    for (int k = 0; k < p - 1 && !err; k++)
-        err = sc_vector_sendrecv(comm, args, vec, BLOCK(rank + 1 - k), right, BLOCK(rank - k), left,
-                                 SC_TAG_ALLREDUCE);
-#undef BLOCK
-    for (int b = 0; b < 2; b++)
-        if (tmp[b])
-            sc_buf_free(comm, tmp[b]);
-    return err;
+    return ring(comm, args, sc_ompi_ring_phases(n, sc_type_size(args->type), p, segsize));
+}
+
+sc_err_t sc_allreduce_ompi_ring_segmented(sc_comm_t *comm, const sc_coll_args_t *args)
+{
+    return sc_allreduce_ompi_ring_segmented_by(comm, args, SC_OMPI_RING_SEGMENT);
 }

@@ -36,6 +36,11 @@ sc_err_t sc_reduce_ompi_tuned(sc_comm_t *comm, const sc_coll_args_t *args);
 sc_err_t sc_allreduce_ompi_linear(sc_comm_t *comm, const sc_coll_args_t *args);
 sc_err_t sc_allreduce_ompi_nonoverlapping(sc_comm_t *comm, const sc_coll_args_t *args);
 sc_err_t sc_allreduce_ompi_ring(sc_comm_t *comm, const sc_coll_args_t *args);
+/* The segmented ring of Open MPI 3.1 / 4.0's rules, 1 MiB segments
+ * (SC_OMPI_RING_SEGMENT); _by takes the segment in bytes (0: the ring). */
+sc_err_t sc_allreduce_ompi_ring_segmented(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_allreduce_ompi_ring_segmented_by(sc_comm_t *comm, const sc_coll_args_t *args,
+                                             size_t segsize);
 
 /* Barriers (barrier.c). */
 sc_err_t sc_barrier_ompi_linear(sc_comm_t *comm, const sc_coll_args_t *args);

@@ -32,6 +32,38 @@ const sc_profile_t sc_profiles[] = {
      "MPICH 3.2 (pmodels/mpich, tag v3.2): the CVAR defaults and MPIR_*_intra of "
      "src/mpi/coll/{barrier,bcast,allgather,allreduce,reduce}.c",
      sc_profile_mpich_choose, MPICH_RULES},
+    {"openmpi-4.0", "Open MPI 3.1.0 to 4.0.7, coll/tuned with its fixed decision rules (the default)",
+     "Open MPI v4.0.3 and v3.1.6 (open-mpi/ompi): ompi/mca/coll/tuned/coll_tuned_decision_fixed.c "
+     "(the same rules from v3.0.0 to v4.0.7) and ompi/mca/coll/base/coll_base_allreduce.c",
+     sc_profile_openmpi40_choose,
+     {
+        [SC_ALLGATHER] = "p == 2: rd (two-procs); p m < 50000 (m one rank's block): rd if p is a "
+                         "power of two, else bruck; else ring for odd p, "
+                         "allgather-ompi-neighbor for even p",
+        [SC_BARRIER] = "p == 2 (two-procs) or p a power of two: barrier-ompi-rd; else barrier "
+                       "(bruck = dissemination)",
+        [SC_BCAST] =
+         "m < 2048: bcast-ompi-binomial; m < 370728: split-bintree with 1 KiB segments; else, "
+         "with lines fitted by Open MPI, p < 1.6134e-6 m + 2.1102: pipeline with 128 KiB "
+         "segments; p < 13: split-bintree with 8 KiB; p < 2.3679e-6 m + 1.1787: pipeline 64 "
+         "KiB; p < 3.2118e-6 m + 8.7936: pipeline 16 KiB; else pipeline 8 KiB. APPROXIMATION: "
+         "simcoll runs split-bintree as bcast-ompi-split-bintree and pipeline as "
+         "bcast-ompi-chain, both unsegmented (slower than Open MPI's pipelines for long messages)",
+        [SC_REDUCE] =
+         "p < 8 and m < 512: reduce-ompi-linear; p < 8 and m < 20480, m < 2048 or one element: "
+         "reduce-ompi-binomial; else, with lines fitted by Open MPI, p > 0.6016/1024 m + "
+         "1.3496: binomial with 1 KiB segments; p > 0.0410/1024 m + 9.7128: pipeline 1 KiB; p "
+         "> 0.0422/1024 m + 1.1614: binary 32 KiB; p > 0.0033/1024 m + 1.6761: pipeline 32 KiB; "
+         "else pipeline 64 KiB. APPROXIMATION: simcoll runs these unsegmented as "
+         "reduce-ompi-binomial, reduce-ompi-chain (pipeline) and reduce-ompi-binary, exact only "
+         "when m is at most the segment",
+        [SC_ALLREDUCE] =
+         "m < 10000: allreduce-rd; more elements than p: allreduce-ompi-ring up to p MiB, "
+         "allreduce-ompi-ring-segmented (1 MiB segments) above; else (from 1250 ranks for "
+         "doubles) nonoverlapping, APPROXIMATED by allreduce-ompi-nonoverlapping, whose reduce "
+         "and broadcast follow 4.1's tables, not 4.0's segmented binomial reduce and "
+         "split-bintree or pipeline broadcast",
+     }},
     {"openmpi-4.1", "Open MPI 4.1 (and 5.0), coll/tuned with its fixed decision rules (the default)",
      "Open MPI v4.1.6 (open-mpi/ompi): ompi/mca/coll/tuned/coll_tuned_decision_fixed.c and the "
      "fallbacks in ompi/mca/coll/base/coll_base_{barrier,bcast,allgather,allreduce,reduce}.c",

@@ -43,5 +43,6 @@ int sc_call_node_aware(const sc_call_t *call);
 const char *sc_profile_mpich_choose(const sc_call_t *call); /* mpich.c */
 const char *sc_profile_openmpi41_choose(const sc_call_t *call); /* openmpi.c */
 const char *sc_profile_mvapich2_14_choose(const sc_call_t *call); /* mvapich2.c */
+const char *sc_profile_openmpi40_choose(const sc_call_t *call); /* openmpi.c */
 
 #endif

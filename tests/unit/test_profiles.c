@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "algorithms/profiles/profiles.h"
+#include "models/openmpi.h"
 #include "suites.h"
 
 enum { MAXP = 1024 };
@@ -451,21 +452,167 @@ static const struct {
         {SC_ALLREDUCE, 4096, 1, "allreduce-ompi-nonoverlapping"},
 };
 
-static void expect_ompi(sc_collective_t coll, size_t bytes, int p, sc_type_t type, const char *want)
+static void expect_prof(const char *name, sc_collective_t coll, size_t bytes, int p,
+                        sc_type_t type, const char *want)
 {
     static int node_of[8192]; /* coll/tuned ignores where ranks are */
-    const sc_profile_t *prof = sc_profile_find("openmpi-4.1");
+    const sc_profile_t *prof = sc_profile_find(name);
     CU_ASSERT_PTR_NOT_NULL_FATAL(prof);
     CU_ASSERT_FATAL(p <= 8192);
     sc_call_t call = {coll, bytes, p, node_of, type};
     const sc_algo_t *got = sc_profile_choose(prof, &call);
     if (!got || strcmp(got->name, want) != 0) {
-        fprintf(stderr, "\nopenmpi-4.1 %s %zu bytes p=%d: got %s, want %s\n",
+        fprintf(stderr, "\n%s %s %zu bytes p=%d: got %s, want %s\n", name,
                 sc_collective_name(coll), bytes, p, got ? got->name : "nothing", want);
         CU_FAIL("profile chose another algorithm");
     } else {
         CU_ASSERT_EQUAL(got->collective, coll);
     }
+}
+
+static void expect_ompi(sc_collective_t coll, size_t bytes, int p, sc_type_t type, const char *want)
+{
+    expect_prof("openmpi-4.1", coll, bytes, p, type, want);
+}
+
+static void expect40(sc_collective_t coll, size_t bytes, int p, sc_type_t type, const char *want)
+{
+    expect_prof("openmpi-4.0", coll, bytes, p, type, want);
+}
+
+/* The rule's algorithm and segment for a broadcast or a reduce of ints. */
+static void expect_bcast40(size_t bytes, int p, sc_ompi_bcast_t alg, size_t seg)
+{
+    size_t got_seg = 99;
+    sc_ompi_bcast_t got = sc_ompi40_bcast_rule(bytes, p, &got_seg);
+    if (got != alg || got_seg != seg) {
+        fprintf(stderr, "\n4.0 bcast %zu bytes p=%d: got %d/%zu, want %d/%zu\n", bytes, p,
+                (int)got, got_seg, (int)alg, seg);
+        CU_FAIL("4.0 bcast rule");
+    }
+}
+
+static void expect_reduce40(size_t bytes, int p, sc_ompi_reduce_t alg, size_t seg)
+{
+    size_t got_seg = 99;
+    sc_ompi_reduce_t got = sc_ompi40_reduce_rule(bytes, bytes / 4, p, &got_seg);
+    if (got != alg || got_seg != seg) {
+        fprintf(stderr, "\n4.0 reduce %zu bytes p=%d: got %d/%zu, want %d/%zu\n", bytes, p,
+                (int)got, got_seg, (int)alg, seg);
+        CU_FAIL("4.0 reduce rule");
+    }
+}
+
+/* Open MPI 3.1 / 4.0: both sides of every threshold of the fixed rules of
+ * coll_tuned_decision_fixed.c (v4.0.3), the fitted lines' crossings worked
+ * out apart (smallest integer m on the far side, in doubles as Open MPI
+ * evaluates them). */
+static void test_openmpi40(void)
+{
+    const sc_type_t I = SC_TYPE_INT, D = SC_TYPE_DOUBLE;
+    const size_t MiB = (size_t)1 << 20;
+    /* allreduce: 10000 bytes; count > p; p MiB */
+    expect40(SC_ALLREDUCE, 4, 64, I, "allreduce-rd");
+    expect40(SC_ALLREDUCE, 9996, 64, I, "allreduce-rd");
+    expect40(SC_ALLREDUCE, 10000, 64, I, "allreduce-ompi-ring");
+    expect40(SC_ALLREDUCE, MiB, 64, I, "allreduce-ompi-ring");
+    expect40(SC_ALLREDUCE, 64 * MiB, 64, I, "allreduce-ompi-ring");
+    expect40(SC_ALLREDUCE, 64 * MiB + 4, 64, I, "allreduce-ompi-ring-segmented");
+    expect40(SC_ALLREDUCE, 4 * MiB, 4, D, "allreduce-ompi-ring");
+    expect40(SC_ALLREDUCE, 4 * MiB + 8, 4, D, "allreduce-ompi-ring-segmented");
+    expect40(SC_ALLREDUCE, 10000, 2499, I, "allreduce-ompi-ring"); /* 2500 ints > p */
+    expect40(SC_ALLREDUCE, 10000, 2500, I, "allreduce-ompi-nonoverlapping");
+    expect40(SC_ALLREDUCE, 9996, 2500, I, "allreduce-rd");
+    expect40(SC_ALLREDUCE, 10000, 1249, D, "allreduce-ompi-ring");
+    expect40(SC_ALLREDUCE, 10000, 1250, D, "allreduce-ompi-nonoverlapping");
+    size_t seg = 99;
+    CU_ASSERT_EQUAL(sc_ompi40_allreduce_rule(64 * MiB + 4, 16 * MiB + 1, 64, &seg),
+                    SC_OMPI_ALLREDUCE_SEGMENTED_RING);
+    CU_ASSERT_EQUAL(seg, MiB);
+    CU_ASSERT_EQUAL(sc_ompi40_allreduce_rule(64 * MiB, 16 * MiB, 64, &seg), SC_OMPI_ALLREDUCE_RING);
+    CU_ASSERT_EQUAL(seg, 0);
+    /* allgather: two procs; 50000 bytes gathered; a power of two; odd p */
+    expect40(SC_ALLGATHER, 4, 2, D, "rd");
+    expect40(SC_ALLGATHER, MiB, 2, D, "rd");
+    expect40(SC_ALLGATHER, 4, 64, D, "rd");
+    expect40(SC_ALLGATHER, 781, 64, D, "rd");                      /* 49984 */
+    expect40(SC_ALLGATHER, 782, 64, D, "allgather-ompi-neighbor"); /* 50048 */
+    expect40(SC_ALLGATHER, MiB, 64, D, "allgather-ompi-neighbor");
+    expect40(SC_ALLGATHER, 2083, 24, D, "bruck");                  /* 49992 */
+    expect40(SC_ALLGATHER, 2084, 24, D, "allgather-ompi-neighbor");
+    expect40(SC_ALLGATHER, 1999, 25, D, "bruck");                  /* 49975 */
+    expect40(SC_ALLGATHER, 2000, 25, D, "ring");                   /* 50000 */
+    expect40(SC_ALLGATHER, 16666, 3, D, "bruck");
+    expect40(SC_ALLGATHER, 16667, 3, D, "ring");
+    /* barrier: by p only */
+    static const struct {
+        int p;
+        const char *want;
+    } barriers[] = {{1, "barrier-ompi-rd"}, {2, "barrier-ompi-rd"}, {3, "barrier"},
+                    {4, "barrier-ompi-rd"}, {5, "barrier"},         {6, "barrier"},
+                    {63, "barrier"},        {64, "barrier-ompi-rd"}, {65, "barrier"},
+                    {96, "barrier"},        {4096, "barrier-ompi-rd"}};
+    for (size_t i = 0; i < sizeof barriers / sizeof barriers[0]; i++)
+        expect40(SC_BARRIER, 0, barriers[i].p, D, barriers[i].want);
+    CU_ASSERT_EQUAL(sc_ompi40_barrier_rule(2), SC_OMPI_BARRIER_TWO_PROCS);
+    /* bcast: 2048 and 370728 bytes, then p < 13 and the lines */
+    expect40(SC_BCAST, 1, 64, D, "bcast-ompi-binomial");
+    expect40(SC_BCAST, 2047, 64, D, "bcast-ompi-binomial");
+    expect40(SC_BCAST, 2048, 64, D, "bcast-ompi-split-bintree");
+    expect40(SC_BCAST, 370727, 64, D, "bcast-ompi-split-bintree");
+    expect40(SC_BCAST, 370728, 64, D, "bcast-ompi-chain");
+    expect40(SC_BCAST, 370728, 12, D, "bcast-ompi-split-bintree");
+    expect40(SC_BCAST, 370728, 13, D, "bcast-ompi-chain");
+    expect40(SC_BCAST, 370728, 2, D, "bcast-ompi-chain"); /* 128 KiB pipeline */
+    expect_bcast40(2047, 64, SC_OMPI_BCAST_BINOMIAL, 0);
+    expect_bcast40(2048, 64, SC_OMPI_BCAST_SPLIT_BINTREE, 1024);
+    expect_bcast40(370727, 64, SC_OMPI_BCAST_SPLIT_BINTREE, 1024);
+    expect_bcast40(370728, 64, SC_OMPI_BCAST_PIPELINE, 8192);
+    expect_bcast40(370728, 2, SC_OMPI_BCAST_PIPELINE, 131072);
+    expect_bcast40(1171315, 4, SC_OMPI_BCAST_SPLIT_BINTREE, 8192);
+    expect_bcast40(1171316, 4, SC_OMPI_BCAST_PIPELINE, 131072);
+    expect_bcast40(1309670, 13, SC_OMPI_BCAST_PIPELINE, 8192);
+    expect_bcast40(1309671, 13, SC_OMPI_BCAST_PIPELINE, 16384);
+    expect_bcast40(17188616, 64, SC_OMPI_BCAST_PIPELINE, 8192);
+    expect_bcast40(17188617, 64, SC_OMPI_BCAST_PIPELINE, 16384);
+    expect_bcast40(26530385, 64, SC_OMPI_BCAST_PIPELINE, 16384);
+    expect_bcast40(26530386, 64, SC_OMPI_BCAST_PIPELINE, 65536);
+    expect_bcast40(38359861, 64, SC_OMPI_BCAST_PIPELINE, 65536);
+    expect_bcast40(38359862, 64, SC_OMPI_BCAST_PIPELINE, 131072);
+    /* reduce: p < 8 with 512 and 20480 bytes, 2048, then the lines */
+    expect40(SC_REDUCE, 508, 7, I, "reduce-ompi-linear");
+    expect40(SC_REDUCE, 512, 7, I, "reduce-ompi-binomial");
+    expect40(SC_REDUCE, 508, 8, I, "reduce-ompi-binomial");
+    expect40(SC_REDUCE, 20476, 7, I, "reduce-ompi-binomial");
+    expect40(SC_REDUCE, 20480, 7, I, "reduce-ompi-binary"); /* the third line */
+    expect40(SC_REDUCE, 2044, 64, I, "reduce-ompi-binomial");
+    expect40(SC_REDUCE, 2048, 64, I, "reduce-ompi-binomial");
+    expect40(SC_REDUCE, 106636, 64, I, "reduce-ompi-binomial");
+    expect40(SC_REDUCE, 106640, 64, I, "reduce-ompi-chain");
+    expect40(SC_REDUCE, 1524800, 64, I, "reduce-ompi-binary");
+    expect40(SC_REDUCE, 1524804, 64, I, "reduce-ompi-chain");
+    expect_reduce40(508, 7, SC_OMPI_REDUCE_LINEAR, 0);
+    expect_reduce40(512, 7, SC_OMPI_REDUCE_BINOMIAL, 0);
+    expect_reduce40(20476, 7, SC_OMPI_REDUCE_BINOMIAL, 0);
+    expect_reduce40(20480, 7, SC_OMPI_REDUCE_BINARY, 32768);
+    expect_reduce40(2047, 64, SC_OMPI_REDUCE_BINOMIAL, 0);
+    expect_reduce40(2048, 64, SC_OMPI_REDUCE_BINOMIAL, 1024);
+    expect_reduce40(106638, 64, SC_OMPI_REDUCE_BINOMIAL, 1024);
+    expect_reduce40(106639, 64, SC_OMPI_REDUCE_PIPELINE, 1024);
+    expect_reduce40(1355855, 64, SC_OMPI_REDUCE_PIPELINE, 1024);
+    expect_reduce40(1355856, 64, SC_OMPI_REDUCE_BINARY, 32768);
+    expect_reduce40(1524803, 64, SC_OMPI_REDUCE_BINARY, 32768);
+    expect_reduce40(1524804, 64, SC_OMPI_REDUCE_PIPELINE, 32768);
+    expect_reduce40(19339295, 64, SC_OMPI_REDUCE_PIPELINE, 32768);
+    expect_reduce40(19339296, 64, SC_OMPI_REDUCE_PIPELINE, 65536);
+    expect_reduce40(11319, 8, SC_OMPI_REDUCE_BINOMIAL, 1024);
+    expect_reduce40(11320, 8, SC_OMPI_REDUCE_BINARY, 32768); /* p = 8 never above line 2 */
+    expect_reduce40(157026, 16, SC_OMPI_REDUCE_PIPELINE, 1024);
+    expect_reduce40(157027, 16, SC_OMPI_REDUCE_BINARY, 32768);
+    /* one element: unsegmented binomial whatever the size */
+    size_t rseg = 99;
+    CU_ASSERT_EQUAL(sc_ompi40_reduce_rule(4096, 1, 64, &rseg), SC_OMPI_REDUCE_BINOMIAL);
+    CU_ASSERT_EQUAL(rseg, 0);
 }
 
 static void test_openmpi41(void)
@@ -595,5 +742,6 @@ void sc_suite_profiles(void)
     CU_add_test(s, "MPICH2 1.2.1 and MPICH 3.2", test_mpich);
     CU_add_test(s, "Open MPI 4.1", test_openmpi41);
     CU_add_test(s, "MVAPICH2 1.4", test_mvapich2);
+    CU_add_test(s, "Open MPI 3.1 and 4.0", test_openmpi40);
     CU_add_test(s, "every profile, every collective", test_table);
 }

@@ -10,7 +10,9 @@
 #include "algorithms/collectives.h"
 #include "algorithms/mapping/graph.h"
 #include "helpers.h"
+#include "algorithms/openmpi/openmpi.h"
 #include "models/collectives.h"
+#include "models/openmpi.h"
 #include "suites.h"
 
 /* 12 nodes of 8 cores and one of 6, no link shared: models are exact. */
@@ -398,6 +400,135 @@ static void test_shipped_platforms(void)
     }
 }
 
+/* Open MPI's segmented ring with segments of a few elements, so that small
+ * vectors run in many phases: 16 bytes (4 ints, 2 doubles) and 30 bytes
+ * (7 ints; 4 doubles, the half element left over rounding up). */
+static sc_err_t ring_seg16(sc_comm_t *comm, const sc_coll_args_t *args)
+{
+    return sc_allreduce_ompi_ring_segmented_by(comm, args, 16);
+}
+
+static sc_err_t ring_seg30(sc_comm_t *comm, const sc_coll_args_t *args)
+{
+    return sc_allreduce_ompi_ring_segmented_by(comm, args, 30);
+}
+
+static sc_err_t ring_seg2000(sc_comm_t *comm, const sc_coll_args_t *args)
+{
+    return sc_allreduce_ompi_ring_segmented_by(comm, args, 2000);
+}
+
+static sc_err_t model_seg2000(const sc_model_t *model, size_t bytes, int root, double *t)
+{
+    (void)root;
+    return sc_model_allreduce_ompi_ring_segmented_by(model, bytes, t, 2000);
+}
+
+static sc_err_t model_seg16(const sc_model_t *model, size_t bytes, int root, double *t)
+{
+    (void)root;
+    return sc_model_allreduce_ompi_ring_segmented_by(model, bytes, t, 16);
+}
+
+static sc_err_t model_seg30(const sc_model_t *model, size_t bytes, int root, double *t)
+{
+    (void)root;
+    return sc_model_allreduce_ompi_ring_segmented_by(model, bytes, t, 30);
+}
+
+static void test_ring_phases(void)
+{
+    /* 1 when n < p segments; a last phase for a remainder of at least p
+     * elements and above half a round */
+    CU_ASSERT_EQUAL(sc_ompi_ring_phases(15, 4, 4, 16), 1);
+    CU_ASSERT_EQUAL(sc_ompi_ring_phases(64, 4, 4, 16), 4);
+    CU_ASSERT_EQUAL(sc_ompi_ring_phases(16 + 8, 4, 4, 16), 1);     /* 8 = half a round */
+    CU_ASSERT_EQUAL(sc_ompi_ring_phases(16 + 9, 4, 4, 16), 2);
+    CU_ASSERT_EQUAL(sc_ompi_ring_phases(4 * 16 + 9, 4, 4, 16), 5);
+    CU_ASSERT_EQUAL(sc_ompi_ring_phases(100 * 16 + 9, 4, 4, 16), 101);
+    CU_ASSERT_EQUAL(sc_ompi_ring_phases(100 * 16 + 9, 4, 16, 16), 25); /* 9 < 16 ranks */
+    CU_ASSERT_EQUAL(sc_ompi_ring_phases(1000, 8, 5, 30), 50);          /* 4 doubles a segment */
+    CU_ASSERT_EQUAL(sc_ompi_ring_phases(1000, 8, 5, 28), 67); /* 3 doubles, 10 left */
+    CU_ASSERT_EQUAL(sc_ompi_ring_phases(1000, 8, 5, 0), 1);
+    CU_ASSERT_EQUAL(sc_ompi_ring_phases((size_t)64 << 18, 4, 64, (size_t)1 << 20), 1);
+    CU_ASSERT_EQUAL(sc_ompi_ring_phases(((size_t)64 << 18) * 3, 4, 64, (size_t)1 << 20), 3);
+}
+
+/* The segmented ring against the sequential reduction and its model, to
+ * 1e-9, on many counts and lengths (1, 2, several phases, remainders
+ * above and below the extra phase's bounds), eager pieces and, with 2000
+ * byte segments, rendezvous ones between nodes; the model also with the
+ * NIC gap of loggp-gap.xml; results on uneven nodes. */
+static void test_ring_segmented(void)
+{
+    const sc_platform_t *plat = sc_test_platform(BIG);
+    const sc_platform_t *uneven = sc_test_platform("tests/platforms/uneven.xml");
+    const sc_platform_t *gap = sc_test_platform("tests/platforms/loggp-gap.xml");
+    if (!plat || !uneven || !gap)
+        return;
+    sc_algo_t algos[] = {
+        {"ring-seg16", SC_ALLREDUCE, ring_seg16, model_seg16, 0, "segments of 16 bytes"},
+        {"ring-seg30", SC_ALLREDUCE, ring_seg30, model_seg30, 0, "segments of 30 bytes"},
+        {"ring-seg2000", SC_ALLREDUCE, ring_seg2000, model_seg2000, 0, "segments of 2000 bytes"},
+    };
+    static const int nps[] = {2, 3, 4, 5, 7, 8, 13, 16, 24, 29, 64, 65};
+    int runs = 0;
+    for (size_t a = 0; a < sizeof algos / sizeof algos[0]; a++)
+        for (size_t i = 0; i < sizeof nps / sizeof nps[0]; i++)
+            for (int t = 0; t < SC_NTYPES; t++) {
+                size_t p = (size_t)nps[i];
+                size_t n[] = {p - 1, p, 4 * p, 4 * p + 1, 9 * p + p / 2 + 1, 40 * p + 3,
+                              3000 + p, 6400};
+                if (a == 2) { /* 500 ints or 250 doubles a segment */
+                    size_t seg = 2000 / sc_type_size((sc_type_t)t);
+                    size_t big[] = {p - 1, p * seg - 1, p * seg, 2 * p * seg + p * seg / 2 + p,
+                                    3 * p * seg + 7, 5000, 6400, 20000};
+                    memcpy(n, big, sizeof n);
+                }
+                for (size_t j = 0; j < sizeof n / sizeof n[0]; j++) {
+                    sc_run_spec_t spec = {.plat = plat, .algo = &algos[a], .np = nps[i],
+                                          .bytes = n[j] * sc_type_size((sc_type_t)t),
+                                          .op = (sc_op_t)((j + i) % 2 ? SC_OP_SUM : SC_OP_MAX),
+                                          .type = (sc_type_t)t, .payload = 1};
+                    sc_run_result_t res;
+                    CU_ASSERT_EQUAL_FATAL(sc_run(&spec, &res), SC_OK);
+                    int exact =
+                        fabs(res.sim_time_s - res.model_time_s) <= 1e-9 * res.model_time_s;
+                    if (res.valid != 1 || !exact)
+                        fprintf(stderr, "\n%s np=%d %zu elements %s: %s, simulated %.12g, "
+                                        "model %.12g\n",
+                                algos[a].name, nps[i], n[j], sc_type_name(spec.type),
+                                res.valid == 1 ? "right" : "WRONG RESULT", res.sim_time_s,
+                                res.model_time_s);
+                    CU_ASSERT_EQUAL(res.valid, 1);
+                    CU_ASSERT_TRUE(exact);
+                    sc_run_result_destroy(&res);
+                    if (nps[i] <= gap->total_cores) {
+                        spec.plat = gap;
+                        CU_ASSERT_EQUAL_FATAL(sc_run(&spec, &res), SC_OK);
+                        /* event times under the gap differ in the last
+                         * picosecond, as in test_loggp.c */
+                        double tol = 1e-9 * res.model_time_s + 2e-12;
+                        if (fabs(res.sim_time_s - res.model_time_s) > tol)
+                            fprintf(stderr, "\n%s np=%d %zu elements, with a gap: simulated "
+                                            "%.12g, model %.12g\n",
+                                    algos[a].name, nps[i], n[j], res.sim_time_s,
+                                    res.model_time_s);
+                        CU_ASSERT_DOUBLE_EQUAL(res.sim_time_s, res.model_time_s, tol);
+                        sc_run_result_destroy(&res);
+                    }
+                    if (nps[i] <= uneven->total_cores) {
+                        spec.plat = uneven;
+                        CU_ASSERT_EQUAL_FATAL(sc_run(&spec, &res), SC_OK);
+                        CU_ASSERT_EQUAL(res.valid, 1);
+                        sc_run_result_destroy(&res);
+                    }
+                    runs++;
+                }
+            }
+    printf(" [%d runs] ", runs);
+}
+
 static void test_bad_input(void)
 {
     const sc_platform_t *plat = sc_test_platform("platforms/gige.xml");
@@ -434,6 +565,8 @@ void sc_suite_reduce(void)
     CU_add_test(s, "nonpow2 is RHRD for powers of two", test_nonpow2_is_rhrd);
     CU_add_test(s, "results on the shipped and uneven platforms", test_shipped_platforms);
     CU_add_test(s, "bad input", test_bad_input);
+    CU_add_test(s, "Open MPI's segmented ring: phases", test_ring_phases);
+    CU_add_test(s, "Open MPI's segmented ring: results and model", test_ring_segmented);
     s = CU_add_suite("reduce-grid-int", NULL, NULL);
     CU_add_test(s, "every algorithm and int operation, np 1..33, 63, 64, 65, 100",
                 test_grid_int);
