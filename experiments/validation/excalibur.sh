@@ -18,7 +18,7 @@ top=$(cd "$here/../.." && pwd)
 [ $# -ge 1 ] || { echo "usage: $0 EXCALIBUR_CHECKOUT [simcoll]" >&2; exit 2; }
 repo=$1
 simcoll=${2:-$top/build/simcoll}
-profile=${PROFILE:-openmpi-4.1}
+profile=openmpi-4.0 # alaska runs Open MPI 4.0.3
 commit=f7d6480fce93df87f4ebaadcd854c7b7f7b1565a
 omb=output/alaska/ib-gcc9-openmpi4-ucx/omb
 [ -x "$simcoll" ] || { echo "excalibur.sh: build simcoll first (./setup.sh)" >&2; exit 2; }
@@ -48,8 +48,21 @@ p2p="--osu-latency Osu_latency.txt --osu-bw Osu_bw.txt
 # shellcheck disable=SC2086
 (cd "$scratch" && "$simcoll" calibrate --report --platform "$edr" $p2p) \
     > "$results/excalibur-residuals.txt"
+# shellcheck disable=SC2086
+(cd "$scratch" && "$simcoll" calibrate --report --platform refit.xml $p2p) > "$scratch/refit.txt"
 echo "fit: $results/excalibur-fit.txt; the shipped file's residuals:"
 tail -n 5 "$results/excalibur-residuals.txt"
+# The shipped numbers are the fit's, rounded: their median residuals agree
+# within 0.2 points.
+medians() { awk '$NF ~ /%$/ && $(NF-1) ~ /%$/ { sub("%", "", $(NF-1)); print $1, $(NF-1) }' "$1"; }
+medians "$results/excalibur-residuals.txt" | sort > "$scratch/shipped.med"
+medians "$scratch/refit.txt" | sort > "$scratch/refit.med"
+join "$scratch/shipped.med" "$scratch/refit.med" | awk '
+    { d = $2 - $3; if (d < 0) d = -d; if (d > 0.2) { bad = 1; print "differs: " $0 } }
+    END { if (bad || NR == 0) exit 1 }' || {
+    echo "excalibur.sh: platforms/ib4x-edr.xml is not what the point-to-point files give" >&2
+    exit 1
+}
 
 # Predictions: 64 ranks on two nodes. OSU's allreduce is of floats: simcoll's
 # int has their size.
