@@ -2,7 +2,8 @@
 # simcoll sweep: every point once, a failed point recorded, and a sweep
 # killed with SIGKILL then rerun holding every row exactly once; a line a
 # kill cut short is dropped and its point run again; --jobs, --point and
-# --merge for job engines, on a study of programs; generated uneven nodes.
+# --merge for job engines, on a study of programs; generated uneven nodes
+# and interconnect presets.
 # usage: sweep.sh SIMCOLL PLATFORM_DIR
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -u
@@ -95,16 +96,18 @@ cmp -s local.sorted merged.sorted || fail "--jobs + --merge differ from a local 
 first=$(sed -n 2p programs.csv | cut -d'"' -f2)
 case $first in "platform=$platforms/gige.xml;program=$work/loop.prog;np=4;payload=no") ;; *) fail "first merged row: $first" ;; esac
 
-# Generated platforms: a cores axis with uneven nodes ('+' lists), the
-# platform column naming each shape.
+# Generated platforms: a cores axis with uneven nodes ('+' lists) and a net
+# axis, the platform column naming each.
 cat > shapes.ini <<STUDY
 platform = $platforms/gige.xml
 cores = 4, 2x8+2x4
+net = gige, ib4x-ddr
 algo = ring
 np = 16
 payload = no
 STUDY
 "$simcoll" sweep shapes.ini -o shapes.csv 2>/dev/null || fail "shapes: exit $?"
-grep -q ',ok,gige-8x4,ring,' shapes.csv || fail "no row on 8 nodes of 4 cores: $(cat shapes.csv)"
-grep -q ',ok,gige-2x8+2x4,ring,' shapes.csv || fail "no row on uneven nodes: $(cat shapes.csv)"
+for zone in gige-8x4 gige-2x8+2x4 ib4x-ddr-8x4 ib4x-ddr-2x8+2x4; do
+    grep -q ",ok,$zone,ring," shapes.csv || fail "no row on $zone: $(cat shapes.csv)"
+done
 echo "sweep.sh: ok"
