@@ -83,9 +83,12 @@ typedef struct {
      * checked (sim/io/platform_file.h), NUL-terminated. */
     char *engine_xml;
     size_t engine_xml_len;
+    /* 1 if the network is one of SimGrid's topologies (simcoll/topology),
+     * which sim/engine builds from engine_xml instead of loading it. */
+    int topology;
     /* 1 if every node has the same core speed, and every node's memory bus
      * and every node pair's route the parameters in `level`; cost models
-     * are only exact then. */
+     * are only exact then (never with a topology: routes differ in hops). */
     int uniform;
 } sc_platform_t;
 

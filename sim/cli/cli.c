@@ -835,11 +835,12 @@ static int platform_command(int argc, char **argv)
                                              {"nodes", required_argument, NULL, 'n'},
                                              {"cores", required_argument, NULL, 'c'},
                                              {"net", required_argument, NULL, 'N'},
+                                             {"topology", required_argument, NULL, 't'},
                                              {"output", required_argument, NULL, 'o'},
                                              {"set", required_argument, NULL, 's'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
-    const char *like = NULL, *out = NULL, *cores = NULL, *net = NULL;
+    const char *like = NULL, *out = NULL, *cores = NULL, *net = NULL, *topology = NULL;
     char **sets = calloc((size_t)argc, sizeof *sets); /* at most one per argument */
     int nodes = 0, nsets = 0, c;
     sc_err_t err = SC_OK;
@@ -853,6 +854,7 @@ static int platform_command(int argc, char **argv)
         case 'n': err = sc_parse_int(optarg, "--nodes", 1, 1 << 20, &nodes); break;
         case 'c': cores = optarg; break;
         case 'N': net = optarg; break;
+        case 't': topology = optarg; break;
         case 'o': out = optarg; break;
         case 's':
             if (sets)
@@ -860,7 +862,8 @@ static int platform_command(int argc, char **argv)
             break;
         case 'h':
             fputs("usage: simcoll platform --like FILE|--net NET [--nodes N] [--cores C|LIST]\n"
-                  "                        [--set LEVEL.PARAM=VALUE]... [-o OUT]\n"
+                  "                        [--topology TOPO] [--set LEVEL.PARAM=VALUE]...\n"
+                  "                        [-o OUT]\n"
                   "Writes a cluster of N nodes (of C cores; default: as FILE's) with the\n"
                   "links and protocol properties of the nodes of FILE, to OUT or stdout.\n"
                   "--net puts an interconnect preset's network level in their place (the\n"
@@ -868,6 +871,9 @@ static int platform_command(int argc, char **argv)
                   "shows the presets.\n"
                   "Uneven nodes: --cores 4x16,2x8 is 4 nodes of 16 cores then 2 of 8\n"
                   "(items C or KxC, separated by ',' or '+').\n"
+                  "--topology puts the nodes in one of SimGrid's topologies, every link\n"
+                  "of it a NIC link of FILE's: torus:X,Y,..., fat-tree:LEVELS;DOWN,...;\n"
+                  "UP,...;LINKS,... or dragonfly:G,g;C,c;R,r;N (quote the ';').\n"
                   "--set changes one of them, absolutely (with SimGrid's units) or by a\n"
                   "factor of FILE's value (2x, 0.5x): LEVEL intra (shared memory) or inter\n"
                   "(network), PARAM latency, bandwidth, send-overhead, recv-overhead,\n"
@@ -883,21 +889,21 @@ static int platform_command(int argc, char **argv)
         default:
             err = sc_error(SC_ERR_INPUT,
                            "platform: unknown option '%s; use --like, --net, --nodes, --cores, "
-                           "--set, -o",
+                           "--topology, --set, -o",
                            sc_cli_refused_option(argv + 1, before, longopts));
             break;
         }
     }
     if (!err && optind + 1 < argc)
         err = sc_error(SC_ERR_INPUT, "platform: unexpected argument '%s'", argv[optind + 1]);
-    if (!err && ((!like && !net) || (!nodes && !cores)))
-        err = sc_error(SC_ERR_INPUT, "platform needs --like FILE or --net NET, and --nodes N or "
-                                     "--cores LIST, e.g. simcoll platform --like ib4x.xml --nodes "
-                                     "128");
+    if (!err && ((!like && !net) || (!nodes && !cores && !topology)))
+        err = sc_error(SC_ERR_INPUT, "platform needs --like FILE or --net NET, and --nodes N, "
+                                     "--cores LIST or --topology TOPO, e.g. simcoll platform "
+                                     "--like ib4x.xml --nodes 128");
     if (!err && !sets)
         err = sc_error(SC_ERR_RUN, "out of memory");
     if (!err)
-        err = sc_generate_platform(like, net, nodes, cores, sets, nsets, out);
+        err = sc_generate_platform(like, net, topology, nodes, cores, sets, nsets, out);
     free(sets);
     return err ? sc_cli_fail(err) : 0;
 }

@@ -226,7 +226,7 @@ static sc_err_t platform_of(const study_t *st, const char **value, const char *d
         if (*s)
             sets[nsets++] = s;
     }
-    return err ? err : sc_generate_platform(plat, net, n, cores, sets, nsets, path);
+    return err ? err : sc_generate_platform(plat, net, NULL, n, cores, sets, nsets, path);
 }
 
 /* The command line of a point: simcoll's options, and CSV output. */

@@ -21,6 +21,7 @@
 #include "child.h"
 #include "sim/io/files.h"
 #include "sim/io/platform_file.h"
+#include "topology_build.h"
 
 #ifndef SC_ACTOR_STACK_KIB
 #define SC_ACTOR_STACK_KIB 256
@@ -75,6 +76,10 @@ void sc_engine_boot(const sc_platform_t *plat, int actors)
         mallopt(M_MMAP_THRESHOLD, 128 * 1024);
     }
     simgrid_init(&argc, argv);
+    if (plat->topology) {
+        sc_engine_build_topology(plat->engine_xml, plat->engine_xml_len);
+        return;
+    }
     /* SimGrid reads files only: hand it the checked rewrite through a file
      * that lives as long as this (child) process. */
     int fd = memfd_create("simcoll-platform", 0);
@@ -340,6 +345,9 @@ sc_err_t sc_platform_load(const char *option, const char *name, sc_platform_t *p
     plat->header_bytes = checked.header_bytes;
     plat->engine_xml = checked.engine_xml;
     plat->engine_xml_len = checked.engine_xml_len;
+    plat->topology = checked.topology;
+    if (plat->topology)
+        plat->uniform = 0;
     return SC_OK;
 }
 

@@ -12,12 +12,13 @@
 #include <unistd.h>
 #include <xbt/dynar.h>
 
+#include "common/sc_units.h"
 #include "sim/engine/child.h"
 #include "sim/engine/engine.h"
 #include "sim/io/files.h"
 #include "sim/io/platform_file.h"
 #include "sim/io/platform_props.h"
-#include "common/sc_units.h"
+#include "sim/io/topology.h"
 
 /* One link as the generator rewrites it for every node. */
 typedef struct {
@@ -191,6 +192,8 @@ static void write_platform(FILE *f, const template_t *t, const char *template_pa
     sc_xml_put_escaped(f, spec->net ? spec->net : template_zone);
     fputc('-', f);
     put_shape(f, spec);
+    if (spec->topology)
+        fprintf(f, "-%.*s", (int)strcspn(spec->topology, ":"), spec->topology);
     fputs("\" routing=\"Cluster\">\n    <prop id=\"generated-by\" value=\"", f);
     if (spec->made_by) {
         sc_xml_put_escaped(f, spec->made_by);
@@ -200,6 +203,10 @@ static void write_platform(FILE *f, const template_t *t, const char *template_pa
         if (spec->net) {
             fputs(" --net ", f);
             sc_xml_put_escaped(f, spec->net);
+        }
+        if (spec->topology) {
+            fputs(" --topology ", f);
+            sc_xml_put_escaped(f, spec->topology);
         }
         fprintf(f, " --nodes %d --cores ", nodes);
         if (spec->node_cores)
@@ -212,6 +219,11 @@ static void write_platform(FILE *f, const template_t *t, const char *template_pa
         }
     }
     fputs("\"/>\n", f);
+    if (spec->topology) {
+        fputs("    <prop id=\"simcoll/topology\" value=\"", f);
+        sc_xml_put_escaped(f, spec->topology);
+        fputs("\"/>\n", f);
+    }
     for (int i = 0; i < NPROPS; i++) {
         if (!t->prop_values[i])
             continue;
@@ -224,14 +236,17 @@ static void write_platform(FILE *f, const template_t *t, const char *template_pa
     for (int n = 0; n < nodes; n++)
         fprintf(f, "    <host id=\"node-%d\" speed=\"%s\" core=\"%d\"/>\n", n, speed,
                 cores_of(spec, n));
+    if (spec->topology)
+        write_link(f, "network", &t->nic);
     for (int n = 0; n < nodes; n++) {
         snprintf(id, sizeof id, "node-%d_nic", n);
-        write_link(f, id, &t->nic);
+        if (!spec->topology)
+            write_link(f, id, &t->nic);
         snprintf(id, sizeof id, "node-%d_membus", n);
         write_link(f, id, &t->membus);
     }
     int split = strcmp(t->nic.policy, "SPLITDUPLEX") == 0;
-    for (int n = 0; n < nodes; n++)
+    for (int n = 0; n < nodes && !spec->topology; n++)
         fprintf(f, "    <host_link id=\"node-%d\" up=\"node-%d_nic%s\" down=\"node-%d_nic%s\"/>\n",
                 n, n, split ? "_UP" : "", n, split ? "_DOWN" : "");
     for (int n = 0; n < nodes; n++)
@@ -565,13 +580,27 @@ static sc_err_t parse_cores(const char *text, sc_generate_spec_t *spec, int **no
     return SC_OK;
 }
 
-sc_err_t sc_generate_platform(const char *template_path, const char *net, int nodes,
-                              const char *cores, char *const *sets, int nsets,
+sc_err_t sc_generate_platform(const char *template_path, const char *net, const char *topology,
+                              int nodes, const char *cores, char *const *sets, int nsets,
                               const char *out_path)
 {
-    sc_generate_spec_t spec = {.nodes = nodes, .net = net, .sets = sets, .nsets = nsets};
+    sc_generate_spec_t spec = {
+        .nodes = nodes, .net = net, .topology = topology, .sets = sets, .nsets = nsets};
     int *node_cores = NULL;
-    sc_err_t err = cores ? parse_cores(cores, &spec, &node_cores) : SC_OK;
+    sc_err_t err = SC_OK;
+    if (topology) {
+        sc_topology_t t;
+        if ((err = sc_topology_parse("--topology", topology, &t)))
+            return err;
+        if (nodes && nodes != t.nodes)
+            return sc_error(SC_ERR_INPUT,
+                            "--nodes %d, but --topology '%s' connects %ld nodes; "
+                            "give one of them, or the same count",
+                            nodes, topology, t.nodes);
+        spec.nodes = (int)t.nodes;
+    }
+    if (cores)
+        err = parse_cores(cores, &spec, &node_cores);
     if (!err && !template_path) {
         /* The preset's own platform is the template. */
         const sc_network_preset_t *n = net ? find_network(net) : NULL;

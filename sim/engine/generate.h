@@ -20,6 +20,11 @@ typedef struct {
     sc_level_id_t level_id;
     const char *net;         /* NULL, or an interconnect preset (--net): its
                                 network level replaces the template's */
+    const char *topology;    /* NULL (a star: one NIC link a node to one
+                                switch), or SimGrid's topology of the
+                                network, simcoll/topology's syntax
+                                (sim/io/topology.h): every link of it is a
+                                NIC link of the template's */
     const char *made_by;     /* the command, for the generated-by property;
                                 NULL: "simcoll platform --like ..." */
     const char *comment;     /* more lines for the leading comment, or NULL */
@@ -45,15 +50,16 @@ typedef struct {
 } sc_network_preset_t;
 extern const sc_network_preset_t sc_network_presets[];
 
-/* `simcoll platform --like T [--net NET] --nodes N --cores C [--set ...]
- * [-o OUT]`. template_path NULL: the preset's platform (net required).
+/* `simcoll platform --like T [--net NET] [--topology TOPO] --nodes N
+ * --cores C [--set ...] [-o OUT]`. template_path NULL: the preset's
+ * platform (net required). With a topology, nodes 0 means its count.
  * nodes 0: as the template, or as many as `cores` lists. cores NULL: as
  * the template's nodes; "C": every node C cores; or a list of groups
  * separated by ',' or '+', each "C" (one node of C cores) or "KxC" (K nodes
  * of C cores): "4x16,2x8" is 4 nodes of 16 cores then 2 of 8. A list gives
  * the number of nodes, which `nodes`, if not 0, must equal. */
-sc_err_t sc_generate_platform(const char *template_path, const char *net, int nodes,
-                              const char *cores,
+sc_err_t sc_generate_platform(const char *template_path, const char *net,
+                              const char *topology, int nodes, const char *cores,
                               char *const *sets, int nsets, const char *out_path);
 
 #endif

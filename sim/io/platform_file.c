@@ -21,6 +21,7 @@
 #include "common/sc_units.h"
 #include "files.h"
 #include "platform_props.h"
+#include "topology.h"
 
 /* Ranges of SimGrid's numbers that a cluster can have. Outside them
  * SimGrid either aborts, deadlocks, or computes something meaningless. */
@@ -37,6 +38,7 @@ typedef struct {
     int split;     /* link: SPLITDUPLEX, known to SimGrid as ID_UP, ID_DOWN */
     int host_link; /* host: line of its <host_link>, 0 if none */
     int loopback;  /* host: line of its <route src=dst>, 0 if none */
+    const char *bus; /* host: the one link of that route, NULL if more */
 } decl_t;
 
 typedef struct {
@@ -45,6 +47,8 @@ typedef struct {
     int nhosts, nlinks;
     const char *prop_value[SC_NPLATFORM_PROPS];
     int prop_line[SC_NPLATFORM_PROPS];
+    const char *topology; /* simcoll/topology, or NULL */
+    int topology_line;
 } check_t;
 
 static sc_err_t refuse(const check_t *c, int line, const char *fmt, ...)
@@ -198,6 +202,14 @@ static sc_err_t check_prop(check_t *c, xmlNode *node)
         return refuse(c, line_of(node), "<prop id=\"%s\"> needs value=\"...\"", id);
     if (strncmp(id, "simcoll/", 8) != 0)
         return SC_OK; /* not ours: SimGrid keeps it, nobody reads it */
+    if (!strcmp(id, "simcoll/topology")) {
+        if (c->topology)
+            return refuse(c, line_of(node), "<prop id=\"%s\"> is set twice (first on line %d)", id,
+                          c->topology_line);
+        c->topology = value;
+        c->topology_line = line_of(node);
+        return SC_OK;
+    }
     int i = sc_platform_prop_index(id);
     if (i >= 0) {
         if (c->prop_value[i])
@@ -212,6 +224,7 @@ static sc_err_t check_prop(check_t *c, xmlNode *node)
         strncat(known, k ? ", " : "", sizeof known - strlen(known) - 1);
         strncat(known, sc_platform_props[k], sizeof known - strlen(known) - 1);
     }
+    strncat(known, ", simcoll/topology", sizeof known - strlen(known) - 1);
     return refuse(c, line_of(node), "unknown simcoll property '%s'; the properties are %s", id,
                   known);
 }
@@ -351,7 +364,7 @@ static sc_err_t check_route(check_t *c, xmlNode *node)
                           id, direction);
         if (!find_link(c, id, direction != NULL))
             return refuse(c, line_of(child), "<link_ctn id=\"%s\">: no such link", id);
-        nlinks++;
+        h->bus = nlinks++ == 0 && !direction ? id : NULL;
     }
     if (!err && nlinks == 0)
         return refuse(c, line_of(node),
@@ -385,6 +398,55 @@ static sc_err_t sort_unique(check_t *c, decl_t *decls, int n, const char *elemen
             return refuse(c, again, "a second <%s id=\"%s\"> (first on line %d)", element,
                           decls[i].id, first);
         }
+    return SC_OK;
+}
+
+/* A network of SimGrid's own topology (simcoll/topology): as many hosts
+ * as it connects, no host_link (the topology connects them), each host's
+ * shared memory one link of its own, and a link "network" that every link
+ * of the topology copies. */
+static sc_err_t check_topology(check_t *c, xmlNode *zone)
+{
+    sc_topology_t t;
+    char what[64];
+    snprintf(what, sizeof what, "<prop id=\"simcoll/topology\">");
+    if (sc_topology_parse(what, c->topology, &t)) {
+        char why[1024];
+        snprintf(why, sizeof why, "%s", sc_error_message());
+        return refuse(c, c->topology_line, "%s", why);
+    }
+    if (t.nodes != c->nhosts)
+        return refuse(c, c->topology_line,
+                      "simcoll/topology '%s' connects %ld nodes, and the zone declares %d hosts",
+                      c->topology, t.nodes, c->nhosts);
+    sc_err_t err = SC_OK;
+    FOR_ELEMENTS(c, zone, child, err)
+    if (!strcmp((const char *)child->name, "host_link"))
+        return refuse(c, line_of(child),
+                      "<host_link> in a zone with simcoll/topology: the topology connects the "
+                      "nodes, through the link \"network\"");
+    if (err)
+        return err;
+    if (!find(c->links, c->nlinks, "network"))
+        return refuse(c, c->topology_line,
+                      "a zone with simcoll/topology needs <link id=\"network\">, the bandwidth, "
+                      "latency and sharing policy of every link of the topology");
+    for (int i = 0; i < c->nhosts; i++) {
+        const decl_t *h = &c->hosts[i];
+        if (!h->loopback)
+            continue; /* said below */
+        if (!h->bus || !strcmp(h->bus, "network"))
+            return refuse(c, h->loopback,
+                          "host '%s': in a zone with simcoll/topology a node's shared-memory "
+                          "<route> holds one link of its own, not \"network\"",
+                          h->id);
+        for (int k = 0; k < i; k++)
+            if (c->hosts[k].bus && !strcmp(c->hosts[k].bus, h->bus))
+                return refuse(c, h->loopback,
+                              "hosts '%s' and '%s' share the memory-bus link '%s': in a zone "
+                              "with simcoll/topology each node has its own",
+                              c->hosts[k].id, h->id, h->bus);
+    }
     return SC_OK;
 }
 
@@ -442,9 +504,11 @@ static sc_err_t check_zone(check_t *c, xmlNode *zone, sc_platform_t *plat)
     }
     if (err)
         return err;
+    if (c->topology && (err = check_topology(c, zone)))
+        return err;
     for (int i = 0; i < c->nhosts; i++) {
         const decl_t *h = &c->hosts[i];
-        if (c->nhosts > 1 && !h->host_link)
+        if (c->nhosts > 1 && !h->host_link && !c->topology)
             return refuse(c, h->line,
                           "host '%s' has no <host_link id=\"%s\" up=\"...\" down=\"...\">, so "
                           "it cannot reach the other nodes",
@@ -456,6 +520,7 @@ static sc_err_t check_zone(check_t *c, xmlNode *zone, sc_platform_t *plat)
                           h->id, h->id, h->id);
     }
     plat->total_cores = (int)total_cores;
+    plat->topology = c->topology != NULL;
     return SC_OK;
 }
 

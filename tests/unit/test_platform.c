@@ -6,8 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "algorithms/registry.h"
 #include "helpers.h"
 #include "sim/engine/generate.h"
+#include "sim/engine/run.h"
 #include "suites.h"
 
 static void check_level(const sc_level_t *lv, double lat, double bw, double o, size_t eager)
@@ -169,7 +171,7 @@ static void test_generated_platform(void)
     int fd = mkstemp(path);
     CU_ASSERT_FATAL(fd >= 0);
     close(fd);
-    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, 12, "4", NULL, 0, path), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, NULL, 12, "4", NULL, 0, path), SC_OK);
     sc_platform_t gen;
     CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
     CU_ASSERT_STRING_EQUAL(gen.name, "gige-12x4");
@@ -186,10 +188,12 @@ static void test_generated_platform(void)
         check_level(&gen.level[l], g->level[l].latency_s, g->level[l].bandwidth_Bps,
                     sc_level_send_overhead(&g->level[l], 1), g->level[l].eager_limit);
     sc_platform_destroy(&gen);
-    CU_ASSERT_EQUAL(sc_generate_platform(sc_test_path("tests/platforms/nonuniform.xml"), NULL, 4, NULL, NULL, 0,
-                                         path),
+    CU_ASSERT_EQUAL(sc_generate_platform(sc_test_path("tests/platforms/nonuniform.xml"), NULL, NULL,
+                                         4, NULL, NULL, 0, path),
                     SC_ERR_INPUT);
-    CU_ASSERT_EQUAL(sc_generate_platform(g->path, NULL, 4, NULL, NULL, 0, "/nonexistent-dir/p.xml"), SC_ERR_INPUT);
+    CU_ASSERT_EQUAL(
+        sc_generate_platform(g->path, NULL, NULL, 4, NULL, NULL, 0, "/nonexistent-dir/p.xml"),
+        SC_ERR_INPUT);
     remove(path);
 }
 
@@ -204,7 +208,8 @@ static void test_generated_uneven(void)
     int fd = mkstemp(path);
     CU_ASSERT_FATAL(fd >= 0);
     close(fd);
-    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, 0, "2x16,4+4,1x2", NULL, 0, path), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(
+        sc_generate_platform(g->path, NULL, NULL, 0, "2x16,4+4,1x2", NULL, 0, path), SC_OK);
     sc_platform_t gen;
     CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
     static const int want[] = {16, 16, 4, 4, 2};
@@ -216,8 +221,9 @@ static void test_generated_uneven(void)
         CU_ASSERT_EQUAL(gen.nodes[i].cores, want[i]);
     sc_platform_destroy(&gen);
     /* The same list with the count it gives is accepted; "8" is every node. */
-    CU_ASSERT_EQUAL(sc_generate_platform(g->path, NULL, 5, "2x16+4+4+2", NULL, 0, path), SC_OK);
-    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, 3, "8", NULL, 0, path), SC_OK);
+    CU_ASSERT_EQUAL(sc_generate_platform(g->path, NULL, NULL, 5, "2x16+4+4+2", NULL, 0, path),
+                    SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, NULL, 3, "8", NULL, 0, path), SC_OK);
     CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
     CU_ASSERT_EQUAL(gen.total_cores, 24);
     CU_ASSERT_STRING_EQUAL(gen.name, "gige-3x8");
@@ -236,7 +242,7 @@ static void test_generated_uneven(void)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         remove(path);
         int nodes = i == 0 ? 2 : 0;
-        CU_ASSERT_EQUAL(sc_generate_platform(g->path, NULL, nodes, bad[i][0], NULL, 0, path),
+        CU_ASSERT_EQUAL(sc_generate_platform(g->path, NULL, NULL, nodes, bad[i][0], NULL, 0, path),
                         SC_ERR_INPUT);
         const char *need = i == 0 ? "--nodes 2, but --cores '2x16,4' lists 3 nodes" : bad[i][1];
         if (!strstr(sc_error_message(), need))
@@ -260,7 +266,8 @@ static void test_generated_network(void)
     CU_ASSERT_FATAL(fd >= 0);
     close(fd);
     char *sets[] = {"inter.bandwidth=2x"};
-    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, "ib4x-ddr", 3, "16", sets, 1, path), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, "ib4x-ddr", NULL, 3, "16", sets, 1, path),
+                          SC_OK);
     sc_platform_t gen;
     CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
     CU_ASSERT_STRING_EQUAL(gen.name, "ib4x-ddr-3x16");
@@ -281,7 +288,8 @@ static void test_generated_network(void)
     CU_ASSERT_EQUAL(gen.nodes[0].cores, 16);
     sc_platform_destroy(&gen);
     /* The other way round, and without --like: the preset's own platform. */
-    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(ib->path, "gige", 2, NULL, NULL, 0, path), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(ib->path, "gige", NULL, 2, NULL, NULL, 0, path),
+                          SC_OK);
     CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
     in = &gen.level[SC_LEVEL_INTER], want = &g->level[SC_LEVEL_INTER];
     CU_ASSERT_DOUBLE_EQUAL(in->latency_s, want->latency_s, 1e-15);
@@ -289,15 +297,95 @@ static void test_generated_network(void)
         CU_ASSERT_DOUBLE_EQUAL(sc_level_bandwidth_factor(in, m),
                                sc_level_bandwidth_factor(want, m), 1e-12);
     sc_platform_destroy(&gen);
-    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(NULL, "gige", 2, NULL, NULL, 0, path), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(NULL, "gige", NULL, 2, NULL, NULL, 0, path), SC_OK);
     CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
     CU_ASSERT_STRING_EQUAL(gen.name, "gige-2x8");
     sc_platform_destroy(&gen);
     remove(path);
-    CU_ASSERT_EQUAL(sc_generate_platform(g->path, "ib5x", 2, NULL, NULL, 0, path), SC_ERR_INPUT);
+    CU_ASSERT_EQUAL(sc_generate_platform(g->path, "ib5x", NULL, 2, NULL, NULL, 0, path),
+                    SC_ERR_INPUT);
     CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "unknown interconnect 'ib5x'; use gige, "));
-    CU_ASSERT_EQUAL(sc_generate_platform(NULL, NULL, 2, NULL, NULL, 0, path), SC_ERR_INPUT);
+    CU_ASSERT_EQUAL(sc_generate_platform(NULL, NULL, NULL, 2, NULL, NULL, 0, path), SC_ERR_INPUT);
     CU_ASSERT_EQUAL(access(path, F_OK), -1);
+}
+
+/* One run of `algo` on every core of the platform at `path`. */
+static double run_time(const char *path, const char *algo, int np, size_t bytes, int *valid)
+{
+    sc_platform_t plat;
+    CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &plat), SC_OK);
+    sc_run_spec_t spec = {.plat = &plat,
+                          .algo = sc_algo_find(algo),
+                          .np = np ? np : plat.total_cores,
+                          .bytes = bytes,
+                          .payload = 1,
+                          .placement = SC_PLACE_BLOCK};
+    sc_run_result_t res;
+    CU_ASSERT_EQUAL_FATAL(sc_run(&spec, &res), SC_OK);
+    double t = res.sim_time_s;
+    *valid = res.valid;
+    sc_run_result_destroy(&res);
+    sc_platform_destroy(&plat);
+    return t;
+}
+
+/* --topology: SimGrid's torus, fat tree and dragonfly of the template's
+ * NIC links, each node keeping its own shared memory bus; a one-level fat
+ * tree is the star simcoll builds without one, and a torus of two nodes
+ * has one link where the star has two. */
+static void test_generated_topology(void)
+{
+    const sc_platform_t *g = sc_test_platform("platforms/gige.xml");
+    if (!g)
+        return;
+    char path[] = "/tmp/simcoll-test-XXXXXX", star[] = "/tmp/simcoll-test-XXXXXX";
+    int fd = mkstemp(path), fd2 = mkstemp(star);
+    CU_ASSERT_FATAL(fd >= 0 && fd2 >= 0);
+    close(fd);
+    close(fd2);
+    static const char *const topologies[][2] = {
+        {"torus:2,2", "gige-4x2-torus"},
+        {"fat-tree:2;2,2;1,2;1,1", "gige-4x2-fat-tree"},
+        {"dragonfly:2,1;1,1;2,1;1", "gige-4x2-dragonfly"},
+    };
+    for (int i = 0; i < 3; i++) {
+        CU_ASSERT_EQUAL_FATAL(
+            sc_generate_platform(g->path, NULL, topologies[i][0], 0, "2", NULL, 0, path), SC_OK);
+        sc_platform_t gen;
+        CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
+        CU_ASSERT_STRING_EQUAL(gen.name, topologies[i][1]);
+        CU_ASSERT_EQUAL(gen.nnodes, 4);
+        CU_ASSERT_TRUE(gen.topology);
+        CU_ASSERT_FALSE(gen.uniform);
+        sc_platform_destroy(&gen);
+        int valid = 0;
+        run_time(path, "bruck", 0, 2048, &valid);
+        CU_ASSERT_EQUAL(valid, 1);
+    }
+    /* One switch: the star's time, exactly. */
+    int valid;
+    CU_ASSERT_EQUAL_FATAL(
+        sc_generate_platform(g->path, NULL, "fat-tree:1;4;1;1", 0, NULL, NULL, 0, path), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, NULL, 4, NULL, NULL, 0, star), SC_OK);
+    double tree = run_time(path, "bruck", 0, 2048, &valid),
+           flat = run_time(star, "bruck", 0, 2048, &valid);
+    CU_ASSERT_DOUBLE_EQUAL(tree, flat, 1e-9 * flat);
+    /* Two nodes of one core: a torus link is one NIC link, the star two. */
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, "torus:2", 0, "1", NULL, 0, path),
+                          SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, NULL, 2, "1", NULL, 0, star), SC_OK);
+    double one = run_time(path, "bcast-binomial", 2, 1000, &valid);
+    double two = run_time(star, "bcast-binomial", 2, 1000, &valid);
+    CU_ASSERT_DOUBLE_EQUAL(two - one, g->level[SC_LEVEL_INTER].latency_s / 2, 1e-9 * two);
+    /* Refused, nothing written. */
+    remove(path);
+    CU_ASSERT_EQUAL(sc_generate_platform(g->path, NULL, "torus:2,2", 5, NULL, NULL, 0, path),
+                    SC_ERR_INPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "--topology 'torus:2,2' connects 4 nodes"));
+    CU_ASSERT_EQUAL(sc_generate_platform(g->path, NULL, "torus:x", 0, NULL, NULL, 0, path),
+                    SC_ERR_INPUT);
+    CU_ASSERT_EQUAL(access(path, F_OK), -1);
+    remove(star);
 }
 
 /* --set: each parameter changed absolutely or by a factor, the rest as
@@ -314,7 +402,7 @@ static void test_generated_what_if(void)
     char *sets[] = {"inter.bandwidth=2x",    "inter.latency=1.5us",      "node.speed=10Gf",
                     "inter.send-overhead=0.5x", "inter.recv-overhead=3us", "inter.gap=0",
                     "intra.eager-limit=128KiB", "intra.bandwidth=20GBps"};
-    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, 4, NULL, sets, 8, path), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, NULL, 4, NULL, sets, 8, path), SC_OK);
     sc_platform_t gen;
     CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
     const sc_level_t *in = &gen.level[SC_LEVEL_INTER], *was = &g->level[SC_LEVEL_INTER];
@@ -344,7 +432,8 @@ static void test_generated_what_if(void)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char *one[] = {(char *)bad[i][0]};
         remove(path);
-        CU_ASSERT_EQUAL(sc_generate_platform(g->path, NULL, 4, NULL, one, 1, path), SC_ERR_INPUT);
+        CU_ASSERT_EQUAL(sc_generate_platform(g->path, NULL, NULL, 4, NULL, one, 1, path),
+                        SC_ERR_INPUT);
         if (!strstr(sc_error_message(), bad[i][1]))
             fprintf(stderr, "\n--set %s: %s\n", bad[i][0], sc_error_message());
         CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), bad[i][1]));
@@ -359,6 +448,7 @@ void sc_suite_platform(void)
     CU_add_test(s, "what-if settings of a generated platform", test_generated_what_if);
     CU_add_test(s, "uneven nodes of a generated platform", test_generated_uneven);
     CU_add_test(s, "interconnect presets of a generated platform", test_generated_network);
+    CU_add_test(s, "SimGrid's topologies in a generated platform", test_generated_topology);
     CU_add_test(s, "shipped platforms", test_shipped_platforms);
     CU_add_test(s, "uneven and non-uniform", test_uneven_platform);
     CU_add_test(s, "bad platforms", test_bad_platforms);

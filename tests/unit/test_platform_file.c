@@ -265,6 +265,91 @@ static void test_refused(void)
     }
 }
 
+/* `s` with the first `from` replaced by `to` (a new string). */
+static char *replaced(const char *s, const char *from, const char *to)
+{
+    const char *at = strstr(s, from);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+    size_t head = (size_t)(at - s), n = strlen(s) - strlen(from) + strlen(to);
+    char *out = malloc(n + 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    memcpy(out, s, head);
+    strcpy(out + head, to);
+    strcat(out, at + strlen(from));
+    return out;
+}
+
+/* `good` as a torus of two nodes: no host_link, a simcoll/topology and a
+ * "network" link; then `from` replaced by `to` (from NULL: nothing). */
+static char *topology_variant(const char *from, const char *to)
+{
+    static const char *const edits[][2] = {
+        {"    <host_link id=\"node-0\" up=\"node-0_nic_UP\" down=\"node-0_nic_DOWN\"/>\n", ""},
+        {"    <host_link id=\"node-1\" up=\"node-1_nic_UP\" down=\"node-1_nic_DOWN\"/>\n", ""},
+        {"routing=\"Cluster\">\n",
+         "routing=\"Cluster\">\n    <prop id=\"simcoll/topology\" value=\"torus:2\"/>\n"
+         "    <link id=\"network\" bandwidth=\"1GBps\" latency=\"1us\" "
+         "sharing_policy=\"SHARED\"/>\n"},
+    };
+    char *xml = strdup(good);
+    for (size_t i = 0; i < sizeof edits / sizeof edits[0]; i++) {
+        char *next = replaced(xml, edits[i][0], edits[i][1]);
+        free(xml);
+        xml = next;
+    }
+    if (from) {
+        char *next = replaced(xml, from, to);
+        free(xml);
+        xml = next;
+    }
+    return xml;
+}
+
+/* simcoll/topology: SimGrid's topologies, checked before SimGrid sees
+ * them (a dragonfly with more groups than routers crashes SimGrid 3.32). */
+static void test_topology(void)
+{
+    sc_platform_t plat;
+    char *xml = topology_variant(NULL, NULL);
+    CU_ASSERT_EQUAL(check_keep(xml, &plat), SC_OK);
+    CU_ASSERT_TRUE(plat.topology);
+    sc_platform_destroy(&plat);
+    free(xml);
+    static const case_t bad[] = {
+        {"torus:2", "torus:3", "connects 3 nodes, and the zone declares 2 hosts"},
+        {"torus:2", "torus:0,2", "whole numbers of at least 1"},
+        {"torus:2", "ring:2", "unknown kind"},
+        {"torus:2", "fat-tree:1;2;1", "a fat tree takes 4 fields"},
+        {"torus:2", "fat-tree:2;2;1,1;1,1", "one whole number of at least 1 per level"},
+        {"torus:2", "dragonfly:2,1;1,1;1,1;1", "at most as many groups as routers per chassis"},
+        {"<link id=\"network\"", "<link id=\"net\"", "needs <link id=\"network\">"},
+        {"    <route src=\"node-0\"",
+         "    <host_link id=\"node-0\" up=\"node-0_nic_UP\" "
+         "down=\"node-0_nic_DOWN\"/>\n    <route src=\"node-0\"",
+         "<host_link> in a zone with"},
+        {"<link_ctn id=\"node-1_membus\"/>", "<link_ctn id=\"node-0_membus\"/>",
+         "share the memory-bus link 'node-0_membus'"},
+        {"<link_ctn id=\"node-1_membus\"/>", "<link_ctn id=\"network\"/>", "not \"network\""},
+        {"<link_ctn id=\"node-1_membus\"/>",
+         "<link_ctn id=\"node-1_membus\"/><link_ctn id=\"node-1_nic\" direction=\"UP\"/>",
+         "holds one link of its own"},
+        {"    <prop id=\"simcoll/header-bytes\"",
+         "    <prop id=\"simcoll/topology\" value=\"torus:2\"/>\n    <prop "
+         "id=\"simcoll/header-bytes\"",
+         "is set twice"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        xml = topology_variant(bad[i].from, bad[i].to);
+        sc_err_t err = check(xml, &plat);
+        if (err != SC_ERR_INPUT || !strstr(sc_error_message(), bad[i].needle)) {
+            fprintf(stderr, "\ntopology case %zu: got %d '%s', want '%s'\n", i, err,
+                    sc_error_message(), bad[i].needle);
+            CU_FAIL("topology case");
+        }
+        free(xml);
+    }
+}
+
 /* The total core count must not overflow: 300 hosts of 65536 cores. */
 static void test_too_many_cores(void)
 {
@@ -305,6 +390,7 @@ void sc_suite_platform_file(void)
     CU_pSuite s = CU_add_suite("platform-file", NULL, NULL);
     CU_add_test(s, "a good platform", test_good);
     CU_add_test(s, "hostile variants refused", test_refused);
+    CU_add_test(s, "SimGrid's topologies", test_topology);
     CU_add_test(s, "total cores bounded", test_too_many_cores);
     CU_add_test(s, "refused before SimGrid", test_load_refuses);
 }

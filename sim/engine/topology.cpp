@@ -1,0 +1,161 @@
+/* Building a platform whose network is one of SimGrid's own topologies
+ * (simcoll/topology): SimGrid's XML reader cannot give such a cluster a
+ * shared memory-bus link per node, which simcoll's platforms have, so the
+ * zone is built through the C++ API from simcoll's checked rewrite of the
+ * file (plat->engine_xml): the nodes, each node's memory-bus link as its
+ * loopback, and the "network" link as every link of the topology.
+ * This is simcoll's one C++ file: SimGrid has no C API for it.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "topology_build.h"
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <simgrid/s4u.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/io/topology.h"
+
+namespace sg4 = simgrid::s4u;
+
+namespace
+{
+
+struct link_spec {
+    double bandwidth = 0, latency = 0;
+    sg4::Link::SharingPolicy policy = sg4::Link::SharingPolicy::SHARED;
+};
+
+struct node_spec {
+    std::string name;
+    double speed = 0;
+    int cores = 1;
+    std::string membus; /* the link of its loopback route */
+};
+
+std::string attr(xmlNode *node, const char *name)
+{
+    xmlChar *value = xmlGetProp(node, reinterpret_cast<const xmlChar *>(name));
+    std::string text = value ? reinterpret_cast<const char *>(value) : "";
+    xmlFree(value);
+    return text;
+}
+
+/* The rewrite writes every number in its base unit ("1e+10f", "30e-9s"). */
+double number(xmlNode *node, const char *name)
+{
+    return std::strtod(attr(node, name).c_str(), nullptr);
+}
+
+bool is(xmlNode *node, const char *name)
+{
+    return node->type == XML_ELEMENT_NODE &&
+           !std::strcmp(reinterpret_cast<const char *>(node->name), name);
+}
+
+[[noreturn]] void fail(const char *why)
+{
+    std::fprintf(stderr, "[simcoll/ERROR] cannot build the platform's topology: %s\n", why);
+    std::_Exit(3);
+}
+
+} // namespace
+
+extern "C" void sc_engine_build_topology(const char *xml, size_t len)
+{
+    xmlDoc *doc = xmlReadMemory(xml, static_cast<int>(len), "platform", nullptr, XML_PARSE_NONET);
+    xmlNode *platform = doc ? xmlDocGetRootElement(doc) : nullptr;
+    xmlNode *zone = nullptr;
+    for (xmlNode *n = platform ? platform->children : nullptr; n && !zone; n = n->next)
+        if (is(n, "zone"))
+            zone = n;
+    if (!zone)
+        fail("no zone in the checked platform");
+
+    std::vector<std::pair<std::string, std::string>> props;
+    std::vector<node_spec> nodes;
+    std::map<std::string, link_spec> links;
+    std::map<std::string, size_t> node_index;
+    std::string topology;
+    for (xmlNode *n = zone->children; n; n = n->next) {
+        if (is(n, "prop")) {
+            props.emplace_back(attr(n, "id"), attr(n, "value"));
+            if (props.back().first == "simcoll/topology")
+                topology = props.back().second;
+        } else if (is(n, "host")) {
+            node_index[attr(n, "id")] = nodes.size();
+            nodes.push_back(
+                {attr(n, "id"), number(n, "speed"), static_cast<int>(number(n, "core")), ""});
+        } else if (is(n, "link")) {
+            link_spec l{number(n, "bandwidth"), number(n, "latency")};
+            std::string policy = attr(n, "sharing_policy");
+            l.policy = policy == "FATPIPE"       ? sg4::Link::SharingPolicy::FATPIPE
+                       : policy == "SPLITDUPLEX" ? sg4::Link::SharingPolicy::SPLITDUPLEX
+                                                 : sg4::Link::SharingPolicy::SHARED;
+            links[attr(n, "id")] = l;
+        } else if (is(n, "route")) {
+            for (xmlNode *c = n->children; c; c = c->next)
+                if (is(c, "link_ctn"))
+                    nodes[node_index.at(attr(n, "src"))].membus = attr(c, "id");
+        }
+    }
+    std::string zone_id = attr(zone, "id");
+    xmlFreeDoc(doc);
+
+    sc_topology_t t;
+    if (sc_topology_parse("simcoll/topology", topology.c_str(), &t) != SC_OK ||
+        t.nodes != static_cast<long>(nodes.size()) || !links.count("network"))
+        fail("the checked file disagrees with its topology");
+    const link_spec &net = links.at("network");
+
+    /* SimGrid numbers a topology's nodes 0, 1, ...: node i is the i-th
+     * host of the file (node-i in generated platforms). */
+    auto netpoint = [&nodes](sg4::NetZone *z, const std::vector<unsigned long> &,
+                             unsigned long id) {
+        const node_spec &spec = nodes.at(id);
+        sg4::Host *host = z->create_host(spec.name, spec.speed)->set_core_count(spec.cores)->seal();
+        return std::make_pair(host->get_netpoint(),
+                              static_cast<simgrid::kernel::routing::NetPoint *>(nullptr));
+    };
+    auto loopback = [&nodes, &links](sg4::NetZone *z, const std::vector<unsigned long> &,
+                                     unsigned long id) {
+        const node_spec &spec = nodes.at(id);
+        const link_spec &bus = links.at(spec.membus);
+        return z->create_link(spec.membus, bus.bandwidth)
+            ->set_latency(bus.latency)
+            ->set_sharing_policy(bus.policy)
+            ->seal();
+    };
+    sg4::ClusterCallbacks callbacks(netpoint, loopback, {});
+    sg4::NetZone *built = nullptr;
+    switch (t.kind) {
+    case SC_TOPO_TORUS:
+        built = sg4::create_torus_zone(zone_id, nullptr,
+                                       std::vector<unsigned long>(t.dims, t.dims + t.ndims),
+                                       callbacks, net.bandwidth, net.latency, net.policy);
+        break;
+    case SC_TOPO_FAT_TREE: {
+        std::vector<unsigned int> down(t.down, t.down + t.levels), up(t.up, t.up + t.levels),
+            count(t.links, t.links + t.levels);
+        built = sg4::create_fatTree_zone(zone_id, nullptr,
+                                         sg4::FatTreeParams(t.levels, down, up, count), callbacks,
+                                         net.bandwidth, net.latency, net.policy);
+        break;
+    }
+    case SC_TOPO_DRAGONFLY:
+        built = sg4::create_dragonfly_zone(
+            zone_id, nullptr,
+            sg4::DragonflyParams({t.groups[0], t.groups[1]}, {t.chassis[0], t.chassis[1]},
+                                 {t.routers[0], t.routers[1]}, t.nodes_per_router),
+            callbacks, net.bandwidth, net.latency, net.policy);
+        break;
+    }
+    for (const auto &[id, value] : props)
+        built->set_property(id, value);
+    built->seal();
+}

@@ -1,0 +1,22 @@
+/* Building a platform whose network is one of SimGrid's topologies.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SC_TOPOLOGY_BUILD_H
+#define SC_TOPOLOGY_BUILD_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* After simgrid_init: builds the zone of simcoll's checked rewrite `xml`
+ * (plat->engine_xml), whose simcoll/topology property names the network,
+ * instead of loading it as a file. Exits the (child) process with a message
+ * if the rewrite disagrees with itself, which the platform check prevents. */
+void sc_engine_build_topology(const char *xml, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,45 @@
+/* SimGrid's own network topologies for a platform (simcoll/topology):
+ * their text, as SimGrid's topo_parameters write them, and their size.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SC_TOPOLOGY_H
+#define SC_TOPOLOGY_H
+
+#include "common/sc_error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum { SC_TOPO_TORUS, SC_TOPO_FAT_TREE, SC_TOPO_DRAGONFLY } sc_topo_kind_t;
+
+enum { SC_TOPO_MAX_DIMS = 8 };
+
+typedef struct {
+    sc_topo_kind_t kind;
+    /* torus: the size of each dimension */
+    int ndims;
+    unsigned dims[SC_TOPO_MAX_DIMS];
+    /* fat tree (Zahavi's PGFT): per level, the children of a switch, its
+     * parents, and the links to each parent */
+    unsigned levels, down[SC_TOPO_MAX_DIMS], up[SC_TOPO_MAX_DIMS], links[SC_TOPO_MAX_DIMS];
+    /* dragonfly: groups, chassis per group, routers per chassis (each with
+     * the links between two of them), nodes per router */
+    unsigned groups[2], chassis[2], routers[2], nodes_per_router;
+    long nodes; /* the nodes it connects */
+} sc_topology_t;
+
+/* Parses `text`:
+ *   torus:X,Y,...                 X * Y * ... nodes
+ *   fat-tree:L;D1,..,DL;U1,..,UL;N1,..,NL   D1 * ... * DL nodes
+ *   dragonfly:G,g;C,c;R,r;N       G groups of C chassis of R routers of N
+ *                                 nodes (g, c, r: links between two groups,
+ *                                 chassis, routers)
+ * (SimGrid's topology and topo_parameters). SC_ERR_INPUT naming `text`,
+ * the part that is wrong and the forms above. */
+sc_err_t sc_topology_parse(const char *what, const char *text, sc_topology_t *t);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
