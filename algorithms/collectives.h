@@ -100,6 +100,10 @@ sc_err_t sc_barrier_mpich_smp(sc_comm_t *comm, const sc_coll_args_t *args);
 sc_err_t sc_bcast_mpich_smp(sc_comm_t *comm, const sc_coll_args_t *args);
 sc_err_t sc_allreduce_mpich_smp(sc_comm_t *comm, const sc_coll_args_t *args);
 sc_err_t sc_reduce_mpich_smp(sc_comm_t *comm, const sc_coll_args_t *args);
+/* MPICH's flat MPIR_Allreduce and MPIR_Reduce: recursive doubling or
+ * Rabenseifner, binomial or Rabenseifner, by size (models/mpich.h). */
+sc_err_t sc_allreduce_mpich_flat(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_reduce_mpich_flat(sc_comm_t *comm, const sc_coll_args_t *args);
 
 /* MVAPICH2 1.4's two-level collectives (mvapich2/shmem.c): shared-memory
  * steps on each node as messages, point-to-point ones among node leaders. */

@@ -37,7 +37,7 @@ static sc_err_t mpich_bcast(sc_comm_t *comm, const sc_coll_args_t *args)
     return sc_bcast_scatter_allgather(comm, args);
 }
 
-static sc_err_t mpich_allreduce(sc_comm_t *comm, const sc_coll_args_t *args)
+sc_err_t sc_allreduce_mpich_flat(sc_comm_t *comm, const sc_coll_args_t *args)
 {
     if (sc_mpich_allreduce_choice(args->bytes, sc_vector_elems(args), comm->size) ==
         SC_MPICH_ALLREDUCE_RD)
@@ -45,7 +45,7 @@ static sc_err_t mpich_allreduce(sc_comm_t *comm, const sc_coll_args_t *args)
     return sc_allreduce_rabenseifner(comm, args);
 }
 
-static sc_err_t mpich_reduce(sc_comm_t *comm, const sc_coll_args_t *args)
+sc_err_t sc_reduce_mpich_flat(sc_comm_t *comm, const sc_coll_args_t *args)
 {
     if (sc_mpich_reduce_choice(args->bytes, sc_vector_elems(args), comm->size) ==
         SC_MPICH_REDUCE_RABENSEIFNER)
@@ -154,17 +154,17 @@ sc_err_t sc_allreduce_mpich_smp(sc_comm_t *comm, const sc_coll_args_t *args)
     if (err)
         return err;
     if (!smp.node_aware) {
-        err = mpich_allreduce(comm, args);
+        err = sc_allreduce_mpich_flat(comm, args);
     } else {
         sc_coll_args_t a = *args;
         a.root = 0;
         if (smp.nnode > 1)
-            err = mpich_reduce(&smp.node.comm, &a);
+            err = sc_reduce_mpich_flat(&smp.node.comm, &a);
         else
             sc_vector_start(comm, args);
         a.sendbuf = args->recvbuf; /* in place from here on */
         if (!err && sc_smp_is_leader(&smp) && smp.nroots > 1)
-            err = mpich_allreduce(&smp.leaders.comm, &a);
+            err = sc_allreduce_mpich_flat(&smp.leaders.comm, &a);
         if (!err && smp.nnode > 1)
             err = mpich_bcast(&smp.node.comm, &a);
     }
@@ -187,7 +187,7 @@ sc_err_t sc_reduce_mpich_smp(sc_comm_t *comm, const sc_coll_args_t *args)
     if (err)
         return err;
     if (!smp.node_aware) {
-        err = mpich_reduce(comm, args);
+        err = sc_reduce_mpich_flat(comm, args);
         sc_smp_destroy(&smp);
         return err;
     }
@@ -202,7 +202,7 @@ sc_err_t sc_reduce_mpich_smp(sc_comm_t *comm, const sc_coll_args_t *args)
         a.root = 0;
         a.recvbuf = node_sum;
         if (smp.nnode > 1)
-            err = mpich_reduce(&smp.node.comm, &a);
+            err = sc_reduce_mpich_flat(&smp.node.comm, &a);
         else
             sc_buf_copy(comm, node_sum, args->sendbuf, m);
     }
@@ -211,7 +211,7 @@ sc_err_t sc_reduce_mpich_smp(sc_comm_t *comm, const sc_coll_args_t *args)
         a.root = rn;
         a.sendbuf = on_root_node ? args->sendbuf : node_sum;
         a.recvbuf = inter;
-        err = mpich_reduce(&smp.leaders.comm, &a);
+        err = sc_reduce_mpich_flat(&smp.leaders.comm, &a);
     } else if (!err && leader && on_root_node) {
         sc_buf_copy(comm, inter, args->sendbuf, m);
     }
@@ -221,7 +221,7 @@ sc_err_t sc_reduce_mpich_smp(sc_comm_t *comm, const sc_coll_args_t *args)
         a.sendbuf = leader ? inter : args->sendbuf;
         a.recvbuf = args->recvbuf;
         if (smp.nnode > 1)
-            err = mpich_reduce(&smp.node.comm, &a);
+            err = sc_reduce_mpich_flat(&smp.node.comm, &a);
         else
             sc_buf_copy(comm, args->recvbuf, inter, m);
     }

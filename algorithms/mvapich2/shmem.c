@@ -44,23 +44,9 @@ static sc_err_t mv2_bcast_flat(sc_comm_t *comm, const sc_coll_args_t *args)
     return sc_bcast_scatter_allgather(comm, args);
 }
 
-/* MVAPICH2's MPIR_Allreduce and MPIR_Reduce: MPICH2's, same thresholds
- * (src/mpi/coll/allreduce.c:289-294, reduce.c:199-203). */
-static sc_err_t mv2_allreduce_flat(sc_comm_t *comm, const sc_coll_args_t *args)
-{
-    if (sc_mpich_allreduce_choice(args->bytes, sc_vector_elems(args), comm->size) ==
-        SC_MPICH_ALLREDUCE_RD)
-        return sc_allreduce_rd(comm, args);
-    return sc_allreduce_rabenseifner(comm, args);
-}
-
-static sc_err_t mv2_reduce_flat(sc_comm_t *comm, const sc_coll_args_t *args)
-{
-    if (sc_mpich_reduce_choice(args->bytes, sc_vector_elems(args), comm->size) ==
-        SC_MPICH_REDUCE_RABENSEIFNER)
-        return sc_reduce_rabenseifner(comm, args);
-    return sc_reduce_mst(comm, args);
-}
+/* MVAPICH2's MPIR_Allreduce and MPIR_Reduce are MPICH2's, with the same
+ * thresholds (src/mpi/coll/allreduce.c:289-294, reduce.c:199-203):
+ * sc_allreduce_mpich_flat and sc_reduce_mpich_flat. */
 
 /* The k-nomial tree of knomial_2level_Bcast (bcast.c:1209-1251): relative
  * rank v receives from v with its lowest non-zero base-k digit cleared,
@@ -247,14 +233,14 @@ sc_err_t sc_allreduce_mv2_shmem(sc_comm_t *comm, const sc_coll_args_t *args)
     if (err)
         return err;
     if (!smp.node_aware) {
-        err = mv2_allreduce_flat(comm, args);
+        err = sc_allreduce_mpich_flat(comm, args);
     } else {
         sc_coll_args_t a = *args;
         a.root = 0;
         err = node_reduce(comm, &smp, args, args->recvbuf);
         a.sendbuf = args->recvbuf; /* in place from here on */
         if (!err && sc_smp_is_leader(&smp) && smp.nroots > 1)
-            err = mv2_allreduce_flat(&smp.leaders.comm, &a);
+            err = sc_allreduce_mpich_flat(&smp.leaders.comm, &a);
         if (!err && smp.nnode > 1)
             err = mv2_bcast_flat(&smp.node.comm, &a);
     }
@@ -278,7 +264,7 @@ sc_err_t sc_reduce_mv2_shmem(sc_comm_t *comm, const sc_coll_args_t *args)
     if (err)
         return err;
     if (!smp.node_aware) {
-        err = mv2_reduce_flat(comm, args);
+        err = sc_reduce_mpich_flat(comm, args);
         sc_smp_destroy(&smp);
         return err;
     }
@@ -295,7 +281,7 @@ sc_err_t sc_reduce_mv2_shmem(sc_comm_t *comm, const sc_coll_args_t *args)
         a.root = rn;
         a.sendbuf = node_sum;
         a.recvbuf = inter;
-        err = mv2_reduce_flat(&smp.leaders.comm, &a);
+        err = sc_reduce_mpich_flat(&smp.leaders.comm, &a);
     } else if (!err && leader) {
         sc_buf_copy(comm, inter, node_sum, m);
     }

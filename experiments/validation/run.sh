@@ -51,15 +51,7 @@ sizes=$(cut -d, -f1 "$scratch/bcast.meas" | paste -sd,)
 } > "$results/validation.csv"
 
 # summary.txt: per operation, points, median and largest |error|.
-awk -F, 'NR > 1 { e = $6 < 0 ? -$6 : $6; n[$1]++; v[$1, n[$1]] = e }
-    END { print "# operation points median|error| largest|error|"
-          for (op in n) {
-              k = n[op]
-              for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++)
-                  if (v[op, j] < v[op, i]) { t = v[op, i]; v[op, i] = v[op, j]; v[op, j] = t }
-              med = k % 2 ? v[op, (k + 1) / 2] : (v[op, k / 2] + v[op, k / 2 + 1]) / 2
-              printf "%s %d %.1f%% %.1f%%\n", op, k, 100 * med, 100 * v[op, k] } }' \
-    "$results/validation.csv" | sort > "$results/summary.txt"
+awk -F, -f "$here/summary.awk" "$results/validation.csv" | sort > "$results/summary.txt"
 cat "$results/summary.txt"
 
 # Plots: measured and predicted.

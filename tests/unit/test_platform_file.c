@@ -39,18 +39,24 @@ static const char good[] =
     "  </zone>\n"
     "</platform>\n";
 
+/* `s` with the first `from` replaced by `to` (a new string). */
+static char *replaced(const char *s, const char *from, const char *to)
+{
+    const char *at = strstr(s, from);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+    size_t head = (size_t)(at - s), n = strlen(s) - strlen(from) + strlen(to);
+    char *out = malloc(n + 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    memcpy(out, s, head);
+    strcpy(out + head, to);
+    strcat(out, at + strlen(from));
+    return out;
+}
+
 /* `good` with the first occurrence of `from` replaced by `to`. */
 static char *variant(const char *from, const char *to)
 {
-    const char *at = strstr(good, from);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(at);
-    size_t head = (size_t)(at - good), n = strlen(good) - strlen(from) + strlen(to);
-    char *s = malloc(n + 1);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-    memcpy(s, good, head);
-    strcpy(s + head, to);
-    strcat(s, at + strlen(from));
-    return s;
+    return replaced(good, from, to);
 }
 
 /* Checks xml; what the check fills is freed unless `keep`. */
@@ -263,20 +269,6 @@ static void test_refused(void)
         }
         free(xml);
     }
-}
-
-/* `s` with the first `from` replaced by `to` (a new string). */
-static char *replaced(const char *s, const char *from, const char *to)
-{
-    const char *at = strstr(s, from);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(at);
-    size_t head = (size_t)(at - s), n = strlen(s) - strlen(from) + strlen(to);
-    char *out = malloc(n + 1);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
-    memcpy(out, s, head);
-    strcpy(out + head, to);
-    strcat(out, at + strlen(from));
-    return out;
 }
 
 /* `good` as a torus of two nodes: no host_link, a simcoll/topology and a
