@@ -10,16 +10,14 @@
 #include "../../models/mpich.h"
 #include "profiles.h"
 
-const char *sc_profile_mpich_choose(const sc_call_t *call)
+const char *sc_profile_mpich_flat_choose(const sc_call_t *call)
 {
-    int smp = sc_call_node_aware(call), p = call->p;
+    int p = call->p;
     size_t elems = call->bytes / sc_type_size(call->type);
     switch (call->collective) {
     case SC_BARRIER:
-        return smp ? "barrier-mpich-smp" : "barrier";
+        return "barrier";
     case SC_BCAST:
-        if (smp)
-            return "bcast-mpich-smp";
         switch (sc_mpich_bcast_choice(call->bytes, p)) {
         case SC_MPICH_BCAST_BINOMIAL:
             return "bcast-binomial";
@@ -30,7 +28,7 @@ const char *sc_profile_mpich_choose(const sc_call_t *call)
         }
         return "bcast-scatter-allgather";
     case SC_ALLGATHER:
-        /* MPICH measures the whole gathered size; no SMP variant. */
+        /* MPICH measures the whole gathered size. */
         switch (sc_mpich_allgather_choice(call->bytes * (size_t)p, p)) {
         case SC_MPICH_ALLGATHER_RD:
             return "rd";
@@ -41,17 +39,32 @@ const char *sc_profile_mpich_choose(const sc_call_t *call)
         }
         return "ring";
     case SC_ALLREDUCE:
-        if (smp)
-            return "allreduce-mpich-smp";
         return sc_mpich_allreduce_choice(call->bytes, elems, p) == SC_MPICH_ALLREDUCE_RD
                    ? "allreduce-rd"
                    : "allreduce-rabenseifner";
     case SC_REDUCE:
-        if (smp)
-            return "reduce-mpich-smp";
         return sc_mpich_reduce_choice(call->bytes, elems, p) == SC_MPICH_REDUCE_RABENSEIFNER
                    ? "reduce-rabenseifner"
                    : "reduce-mst";
     }
     return "barrier";
+}
+
+const char *sc_profile_mpich_choose(const sc_call_t *call)
+{
+    if (!sc_call_node_aware(call))
+        return sc_profile_mpich_flat_choose(call);
+    switch (call->collective) {
+    case SC_BARRIER:
+        return "barrier-mpich-smp";
+    case SC_BCAST:
+        return "bcast-mpich-smp";
+    case SC_ALLREDUCE:
+        return "allreduce-mpich-smp";
+    case SC_REDUCE:
+        return "reduce-mpich-smp";
+    case SC_ALLGATHER: /* no SMP variant */
+        break;
+    }
+    return sc_profile_mpich_flat_choose(call);
 }

@@ -35,7 +35,7 @@
 const char *sc_profile_mvapich2_14_choose(const sc_call_t *call)
 {
     int smp = sc_call_node_aware(call), p = call->p;
-    size_t m = call->bytes, elems = m / sc_type_size(call->type);
+    size_t m = call->bytes;
     switch (call->collective) {
     case SC_BARRIER:
         return smp ? "barrier-mv2-shmem" : "barrier";
@@ -49,27 +49,15 @@ const char *sc_profile_mvapich2_14_choose(const sc_call_t *call)
             return smp ? "bcast-mv2-shmem" : "bcast-scatter-allgather";
         return "bcast-scatter-allgather"; /* m >= 1 MiB > 512 KiB: ring */
     case SC_ALLGATHER:
-        switch (sc_mpich_allgather_choice(m * (size_t)p, p)) {
-        case SC_MPICH_ALLGATHER_RD:
-            return "rd";
-        case SC_MPICH_ALLGATHER_BRUCK:
-            return "bruck";
-        case SC_MPICH_ALLGATHER_RING:
-            break;
-        }
-        return "ring";
+        break;
     case SC_ALLREDUCE:
         if (smp && m < SC_MV2_SHMEM_ALLREDUCE_MSG)
             return "allreduce-mv2-shmem";
-        return sc_mpich_allreduce_choice(m, elems, p) == SC_MPICH_ALLREDUCE_RD
-                   ? "allreduce-rd"
-                   : "allreduce-rabenseifner";
+        break;
     case SC_REDUCE:
         if (smp && m < SC_MV2_SHMEM_REDUCE_MSG)
             return "reduce-mv2-shmem";
-        return sc_mpich_reduce_choice(m, elems, p) == SC_MPICH_REDUCE_RABENSEIFNER
-                   ? "reduce-rabenseifner"
-                   : "reduce-mst";
+        break;
     }
-    return "barrier";
+    return sc_profile_mpich_flat_choose(call);
 }

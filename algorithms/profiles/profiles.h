@@ -41,6 +41,9 @@ int sc_call_node_aware(const sc_call_t *call);
 
 /* The choosers, one file per library. */
 const char *sc_profile_mpich_choose(const sc_call_t *call); /* mpich.c */
+/* MPICH's choice where it builds no node hierarchy, which MVAPICH2 1.4
+ * keeps for allgather, allreduce and reduce (mpich.c). */
+const char *sc_profile_mpich_flat_choose(const sc_call_t *call);
 const char *sc_profile_openmpi41_choose(const sc_call_t *call); /* openmpi.c */
 const char *sc_profile_mvapich2_14_choose(const sc_call_t *call); /* mvapich2.c */
 const char *sc_profile_openmpi40_choose(const sc_call_t *call); /* openmpi.c */
