@@ -250,6 +250,10 @@ static sc_err_t describe_platform(const source_t *src, sc_platform_t *plat)
     }
     if (!err)
         err = describe_routes(src->option, path, hosts, plat);
+    /* Consecutive nodes can be as far apart in a topology as any two (a
+     * ring torus): its routes differ in hops whatever describe_routes saw. */
+    if (src->checked->topology)
+        plat->uniform = 0;
     free(hosts);
     return err;
 }
@@ -346,8 +350,6 @@ sc_err_t sc_platform_load(const char *option, const char *name, sc_platform_t *p
     plat->engine_xml = checked.engine_xml;
     plat->engine_xml_len = checked.engine_xml_len;
     plat->topology = checked.topology;
-    if (plat->topology)
-        plat->uniform = 0;
     return SC_OK;
 }
 
