@@ -46,6 +46,12 @@ for t in Osu_latency Osu_bw Osu_mbw_mr__1 Osu_mbw_mr__32 Osu_allreduce Osu_allga
     git -C "$repo" show "$commit:$omb/$t/rfm_${t}_job.out" > "$scratch/$t.txt"
 done
 edr=$top/platforms/ib4x-edr.xml
+# The point-to-point files and how ib4x-edr.xml's network level was fitted
+# to them (platforms/README.md). Calibration runs where the files are, so
+# that its reports name them, not a temporary directory.
+p2p="--osu-latency Osu_latency.txt --osu-bw Osu_bw.txt
+     --osu-mbw-mr Osu_mbw_mr__1.txt --osu-mbw-mr Osu_mbw_mr__32.txt"
+fit="--breakpoints 256 --eager-limit 8192"
 if [ "$system" = cclake ]; then
     # cclake's nodes (its sysinfo.json: 2 x Xeon Platinum 8276, 28 cores, 2.20
     # GHz, DDR4): 70.4 Gf a core = 2.20 GHz x 32 double-precision flop/cycle
@@ -55,21 +61,15 @@ if [ "$system" = cclake ]; then
     # all the collectives use. The rest, and the fit below, as ib4x-edr.xml.
     "$simcoll" platform --like "$edr" --nodes 2 --cores 56 --set node.speed=70.4Gf \
         --set intra.bandwidth=281.6GBps --set intra.latency=28.64ns -o "$scratch/nodes.xml"
-    (cd "$scratch" && "$simcoll" calibrate --osu-latency Osu_latency.txt --osu-bw Osu_bw.txt \
-        --osu-mbw-mr Osu_mbw_mr__1.txt --osu-mbw-mr Osu_mbw_mr__32.txt --like nodes.xml \
-        --breakpoints 256 --eager-limit 8192 -o cclake.xml) > /dev/null
+    # shellcheck disable=SC2086 # the option lists are split on purpose
+    (cd "$scratch" && "$simcoll" calibrate $p2p --like nodes.xml $fit -o cclake.xml) > /dev/null
     edr=$scratch/cclake.xml
 fi
 
 # The network level again, from the point-to-point runs only, on the
 # platform's nodes; and the platform's residuals on them.
-# (Run where the files are, so that the reports name them, not a temporary
-# directory.)
-p2p="--osu-latency Osu_latency.txt --osu-bw Osu_bw.txt
-     --osu-mbw-mr Osu_mbw_mr__1.txt --osu-mbw-mr Osu_mbw_mr__32.txt"
-# shellcheck disable=SC2086 # the file list is split on purpose
-(cd "$scratch" && "$simcoll" calibrate $p2p --like "$edr" --breakpoints 256 \
-    --eager-limit 8192 -o refit.xml) > "$out-fit.txt"
+# shellcheck disable=SC2086
+(cd "$scratch" && "$simcoll" calibrate $p2p --like "$edr" $fit -o refit.xml) > "$out-fit.txt"
 # shellcheck disable=SC2086
 (cd "$scratch" && "$simcoll" calibrate --report --platform "$edr" $p2p) \
     > "$out-residuals.txt"
