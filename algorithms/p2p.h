@@ -70,6 +70,9 @@ struct sc_comm {
     int winners[8];
     int nwinners;
     long speculated, mispredicted;
+    /* Set when the algorithm looked at node_of (sc_smp_init): its messages
+     * then follow where the ranks are. */
+    int read_nodes;
 };
 
 /* Non-blocking send of `bytes` bytes to rank `dst`. */

@@ -141,6 +141,7 @@ sc_err_t sc_smp_init(sc_smp_t *smp, sc_comm_t *comm, int context)
     *smp = (sc_smp_t){0};
     if (!comm->node_of)
         return SC_OK; /* nodes not known: flat */
+    comm->read_nodes = 1;
     smp->node_of_rank = malloc((size_t)p * sizeof *smp->node_of_rank);
     smp->local_index = malloc((size_t)p * sizeof *smp->local_index);
     smp->roots = malloc((size_t)p * sizeof *smp->roots);

@@ -13,9 +13,12 @@
  * weight 0 (empty messages) are left out. */
 typedef struct {
     int size;
-    igraph_t graph;       /* undirected, no multi-edges or loops */
+    igraph_t graph;         /* undirected, no multi-edges or loops */
     igraph_vector_t weight; /* by edge id */
     double total_weight;
+    int placed; /* 1: the algorithm followed the ranks' nodes
+                   (SMP-aware), so the graph holds for the
+                   node_of it was recorded with only */
 } sc_graph_t;
 
 /* Records algo's messages on p ranks (root `root`; 1 byte per block, or for

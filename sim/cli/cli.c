@@ -126,8 +126,9 @@ typedef struct {
     double cut, total; /* of the algorithm's graph under it (sc_run_cut) */
 } layout_t;
 
+/* `graph`: as sc_run_partition's memo. */
 static sc_err_t make_layout(const sc_platform_t *plat, const sc_algo_t *algo, int np, int root,
-                            const map_choice_t *choice, layout_t *out)
+                            const map_choice_t *choice, sc_graph_t *graph, layout_t *out)
 {
     map_kind_t kind = choice->kind;
     if (kind == MAP_DEFAULT)
@@ -150,8 +151,9 @@ static sc_err_t make_layout(const sc_platform_t *plat, const sc_algo_t *algo, in
     out->name = choice->partitioner == SC_PARTITIONER_GREEDY ? "greedy" : "partition";
     sc_run_spec_t spec = {.plat = plat, .algo = algo, .np = np, .root = root};
     out->pi = malloc((size_t)np * sizeof *out->pi);
-    sc_err_t err = out->pi ? sc_run_partition(&spec, choice->partitioner, out->pi, &out->seconds)
-                           : sc_error(SC_ERR_RUN, "out of memory");
+    sc_err_t err = out->pi
+                       ? sc_run_partition(&spec, graph, choice->partitioner, out->pi, &out->seconds)
+                       : sc_error(SC_ERR_RUN, "out of memory");
     if (err) {
         free(out->pi);
         out->pi = NULL;
@@ -561,7 +563,7 @@ static sc_err_t make_batch(const opts_t *o, const sc_platform_t *plat, const lis
         if (!err && !(err = sc_run_check(&(sc_run_spec_t){.plat = plat,
                                                           .algo = sc_algo_find("barrier"),
                                                           .np = np})) &&
-            !(err = make_layout(plat, sc_algo_find("barrier"), np, 0, &o->map, &place)))
+            !(err = make_layout(plat, sc_algo_find("barrier"), np, 0, &o->map, NULL, &place)))
             err = rank_nodes(plat, np, &place, node_of);
         int has_data = sc_kind((sc_collective_t)coll)->has_data;
         for (int s = 0; s < (has_data ? l->nsizes : 1) && !err; s++) {
@@ -647,7 +649,8 @@ static int run_command(int argc, char **argv)
     for (int i = 0; i < b.nplans && !err; i++) {
         plan_t *pl = &b.plans[i];
         layout_t *lay = &pl->layout;
-        if (!(err = make_layout(&plat, pl->algo, pl->np, o.root, &o.map, lay))) {
+        sc_graph_t graph = {0};
+        if (!(err = make_layout(&plat, pl->algo, pl->np, o.root, &o.map, &graph, lay))) {
             sc_run_spec_t spec = {.plat = &plat, .algo = pl->algo, .np = pl->np, .root = o.root,
                                   .op = o.op, .type = o.type, .placement = lay->placement,
                                   .pi = lay->pi};
@@ -656,8 +659,9 @@ static int run_command(int argc, char **argv)
              * the user's runs only in a simulation child (a crash there
              * is reported, not suffered). */
             if (!(pl->algo->needs & SC_DATA_DEPENDENT) && !sc_algo_is_added(pl->algo))
-                err = sc_run_cut(&spec, &lay->cut, &lay->total);
+                err = sc_run_cut(&spec, &graph, &lay->cut, &lay->total);
         }
+        sc_graph_destroy(&graph);
     }
     for (int k = 0; k < b.nruns && !err; k++) {
         const plan_t *pl = &b.plans[b.runs[k].plan];
@@ -712,6 +716,7 @@ static int map_command(int argc, char **argv)
     const sc_algo_t *algo;
     sc_platform_t plat = {0};
     layout_t lay = {0};
+    sc_graph_t graph = {0}; /* recorded once where placement does not change it */
     int *slot_node = NULL, np;
     if ((err = find_algo(o.algo, "--algo", &algo)) || (err = load_platform(o.platform, &plat)))
         goto cleanup;
@@ -721,18 +726,18 @@ static int map_command(int argc, char **argv)
     sc_run_spec_t spec = {.plat = &plat, .algo = algo, .np = np, .root = o.root};
     o.map.kind = MAP_PARTITION;
     if ((err = sc_graph_recordable(algo)) || (err = sc_run_check(&spec)) ||
-        (err = make_layout(&plat, algo, np, o.root, &o.map, &lay)))
+        (err = make_layout(&plat, algo, np, o.root, &o.map, &graph, &lay)))
         goto cleanup;
     /* How good is it, next to MPI's placements? */
     double cut = 0, total = 0, block = 0, cyclic = 0;
     spec.pi = lay.pi;
-    if ((err = sc_run_cut(&spec, &cut, &total)))
+    if ((err = sc_run_cut(&spec, &graph, &cut, &total)))
         goto cleanup;
     spec.pi = NULL;
-    if ((err = sc_run_cut(&spec, &block, &total)))
+    if ((err = sc_run_cut(&spec, &graph, &block, &total)))
         goto cleanup;
     spec.placement = SC_PLACE_CYCLIC;
-    if ((err = sc_run_cut(&spec, &cyclic, &total)))
+    if ((err = sc_run_cut(&spec, &graph, &cyclic, &total)))
         goto cleanup;
     char header[512];
     snprintf(header, sizeof header,
@@ -761,6 +766,7 @@ static int map_command(int argc, char **argv)
 cleanup:
     free(slot_node);
     free(lay.pi);
+    sc_graph_destroy(&graph);
     sc_platform_destroy(&plat);
     return err ? sc_cli_fail(err) : 0;
 }

@@ -1116,34 +1116,69 @@ cleanup:
     return err;
 }
 
-sc_err_t sc_run_cut(const sc_run_spec_t *spec, double *cut, double *total)
+/* The algorithm's graph with its ranks on node_of: the memo's if it holds
+ * for every placement, else recorded (into the memo if empty and the
+ * graph holds for every placement). *graph is then either the memo or
+ * `own`, which the caller destroys. */
+static sc_err_t graph_under(const sc_run_spec_t *spec, const int *node_of, sc_graph_t *memo,
+                            sc_graph_t *own, const sc_graph_t **graph)
+{
+    *own = (sc_graph_t){0};
+    if (memo && memo->size && !memo->placed) {
+        *graph = memo;
+        return SC_OK;
+    }
+    sc_err_t err = sc_graph_record_placed(spec->algo, spec->np, spec->root, node_of, own);
+    if (!err && memo && !memo->size && !own->placed) {
+        *memo = *own;
+        *own = (sc_graph_t){0};
+        *graph = memo;
+    } else {
+        *graph = own;
+    }
+    return err;
+}
+
+sc_err_t sc_run_cut(const sc_run_spec_t *spec, sc_graph_t *memo, double *cut, double *total)
 {
     layout_t lay;
     sc_err_t err = layout_init(spec, &lay);
     if (err)
         return err;
-    sc_graph_t graph = {0};
-    if (!(err = sc_graph_record_placed(spec->algo, spec->np, spec->root, lay.node_of, &graph))) {
-        *cut = sc_graph_cut(&graph, lay.node_of_position);
-        *total = graph.total_weight;
+    sc_graph_t own;
+    const sc_graph_t *graph;
+    if (!(err = graph_under(spec, lay.node_of, memo, &own, &graph))) {
+        *cut = sc_graph_cut(graph, lay.node_of_position);
+        *total = graph->total_weight;
     }
-    sc_graph_destroy(&graph);
+    sc_graph_destroy(&own);
     layout_destroy(&lay);
     return err;
 }
 
-sc_err_t sc_run_partition(const sc_run_spec_t *spec, sc_partitioner_t how, int *pi,
-                          double *seconds)
+sc_err_t sc_run_partition(const sc_run_spec_t *spec, sc_graph_t *memo, sc_partitioner_t how,
+                          int *pi, double *seconds)
 {
     int *slot_node = malloc((size_t)spec->np * sizeof *slot_node);
-    sc_graph_t graph = {0};
+    sc_graph_t own = {0};
+    const sc_graph_t *graph = NULL;
     sc_err_t err = slot_node ? sc_graph_recordable(spec->algo)
                              : sc_error(SC_ERR_RUN, "out of memory");
     if (!err && !(err = sc_run_check(spec)) &&
-        !(err = sc_place(spec->plat, spec->np, SC_PLACE_BLOCK, slot_node)) &&
-        !(err = sc_graph_record(spec->algo, spec->np, spec->root, &graph)))
-        err = sc_mapping_partition(&graph, spec->plat->nnodes, slot_node, how, pi, seconds);
-    sc_graph_destroy(&graph);
+        !(err = sc_place(spec->plat, spec->np, SC_PLACE_BLOCK, slot_node))) {
+        /* Block placement puts rank r in slot r. An SMP-aware algorithm is
+         * partitioned on its graph with nodes unknown (flat), as before any
+         * placement. */
+        if (memo && !(err = graph_under(spec, slot_node, memo, &own, &graph)) && own.size) {
+            sc_graph_destroy(&own);
+            graph = NULL;
+        }
+        if (!err && !graph && !(err = sc_graph_record(spec->algo, spec->np, spec->root, &own)))
+            graph = &own;
+    }
+    if (!err)
+        err = sc_mapping_partition(graph, spec->plat->nnodes, slot_node, how, pi, seconds);
+    sc_graph_destroy(&own);
     free(slot_node);
     return err;
 }

@@ -99,17 +99,24 @@ void sc_run_result_destroy(sc_run_result_t *res);
  * placement (its calls' algorithms chosen). Free with sc_program_destroy. */
 sc_err_t sc_run_resolved(const sc_run_spec_t *spec, sc_program_t *prog);
 
+/* The two calls below record the algorithm's communication graph. `memo`
+ * (NULL, or zeroed before the first call) lets calls for one algorithm,
+ * process count and root record it once: it keeps the graph when the
+ * algorithm's messages do not depend on where the ranks are (all but the
+ * SMP-aware ones), for the next call to use. Free it with
+ * sc_graph_destroy. */
+
 /* For one call (spec->algo): computes pi for the algorithm and process
  * count by partitioning its communication graph into parts as large as the
  * node shares of MPI's block placement (see algorithms/mapping/mapping.h);
  * *seconds is the time the partitioner took. */
-sc_err_t sc_run_partition(const sc_run_spec_t *spec, sc_partitioner_t how, int *pi,
-                          double *seconds);
+sc_err_t sc_run_partition(const sc_run_spec_t *spec, sc_graph_t *memo, sc_partitioner_t how,
+                          int *pi, double *seconds);
 
 /* For one call: the quality of the spec's layout: *cut is the weight of
  * the algorithm's communication graph (m = 1, see
  * algorithms/mapping/graph.h) between positions on different nodes,
  * *total the weight of the whole graph. */
-sc_err_t sc_run_cut(const sc_run_spec_t *spec, double *cut, double *total);
+sc_err_t sc_run_cut(const sc_run_spec_t *spec, sc_graph_t *memo, double *cut, double *total);
 
 #endif

@@ -68,12 +68,106 @@ static sc_err_t lopsided(sc_comm_t *comm, const sc_coll_args_t *args)
     return comm->rank == 0 ? sc_send(comm, args->sendbuf, 1, 1, 0) : SC_OK;
 }
 
+/* Rank 0 sends 1 and 3 bytes to rank 1, which receives 2 and 2: as many
+ * messages and bytes, but not the same messages. */
+static sc_err_t resized(sc_comm_t *comm, const sc_coll_args_t *args)
+{
+    sc_err_t err = SC_OK;
+    for (int k = 0; k < 2 && !err; k++) {
+        if (comm->rank == 0)
+            err = sc_send(comm, args->sendbuf, k ? 3 : 1, 1, 0);
+        else if (comm->rank == 1)
+            err = sc_recv(comm, args->recvbuf, 2, 0, 0);
+    }
+    return err;
+}
+
+/* Rank 0 talks to every other rank once each way, with message sizes
+ * growing with the peer: the recorder's table of a rank's peers grows. */
+static sc_err_t star(sc_comm_t *comm, const sc_coll_args_t *args)
+{
+    sc_err_t err = SC_OK;
+    for (int r = 1; r < comm->size && !err; r++)
+        if (comm->rank == 0)
+            err = sc_sendrecv(comm, args->sendbuf, (size_t)r, r, 0, args->recvbuf, (size_t)r, r, 0);
+        else if (comm->rank == r)
+            err = sc_sendrecv(comm, args->sendbuf, (size_t)r, 0, 0, args->recvbuf, (size_t)r, 0, 0);
+    return err;
+}
+
 static void test_graph_refuses_mismatch(void)
 {
     sc_algo_t algo = {"lopsided", SC_BARRIER, lopsided, NULL, 0, "test"};
     sc_graph_t g;
     CU_ASSERT_EQUAL(sc_graph_record(&algo, 3, 0, &g), SC_ERR_RUN);
     CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "sends and receives differ"));
+    sc_algo_t other = {"resized", SC_BARRIER, resized, NULL, 0, "test"};
+    CU_ASSERT_EQUAL(sc_graph_record(&other, 2, 0, &g), SC_ERR_RUN);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "sends and receives differ"));
+}
+
+static void test_graph_many_peers(void)
+{
+    sc_algo_t algo = {"star", SC_BARRIER, star, NULL, 0, "test"};
+    const int p = 300;
+    sc_graph_t g;
+    CU_ASSERT_EQUAL_FATAL(sc_graph_record(&algo, p, 0, &g), SC_OK);
+    CU_ASSERT_EQUAL(igraph_ecount(&g.graph), p - 1);
+    for (int r = 1; r < p; r++)
+        CU_ASSERT_DOUBLE_EQUAL(edge_weight(&g, 0, r), 2.0 * r, 0);
+    CU_ASSERT_DOUBLE_EQUAL(g.total_weight, (double)p * (p - 1), 0);
+    sc_graph_destroy(&g);
+}
+
+/* Whether a and b have the same edges with the same weights. */
+static int same_graph(const sc_graph_t *a, const sc_graph_t *b)
+{
+    if (a->size != b->size || igraph_ecount(&a->graph) != igraph_ecount(&b->graph) ||
+        a->total_weight != b->total_weight)
+        return 0;
+    for (igraph_integer_t e = 0; e < igraph_ecount(&a->graph); e++)
+        if (edge_weight(b, (int)IGRAPH_FROM(&a->graph, e), (int)IGRAPH_TO(&a->graph, e)) !=
+            VECTOR(a->weight)[e])
+            return 0;
+    return 1;
+}
+
+/* A graph the recorder says holds for every placement must be the same
+ * under two different ones (blocks of 4 ranks per node, and 3 nodes taking
+ * ranks in turn); the SMP-aware algorithms say it does not, and their
+ * graphs differ. This is what lets simcoll map record a graph once. */
+static void test_graph_placement(void)
+{
+    const int p = 12;
+    int blocks[12], turns[12];
+    for (int r = 0; r < p; r++) {
+        blocks[r] = r / 4;
+        turns[r] = r % 3;
+    }
+    int smp_aware = 0;
+    for (const sc_algo_t *a = sc_algos; a->name; a++) {
+        if (sc_graph_recordable(a) != SC_OK || (a->needs & SC_NEEDS_POW2))
+            continue;
+        sc_graph_t x, y;
+        CU_ASSERT_EQUAL_FATAL(sc_graph_record_placed(a, p, 1, blocks, &x), SC_OK);
+        CU_ASSERT_EQUAL_FATAL(sc_graph_record_placed(a, p, 1, turns, &y), SC_OK);
+        CU_ASSERT_EQUAL(x.placed, y.placed);
+        if (!x.placed && !same_graph(&x, &y))
+            CU_FAIL("a graph said to hold for every placement changed with it");
+        if (x.placed) {
+            smp_aware++;
+            /* (barrier-mv2-shmem's messages are empty: no edges either way) */
+            CU_ASSERT_TRUE(x.total_weight == 0 || !same_graph(&x, &y));
+        }
+        sc_graph_destroy(&x);
+        sc_graph_destroy(&y);
+    }
+    /* MPICH's four SMP algorithms and MVAPICH2's five */
+    CU_ASSERT_EQUAL(smp_aware, 9);
+    sc_graph_t flat;
+    CU_ASSERT_EQUAL_FATAL(sc_graph_record(sc_algo_find("bcast-mpich-smp"), p, 1, &flat), SC_OK);
+    CU_ASSERT_FALSE(flat.placed); /* nodes unknown: flat, holds anywhere */
+    sc_graph_destroy(&flat);
 }
 
 static int *sizes_of(const int *part, int n, int nparts)
@@ -240,6 +334,8 @@ void sc_suite_mapping(void)
     CU_add_test(s, "graph weights", test_graph_weights);
     CU_add_test(s, "graph shapes", test_graph_shapes);
     CU_add_test(s, "graph of an inconsistent program is refused", test_graph_refuses_mismatch);
+    CU_add_test(s, "graph of a rank with many peers", test_graph_many_peers);
+    CU_add_test(s, "graph and placement", test_graph_placement);
     CU_add_test(s, "exact part sizes", test_exact_sizes);
     CU_add_test(s, "bad capacities", test_bad_capacities);
     CU_add_test(s, "optimal on powers of two", test_optimal_on_powers_of_two);

@@ -35,7 +35,7 @@ static int make_pi(const sc_run_spec_t *spec, pi_kind_t kind, int *pi)
         return 1;
     }
     sc_partitioner_t how = kind == PI_GREEDY ? SC_PARTITIONER_GREEDY : SC_PARTITIONER_MULTILEVEL;
-    if (sc_run_partition(spec, how, pi, &seconds) != SC_OK) {
+    if (sc_run_partition(spec, NULL, how, pi, &seconds) != SC_OK) {
         fprintf(stderr, "\npartition: %s\n", sc_error_message());
         CU_FAIL("partition failed");
         return 0;
@@ -152,7 +152,7 @@ static double simulate(const sc_platform_t *plat, const char *algo, int np, size
     sc_run_result_t res;
     double total;
     CU_ASSERT_EQUAL_FATAL(sc_run(&spec, &res), SC_OK);
-    CU_ASSERT_EQUAL(sc_run_cut(&spec, cut, &total), SC_OK);
+    CU_ASSERT_EQUAL(sc_run_cut(&spec, NULL, cut, &total), SC_OK);
     double t = res.sim_time_s;
     sc_run_result_destroy(&res);
     return t;
