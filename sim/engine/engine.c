@@ -68,11 +68,14 @@ void sc_engine_boot(const sc_platform_t *plat, int actors)
     int argc = 6;
     if (!guard_pages_fit(actors)) {
         argv[argc++] = "--cfg=contexts/guard-size:0";
-        /* SimGrid then callocs each stack. glibc serves a calloc of this
-         * size from fresh mmap pages, untouched until used, unless a large
-         * free has raised its threshold for mmap: then it zeroes the heap
-         * memory instead, and 65,536 stacks of 256 KiB become 16 GiB of
-         * resident memory. A fixed threshold keeps them on mmap. */
+        /* SimGrid then callocs each stack, which must stay untouched pages
+         * until used. jemalloc (CMakeLists.txt) takes a calloc of this size
+         * from fresh pages without writing them (1.4 GiB resident at
+         * 65,536 ranks). So does glibc's malloc, in builds without jemalloc,
+         * from mmap, unless a large free has raised its threshold for mmap:
+         * then it zeroes heap memory instead, and 65,536 stacks of 256 KiB
+         * become 16 GiB of resident memory. A fixed threshold keeps them on
+         * mmap. */
         mallopt(M_MMAP_THRESHOLD, 128 * 1024);
     }
     simgrid_init(&argc, argv);
