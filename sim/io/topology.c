@@ -70,8 +70,17 @@ sc_err_t sc_topology_parse(const char *what, const char *text, sc_topology_t *t)
         t->ndims = numbers(params, params + strlen(params), 0, t->dims);
         if (t->ndims < 0)
             return bad(what, text, "a torus takes its dimensions, whole numbers of at least 1");
-        for (int i = 0; i < t->ndims; i++)
+        int ones = 0;
+        for (int i = 0; i < t->ndims; i++) {
             nodes *= t->dims[i];
+            ones += t->dims[i] == 1;
+        }
+        /* A dimension of 1 links each node to itself, under a name that
+         * does not say which dimension: SimGrid refuses the second. */
+        if (ones > 1)
+            return bad(what, text,
+                       "a torus may have at most one dimension of size 1 (SimGrid gives the "
+                       "link of a node to itself the same name in each); leave the others out");
     } else if (kind_len == 8 && !strncmp(text, "fat-tree", 8)) {
         t->kind = SC_TOPO_FAT_TREE;
         unsigned levels[1];
