@@ -3,13 +3,15 @@
  *
  * A study file has one axis per line, KEY = VALUE, VALUE, ... ('#' starts a
  * comment). KEY is a simcoll option without its dashes (platform, algo,
- * coll, mpi, np, size, mapping, op, type, root, data, set, nodes, cores),
- * payload (yes, the default, or no) or program (a program file: the points
- * run simcoll run, and algo, coll, size, op, type and root do not apply).
+ * coll, mpi, np, size, mapping, op, type, root, data, set, nodes, cores,
+ * net, topology), payload (yes, the default, or no) or program (a program
+ * file: the points run simcoll run, and algo, coll, size, op, type and root
+ * do not apply).
  * platform is required. A value of set holds ';'-separated --set settings,
- * several making one platform. With nodes, cores or set, each platform is
- * generated from the named one (simcoll platform --like) into
- * OUTPUT.platforms/.
+ * several making one platform. With nodes, cores, net, topology or set,
+ * each platform is generated from the named one (simcoll platform --like)
+ * into OUTPUT.platforms/. A value may be written between double quotes,
+ * which it needs when it holds commas (topology = "torus:4,4,4").
  *
  * Each point runs as a child process of this one (the same code as the
  * command line), -j at a time. Its row goes to OUTPUT as soon as it ends,
@@ -61,7 +63,8 @@ typedef struct {
 
 static const char *const keys[] = {"platform", "algo",  "coll",    "mpi",     "np",   "size",
                                    "mapping",  "op",    "type",    "root",    "data", "set",
-                                   "nodes",    "cores", "net",     "payload", "program", NULL};
+                                   "nodes",    "cores", "net",     "topology", "payload", "program",
+                                   NULL};
 
 /* What a point of a program study cannot say: simcoll run has no such
  * options, the program says them. */
@@ -114,8 +117,8 @@ static sc_err_t read_study(const char *path, study_t *st)
         if (!known)
             err = sc_error(SC_ERR_INPUT,
                            "%s:%d: unknown key '%s'; use platform, algo, coll, mpi, np, size, "
-                           "mapping, op, type, root, data, set, nodes, cores, net, payload or "
-                           "program",
+                           "mapping, op, type, root, data, set, nodes, cores, net, topology, "
+                           "payload or program",
                            path, n, key);
         if (!err && st->naxes == MAX_AXES)
             err = sc_error(SC_ERR_INPUT, "%s:%d: more than %d keys", path, n, MAX_AXES);
@@ -124,10 +127,33 @@ static sc_err_t read_study(const char *path, study_t *st)
         axis_t *ax = &st->axis[st->naxes++];
         ax->key = key;
         for (char *v = eq + 1, *comma; v && !err; v = comma) {
-            comma = strchr(v, ',');
-            if (comma)
-                *comma++ = '\0';
-            v = trim(v);
+            v += strspn(v, " \t\r");
+            char *close = *v == '"' ? strchr(v + 1, '"') : NULL;
+            if (*v == '"' && !close) {
+                err =
+                    sc_error(SC_ERR_INPUT, "%s:%d: a value of '%s' opens a quote it does not close",
+                             path, n, key);
+                break;
+            }
+            if (close) {
+                /* "...": the value, commas and all; then a comma or the end */
+                *close = '\0';
+                char *rest = close + 1 + strspn(close + 1, " \t\r");
+                if (*rest && *rest != ',') {
+                    err = sc_error(SC_ERR_INPUT,
+                                   "%s:%d: '%s' after a quoted value of '%s'; separate values "
+                                   "with commas",
+                                   path, n, rest, key);
+                    break;
+                }
+                comma = *rest ? rest + 1 : NULL;
+                v++;
+            } else {
+                comma = strchr(v, ',');
+                if (comma)
+                    *comma++ = '\0';
+                v = trim(v);
+            }
             if (!*v)
                 err = sc_error(SC_ERR_INPUT, "%s:%d: an empty value of '%s'", path, n, key);
             else if (ax->nvalues == MAX_VALUES)
@@ -150,8 +176,8 @@ static sc_err_t read_study(const char *path, study_t *st)
             if (strcmp(st->axis[a].key, call_keys[k]) == 0)
                 err = sc_error(SC_ERR_INPUT,
                                "%s: '%s' with 'program': a program names its own calls; use "
-                               "platform, mpi, np, mapping, data, set, nodes, cores, net and "
-                               "payload with it",
+                               "platform, mpi, np, mapping, data, set, nodes, cores, net, "
+                               "topology and payload with it",
                                path, call_keys[k]);
     if (err) {
         free(st->text);
@@ -190,21 +216,22 @@ static void make_key(const study_t *st, long index, char *key, size_t size)
 }
 
 /* The platform file of a point: the one named, or one generated from it
- * into `dir` (named by the point's platform, nodes, cores and set). */
+ * into `dir` (named by the point's platform, nodes, cores, set, net and
+ * topology). */
 static sc_err_t platform_of(const study_t *st, const char **value, const char *dir, char *path,
                             size_t size)
 {
     const char *plat = axis_value(st, value, "platform"), *nodes = axis_value(st, value, "nodes"),
                *cores = axis_value(st, value, "cores"), *set = axis_value(st, value, "set"),
-               *net = axis_value(st, value, "net");
-    if (!nodes && !cores && !set && !net) {
+               *net = axis_value(st, value, "net"), *topology = axis_value(st, value, "topology");
+    if (!nodes && !cores && !set && !net && !topology) {
         snprintf(path, size, "%s", plat);
         return SC_OK;
     }
     unsigned long h = 5381;
     char spec[2048];
-    snprintf(spec, sizeof spec, "%s|%s|%s|%s|%s", plat, nodes ? nodes : "", cores ? cores : "",
-             set ? set : "", net ? net : "");
+    snprintf(spec, sizeof spec, "%s|%s|%s|%s|%s|%s", plat, nodes ? nodes : "",
+             cores ? cores : "", set ? set : "", net ? net : "", topology ? topology : "");
     for (const char *c = spec; *c; c++)
         h = h * 33 + (unsigned char)*c;
     if ((size_t)snprintf(path, size, "%s/platform-%016lx.xml", dir, h) >= size)
@@ -226,7 +253,7 @@ static sc_err_t platform_of(const study_t *st, const char **value, const char *d
         if (*s)
             sets[nsets++] = s;
     }
-    return err ? err : sc_generate_platform(plat, net, NULL, n, cores, sets, nsets, path);
+    return err ? err : sc_generate_platform(plat, net, topology, n, cores, sets, nsets, path);
 }
 
 /* The command line of a point: simcoll's options, and CSV output. */
@@ -242,7 +269,8 @@ static int job_args(const study_t *st, const char **value, const char *platform,
     for (int a = 0; a < st->naxes && n + 4 < max; a++) {
         const char *k = st->axis[a].key;
         if (!strcmp(k, "platform") || !strcmp(k, "nodes") || !strcmp(k, "cores") ||
-            !strcmp(k, "set") || !strcmp(k, "net") || !strcmp(k, "program"))
+            !strcmp(k, "set") || !strcmp(k, "net") || !strcmp(k, "topology") ||
+            !strcmp(k, "program"))
             continue;
         if (!strcmp(k, "payload")) {
             if (!strcmp(value[a], "no"))
@@ -708,7 +736,8 @@ int sc_cli_sweep(int argc, char **argv)
                   "       simcoll sweep STUDY --merge [-o RESULTS.csv]\n"
                   "Runs simcoll at every point of the study's axes (one KEY = VALUE, ... per\n"
                   "line: platform, algo, coll, mpi, np, size, mapping, op, type, root, data,\n"
-                  "set, nodes, cores, payload, program), N at a time (-j, --parallel), each\n"
+                  "set, nodes, cores, net, topology, payload, program; a value with commas\n"
+                  "between double quotes), N at a time (-j, --parallel), each\n"
                   "row written to RESULTS.csv (default: the study's name with .csv) as it\n"
                   "ends, key and status columns first. Run it again after an interruption:\n"
                   "it runs only the points RESULTS.csv does not hold. Progress goes to\n"

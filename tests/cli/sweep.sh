@@ -2,8 +2,8 @@
 # simcoll sweep: every point once, a failed point recorded, and a sweep
 # killed with SIGKILL then rerun holding every row exactly once; a line a
 # kill cut short is dropped and its point run again; --jobs, --point and
-# --merge for job engines, on a study of programs; generated uneven nodes
-# and interconnect presets.
+# --merge for job engines, on a study of programs; generated uneven nodes,
+# interconnect presets and topologies.
 # usage: sweep.sh SIMCOLL PLATFORM_DIR
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -u
@@ -110,4 +110,27 @@ STUDY
 for zone in gige-8x4 gige-2x8+2x4 ib4x-ddr-8x4 ib4x-ddr-2x8+2x4; do
     grep -q ",ok,$zone,ring," shapes.csv || fail "no row on $zone: $(cat shapes.csv)"
 done
+
+# A topology axis, its values quoted for their commas; a quote left open is
+# refused.
+cat > topologies.ini <<STUDY
+platform = $platforms/gige.xml
+topology = "torus:2,2,2", "fat-tree:2;2,2;1,2;1,1"  # 8 and 4 nodes
+algo = ring
+np = 16
+payload = no
+STUDY
+"$simcoll" sweep topologies.ini -o topologies.csv 2>/dev/null || fail "topologies: exit $?"
+for zone in gige-8x8-torus gige-4x8-fat-tree; do
+    grep -q ",ok,$zone,ring," topologies.csv || fail "no row on $zone: $(cat topologies.csv)"
+done
+grep -q '^"platform=[^"]*;topology=fat-tree:2;2,2;1,2;1,1;algo=ring' topologies.csv ||
+    fail "the key of the fat tree's point: $(cat topologies.csv)"
+printf 'platform = %s/gige.xml\ntopology = "torus:2,2\n' "$platforms" > open.ini
+"$simcoll" sweep open.ini -o open.csv 2>open.err
+code=$?
+[ $code -eq 2 ] || fail "an open quote: exit $code, expected 2"
+grep -q "open.ini:2: a value of 'topology' opens a quote it does not close" open.err ||
+    fail "an open quote: $(cat open.err)"
+[ ! -e open.csv ] || fail "an open quote: open.csv was written"
 echo "sweep.sh: ok"
