@@ -8,12 +8,15 @@
 #   bench/scale.sh [BUILD]                      # BUILD defaults to build
 #   RANKS="1024 4096 16384 65536" RUNS=3 bench/scale.sh
 #   SMPI=1 RANKS=1024 bench/scale.sh            # adds SMPI (smpicc, smpirun)
+#   GROUPED=1 RANKS=65536 bench/scale.sh        # adds bench_floor_grouped (one
+#                                               # actor per node, floor_grouped.c)
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
 cd "$(dirname "$0")/.."
 build=${1:-build}
 simcoll=$build/simcoll
 floor=$build/bench/bench_floor
+grouped_floor=$build/bench/bench_floor_grouped
 ranks_list=${RANKS:-1024 4096 16384}
 runs=${RUNS:-3}
 out=bench/out
@@ -22,6 +25,9 @@ for tool in "$simcoll" "$floor"; do
 done
 [ -x /usr/bin/time ] || { echo "bench/scale.sh: needs GNU time (apt-get install time)" >&2; exit 2; }
 smpi=${SMPI:-0}
+grouped=${GROUPED:-0}
+[ "$grouped" = 0 ] || [ -x "$grouped_floor" ] ||
+    { echo "bench/scale.sh: $grouped_floor is not built (./setup.sh)" >&2; exit 2; }
 if [ "$smpi" = 1 ]; then
     command -v smpicc >/dev/null && command -v smpirun >/dev/null ||
         { echo "bench/scale.sh: SMPI=1 needs smpicc and smpirun (libsimgrid-dev)" >&2; exit 2; }
@@ -50,6 +56,7 @@ fi
 printf '%-6s %-11s %-11s %-15s %-15s %-8s %-9s %-9s' ranks "simulated" "floor sim" \
     "simcoll min/med" "floor min/med" "ratio" "simcoll MiB" "floor MiB"
 [ "$smpi" = 1 ] && printf ' %-13s %-7s' "SMPI min/med" "SMPI/simcoll"
+[ "$grouped" = 1 ] && printf ' %-15s %-12s' "grouped min/med" "grouped MiB"
 printf '\n'
 for ranks in $ranks_list; do
     nodes=$((ranks / 8))
@@ -65,6 +72,9 @@ for ranks in $ranks_list; do
         timed simcoll "$simcoll" --platform "$platform" --algo bruck --np "$ranks" --size 2048 \
             --no-payload --format csv
         timed floor "$floor" "$platform" "$ranks" 2048 40
+        if [ "$grouped" = 1 ]; then
+            timed grouped "$grouped_floor" "$platform" "$ranks" 2048 40
+        fi
         if [ "$smpi" = 1 ]; then
             timed smpi smpirun -np "$ranks" -platform "$platform" -hostfile "$out/hosts-$nodes.txt" \
                 --cfg=smpi/allgather:bruck --cfg=smpi/shared-malloc-blocksize:16777216 \
@@ -83,6 +93,10 @@ for ranks in $ranks_list; do
         simcoll_median=$2
         set -- $(stats "$out/smpi.times")
         printf ' %-13s %-7s' "$1/$2 s" "$(awk -v a="$2" -v b="$simcoll_median" 'BEGIN { printf "%.1fx", a / b }')"
+    fi
+    if [ "$grouped" = 1 ]; then
+        set -- $(stats "$out/grouped.times")
+        printf ' %-15s %-12s' "$1/$2 s" "$3"
     fi
     printf '\n'
 done
