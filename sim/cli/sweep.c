@@ -46,7 +46,11 @@
 #include "sim/engine/generate.h"
 #include "sim/io/files.h"
 
-enum { MAX_AXES = 16, MAX_VALUES = 256 };
+/* A point's key must fit KEY_MAX bytes whole: two points whose keys were
+ * cut short alike would be taken for one by a rerun. MAX_POINTS is far
+ * beyond any sweep one could run, and keeps the count from overflowing. */
+enum { MAX_AXES = 16, MAX_VALUES = 256, KEY_MAX = 4096 };
+#define MAX_POINTS 10000000L
 
 typedef struct {
     char *key;
@@ -171,6 +175,27 @@ static sc_err_t read_study(const char *path, study_t *st)
     }
     if (!err && !has_platform)
         err = sc_error(SC_ERR_INPUT, "%s: no platform = ... line; a study needs one", path);
+    long points = 1;
+    size_t key_len = 0;
+    for (int a = 0; !err && a < st->naxes; a++) {
+        const axis_t *ax = &st->axis[a];
+        size_t longest = 0;
+        for (int v = 0; v < ax->nvalues; v++)
+            if (strlen(ax->values[v]) > longest)
+                longest = strlen(ax->values[v]);
+        key_len += strlen(ax->key) + longest + 2; /* KEY=VALUE; */
+        if (points > MAX_POINTS / ax->nvalues)
+            err = sc_error(SC_ERR_INPUT,
+                           "%s: the product of the axes is more than %ld points; split the "
+                           "study",
+                           path, MAX_POINTS);
+        points *= ax->nvalues;
+    }
+    if (!err && key_len >= KEY_MAX)
+        err = sc_error(SC_ERR_INPUT,
+                       "%s: a point's key (KEY=VALUE;... of its values) can be %zu bytes, more "
+                       "than %d; use shorter values (a shorter path to the platforms or programs)",
+                       path, key_len, KEY_MAX - 1);
     for (int a = 0; !err && st->programs && a < st->naxes; a++)
         for (int k = 0; call_keys[k]; k++)
             if (strcmp(st->axis[a].key, call_keys[k]) == 0)
@@ -356,7 +381,7 @@ static sc_err_t start_job(const study_t *st, long index, const char *dir, job_t 
  * empty fields), as one line. */
 static char *job_row(const study_t *st, const job_t *job, int code, int ncols)
 {
-    char key[4096], *row = NULL;
+    char key[KEY_MAX], *row = NULL;
     size_t len = 0;
     make_key(st, job->index, key, sizeof key);
     FILE *f = open_memstream(&row, &len);
@@ -595,7 +620,7 @@ static sc_err_t run_points(const study_t *st, const long *todo, long ntodo, int 
             free(row);
             finished++;
             *failed += code != 0;
-            char key[4096];
+            char key[KEY_MAX];
             make_key(st, job->index, key, sizeof key);
             progress(terminal, finished, ntodo, *failed, key, code, since(&job->start),
                      since(&t0));
@@ -802,7 +827,7 @@ int sc_cli_sweep(int argc, char **argv)
     if (!err && !todo)
         err = sc_error(SC_ERR_RUN, "out of memory");
     for (long i = 0; !err && i < npoints; i++) {
-        char key[4096];
+        char key[KEY_MAX];
         make_key(&st, i, key, sizeof key);
         if ((!the_point || i == the_point - 1) && !has_key(done, ndone, key))
             todo[ntodo++] = i;
@@ -823,7 +848,7 @@ int sc_cli_sweep(int argc, char **argv)
             err = read_done(out, header, 1, &done, &ndone, &failed_before);
         long have = 0;
         for (long i = 0; !err && i < npoints; i++) {
-            char key[4096];
+            char key[KEY_MAX];
             make_key(&st, i, key, sizeof key);
             have += has_key(done, ndone, key);
         }

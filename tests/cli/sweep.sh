@@ -133,4 +133,20 @@ code=$?
 grep -q "open.ini:2: a value of 'topology' opens a quote it does not close" open.err ||
     fail "an open quote: $(cat open.err)"
 [ ! -e open.csv ] || fail "an open quote: open.csv was written"
+
+# Studies too large to key or to count are refused: 256^8 points (which
+# overflowed the count to 0 points), a key longer than 4095 bytes.
+awk 'BEGIN { split("platform algo np size mapping op type root", k, " ")
+             for (i = 1; i <= 8; i++) { printf "%s = 1", k[i]; for (v = 2; v <= 256; v++) printf ", %d", v; print "" } }' > huge.ini
+"$simcoll" sweep huge.ini --jobs -o huge.csv > /dev/null 2>huge.err
+code=$?
+[ $code -eq 2 ] || fail "256^8 points: exit $code, expected 2"
+grep -q "huge.ini: the product of the axes is more than 10000000 points" huge.err ||
+    fail "256^8 points: $(cat huge.err)"
+awk 'BEGIN { printf "platform = "; for (i = 0; i < 4100; i++) printf "p"; print "" }' > long.ini
+"$simcoll" sweep long.ini --jobs -o long.csv > /dev/null 2>long.err
+code=$?
+[ $code -eq 2 ] || fail "a long key: exit $code, expected 2"
+grep -q "long.ini: a point's key (KEY=VALUE;... of its values) can be 4110 bytes, more than 4095" long.err ||
+    fail "a long key: $(cat long.err)"
 echo "sweep.sh: ok"
