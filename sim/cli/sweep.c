@@ -84,14 +84,20 @@ static char *trim(char *s)
     return s;
 }
 
-static sc_err_t read_study(const char *path, study_t *st)
+/* Parses the study `text` of `len` bytes and a NUL (the study keeps it
+ * and splits it in place) of the file `path`. */
+static sc_err_t parse_study(const char *path, char *text, size_t len, study_t *st)
 {
-    size_t len;
-    char what[1100];
-    snprintf(what, sizeof what, "sweep '%s'", path);
-    *st = (study_t){0};
-    sc_err_t err = sc_input_read(what, path, (size_t)1 << 20, &st->text, &len);
-    char *line = st->text;
+    *st = (study_t){.text = text};
+    sc_err_t err = SC_OK;
+    const char *nul = memchr(text, '\0', len);
+    if (nul) {
+        int line = 1;
+        for (const char *c = text; c < nul; c++)
+            line += *c == '\n';
+        err = sc_error(SC_ERR_INPUT, "%s:%d: a NUL byte; a study is text", path, line);
+    }
+    char *line = err ? NULL : st->text;
     for (int n = 1; !err && line && *line; n++) {
         char *next = strchr(line, '\n');
         if (next)
@@ -163,7 +169,12 @@ static sc_err_t read_study(const char *path, study_t *st)
             else if (ax->nvalues == MAX_VALUES)
                 err = sc_error(SC_ERR_INPUT, "%s:%d: more than %d values of '%s'", path, n,
                                MAX_VALUES, key);
-            else
+            for (int k = 0; !err && k < ax->nvalues; k++)
+                if (strcmp(ax->values[k], v) == 0)
+                    err = sc_error(SC_ERR_INPUT,
+                                   "%s:%d: '%s' lists '%s' twice (its points would share a key)",
+                                   path, n, key, v);
+            if (!err)
                 ax->values[ax->nvalues++] = v;
         }
         line = next;
@@ -211,6 +222,16 @@ static sc_err_t read_study(const char *path, study_t *st)
     return err;
 }
 
+static sc_err_t read_study(const char *path, study_t *st)
+{
+    size_t len;
+    char what[1100], *text;
+    snprintf(what, sizeof what, "sweep '%s'", path);
+    *st = (study_t){0};
+    sc_err_t err = sc_input_read(what, path, (size_t)1 << 20, &text, &len);
+    return err ? err : parse_study(path, text, len, st);
+}
+
 /* The values of point `index` of the product, one per axis. */
 static void point(const study_t *st, long index, const char **value)
 {
@@ -238,6 +259,33 @@ static void make_key(const study_t *st, long index, char *key, size_t size)
     for (int a = 0; a < st->naxes && n < size; a++)
         n +=
             (size_t)snprintf(key + n, size - n, "%s%s=%s", a ? ";" : "", st->axis[a].key, value[a]);
+}
+
+sc_err_t sc_sweep_check_study(const char *name, const char *text, size_t len, long *points,
+                              size_t *longest_key)
+{
+    char *copy = malloc(len + 1);
+    if (!copy)
+        return sc_error(SC_ERR_RUN, "out of memory");
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    study_t st;
+    sc_err_t err = parse_study(name, copy, len, &st);
+    if (err)
+        return err;
+    *points = 1;
+    for (int a = 0; a < st.naxes; a++)
+        *points *= st.axis[a].nvalues;
+    *longest_key = 0;
+    /* Every key of a small study, the first and last 64 of a large one. */
+    for (long i = 0; i < *points; i = i == 63 && *points > 128 ? *points - 64 : i + 1) {
+        char key[KEY_MAX];
+        make_key(&st, i, key, sizeof key);
+        if (strlen(key) > *longest_key)
+            *longest_key = strlen(key);
+    }
+    free(st.text);
+    return SC_OK;
 }
 
 /* The platform file of a point: the one named, or one generated from it

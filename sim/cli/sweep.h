@@ -3,6 +3,18 @@
 #ifndef SC_CLI_SWEEP_H
 #define SC_CLI_SWEEP_H
 
+#include <stddef.h>
+
+#include "common/sc_error.h"
+
 int sc_cli_sweep(int argc, char **argv);
+
+/* For the fuzzer (tests/fuzz/fuzz_study.c): parses a study's `len` bytes
+ * as simcoll sweep does, without running anything. SC_ERR_INPUT naming
+ * the line at fault; else *points, the study's, and *longest_key, the
+ * length of the longest key among its points (all of a small study, the
+ * first and last 64 of a large one), which must stay below 4096. */
+sc_err_t sc_sweep_check_study(const char *name, const char *text, size_t len, long *points,
+                              size_t *longest_key);
 
 #endif
