@@ -16,7 +16,6 @@
  *
  * Usage: bench_floor_grouped PLATFORM NP BLOCK_BYTES [HEADER_BYTES]
  * SPDX-License-Identifier: GPL-2.0-or-later */
-#include <ctype.h>
 #include <malloc.h>
 #include <simgrid/actor.h>
 #include <simgrid/comm.h>
@@ -26,6 +25,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "hosts.h"
 
 static int np, cores;
 static long block_bytes, header_bytes;
@@ -99,33 +100,6 @@ static void node_main(int argc, char **argv)
     free(slot);
 }
 
-/* node-2 before node-10, as simcoll orders a platform's nodes. */
-static int natural_compare(const char *a, const char *b)
-{
-    while (*a && *b) {
-        if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-            char *ea, *eb;
-            unsigned long x = strtoul(a, &ea, 10), y = strtoul(b, &eb, 10);
-            if (x != y)
-                return x < y ? -1 : 1;
-            a = ea;
-            b = eb;
-        } else {
-            if (*a != *b)
-                return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
-            a++;
-            b++;
-        }
-    }
-    return *a ? 1 : (*b ? -1 : 0);
-}
-
-static int by_name(const void *x, const void *y)
-{
-    return natural_compare(sg_host_get_name(*(const sg_host_t *)x),
-                           sg_host_get_name(*(const sg_host_t *)y));
-}
-
 int main(int argc, char **argv)
 {
     if (argc < 4 || argc > 5) {
@@ -152,9 +126,8 @@ int main(int argc, char **argv)
     simgrid_init(&sg_argc, sg_argv);
     simgrid_load_platform(argv[1]);
 
-    size_t nhosts = sg_host_count();
-    sg_host_t *hosts = sg_host_list();
-    qsort(hosts, nhosts, sizeof *hosts, by_name);
+    size_t nhosts;
+    sg_host_t *hosts = bench_hosts_in_order(&nhosts);
     cores = sg_host_core_count(hosts[0]);
     if ((long)np > (long)nhosts * cores) {
         fprintf(stderr, "bench_floor_grouped: %d ranks do not fit %zu hosts of %d cores\n", np,
