@@ -5,7 +5,9 @@
  * SimGrid's actors has to do for the same schedule. It has none of MPI's
  * semantics (no eager or rendezvous protocol, no matching by tag, no
  * overheads), so its simulated time is close to simcoll's but not equal;
- * what it is for is the wall time per simulated message.
+ * what it is for is the wall time per simulated message. Of simcoll it
+ * uses only the order of the platform's hosts (sc_engine_hosts_in_order),
+ * so that rank r sits where simcoll puts it.
  *
  * Usage: bench_floor PLATFORM NP BLOCK_BYTES [HEADER_BYTES]
  * SPDX-License-Identifier: GPL-2.0-or-later */
@@ -19,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hosts.h"
+#include "sim/engine/engine.h"
 
 static int np;
 static long block_bytes, header_bytes;
@@ -69,7 +71,7 @@ int main(int argc, char **argv)
     simgrid_load_platform(argv[1]);
 
     size_t nhosts;
-    sg_host_t *hosts = bench_hosts_in_order(&nhosts);
+    sg_host_t *hosts = sc_engine_hosts_in_order(&nhosts);
     int cores = sg_host_core_count(hosts[0]);
     if ((long)np > (long)nhosts * cores) {
         fprintf(stderr, "bench_floor: %d ranks do not fit %zu hosts of %d cores\n", np, nhosts,

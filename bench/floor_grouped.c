@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hosts.h"
+#include "sim/engine/engine.h"
 
 static int np, cores;
 static long block_bytes, header_bytes;
@@ -127,7 +127,7 @@ int main(int argc, char **argv)
     simgrid_load_platform(argv[1]);
 
     size_t nhosts;
-    sg_host_t *hosts = bench_hosts_in_order(&nhosts);
+    sg_host_t *hosts = sc_engine_hosts_in_order(&nhosts);
     cores = sg_host_core_count(hosts[0]);
     if ((long)np > (long)nhosts * cores) {
         fprintf(stderr, "bench_floor_grouped: %d ranks do not fit %zu hosts of %d cores\n", np,

@@ -129,6 +129,15 @@ static int compare_hosts(const void *x, const void *y)
                            sg_host_get_name(*(const sg_host_t *)y));
 }
 
+sg_host_t *sc_engine_hosts_in_order(size_t *count)
+{
+    *count = sg_host_count();
+    sg_host_t *hosts = sg_host_list();
+    if (hosts && *count)
+        qsort(hosts, *count, sizeof *hosts, compare_hosts);
+    return hosts;
+}
+
 /* The links of the route from a to b (caller frees the dynar). */
 static xbt_dynar_t route_links(sg_host_t a, sg_host_t b)
 {
@@ -234,8 +243,7 @@ static sc_err_t describe_platform(const source_t *src, sc_platform_t *plat)
         return sc_error(SC_ERR_INPUT, "%s '%s': the platform has no hosts", src->option, path);
 
     sc_err_t err = SC_OK;
-    sg_host_t *hosts = sg_host_list();
-    qsort(hosts, count, sizeof *hosts, compare_hosts);
+    sg_host_t *hosts = sc_engine_hosts_in_order(&count);
     plat->nnodes = (int)count;
     plat->nodes = calloc(count, sizeof *plat->nodes);
     if (!plat->nodes) {

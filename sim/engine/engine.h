@@ -3,6 +3,9 @@
 #ifndef SC_ENGINE_H
 #define SC_ENGINE_H
 
+#include <simgrid/host.h>
+#include <stddef.h>
+
 #include "models/platform.h"
 
 /* Finds the platform file (a shipped one by its name, see sc_platform_find),
@@ -18,6 +21,11 @@ sc_err_t sc_platform_load(const char *option, const char *path, sc_platform_t *p
  * platform, as checked and rewritten by sc_platform_load
  * (plat->engine_xml). */
 void sc_engine_boot(const sc_platform_t *plat, int actors);
+
+/* The loaded platform's hosts in simcoll's order of nodes, numbers in
+ * names by value (node-2 before node-10); *count of them. Free with
+ * free(). bench/'s floors place their ranks with it too. */
+sg_host_t *sc_engine_hosts_in_order(size_t *count);
 
 /* "3.32.0": the SimGrid library simcoll runs on (not the headers'). */
 const char *sc_simgrid_version(void);
