@@ -1,35 +1,46 @@
 #!/bin/sh
-# Predictions of simcoll against real collective timings of two InfiniBand
-# clusters published by ukri-excalibur/excalibur-tests (Apache-2.0) at
+# Predictions of simcoll against real collective timings of two clusters, each
+# on two networks, published by ukri-excalibur/excalibur-tests (Apache-2.0) at
 # commit f7d6480: osu_allreduce and osu_allgather of OSU micro-benchmarks on
 # 64 ranks, 32 a node, 4 B (1 B) to 1 MiB, on
-#   alaska  StackHPC's 2 x Xeon E5-2683 v4 nodes, ConnectX-4 EDR, Open MPI
-#           4.0.3 + UCX: platforms/ib4x-edr.xml, whose network level was
-#           fitted to alaska's point-to-point runs of the same commit; this
-#           script fits it again from them and checks the shipped numbers;
-#   cclake  Cambridge CSD3's 2 x Xeon Platinum 8276 nodes, ConnectX-6 HDR100,
-#           Open MPI 3.1.6 + UCX: a platform made here the same way, from
-#           ib4x-edr.xml with cclake's nodes and a network level fitted to
-#           cclake's point-to-point runs.
-# Never fitted to the collectives. simcoll runs what Open MPI's coll/tuned
-# runs (--mpi openmpi-4.0, Open MPI 3.1.0 to 4.0.7), block placement as
-# srun's; OSU reports the mean over ranks of each rank's time
-# (mean_rank_time_s). Needs a built simcoll and git; seconds.
-# usage: experiments/validation/excalibur.sh EXCALIBUR_CHECKOUT [alaska|cclake] [simcoll]
+#   alaska       StackHPC's 2 x Xeon E5-2683 v4 nodes, ConnectX-4, Open MPI
+#                4.0.3 + UCX, on InfiniBand 4x EDR (platforms/ib4x-edr.xml);
+#   alaska-roce  the same nodes on the ConnectX-4's 25 Gb/s Ethernet port,
+#                RoCE (platforms/roce-25g.xml);
+#   cclake       Cambridge CSD3's 2 x Xeon Platinum 8276 nodes, ConnectX-6,
+#                Open MPI 3.1.6 + UCX, on InfiniBand HDR100
+#                (platforms/ib-hdr100.xml);
+#   cclake-roce  the same nodes on the ConnectX-6's 50 Gb/s Ethernet port,
+#                RoCE (platforms/roce-50g.xml).
+# Each platform's network level was fitted by simcoll calibrate to that
+# system's own point-to-point runs of the same commit; this script fits it
+# again from them and checks the shipped numbers. Never fitted to the
+# collectives. simcoll runs what Open MPI's coll/tuned runs (--mpi
+# openmpi-4.0, Open MPI 3.1.0 to 4.0.7), block placement as srun's; OSU
+# reports the mean over ranks of each rank's time (mean_rank_time_s). Needs a
+# built simcoll and git; seconds.
+# usage: experiments/validation/excalibur.sh EXCALIBUR_CHECKOUT [SYSTEM] [simcoll]
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-[ $# -ge 1 ] || { echo "usage: $0 EXCALIBUR_CHECKOUT [alaska|cclake] [simcoll]" >&2; exit 2; }
+systems="alaska, alaska-roce, cclake or cclake-roce"
+[ $# -ge 1 ] || { echo "usage: $0 EXCALIBUR_CHECKOUT [SYSTEM: $systems] [simcoll]" >&2; exit 2; }
 repo=$1
 system=${2:-alaska}
 simcoll=${3:-$top/build/simcoll}
 profile=openmpi-4.0
 commit=f7d6480fce93df87f4ebaadcd854c7b7f7b1565a
 case $system in
-alaska) omb=output/alaska/ib-gcc9-openmpi4-ucx/omb ;;
-cclake) omb=output/csd3/cclake-ib-gcc9-ompi3-ucx/omb ;;
-*) echo "excalibur.sh: unknown system '$system'; use alaska or cclake" >&2; exit 2 ;;
+alaska) omb=output/alaska/ib-gcc9-openmpi4-ucx/omb platform=ib4x-edr.xml
+    what="alaska, 64 ranks (2 nodes x 32), EDR, Open MPI 4.0.3" ;;
+alaska-roce) omb=output/alaska/roce-gcc9-openmpi4-ucx/omb platform=roce-25g.xml
+    what="alaska, 64 ranks (2 nodes x 32), 25 Gb/s RoCE, Open MPI 4.0.3" ;;
+cclake) omb=output/csd3/cclake-ib-gcc9-ompi3-ucx/omb platform=ib-hdr100.xml
+    what="cclake, 64 ranks (2 nodes x 32), HDR100, Open MPI 3.1.6" ;;
+cclake-roce) omb=output/csd3/cclake-roce-gcc9-ompi3-ucx/omb platform=roce-50g.xml
+    what="cclake, 64 ranks (2 nodes x 32), 50 Gb/s RoCE, Open MPI 3.1.6" ;;
+*) echo "excalibur.sh: unknown system '$system'; use $systems" >&2; exit 2 ;;
 esac
 [ -x "$simcoll" ] || { echo "excalibur.sh: build simcoll first (./setup.sh)" >&2; exit 2; }
 git -C "$repo" cat-file -e "$commit:$omb/Osu_latency/rfm_Osu_latency_job.out" 2>/dev/null || {
@@ -45,39 +56,26 @@ trap 'rm -rf "$scratch"' EXIT
 for t in Osu_latency Osu_bw Osu_mbw_mr__1 Osu_mbw_mr__32 Osu_allreduce Osu_allgather; do
     git -C "$repo" show "$commit:$omb/$t/rfm_${t}_job.out" > "$scratch/$t.txt"
 done
-edr=$top/platforms/ib4x-edr.xml
-# The point-to-point files and how ib4x-edr.xml's network level was fitted
+plat=$top/platforms/$platform
+# The point-to-point files and how the platform's network level was fitted
 # to them (platforms/README.md). Calibration runs where the files are, so
 # that its reports name them, not a temporary directory.
 p2p="--osu-latency Osu_latency.txt --osu-bw Osu_bw.txt
      --osu-mbw-mr Osu_mbw_mr__1.txt --osu-mbw-mr Osu_mbw_mr__32.txt"
 fit="--breakpoints 256 --eager-limit 8192"
-if [ "$system" = cclake ]; then
-    # cclake's nodes (its sysinfo.json: 2 x Xeon Platinum 8276, 28 cores, 2.20
-    # GHz, DDR4): 70.4 Gf a core = 2.20 GHz x 32 double-precision flop/cycle
-    # (two AVX-512 FMA units); memory bus 281.6 GB/s = 2 sockets x 6 DDR4-2933
-    # channels x 8 bytes (Intel's specification, JEDEC JESD79-4; a peak, as
-    # ib4x-edr's), 28.64 ns = tRCD + CL of DDR4-2933 21-21-21. Two nodes are
-    # all the collectives use. The rest, and the fit below, as ib4x-edr.xml.
-    "$simcoll" platform --like "$edr" --nodes 2 --cores 56 --set node.speed=70.4Gf \
-        --set intra.bandwidth=281.6GBps --set intra.latency=28.64ns -o "$scratch/nodes.xml"
-    # shellcheck disable=SC2086 # the option lists are split on purpose
-    (cd "$scratch" && "$simcoll" calibrate $p2p --like nodes.xml $fit -o cclake.xml) > /dev/null
-    edr=$scratch/cclake.xml
-fi
 
 # The network level again, from the point-to-point runs only, on the
 # platform's nodes; and the platform's residuals on them.
 # shellcheck disable=SC2086
-(cd "$scratch" && "$simcoll" calibrate $p2p --like "$edr" $fit -o refit.xml) > "$out-fit.txt"
+(cd "$scratch" && "$simcoll" calibrate $p2p --like "$plat" $fit -o refit.xml) > "$out-fit.txt"
 # shellcheck disable=SC2086
-(cd "$scratch" && "$simcoll" calibrate --report --platform "$edr" $p2p) \
+(cd "$scratch" && "$simcoll" calibrate --report --platform "$plat" $p2p) \
     > "$out-residuals.txt"
 # shellcheck disable=SC2086
 (cd "$scratch" && "$simcoll" calibrate --report --platform refit.xml $p2p) > "$scratch/refit.txt"
 echo "fit: $out-fit.txt; the platform's residuals:"
 tail -n 5 "$out-residuals.txt"
-# The platform's numbers are the fit's (ib4x-edr.xml's rounded): their
+# The platform's numbers are the fit's (rounded to 4 digits): their
 # median residuals agree within 0.2 points.
 medians() { awk '$NF ~ /%$/ && $(NF-1) ~ /%$/ { sub("%", "", $(NF-1)); print $1, $(NF-1) }' "$1"; }
 medians "$out-residuals.txt" | sort > "$scratch/shipped.med"
@@ -85,16 +83,16 @@ medians "$scratch/refit.txt" | sort > "$scratch/refit.med"
 join "$scratch/shipped.med" "$scratch/refit.med" | awk '
     { d = $2 - $3; if (d < 0) d = -d; if (d > 0.2) { bad = 1; print "differs: " $0 } }
     END { if (bad || NR == 0) exit 1 }' || {
-    echo "excalibur.sh: $edr is not what the point-to-point files give" >&2
+    echo "excalibur.sh: $plat is not what the point-to-point files give" >&2
     exit 1
 }
 
 # Predictions: 64 ranks on two nodes. OSU's allreduce is of floats: simcoll's
 # int has their size.
 sizes() { awk '!/^#/ && NF == 2 { print $1 }' "$scratch/$1.txt" | paste -sd,; }
-"$simcoll" --platform "$edr" --coll allreduce --mpi "$profile" --np 64 --op sum --type int \
+"$simcoll" --platform "$plat" --coll allreduce --mpi "$profile" --np 64 --op sum --type int \
     --size "$(sizes Osu_allreduce)" --no-payload --format csv > "$scratch/allreduce.csv"
-"$simcoll" --platform "$edr" --coll allgather --mpi "$profile" --np 64 \
+"$simcoll" --platform "$plat" --coll allgather --mpi "$profile" --np 64 \
     --size "$(sizes Osu_allgather)" --no-payload --format csv > "$scratch/allgather.csv"
 
 # excalibur-SYSTEM.csv: operation, bytes, algorithm, measured and predicted mean
@@ -119,10 +117,6 @@ cat "$out-summary.txt"
 
 # Plots through simcoll plot: measured and predicted, one line each.
 osu=$(sed -n 's/^# OSU MPI Allreduce Latency Test \(v[0-9.]*\).*/\1/p' "$scratch/Osu_allreduce.txt")
-case $system in
-alaska) what="alaska, 64 ranks (2 nodes x 32), EDR, Open MPI 4.0.3" ;;
-cclake) what="cclake, 64 ranks (2 nodes x 32), HDR100, Open MPI 3.1.6" ;;
-esac
 awk -F, 'NR > 1 { print $1 "," $2 ",measured (OSU '"$osu"')," $4
                   print $1 "," $2 ",simcoll --mpi '"$profile"'," $5 }
          NR == 1 { print "operation,size_bytes,source,time_s" }' \

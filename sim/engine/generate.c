@@ -33,6 +33,12 @@ const sc_network_preset_t sc_network_presets[] = {
     {"ib4x-ddr", "ib4x.xml", "InfiniBand 4x DDR, Mellanox InfiniHost III Ex, MVAPICH2 1.4"},
     {"ib4x-edr", "ib4x-edr.xml",
      "InfiniBand 4x EDR, Mellanox ConnectX-4, Open MPI 4.0.3 + UCX (fitted to alaska)"},
+    {"ib-hdr100", "ib-hdr100.xml",
+     "InfiniBand HDR100, Mellanox ConnectX-6, Open MPI 3.1.6 + UCX (fitted to cclake)"},
+    {"roce-25g", "roce-25g.xml",
+     "25 Gb/s Ethernet (RoCE), Mellanox ConnectX-4, Open MPI 4.0.3 + UCX (fitted to alaska)"},
+    {"roce-50g", "roce-50g.xml",
+     "50 Gb/s Ethernet (RoCE), Mellanox ConnectX-6, Open MPI 3.1.6 + UCX (fitted to cclake)"},
     {NULL, NULL, NULL},
 };
 

@@ -73,6 +73,50 @@ static void test_shipped_platforms(void)
     CU_ASSERT_DOUBLE_EQUAL(en->gap_s, 11.96e-9, 1e-18);
 }
 
+/* The platforms fitted to excalibur-tests' cclake and alaska Ethernet runs:
+ * the numbers of their comments and of platforms/README.md. */
+static void test_shipped_excalibur_platforms(void)
+{
+    const sc_platform_t *hdr = sc_test_platform("platforms/ib-hdr100.xml");
+    const sc_platform_t *r25 = sc_test_platform("platforms/roce-25g.xml");
+    const sc_platform_t *r50 = sc_test_platform("platforms/roce-50g.xml");
+    if (!hdr || !r25 || !r50)
+        return;
+    CU_ASSERT_STRING_EQUAL(hdr->name, "ib-hdr100");
+    CU_ASSERT_STRING_EQUAL(r25->name, "roce-25g");
+    CU_ASSERT_STRING_EQUAL(r50->name, "roce-50g");
+    CU_ASSERT_EQUAL(r25->total_cores, 16 * 32);
+    CU_ASSERT_DOUBLE_EQUAL(r25->nodes[0].speed_flops, 33.6e9, 1);
+    check_level(&r25->level[SC_LEVEL_INTRA], 28e-9, 153.6e9, 0.24e-6, 8192);
+    const sc_platform_t *cclake[] = {hdr, r50};
+    for (int i = 0; i < 2; i++) {
+        CU_ASSERT_EQUAL(cclake[i]->nnodes, 56);
+        CU_ASSERT_EQUAL(cclake[i]->total_cores, 56 * 56);
+        CU_ASSERT_TRUE(cclake[i]->uniform);
+        CU_ASSERT_DOUBLE_EQUAL(cclake[i]->nodes[55].speed_flops, 70.4e9, 1);
+        check_level(&cclake[i]->level[SC_LEVEL_INTRA], 28.64e-9, 281.6e9, 0.24e-6, 8192);
+    }
+    const sc_level_t *h = &hdr->level[SC_LEVEL_INTER];
+    check_level(h, 0.6792e-6, 12.32e9, 0.139e-6 + 0.4622e-9, 8192);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_recv_overhead(h, 256), 0.139e-6 + 256 * 0.1453e-9, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_recv_overhead(h, 10000), 0.139e-6, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_bandwidth_factor(h, 255), 0.2381, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_bandwidth_factor(h, 8193), 0.998, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(h->gap_s, 12.48e-9, 1e-18);
+    const sc_level_t *e25 = &r25->level[SC_LEVEL_INTER];
+    check_level(e25, 1.0296e-6, 3.063e9, 0.1606e-6 + 0.5408e-9, 8192);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_send_overhead(e25, 8000), 0.1606e-6 + 8000 * 0.2091e-9,
+                           1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_bandwidth_factor(e25, 256), 0.9892, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_bandwidth_factor(e25, 8193), 1, 0);
+    CU_ASSERT_DOUBLE_EQUAL(e25->gap_s, 30.32e-9, 1e-18);
+    const sc_level_t *e50 = &r50->level[SC_LEVEL_INTER];
+    check_level(e50, 1.0942e-6, 5.785e9, 0.1609e-6 + 0.3461e-9, 8192);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_bandwidth_factor(e50, 0), 0.3042, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_bandwidth_factor(e50, 100000), 0.9974, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(e50->gap_s, 19.46e-9, 1e-18);
+}
+
 static void test_uneven_platform(void)
 {
     const sc_platform_t *u = sc_test_platform("tests/platforms/uneven.xml");
@@ -301,6 +345,24 @@ static void test_generated_network(void)
     CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
     CU_ASSERT_STRING_EQUAL(gen.name, "gige-2x8");
     sc_platform_destroy(&gen);
+    /* Every preset's own platform ships and gives the generator its level. */
+    for (const sc_network_preset_t *n = sc_network_presets; n->name; n++) {
+        char shipped[64];
+        snprintf(shipped, sizeof shipped, "platforms/%s", n->platform);
+        const sc_platform_t *own = sc_test_platform(shipped);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(own);
+        CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, n->name, NULL, 2, NULL, NULL, 0, path),
+                              SC_OK);
+        CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
+        in = &gen.level[SC_LEVEL_INTER], want = &own->level[SC_LEVEL_INTER];
+        CU_ASSERT_DOUBLE_EQUAL(in->latency_s, want->latency_s, 1e-15);
+        CU_ASSERT_DOUBLE_EQUAL(in->bandwidth_Bps, want->bandwidth_Bps, 1e-6 * want->bandwidth_Bps);
+        CU_ASSERT_DOUBLE_EQUAL(in->gap_s, want->gap_s, 1e-18);
+        CU_ASSERT_DOUBLE_EQUAL(sc_level_send_overhead(in, 300), sc_level_send_overhead(want, 300),
+                               1e-15);
+        CU_ASSERT_EQUAL(gen.nodes[0].cores, 8);
+        sc_platform_destroy(&gen);
+    }
     remove(path);
     CU_ASSERT_EQUAL(sc_generate_platform(g->path, "ib5x", NULL, 2, NULL, NULL, 0, path),
                     SC_ERR_INPUT);
@@ -450,6 +512,8 @@ void sc_suite_platform(void)
     CU_add_test(s, "interconnect presets of a generated platform", test_generated_network);
     CU_add_test(s, "SimGrid's topologies in a generated platform", test_generated_topology);
     CU_add_test(s, "shipped platforms", test_shipped_platforms);
+    CU_add_test(s, "shipped platforms fitted to excalibur-tests",
+                test_shipped_excalibur_platforms);
     CU_add_test(s, "uneven and non-uniform", test_uneven_platform);
     CU_add_test(s, "bad platforms", test_bad_platforms);
     CU_add_test(s, "placement", test_placement);
