@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "calibrate.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -363,6 +364,142 @@ static sc_err_t cores_take_excess(const sc_series_t *series, int nseries, const 
     return SC_OK;
 }
 
+/* The point of the largest size of each streaming series: how many bytes a
+ * second the stream carried there, for `pairs_at_most` pairs or fewer
+ * (INT_MAX: any); *bytes the size, 0 if no series has one. The largest size
+ * is the one whose buffers are least likely to sit in a cache, which a
+ * collective's large buffers do not either. */
+static sc_err_t largest_stream(const sc_series_t *series, int nseries, int pairs_at_most,
+                               double *bytes, double *rate, const char **file)
+{
+    *bytes = *rate = 0;
+    for (int i = 0; i < nseries; i++) {
+        const sc_series_t *s = &series[i];
+        if ((s->kind != SC_MEASURE_MESSAGE_RATE && s->kind != SC_MEASURE_BANDWIDTH) ||
+            (s->pairs > 0 ? s->pairs : 1) > pairs_at_most)
+            continue;
+        medians_t md;
+        sc_err_t err = medians(s, 1, s->kind, &md);
+        if (err)
+            return err;
+        if (md.n > 0 && (md.sizes[md.n - 1] > *bytes ||
+                         (md.sizes[md.n - 1] == *bytes && md.values[md.n - 1] > *rate))) {
+            *bytes = md.sizes[md.n - 1];
+            *rate = md.values[md.n - 1];
+            *file = s->path;
+        }
+        medians_free(&md);
+    }
+    return SC_OK;
+}
+
+/* Where a straight line would have a negative term: y = a (per_message
+ * 1, the mean of y) or y = b x (the mean of y / x) over sizes in [lo, hi). */
+static void segment_mean(const medians_t *md, double lo, double hi, const double *y,
+                         int per_message, double *a, double *b)
+{
+    double sum = 0;
+    int n = 0;
+    for (int i = 0; i < md->n; i++)
+        if (md->sizes[i] >= lo && md->sizes[i] < hi) {
+            sum += per_message ? y[i] : y[i] / md->sizes[i];
+            n++;
+        }
+    *a = per_message ? sum / n : 0;
+    *b = per_message ? 0 : sum / n;
+}
+
+/* A shared-memory level from streams alone (sc_calibrate_fit). */
+static sc_err_t fit_streams_only(const sc_fit_spec_t *spec, const sc_series_t *series,
+                                 int nseries, sc_fit_t *fit)
+{
+    sc_level_t *lv = &fit->level;
+    double m, rate;
+    const char *all_file = NULL;
+    sc_err_t err = largest_stream(series, nseries, INT_MAX, &m, &rate, &all_file);
+    if (err)
+        return err;
+    /* One pair's streams, as one series of bytes/s. */
+    sc_series_t *one = malloc((size_t)(nseries > 0 ? nseries : 1) * sizeof *one);
+    if (!one)
+        return sc_error(SC_ERR_RUN, "out of memory fitting the measurements");
+    int none = 0;
+    for (int i = 0; i < nseries; i++)
+        if ((series[i].kind == SC_MEASURE_BANDWIDTH || series[i].kind == SC_MEASURE_MESSAGE_RATE) &&
+            series[i].pairs <= 1) {
+            one[none] = series[i];
+            one[none++].kind = SC_MEASURE_BANDWIDTH;
+        }
+    medians_t md = {0};
+    double *per_message = NULL;
+    if ((err = medians(one, none, SC_MEASURE_BANDWIDTH, &md)))
+        goto cleanup;
+    if (md.n < 2 || m <= 0) {
+        err = sc_error(SC_ERR_INPUT,
+                       "calibrate: no ping-pong latency (osu_latency, IMB PingPong, NetPIPE or an "
+                       "SMPI PingPong CSV), nor one pair's stream of at least two sizes (IMB "
+                       "Uniband on 2 processes, osu_bw) to fit the shared memory to");
+        goto cleanup;
+    }
+    /* The most bytes a second any number of pairs pushed through the node. */
+    double h = (double)spec->header_bytes;
+    lv->bandwidth_Bps = rate * (m + h) / m;
+    lv->bandwidth_factor = (sc_piecewise_t){0};
+    char value[64], name[48];
+    snprintf(value, sizeof value, "%.6g B/s", lv->bandwidth_Bps);
+    note(fit, "bandwidth", value, "the most bytes/s of any stream of %.0f B, the largest size (%s)",
+         m, all_file);
+    /* One pair's time per message is its slower core's, o_s or o_r, where
+     * the memory is not what limits it: per segment a + b m. */
+    if (!(per_message = malloc((size_t)md.n * sizeof *per_message))) {
+        err = sc_error(SC_ERR_RUN, "out of memory fitting the measurements");
+        goto cleanup;
+    }
+    int limited = 0;
+    for (int i = 0; i < md.n; i++) {
+        per_message[i] = md.values[i] > 0 ? md.sizes[i] / md.values[i] : 0;
+        if (md.values[i] >= 0.9 * lv->bandwidth_Bps)
+            limited++;
+    }
+    double starts[SC_MAX_SEGMENTS];
+    int nseg = segment_starts(spec, starts);
+    sc_piecewise_t o = {.n = nseg};
+    for (int k = 0; k < nseg; k++) {
+        double a, b;
+        int used = least_squares(&md, k == 0 ? 1 : starts[k], k + 1 < nseg ? starts[k + 1] : INFINITY,
+                                 per_message, &a, &b);
+        segment_name(name, sizeof name, "o_s, o_r", starts, k, nseg);
+        if (used == 0) {
+            o.seg[k] = k > 0 ? o.seg[k - 1] : (sc_segment_t){0, 0, 0};
+            o.seg[k].min_bytes = starts[k];
+            note(fit, name, "as below", "no size of a one-pair stream here");
+            continue;
+        }
+        if (b < 0 || a < 0) /* one term alone: the mean time, or the mean per byte */
+            segment_mean(&md, k == 0 ? 1 : starts[k], k + 1 < nseg ? starts[k + 1] : INFINITY,
+                         per_message, b < 0, &a, &b);
+        o.seg[k] = (sc_segment_t){starts[k], a, b};
+        snprintf(value, sizeof value, "%.4g s + %.4g s/B", a, b);
+        note(fit, name, value,
+             "each: least squares over %d sizes of one pair's time per message in its streams "
+             "(%s); a stream cannot tell o_s from o_r",
+             used, md.files);
+    }
+    lv->send_overhead = lv->recv_overhead = o;
+    if (limited)
+        note(fit, "note", "-", "one pair's stream reached 90%% of the bandwidth at %d sizes: "
+             "there the memory, not the cores, may have limited it", limited);
+    lv->latency_s = spec->fallback->latency_s;
+    snprintf(value, sizeof value, "%.6g s", lv->latency_s);
+    note(fit, "latency", value, "no ping-pong: the template's, kept (a stream does not show it)");
+    lv->gap_s = 0;
+cleanup:
+    free(per_message);
+    medians_free(&md);
+    free(one);
+    return err;
+}
+
 sc_err_t sc_calibrate_fit(const sc_fit_spec_t *spec, const sc_series_t *series, int nseries,
                           sc_fit_t *fit)
 {
@@ -381,6 +518,10 @@ sc_err_t sc_calibrate_fit(const sc_fit_spec_t *spec, const sc_series_t *series, 
         (err = medians(series, nseries, SC_MEASURE_LATENCY, &lat)) ||
         (err = medians(series, nseries, SC_MEASURE_BANDWIDTH, &bw)))
         goto cleanup;
+    if (lat.n < 2 && spec->shared_memory && os.n == 0 && orr.n == 0) {
+        err = fit_streams_only(spec, series, nseries, fit);
+        goto cleanup;
+    }
     if (lat.n < 2) {
         err = sc_error(SC_ERR_INPUT,
                        "calibrate: no ping-pong latency of at least two sizes (osu_latency, "
@@ -498,6 +639,10 @@ sc_err_t sc_calibrate_fit(const sc_fit_spec_t *spec, const sc_series_t *series, 
     }
     lv->latency_s = L;
 
+    if (spec->shared_memory) {
+        lv->gap_s = 0; /* no NIC between the cores of a node */
+        goto cleanup;
+    }
     /* g: the largest message rate observed (per size, the median of its
      * samples), if the cores could have gone faster. */
     double best_rate = 0, best_cores = 0;

@@ -20,6 +20,10 @@ typedef struct {
      * receive-overhead samples (or a one-pair stream), g without message
      * rates. */
     const sc_level_t *fallback;
+    /* 1 when the level is a node's shared memory (--level intra): it has no
+     * NIC, so no gap, and without a ping-pong it may be fitted to streams
+     * alone (sc_calibrate_fit). */
+    int shared_memory;
 } sc_fit_spec_t;
 
 /* How one fitted parameter was obtained, for the report. */
@@ -54,8 +58,14 @@ typedef struct {
  *   g                1 / the largest message rate of a NIC (osu_mbw_mr,
  *                    osu_bw at small sizes), when that rate is below what the
  *                    senders' o_s allow, so that the NIC is what limits it.
+ * A shared-memory level without a ping-pong (IMB's Uniband and Biband run
+ * inside one node give only streams) is fitted to streams alone: o_s = o_r
+ * as above plus a per-byte cost, what one pair's stream of the largest size
+ * leaves after that; the bandwidth the most bytes/s of any stream of the
+ * largest size (several pairs sharing the node's memory); no factors; the
+ * template's latency, which no stream shows.
  * SC_ERR_INPUT when there is no ping-pong series to fit L and the bandwidth
- * to, naming what is missing. */
+ * to (nor, for shared memory, streams of one pair), naming what is missing. */
 sc_err_t sc_calibrate_fit(const sc_fit_spec_t *spec, const sc_series_t *series, int nseries,
                           sc_fit_t *fit);
 

@@ -169,7 +169,15 @@ static void print_residuals(const sc_level_t *lv, size_t header, const all_serie
             continue;
         qsort(errs, (size_t)n, sizeof *errs, by_abs);
         double median = n % 2 ? fabs(errs[n / 2]) : (fabs(errs[n / 2 - 1]) + fabs(errs[n / 2])) / 2;
-        printf("%-40s  %-13s  %6d  %13.1f%%  %+7.1f%%\n", s->path, kind_name(s->kind), n,
+        /* A file of several series (IMB's sections) names each by its
+         * process count. */
+        char name[512];
+        if (s->np > 0 && ((i > 0 && strcmp(all->series[i - 1].path, s->path) == 0) ||
+                          (i + 1 < all->n && strcmp(all->series[i + 1].path, s->path) == 0)))
+            snprintf(name, sizeof name, "%s, np %d", s->path, s->np);
+        else
+            snprintf(name, sizeof name, "%s", s->path);
+        printf("%-40s  %-13s  %6d  %13.1f%%  %+7.1f%%\n", name, kind_name(s->kind), n,
                100 * median, 100 * errs[n - 1]);
     }
     free(errs);
@@ -179,6 +187,7 @@ static const char usage[] =
     "usage: simcoll calibrate MEASUREMENTS --like FILE [-o OUT] [--level inter|intra]\n"
     "                         [--breakpoints S,S,...] [--eager-limit S] [--report]\n"
     "       simcoll calibrate --report --platform FILE MEASUREMENTS [--level inter|intra]\n"
+    "       (either form) [--processes LO-HI]\n"
     "MEASUREMENTS (each may be given several times):\n"
     "  --osu-latency F  --osu-bw F  --osu-bibw F  --osu-mbw-mr F   OSU micro-benchmarks\n"
     "  --imb F          Intel MPI Benchmarks (PingPong, PingPing, Uniband, Biband)\n"
@@ -188,13 +197,67 @@ static const char usage[] =
     "Fits one level (default inter: between nodes) of the template's platform to the\n"
     "measurements, prints every fitted value, how it was obtained and the residuals,\n"
     "and writes the platform to OUT. With --report and --platform, only the residuals\n"
-    "of that platform, point by point.\n";
+    "of that platform, point by point.\n"
+    "--processes keeps only the series run on LO to HI processes, where the file says\n"
+    "(IMB prints each section's count; others are kept): IMB's Uniband and Biband on a\n"
+    "job of N ranks a node run their sections of at most N processes inside one node,\n"
+    "what --level intra fits (without a ping-pong: to the streams alone).\n";
 
-enum { OPT_LIKE = 300, OPT_LEVEL, OPT_BREAKPOINTS, OPT_EAGER, OPT_REPORT, OPT_PLATFORM, OPT_HELP };
+enum {
+    OPT_LIKE = 300,
+    OPT_LEVEL,
+    OPT_BREAKPOINTS,
+    OPT_EAGER,
+    OPT_REPORT,
+    OPT_PLATFORM,
+    OPT_PROCESSES,
+    OPT_HELP
+};
+
+/* --processes LO-HI: two whole numbers, 1 <= LO <= HI. */
+static sc_err_t parse_processes(const char *text, int *lo, int *hi)
+{
+    char *end;
+    long a = strtol(text, &end, 10), b = -1;
+    if (end != text && *end == '-') {
+        const char *second = end + 1;
+        b = strtol(second, &end, 10);
+        if (end == second)
+            b = -1;
+    }
+    if (*end || a < 1 || b < a || b > 1000000000)
+        return sc_error(SC_ERR_INPUT, "--processes '%s': expected LO-HI, two process counts "
+                                      "with 1 <= LO <= HI, e.g. 2-32", text);
+    *lo = (int)a;
+    *hi = (int)b;
+    return SC_OK;
+}
+
+/* Drops the series whose file gives a process count outside lo..hi. */
+static sc_err_t keep_processes(all_series_t *all, int lo, int hi)
+{
+    int kept = 0;
+    for (int i = 0; i < all->n; i++) {
+        sc_series_t *s = &all->series[i];
+        if (s->np == 0 || (s->np >= lo && s->np <= hi))
+            all->series[kept++] = *s;
+        else {
+            free(s->path);
+            free(s->source);
+            free(s->points);
+        }
+    }
+    all->n = kept;
+    if (kept == 0)
+        return sc_error(SC_ERR_INPUT, "--processes %d-%d: no series of the measurements ran on "
+                                      "%d to %d processes",
+                        lo, hi, lo, hi);
+    return SC_OK;
+}
 
 int sc_cli_calibrate(int argc, char **argv)
 {
-    struct option longopts[NSOURCES + 9];
+    struct option longopts[NSOURCES + 10];
     for (int i = 0; i < NSOURCES; i++)
         longopts[i] = (struct option){sources[i].option + 2, required_argument, NULL, i};
     longopts[NSOURCES + 0] = (struct option){"like", required_argument, NULL, OPT_LIKE};
@@ -206,12 +269,13 @@ int sc_cli_calibrate(int argc, char **argv)
     longopts[NSOURCES + 5] = (struct option){"platform", required_argument, NULL, OPT_PLATFORM};
     longopts[NSOURCES + 6] = (struct option){"output", required_argument, NULL, 'o'};
     longopts[NSOURCES + 7] = (struct option){"help", no_argument, NULL, OPT_HELP};
-    longopts[NSOURCES + 8] = (struct option){NULL, 0, NULL, 0};
+    longopts[NSOURCES + 8] = (struct option){"processes", required_argument, NULL, OPT_PROCESSES};
+    longopts[NSOURCES + 9] = (struct option){NULL, 0, NULL, 0};
     static const char *const levels[] = {"intra", "inter", NULL};
 
     const char *like = NULL, *platform = NULL, *out = NULL, *breakpoints_text = NULL;
     const char *eager_text = NULL;
-    int level = SC_LEVEL_INTER, report = 0, c;
+    int level = SC_LEVEL_INTER, report = 0, c, np_lo = 0, np_hi = 0;
     all_series_t all = {0};
     char *bp_copy = NULL, **bp_items = NULL;
     size_t *breakpoints = NULL;
@@ -236,6 +300,7 @@ int sc_cli_calibrate(int argc, char **argv)
         case OPT_EAGER: eager_text = optarg; break;
         case OPT_REPORT: report = 1; break;
         case OPT_LEVEL: err = sc_cli_choice(optarg, "--level", levels, &level); break;
+        case OPT_PROCESSES: err = parse_processes(optarg, &np_lo, &np_hi); break;
         case OPT_HELP: fputs(usage, stdout); goto cleanup;
         case ':':
             err = sc_error(SC_ERR_INPUT, "'%s needs a value (simcoll calibrate --help)",
@@ -252,6 +317,8 @@ int sc_cli_calibrate(int argc, char **argv)
     if (!err && all.n == 0)
         err = sc_error(SC_ERR_INPUT, "calibrate needs measurements, e.g. --osu-latency lat.txt "
                                      "(simcoll calibrate --help lists the formats)");
+    if (!err && np_lo > 0)
+        err = keep_processes(&all, np_lo, np_hi);
     if (!err && report && !like && !platform)
         err = sc_error(SC_ERR_INPUT, "calibrate --report needs --platform FILE (the platform to "
                                      "report on)");
@@ -303,7 +370,8 @@ int sc_cli_calibrate(int argc, char **argv)
     }
     sc_fit_spec_t spec = {.breakpoints = breakpoints, .nbreakpoints = nbp,
                           .eager_limit = eager, .header_bytes = plat.header_bytes,
-                          .fallback = &plat.level[level]};
+                          .fallback = &plat.level[level],
+                          .shared_memory = level == SC_LEVEL_INTRA};
     sc_fit_t fit;
     if ((err = sc_calibrate_fit(&spec, all.series, all.n, &fit)))
         goto cleanup;

@@ -184,6 +184,42 @@ static void test_overheads_from_streams(void)
     free_series(s, 4);
 }
 
+/* A node's shared memory measured by streams only (IMB Uniband inside one
+ * node): per-segment overheads from one pair, the memory's bandwidth from
+ * the most any number of pairs carried at the largest size; the template's
+ * latency; no gap. Without one pair's stream nothing is fitted. */
+static void test_shared_memory_from_streams(void)
+{
+    sc_level_t want = {.latency_s = 28e-9, .bandwidth_Bps = 47e9, .eager_limit = 8192};
+    want.send_overhead = want.recv_overhead = (sc_piecewise_t){
+        3, {{0, 0.12e-6, 0.6e-9}, {128, 0.5e-6, 0.24e-9}, {8193, 1e-6, 0.1e-9}}};
+    sc_series_t s[2] = {make_series(&want, SC_MEASURE_BANDWIDTH, 0, "uniband, np 2"),
+                        make_series(&want, SC_MEASURE_BANDWIDTH, 16, "uniband, np 32")};
+    sc_level_t start = sc_level_hockney(28e-9, 153.6e9, 0.24e-6, 8192);
+    start.gap_s = 1e-6;
+    static const size_t at128[] = {128};
+    sc_fit_spec_t spec = {.breakpoints = at128, .nbreakpoints = 1, .eager_limit = 8192,
+                          .header_bytes = HEADER, .fallback = &start, .shared_memory = 1};
+    sc_fit_t fit;
+    CU_ASSERT_EQUAL_FATAL(sc_calibrate_fit(&spec, s, 2, &fit), SC_OK);
+    check_segments(&fit.level.send_overhead, &want.send_overhead);
+    check_segments(&fit.level.recv_overhead, &want.recv_overhead);
+    NEAR(fit.level.bandwidth_Bps, want.bandwidth_Bps);
+    CU_ASSERT_EQUAL(fit.level.bandwidth_factor.n, 0);
+    CU_ASSERT_EQUAL(fit.level.latency_s, 28e-9);
+    CU_ASSERT_EQUAL(fit.level.gap_s, 0);
+    for (int j = 1; j < s[1].npoints; j += 3)
+        NEAR(sc_calibrate_predict(&fit.level, HEADER, &s[1], &s[1].points[j]),
+             s[1].points[j].value);
+    /* The network level still needs its ping-pong, and shared memory one
+     * pair's stream. */
+    spec.shared_memory = 0;
+    CU_ASSERT_EQUAL(sc_calibrate_fit(&spec, s, 2, &fit), SC_ERR_INPUT);
+    spec.shared_memory = 1;
+    CU_ASSERT_EQUAL(sc_calibrate_fit(&spec, s + 1, 1, &fit), SC_ERR_INPUT);
+    free_series(s, 2);
+}
+
 static void test_needs_pingpong(void)
 {
     sc_level_t want = truth(0);
@@ -200,6 +236,7 @@ void sc_suite_calibrate(void)
 {
     CU_pSuite s = CU_add_suite("calibrate", NULL, NULL);
     CU_add_test(s, "a known level comes back", test_recovers_level);
+    CU_add_test(s, "shared memory from streams alone", test_shared_memory_from_streams);
     CU_add_test(s, "streaming bandwidth and the NIC's gap", test_bandwidth_and_gap);
     CU_add_test(s, "no ping-pong, no fit", test_needs_pingpong);
     CU_add_test(s, "OSU only: overheads from streams", test_overheads_from_streams);
