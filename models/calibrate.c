@@ -32,8 +32,8 @@ static double stream_rate(const sc_level_t *lv, int pairs, double per_message, d
     return rate;
 }
 
-double sc_calibrate_predict(const sc_level_t *lv, size_t header, const sc_series_t *s,
-                            const sc_point_t *p)
+double sc_calibrate_predict(const sc_level_t *lv, size_t header, int shared_memory,
+                            const sc_series_t *s, const sc_point_t *p)
 {
     size_t m = p->bytes;
     double os = sc_level_send_overhead(lv, m), orr = sc_level_recv_overhead(lv, m);
@@ -55,8 +55,9 @@ double sc_calibrate_predict(const sc_level_t *lv, size_t header, const sc_series
     case SC_MEASURE_BANDWIDTH:
     case SC_MEASURE_MESSAGE_RATE: /* senders busy o_s a message, receivers o_r */
         return (double)m * stream_rate(lv, pairs, os > orr ? os : orr, link);
-    case SC_MEASURE_BIBANDWIDTH: /* every core sends and receives */
-        return 2 * (double)m * stream_rate(lv, pairs, os + orr, link);
+    case SC_MEASURE_BIBANDWIDTH: /* every core sends and receives; the two
+                                    directions share a node's one memory link */
+        return 2 * (double)m * stream_rate(lv, pairs, os + orr, shared_memory ? 2 * link : link);
     case SC_MEASURE_COLLECTIVE:
         break;
     }
@@ -409,32 +410,56 @@ static void segment_mean(const medians_t *md, double lo, double hi, const double
     *b = per_message ? 0 : sum / n;
 }
 
-/* A shared-memory level from streams alone (sc_calibrate_fit). */
+/* Per segment, a + b m by least squares over y (a term that would be
+ * negative dropped), or *used = 0 where no size falls in the segment. */
+static void fit_segment(const medians_t *md, const double *starts, int k, int nseg,
+                        const double *y, double *a, double *b, int *used)
+{
+    double lo = k == 0 ? 1 : starts[k], hi = k + 1 < nseg ? starts[k + 1] : INFINITY;
+    *used = least_squares(md, lo, hi, y, a, b);
+    if (*used && (*b < 0 || *a < 0))
+        segment_mean(md, lo, hi, y, *b < 0, a, b);
+}
+
+/* One pair's streams of `kind` (bytes/s), as one series' medians. */
+static sc_err_t one_pair(const sc_series_t *series, int nseries, sc_measure_kind_t kind,
+                         medians_t *md)
+{
+    sc_series_t *one = malloc((size_t)(nseries > 0 ? nseries : 1) * sizeof *one);
+    if (!one)
+        return sc_error(SC_ERR_RUN, "out of memory fitting the measurements");
+    int n = 0;
+    for (int i = 0; i < nseries; i++) {
+        sc_measure_kind_t k = series[i].kind;
+        if (k == SC_MEASURE_MESSAGE_RATE)
+            k = SC_MEASURE_BANDWIDTH; /* its value is bytes/s too */
+        if (k == kind && series[i].pairs <= 1) {
+            one[n] = series[i];
+            one[n++].kind = kind;
+        }
+    }
+    sc_err_t err = medians(one, n, kind, md);
+    free(one);
+    return err;
+}
+
+/* A shared-memory level from streams alone (sc_calibrate_fit). One pair's
+ * stream one way takes the slower core's time a message, max(o_s, o_r);
+ * both ways (Biband), each core sends and receives: o_s + o_r. */
 static sc_err_t fit_streams_only(const sc_fit_spec_t *spec, const sc_series_t *series,
                                  int nseries, sc_fit_t *fit)
 {
     sc_level_t *lv = &fit->level;
     double m, rate;
     const char *all_file = NULL;
-    sc_err_t err = largest_stream(series, nseries, INT_MAX, &m, &rate, &all_file);
-    if (err)
-        return err;
-    /* One pair's streams, as one series of bytes/s. */
-    sc_series_t *one = malloc((size_t)(nseries > 0 ? nseries : 1) * sizeof *one);
-    if (!one)
-        return sc_error(SC_ERR_RUN, "out of memory fitting the measurements");
-    int none = 0;
-    for (int i = 0; i < nseries; i++)
-        if ((series[i].kind == SC_MEASURE_BANDWIDTH || series[i].kind == SC_MEASURE_MESSAGE_RATE) &&
-            series[i].pairs <= 1) {
-            one[none] = series[i];
-            one[none++].kind = SC_MEASURE_BANDWIDTH;
-        }
-    medians_t md = {0};
-    double *per_message = NULL;
-    if ((err = medians(one, none, SC_MEASURE_BANDWIDTH, &md)))
+    medians_t uni = {0}, bi = {0};
+    double *t_uni = NULL, *t_bi = NULL;
+    sc_err_t err;
+    if ((err = largest_stream(series, nseries, INT_MAX, &m, &rate, &all_file)) ||
+        (err = one_pair(series, nseries, SC_MEASURE_BANDWIDTH, &uni)) ||
+        (err = one_pair(series, nseries, SC_MEASURE_BIBANDWIDTH, &bi)))
         goto cleanup;
-    if (md.n < 2 || m <= 0) {
+    if (uni.n < 2 || m <= 0) {
         err = sc_error(SC_ERR_INPUT,
                        "calibrate: no ping-pong latency (osu_latency, IMB PingPong, NetPIPE or an "
                        "SMPI PingPong CSV), nor one pair's stream of at least two sizes (IMB "
@@ -449,43 +474,62 @@ static sc_err_t fit_streams_only(const sc_fit_spec_t *spec, const sc_series_t *s
     snprintf(value, sizeof value, "%.6g B/s", lv->bandwidth_Bps);
     note(fit, "bandwidth", value, "the most bytes/s of any stream of %.0f B, the largest size (%s)",
          m, all_file);
-    /* One pair's time per message is its slower core's, o_s or o_r, where
-     * the memory is not what limits it: per segment a + b m. */
-    if (!(per_message = malloc((size_t)md.n * sizeof *per_message))) {
+    /* Seconds a message: one way, and each core's both ways (2m bytes). */
+    t_uni = malloc((size_t)uni.n * sizeof *t_uni);
+    t_bi = malloc((size_t)(bi.n > 0 ? bi.n : 1) * sizeof *t_bi);
+    if (!t_uni || !t_bi) {
         err = sc_error(SC_ERR_RUN, "out of memory fitting the measurements");
         goto cleanup;
     }
     int limited = 0;
-    for (int i = 0; i < md.n; i++) {
-        per_message[i] = md.values[i] > 0 ? md.sizes[i] / md.values[i] : 0;
-        if (md.values[i] >= 0.9 * lv->bandwidth_Bps)
-            limited++;
+    for (int i = 0; i < uni.n; i++) {
+        t_uni[i] = uni.values[i] > 0 ? uni.sizes[i] / uni.values[i] : 0;
+        limited += uni.values[i] >= 0.9 * lv->bandwidth_Bps;
     }
+    for (int i = 0; i < bi.n; i++)
+        t_bi[i] = bi.values[i] > 0 ? 2 * bi.sizes[i] / bi.values[i] : 0;
     double starts[SC_MAX_SEGMENTS];
     int nseg = segment_starts(spec, starts);
-    sc_piecewise_t o = {.n = nseg};
+    sc_piecewise_t os = {.n = nseg}, orr = {.n = nseg};
     for (int k = 0; k < nseg; k++) {
-        double a, b;
-        int used = least_squares(&md, k == 0 ? 1 : starts[k], k + 1 < nseg ? starts[k + 1] : INFINITY,
-                                 per_message, &a, &b);
-        segment_name(name, sizeof name, "o_s, o_r", starts, k, nseg);
+        double a, b, a2 = 0, b2 = 0;
+        int used, used2 = 0;
+        fit_segment(&uni, starts, k, nseg, t_uni, &a, &b, &used);
+        if (bi.n > 0)
+            fit_segment(&bi, starts, k, nseg, t_bi, &a2, &b2, &used2);
+        segment_name(name, sizeof name, "o_s", starts, k, nseg);
         if (used == 0) {
-            o.seg[k] = k > 0 ? o.seg[k - 1] : (sc_segment_t){0, 0, 0};
-            o.seg[k].min_bytes = starts[k];
+            os.seg[k] = k > 0 ? os.seg[k - 1] : (sc_segment_t){0, 0, 0};
+            orr.seg[k] = k > 0 ? orr.seg[k - 1] : (sc_segment_t){0, 0, 0};
+            os.seg[k].min_bytes = orr.seg[k].min_bytes = starts[k];
             note(fit, name, "as below", "no size of a one-pair stream here");
             continue;
         }
-        if (b < 0 || a < 0) /* one term alone: the mean time, or the mean per byte */
-            segment_mean(&md, k == 0 ? 1 : starts[k], k + 1 < nseg ? starts[k + 1] : INFINITY,
-                         per_message, b < 0, &a, &b);
-        o.seg[k] = (sc_segment_t){starts[k], a, b};
+        /* The receiver is the slower side: it copies the data out (of a
+         * shared buffer, or straight from the sender's memory). */
+        double fa = used2 ? a2 - a : a, fb = used2 ? b2 - b : b;
+        fa = fa < 0 ? 0 : fa > a ? a : fa;
+        fb = fb < 0 ? 0 : fb > b ? b : fb;
+        orr.seg[k] = (sc_segment_t){starts[k], a, b};
+        os.seg[k] = (sc_segment_t){starts[k], fa, fb};
+        snprintf(value, sizeof value, "%.4g s + %.4g s/B", fa, fb);
+        if (used2)
+            note(fit, name, value,
+                 "one pair's time a message both ways (%d sizes, %s) less one way's: the "
+                 "faster side",
+                 used2, bi.files);
+        else
+            note(fit, name, value, "taken equal to o_r: no stream both ways (Biband) tells them "
+                                   "apart");
+        segment_name(name, sizeof name, "o_r", starts, k, nseg);
         snprintf(value, sizeof value, "%.4g s + %.4g s/B", a, b);
         note(fit, name, value,
-             "each: least squares over %d sizes of one pair's time per message in its streams "
-             "(%s); a stream cannot tell o_s from o_r",
-             used, md.files);
+             "least squares over %d sizes of one pair's time a message one way (%s): the "
+             "slower side",
+             used, uni.files);
     }
-    lv->send_overhead = lv->recv_overhead = o;
+    lv->send_overhead = os;
+    lv->recv_overhead = orr;
     if (limited)
         note(fit, "note", "-", "one pair's stream reached 90%% of the bandwidth at %d sizes: "
              "there the memory, not the cores, may have limited it", limited);
@@ -494,9 +538,10 @@ static sc_err_t fit_streams_only(const sc_fit_spec_t *spec, const sc_series_t *s
     note(fit, "latency", value, "no ping-pong: the template's, kept (a stream does not show it)");
     lv->gap_s = 0;
 cleanup:
-    free(per_message);
-    medians_free(&md);
-    free(one);
+    free(t_uni);
+    free(t_bi);
+    medians_free(&uni);
+    medians_free(&bi);
     return err;
 }
 

@@ -59,9 +59,10 @@ typedef struct {
  *                    osu_bw at small sizes), when that rate is below what the
  *                    senders' o_s allow, so that the NIC is what limits it.
  * A shared-memory level without a ping-pong (IMB's Uniband and Biband run
- * inside one node give only streams) is fitted to streams alone: o_s = o_r
- * as above plus a per-byte cost, what one pair's stream of the largest size
- * leaves after that; the bandwidth the most bytes/s of any stream of the
+ * inside one node give only streams) is fitted to streams alone: per
+ * segment o_r = a + b m over one pair's time a message one way (the slower
+ * side), o_s over its time both ways (Biband: o_s + o_r) less o_r, or equal
+ * to o_r without one; the bandwidth the most bytes/s of any stream of the
  * largest size (several pairs sharing the node's memory); no factors; the
  * template's latency, which no stream shows.
  * SC_ERR_INPUT when there is no ping-pong series to fit L and the bandwidth
@@ -74,9 +75,11 @@ sc_err_t sc_calibrate_fit(const sc_fit_spec_t *spec, const sc_series_t *series, 
  * handshake above the eager limit), o_s, o_r (above the eager limit, the
  * receive of an announced message: its clear-to-send, the data, o_r), and for
  * streaming (osu_bw, osu_mbw_mr: a window of messages in flight) the rate
- * the slowest of the sender's o_s, the NIC's g and the wire allow. NAN for
+ * the slowest of the sender's o_s, the NIC's g and the wire allow (both ways,
+ * Biband, through one link each way, or the one memory link of a node with
+ * `shared_memory`). NAN for
  * what it does not predict (collectives: simulate them). */
-double sc_calibrate_predict(const sc_level_t *lv, size_t header_bytes, const sc_series_t *s,
-                            const sc_point_t *p);
+double sc_calibrate_predict(const sc_level_t *lv, size_t header_bytes, int shared_memory,
+                            const sc_series_t *s, const sc_point_t *p);
 
 #endif

@@ -126,8 +126,8 @@ static void format_value(sc_measure_kind_t kind, double v, char *out, size_t len
 
 /* Residuals of the level against every point: per point with `detail`,
  * then per series the median and largest relative error. */
-static void print_residuals(const sc_level_t *lv, size_t header, const all_series_t *all,
-                            int detail)
+static void print_residuals(const sc_level_t *lv, size_t header, int shared_memory,
+                            const all_series_t *all, int detail)
 {
     if (detail) {
         printf("\n# residuals: (predicted - measured) / measured\n"
@@ -136,7 +136,7 @@ static void print_residuals(const sc_level_t *lv, size_t header, const all_serie
             const sc_series_t *s = &all->series[i];
             for (int j = 0; j < s->npoints; j++) {
                 const sc_point_t *p = &s->points[j];
-                double want = sc_calibrate_predict(lv, header, s, p);
+                double want = sc_calibrate_predict(lv, header, shared_memory, s, p);
                 if (isnan(want) || p->value <= 0)
                     continue;
                 char got_text[32], want_text[32];
@@ -161,7 +161,7 @@ static void print_residuals(const sc_level_t *lv, size_t header, const all_serie
         const sc_series_t *s = &all->series[i];
         int n = 0;
         for (int j = 0; j < s->npoints; j++) {
-            double want = sc_calibrate_predict(lv, header, s, &s->points[j]);
+            double want = sc_calibrate_predict(lv, header, shared_memory, s, &s->points[j]);
             if (!isnan(want) && s->points[j].value > 0)
                 errs[n++] = (want - s->points[j].value) / s->points[j].value;
         }
@@ -336,7 +336,7 @@ int sc_cli_calibrate(int argc, char **argv)
     if (platform) { /* report only */
         if ((err = sc_platform_load("--platform", platform, &plat)))
             goto cleanup;
-        print_residuals(&plat.level[level], plat.header_bytes, &all, 1);
+        print_residuals(&plat.level[level], plat.header_bytes, level == SC_LEVEL_INTRA, &all, 1);
         goto cleanup;
     }
 
@@ -376,7 +376,7 @@ int sc_cli_calibrate(int argc, char **argv)
     if ((err = sc_calibrate_fit(&spec, all.series, all.n, &fit)))
         goto cleanup;
     print_fit(&fit, levels[level]);
-    print_residuals(&fit.level, plat.header_bytes, &all, report);
+    print_residuals(&fit.level, plat.header_bytes, level == SC_LEVEL_INTRA, &all, report);
     if (out) {
         /* The command and the files, for the record. */
         char *made_by = NULL, *comment = NULL;

@@ -40,7 +40,7 @@ static sc_series_t make_series(const sc_level_t *lv, sc_measure_kind_t kind, int
         for (long d = -1; d <= 1; d += 2) {
             size_t size = (size_t)((long)m + (m > 4 ? d * 3 : 0));
             sc_point_t p = {.bytes = size, .value2 = NAN, .line = s.npoints + 1};
-            double v = sc_calibrate_predict(lv, HEADER, &s, &p);
+            double v = sc_calibrate_predict(lv, HEADER, 0, &s, &p);
             for (int k = -1; k <= 1; k++) {
                 p.value = v * (1 + 0.2 * k);
                 if (kind == SC_MEASURE_MESSAGE_RATE)
@@ -103,7 +103,7 @@ static void test_recovers_level(void)
     CU_ASSERT_EQUAL(fit.level.eager_limit, 131072);
     /* ...so every ping-pong point is predicted as measured (the median). */
     for (int j = 1; j < s[2].npoints; j += 3)
-        NEAR(sc_calibrate_predict(&fit.level, HEADER, &s[2], &s[2].points[j]),
+        NEAR(sc_calibrate_predict(&fit.level, HEADER, 0, &s[2], &s[2].points[j]),
              s[2].points[j].value);
     CU_ASSERT_TRUE(fit.nnotes >= 9);
     free_series(s, 3);
@@ -173,7 +173,7 @@ static void test_overheads_from_streams(void)
     NEAR(lv->gap_s, 10e-9);
     for (int i = 0; i < 4; i++)
         for (int j = 1; j < s[i].npoints; j += 3) {
-            double got = sc_calibrate_predict(lv, HEADER, &s[i], &s[i].points[j]);
+            double got = sc_calibrate_predict(lv, HEADER, 0, &s[i], &s[i].points[j]);
             double tolerance = s[i].kind == SC_MEASURE_LATENCY ? 0.01 : 0.1;
             if (fabs(got - s[i].points[j].value) > tolerance * s[i].points[j].value) {
                 fprintf(stderr, "\n%s, %zu bytes: predicted %g, measured %g\n", s[i].path,
@@ -191,17 +191,21 @@ static void test_overheads_from_streams(void)
 static void test_shared_memory_from_streams(void)
 {
     sc_level_t want = {.latency_s = 28e-9, .bandwidth_Bps = 47e9, .eager_limit = 8192};
-    want.send_overhead = want.recv_overhead = (sc_piecewise_t){
+    want.recv_overhead = (sc_piecewise_t){
         3, {{0, 0.12e-6, 0.6e-9}, {128, 0.5e-6, 0.24e-9}, {8193, 1e-6, 0.1e-9}}};
-    sc_series_t s[2] = {make_series(&want, SC_MEASURE_BANDWIDTH, 0, "uniband, np 2"),
-                        make_series(&want, SC_MEASURE_BANDWIDTH, 16, "uniband, np 32")};
+    want.send_overhead = (sc_piecewise_t){
+        3, {{0, 0.05e-6, 0}, {128, 0.1e-6, 0.05e-9}, {8193, 0, 0.01e-9}}};
+    sc_series_t s[3] = {make_series(&want, SC_MEASURE_BANDWIDTH, 0, "uniband, np 2"),
+                        make_series(&want, SC_MEASURE_BANDWIDTH, 16, "uniband, np 32"),
+                        make_series(&want, SC_MEASURE_BIBANDWIDTH, 0, "biband, np 2")};
     sc_level_t start = sc_level_hockney(28e-9, 153.6e9, 0.24e-6, 8192);
     start.gap_s = 1e-6;
     static const size_t at128[] = {128};
     sc_fit_spec_t spec = {.breakpoints = at128, .nbreakpoints = 1, .eager_limit = 8192,
                           .header_bytes = HEADER, .fallback = &start, .shared_memory = 1};
     sc_fit_t fit;
-    CU_ASSERT_EQUAL_FATAL(sc_calibrate_fit(&spec, s, 2, &fit), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_calibrate_fit(&spec, s, 3, &fit), SC_OK);
+    /* one way gives the slower side, o_r; both ways o_s + o_r */
     check_segments(&fit.level.send_overhead, &want.send_overhead);
     check_segments(&fit.level.recv_overhead, &want.recv_overhead);
     NEAR(fit.level.bandwidth_Bps, want.bandwidth_Bps);
@@ -209,15 +213,18 @@ static void test_shared_memory_from_streams(void)
     CU_ASSERT_EQUAL(fit.level.latency_s, 28e-9);
     CU_ASSERT_EQUAL(fit.level.gap_s, 0);
     for (int j = 1; j < s[1].npoints; j += 3)
-        NEAR(sc_calibrate_predict(&fit.level, HEADER, &s[1], &s[1].points[j]),
+        NEAR(sc_calibrate_predict(&fit.level, HEADER, 1, &s[1], &s[1].points[j]),
              s[1].points[j].value);
+    /* Without the stream both ways, o_s is taken equal to o_r. */
+    CU_ASSERT_EQUAL_FATAL(sc_calibrate_fit(&spec, s, 2, &fit), SC_OK);
+    check_segments(&fit.level.send_overhead, &want.recv_overhead);
     /* The network level still needs its ping-pong, and shared memory one
      * pair's stream. */
     spec.shared_memory = 0;
     CU_ASSERT_EQUAL(sc_calibrate_fit(&spec, s, 2, &fit), SC_ERR_INPUT);
     spec.shared_memory = 1;
     CU_ASSERT_EQUAL(sc_calibrate_fit(&spec, s + 1, 1, &fit), SC_ERR_INPUT);
-    free_series(s, 2);
+    free_series(s, 3);
 }
 
 static void test_needs_pingpong(void)
