@@ -42,6 +42,10 @@ cclake-roce) omb=output/csd3/cclake-roce-gcc9-ompi3-ucx/omb platform=roce-50g.xm
     what="cclake, 64 ranks (2 nodes x 32), 50 Gb/s RoCE, Open MPI 3.1.6" ;;
 *) echo "excalibur.sh: unknown system '$system'; use $systems" >&2; exit 2 ;;
 esac
+# The shared memory of both networks' platforms of a cluster is fitted to the
+# IMB streams inside one node of its InfiniBand run (the same nodes).
+imb=${omb%%/omb}/imb
+imb=$(echo "$imb" | sed 's/roce-gcc9-openmpi4-ucx/ib-gcc9-openmpi4-ucx/; s/cclake-roce-/cclake-ib-/')
 [ -x "$simcoll" ] || { echo "excalibur.sh: build simcoll first (./setup.sh)" >&2; exit 2; }
 git -C "$repo" cat-file -e "$commit:$omb/Osu_latency/rfm_Osu_latency_job.out" 2>/dev/null || {
     echo "excalibur.sh: '$repo' is not a clone of github.com/ukri-excalibur/excalibur-tests" \
@@ -56,36 +60,53 @@ trap 'rm -rf "$scratch"' EXIT
 for t in Osu_latency Osu_bw Osu_mbw_mr__1 Osu_mbw_mr__32 Osu_allreduce Osu_allgather; do
     git -C "$repo" show "$commit:$omb/$t/rfm_${t}_job.out" > "$scratch/$t.txt"
 done
+for t in IMB_Uniband_1_0 IMB_Biband_1_0; do
+    git -C "$repo" show "$commit:$imb/$t/rfm_${t}_job.out" > "$scratch/$t.txt"
+done
 plat=$top/platforms/$platform
-# The point-to-point files and how the platform's network level was fitted
-# to them (platforms/README.md). Calibration runs where the files are, so
-# that its reports name them, not a temporary directory.
-p2p="--osu-latency Osu_latency.txt --osu-bw Osu_bw.txt
-     --osu-mbw-mr Osu_mbw_mr__1.txt --osu-mbw-mr Osu_mbw_mr__32.txt"
-fit="--breakpoints 256 --eager-limit 8192"
+# The point-to-point files and how the platform's levels were fitted to them
+# (platforms/README.md): the network to OSU's runs between two nodes, the
+# shared memory to IMB's Uniband and Biband sections of 2 to 32 processes,
+# which ran inside node 0 (32 or 56 ranks a node). Calibration runs where the
+# files are, so that its reports name them, not a temporary directory.
+inter="--osu-latency Osu_latency.txt --osu-bw Osu_bw.txt
+       --osu-mbw-mr Osu_mbw_mr__1.txt --osu-mbw-mr Osu_mbw_mr__32.txt
+       --breakpoints 256 --eager-limit 8192"
+intra="--level intra --imb IMB_Uniband_1_0.txt --imb IMB_Biband_1_0.txt --processes 2-32
+       --breakpoints 128 --eager-limit 8192"
 
-# The network level again, from the point-to-point runs only, on the
-# platform's nodes; and the platform's residuals on them.
-# shellcheck disable=SC2086
-(cd "$scratch" && "$simcoll" calibrate $p2p --like "$plat" $fit -o refit.xml) > "$out-fit.txt"
-# shellcheck disable=SC2086
-(cd "$scratch" && "$simcoll" calibrate --report --platform "$plat" $p2p) \
-    > "$out-residuals.txt"
-# shellcheck disable=SC2086
-(cd "$scratch" && "$simcoll" calibrate --report --platform refit.xml $p2p) > "$scratch/refit.txt"
-echo "fit: $out-fit.txt; the platform's residuals:"
-tail -n 5 "$out-residuals.txt"
-# The platform's numbers are the fit's (rounded to 4 digits): their
-# median residuals agree within 0.2 points.
-medians() { awk '$NF ~ /%$/ && $(NF-1) ~ /%$/ { sub("%", "", $(NF-1)); print $1, $(NF-1) }' "$1"; }
-medians "$out-residuals.txt" | sort > "$scratch/shipped.med"
-medians "$scratch/refit.txt" | sort > "$scratch/refit.med"
-join "$scratch/shipped.med" "$scratch/refit.med" | awk '
-    { d = $2 - $3; if (d < 0) d = -d; if (d > 0.2) { bad = 1; print "differs: " $0 } }
-    END { if (bad || NR == 0) exit 1 }' || {
-    echo "excalibur.sh: $plat is not what the point-to-point files give" >&2
-    exit 1
+# Each level again, from the point-to-point runs only, on the platform; the
+# platform's residuals on them; and a check that the platform's numbers are
+# the fit's (rounded to 4 digits): their median residuals agree within 0.2
+# points. Per series: its label and what it measures, then the median.
+medians() {
+    awk '$NF ~ /%$/ && $(NF-1) ~ /%$/ {
+        m = $(NF-1); sub("%", "", m); $NF = ""; $(NF-1) = ""; gsub(/ +/, "_"); print $0, m }' "$1"
 }
+for level in inter intra; do
+    eval "opts=\$$level"
+    case $level in inter) suffix= ;; intra) suffix=-intra ;; esac
+    # shellcheck disable=SC2086 # the option lists are split on purpose
+    (cd "$scratch" && "$simcoll" calibrate $opts --like "$plat" -o refit.xml) \
+        > "$out$suffix-fit.txt"
+    report=$(echo "$opts" | sed 's/--breakpoints [^ ]*//; s/--eager-limit [^ ]*//')
+    # shellcheck disable=SC2086
+    (cd "$scratch" && "$simcoll" calibrate --report --platform "$plat" $report) \
+        > "$out$suffix-residuals.txt"
+    # shellcheck disable=SC2086
+    (cd "$scratch" && "$simcoll" calibrate --report --platform refit.xml $report) \
+        > "$scratch/refit.txt"
+    echo "$level fit: $out$suffix-fit.txt; the platform's residuals:"
+    sed -n '/^# residuals per series/,$p' "$out$suffix-residuals.txt" | tail -n +3
+    medians "$out$suffix-residuals.txt" | sort > "$scratch/shipped.med"
+    medians "$scratch/refit.txt" | sort > "$scratch/refit.med"
+    join "$scratch/shipped.med" "$scratch/refit.med" | awk '
+        { d = $2 - $3; if (d < 0) d = -d; if (d > 0.2) { bad = 1; print "differs: " $0 } }
+        END { if (bad || NR == 0) exit 1 }' || {
+        echo "excalibur.sh: $plat's $level level is not what the point-to-point files give" >&2
+        exit 1
+    }
+done
 
 # Predictions: 64 ranks on two nodes. OSU's allreduce is of floats: simcoll's
 # int has their size.

@@ -65,7 +65,11 @@ static void test_shipped_platforms(void)
     CU_ASSERT_TRUE(edr->uniform);
     CU_ASSERT_DOUBLE_EQUAL(edr->nodes[15].speed_flops, 33.6e9, 1);
     const sc_level_t *en = &edr->level[SC_LEVEL_INTER];
-    check_level(&edr->level[SC_LEVEL_INTRA], 28e-9, 153.6e9, 0.24e-6, 8192);
+    const sc_level_t *ei = &edr->level[SC_LEVEL_INTRA];
+    check_level(ei, 28e-9, 47.26e9, 0.12e-6, 8192);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_send_overhead(ei, 128), 50.06e-9, 1e-18);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_recv_overhead(ei, 128), 587e-9 + 128 * 238.6e-12, 1e-18);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_recv_overhead(ei, 1 << 20), (1 << 20) * 108.8e-12, 1e-15);
     check_level(en, 0.7572e-6, 12.17e9, 0.1248e-6 + 0.7577e-9, 8192);
     CU_ASSERT_DOUBLE_EQUAL(sc_level_recv_overhead(en, 256), 0.1248e-6 + 256 * 0.1311e-9, 1e-15);
     CU_ASSERT_DOUBLE_EQUAL(sc_level_bandwidth_factor(en, 255), 0.3812, 1e-12);
@@ -87,14 +91,19 @@ static void test_shipped_excalibur_platforms(void)
     CU_ASSERT_STRING_EQUAL(r50->name, "roce-50g");
     CU_ASSERT_EQUAL(r25->total_cores, 16 * 32);
     CU_ASSERT_DOUBLE_EQUAL(r25->nodes[0].speed_flops, 33.6e9, 1);
-    check_level(&r25->level[SC_LEVEL_INTRA], 28e-9, 153.6e9, 0.24e-6, 8192);
+    check_level(&r25->level[SC_LEVEL_INTRA], 28e-9, 47.26e9, 0.12e-6, 8192); /* as ib4x-edr */
     const sc_platform_t *cclake[] = {hdr, r50};
     for (int i = 0; i < 2; i++) {
         CU_ASSERT_EQUAL(cclake[i]->nnodes, 56);
         CU_ASSERT_EQUAL(cclake[i]->total_cores, 56 * 56);
         CU_ASSERT_TRUE(cclake[i]->uniform);
         CU_ASSERT_DOUBLE_EQUAL(cclake[i]->nodes[55].speed_flops, 70.4e9, 1);
-        check_level(&cclake[i]->level[SC_LEVEL_INTRA], 28.64e-9, 281.6e9, 0.24e-6, 8192);
+        const sc_level_t *ci = &cclake[i]->level[SC_LEVEL_INTRA];
+        check_level(ci, 28.64e-9, 25.84e9, 107.6e-9, 8192);
+        CU_ASSERT_DOUBLE_EQUAL(sc_level_recv_overhead(ci, 127), 131.6e-9, 1e-18);
+        CU_ASSERT_DOUBLE_EQUAL(sc_level_send_overhead(ci, 8192), 426.8e-9 + 8192 * 183e-12,
+                               1e-15);
+        CU_ASSERT_DOUBLE_EQUAL(sc_level_recv_overhead(ci, 8193), 8193 * 63.25e-12, 1e-15);
     }
     const sc_level_t *h = &hdr->level[SC_LEVEL_INTER];
     check_level(h, 0.6792e-6, 12.32e9, 0.139e-6 + 0.4622e-9, 8192);
