@@ -10,6 +10,18 @@ sc_level_id_t sc_model_level_id(const sc_model_t *model, int a, int b)
     return model->node_of[a] == model->node_of[b] ? SC_LEVEL_INTRA : SC_LEVEL_INTER;
 }
 
+int sc_model_hier_level(const sc_model_t *model, int a, int b)
+{
+    long na = model->node_of[a], nb = model->node_of[b];
+    if (na == nb)
+        return 0;
+    const sc_platform_t *plat = model->plat;
+    for (int k = 0; k < plat->ngroupings; k++)
+        if (na / plat->group_size[k] == nb / plat->group_size[k])
+            return 1 + k;
+    return 1 + plat->ngroupings;
+}
+
 const sc_level_t *sc_model_level(const sc_model_t *model, int a, int b)
 {
     return &model->plat->level[sc_model_level_id(model, a, b)];

@@ -58,6 +58,11 @@ typedef sc_err_t (*sc_model_fn)(const sc_model_t *model, size_t bytes,
 sc_level_id_t sc_model_level_id(const sc_model_t *model, int a, int b);
 const sc_level_t *sc_model_level(const sc_model_t *model, int a, int b);
 
+/* The hierarchy level a message from rank a to rank b crosses (models/
+ * platform.h): 0 on one node, else 1 + the first of the platform's
+ * groupings that holds both nodes, or the top, 1 + ngroupings. */
+int sc_model_hier_level(const sc_model_t *model, int a, int b);
+
 /* Every message is costed as the transport of sim/ carries it, assuming no
  * other message shares a link (no contention). Each piece on the wire
  * carries the platform's header of h bytes besides any data, and a piece of

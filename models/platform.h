@@ -15,6 +15,13 @@ typedef enum {
     SC_NLEVELS = 2
 } sc_level_id_t;
 
+/* Levels of the hierarchy a message crosses, for its traffic: 0 inside a
+ * node, 1 between two nodes of the smallest group of nodes (those on one
+ * switch; in a cluster on one switch, every pair of nodes), 2 between two
+ * groups of the next larger group, ... up to the top. Their costs are the
+ * two levels above (a network level's link is every link of a topology). */
+enum { SC_MAX_LEVELS = 10 }; /* a fat tree has at most 8 levels of switches */
+
 /* A function of the message size, linear in pieces like SMPI's smpi/os:
  * segment k applies from seg[k].min_bytes (seg[0].min_bytes = 0) up to the
  * next segment's, and gives start + per_byte * bytes there. */
@@ -86,6 +93,14 @@ typedef struct {
     /* 1 if the network is one of SimGrid's topologies (simcoll/topology),
      * which sim/engine builds from engine_xml instead of loading it. */
     int topology;
+    /* The network's groups of nodes, smallest first, for the level of a
+     * message (sc_model_hier_level): SimGrid numbers a topology's nodes so
+     * that each group is group_size[k] consecutive nodes (a fat tree's
+     * switches below its top level; a dragonfly's routers, chassis and
+     * groups). nlevels = 2 + ngroupings; a cluster on one switch, or a
+     * torus, has none. */
+    int ngroupings, nlevels;
+    long group_size[SC_MAX_LEVELS - 2];
     /* 1 if every node has the same core speed, and every node's memory bus
      * and every node pair's route the parameters in `level`; cost models
      * are only exact then (never with a topology: routes differ in hops). */

@@ -19,6 +19,28 @@ static long total_messages(const sc_run_result_t *r)
     return r->messages[SC_LEVEL_INTRA] + r->messages[SC_LEVEL_INTER];
 }
 
+/* The bytes or messages of each level of the network's hierarchy, level 0
+ * first: ",b0;b1;..." in CSV, ", "level_bytes": [b0, b1, ...]" in JSON. */
+static void put_levels(FILE *out, const sc_run_result_t *r, int json)
+{
+    int n = r->nlevels > 2 ? r->nlevels : 2;
+    for (int which = 0; which < 2; which++) {
+        if (json)
+            fprintf(out, ", \"%s\": [", which ? "level_messages" : "level_bytes");
+        else
+            fputc(',', out);
+        for (int l = 0; l < n; l++) {
+            const char *sep = l == 0 ? "" : json ? ", " : ";";
+            if (which)
+                fprintf(out, "%s%ld", sep, r->level_messages[l]);
+            else
+                fprintf(out, "%s%.0f", sep, r->level_bytes[l]);
+        }
+        if (json)
+            fputc(']', out);
+    }
+}
+
 /* Writes s as a CSV field, quoted only when it needs to be (RFC 4180). */
 static void csv_string(FILE *out, const char *s)
 {
@@ -116,14 +138,15 @@ const char *sc_report_csv_header(void)
            "model_time_s,inter_node_bytes,intra_node_bytes,inter_node_messages,"
            "intra_node_messages,messages,valid,cut_weight,graph_weight,partition_time_s,"
            "op,type,max_rank_bytes,critical_path_bytes,mpi,speculated,mispredicted,"
-           "mean_rank_time_s,simcoll_version,platform_file,command";
+           "mean_rank_time_s,level_bytes,level_messages,simcoll_version,platform_file,command";
 }
 
 const char *sc_program_report_csv_header(void)
 {
     return "program,platform,np,nodes,mapping,pack,sim_time_s,model_time_s,statements,"
            "inter_node_bytes,intra_node_bytes,inter_node_messages,intra_node_messages,"
-           "messages,valid,speculated,mispredicted,simcoll_version,platform_file,command";
+           "messages,valid,speculated,mispredicted,level_bytes,level_messages,simcoll_version,"
+           "platform_file,command";
 }
 
 static void print_csv(FILE *out, const sc_report_row_t *rows, int nrows,
@@ -154,6 +177,7 @@ static void print_csv(FILE *out, const sc_report_row_t *rows, int nrows,
         if (row->mpi)
             csv_string(out, row->mpi);
         fprintf(out, ",%ld,%ld,%.9g", r->speculated, r->mispredicted, r->mean_rank_time_s);
+        put_levels(out, r, 0);
         csv_provenance(out, prov, command);
         fputc('\n', out);
     }
@@ -245,13 +269,14 @@ static void print_json(FILE *out, const sc_report_row_t *rows, int nrows,
             fputs("null", out);
         fprintf(out, ", \"speculated\": %ld, \"mispredicted\": %ld, \"mean_rank_time_s\": %.9g",
                 r->speculated, r->mispredicted, r->mean_rank_time_s);
+        put_levels(out, r, 1);
         json_provenance(out, prov, command);
         fprintf(out, "}%s\n", i + 1 < nrows ? "," : "");
     }
     fputs("]\n", out);
 }
 
-enum { NCOLS = 18, CELL = 48 };
+enum { NCOLS = 19, CELL = 64, LEVELS_COL = 17, MPI_COL = 18 };
 
 static void table_cells(const sc_report_row_t *row, char cells[NCOLS][CELL])
 {
@@ -282,7 +307,15 @@ static void table_cells(const sc_report_row_t *row, char cells[NCOLS][CELL])
     sc_format_bytes(r->max_rank_bytes, cells[14], CELL);
     sc_format_bytes(r->path_bytes, cells[15], CELL);
     valid_cell(r, cells[16], CELL);
-    snprintf(cells[17], CELL, "%s", row->mpi ? row->mpi : "-");
+    /* Bytes between nodes by the network's level, 1 to the top. */
+    cells[LEVELS_COL][0] = 0;
+    for (int l = 1; l < r->nlevels && l < SC_MAX_LEVELS; l++) {
+        char part[24];
+        sc_format_bytes(r->level_bytes[l], part, sizeof part);
+        size_t n = strlen(cells[LEVELS_COL]);
+        snprintf(cells[LEVELS_COL] + n, CELL - n, "%s%s", l > 1 ? " / " : "", part);
+    }
+    snprintf(cells[MPI_COL], CELL, "%s", row->mpi ? row->mpi : "-");
 }
 
 /* One table line; the last column is not padded (no trailing blanks). */
@@ -301,15 +334,19 @@ static void print_table(FILE *out, const sc_report_row_t *rows, int nrows)
     static const char *const head[NCOLS] = {
         "platform",  "algo",  "np",         "nodes",      "size",     "mapping",
         "simulated", "model", "inter-node", "intra-node", "messages", "cut",
-        "mapped in", "op",    "max/rank",   "crit. path", "valid", "mpi"};
+        "mapped in", "op",    "max/rank",   "crit. path", "valid", "by level", "mpi"};
     /* Text columns align left, numbers right. */
-    static const int left[NCOLS] = {1, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 1};
-    /* The mpi column only when a profile chose an algorithm. */
-    int ncols = NCOLS - 1;
-    for (int i = 0; i < nrows; i++)
-        if (rows[i].mpi)
-            ncols = NCOLS;
-    int width[NCOLS];
+    static const int left[NCOLS] = {1, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 1};
+    /* The by-level column only on a network of several levels, the mpi
+     * column only when a profile chose an algorithm. */
+    int shown[NCOLS];
+    for (int c = 0; c < NCOLS; c++)
+        shown[c] = c != LEVELS_COL && c != MPI_COL;
+    for (int i = 0; i < nrows; i++) {
+        shown[LEVELS_COL] |= rows[i].result.nlevels > 2;
+        shown[MPI_COL] |= rows[i].mpi != NULL;
+    }
+    int width[NCOLS], w[NCOLS], l[NCOLS], ncols = 0;
     char cells[NCOLS][CELL];
     for (int c = 0; c < NCOLS; c++)
         width[c] = (int)strlen(head[c]);
@@ -319,13 +356,20 @@ static void print_table(FILE *out, const sc_report_row_t *rows, int nrows)
             if ((int)strlen(cells[c]) > width[c])
                 width[c] = (int)strlen(cells[c]);
     }
-    print_line(out, ncols, head, width, left);
+    const char *line[NCOLS];
+    for (int c = 0; c < NCOLS; c++)
+        if (shown[c]) {
+            w[ncols] = width[c];
+            l[ncols] = left[c];
+            line[ncols++] = head[c];
+        }
+    print_line(out, ncols, line, w, l);
     for (int i = 0; i < nrows; i++) {
         table_cells(&rows[i], cells);
-        const char *line[NCOLS];
-        for (int c = 0; c < NCOLS; c++)
-            line[c] = cells[c];
-        print_line(out, ncols, line, width, left);
+        for (int c = 0, k = 0; c < NCOLS; c++)
+            if (shown[c])
+                line[k++] = cells[c];
+        print_line(out, ncols, line, w, l);
     }
 }
 
@@ -433,6 +477,7 @@ void sc_program_report_print(FILE *out, sc_format_t format, const sc_program_rep
                     r->messages[SC_LEVEL_INTER], r->messages[SC_LEVEL_INTRA], total_messages(r),
                     valid);
             fprintf(out, ",%ld,%ld", r->speculated, r->mispredicted);
+            put_levels(out, r, 0);
             csv_provenance(out, prov, command);
             fputc('\n', out);
             continue;
@@ -453,6 +498,7 @@ void sc_program_report_print(FILE *out, sc_format_t format, const sc_program_rep
                 r->messages[SC_LEVEL_INTRA], total_messages(r), valid);
         fprintf(out, ", \"speculated\": %ld, \"mispredicted\": %ld, \"mean_rank_time_s\": %.9g",
                 r->speculated, r->mispredicted, r->mean_rank_time_s);
+        put_levels(out, r, 1);
         json_provenance(out, prov, command);
         fprintf(out, "}%s\n", i + 1 < nrows ? "," : "");
     }

@@ -361,6 +361,9 @@ sc_err_t sc_platform_load(const char *option, const char *name, sc_platform_t *p
     plat->engine_xml = checked.engine_xml;
     plat->engine_xml_len = checked.engine_xml_len;
     plat->topology = checked.topology;
+    plat->ngroupings = checked.ngroupings;
+    plat->nlevels = checked.nlevels;
+    memcpy(plat->group_size, checked.group_size, sizeof plat->group_size);
     return SC_OK;
 }
 

@@ -883,7 +883,7 @@ static void put_results(session_t *s, sc_wire_t *out)
 {
     int p = s->spec->np;
     sc_wire_put_int(out, sc_world_receives_short(s->world));
-    sc_traffic_t total = {{0}, {0}, 0};
+    sc_traffic_t total = {0};
     double max_rank_bytes = 0;
     for (int r = 0; r < p; r++) {
         const sc_traffic_t *tr = sc_world_traffic(s->world, r);
@@ -892,6 +892,10 @@ static void put_results(session_t *s, sc_wire_t *out)
             total.messages[l] += tr->messages[l];
             total.bytes[l] += tr->bytes[l];
             sent += tr->bytes[l];
+        }
+        for (int l = 0; l < SC_MAX_LEVELS; l++) {
+            total.level_messages[l] += tr->level_messages[l];
+            total.level_bytes[l] += tr->level_bytes[l];
         }
         if (sent > max_rank_bytes)
             max_rank_bytes = sent;
@@ -1089,8 +1093,11 @@ sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res)
     }
     memcpy(res->messages, total.messages, sizeof res->messages);
     memcpy(res->bytes, total.bytes, sizeof res->bytes);
+    memcpy(res->level_messages, total.level_messages, sizeof res->level_messages);
+    memcpy(res->level_bytes, total.level_bytes, sizeof res->level_bytes);
     res->path_bytes = total.path_bytes;
     res->nodes = sc_place_nodes_used(spec->plat, p, lay.node_of);
+    res->nlevels = spec->plat->nlevels > 2 ? spec->plat->nlevels : 2;
     res->statements = lay.communications;
     res->nops = spec->trace ? lay.communications : 0;
     if (!(res->node_of = malloc((size_t)p * sizeof *res->node_of))) {

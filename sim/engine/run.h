@@ -62,6 +62,11 @@ typedef struct {
     int nodes;             /* nodes that host at least one rank */
     long messages[SC_NLEVELS];
     double bytes[SC_NLEVELS];
+    /* the same by the network's hierarchy (sc_traffic_t), levels 0 to
+     * nlevels - 1 (the platform's) */
+    int nlevels;
+    long level_messages[SC_MAX_LEVELS];
+    double level_bytes[SC_MAX_LEVELS];
     double max_rank_bytes; /* the most bytes one rank sent */
     double path_bytes;     /* bytes on the critical path (sc_traffic_t) */
     int valid;             /* 1 right result, 0 wrong, -1 not checked */

@@ -711,6 +711,9 @@ static sc_err_t sim_isend(sc_comm_t *comm, const void *buf, size_t bytes, int ds
     const sc_level_t *lv = &rk->world->model->plat->level[level];
     rk->traffic.messages[level]++;
     rk->traffic.bytes[level] += (double)bytes;
+    int hier = sc_model_hier_level(rk->world->model, comm->rank, dst);
+    rk->traffic.level_messages[hier]++;
+    rk->traffic.level_bytes[hier] += (double)bytes;
     rk->world->ranks[dst].addressed++;
     long record = record_message(rk->world, comm->rank, dst, level, tag, bytes,
                                  simgrid_get_clock());

@@ -14,9 +14,13 @@
  * of the call. A rank's calls add up; the messages of one sendrecv travel
  * side by side. */
 typedef struct {
-    long messages[SC_NLEVELS];
+    long messages[SC_NLEVELS]; /* by cost level: inside a node, between nodes */
     double bytes[SC_NLEVELS];
     double path_bytes;
+    /* by the network's hierarchy (sc_model_hier_level): index 0 is
+     * messages[SC_LEVEL_INTRA], the others add up to messages[SC_LEVEL_INTER] */
+    long level_messages[SC_MAX_LEVELS];
+    double level_bytes[SC_MAX_LEVELS];
 } sc_traffic_t;
 
 /* One message as it went, for traces: sent by `src` to `dst` at `level`

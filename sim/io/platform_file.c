@@ -405,7 +405,7 @@ static sc_err_t sort_unique(check_t *c, decl_t *decls, int n, const char *elemen
  * as it connects, no host_link (the topology connects them), each host's
  * shared memory one link of its own, and a link "network" that every link
  * of the topology copies. */
-static sc_err_t check_topology(check_t *c, xmlNode *zone)
+static sc_err_t check_topology(check_t *c, xmlNode *zone, sc_platform_t *plat)
 {
     sc_topology_t t;
     char what[64];
@@ -419,6 +419,8 @@ static sc_err_t check_topology(check_t *c, xmlNode *zone)
         return refuse(c, c->topology_line,
                       "simcoll/topology '%s' connects %ld nodes, and the zone declares %d hosts",
                       c->topology, t.nodes, c->nhosts);
+    plat->ngroupings = sc_topology_groupings(&t, plat->group_size, SC_MAX_LEVELS - 2);
+    plat->nlevels = 2 + plat->ngroupings;
     sc_err_t err = SC_OK;
     FOR_ELEMENTS(c, zone, child, err)
     if (!strcmp((const char *)child->name, "host_link"))
@@ -504,7 +506,9 @@ static sc_err_t check_zone(check_t *c, xmlNode *zone, sc_platform_t *plat)
     }
     if (err)
         return err;
-    if (c->topology && (err = check_topology(c, zone)))
+    plat->ngroupings = 0;
+    plat->nlevels = 2;
+    if (c->topology && (err = check_topology(c, zone, plat)))
         return err;
     for (int i = 0; i < c->nhosts; i++) {
         const decl_t *h = &c->hosts[i];

@@ -126,3 +126,24 @@ sc_err_t sc_topology_parse(const char *what, const char *text, sc_topology_t *t)
     t->nodes = (long)nodes;
     return SC_OK;
 }
+
+int sc_topology_groupings(const sc_topology_t *t, long *sizes, int max)
+{
+    int n = 0;
+    long size = 1;
+    switch (t->kind) {
+    case SC_TOPO_TORUS:
+        break;
+    case SC_TOPO_FAT_TREE:
+        for (unsigned k = 0; k + 1 < t->levels && n < max; k++)
+            sizes[n++] = size *= t->down[k];
+        break;
+    case SC_TOPO_DRAGONFLY: {
+        const long per[3] = {(long)t->nodes_per_router, (long)t->routers[0], (long)t->chassis[0]};
+        for (int k = 0; k < 3 && n < max; k++)
+            sizes[n++] = size *= per[k];
+        break;
+    }
+    }
+    return n;
+}

@@ -38,6 +38,12 @@ typedef struct {
  * the part that is wrong and the forms above. */
 sc_err_t sc_topology_parse(const char *what, const char *text, sc_topology_t *t);
 
+/* The topology's groups of consecutive nodes below its top, smallest first:
+ * a fat tree's switches of levels 1 to L-1 (size D1, D1*D2, ...); a
+ * dragonfly's routers, chassis and groups (N, N*R, N*R*C); a torus has
+ * none. Writes at most `max` sizes and returns how many there are. */
+int sc_topology_groupings(const sc_topology_t *t, long *sizes, int max);
+
 #ifdef __cplusplus
 }
 #endif

@@ -404,6 +404,76 @@ static double run_time(const char *path, const char *algo, int np, size_t bytes,
  * NIC links, each node keeping its own shared memory bus; a one-level fat
  * tree is the star simcoll builds without one, and a torus of two nodes
  * has one link where the star has two. */
+/* One size-only run of `algo` on np ranks of the platform at `path`. */
+static void run_result(const char *path, const char *algo, int np, size_t bytes,
+                       sc_run_result_t *res)
+{
+    sc_platform_t plat;
+    CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &plat), SC_OK);
+    sc_run_spec_t spec = {.plat = &plat, .algo = sc_algo_find(algo), .np = np, .bytes = bytes,
+                          .placement = SC_PLACE_BLOCK};
+    CU_ASSERT_EQUAL_FATAL(sc_run(&spec, res), SC_OK);
+    sc_platform_destroy(&plat);
+}
+
+/* The level a message crosses in a topology (models/platform.h): a ring
+ * on one-core nodes sends rank i's message to i + 1, across the smallest
+ * group that holds both, and SimGrid's routes agree with those groups. */
+static void test_topology_levels(void)
+{
+    const sc_platform_t *g = sc_test_platform("platforms/gige.xml");
+    if (!g)
+        return;
+    char path[] = "/tmp/simcoll-test-XXXXXX", other[] = "/tmp/simcoll-test-XXXXXX";
+    int fd = mkstemp(path), fd2 = mkstemp(other);
+    CU_ASSERT_FATAL(fd >= 0 && fd2 >= 0);
+    close(fd);
+    close(fd2);
+    static const struct {
+        const char *topology;
+        int nlevels;
+        long messages[5]; /* ring of 16 ranks: 15 steps of 16 messages */
+    } cases[] = {
+        {"fat-tree:2;4,4;1,2;1,1", 3, {0, 15 * 12, 15 * 4}},      /* leaves of 4 */
+        {"dragonfly:2,1;2,1;2,1;2", 5, {0, 15 * 8, 15 * 4, 15 * 2, 15 * 2}},
+        {"torus:4,4", 2, {0, 15 * 16}},
+    };
+    for (int i = 0; i < 3; i++) {
+        CU_ASSERT_EQUAL_FATAL(
+            sc_generate_platform(g->path, NULL, cases[i].topology, 0, "1", NULL, 0, path), SC_OK);
+        sc_run_result_t res;
+        run_result(path, "ring", 16, 1000, &res);
+        CU_ASSERT_EQUAL(res.nlevels, cases[i].nlevels);
+        long between = 0;
+        for (int l = 0; l < SC_MAX_LEVELS; l++) {
+            CU_ASSERT_EQUAL(res.level_messages[l], l < 5 ? cases[i].messages[l] : 0);
+            CU_ASSERT_DOUBLE_EQUAL(res.level_bytes[l], 1000.0 * res.level_messages[l], 0);
+            between += l > 0 ? res.level_messages[l] : 0;
+        }
+        CU_ASSERT_EQUAL(between, res.messages[SC_LEVEL_INTER]);
+        sc_run_result_destroy(&res);
+    }
+    /* Nodes 0 and 1 on one leaf switch (2 links between them) or on two
+     * (4 links): the second route is longer by two NIC links, one NIC
+     * latency, and its message is a level higher. */
+    CU_ASSERT_EQUAL_FATAL(
+        sc_generate_platform(g->path, NULL, "fat-tree:2;2,8;1,1;1,1", 0, "1", NULL, 0, path), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(
+        sc_generate_platform(g->path, NULL, "fat-tree:2;1,16;1,1;1,1", 0, "1", NULL, 0, other),
+        SC_OK);
+    sc_run_result_t near, far;
+    run_result(path, "bcast-binomial", 2, 1, &near);
+    run_result(other, "bcast-binomial", 2, 1, &far);
+    CU_ASSERT_EQUAL(near.level_messages[1], 1);
+    CU_ASSERT_EQUAL(far.level_messages[2], 1);
+    CU_ASSERT_DOUBLE_EQUAL(far.sim_time_s - near.sim_time_s, g->level[SC_LEVEL_INTER].latency_s,
+                           1e-9 * far.sim_time_s);
+    sc_run_result_destroy(&near);
+    sc_run_result_destroy(&far);
+    remove(path);
+    remove(other);
+}
+
 static void test_generated_topology(void)
 {
     const sc_platform_t *g = sc_test_platform("platforms/gige.xml");
@@ -520,6 +590,7 @@ void sc_suite_platform(void)
     CU_add_test(s, "uneven nodes of a generated platform", test_generated_uneven);
     CU_add_test(s, "interconnect presets of a generated platform", test_generated_network);
     CU_add_test(s, "SimGrid's topologies in a generated platform", test_generated_topology);
+    CU_add_test(s, "levels of a topology's messages", test_topology_levels);
     CU_add_test(s, "shipped platforms", test_shipped_platforms);
     CU_add_test(s, "shipped platforms fitted to excalibur-tests",
                 test_shipped_excalibur_platforms);
