@@ -3,7 +3,6 @@
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "calibrate.h"
 
-#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -106,6 +105,7 @@ static sc_err_t medians(const sc_series_t *series, int nseries, sc_measure_kind_
         free(pairs);
         free(out->sizes);
         free(out->values);
+        *out = (medians_t){0};
         return sc_error(SC_ERR_RUN, "out of memory fitting the measurements");
     }
     int k = 0;
@@ -151,6 +151,8 @@ static int least_squares(const medians_t *md, double lo, double hi, const double
         if (x < lo || x >= hi)
             continue;
         double v = y ? y[i] : md->values[i];
+        if (isnan(v))
+            continue; /* a point with nothing to fit (a zero rate) */
         sx += x;
         sy += v;
         sxx += x * x;
@@ -365,19 +367,19 @@ static sc_err_t cores_take_excess(const sc_series_t *series, int nseries, const 
     return SC_OK;
 }
 
-/* The point of the largest size of each streaming series: how many bytes a
- * second the stream carried there, for `pairs_at_most` pairs or fewer
- * (INT_MAX: any); *bytes the size, 0 if no series has one. The largest size
- * is the one whose buffers are least likely to sit in a cache, which a
- * collective's large buffers do not either. */
-static sc_err_t largest_stream(const sc_series_t *series, int nseries, int pairs_at_most,
-                               double *bytes, double *rate, const char **file)
+/* The most bytes a second any stream (one way or both ways, any number of
+ * pairs) carried at the largest size measured: what passed through the
+ * node's memory at once. *bytes that size, 0 if no series has one. The
+ * largest size is the one whose buffers are least likely to sit in a
+ * cache, which a collective's large buffers do not either. */
+static sc_err_t largest_stream(const sc_series_t *series, int nseries, double *bytes,
+                               double *rate, const char **file)
 {
     *bytes = *rate = 0;
     for (int i = 0; i < nseries; i++) {
         const sc_series_t *s = &series[i];
-        if ((s->kind != SC_MEASURE_MESSAGE_RATE && s->kind != SC_MEASURE_BANDWIDTH) ||
-            (s->pairs > 0 ? s->pairs : 1) > pairs_at_most)
+        if (s->kind != SC_MEASURE_MESSAGE_RATE && s->kind != SC_MEASURE_BANDWIDTH &&
+            s->kind != SC_MEASURE_BIBANDWIDTH)
             continue;
         medians_t md;
         sc_err_t err = medians(s, 1, s->kind, &md);
@@ -402,7 +404,7 @@ static void segment_mean(const medians_t *md, double lo, double hi, const double
     double sum = 0;
     int n = 0;
     for (int i = 0; i < md->n; i++)
-        if (md->sizes[i] >= lo && md->sizes[i] < hi) {
+        if (md->sizes[i] >= lo && md->sizes[i] < hi && !isnan(y[i])) {
             sum += per_message ? y[i] : y[i] / md->sizes[i];
             n++;
         }
@@ -413,11 +415,13 @@ static void segment_mean(const medians_t *md, double lo, double hi, const double
 /* Per segment, a + b m by least squares over y (a term that would be
  * negative dropped), or *used = 0 where no size falls in the segment. */
 static void fit_segment(const medians_t *md, const double *starts, int k, int nseg,
-                        const double *y, double *a, double *b, int *used)
+                        double eager_end, const double *y, double *a, double *b, int *used)
 {
     double lo = k == 0 ? 1 : starts[k], hi = k + 1 < nseg ? starts[k + 1] : INFINITY;
     *used = least_squares(md, lo, hi, y, a, b);
-    if (*used && (*b < 0 || *a < 0))
+    if (*used == 1) /* one size: a cost per message, or per byte past the eager limit */
+        segment_mean(md, lo, hi, y, lo < eager_end, a, b);
+    else if (*used && (*b < 0 || *a < 0))
         segment_mean(md, lo, hi, y, *b < 0, a, b);
 }
 
@@ -455,26 +459,34 @@ static sc_err_t fit_streams_only(const sc_fit_spec_t *spec, const sc_series_t *s
     medians_t uni = {0}, bi = {0};
     double *t_uni = NULL, *t_bi = NULL;
     sc_err_t err;
-    if ((err = largest_stream(series, nseries, INT_MAX, &m, &rate, &all_file)) ||
+    if ((err = largest_stream(series, nseries, &m, &rate, &all_file)) ||
         (err = one_pair(series, nseries, SC_MEASURE_BANDWIDTH, &uni)) ||
         (err = one_pair(series, nseries, SC_MEASURE_BIBANDWIDTH, &bi)))
         goto cleanup;
-    if (uni.n < 2 || m <= 0) {
+    if (uni.n < 2) {
         err = sc_error(SC_ERR_INPUT,
                        "calibrate: no ping-pong latency (osu_latency, IMB PingPong, NetPIPE or an "
                        "SMPI PingPong CSV), nor one pair's stream of at least two sizes (IMB "
                        "Uniband on 2 processes, osu_bw) to fit the shared memory to");
         goto cleanup;
     }
-    /* The most bytes a second any number of pairs pushed through the node. */
+    if (!(m > 0 && rate > 0)) {
+        err = sc_error(SC_ERR_INPUT, "calibrate: the streams in %s carried nothing at their "
+                                     "largest size, %.0f bytes, so no bandwidth can be fitted",
+                       all_file ? all_file : uni.files, m);
+        goto cleanup;
+    }
+    /* The most bytes a second pairs pushed through the node at once. */
     double h = (double)spec->header_bytes;
     lv->bandwidth_Bps = rate * (m + h) / m;
     lv->bandwidth_factor = (sc_piecewise_t){0};
     char value[64], name[48];
     snprintf(value, sizeof value, "%.6g B/s", lv->bandwidth_Bps);
-    note(fit, "bandwidth", value, "the most bytes/s of any stream of %.0f B, the largest size (%s)",
+    note(fit, "bandwidth", value,
+         "the most bytes/s of any stream of %.0f B, the largest size (%s), both ways counted",
          m, all_file);
-    /* Seconds a message: one way, and each core's both ways (2m bytes). */
+    /* Seconds a message: one way, and each core's both ways (2m bytes);
+     * NaN where a stream carried nothing. */
     t_uni = malloc((size_t)uni.n * sizeof *t_uni);
     t_bi = malloc((size_t)(bi.n > 0 ? bi.n : 1) * sizeof *t_bi);
     if (!t_uni || !t_bi) {
@@ -483,50 +495,75 @@ static sc_err_t fit_streams_only(const sc_fit_spec_t *spec, const sc_series_t *s
     }
     int limited = 0;
     for (int i = 0; i < uni.n; i++) {
-        t_uni[i] = uni.values[i] > 0 ? uni.sizes[i] / uni.values[i] : 0;
+        t_uni[i] = uni.values[i] > 0 ? uni.sizes[i] / uni.values[i] : NAN;
         limited += uni.values[i] >= 0.9 * lv->bandwidth_Bps;
     }
     for (int i = 0; i < bi.n; i++)
-        t_bi[i] = bi.values[i] > 0 ? 2 * bi.sizes[i] / bi.values[i] : 0;
-    double starts[SC_MAX_SEGMENTS];
-    int nseg = segment_starts(spec, starts);
+        t_bi[i] = bi.values[i] > 0 ? 2 * bi.sizes[i] / bi.values[i] : NAN;
+    double starts[SC_MAX_SEGMENTS], eager_end = (double)spec->eager_limit + 1;
+    int nseg = segment_starts(spec, starts), used[SC_MAX_SEGMENTS], used2[SC_MAX_SEGMENTS];
     sc_piecewise_t os = {.n = nseg}, orr = {.n = nseg};
     for (int k = 0; k < nseg; k++) {
         double a, b, a2 = 0, b2 = 0;
-        int used, used2 = 0;
-        fit_segment(&uni, starts, k, nseg, t_uni, &a, &b, &used);
+        used2[k] = 0;
+        fit_segment(&uni, starts, k, nseg, eager_end, t_uni, &a, &b, &used[k]);
         if (bi.n > 0)
-            fit_segment(&bi, starts, k, nseg, t_bi, &a2, &b2, &used2);
-        segment_name(name, sizeof name, "o_s", starts, k, nseg);
-        if (used == 0) {
-            os.seg[k] = k > 0 ? os.seg[k - 1] : (sc_segment_t){0, 0, 0};
-            orr.seg[k] = k > 0 ? orr.seg[k - 1] : (sc_segment_t){0, 0, 0};
-            os.seg[k].min_bytes = orr.seg[k].min_bytes = starts[k];
-            note(fit, name, "as below", "no size of a one-pair stream here");
-            continue;
-        }
+            fit_segment(&bi, starts, k, nseg, eager_end, t_bi, &a2, &b2, &used2[k]);
         /* The receiver is the slower side: it copies the data out (of a
-         * shared buffer, or straight from the sender's memory). */
-        double fa = used2 ? a2 - a : a, fb = used2 ? b2 - b : b;
+         * shared buffer, or straight from the sender's memory). The sender
+         * gets what both ways took beyond it, each term within 0 and the
+         * receiver's. */
+        double fa = used2[k] ? a2 - a : a, fb = used2[k] ? b2 - b : b;
         fa = fa < 0 ? 0 : fa > a ? a : fa;
         fb = fb < 0 ? 0 : fb > b ? b : fb;
         orr.seg[k] = (sc_segment_t){starts[k], a, b};
         os.seg[k] = (sc_segment_t){starts[k], fa, fb};
-        snprintf(value, sizeof value, "%.4g s + %.4g s/B", fa, fb);
-        if (used2)
+    }
+    int any = 0;
+    for (int k = 0; k < nseg; k++)
+        any |= used[k] > 0;
+    if (!any) {
+        err = sc_error(SC_ERR_INPUT, "calibrate: one pair's stream in %s carried nothing at any "
+                                     "size from 1 byte, so no overhead can be fitted",
+                       uni.files);
+        goto cleanup;
+    }
+    for (int k = 0; k < nseg; k++) {
+        /* A segment without a size of one pair's stream takes the nearest
+         * segment's that has one, below first. */
+        char from[48] = "";
+        if (!used[k]) {
+            int f = -1;
+            for (int d = 1; f < 0; d++)
+                f = k - d >= 0 && used[k - d] ? k - d : k + d < nseg && used[k + d] ? k + d : -1;
+            os.seg[k] = os.seg[f];
+            orr.seg[k] = orr.seg[f];
+            os.seg[k].min_bytes = orr.seg[k].min_bytes = starts[k];
+            segment_name(from, sizeof from, "the segment", starts, f, nseg);
+        }
+        segment_name(name, sizeof name, "o_s", starts, k, nseg);
+        snprintf(value, sizeof value, "%.4g s + %.4g s/B", os.seg[k].start, os.seg[k].per_byte);
+        if (!used[k])
+            note(fit, name, value, "no size of one pair's stream here: as %s", from);
+        else if (used2[k])
             note(fit, name, value,
                  "one pair's time a message both ways (%d sizes, %s) less one way's: the "
                  "faster side",
-                 used2, bi.files);
+                 used2[k], bi.files);
         else
-            note(fit, name, value, "taken equal to o_r: no stream both ways (Biband) tells them "
-                                   "apart");
+            note(fit, name, value, "taken equal to o_r: %s",
+                 bi.n ? "no size of a stream both ways (Biband) here to tell them apart"
+                      : "no stream both ways (Biband) tells them apart");
         segment_name(name, sizeof name, "o_r", starts, k, nseg);
-        snprintf(value, sizeof value, "%.4g s + %.4g s/B", a, b);
-        note(fit, name, value,
-             "least squares over %d sizes of one pair's time a message one way (%s): the "
-             "slower side",
-             used, uni.files);
+        snprintf(value, sizeof value, "%.4g s + %.4g s/B", orr.seg[k].start,
+                 orr.seg[k].per_byte);
+        if (!used[k])
+            note(fit, name, value, "no size of one pair's stream here: as %s", from);
+        else
+            note(fit, name, value,
+                 "%s over %d size%s of one pair's time a message one way (%s): the slower side",
+                 used[k] > 1 ? "least squares" : "the time", used[k], used[k] > 1 ? "s" : "",
+                 uni.files);
     }
     lv->send_overhead = os;
     lv->recv_overhead = orr;
@@ -537,6 +574,7 @@ static sc_err_t fit_streams_only(const sc_fit_spec_t *spec, const sc_series_t *s
     snprintf(value, sizeof value, "%.6g s", lv->latency_s);
     note(fit, "latency", value, "no ping-pong: the template's, kept (a stream does not show it)");
     lv->gap_s = 0;
+    note(fit, "g", "0 s", "shared memory: no NIC between a node's cores");
 cleanup:
     free(t_uni);
     free(t_bi);
@@ -685,7 +723,8 @@ sc_err_t sc_calibrate_fit(const sc_fit_spec_t *spec, const sc_series_t *series, 
     lv->latency_s = L;
 
     if (spec->shared_memory) {
-        lv->gap_s = 0; /* no NIC between the cores of a node */
+        lv->gap_s = 0;
+        note(fit, "g", "0 s", "shared memory: no NIC between a node's cores");
         goto cleanup;
     }
     /* g: the largest message rate observed (per size, the median of its

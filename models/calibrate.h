@@ -61,9 +61,11 @@ typedef struct {
  * A shared-memory level without a ping-pong (IMB's Uniband and Biband run
  * inside one node give only streams) is fitted to streams alone: per
  * segment o_r = a + b m over one pair's time a message one way (the slower
- * side), o_s over its time both ways (Biband: o_s + o_r) less o_r, or equal
- * to o_r without one; the bandwidth the most bytes/s of any stream of the
- * largest size (several pairs sharing the node's memory); no factors; the
+ * side), o_s over its time both ways (Biband: o_s + o_r) less o_r, each
+ * term between 0 and o_r's, or equal to o_r without one (one size: a + 0 m,
+ * or 0 + b m past the eager limit; none: the nearest segment's); the
+ * bandwidth the most bytes/s of any stream, one way or both, of the largest
+ * size (pairs sharing the node's memory); no factors; no gap; the
  * template's latency, which no stream shows.
  * SC_ERR_INPUT when there is no ping-pong series to fit L and the bandwidth
  * to (nor, for shared memory, streams of one pair), naming what is missing. */

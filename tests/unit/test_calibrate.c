@@ -215,6 +215,24 @@ static void test_shared_memory_from_streams(void)
     for (int j = 1; j < s[1].npoints; j += 3)
         NEAR(sc_calibrate_predict(&fit.level, HEADER, 1, &s[1], &s[1].points[j]),
              s[1].points[j].value);
+    /* Both ways, 16 pairs of 4 MiB messages fill the node's one memory
+     * link: their total is its bandwidth (each direction gets half), where
+     * two links (a NIC's two directions) would carry twice as much. */
+    sc_series_t bi16 = {.kind = SC_MEASURE_BIBANDWIDTH, .pairs = 16};
+    sc_point_t big = {.bytes = 4194304};
+    double full = want.bandwidth_Bps * 4194304.0 / (4194304 + HEADER);
+    NEAR(sc_calibrate_predict(&fit.level, HEADER, 1, &bi16, &big), full);
+    NEAR(sc_calibrate_predict(&fit.level, HEADER, 0, &bi16, &big), 2 * full);
+    /* A segment where one pair's stream has no size takes the nearest
+     * one's, below first ([6, 10) holds none of 1, 2, 4, 5, 11, ...). */
+    static const size_t gaps[] = {6, 10};
+    sc_fit_spec_t gap_spec = spec;
+    gap_spec.breakpoints = gaps;
+    gap_spec.nbreakpoints = 2;
+    CU_ASSERT_EQUAL_FATAL(sc_calibrate_fit(&gap_spec, s, 3, &fit), SC_OK);
+    CU_ASSERT_EQUAL(fit.level.recv_overhead.seg[1].min_bytes, 6);
+    CLOSE(fit.level.recv_overhead.seg[1].start, fit.level.recv_overhead.seg[0].start);
+    CLOSE(fit.level.recv_overhead.seg[1].per_byte, fit.level.recv_overhead.seg[0].per_byte);
     /* Without the stream both ways, o_s is taken equal to o_r. */
     CU_ASSERT_EQUAL_FATAL(sc_calibrate_fit(&spec, s, 2, &fit), SC_OK);
     check_segments(&fit.level.send_overhead, &want.recv_overhead);
@@ -224,6 +242,11 @@ static void test_shared_memory_from_streams(void)
     CU_ASSERT_EQUAL(sc_calibrate_fit(&spec, s, 2, &fit), SC_ERR_INPUT);
     spec.shared_memory = 1;
     CU_ASSERT_EQUAL(sc_calibrate_fit(&spec, s + 1, 1, &fit), SC_ERR_INPUT);
+    /* Streams that carried nothing fit nothing. */
+    for (int j = 0; j < s[0].npoints; j++)
+        s[0].points[j].value = 0;
+    CU_ASSERT_EQUAL(sc_calibrate_fit(&spec, s, 1, &fit), SC_ERR_INPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "carried nothing"));
     free_series(s, 3);
 }
 

@@ -66,7 +66,7 @@ static void test_shipped_platforms(void)
     CU_ASSERT_DOUBLE_EQUAL(edr->nodes[15].speed_flops, 33.6e9, 1);
     const sc_level_t *en = &edr->level[SC_LEVEL_INTER];
     const sc_level_t *ei = &edr->level[SC_LEVEL_INTRA];
-    check_level(ei, 28e-9, 47.26e9, 0.12e-6, 8192);
+    check_level(ei, 28e-9, 61.3e9, 0.12e-6, 8192);
     CU_ASSERT_DOUBLE_EQUAL(sc_level_send_overhead(ei, 128), 50.06e-9, 1e-18);
     CU_ASSERT_DOUBLE_EQUAL(sc_level_recv_overhead(ei, 128), 587e-9 + 128 * 238.6e-12, 1e-18);
     CU_ASSERT_DOUBLE_EQUAL(sc_level_recv_overhead(ei, 1 << 20), (1 << 20) * 108.8e-12, 1e-15);
@@ -91,7 +91,7 @@ static void test_shipped_excalibur_platforms(void)
     CU_ASSERT_STRING_EQUAL(r50->name, "roce-50g");
     CU_ASSERT_EQUAL(r25->total_cores, 16 * 32);
     CU_ASSERT_DOUBLE_EQUAL(r25->nodes[0].speed_flops, 33.6e9, 1);
-    check_level(&r25->level[SC_LEVEL_INTRA], 28e-9, 47.26e9, 0.12e-6, 8192); /* as ib4x-edr */
+    check_level(&r25->level[SC_LEVEL_INTRA], 28e-9, 61.3e9, 0.12e-6, 8192); /* as ib4x-edr */
     const sc_platform_t *cclake[] = {hdr, r50};
     for (int i = 0; i < 2; i++) {
         CU_ASSERT_EQUAL(cclake[i]->nnodes, 56);
