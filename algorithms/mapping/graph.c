@@ -436,6 +436,55 @@ cleanup:
     return err;
 }
 
+sc_err_t sc_graph_induced(const sc_graph_t *graph, const int *in, int n, sc_graph_t *out)
+{
+    memset(out, 0, sizeof *out);
+    int *local = malloc((size_t)(graph->size > 0 ? graph->size : 1) * sizeof *local);
+    if (!local)
+        return sc_error(SC_ERR_RUN, "out of memory splitting the communication graph");
+    for (int v = 0; v < graph->size; v++)
+        local[v] = -1;
+    for (int i = 0; i < n; i++)
+        local[in[i]] = i;
+    igraph_vector_int_t ends;
+    sc_err_t err = sc_igraph_check(igraph_vector_int_init(&ends, 0), "allocating the edge list");
+    if (err) {
+        free(local);
+        return err;
+    }
+    if ((err = sc_igraph_check(igraph_vector_init(&out->weight, 0), "allocating the weights"))) {
+        igraph_vector_int_destroy(&ends);
+        free(local);
+        return err;
+    }
+    igraph_integer_t m = igraph_ecount(&graph->graph);
+    for (igraph_integer_t e = 0; e < m && !err; e++) {
+        igraph_integer_t a, b;
+        igraph_edge(&graph->graph, e, &a, &b);
+        if (local[a] < 0 || local[b] < 0)
+            continue;
+        double w = VECTOR(graph->weight)[e];
+        if ((err = sc_igraph_check(igraph_vector_int_push_back(&ends, local[a]), "an edge")) ||
+            (err = sc_igraph_check(igraph_vector_int_push_back(&ends, local[b]), "an edge")) ||
+            (err = sc_igraph_check(igraph_vector_push_back(&out->weight, w), "a weight")))
+            break;
+        out->total_weight += w;
+    }
+    if (!err)
+        err = sc_igraph_check(igraph_create(&out->graph, &ends, n, IGRAPH_UNDIRECTED),
+                              "creating a subgraph");
+    igraph_vector_int_destroy(&ends);
+    free(local);
+    if (err) {
+        igraph_vector_destroy(&out->weight);
+        memset(out, 0, sizeof *out);
+        return err;
+    }
+    out->size = n;
+    out->placed = graph->placed;
+    return SC_OK;
+}
+
 void sc_graph_destroy(sc_graph_t *graph)
 {
     if (graph->size) {

@@ -40,6 +40,10 @@ sc_err_t sc_graph_record_placed(const sc_algo_t *algo, int p, int root, const in
                                 sc_graph_t *graph);
 void sc_graph_destroy(sc_graph_t *graph);
 
+/* The subgraph of the n vertices in[0..n-1] and the edges between them:
+ * its vertex i is vertex in[i] of `graph`. */
+sc_err_t sc_graph_induced(const sc_graph_t *graph, const int *in, int n, sc_graph_t *out);
+
 /* Total weight of the edges whose ends are on different nodes, position j
  * being on node node_of_position[j]. */
 double sc_graph_cut(const sc_graph_t *graph, const int *node_of_position);

@@ -28,8 +28,69 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* What one level of the split shares: the whole graph, the ranks each node
+ * holds, the groupings, and where each position goes. */
+typedef struct {
+    const sc_graph_t *graph;
+    const int *capacity; /* ranks on node u */
+    const long *group_size;
+    sc_partitioner_t how;
+    int *node_of_position;
+} split_t;
+
+/* Splits the positions in[0..n-1] among nodes [first, first + count): into
+ * the groups of grouping `level` there (each group_size[level] nodes), then
+ * each group's on, or at level -1 into the nodes themselves. */
+static sc_err_t split(const split_t *sp, const int *in, int n, int first, int count, int level)
+{
+    if (n == 0)
+        return SC_OK;
+    long size = level >= 0 ? sp->group_size[level] : 1;
+    int nparts = (int)((count + size - 1) / size);
+    int *capacity = calloc((size_t)nparts, sizeof *capacity);
+    int *part = malloc((size_t)n * sizeof *part);
+    int *members = malloc((size_t)n * sizeof *members);
+    sc_graph_t sub = {0};
+    const sc_graph_t *g = sp->graph;
+    sc_err_t err = SC_OK;
+    if (!capacity || !part || !members) {
+        err = sc_error(SC_ERR_RUN, "out of memory mapping %d ranks", sp->graph->size);
+        goto cleanup;
+    }
+    for (int u = first; u < first + count; u++)
+        capacity[(u - first) / size] += sp->capacity[u];
+    if (n < sp->graph->size) { /* a group's positions: their own graph */
+        if ((err = sc_graph_induced(sp->graph, in, n, &sub)))
+            goto cleanup;
+        g = &sub;
+    }
+    if ((err = sc_partition(g, nparts, capacity, sp->how, part)))
+        goto cleanup;
+    for (int q = 0; q < nparts && !err; q++) {
+        int m = 0;
+        for (int i = 0; i < n; i++)
+            if (part[i] == q)
+                members[m++] = in[i];
+        int node = first + q * (int)size;
+        if (level < 0) {
+            for (int i = 0; i < m; i++)
+                sp->node_of_position[members[i]] = node;
+        } else {
+            int nodes = first + count - node < size ? first + count - node : (int)size;
+            err = split(sp, members, m, node, nodes, level - 1);
+        }
+    }
+cleanup:
+    sc_graph_destroy(&sub);
+    free(capacity);
+    free(part);
+    free(members);
+    return err;
+}
+
 sc_err_t sc_mapping_partition(const sc_graph_t *graph, int nnodes, const int *node_of_rank,
-                              sc_partitioner_t how, int *pi, double *seconds)
+                              int ngroupings, const long *group_size, sc_partitioner_t how,
+                              int *pi, double *seconds)
 {
     int p = graph->size;
     int *capacity = calloc((size_t)nnodes, sizeof *capacity);
@@ -43,8 +104,11 @@ sc_err_t sc_mapping_partition(const sc_graph_t *graph, int nnodes, const int *no
     }
     for (int r = 0; r < p; r++)
         capacity[node_of_rank[r]]++;
+    for (int j = 0; j < p; j++)
+        positions[j] = j;
     double t0 = now();
-    err = sc_partition(graph, nnodes, capacity, how, part);
+    split_t sp = {graph, capacity, group_size, how, part};
+    err = split(&sp, positions, p, 0, nnodes, ngroupings - 1);
     *seconds = now() - t0;
     if (err)
         goto cleanup;

@@ -1184,7 +1184,8 @@ sc_err_t sc_run_partition(const sc_run_spec_t *spec, sc_graph_t *memo, sc_partit
             graph = &own;
     }
     if (!err)
-        err = sc_mapping_partition(graph, spec->plat->nnodes, slot_node, how, pi, seconds);
+        err = sc_mapping_partition(graph, spec->plat->nnodes, slot_node, spec->plat->ngroupings,
+                                   spec->plat->group_size, how, pi, seconds);
     sc_graph_destroy(&own);
     free(slot_node);
     return err;

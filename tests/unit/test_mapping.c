@@ -300,8 +300,8 @@ static void test_pi_from_partition(void)
     sc_graph_t g;
     CU_ASSERT_EQUAL_FATAL(sc_graph_record(sc_algo_find("bruck"), p, 0, &g), SC_OK);
     double seconds = -1;
-    CU_ASSERT_EQUAL_FATAL(sc_mapping_partition(&g, nnodes, node_of_rank, SC_PARTITIONER_MULTILEVEL,
-                                               pi, &seconds),
+    CU_ASSERT_EQUAL_FATAL(sc_mapping_partition(&g, nnodes, node_of_rank, 0, NULL,
+                                               SC_PARTITIONER_MULTILEVEL, pi, &seconds),
                           SC_OK);
     CU_ASSERT_TRUE(seconds >= 0);
     CU_ASSERT_EQUAL(sc_mapping_invert(p, pi, pi_inv), SC_OK);
@@ -315,6 +315,50 @@ static void test_pi_from_partition(void)
         node_of_position[j] = node_of_rank[pi_inv[j]];
     CU_ASSERT_TRUE(sc_graph_cut(&g, node_of_position) < sc_graph_cut(&g, node_of_rank));
     sc_graph_destroy(&g);
+}
+
+/* pi on a network of groups of nodes (a fat tree's racks): the positions
+ * go to groups first, then within each group to its nodes. A ring of 16
+ * positions on 8 nodes of 2 ranks, 4 nodes a rack: two arcs of 8, one per
+ * rack, each cut into nodes: 2 of its 16 edges between racks, 8 between
+ * nodes. Bruck's graph on 32 nodes of 8, 4 a rack: less than half as much
+ * between racks as the partition that knows only nodes (measured: 3.7 MB
+ * against 15.3 MB of 2 KiB blocks), as much between nodes. */
+static void test_pi_by_levels(void)
+{
+    static const long racks[] = {4};
+    for (int t = 0; t < 2; t++) {
+        int p = t ? 256 : 16, per = t ? 8 : 2, nnodes = p / per;
+        int node_of_rank[256], pi[256], pi_inv[256], node_of_position[256],
+            rack_of_position[256];
+        for (int r = 0; r < p; r++)
+            node_of_rank[r] = r / per;
+        sc_graph_t g;
+        CU_ASSERT_EQUAL_FATAL(sc_graph_record(sc_algo_find(t ? "bruck" : "ring"), p, 0, &g),
+                              SC_OK);
+        double seconds, cut[2][2]; /* [flat, by levels][between nodes, between racks] */
+        for (int levels = 0; levels < 2; levels++) {
+            CU_ASSERT_EQUAL_FATAL(sc_mapping_partition(&g, nnodes, node_of_rank, levels, racks,
+                                                       SC_PARTITIONER_MULTILEVEL, pi, &seconds),
+                                  SC_OK);
+            CU_ASSERT_EQUAL_FATAL(sc_mapping_invert(p, pi, pi_inv), SC_OK);
+            for (int j = 0; j < p; j++) {
+                node_of_position[j] = node_of_rank[pi_inv[j]];
+                rack_of_position[j] = node_of_position[j] / 4;
+            }
+            cut[levels][0] = sc_graph_cut(&g, node_of_position);
+            cut[levels][1] = sc_graph_cut(&g, rack_of_position);
+        }
+        if (t == 0) {
+            double edge = g.total_weight / 16;
+            CU_ASSERT_DOUBLE_EQUAL(cut[1][1], 2 * edge, 1e-9);
+            CU_ASSERT_DOUBLE_EQUAL(cut[1][0], 8 * edge, 1e-9);
+        } else {
+            CU_ASSERT_TRUE(cut[1][1] < 0.5 * cut[0][1]);
+            CU_ASSERT_DOUBLE_EQUAL(cut[1][0], cut[0][0], 1e-9 * cut[0][0]);
+        }
+        sc_graph_destroy(&g);
+    }
 }
 
 static void test_invert_checks(void)
@@ -332,6 +376,7 @@ void sc_suite_mapping(void)
 {
     CU_pSuite s = CU_add_suite("mapping", NULL, NULL);
     CU_add_test(s, "graph weights", test_graph_weights);
+    CU_add_test(s, "pi level by level", test_pi_by_levels);
     CU_add_test(s, "graph shapes", test_graph_shapes);
     CU_add_test(s, "graph of an inconsistent program is refused", test_graph_refuses_mismatch);
     CU_add_test(s, "graph of a rank with many peers", test_graph_many_peers);
