@@ -659,7 +659,7 @@ static int run_command(int argc, char **argv)
              * the user's runs only in a simulation child (a crash there
              * is reported, not suffered). */
             if (!(pl->algo->needs & SC_DATA_DEPENDENT) && !sc_algo_is_added(pl->algo))
-                err = sc_run_cut(&spec, &graph, &lay->cut, &lay->total);
+                err = sc_run_cut(&spec, &graph, &lay->cut, &lay->total, NULL);
         }
         sc_graph_destroy(&graph);
     }
@@ -729,22 +729,28 @@ static int map_command(int argc, char **argv)
         (err = make_layout(&plat, algo, np, o.root, &o.map, &graph, &lay)))
         goto cleanup;
     /* How good is it, next to MPI's placements? */
-    double cut = 0, total = 0, block = 0, cyclic = 0;
+    double cut = 0, total = 0, block = 0, cyclic = 0, top[3] = {0};
     spec.pi = lay.pi;
-    if ((err = sc_run_cut(&spec, &graph, &cut, &total)))
+    if ((err = sc_run_cut(&spec, &graph, &cut, &total, &top[0])))
         goto cleanup;
     spec.pi = NULL;
-    if ((err = sc_run_cut(&spec, &graph, &block, &total)))
+    if ((err = sc_run_cut(&spec, &graph, &block, &total, &top[1])))
         goto cleanup;
     spec.placement = SC_PLACE_CYCLIC;
-    if ((err = sc_run_cut(&spec, &graph, &cyclic, &total)))
+    if ((err = sc_run_cut(&spec, &graph, &cyclic, &total, &top[2])))
         goto cleanup;
-    char header[512];
+    char header[768], groups[256] = "";
+    if (plat.ngroupings > 0)
+        snprintf(groups, sizeof groups,
+                 "\nbetween the largest groups of %ld nodes (racks): %.0f (block %.0f, cyclic "
+                 "%.0f)",
+                 plat.group_size[plat.ngroupings - 1], top[0], top[1], top[2]);
     snprintf(header, sizeof header,
              "simcoll map --algo %s --np %d on %s (%s, %d nodes), partitioner %s\n"
-             "cut weight %.0f of %.0f (block placement %.0f, cyclic %.0f); %.3g s to partition",
+             "cut weight %.0f of %.0f (block placement %.0f, cyclic %.0f); %.3g s to partition%s",
              algo->name, np, o.platform, plat.name, plat.nnodes,
-             sc_partitioner_name(o.map.partitioner), cut, total, block, cyclic, lay.seconds);
+             sc_partitioner_name(o.map.partitioner), cut, total, block, cyclic, lay.seconds,
+             groups);
     slot_node = malloc((size_t)np * sizeof *slot_node);
     if (!slot_node) {
         err = sc_error(SC_ERR_RUN, "out of memory");
@@ -761,8 +767,12 @@ static int map_command(int argc, char **argv)
             for (int r = 0; r < np; r++)
                 printf("%d\n", lay.pi[r]);
     }
-    if (!err)
-        fprintf(stderr, "simcoll: %s\n", strchr(header, '\n') + 1);
+    /* The figures, each line after the first of the header. */
+    for (const char *line = strchr(header, '\n'); !err && line; line = strchr(line + 1, '\n')) {
+        const char *end = strchr(line + 1, '\n');
+        fprintf(stderr, "simcoll: %.*s\n", (int)(end ? end - line - 1 : (long)strlen(line + 1)),
+                line + 1);
+    }
 cleanup:
     free(slot_node);
     free(lay.pi);

@@ -1146,7 +1146,8 @@ static sc_err_t graph_under(const sc_run_spec_t *spec, const int *node_of, sc_gr
     return err;
 }
 
-sc_err_t sc_run_cut(const sc_run_spec_t *spec, sc_graph_t *memo, double *cut, double *total)
+sc_err_t sc_run_cut(const sc_run_spec_t *spec, sc_graph_t *memo, double *cut, double *total,
+                    double *top_cut)
 {
     layout_t lay;
     sc_err_t err = layout_init(spec, &lay);
@@ -1157,6 +1158,17 @@ sc_err_t sc_run_cut(const sc_run_spec_t *spec, sc_graph_t *memo, double *cut, do
     if (!(err = graph_under(spec, lay.node_of, memo, &own, &graph))) {
         *cut = sc_graph_cut(graph, lay.node_of_position);
         *total = graph->total_weight;
+    }
+    const sc_platform_t *plat = spec->plat;
+    if (!err && top_cut) {
+        *top_cut = *cut;
+        if (plat->ngroupings > 0) {
+            /* positions' nodes, renumbered as their largest groups */
+            long size = plat->group_size[plat->ngroupings - 1];
+            for (int j = 0; j < spec->np; j++)
+                lay.node_of_position[j] = (int)(lay.node_of_position[j] / size);
+            *top_cut = sc_graph_cut(graph, lay.node_of_position);
+        }
     }
     sc_graph_destroy(&own);
     layout_destroy(&lay);

@@ -121,7 +121,10 @@ sc_err_t sc_run_partition(const sc_run_spec_t *spec, sc_graph_t *memo, sc_partit
 /* For one call: the quality of the spec's layout: *cut is the weight of
  * the algorithm's communication graph (m = 1, see
  * algorithms/mapping/graph.h) between positions on different nodes,
- * *total the weight of the whole graph. */
-sc_err_t sc_run_cut(const sc_run_spec_t *spec, sc_graph_t *memo, double *cut, double *total);
+ * *total the weight of the whole graph, and *top_cut (unless NULL) the
+ * weight between the platform's largest groups of nodes (a fat tree's
+ * racks; the same as *cut on a network of no groups). */
+sc_err_t sc_run_cut(const sc_run_spec_t *spec, sc_graph_t *memo, double *cut, double *total,
+                    double *top_cut);
 
 #endif
