@@ -53,6 +53,9 @@ typedef struct {
     int npoints;
 } sc_series_t;
 
+/* Frees what one series owns and zeroes it. */
+void sc_series_free(sc_series_t *series);
+
 /* Frees n series and the array. */
 void sc_series_destroy(sc_series_t *series, int n);
 

@@ -241,11 +241,8 @@ static sc_err_t keep_processes(all_series_t *all, int lo, int hi)
         sc_series_t *s = &all->series[i];
         if (s->np == 0 || (s->np >= lo && s->np <= hi))
             all->series[kept++] = *s;
-        else {
-            free(s->path);
-            free(s->source);
-            free(s->points);
-        }
+        else
+            sc_series_free(s);
     }
     all->n = kept;
     if (kept == 0)

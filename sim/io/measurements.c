@@ -176,8 +176,7 @@ static sc_err_t series_open(reader_t *r, const char *header, sc_measure_kind_t k
     s->path = strdup(r->name);
     s->source = strdup(source);
     if (!s->path || !s->source) {
-        free(s->path);
-        free(s->source);
+        sc_series_free(s);
         return out_of_memory(r);
     }
     s->kind = kind;
