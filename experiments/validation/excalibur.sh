@@ -31,21 +31,22 @@ system=${2:-alaska}
 simcoll=${3:-$top/build/simcoll}
 profile=openmpi-4.0
 commit=f7d6480fce93df87f4ebaadcd854c7b7f7b1565a
+# omb: the OSU runs; imb: the IMB streams inside a node that the cluster's
+# shared memory is fitted to, its InfiniBand run's for both networks (the
+# same nodes).
+alaska_imb=output/alaska/ib-gcc9-openmpi4-ucx/imb
+cclake_imb=output/csd3/cclake-ib-gcc9-ompi3-ucx/imb
 case $system in
-alaska) omb=output/alaska/ib-gcc9-openmpi4-ucx/omb platform=ib4x-edr.xml
+alaska) omb=output/alaska/ib-gcc9-openmpi4-ucx/omb imb=$alaska_imb platform=ib4x-edr.xml
     what="alaska, 64 ranks (2 nodes x 32), EDR, Open MPI 4.0.3" ;;
-alaska-roce) omb=output/alaska/roce-gcc9-openmpi4-ucx/omb platform=roce-25g.xml
+alaska-roce) omb=output/alaska/roce-gcc9-openmpi4-ucx/omb imb=$alaska_imb platform=roce-25g.xml
     what="alaska, 64 ranks (2 nodes x 32), 25 Gb/s RoCE, Open MPI 4.0.3" ;;
-cclake) omb=output/csd3/cclake-ib-gcc9-ompi3-ucx/omb platform=ib-hdr100.xml
+cclake) omb=output/csd3/cclake-ib-gcc9-ompi3-ucx/omb imb=$cclake_imb platform=ib-hdr100.xml
     what="cclake, 64 ranks (2 nodes x 32), HDR100, Open MPI 3.1.6" ;;
-cclake-roce) omb=output/csd3/cclake-roce-gcc9-ompi3-ucx/omb platform=roce-50g.xml
+cclake-roce) omb=output/csd3/cclake-roce-gcc9-ompi3-ucx/omb imb=$cclake_imb platform=roce-50g.xml
     what="cclake, 64 ranks (2 nodes x 32), 50 Gb/s RoCE, Open MPI 3.1.6" ;;
 *) echo "excalibur.sh: unknown system '$system'; use $systems" >&2; exit 2 ;;
 esac
-# The shared memory of both networks' platforms of a cluster is fitted to the
-# IMB streams inside one node of its InfiniBand run (the same nodes).
-imb=${omb%%/omb}/imb
-imb=$(echo "$imb" | sed 's/roce-gcc9-openmpi4-ucx/ib-gcc9-openmpi4-ucx/; s/cclake-roce-/cclake-ib-/')
 [ -x "$simcoll" ] || { echo "excalibur.sh: build simcoll first (./setup.sh)" >&2; exit 2; }
 git -C "$repo" cat-file -e "$commit:$omb/Osu_latency/rfm_Osu_latency_job.out" 2>/dev/null || {
     echo "excalibur.sh: '$repo' is not a clone of github.com/ukri-excalibur/excalibur-tests" \
