@@ -852,11 +852,13 @@ static int platform_command(int argc, char **argv)
                                              {"cores", required_argument, NULL, 'c'},
                                              {"net", required_argument, NULL, 'N'},
                                              {"topology", required_argument, NULL, 't'},
+                                             {"levels", required_argument, NULL, 'L'},
                                              {"output", required_argument, NULL, 'o'},
                                              {"set", required_argument, NULL, 's'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
-    const char *like = NULL, *out = NULL, *cores = NULL, *net = NULL, *topology = NULL;
+    const char *like = NULL, *out = NULL, *cores = NULL, *net = NULL, *topology = NULL,
+               *levels = NULL;
     char **sets = calloc((size_t)argc, sizeof *sets); /* at most one per argument */
     int nodes = 0, nsets = 0, c;
     sc_err_t err = SC_OK;
@@ -871,6 +873,7 @@ static int platform_command(int argc, char **argv)
         case 'c': cores = optarg; break;
         case 'N': net = optarg; break;
         case 't': topology = optarg; break;
+        case 'L': levels = optarg; break;
         case 'o': out = optarg; break;
         case 's':
             if (sets)
@@ -880,6 +883,8 @@ static int platform_command(int argc, char **argv)
             fputs("usage: simcoll platform --like FILE|--net NET [--nodes N] [--cores C|LIST]\n"
                   "                        [--topology TOPO] [--set LEVEL.PARAM=VALUE]...\n"
                   "                        [-o OUT]\n"
+                  "       simcoll platform --like FILE|--net NET --levels [core:C,]node:N[,rack:R]\n"
+                  "                        [--set LEVEL.PARAM=VALUE]... [-o OUT]\n"
                   "Writes a cluster of N nodes (of C cores; default: as FILE's) with the\n"
                   "links and protocol properties of the nodes of FILE, to OUT or stdout.\n"
                   "--net puts an interconnect preset's network level in their place (the\n"
@@ -889,12 +894,17 @@ static int platform_command(int argc, char **argv)
                   "(items C or KxC, separated by ',' or '+').\n"
                   "--topology puts the nodes in one of SimGrid's topologies, every link\n"
                   "of it a NIC link of FILE's: torus:X,Y,..., fat-tree:LEVELS;DOWN,...;\n"
-                  "UP,...;LINKS,... or dragonfly:G,g;C,c;R,r;N (quote the ';').\n"
+                  "UP,...;LINKS,... or dragonfly:G,g;C,c;R,r;N (quote the ';'); or in\n"
+                  "racks:N,R, R racks of N nodes, each rack's switch joined to a core\n"
+                  "switch by one uplink (--levels node:N,rack:R says the same).\n"
                   "--set changes one of them, absolutely (with SimGrid's units) or by a\n"
                   "factor of FILE's value (2x, 0.5x): LEVEL intra (shared memory) or inter\n"
                   "(network), PARAM latency, bandwidth, send-overhead, recv-overhead,\n"
-                  "eager-limit or (inter) gap; or node.speed. For example\n"
-                  "  --set inter.bandwidth=2x --set inter.latency=1.5us --set node.speed=10Gf\n",
+                  "eager-limit or (inter) gap; node.speed; or rack.bandwidth and\n"
+                  "rack.latency, a rack's uplink (by default as fast as its nodes' links\n"
+                  "together, with one NIC link's latency). For example\n"
+                  "  --set inter.bandwidth=2x --set inter.latency=1.5us --set node.speed=10Gf\n"
+                  "  --levels node:16,rack:8 --set rack.bandwidth=0.25x  (4:1 oversubscribed)\n",
                   stdout);
             free(sets);
             return 0;
@@ -905,13 +915,22 @@ static int platform_command(int argc, char **argv)
         default:
             err = sc_error(SC_ERR_INPUT,
                            "platform: unknown option '%s; use --like, --net, --nodes, --cores, "
-                           "--topology, --set, -o",
+                           "--topology, --levels, --set, -o",
                            sc_cli_refused_option(argv + 1, before, longopts));
             break;
         }
     }
     if (!err && optind + 1 < argc)
         err = sc_error(SC_ERR_INPUT, "platform: unexpected argument '%s'", argv[optind + 1]);
+    sc_levels_t by_levels;
+    if (!err && levels && (nodes || cores || topology))
+        err = sc_error(SC_ERR_INPUT, "platform: --levels gives the nodes, cores and racks; leave "
+                                     "out --nodes, --cores and --topology");
+    if (!err && levels && !(err = sc_levels_parse(levels, &by_levels))) {
+        nodes = by_levels.nodes;
+        topology = by_levels.topology[0] ? by_levels.topology : NULL;
+        cores = by_levels.cores[0] ? by_levels.cores : NULL;
+    }
     if (!err && ((!like && !net) || (!nodes && !cores && !topology)))
         err = sc_error(SC_ERR_INPUT, "platform needs --like FILE or --net NET, and --nodes N, "
                                      "--cores LIST or --topology TOPO, e.g. simcoll platform "

@@ -73,6 +73,7 @@ static sc_err_t load_network(const char *name, sc_level_t *level)
 
 typedef struct {
     link_spec_t membus, nic;
+    link_spec_t uplink; /* racks: the link of a rack's switch to the core's */
     double speed_flops;
     int cores;
     char *prop_values[NPROPS];
@@ -244,6 +245,8 @@ static void write_platform(FILE *f, const template_t *t, const char *template_pa
                 cores_of(spec, n));
     if (spec->topology)
         write_link(f, "network", &t->nic);
+    if (spec->topology && !strncmp(spec->topology, "racks:", 6))
+        write_link(f, "uplink", &t->uplink);
     for (int n = 0; n < nodes; n++) {
         snprintf(id, sizeof id, "node-%d_nic", n);
         if (!spec->topology)
@@ -353,7 +356,8 @@ static sc_err_t apply_set(const char *set, sc_level_t levels[SC_NLEVELS], int to
 {
     static const char *const params =
         "intra.PARAM or inter.PARAM with PARAM latency, bandwidth, send-overhead, "
-        "recv-overhead, eager-limit, gap (inter only); or node.speed";
+        "recv-overhead, eager-limit, gap (inter only); node.speed; or (with racks) "
+        "rack.latency, rack.bandwidth";
     const char *eq = strchr(set, '='), *dot = strchr(set, '.');
     if (!eq || !dot || dot > eq)
         return sc_error(SC_ERR_INPUT, "--set '%s': give LEVEL.PARAM=VALUE, with %s", set, params);
@@ -362,6 +366,8 @@ static sc_err_t apply_set(const char *set, sc_level_t levels[SC_NLEVELS], int to
     const char *text = eq + 1;
     if (strcmp(name, "node.speed") == 0)
         return set_value(set, text, SC_QTY_SPEED, *speed, 0, speed);
+    if (strncmp(name, "rack.", 5) == 0)
+        return SC_OK; /* apply_rack_set, once the NIC link is known */
     int id = strncmp(set, "intra.", 6) == 0 ? SC_LEVEL_INTRA
              : strncmp(set, "inter.", 6) == 0 ? SC_LEVEL_INTER
                                               : -1;
@@ -396,6 +402,27 @@ static sc_err_t apply_set(const char *set, sc_level_t levels[SC_NLEVELS], int to
     }
     return sc_error(SC_ERR_INPUT, "--set '%s': unknown parameter '%s'; use %s", set, param,
                     params);
+}
+
+/* Applies one --set rack.PARAM to the uplink of a rack's switch, which
+ * starts as fast as the rack's nodes' links together, with one NIC link's
+ * latency (a factor scales those). */
+static sc_err_t apply_rack_set(const char *set, const sc_topology_t *topology, link_spec_t *uplink)
+{
+    const char *eq = strchr(set, '='), *text = eq + 1;
+    size_t n = (size_t)(eq - set);
+    if (!topology || topology->kind != SC_TOPO_RACKS)
+        return sc_error(SC_ERR_INPUT,
+                        "--set '%s': there are no racks; give --levels ...,rack:R or "
+                        "--topology racks:N,R",
+                        set);
+    if (n == strlen("rack.latency") && !strncmp(set, "rack.latency", n))
+        return set_value(set, text, SC_QTY_TIME, uplink->latency_s, 1, &uplink->latency_s);
+    if (n == strlen("rack.bandwidth") && !strncmp(set, "rack.bandwidth", n))
+        return set_value(set, text, SC_QTY_BANDWIDTH, uplink->bandwidth_Bps, 0,
+                         &uplink->bandwidth_Bps);
+    return sc_error(SC_ERR_INPUT, "--set '%s': unknown parameter '%.*s'; use rack.latency or "
+                    "rack.bandwidth", set, (int)(n - 5), set + 5);
 }
 
 /* Loads the generated text as a platform file, from a temporary file. */
@@ -494,6 +521,17 @@ sc_err_t sc_generate(const char *option, const char *template_path, const sc_gen
             err = apply_level(&t, (sc_level_id_t)id, &levels[id]);
     if (err)
         goto cleanup;
+    sc_topology_t topology;
+    int has_topology = spec->topology && !sc_topology_parse("--topology", spec->topology, &topology);
+    if (has_topology && topology.kind == SC_TOPO_RACKS) {
+        t.uplink = t.nic;
+        t.uplink.bandwidth_Bps *= topology.rack_nodes;
+    }
+    for (int i = 0; i < spec->nsets && !err; i++)
+        if (!strncmp(spec->sets[i], "rack.", 5))
+            err = apply_rack_set(spec->sets[i], has_topology ? &topology : NULL, &t.uplink);
+    if (err)
+        goto cleanup;
 
     /* What is written is what loads: the text is checked by the platform
      * reader before it goes anywhere. */
@@ -583,6 +621,61 @@ static sc_err_t parse_cores(const char *text, sc_generate_spec_t *spec, int **no
     }
     spec->nodes = n;
     spec->node_cores = *node_cores = cores;
+    return SC_OK;
+}
+
+sc_err_t sc_levels_parse(const char *text, sc_levels_t *out)
+{
+    static const char *const names[] = {"core", "socket", "node", "rack"};
+    static const char *const form =
+        "give LEVEL:N items from the smallest, each the number of LEVELs in one of the next "
+        "(the last: in the cluster), LEVEL core, node or rack; e.g. core:16,node:8,rack:4 "
+        "is 4 racks of 8 nodes of 16 cores";
+    enum { CORE, SOCKET, NODE, RACK, NAMES };
+    int count[NAMES] = {0};
+    memset(out, 0, sizeof *out);
+    int last = -1;
+    for (const char *item = text; *item;) {
+        size_t len = strcspn(item, ",");
+        const char *colon = memchr(item, ':', len);
+        int k = 0;
+        while (k < NAMES && !(colon && (size_t)(colon - item) == strlen(names[k]) &&
+                              !strncmp(item, names[k], strlen(names[k]))))
+            k++;
+        if (k == NAMES)
+            return sc_error(SC_ERR_INPUT, "--levels '%s': unknown item '%.*s'; %s", text, (int)len,
+                            item, form);
+        if (k <= last)
+            return sc_error(SC_ERR_INPUT, "--levels '%s': '%s' %s; %s", text, names[k],
+                            k == last ? "twice" : "after a larger level", form);
+        if (k == SOCKET)
+            return sc_error(SC_ERR_INPUT,
+                            "--levels '%s': sockets are not modelled: a node is one SimGrid host "
+                            "whose cores share one memory bus; %s",
+                            text, form);
+        char number[32];
+        snprintf(number, sizeof number, "%.*s", (int)(len - (size_t)(colon + 1 - item)), colon + 1);
+        char what[64];
+        snprintf(what, sizeof what, "--levels: %s", names[k]);
+        sc_err_t err = sc_parse_int(number, what, 1, 1 << 20, &count[k]);
+        if (err)
+            return err;
+        last = k;
+        item += len;
+        if (*item == ',' && !*++item)
+            return sc_error(SC_ERR_INPUT, "--levels '%s': ends with ','; %s", text, form);
+    }
+    if (!count[NODE])
+        return sc_error(SC_ERR_INPUT, "--levels '%s': no node level; %s", text, form);
+    long nodes = (long)count[NODE] * (count[RACK] ? count[RACK] : 1);
+    if (nodes > 1 << 20)
+        return sc_error(SC_ERR_INPUT, "--levels '%s': %ld nodes, more than %d", text, nodes,
+                        1 << 20);
+    out->nodes = (int)nodes;
+    if (count[CORE])
+        snprintf(out->cores, sizeof out->cores, "%d", count[CORE]);
+    if (count[RACK])
+        snprintf(out->topology, sizeof out->topology, "racks:%d,%d", count[NODE], count[RACK]);
     return SC_OK;
 }
 

@@ -62,4 +62,17 @@ sc_err_t sc_generate_platform(const char *template_path, const char *net,
                               const char *topology, int nodes, const char *cores,
                               char *const *sets, int nsets, const char *out_path);
 
+/* `simcoll platform --levels`: a cluster given by its levels, smallest
+ * first, each LEVEL:N the number of LEVELs in one of the next (the last, in
+ * the cluster): core:C (C cores a node; absent: the template's), node:N
+ * (N nodes a rack, or in the cluster) and rack:R (R racks, the topology
+ * racks:N,R). Sockets are refused: a node is one host with one memory bus.
+ * SC_ERR_INPUT naming the bad item. */
+typedef struct {
+    int nodes;
+    char cores[16];    /* --cores's text; "": as the template's */
+    char topology[64]; /* --topology's; "" without racks */
+} sc_levels_t;
+sc_err_t sc_levels_parse(const char *text, sc_levels_t *out);
+
 #endif

@@ -3,7 +3,9 @@
  * shared memory-bus link per node, which simcoll's platforms have, so the
  * zone is built through the C++ API from simcoll's checked rewrite of the
  * file (plat->engine_xml): the nodes, each node's memory-bus link as its
- * loopback, and the "network" link as every link of the topology.
+ * loopback, and the "network" link as every link of the topology (racks,
+ * which are simcoll's, not one of SimGrid's topologies: every node's link;
+ * "uplink" every rack's link to the core switch).
  * This is simcoll's one C++ file: SimGrid has no C API for it.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "topology_build.h"
@@ -64,6 +66,57 @@ bool is(xmlNode *node, const char *name)
     std::_Exit(3);
 }
 
+/* A link of `spec` in zone z, and how a route from a node (or a rack's
+ * switch) to the zone's centre takes it: a split-duplex link its UP half
+ * (the way back its DOWN half), any other link whole. */
+sg4::LinkInRoute make_link(sg4::NetZone *z, const std::string &name, const link_spec &spec)
+{
+    if (spec.policy == sg4::Link::SharingPolicy::SPLITDUPLEX)
+        return sg4::LinkInRoute(
+            z->create_split_duplex_link(name, spec.bandwidth)->set_latency(spec.latency)->seal(),
+            sg4::LinkInRoute::Direction::UP);
+    return sg4::LinkInRoute(z->create_link(name, spec.bandwidth)
+                                ->set_latency(spec.latency)
+                                ->set_sharing_policy(spec.policy)
+                                ->seal());
+}
+
+/* Racks (racks:N,R): SimGrid has no such topology, so it is made of its
+ * star zones, one per rack and one for the core switch. A node reaches its
+ * rack's switch (the rack zone's centre) through its NIC link (named like
+ * the host_link of a star cluster, node-i_nic), and itself through its
+ * memory bus; the rack's switch, a router, reaches the core switch through
+ * the rack's uplink (RACK_uplink). A message between racks crosses the
+ * sender's NIC link, both racks' uplinks and the receiver's NIC link. */
+void build_racks(const std::string &zone_id, const sc_topology_t &t,
+                 const std::vector<node_spec> &nodes, const std::map<std::string, link_spec> &links,
+                 const std::vector<std::pair<std::string, std::string>> &props)
+{
+    const link_spec &nic = links.at("network"), &uplink = links.at("uplink");
+    sg4::NetZone *core = sg4::create_star_zone(zone_id);
+    for (const auto &[id, value] : props)
+        core->set_property(id, value);
+    for (unsigned r = 0; r < t.racks; r++) {
+        std::string rack_id = zone_id + "-rack-" + std::to_string(r);
+        sg4::NetZone *rack = sg4::create_star_zone(rack_id)->set_parent(core);
+        simgrid::kernel::routing::NetPoint *rack_switch = rack->create_router(rack_id + "_switch");
+        for (unsigned i = r * t.rack_nodes; i < (r + 1) * t.rack_nodes; i++) {
+            const node_spec &spec = nodes.at(i);
+            const link_spec &bus = links.at(spec.membus);
+            sg4::Host *host =
+                rack->create_host(spec.name, spec.speed)->set_core_count(spec.cores)->seal();
+            rack->add_route(host->get_netpoint(), nullptr, nullptr, nullptr,
+                            {make_link(rack, spec.name + "_nic", nic)}, true);
+            rack->add_route(host->get_netpoint(), host->get_netpoint(), nullptr, nullptr,
+                            {make_link(rack, spec.membus, bus)}, false);
+        }
+        rack->seal();
+        core->add_route(rack->get_netpoint(), nullptr, rack_switch, nullptr,
+                        {make_link(core, rack_id + "_uplink", uplink)}, true);
+    }
+    core->seal();
+}
+
 } // namespace
 
 extern "C" void sc_engine_build_topology(const char *xml, size_t len)
@@ -109,9 +162,14 @@ extern "C" void sc_engine_build_topology(const char *xml, size_t len)
 
     sc_topology_t t;
     if (sc_topology_parse("simcoll/topology", topology.c_str(), &t) != SC_OK ||
-        t.nodes != static_cast<long>(nodes.size()) || !links.count("network"))
+        t.nodes != static_cast<long>(nodes.size()) || !links.count("network") ||
+        (t.kind == SC_TOPO_RACKS && !links.count("uplink")))
         fail("the checked file disagrees with its topology");
     const link_spec &net = links.at("network");
+    if (t.kind == SC_TOPO_RACKS) {
+        build_racks(zone_id, t, nodes, links, props);
+        return;
+    }
 
     /* SimGrid numbers a topology's nodes 0, 1, ...: node i is the i-th
      * host of the file (node-i in generated platforms). */
@@ -153,6 +211,8 @@ extern "C" void sc_engine_build_topology(const char *xml, size_t len)
             sg4::DragonflyParams({t.groups[0], t.groups[1]}, {t.chassis[0], t.chassis[1]},
                                  {t.routers[0], t.routers[1]}, t.nodes_per_router),
             callbacks, net.bandwidth, net.latency, net.policy);
+        break;
+    case SC_TOPO_RACKS: /* built above */
         break;
     }
     for (const auto &[id, value] : props)

@@ -404,7 +404,8 @@ static sc_err_t sort_unique(check_t *c, decl_t *decls, int n, const char *elemen
 /* A network of SimGrid's own topology (simcoll/topology): as many hosts
  * as it connects, no host_link (the topology connects them), each host's
  * shared memory one link of its own, and a link "network" that every link
- * of the topology copies. */
+ * of the topology copies (racks: every node's; their uplinks copy a link
+ * "uplink"). */
 static sc_err_t check_topology(check_t *c, xmlNode *zone, sc_platform_t *plat)
 {
     sc_topology_t t;
@@ -433,14 +434,19 @@ static sc_err_t check_topology(check_t *c, xmlNode *zone, sc_platform_t *plat)
         return refuse(c, c->topology_line,
                       "a zone with simcoll/topology needs <link id=\"network\">, the bandwidth, "
                       "latency and sharing policy of every link of the topology");
+    if (t.kind == SC_TOPO_RACKS && !find(c->links, c->nlinks, "uplink"))
+        return refuse(c, c->topology_line,
+                      "a zone with simcoll/topology 'racks:...' needs <link id=\"uplink\">, the "
+                      "bandwidth, latency and sharing policy of the link from each rack's switch "
+                      "to the core switch");
     for (int i = 0; i < c->nhosts; i++) {
         const decl_t *h = &c->hosts[i];
         if (!h->loopback)
             continue; /* said below */
-        if (!h->bus || !strcmp(h->bus, "network"))
+        if (!h->bus || !strcmp(h->bus, "network") || !strcmp(h->bus, "uplink"))
             return refuse(c, h->loopback,
                           "host '%s': in a zone with simcoll/topology a node's shared-memory "
-                          "<route> holds one link of its own, not \"network\"",
+                          "<route> holds one link of its own, not \"network\" or \"uplink\"",
                           h->id);
         for (int k = 0; k < i; k++)
             if (c->hosts[k].bus && !strcmp(c->hosts[k].bus, h->bus))

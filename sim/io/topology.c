@@ -7,7 +7,8 @@
 #include <string.h>
 
 static const char forms[] =
-    "torus:X,Y,... | fat-tree:LEVELS;DOWN,...;UP,...;LINKS,... | dragonfly:G,g;C,c;R,r;N";
+    "torus:X,Y,... | fat-tree:LEVELS;DOWN,...;UP,...;LINKS,... | dragonfly:G,g;C,c;R,r;N | "
+    "racks:NODES,RACKS";
 
 /* The most nodes a topology may connect (as many as a platform's cores). */
 #define MAX_NODES (1L << 24)
@@ -118,6 +119,15 @@ sc_err_t sc_topology_parse(const char *what, const char *text, sc_topology_t *t)
                        "a dragonfly has at most as many groups as routers per "
                        "chassis (SimGrid joins group j through router j)");
         nodes = (double)t->groups[0] * t->chassis[0] * t->routers[0] * n[0];
+    } else if (kind_len == 5 && !strncmp(text, "racks", 5)) {
+        t->kind = SC_TOPO_RACKS;
+        unsigned n[2];
+        if (numbers(params, params + strlen(params), 2, n) != 2)
+            return bad(what, text,
+                       "racks take the nodes of a rack and the racks, whole numbers of at least 1");
+        t->rack_nodes = n[0];
+        t->racks = n[1];
+        nodes = (double)n[0] * n[1];
     } else {
         return bad(what, text, "unknown kind");
     }
@@ -137,6 +147,10 @@ int sc_topology_groupings(const sc_topology_t *t, long *sizes, int max)
     case SC_TOPO_FAT_TREE:
         for (unsigned k = 0; k + 1 < t->levels && n < max; k++)
             sizes[n++] = size *= t->down[k];
+        break;
+    case SC_TOPO_RACKS:
+        if (max > 0)
+            sizes[n++] = t->rack_nodes;
         break;
     case SC_TOPO_DRAGONFLY: {
         const long per[3] = {(long)t->nodes_per_router, (long)t->routers[0], (long)t->chassis[0]};

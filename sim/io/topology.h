@@ -10,7 +10,7 @@
 extern "C" {
 #endif
 
-typedef enum { SC_TOPO_TORUS, SC_TOPO_FAT_TREE, SC_TOPO_DRAGONFLY } sc_topo_kind_t;
+typedef enum { SC_TOPO_TORUS, SC_TOPO_FAT_TREE, SC_TOPO_DRAGONFLY, SC_TOPO_RACKS } sc_topo_kind_t;
 
 enum { SC_TOPO_MAX_DIMS = 8 };
 
@@ -25,6 +25,9 @@ typedef struct {
     /* dragonfly: groups, chassis per group, routers per chassis (each with
      * the links between two of them), nodes per router */
     unsigned groups[2], chassis[2], routers[2], nodes_per_router;
+    /* racks: the nodes of a rack (on its switch) and the racks (on the core
+     * switch, each through its uplink) */
+    unsigned rack_nodes, racks;
     long nodes; /* the nodes it connects */
 } sc_topology_t;
 
@@ -34,14 +37,18 @@ typedef struct {
  *   dragonfly:G,g;C,c;R,r;N       G groups of C chassis of R routers of N
  *                                 nodes (g, c, r: links between two groups,
  *                                 chassis, routers)
+ *   racks:N,R                     R racks of N nodes: each node linked to
+ *                                 its rack's switch, each rack's switch to
+ *                                 the core switch by an uplink (simcoll's,
+ *                                 built from SimGrid's star zones)
  * (SimGrid's topology and topo_parameters). SC_ERR_INPUT naming `text`,
  * the part that is wrong and the forms above. */
 sc_err_t sc_topology_parse(const char *what, const char *text, sc_topology_t *t);
 
 /* The topology's groups of consecutive nodes below its top, smallest first:
  * a fat tree's switches of levels 1 to L-1 (size D1, D1*D2, ...); a
- * dragonfly's routers, chassis and groups (N, N*R, N*R*C); a torus has
- * none. Writes at most `max` sizes and returns how many there are. */
+ * dragonfly's routers, chassis and groups (N, N*R, N*R*C); racks (N); a
+ * torus has none. Writes at most `max` sizes and returns how many there are. */
 int sc_topology_groupings(const sc_topology_t *t, long *sizes, int max);
 
 #ifdef __cplusplus

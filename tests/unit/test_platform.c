@@ -474,6 +474,83 @@ static void test_topology_levels(void)
     remove(other);
 }
 
+/* Racks (racks:N,R, --levels node:N,rack:R): each rack's switch joined to
+ * a core switch by its uplink. With uplinks like the NIC links they are
+ * SimGrid's two-level fat tree of one link between switches, to the
+ * simulated second; the default uplink (as fast as the rack's nodes' links
+ * together) is faster; the messages that cross racks are level 2. */
+static void test_racks(void)
+{
+    const sc_platform_t *g = sc_test_platform("platforms/ib4x.xml");
+    if (!g)
+        return;
+    char racks[] = "/tmp/simcoll-test-XXXXXX", tree[] = "/tmp/simcoll-test-XXXXXX",
+         fast[] = "/tmp/simcoll-test-XXXXXX";
+    int fds[] = {mkstemp(racks), mkstemp(tree), mkstemp(fast)};
+    for (int i = 0; i < 3; i++) {
+        CU_ASSERT_FATAL(fds[i] >= 0);
+        close(fds[i]);
+    }
+    char *slow[] = {"rack.bandwidth=0.25x"}, *same_latency[] = {"rack.latency=1x"};
+    sc_levels_t levels;
+    CU_ASSERT_EQUAL_FATAL(sc_levels_parse("core:2,node:4,rack:3", &levels), SC_OK);
+    CU_ASSERT_EQUAL(levels.nodes, 12);
+    CU_ASSERT_STRING_EQUAL(levels.cores, "2");
+    CU_ASSERT_STRING_EQUAL(levels.topology, "racks:4,3");
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, levels.topology, levels.nodes,
+                                               levels.cores, slow, 1, racks),
+                          SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, "fat-tree:2;4,3;1,1;1,1", 0, "2",
+                                               NULL, 0, tree),
+                          SC_OK);
+    CU_ASSERT_EQUAL_FATAL(
+        sc_generate_platform(g->path, NULL, "racks:4,3", 0, "2", same_latency, 1, fast), SC_OK);
+    static const char *const algos[] = {"bruck", "ring", "bcast-binomial", "allreduce-rd"};
+    for (int i = 0; i < 4; i++) {
+        sc_run_result_t a, b, c;
+        run_result(racks, algos[i], 24, 4096, &a);
+        run_result(tree, algos[i], 24, 4096, &b);
+        run_result(fast, algos[i], 24, 4096, &c);
+        CU_ASSERT_DOUBLE_EQUAL(a.sim_time_s, b.sim_time_s, 1e-9 * b.sim_time_s);
+        CU_ASSERT_TRUE(c.sim_time_s <= a.sim_time_s);
+        CU_ASSERT_EQUAL(a.nlevels, 3);
+        for (int l = 0; l < 3; l++)
+            CU_ASSERT_EQUAL(a.level_messages[l], b.level_messages[l]);
+        CU_ASSERT_TRUE(a.level_messages[2] > 0);
+        sc_run_result_destroy(&a);
+        sc_run_result_destroy(&b);
+        sc_run_result_destroy(&c);
+    }
+    /* Bruck's last steps cross the racks with many messages at once: the
+     * default uplinks carry them faster than the one-link ones. */
+    int valid;
+    CU_ASSERT_TRUE(run_time(fast, "bruck", 24, 65536, &valid) <
+                   0.9 * run_time(racks, "bruck", 24, 65536, &valid));
+    static const char *const bad[][2] = {
+        {"socket:2,node:4", "sockets are not modelled"},
+        {"node:4,core:2", "'core' after a larger level"},
+        {"node:4,node:2", "'node' twice"},
+        {"rack:4", "no node level"},
+        {"node:4,shelf:2", "unknown item 'shelf:2'"},
+        {"node:0", "--levels: node"},
+        {"node:4,", "ends with ','"},
+        {"node:1024,rack:2048", "more than"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CU_ASSERT_EQUAL(sc_levels_parse(bad[i][0], &levels), SC_ERR_INPUT);
+        if (!strstr(sc_error_message(), bad[i][1]))
+            fprintf(stderr, "\n--levels %s: %s\n", bad[i][0], sc_error_message());
+        CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), bad[i][1]));
+    }
+    char *unknown[] = {"rack.gap=1us"};
+    CU_ASSERT_EQUAL(sc_generate_platform(g->path, NULL, "racks:4,3", 0, NULL, unknown, 1, fast),
+                    SC_ERR_INPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "unknown parameter 'gap'"));
+    remove(racks);
+    remove(tree);
+    remove(fast);
+}
+
 static void test_generated_topology(void)
 {
     const sc_platform_t *g = sc_test_platform("platforms/gige.xml");
@@ -565,7 +642,8 @@ static void test_generated_what_if(void)
         {"inter.bandwidth=0x", "not a positive factor"},
         {"inter.bandwidth=fast", "not a positive factor (like 2x or 0.5x) or a bandwidth"},
         {"intra.gap=1us", "unknown parameter 'gap'"},
-        {"rack.bandwidth=1GBps", "unknown level 'rack'"},
+        {"rack.bandwidth=1GBps", "there are no racks"},
+        {"cabinet.bandwidth=1GBps", "unknown level 'cabinet'"},
         {"inter.latency", "give LEVEL.PARAM=VALUE"},
         {"inter.latency=-1us", "not a non-negative factor"},
         {"inter.bandwidth=1e-300Bps", "the generated platform"},
@@ -591,6 +669,7 @@ void sc_suite_platform(void)
     CU_add_test(s, "interconnect presets of a generated platform", test_generated_network);
     CU_add_test(s, "SimGrid's topologies in a generated platform", test_generated_topology);
     CU_add_test(s, "levels of a topology's messages", test_topology_levels);
+    CU_add_test(s, "racks and their uplinks", test_racks);
     CU_add_test(s, "shipped platforms", test_shipped_platforms);
     CU_add_test(s, "shipped platforms fitted to excalibur-tests",
                 test_shipped_excalibur_platforms);

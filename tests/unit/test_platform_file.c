@@ -314,6 +314,8 @@ static void test_topology(void)
         {"torus:2", "fat-tree:1;2;1", "a fat tree takes 4 fields"},
         {"torus:2", "fat-tree:2;2;1,1;1,1", "one whole number of at least 1 per level"},
         {"torus:2", "dragonfly:2,1;1,1;1,1;1", "at most as many groups as routers per chassis"},
+        {"torus:2", "racks:2", "racks take the nodes of a rack and the racks"},
+        {"torus:2", "racks:1,2", "needs <link id=\"uplink\">"},
         {"<link id=\"network\"", "<link id=\"net\"", "needs <link id=\"network\">"},
         {"    <route src=\"node-0\"",
          "    <host_link id=\"node-0\" up=\"node-0_nic_UP\" "
