@@ -12,19 +12,16 @@ sc_level_id_t sc_model_level_id(const sc_model_t *model, int a, int b)
 
 int sc_model_hier_level(const sc_model_t *model, int a, int b)
 {
-    long na = model->node_of[a], nb = model->node_of[b];
-    if (na == nb)
-        return 0;
-    const sc_platform_t *plat = model->plat;
-    for (int k = 0; k < plat->ngroupings; k++)
-        if (na / plat->group_size[k] == nb / plat->group_size[k])
-            return 1 + k;
-    return 1 + plat->ngroupings;
+    return sc_platform_hier_level(model->plat, model->node_of[a], model->node_of[b]);
 }
 
 const sc_level_t *sc_model_level(const sc_model_t *model, int a, int b)
 {
-    return &model->plat->level[sc_model_level_id(model, a, b)];
+    const sc_platform_t *plat = model->plat;
+    if (plat->ngroupings == 0)
+        return &plat->level[sc_model_level_id(model, a, b)];
+    int hier = sc_model_hier_level(model, a, b);
+    return hier < 2 ? &plat->level[hier] : &plat->between_groups[hier - 2];
 }
 
 static int is_eager(const sc_level_t *lv, size_t bytes)

@@ -54,7 +54,10 @@ double sc_model_depart(double *nic_free, int src_node, int dst_node, double gap,
 typedef sc_err_t (*sc_model_fn)(const sc_model_t *model, size_t bytes,
                                 int root, double *t);
 
-/* The level a message from rank a to rank b travels through. */
+/* The level a message from rank a to rank b travels through: in a node or
+ * between nodes (sc_model_level_id); between groups of nodes, the network
+ * level with the latency and bandwidth of the routes between them
+ * (sc_platform_t.between_groups). */
 sc_level_id_t sc_model_level_id(const sc_model_t *model, int a, int b);
 const sc_level_t *sc_model_level(const sc_model_t *model, int a, int b);
 

@@ -110,3 +110,13 @@ int sc_place_nodes_used(const sc_platform_t *plat, int np, const int *node_of)
     free(seen);
     return count;
 }
+
+int sc_platform_hier_level(const sc_platform_t *plat, long a, long b)
+{
+    if (a == b)
+        return 0;
+    for (int k = 0; k < plat->ngroupings; k++)
+        if (a / plat->group_size[k] == b / plat->group_size[k])
+            return 1 + k;
+    return 1 + plat->ngroupings;
+}

@@ -101,11 +101,24 @@ typedef struct {
      * torus, has none. */
     int ngroupings, nlevels;
     long group_size[SC_MAX_LEVELS - 2];
+    /* What a message between two groups costs (hierarchy level 2 + k, a
+     * route between two groups of group_size[k] nodes): the network level
+     * with the latency and bandwidth of those routes. */
+    sc_level_t between_groups[SC_MAX_LEVELS - 2];
+    /* 1 if a route between two nodes depends only on the level of the
+     * smallest group holding both (a fat tree, racks); set by the file
+     * check for a topology. */
+    int routes_by_level;
     /* 1 if every node has the same core speed, and every node's memory bus
-     * and every node pair's route the parameters in `level`; cost models
-     * are only exact then (never with a topology: routes differ in hops). */
+     * and every node pair's route the parameters of its level (`level`,
+     * `between_groups`); cost models are only exact then (never on a torus
+     * or a dragonfly: their routes differ in hops within a level). */
     int uniform;
 } sc_platform_t;
+
+/* The hierarchy level of a message from node a to node b: 0 if a == b,
+ * else 1 + the first grouping that holds both, or the top, 1 + ngroupings. */
+int sc_platform_hier_level(const sc_platform_t *plat, long a, long b);
 
 /* Frees what `plat` owns and zeroes it. */
 void sc_platform_destroy(sc_platform_t *plat);

@@ -165,13 +165,33 @@ static int same(double a, double b)
     return fabs(a - b) <= 1e-12 * fmax(fabs(a), fabs(b));
 }
 
+/* The route from node i to node j, of hierarchy level `hier` (1 or more):
+ * the first one of its level gives the level's latency and bandwidth, and
+ * one that differs from it makes the platform non-uniform. */
+static void describe_network_route(sg_host_t *hosts, int i, int j, int hier, int *seen,
+                                   double *latency, double *bandwidth, sc_platform_t *plat)
+{
+    double lat = sg_host_get_route_latency(hosts[i], hosts[j]);
+    double bw = sg_host_get_route_bandwidth(hosts[i], hosts[j]);
+    if (!seen[hier]) {
+        seen[hier] = 1;
+        latency[hier] = lat;
+        bandwidth[hier] = bw;
+    } else if (!same(lat, latency[hier]) || !same(bw, bandwidth[hier])) {
+        plat->uniform = 0;
+    }
+}
+
 /* Checks each node's routes and derives the level parameters from node 0
- * (and node 0 to node 1); any node that differs makes the platform
- * non-uniform. */
+ * and the network routes from each node to the next and to the nodes one
+ * group further (of each size of the checked file's groupings); any that
+ * differs from the first of its level makes the platform non-uniform. */
 static sc_err_t describe_routes(const char *option, const char *path, sg_host_t *hosts,
-                                sc_platform_t *plat)
+                                const sc_platform_t *checked, sc_platform_t *plat)
 {
     sc_level_t *intra = &plat->level[SC_LEVEL_INTRA], *inter = &plat->level[SC_LEVEL_INTER];
+    int seen[SC_MAX_LEVELS] = {0};
+    double latency[SC_MAX_LEVELS], bandwidth[SC_MAX_LEVELS];
     plat->uniform = 1;
     for (int i = 0; i < plat->nnodes; i++) {
         sg_host_t h = hosts[i], next = hosts[(i + 1) % plat->nnodes];
@@ -197,8 +217,6 @@ static sc_err_t describe_routes(const char *option, const char *path, sg_host_t 
             xbt_dynar_t out = route_links(h, next);
             const char *shared = NULL;
             int bad = shares_link(loop, out, &shared);
-            double olat = sg_host_get_route_latency(h, next);
-            double obw = sg_host_get_route_bandwidth(h, next);
             xbt_dynar_free(&out);
             if (bad) {
                 xbt_dynar_free(&loop);
@@ -210,18 +228,30 @@ static sc_err_t describe_routes(const char *option, const char *path, sg_host_t 
                                 option, path, sg_host_get_name(h), shared, sg_host_get_name(h),
                                 sg_host_get_name(h));
             }
-            if (i == 0) {
-                inter->latency_s = olat;
-                inter->bandwidth_Bps = obw;
-            } else if (!same(olat, inter->latency_s) || !same(obw, inter->bandwidth_Bps)) {
-                plat->uniform = 0;
-            }
+            int j = (i + 1) % plat->nnodes;
+            describe_network_route(hosts, i, j, sc_platform_hier_level(checked, i, j), seen,
+                                   latency, bandwidth, plat);
+            for (int k = 0; k < checked->ngroupings; k++)
+                if (i + checked->group_size[k] < plat->nnodes) {
+                    j = i + (int)checked->group_size[k];
+                    describe_network_route(hosts, i, j, sc_platform_hier_level(checked, i, j),
+                                           seen, latency, bandwidth, plat);
+                }
         }
         xbt_dynar_free(&loop);
     }
-    if (plat->nnodes == 1) { /* no network: only the intra level is ever used */
-        inter->latency_s = NAN;
-        inter->bandwidth_Bps = NAN;
+    /* The network level: between two nodes of the smallest group or, if no
+     * group holds two nodes, of the lowest level there is. NaN (never used)
+     * for a level no two nodes are at, or no network at all. */
+    inter->latency_s = inter->bandwidth_Bps = NAN;
+    for (int hier = SC_MAX_LEVELS - 1; hier >= 1; hier--)
+        if (seen[hier]) {
+            inter->latency_s = latency[hier];
+            inter->bandwidth_Bps = bandwidth[hier];
+        }
+    for (int k = 0; k < checked->ngroupings; k++) {
+        plat->between_groups[k].latency_s = seen[2 + k] ? latency[2 + k] : NAN;
+        plat->between_groups[k].bandwidth_Bps = seen[2 + k] ? bandwidth[2 + k] : NAN;
     }
     return SC_OK;
 }
@@ -260,10 +290,10 @@ static sc_err_t describe_platform(const source_t *src, sc_platform_t *plat)
             err = sc_error(SC_ERR_RUN, "out of memory reading the platform");
     }
     if (!err)
-        err = describe_routes(src->option, path, hosts, plat);
-    /* Consecutive nodes can be as far apart in a topology as any two (a
-     * ring torus): its routes differ in hops whatever describe_routes saw. */
-    if (src->checked->topology)
+        err = describe_routes(src->option, path, hosts, src->checked, plat);
+    /* In a torus or a dragonfly the routes of one level differ in hops
+     * whatever pairs describe_routes looked at. */
+    if (src->checked->topology && !src->checked->routes_by_level)
         plat->uniform = 0;
     free(hosts);
     return err;
@@ -280,6 +310,7 @@ static void put_platform(sc_wire_t *w, const sc_platform_t *plat)
         sc_wire_put_double(w, plat->nodes[i].membus_Bps);
     }
     sc_wire_put(w, plat->level, sizeof plat->level);
+    sc_wire_put(w, plat->between_groups, sizeof plat->between_groups);
     sc_wire_put(w, &plat->header_bytes, sizeof plat->header_bytes);
     sc_wire_put_int(w, plat->uniform);
 }
@@ -300,6 +331,7 @@ static sc_err_t get_platform(sc_wire_t *w, const char *path, sc_platform_t *plat
         plat->total_cores += node->cores;
     }
     ok = ok && sc_wire_get(w, plat->level, sizeof plat->level) &&
+         sc_wire_get(w, plat->between_groups, sizeof plat->between_groups) &&
          sc_wire_get(w, &plat->header_bytes, sizeof plat->header_bytes) &&
          sc_wire_get_int(w, &plat->uniform);
     if (!ok) {
@@ -364,6 +396,15 @@ sc_err_t sc_platform_load(const char *option, const char *name, sc_platform_t *p
     plat->ngroupings = checked.ngroupings;
     plat->nlevels = checked.nlevels;
     memcpy(plat->group_size, checked.group_size, sizeof plat->group_size);
+    plat->routes_by_level = checked.routes_by_level;
+    /* Between groups: the network's properties, the routes' latency and
+     * bandwidth. */
+    for (int k = 0; k < plat->ngroupings; k++) {
+        sc_level_t lv = plat->level[SC_LEVEL_INTER];
+        lv.latency_s = plat->between_groups[k].latency_s;
+        lv.bandwidth_Bps = plat->between_groups[k].bandwidth_Bps;
+        plat->between_groups[k] = lv;
+    }
     return SC_OK;
 }
 

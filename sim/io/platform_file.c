@@ -421,6 +421,9 @@ static sc_err_t check_topology(check_t *c, xmlNode *zone, sc_platform_t *plat)
                       "simcoll/topology '%s' connects %ld nodes, and the zone declares %d hosts",
                       c->topology, t.nodes, c->nhosts);
     plat->ngroupings = sc_topology_groupings(&t, plat->group_size, SC_MAX_LEVELS - 2);
+    /* A fat tree's route climbs to the lowest common switch and down, with
+     * links of one kind; racks' cross the uplinks or not. */
+    plat->routes_by_level = t.kind == SC_TOPO_FAT_TREE || t.kind == SC_TOPO_RACKS;
     plat->nlevels = 2 + plat->ngroupings;
     sc_err_t err = SC_OK;
     FOR_ELEMENTS(c, zone, child, err)

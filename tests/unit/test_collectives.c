@@ -151,6 +151,15 @@ static void test_model_exact_loggp(void)
     check_model_exact("tests/platforms/loggp.xml", nps, 8, msizes, 6, 300);
 }
 
+/* The same on three levels (tests/platforms/nocontention-racks.xml): in a
+ * node, in a rack, between racks through slower uplinks. */
+static void test_model_exact_racks(void)
+{
+    static const int nps[] = {1, 2, 3, 5, 8, 13, 21};
+    static const size_t msizes[] = {1, 3000, 100000};
+    check_model_exact("tests/platforms/nocontention-racks.xml", nps, 7, msizes, 3, 150);
+}
+
 /* Ranks that enter late: nobody may leave the barrier before the last one
  * entered, and the model (started at the same times) still matches. */
 static void test_barrier_semantics(void)
@@ -239,6 +248,7 @@ void sc_suite_collectives(void)
     CU_add_test(s, "results on uneven nodes", test_uneven_nodes);
     CU_add_test(s, "simulated time equals the model without contention", test_model_exact);
     CU_add_test(s, "... with LogGP overheads and bandwidth factors", test_model_exact_loggp);
+    CU_add_test(s, "cost model exact on racks (three levels)", test_model_exact_racks);
     CU_add_test(s, "barrier with late ranks", test_barrier_semantics);
     CU_add_test(s, "a wrong result is caught", test_wrong_result_is_caught);
     CU_add_test(s, "bad run specifications", test_run_checks);
