@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const int sc_test_nps[] = {1, 2, 3, 4, 5, 7, 8, 9, 16, 24, 64};
 const int sc_test_nnps = sizeof sc_test_nps / sizeof sc_test_nps[0];
@@ -56,4 +57,14 @@ void sc_test_cleanup(void)
 int sc_test_generic(const sc_algo_t *algo)
 {
     return !(algo->needs & SC_DATA_DEPENDENT);
+}
+
+int sc_test_temp_file(char *path)
+{
+    snprintf(path, SC_TEST_TEMP_LEN, "/tmp/simcoll-test-XXXXXX");
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    return 0;
 }

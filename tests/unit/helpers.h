@@ -14,6 +14,11 @@ const char *sc_test_path(const char *relative);
 const sc_platform_t *sc_test_platform(const char *relative);
 void sc_test_cleanup(void);
 
+/* Makes an empty file of a new name under /tmp for a test to write and
+ * remove: fills path (SC_TEST_TEMP_LEN bytes); 0, or -1 if it could not. */
+enum { SC_TEST_TEMP_LEN = 32 };
+int sc_test_temp_file(char *path);
+
 /* Whether the checks over every algorithm run `algo`: all but the early
  * exit ones, which need an operation and data of their own (test_early.c). */
 int sc_test_generic(const sc_algo_t *algo);

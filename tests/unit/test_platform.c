@@ -220,10 +220,8 @@ static void test_generated_platform(void)
     const sc_platform_t *g = sc_test_platform("platforms/gige.xml");
     if (!g)
         return;
-    char path[] = "/tmp/simcoll-test-XXXXXX";
-    int fd = mkstemp(path);
-    CU_ASSERT_FATAL(fd >= 0);
-    close(fd);
+    char path[SC_TEST_TEMP_LEN];
+    CU_ASSERT_FATAL(sc_test_temp_file(path) == 0);
     CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, NULL, 12, "4", NULL, 0, path), SC_OK);
     sc_platform_t gen;
     CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
@@ -257,10 +255,8 @@ static void test_generated_uneven(void)
     const sc_platform_t *g = sc_test_platform("platforms/gige.xml");
     if (!g)
         return;
-    char path[] = "/tmp/simcoll-test-XXXXXX";
-    int fd = mkstemp(path);
-    CU_ASSERT_FATAL(fd >= 0);
-    close(fd);
+    char path[SC_TEST_TEMP_LEN];
+    CU_ASSERT_FATAL(sc_test_temp_file(path) == 0);
     CU_ASSERT_EQUAL_FATAL(
         sc_generate_platform(g->path, NULL, NULL, 0, "2x16,4+4,1x2", NULL, 0, path), SC_OK);
     sc_platform_t gen;
@@ -314,10 +310,8 @@ static void test_generated_network(void)
     const sc_platform_t *ib = sc_test_platform("platforms/ib4x.xml");
     if (!g || !ib)
         return;
-    char path[] = "/tmp/simcoll-test-XXXXXX";
-    int fd = mkstemp(path);
-    CU_ASSERT_FATAL(fd >= 0);
-    close(fd);
+    char path[SC_TEST_TEMP_LEN];
+    CU_ASSERT_FATAL(sc_test_temp_file(path) == 0);
     char *sets[] = {"inter.bandwidth=2x"};
     CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, "ib4x-ddr", NULL, 3, "16", sets, 1, path),
                           SC_OK);
@@ -420,11 +414,8 @@ static void test_topology_levels(void)
     const sc_platform_t *g = sc_test_platform("platforms/gige.xml");
     if (!g)
         return;
-    char path[] = "/tmp/simcoll-test-XXXXXX", other[] = "/tmp/simcoll-test-XXXXXX";
-    int fd = mkstemp(path), fd2 = mkstemp(other);
-    CU_ASSERT_FATAL(fd >= 0 && fd2 >= 0);
-    close(fd);
-    close(fd2);
+    char path[SC_TEST_TEMP_LEN], other[SC_TEST_TEMP_LEN];
+    CU_ASSERT_FATAL(sc_test_temp_file(path) == 0 && sc_test_temp_file(other) == 0);
     static const struct {
         const char *topology;
         int nlevels;
@@ -480,13 +471,9 @@ static void test_racks(void)
     const sc_platform_t *g = sc_test_platform("platforms/ib4x.xml");
     if (!g)
         return;
-    char racks[] = "/tmp/simcoll-test-XXXXXX", tree[] = "/tmp/simcoll-test-XXXXXX",
-         fast[] = "/tmp/simcoll-test-XXXXXX";
-    int fds[] = {mkstemp(racks), mkstemp(tree), mkstemp(fast)};
-    for (int i = 0; i < 3; i++) {
-        CU_ASSERT_FATAL(fds[i] >= 0);
-        close(fds[i]);
-    }
+    char racks[SC_TEST_TEMP_LEN], tree[SC_TEST_TEMP_LEN], fast[SC_TEST_TEMP_LEN];
+    CU_ASSERT_FATAL(sc_test_temp_file(racks) == 0 && sc_test_temp_file(tree) == 0 &&
+                    sc_test_temp_file(fast) == 0);
     char *slow[] = {"rack.bandwidth=0.25x"}, *same_latency[] = {"rack.latency=1x"};
     sc_levels_t levels;
     CU_ASSERT_EQUAL_FATAL(sc_levels_parse("core:2,node:4,rack:3", &levels), SC_OK);
@@ -556,11 +543,8 @@ static void test_generated_topology(void)
     const sc_platform_t *g = sc_test_platform("platforms/gige.xml");
     if (!g)
         return;
-    char path[] = "/tmp/simcoll-test-XXXXXX", star[] = "/tmp/simcoll-test-XXXXXX";
-    int fd = mkstemp(path), fd2 = mkstemp(star);
-    CU_ASSERT_FATAL(fd >= 0 && fd2 >= 0);
-    close(fd);
-    close(fd2);
+    char path[SC_TEST_TEMP_LEN], star[SC_TEST_TEMP_LEN];
+    CU_ASSERT_FATAL(sc_test_temp_file(path) == 0 && sc_test_temp_file(star) == 0);
     static const char *const topologies[][2] = {
         {"torus:2,2", "gige-4x2-torus"},
         {"fat-tree:2;2,2;1,2;1,1", "gige-4x2-fat-tree"},
@@ -615,10 +599,8 @@ static void test_generated_what_if(void)
     const sc_platform_t *g = sc_test_platform("platforms/gige.xml");
     if (!g)
         return;
-    char path[] = "/tmp/simcoll-test-XXXXXX";
-    int fd = mkstemp(path);
-    CU_ASSERT_FATAL(fd >= 0);
-    close(fd);
+    char path[SC_TEST_TEMP_LEN];
+    CU_ASSERT_FATAL(sc_test_temp_file(path) == 0);
     char *sets[] = {"inter.bandwidth=2x",    "inter.latency=1.5us",      "node.speed=10Gf",
                     "inter.send-overhead=0.5x", "inter.recv-overhead=3us", "inter.gap=0",
                     "intra.eager-limit=128KiB", "intra.bandwidth=20GBps"};
