@@ -471,6 +471,17 @@ sc_err_t sc_generate(const char *option, const char *template_path, const sc_gen
         sc_platform_destroy(&plat);
         return err;
     }
+    if (plat.topology) {
+        /* Its nodes' links are those of a star cluster, but the copy would
+         * lose the topology: say so rather than write a star. */
+        err = sc_error(SC_ERR_INPUT,
+                       "%s '%s': a platform with a topology (simcoll/topology) cannot be a "
+                       "template; give the template it was made from (its generated-by "
+                       "property) with --topology or --levels",
+                       option, template_path);
+        sc_platform_destroy(&plat);
+        return err;
+    }
     if (!plat.uniform) {
         err = sc_error(SC_ERR_INPUT,
                        "%s '%s': its nodes' links differ, so no node can stand for all", option,
