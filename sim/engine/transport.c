@@ -708,7 +708,7 @@ static sc_err_t sim_isend(sc_comm_t *comm, const void *buf, size_t bytes, int ds
     if (check_peer(rk, dst, "send to"))
         return rk->error;
     sc_level_id_t level = sc_model_level_id(rk->world->model, comm->rank, dst);
-    const sc_level_t *lv = &rk->world->model->plat->level[level];
+    const sc_level_t *lv = sc_model_level(rk->world->model, comm->rank, dst);
     rk->traffic.messages[level]++;
     rk->traffic.bytes[level] += (double)bytes;
     int hier = sc_model_hier_level(rk->world->model, comm->rank, dst);
