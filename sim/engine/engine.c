@@ -96,8 +96,7 @@ void sc_engine_boot(const sc_platform_t *plat, int actors)
     simgrid_load_platform(path);
 }
 
-/* Orders names so that numbers compare by value: node-2 before node-10. */
-static int natural_compare(const char *a, const char *b)
+int sc_engine_name_compare(const char *a, const char *b)
 {
     while (*a && *b) {
         if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
@@ -125,7 +124,7 @@ static int natural_compare(const char *a, const char *b)
 
 static int compare_hosts(const void *x, const void *y)
 {
-    return natural_compare(sg_host_get_name(*(const sg_host_t *)x),
+    return sc_engine_name_compare(sg_host_get_name(*(const sg_host_t *)x),
                            sg_host_get_name(*(const sg_host_t *)y));
 }
 

@@ -16,6 +16,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <string>
@@ -159,6 +160,12 @@ extern "C" void sc_engine_build_topology(const char *xml, size_t len)
     }
     std::string zone_id = attr(zone, "id");
     xmlFreeDoc(doc);
+    /* Node i of the topology is simcoll's node i, whose groups of
+     * consecutive nodes (sc_topology_groupings) are its racks or switches,
+     * whatever the order of the file. */
+    std::stable_sort(nodes.begin(), nodes.end(), [](const node_spec &a, const node_spec &b) {
+        return sc_engine_name_compare(a.name.c_str(), b.name.c_str()) < 0;
+    });
 
     sc_topology_t t;
     if (sc_topology_parse("simcoll/topology", topology.c_str(), &t) != SC_OK ||
@@ -171,8 +178,8 @@ extern "C" void sc_engine_build_topology(const char *xml, size_t len)
         return;
     }
 
-    /* SimGrid numbers a topology's nodes 0, 1, ...: node i is the i-th
-     * host of the file (node-i in generated platforms). */
+    /* SimGrid numbers a topology's nodes 0, 1, ...: node i is simcoll's
+     * (node-i in generated platforms). */
     auto netpoint = [&nodes](sg4::NetZone *z, const std::vector<unsigned long> &,
                              unsigned long id) {
         const node_spec &spec = nodes.at(id);

@@ -401,6 +401,43 @@ static sc_err_t sort_unique(check_t *c, decl_t *decls, int n, const char *elemen
     return SC_OK;
 }
 
+/* Whether `id` ends with `suffix`, or with it and "_UP" or "_DOWN". */
+static int names_like(const char *id, const char *suffix)
+{
+    size_t n = strlen(id), k = strlen(suffix);
+    static const char *const halves[] = {"", "_UP", "_DOWN"};
+    for (int i = 0; i < 3; i++) {
+        size_t h = strlen(halves[i]);
+        if (n >= k + h && !strncmp(id + n - k - h, suffix, k) && !strcmp(id + n - h, halves[i]))
+            return 1;
+    }
+    return 0;
+}
+
+/* Racks are built by simcoll (sim/engine/topology.cpp), which names each
+ * node's link HOST_nic, each rack ZONE-rack-R, its switch ZONE-rack-R_switch
+ * and its uplink ZONE-rack-R_uplink: SimGrid refuses a second element of
+ * any of those names, so the file may not use them. */
+static sc_err_t check_rack_names(check_t *c, xmlNode *zone)
+{
+    const char *zone_id = attr(zone, "id");
+    size_t len = strlen(zone_id);
+    for (int i = 0; i < c->nhosts; i++)
+        if (!strcmp(c->hosts[i].id, zone_id) ||
+            (!strncmp(c->hosts[i].id, zone_id, len) && !strncmp(c->hosts[i].id + len, "-rack-", 6)))
+            return refuse(c, c->hosts[i].line,
+                          "<host id=\"%s\">: in racks simcoll names the racks %s-rack-R and "
+                          "their switches %s-rack-R_switch; rename the host",
+                          c->hosts[i].id, zone_id, zone_id);
+    for (int i = 0; i < c->nlinks; i++)
+        if (names_like(c->links[i].id, "_nic") || names_like(c->links[i].id, "_uplink"))
+            return refuse(c, c->links[i].line,
+                          "<link id=\"%s\">: in racks simcoll names each node's link HOST_nic "
+                          "and each rack's uplink %s-rack-R_uplink; rename the link",
+                          c->links[i].id, zone_id);
+    return SC_OK;
+}
+
 /* A network of SimGrid's own topology (simcoll/topology): as many hosts
  * as it connects, no host_link (the topology connects them), each host's
  * shared memory one link of its own, and a link "network" that every link
@@ -442,6 +479,8 @@ static sc_err_t check_topology(check_t *c, xmlNode *zone, sc_platform_t *plat)
                       "a zone with simcoll/topology 'racks:...' needs <link id=\"uplink\">, the "
                       "bandwidth, latency and sharing policy of the link from each rack's switch "
                       "to the core switch");
+    if (t.kind == SC_TOPO_RACKS && (err = check_rack_names(c, zone)))
+        return err;
     for (int i = 0; i < c->nhosts; i++) {
         const decl_t *h = &c->hosts[i];
         if (!h->loopback)
@@ -503,6 +542,26 @@ static sc_err_t check_zone(check_t *c, xmlNode *zone, sc_platform_t *plat)
     if (err || (err = sort_unique(c, c->hosts, c->nhosts, "host")) ||
         (err = sort_unique(c, c->links, c->nlinks, "link")))
         return err;
+    /* SimGrid names the halves of a SPLITDUPLEX link L "L_UP" and "L_DOWN",
+     * and refuses a link of its own of either name. */
+    for (int i = 0; i < c->nlinks; i++) {
+        if (!c->links[i].split)
+            continue;
+        for (const char *half = "_UP"; half; half = half[1] == 'U' ? "_DOWN" : NULL) {
+            size_t len = strlen(c->links[i].id) + strlen(half) + 1;
+            char *name = malloc(len);
+            if (!name)
+                return sc_error(SC_ERR_RUN, "out of memory reading the platform");
+            snprintf(name, len, "%s%s", c->links[i].id, half);
+            const decl_t *same = find(c->links, c->nlinks, name);
+            free(name);
+            if (same)
+                return refuse(c, same->line,
+                              "<link id=\"%s\">: SimGrid gives that name to half of the "
+                              "SPLITDUPLEX link '%s' (line %d); rename one of them",
+                              same->id, c->links[i].id, c->links[i].line);
+        }
+    }
     if (c->nhosts == 0)
         return refuse(c, line_of(zone), "<zone id=\"%s\"> declares no <host>", id);
     FOR_ELEMENTS(c, zone, child, err)

@@ -534,6 +534,52 @@ static void test_racks(void)
     remove(fast);
 }
 
+/* A topology's node i is simcoll's node i, in name order, whatever the
+ * order of the file: nocontention-racks.xml with n0 and n2 swapped in it
+ * is the same platform, uniform, with the same times. */
+static void test_topology_file_order(void)
+{
+    const char *original = sc_test_path("tests/platforms/nocontention-racks.xml");
+    FILE *in = fopen(original, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    char text[8192];
+    size_t n = fread(text, 1, sizeof text - 1, in);
+    fclose(in);
+    text[n] = '\0';
+    char *n0 = strstr(text, "<host id=\"n0\""), *n2 = strstr(text, "<host id=\"n2\"");
+    CU_ASSERT_FATAL(n0 && n2 && n0 < n2 && strstr(n2, "core=\"2\"") < strchr(n2, '\n'));
+    char line0[64], line2[64];
+    snprintf(line0, sizeof line0, "%.*s", (int)(strchr(n0, '\n') - n0), n0);
+    snprintf(line2, sizeof line2, "%.*s", (int)(strchr(n2, '\n') - n2), n2);
+    CU_ASSERT_FATAL(strlen(line0) == strlen(line2)); /* same length: swap in place */
+    memcpy(n0, line2, strlen(line2));
+    memcpy(n2, line0, strlen(line0));
+    char path[SC_TEST_TEMP_LEN];
+    CU_ASSERT_FATAL(sc_test_temp_file(path) == 0);
+    FILE *out = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    fputs(text, out);
+    fclose(out);
+    sc_platform_t swapped;
+    CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &swapped), SC_OK);
+    CU_ASSERT_TRUE(swapped.uniform);
+    CU_ASSERT_STRING_EQUAL(swapped.nodes[2].name, "n2");
+    CU_ASSERT_EQUAL(swapped.nodes[2].cores, 2);
+    sc_platform_destroy(&swapped);
+    static const char *const algos[] = {"bruck", "bcast-binomial"};
+    for (int i = 0; i < 2; i++) {
+        sc_run_result_t a, b;
+        run_result(original, algos[i], 17, 3000, &a);
+        run_result(path, algos[i], 17, 3000, &b);
+        CU_ASSERT_DOUBLE_EQUAL(a.sim_time_s, b.sim_time_s, 1e-12 * a.sim_time_s);
+        CU_ASSERT_DOUBLE_EQUAL(b.sim_time_s, b.model_time_s, 1e-9 * b.model_time_s);
+        CU_ASSERT_EQUAL(a.level_messages[2], b.level_messages[2]);
+        sc_run_result_destroy(&a);
+        sc_run_result_destroy(&b);
+    }
+    remove(path);
+}
+
 /* --topology: SimGrid's torus, fat tree and dragonfly of the template's
  * NIC links, each node keeping its own shared memory bus; a one-level fat
  * tree is the star simcoll builds without one, and a torus of two nodes
@@ -654,6 +700,7 @@ void sc_suite_platform(void)
     CU_add_test(s, "SimGrid's topologies in a generated platform", test_generated_topology);
     CU_add_test(s, "levels of a topology's messages", test_topology_levels);
     CU_add_test(s, "racks and their uplinks", test_racks);
+    CU_add_test(s, "a topology's nodes in name order", test_topology_file_order);
     CU_add_test(s, "shipped platforms", test_shipped_platforms);
     CU_add_test(s, "shipped platforms fitted to excalibur-tests",
                 test_shipped_excalibur_platforms);

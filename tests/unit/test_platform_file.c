@@ -229,6 +229,8 @@ static const case_t cases[] = {
      "sharing_policy=\"WIFI\": simcoll "
      "models SHARED, SPLITDUPLEX and "
      "FATPIPE"},
+    {"<link id=\"node-0_membus\"", "<link id=\"node-1_nic_UP\"",
+     "SimGrid gives that name to half of the SPLITDUPLEX link 'node-1_nic'"},
     {"<host id=\"node-0\"", "<host availability_file=\"a.txt\" id=\"node-0\"",
      "<host> has attribute 'availability_file', which simcoll does not model"},
     {"<host id=\"node-0\" speed=\"10Gf\" core=\"8\"/>",
@@ -316,6 +318,10 @@ static void test_topology(void)
         {"torus:2", "dragonfly:2,1;1,1;1,1;1", "at most as many groups as routers per chassis"},
         {"torus:2", "racks:2", "racks take the nodes of a rack and the racks"},
         {"torus:2", "racks:1,2", "needs <link id=\"uplink\">"},
+        /* its nodes' NIC links, node-0_nic, have the names racks give */
+        {"torus:2\"/>\n    <link id=\"network\"",
+         "racks:1,2\"/>\n    <link id=\"uplink\" bandwidth=\"1GBps\"/>\n    <link id=\"network\"",
+         "<link id=\"node-0_nic\">: in racks simcoll names each node's link HOST_nic"},
         {"<link id=\"network\"", "<link id=\"net\"", "needs <link id=\"network\">"},
         {"    <route src=\"node-0\"",
          "    <host_link id=\"node-0\" up=\"node-0_nic_UP\" "
