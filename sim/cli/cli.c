@@ -39,6 +39,7 @@ static const char usage[] =
     "  or:  simcoll --platform FILE --coll NAME --mpi PROFILE [options]\n"
     "  or:  simcoll map --platform FILE --algo NAME [--np N] [-o PI] (map --help)\n"
     "  or:  simcoll platform --like FILE|--net NET --nodes N [--cores C|LIST] [-o OUT]\n"
+    "                        (--topology, --levels, --set: platform --help)\n"
     "  or:  simcoll calibrate MEASUREMENTS --like FILE [-o OUT] (calibrate --help)\n"
     "  or:  simcoll run --platform FILE [--np N] [options] PROGRAM (run --help)\n"
     "  or:  simcoll tune --platform FILE --coll NAME [--np N] (tune --help)\n"
@@ -94,7 +95,8 @@ static const char usage_traces[] =
     "simcoll map computes pi for an algorithm and writes it (stdout or -o), and\n"
     "an MPICH machinefile and an Open MPI rankfile placing the ranks the same way.\n"
     "simcoll platform writes a cluster of N nodes (of C cores) with the links and\n"
-    "protocol properties of the nodes of FILE, for what-if studies.\n";
+    "protocol properties of the nodes of FILE, for what-if studies: on one switch,\n"
+    "in racks or in one of SimGrid's topologies.\n";
 
 static sc_err_t find_algo(const char *name, const char *option, const sc_algo_t **out)
 {
@@ -742,9 +744,10 @@ static int map_command(int argc, char **argv)
     char header[768], groups[256] = "";
     if (plat.ngroupings > 0)
         snprintf(groups, sizeof groups,
-                 "\nbetween the largest groups of %ld nodes (racks): %.0f (block %.0f, cyclic "
-                 "%.0f)",
-                 plat.group_size[plat.ngroupings - 1], top[0], top[1], top[2]);
+                 "\nbetween the largest groups of %ld node%s (racks): %.0f (block %.0f, "
+                 "cyclic %.0f)",
+                 plat.group_size[plat.ngroupings - 1],
+                 plat.group_size[plat.ngroupings - 1] == 1 ? "" : "s", top[0], top[1], top[2]);
     snprintf(header, sizeof header,
              "simcoll map --algo %s --np %d on %s (%s, %d nodes), partitioner %s\n"
              "cut weight %.0f of %.0f (block placement %.0f, cyclic %.0f); %.3g s to partition%s",
@@ -895,8 +898,13 @@ static int platform_command(int argc, char **argv)
                   "--topology puts the nodes in one of SimGrid's topologies, every link\n"
                   "of it a NIC link of FILE's: torus:X,Y,..., fat-tree:LEVELS;DOWN,...;\n"
                   "UP,...;LINKS,... or dragonfly:G,g;C,c;R,r;N (quote the ';'); or in\n"
-                  "racks:N,R, R racks of N nodes, each rack's switch joined to a core\n"
-                  "switch by one uplink (--levels node:N,rack:R says the same).\n"
+                  "racks:N,R, R racks of N nodes on NIC links of FILE's, each rack's\n"
+                  "switch joined to a core switch by one uplink (rack.* below).\n"
+                  "--levels gives the cluster by levels, smallest first, each LEVEL:N\n"
+                  "the number of LEVELs in one of the next (the last: in the cluster):\n"
+                  "core:16,node:8,rack:4 is --cores 16 --topology racks:8,4 (it takes\n"
+                  "the place of --nodes, --cores and --topology; sockets are not\n"
+                  "modelled).\n"
                   "--set changes one of them, absolutely (with SimGrid's units) or by a\n"
                   "factor of FILE's value (2x, 0.5x): LEVEL intra (shared memory) or inter\n"
                   "(network), PARAM latency, bandwidth, send-overhead, recv-overhead,\n"

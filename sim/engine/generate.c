@@ -28,6 +28,10 @@ typedef struct {
 
 enum { NPROPS = SC_NPLATFORM_PROPS };
 
+/* The most cores a generated node has, and the most nodes (as --cores
+ * and --nodes allow). */
+enum { MAX_CORES = 1 << 16, MAX_NODES = 1 << 20 };
+
 const sc_network_preset_t sc_network_presets[] = {
     {"gige", "gige.xml", "Gigabit Ethernet, MPICH2 1.2.1 over TCP (fitted to Grid'5000 graphene)"},
     {"ib4x-ddr", "ib4x.xml", "InfiniBand 4x DDR, Mellanox InfiniHost III Ex, MVAPICH2 1.4"},
@@ -327,6 +331,7 @@ static sc_err_t set_value(const char *set, const char *text, sc_quantity_t kind,
             return SC_OK;
         }
     } else if (sc_parse_quantity(text, kind, out) == 0 && (*out > 0 || (zero_ok && *out == 0))) {
+        *out += 0.0; /* -0 is 0, written as such */
         return SC_OK;
     }
     return sc_error(SC_ERR_INPUT, "--set %s: '%s' is not a %s factor (like 2x or 0.5x) or a %s "
@@ -587,7 +592,6 @@ static sc_err_t parse_cores(const char *text, sc_generate_spec_t *spec, int **no
     static const char *const form =
         "give C (cores of every node) or a list of C and KxC (K nodes of C cores) separated by "
         "',' or '+', e.g. 4x16,2x8";
-    enum { MAX_CORES = 1 << 16, MAX_NODES = 1 << 20 };
     *node_cores = NULL;
     if (!strpbrk(text, ",+x"))
         return sc_parse_int(text, "--cores", 1, MAX_CORES, &spec->cores);
@@ -664,11 +668,13 @@ sc_err_t sc_levels_parse(const char *text, sc_levels_t *out)
                             "--levels '%s': sockets are not modelled: a node is one SimGrid host "
                             "whose cores share one memory bus; %s",
                             text, form);
-        char number[32];
-        snprintf(number, sizeof number, "%.*s", (int)(len - (size_t)(colon + 1 - item)), colon + 1);
+        char *number = strndup(colon + 1, len - (size_t)(colon + 1 - item));
+        if (!number)
+            return sc_error(SC_ERR_RUN, "out of memory");
         char what[64];
         snprintf(what, sizeof what, "--levels: %s", names[k]);
-        sc_err_t err = sc_parse_int(number, what, 1, 1 << 20, &count[k]);
+        sc_err_t err = sc_parse_int(number, what, 1, k == CORE ? MAX_CORES : MAX_NODES, &count[k]);
+        free(number);
         if (err)
             return err;
         last = k;
@@ -679,9 +685,9 @@ sc_err_t sc_levels_parse(const char *text, sc_levels_t *out)
     if (!count[NODE])
         return sc_error(SC_ERR_INPUT, "--levels '%s': no node level; %s", text, form);
     long nodes = (long)count[NODE] * (count[RACK] ? count[RACK] : 1);
-    if (nodes > 1 << 20)
+    if (nodes > MAX_NODES)
         return sc_error(SC_ERR_INPUT, "--levels '%s': %ld nodes, more than %d", text, nodes,
-                        1 << 20);
+                        MAX_NODES);
     out->nodes = (int)nodes;
     if (count[CORE])
         snprintf(out->cores, sizeof out->cores, "%d", count[CORE]);
@@ -707,6 +713,9 @@ sc_err_t sc_generate_platform(const char *template_path, const char *net, const 
                             "--nodes %d, but --topology '%s' connects %ld nodes; "
                             "give one of them, or the same count",
                             nodes, topology, t.nodes);
+        if (t.nodes > MAX_NODES)
+            return sc_error(SC_ERR_INPUT, "--topology '%s' connects %ld nodes, more than %d",
+                            topology, t.nodes, MAX_NODES);
         spec.nodes = (int)t.nodes;
     }
     if (cores)

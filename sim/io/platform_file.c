@@ -485,10 +485,12 @@ static sc_err_t check_topology(check_t *c, xmlNode *zone, sc_platform_t *plat)
         const decl_t *h = &c->hosts[i];
         if (!h->loopback)
             continue; /* said below */
-        if (!h->bus || !strcmp(h->bus, "network") || !strcmp(h->bus, "uplink"))
+        if (!h->bus || !strcmp(h->bus, "network") || !strcmp(h->bus, "uplink") ||
+            !find(c->links, c->nlinks, h->bus))
             return refuse(c, h->loopback,
                           "host '%s': in a zone with simcoll/topology a node's shared-memory "
-                          "<route> holds one link of its own, not \"network\" or \"uplink\"",
+                          "<route> holds one link of its own, by its id (not half of a "
+                          "SPLITDUPLEX link), not \"network\" or \"uplink\"",
                           h->id);
         for (int k = 0; k < i; k++)
             if (c->hosts[k].bus && !strcmp(c->hosts[k].bus, h->bus))

@@ -330,6 +330,8 @@ static void test_topology(void)
         {"<link_ctn id=\"node-1_membus\"/>", "<link_ctn id=\"node-0_membus\"/>",
          "share the memory-bus link 'node-0_membus'"},
         {"<link_ctn id=\"node-1_membus\"/>", "<link_ctn id=\"network\"/>", "not \"network\""},
+        {"<link_ctn id=\"node-1_membus\"/>", "<link_ctn id=\"node-1_nic\" direction=\"UP\"/>",
+         "holds one link of its own, by its id (not half of a SPLITDUPLEX link)"},
         {"<link_ctn id=\"node-1_membus\"/>",
          "<link_ctn id=\"node-1_membus\"/><link_ctn id=\"node-1_nic\" direction=\"UP\"/>",
          "holds one link of its own"},
