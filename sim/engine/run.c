@@ -676,8 +676,9 @@ static sc_err_t run_statement(session_t *s, sc_comm_t *comm, int index)
         if (takes_part && simgrid_get_clock() > op->end)
             op->end = simgrid_get_clock();
         for (int l = 0; l < SC_NLEVELS; l++) {
-            op->bytes[l] += after->bytes[l] - before.bytes[l];
-            op->messages[l] += after->messages[l] - before.messages[l];
+            sc_level_id_t id = (sc_level_id_t)l;
+            op->bytes[l] += sc_traffic_bytes(after, id) - sc_traffic_bytes(&before, id);
+            op->messages[l] += sc_traffic_messages(after, id) - sc_traffic_messages(&before, id);
         }
         op->stmt = index;
         if (verdict >= 0)
@@ -888,14 +889,10 @@ static void put_results(session_t *s, sc_wire_t *out)
     for (int r = 0; r < p; r++) {
         const sc_traffic_t *tr = sc_world_traffic(s->world, r);
         double sent = 0;
-        for (int l = 0; l < SC_NLEVELS; l++) {
-            total.messages[l] += tr->messages[l];
-            total.bytes[l] += tr->bytes[l];
-            sent += tr->bytes[l];
-        }
         for (int l = 0; l < SC_MAX_LEVELS; l++) {
             total.level_messages[l] += tr->level_messages[l];
             total.level_bytes[l] += tr->level_bytes[l];
+            sent += tr->level_bytes[l];
         }
         if (sent > max_rank_bytes)
             max_rank_bytes = sent;
@@ -1091,8 +1088,10 @@ sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res)
         err = sc_error(SC_ERR_RUN, "%s: its results were cut short", what);
         goto cleanup;
     }
-    memcpy(res->messages, total.messages, sizeof res->messages);
-    memcpy(res->bytes, total.bytes, sizeof res->bytes);
+    for (int l = 0; l < SC_NLEVELS; l++) {
+        res->messages[l] = sc_traffic_messages(&total, (sc_level_id_t)l);
+        res->bytes[l] = sc_traffic_bytes(&total, (sc_level_id_t)l);
+    }
     memcpy(res->level_messages, total.level_messages, sizeof res->level_messages);
     memcpy(res->level_bytes, total.level_bytes, sizeof res->level_bytes);
     res->path_bytes = total.path_bytes;

@@ -250,6 +250,26 @@ sc_comm_t *sc_world_comm(sc_world_t *world, int rank)
     return &world->ranks[rank].comm;
 }
 
+long sc_traffic_messages(const sc_traffic_t *t, sc_level_id_t level)
+{
+    if (level == SC_LEVEL_INTRA)
+        return t->level_messages[0];
+    long n = 0;
+    for (int l = 1; l < SC_MAX_LEVELS; l++)
+        n += t->level_messages[l];
+    return n;
+}
+
+double sc_traffic_bytes(const sc_traffic_t *t, sc_level_id_t level)
+{
+    if (level == SC_LEVEL_INTRA)
+        return t->level_bytes[0];
+    double n = 0;
+    for (int l = 1; l < SC_MAX_LEVELS; l++)
+        n += t->level_bytes[l];
+    return n;
+}
+
 const sc_traffic_t *sc_world_traffic(const sc_world_t *world, int rank)
 {
     return &world->ranks[rank].traffic;
@@ -709,8 +729,6 @@ static sc_err_t sim_isend(sc_comm_t *comm, const void *buf, size_t bytes, int ds
         return rk->error;
     sc_level_id_t level = sc_model_level_id(rk->world->model, comm->rank, dst);
     const sc_level_t *lv = sc_model_level(rk->world->model, comm->rank, dst);
-    rk->traffic.messages[level]++;
-    rk->traffic.bytes[level] += (double)bytes;
     int hier = sc_model_hier_level(rk->world->model, comm->rank, dst);
     rk->traffic.level_messages[hier]++;
     rk->traffic.level_bytes[hier] += (double)bytes;

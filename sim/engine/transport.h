@@ -14,14 +14,17 @@
  * of the call. A rank's calls add up; the messages of one sendrecv travel
  * side by side. */
 typedef struct {
-    long messages[SC_NLEVELS]; /* by cost level: inside a node, between nodes */
-    double bytes[SC_NLEVELS];
     double path_bytes;
-    /* by the network's hierarchy (sc_model_hier_level): index 0 is
-     * messages[SC_LEVEL_INTRA], the others add up to messages[SC_LEVEL_INTER] */
+    /* by the level of the network's hierarchy a message crossed
+     * (sc_model_hier_level): 0 inside a node, 1 and up between nodes */
     long level_messages[SC_MAX_LEVELS];
     double level_bytes[SC_MAX_LEVELS];
 } sc_traffic_t;
+
+/* Messages and bytes of `t` inside a node (SC_LEVEL_INTRA: hierarchy level
+ * 0) or between nodes (SC_LEVEL_INTER: every other level). */
+long sc_traffic_messages(const sc_traffic_t *t, sc_level_id_t level);
+double sc_traffic_bytes(const sc_traffic_t *t, sc_level_id_t level);
 
 /* One message as it went, for traces: sent by `src` to `dst` at `level`
  * with `tag`; `posted` when the send was called, `left` when the message
