@@ -125,7 +125,7 @@ int sc_engine_name_compare(const char *a, const char *b)
 static int compare_hosts(const void *x, const void *y)
 {
     return sc_engine_name_compare(sg_host_get_name(*(const sg_host_t *)x),
-                           sg_host_get_name(*(const sg_host_t *)y));
+                                  sg_host_get_name(*(const sg_host_t *)y));
 }
 
 sg_host_t *sc_engine_hosts_in_order(size_t *count)

@@ -14,9 +14,9 @@
 #include <libxml/tree.h>
 #include <simgrid/s4u.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <algorithm>
 #include <cstring>
 #include <map>
 #include <string>
