@@ -17,11 +17,7 @@ int sc_model_hier_level(const sc_model_t *model, int a, int b)
 
 const sc_level_t *sc_model_level(const sc_model_t *model, int a, int b)
 {
-    const sc_platform_t *plat = model->plat;
-    if (plat->ngroupings == 0)
-        return &plat->level[sc_model_level_id(model, a, b)];
-    int hier = sc_model_hier_level(model, a, b);
-    return hier < 2 ? &plat->level[hier] : &plat->between_groups[hier - 2];
+    return sc_platform_level(model->plat, sc_model_hier_level(model, a, b));
 }
 
 static int is_eager(const sc_level_t *lv, size_t bytes)

@@ -111,6 +111,11 @@ int sc_place_nodes_used(const sc_platform_t *plat, int np, const int *node_of)
     return count;
 }
 
+const sc_level_t *sc_platform_level(const sc_platform_t *plat, int hier)
+{
+    return hier < 2 ? &plat->level[hier] : &plat->between_groups[hier - 2];
+}
+
 int sc_platform_hier_level(const sc_platform_t *plat, long a, long b)
 {
     if (a == b)

@@ -120,6 +120,11 @@ typedef struct {
  * else 1 + the first grouping that holds both, or the top, 1 + ngroupings. */
 int sc_platform_hier_level(const sc_platform_t *plat, long a, long b);
 
+/* What a message crossing hierarchy level `hier` costs: level[0] inside a
+ * node, level[1] between nodes of the smallest group (or of a flat
+ * cluster), between_groups[hier - 2] above. */
+const sc_level_t *sc_platform_level(const sc_platform_t *plat, int hier);
+
 /* Frees what `plat` owns and zeroes it. */
 void sc_platform_destroy(sc_platform_t *plat);
 

@@ -353,6 +353,14 @@ static sc_err_t describe_in_child(void *arg, sc_wire_t *out)
     return err;
 }
 
+/* `properties` with the latency and bandwidth of `route`. */
+static sc_level_t with_route(sc_level_t properties, const sc_level_t *route)
+{
+    properties.latency_s = route->latency_s;
+    properties.bandwidth_Bps = route->bandwidth_Bps;
+    return properties;
+}
+
 sc_err_t sc_platform_load(const char *option, const char *name, sc_platform_t *plat)
 {
     memset(plat, 0, sizeof *plat);
@@ -382,12 +390,8 @@ sc_err_t sc_platform_load(const char *option, const char *name, sc_platform_t *p
         return err;
     }
     /* SimGrid gave the routes; the file check gave simcoll's properties. */
-    for (int l = 0; l < SC_NLEVELS; l++) {
-        sc_level_t lv = checked.level[l];
-        lv.latency_s = plat->level[l].latency_s;
-        lv.bandwidth_Bps = plat->level[l].bandwidth_Bps;
-        plat->level[l] = lv;
-    }
+    for (int l = 0; l < SC_NLEVELS; l++)
+        plat->level[l] = with_route(checked.level[l], &plat->level[l]);
     plat->header_bytes = checked.header_bytes;
     plat->engine_xml = checked.engine_xml;
     plat->engine_xml_len = checked.engine_xml_len;
@@ -398,12 +402,9 @@ sc_err_t sc_platform_load(const char *option, const char *name, sc_platform_t *p
     plat->routes_by_level = checked.routes_by_level;
     /* Between groups: the network's properties, the routes' latency and
      * bandwidth. */
-    for (int k = 0; k < plat->ngroupings; k++) {
-        sc_level_t lv = plat->level[SC_LEVEL_INTER];
-        lv.latency_s = plat->between_groups[k].latency_s;
-        lv.bandwidth_Bps = plat->between_groups[k].bandwidth_Bps;
-        plat->between_groups[k] = lv;
-    }
+    for (int k = 0; k < plat->ngroupings; k++)
+        plat->between_groups[k] =
+            with_route(plat->level[SC_LEVEL_INTER], &plat->between_groups[k]);
     return SC_OK;
 }
 

@@ -675,11 +675,8 @@ static sc_err_t run_statement(session_t *s, sc_comm_t *comm, int index)
             op->start = started;
         if (takes_part && simgrid_get_clock() > op->end)
             op->end = simgrid_get_clock();
-        for (int l = 0; l < SC_NLEVELS; l++) {
-            sc_level_id_t id = (sc_level_id_t)l;
-            op->bytes[l] += sc_traffic_bytes(after, id) - sc_traffic_bytes(&before, id);
-            op->messages[l] += sc_traffic_messages(after, id) - sc_traffic_messages(&before, id);
-        }
+        sc_traffic_add(after, 1, op->messages, op->bytes);
+        sc_traffic_add(&before, -1, op->messages, op->bytes);
         op->stmt = index;
         if (verdict >= 0)
             op->valid = op->valid == 0 ? 0 : verdict;
@@ -1088,10 +1085,9 @@ sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res)
         err = sc_error(SC_ERR_RUN, "%s: its results were cut short", what);
         goto cleanup;
     }
-    for (int l = 0; l < SC_NLEVELS; l++) {
-        res->messages[l] = sc_traffic_messages(&total, (sc_level_id_t)l);
-        res->bytes[l] = sc_traffic_bytes(&total, (sc_level_id_t)l);
-    }
+    memset(res->messages, 0, sizeof res->messages);
+    memset(res->bytes, 0, sizeof res->bytes);
+    sc_traffic_add(&total, 1, res->messages, res->bytes);
     memcpy(res->level_messages, total.level_messages, sizeof res->level_messages);
     memcpy(res->level_bytes, total.level_bytes, sizeof res->level_bytes);
     res->path_bytes = total.path_bytes;

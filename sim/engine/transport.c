@@ -250,24 +250,14 @@ sc_comm_t *sc_world_comm(sc_world_t *world, int rank)
     return &world->ranks[rank].comm;
 }
 
-long sc_traffic_messages(const sc_traffic_t *t, sc_level_id_t level)
+void sc_traffic_add(const sc_traffic_t *t, int sign, long messages[SC_NLEVELS],
+                    double bytes[SC_NLEVELS])
 {
-    if (level == SC_LEVEL_INTRA)
-        return t->level_messages[0];
-    long n = 0;
-    for (int l = 1; l < SC_MAX_LEVELS; l++)
-        n += t->level_messages[l];
-    return n;
-}
-
-double sc_traffic_bytes(const sc_traffic_t *t, sc_level_id_t level)
-{
-    if (level == SC_LEVEL_INTRA)
-        return t->level_bytes[0];
-    double n = 0;
-    for (int l = 1; l < SC_MAX_LEVELS; l++)
-        n += t->level_bytes[l];
-    return n;
+    for (int l = 0; l < SC_MAX_LEVELS; l++) {
+        sc_level_id_t id = l == 0 ? SC_LEVEL_INTRA : SC_LEVEL_INTER;
+        messages[id] += sign * t->level_messages[l];
+        bytes[id] += sign * t->level_bytes[l];
+    }
 }
 
 const sc_traffic_t *sc_world_traffic(const sc_world_t *world, int rank)
@@ -727,9 +717,9 @@ static sc_err_t sim_isend(sc_comm_t *comm, const void *buf, size_t bytes, int ds
     *out = NULL;
     if (check_peer(rk, dst, "send to"))
         return rk->error;
-    sc_level_id_t level = sc_model_level_id(rk->world->model, comm->rank, dst);
-    const sc_level_t *lv = sc_model_level(rk->world->model, comm->rank, dst);
     int hier = sc_model_hier_level(rk->world->model, comm->rank, dst);
+    sc_level_id_t level = hier == 0 ? SC_LEVEL_INTRA : SC_LEVEL_INTER;
+    const sc_level_t *lv = sc_platform_level(rk->world->model->plat, hier);
     rk->traffic.level_messages[hier]++;
     rk->traffic.level_bytes[hier] += (double)bytes;
     rk->world->ranks[dst].addressed++;

@@ -21,10 +21,11 @@ typedef struct {
     double level_bytes[SC_MAX_LEVELS];
 } sc_traffic_t;
 
-/* Messages and bytes of `t` inside a node (SC_LEVEL_INTRA: hierarchy level
- * 0) or between nodes (SC_LEVEL_INTER: every other level). */
-long sc_traffic_messages(const sc_traffic_t *t, sc_level_id_t level);
-double sc_traffic_bytes(const sc_traffic_t *t, sc_level_id_t level);
+/* Adds the messages and bytes of `t` inside a node (SC_LEVEL_INTRA:
+ * hierarchy level 0) and between nodes (SC_LEVEL_INTER: every other level)
+ * to messages[] and bytes[], each times `sign` (1 or -1). */
+void sc_traffic_add(const sc_traffic_t *t, int sign, long messages[SC_NLEVELS],
+                    double bytes[SC_NLEVELS]);
 
 /* One message as it went, for traces: sent by `src` to `dst` at `level`
  * with `tag`; `posted` when the send was called, `left` when the message
