@@ -74,6 +74,9 @@ static const char usage[] =
     "  --format table|csv|json  output format (default table)\n"
     "  --no-payload           sizes only, no data: for large runs; results are\n"
     "                         then not checked\n"
+    "  --replay               with --no-payload: record the algorithm's schedule\n"
+    "                         and play it with one actor per node instead of one\n"
+    "                         per rank (same times; for a million ranks)\n"
     ;
 
 /* The rest of --help (one string would pass C99's 4095 characters). */
@@ -172,6 +175,7 @@ typedef struct {
     sc_type_t type;
     sc_format_t format;
     int payload;
+    int replay; /* --replay */
     int root_given, op_given, type_given; /* refused where nothing uses them */
     sc_cli_data_t data; /* --data */
     const char *out, *machinefile, *rankfile; /* map only */
@@ -197,7 +201,8 @@ enum {
     OPT_TRACE,
     OPT_PAJE,
     OPT_EXPLAIN,
-    OPT_LOAD
+    OPT_LOAD,
+    OPT_REPLAY
 };
 
 
@@ -234,6 +239,7 @@ static sc_err_t parse_options(int argc, char **argv, int first, int map, opts_t 
         {"paje", required_argument, NULL, OPT_PAJE},
         {"explain", no_argument, NULL, OPT_EXPLAIN},
         {"load", required_argument, NULL, OPT_LOAD},
+        {"replay", no_argument, NULL, OPT_REPLAY},
         {NULL, 0, NULL, 0}};
     static const struct option map_opts[] = {
         {"platform", required_argument, NULL, 'p'}, {"algo", required_argument, NULL, 'a'},
@@ -320,6 +326,7 @@ static sc_err_t parse_options(int argc, char **argv, int first, int map, opts_t 
                 o->format = (sc_format_t)index;
             break;
         case 'N': o->payload = 0; break;
+        case OPT_REPLAY: o->replay = 1; break;
         case 'h':
             fputs(map ? map_usage : usage, stdout);
             if (!map)
@@ -672,7 +679,8 @@ static int run_command(int argc, char **argv)
                               .bytes = b.runs[k].bytes, .root = o.root, .op = o.op,
                               .type = o.type, .placement = lay->placement, .pi = lay->pi,
                               .payload = o.payload, .deciders = o.data.deciders,
-                              .extreme = o.data.extreme, .messages = traced};
+                              .extreme = o.data.extreme, .messages = traced,
+                              .replay = o.replay};
         sc_report_row_t *row = &rows[nrows];
         *row = (sc_report_row_t){.platform = plat.name, .algo = pl->algo, .np = pl->np,
                                  .bytes = b.runs[k].bytes, .op = o.op, .type = o.type,
@@ -969,7 +977,7 @@ sc_err_t sc_cli_check(int argc, char **argv, const sc_platform_t *plat)
         sc_run_spec_t spec = {.plat = plat, .algo = pl->algo, .np = pl->np,
                               .bytes = b.runs[k].bytes, .root = o.root, .op = o.op,
                               .type = o.type, .payload = o.payload, .deciders = o.data.deciders,
-                              .extreme = o.data.extreme};
+                              .extreme = o.data.extreme, .replay = o.replay};
         err = sc_run_check(&spec);
     }
     free(b.plans);

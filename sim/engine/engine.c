@@ -46,6 +46,13 @@ static int guard_pages_fit(int actors)
     return 2L * actors + others <= limit;
 }
 
+static int full_network_update;
+
+void sc_engine_full_network_update(int on)
+{
+    full_network_update = on;
+}
+
 void sc_engine_boot(const sc_platform_t *plat, int actors)
 {
     /* CM02 is SimGrid's flow model without the wide-area TCP corrections of
@@ -59,13 +66,15 @@ void sc_engine_boot(const sc_platform_t *plat, int actors)
      * takes 0.19 ns); at 1 ps simulations match the closed-form models. */
     char stack[64];
     snprintf(stack, sizeof stack, "--cfg=contexts/stack-size:%d", SC_ACTOR_STACK_KIB);
-    char *argv[8] = {"simcoll",
+    char *argv[9] = {"simcoll",
                      "--log=root.thresh:error",
                      "--cfg=network/model:CM02",
                      "--cfg=network/crosstraffic:0",
                      "--cfg=surf/precision:1e-12",
                      stack};
     int argc = 6;
+    if (full_network_update)
+        argv[argc++] = "--cfg=network/optim:Full";
     if (!guard_pages_fit(actors)) {
         argv[argc++] = "--cfg=contexts/guard-size:0";
         /* SimGrid then callocs each stack, which must stay untouched pages

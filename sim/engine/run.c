@@ -22,6 +22,7 @@
 #include "engine.h"
 #include "models/p2p.h"
 #include "sim/program/model.h"
+#include "sim/replay/replay.h"
 #include "transport.h"
 
 /* Sizes are bounded so that every byte count of a run, np blocks of the
@@ -196,6 +197,25 @@ static sc_err_t check_deciders(const sc_run_spec_t *spec, const sc_program_t *pr
     return err;
 }
 
+/* What the replay engine can play: one call, sizes only, nothing that
+ * looks at each rank's time or messages as they go. */
+static sc_err_t check_replay(const sc_run_spec_t *spec, const layout_t *lay)
+{
+    const sc_algo_t *sole = sole_call(&lay->prog);
+    const char *why = !sole ? "a program of more than one call"
+                      : spec->payload ? "a run with data (add --no-payload)"
+                      : spec->trace || spec->messages ? "a traced run"
+                      : spec->start_skew_s > 0 ? "ranks that start at different times"
+                      : sc_stmt_needs_stage(&lay->prog.stmts[0]) ? "a packed or split call"
+                                                                 : NULL;
+    if (why)
+        return sc_error(SC_ERR_INPUT,
+                        "--replay plays the schedule of one call of a collective, sizes only; "
+                        "it cannot run %s",
+                        why);
+    return sc_schedule_replayable(sole);
+}
+
 static sc_err_t layout_init(const sc_run_spec_t *spec, layout_t *lay)
 {
     const sc_platform_t *plat = spec->plat;
@@ -252,6 +272,8 @@ static sc_err_t layout_init(const sc_run_spec_t *spec, layout_t *lay)
                        lay->communications, SC_RUN_MAX_TRACE);
     if (!err)
         err = check_memory(spec, lay);
+    if (!err && spec->replay)
+        err = check_replay(spec, lay);
 cleanup:
     free(slot_node);
     if (err)
@@ -991,6 +1013,61 @@ static sc_err_t simulate(void *arg, sc_wire_t *out)
     return err;
 }
 
+/* The replay (spec->replay): the call's schedule, recorded here in the
+ * child, played by sim/replay/ with the same results as simulate() gives. */
+static sc_err_t simulate_replay(void *arg, sc_wire_t *out)
+{
+    const session_t *ctx = arg;
+    const sc_run_spec_t *spec = ctx->spec;
+    const layout_t *lay = ctx->lay;
+    const sc_stmt_t *st = &lay->prog.stmts[0];
+    int p = spec->np;
+    sc_model_t model;
+    sc_schedule_t sched = {0};
+    sc_replay_result_t res = {.start = calloc((size_t)p, sizeof(double)),
+                              .finish = calloc((size_t)p, sizeof(double))};
+    sc_scratch_t *scratch = sc_scratch_create();
+    size_t largest = lay->stage_in > lay->stage_out ? lay->stage_in : lay->stage_out;
+    for (int b = 0; b < lay->prog.nbuffers; b++)
+        if (lay->buffer_bytes[b] > largest)
+            largest = lay->buffer_bytes[b];
+    unsigned char *area = scratch ? sc_scratch_get(scratch, largest + 1) : NULL;
+    sc_err_t err = sc_model_init(&model, spec->plat, p, lay->node_of, lay->play_pi,
+                                 lay->play_pi_inv, sc_type_size(st->type));
+    if (!err && (!area || !res.start || !res.finish))
+        err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
+    if (!err) {
+        sc_coll_args_t args = {.sendbuf = area, .recvbuf = area, .bytes = st->bytes,
+                               .root = st->root, .op = st->op, .type = st->type,
+                               .pi = lay->play_pi, .pi_inv = lay->play_pi_inv};
+        sc_child_step("recording the schedule of %s on %d ranks", st->algo->name, p);
+        err = sc_schedule_record(st->algo, &args, &model, scratch, &sched);
+    }
+    if (!err) {
+        sc_child_step("loading the platform");
+        sc_engine_boot(spec->plat, sc_place_nodes_used(spec->plat, p, lay->node_of));
+        sc_child_step("replaying %s on %d ranks", st->algo->name, p);
+        err = sc_replay_run(&sched, &model, ctx->receives, &res);
+    }
+    if (!err) {
+        long none = 0;
+        sc_wire_put_int(out, res.receives_short);
+        sc_wire_put(out, res.start, (size_t)p * sizeof *res.start);
+        sc_wire_put(out, res.finish, (size_t)p * sizeof *res.finish);
+        sc_wire_put(out, &res.total, sizeof res.total);
+        sc_wire_put_double(out, res.max_rank_bytes);
+        sc_wire_put_int(out, -1); /* sizes only: not checked */
+        sc_wire_put(out, &none, sizeof none);
+        sc_wire_put(out, &none, sizeof none);
+    }
+    sc_schedule_destroy(&sched);
+    sc_scratch_destroy(scratch);
+    sc_model_destroy(&model);
+    free(res.start);
+    free(res.finish);
+    return err;
+}
+
 /* ---- Back in the parent ---- */
 
 static sc_err_t model_time(const sc_run_spec_t *spec, const layout_t *lay, sc_run_result_t *res,
@@ -1040,11 +1117,13 @@ sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res)
                  p, lay.prog.stmts[0].bytes);
     else
         snprintf(what, sizeof what, "the simulation of %s (np %d) failed", lay.prog.path, p);
-    session_t ctx = {.spec = spec, .lay = &lay, .receives = FIRST_RECEIVES};
+    /* A replay's node waits on all its ranks' receives at once: one each. */
+    session_t ctx = {.spec = spec, .lay = &lay, .receives = spec->replay ? 1 : FIRST_RECEIVES};
     sc_wire_t in;
     int short_of = 0;
     while (1) {
-        if ((err = sc_child_run(simulate, &ctx, SC_ERR_RUN, what, &in)))
+        if ((err = sc_child_run(spec->replay ? simulate_replay : simulate, &ctx, SC_ERR_RUN,
+                                what, &in)))
             goto cleanup;
         if (!sc_wire_get_int(&in, &short_of))
             short_of = -1; /* cut short */

@@ -40,6 +40,10 @@ typedef struct {
     int trace;             /* 1: figures per statement run (res->ops) */
     int messages;          /* 1: every message as it went (res->msgs) */
     double start_skew_s;   /* rank r starts r * skew after 0 (tests) */
+    /* 1: play the call's recorded schedule with one actor per node instead
+     * of one per rank (sim/replay/), for size-only runs of one call of an
+     * algorithm whose messages depend on neither data nor timing */
+    int replay;
 } sc_run_spec_t;
 
 /* One communication statement as it ran (all ranks together). */

@@ -23,5 +23,6 @@ void sc_suite_early(void);
 void sc_suite_program(void);
 void sc_suite_program_run(void);
 void sc_suite_trace(void);
+void sc_suite_replay(void);
 
 #endif

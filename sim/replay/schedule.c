@@ -1,0 +1,256 @@
+/* Recording an algorithm's schedule from its own code.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "schedule.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The recorder of every rank, run one rank after the other: sends and
+ * receives complete at once, since a size-only algorithm whose messages
+ * depend on neither data nor timing does the same whatever the order.
+ * A request handle is its op's index in the rank's list, plus one (NULL
+ * stays "no request"). */
+typedef struct {
+    sc_schedule_t *sched;
+    long nops, cap_ops;
+    long nids, cap_ids;
+    const sc_model_t *model;
+    const char *unsupported; /* the first call the replay cannot play */
+    int failed;              /* out of memory */
+} recorder_t;
+
+static sc_sched_op_t *new_op(recorder_t *rec)
+{
+    if (rec->nops == rec->cap_ops) {
+        long cap = rec->cap_ops ? 2 * rec->cap_ops : 4096;
+        sc_sched_op_t *ops = realloc(rec->sched->ops, (size_t)cap * sizeof *ops);
+        if (!ops) {
+            rec->failed = 1;
+            return NULL;
+        }
+        rec->sched->ops = ops;
+        rec->cap_ops = cap;
+    }
+    return &rec->sched->ops[rec->nops++];
+}
+
+static sc_request_t *handle_of(long index)
+{
+    return (sc_request_t *)(uintptr_t)(index + 1);
+}
+
+static sc_err_t unsupported(sc_comm_t *comm, const char *what)
+{
+    recorder_t *rec = comm->impl;
+    if (!rec->unsupported)
+        rec->unsupported = what;
+    return SC_ERR_INPUT;
+}
+
+static sc_err_t p2p(sc_comm_t *comm, sc_op_kind_t kind, size_t bytes, int peer, int tag,
+                    sc_request_t **req)
+{
+    recorder_t *rec = comm->impl;
+    *req = NULL;
+    if (peer == SC_ANY_SOURCE)
+        return unsupported(comm, "a receive from any source");
+    if (tag == SC_ANY_TAG)
+        return unsupported(comm, "a receive of any tag");
+    if (bytes == SC_ANY_SIZE)
+        return unsupported(comm, "a receive of any size");
+    if (peer < 0 || peer >= comm->size) {
+        rec->failed = 1;
+        return SC_ERR_RUN;
+    }
+    long first = rec->sched->op_start[comm->rank];
+    sc_sched_op_t *op = new_op(rec);
+    if (!op)
+        return SC_ERR_RUN;
+    *op = (sc_sched_op_t){.kind = (uint8_t)kind, .peer = peer, .tag = tag, .u.bytes = bytes};
+    *req = handle_of(rec->nops - 1 - first);
+    return SC_OK;
+}
+
+static sc_err_t rec_isend(sc_comm_t *comm, const void *buf, size_t bytes, int dst, int tag,
+                          sc_request_t **req)
+{
+    (void)buf;
+    return p2p(comm, SC_OP_SEND, bytes, dst, tag, req);
+}
+
+static sc_err_t rec_irecv(sc_comm_t *comm, void *buf, size_t bytes, int src, int tag,
+                          sc_request_t **req)
+{
+    (void)buf;
+    return p2p(comm, SC_OP_RECV, bytes, src, tag, req);
+}
+
+static sc_err_t rec_waitall(sc_comm_t *comm, int count, sc_request_t **reqs)
+{
+    recorder_t *rec = comm->impl;
+    sc_sched_op_t *op = new_op(rec);
+    if (!op)
+        return SC_ERR_RUN;
+    *op = (sc_sched_op_t){.kind = SC_OP_WAIT,
+                          .u.wait = {0, (uint32_t)(rec->nids - rec->sched->id_start[comm->rank])}};
+    for (int i = 0; i < count; i++) {
+        if (!reqs[i])
+            continue;
+        if (rec->nids == rec->cap_ids) {
+            long cap = rec->cap_ids ? 2 * rec->cap_ids : 4096;
+            uint32_t *ids = realloc(rec->sched->wait_ids, (size_t)cap * sizeof *ids);
+            if (!ids) {
+                rec->failed = 1;
+                return SC_ERR_RUN;
+            }
+            rec->sched->wait_ids = ids;
+            rec->cap_ids = cap;
+        }
+        rec->sched->wait_ids[rec->nids++] = (uint32_t)((uintptr_t)reqs[i] - 1);
+        op->u.wait.count++;
+        reqs[i] = NULL;
+    }
+    return SC_OK;
+}
+
+/* The time of combining is known now: it depends only on the rank's node
+ * and the bytes (sc_model_reduce_time). */
+static sc_err_t rec_reduce_time(sc_comm_t *comm, size_t bytes)
+{
+    recorder_t *rec = comm->impl;
+    if (!bytes)
+        return SC_OK;
+    sc_model_t model = *rec->model;
+    if (comm->elem_size)
+        model.elem_size = comm->elem_size;
+    sc_sched_op_t *op = new_op(rec);
+    if (!op)
+        return SC_ERR_RUN;
+    *op = (sc_sched_op_t){.kind = SC_OP_COMPUTE,
+                          .u.seconds = sc_model_reduce_time(&model, comm->rank, bytes)};
+    return SC_OK;
+}
+
+static sc_err_t rec_waitany(sc_comm_t *comm, int count, sc_request_t **reqs, int *index,
+                            int *source, int complete)
+{
+    (void)count;
+    (void)reqs;
+    (void)source;
+    (void)complete;
+    *index = -1;
+    return unsupported(comm, "a wait for any of several requests");
+}
+
+static sc_err_t rec_test(sc_comm_t *comm, sc_request_t **req, int *flag)
+{
+    (void)req;
+    *flag = 1;
+    return unsupported(comm, "a test of a request");
+}
+
+static sc_err_t rec_cancel(sc_comm_t *comm, sc_request_t **req, int *cancelled)
+{
+    (void)req;
+    *cancelled = 0;
+    return unsupported(comm, "a cancelled receive");
+}
+
+static sc_err_t rec_request_free(sc_comm_t *comm, sc_request_t **req)
+{
+    (void)req;
+    return unsupported(comm, "a request left to complete in the background");
+}
+
+static sc_err_t rec_iprobe(sc_comm_t *comm, int src, int tag, int *flag, int *source,
+                           size_t *bytes)
+{
+    (void)src;
+    (void)tag;
+    (void)source;
+    (void)bytes;
+    *flag = 0;
+    return unsupported(comm, "a probe for a message");
+}
+
+static const sc_transport_t schedule_transport = {
+    .isend = rec_isend,
+    .irecv = rec_irecv,
+    .waitall = rec_waitall,
+    .reduce_time = rec_reduce_time,
+    .waitany = rec_waitany,
+    .test = rec_test,
+    .cancel = rec_cancel,
+    .request_free = rec_request_free,
+    .iprobe = rec_iprobe,
+};
+
+sc_err_t sc_schedule_replayable(const sc_algo_t *algo)
+{
+    if (algo->needs & SC_DATA_DEPENDENT)
+        return sc_error(SC_ERR_INPUT,
+                        "%s sends messages that depend on the data, which a replay does not "
+                        "have; run it without --replay",
+                        algo->name);
+    if (sc_algo_is_added(algo))
+        return sc_error(SC_ERR_INPUT,
+                        "%s is an algorithm of your own (--load): recording its schedule would "
+                        "run it in simcoll's own process; run it without --replay",
+                        algo->name);
+    return SC_OK;
+}
+
+sc_err_t sc_schedule_record(const sc_algo_t *algo, const sc_coll_args_t *args,
+                            const sc_model_t *model, sc_scratch_t *scratch,
+                            sc_schedule_t *sched)
+{
+    int p = model->size;
+    memset(sched, 0, sizeof *sched);
+    sc_err_t err = sc_schedule_replayable(algo);
+    if (err)
+        return err;
+    sched->np = p;
+    sched->op_start = malloc(((size_t)p + 1) * sizeof *sched->op_start);
+    sched->id_start = malloc(((size_t)p + 1) * sizeof *sched->id_start);
+    recorder_t rec = {.sched = sched, .model = model, .failed = !sched->op_start ||
+                                                                !sched->id_start};
+    for (int r = 0; r < p && !rec.failed && !rec.unsupported; r++) {
+        sched->op_start[r] = rec.nops;
+        sched->id_start[r] = rec.nids;
+        sc_comm_t comm = {.rank = r, .size = p, .transport = &schedule_transport, .impl = &rec,
+                          .scratch = scratch, .node_of = model->node_of,
+                          .elem_size = model->elem_size};
+        sc_err_t ran = algo->run(&comm, args);
+        if (ran && !rec.unsupported && !rec.failed)
+            err = sc_error(ran, "recording %s on rank %d: %s", algo->name, r,
+                           sc_error_message());
+        if (err)
+            break;
+    }
+    if (!err && rec.unsupported)
+        err = sc_error(SC_ERR_INPUT,
+                       "%s makes %s, whose outcome depends on timing: a replay plays a fixed "
+                       "schedule; run it without --replay",
+                       algo->name, rec.unsupported);
+    else if (!err && rec.failed)
+        err = sc_error(SC_ERR_RUN, "recording %s on %d ranks: out of memory or a rank out of "
+                                   "range",
+                       algo->name, p);
+    if (err) {
+        sc_schedule_destroy(sched);
+        return err;
+    }
+    sched->op_start[p] = rec.nops;
+    sched->id_start[p] = rec.nids;
+    return SC_OK;
+}
+
+void sc_schedule_destroy(sc_schedule_t *sched)
+{
+    free(sched->ops);
+    free(sched->op_start);
+    free(sched->wait_ids);
+    free(sched->id_start);
+    memset(sched, 0, sizeof *sched);
+}

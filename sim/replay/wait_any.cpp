@@ -1,0 +1,25 @@
+/* SimGrid 3.32's sg_comm_wait_any_for releases every communication it was
+ * given when it times out (it keeps a reference only for those other than
+ * the one it returns, and returns -1), so a caller that waits again on
+ * them uses freed memory. The replay waits with a timeout at every busy
+ * rank's next free time, so this is the same call with the references
+ * kept. It is C++ because SimGrid's C API cannot take a reference.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "wait_any.h"
+
+#include <simgrid/s4u/Comm.hpp>
+
+#include <vector>
+
+ssize_t sc_comm_wait_any_for(sg_comm_t *comms, size_t count, double timeout)
+{
+    std::vector<simgrid::s4u::CommPtr> waited;
+    waited.reserve(count);
+    for (size_t i = 0; i < count; i++)
+        waited.emplace_back(comms[i], false); /* adopts the caller's reference */
+    ssize_t pos = simgrid::s4u::Comm::wait_any_for(waited, timeout);
+    for (size_t i = 0; i < count; i++)
+        if (static_cast<ssize_t>(i) != pos)
+            waited[i]->add_ref(); /* given back to the caller */
+    return pos;
+}
