@@ -710,9 +710,25 @@ static int any_can_resume(const node_t *nd, double now)
     return 0;
 }
 
+static int any_wait_over(const node_t *nd)
+{
+    for (int i = 0; i < nd->nranks; i++) {
+        const rank_t *rk = &R.ranks[nd->ranks[i]];
+        if (rk->state == RANK_WAITING && rk->pending <= 0)
+            return 1;
+    }
+    return 0;
+}
+
 /* Blocks until something arrives or a send completes, or until the first
- * busy rank is free. Before a rank goes on, everything else of that
- * instant is handled, as the transport's drain does after a wait. */
+ * busy rank is free.
+ *
+ * A rank whose wait is over takes in everything else of that instant
+ * before it goes on (and pays o_r), as the transport's drain does after a
+ * wait: so then the instant's other arrivals are taken first. Checking
+ * costs a wait that finds nothing, so it is done only then: a rank that
+ * goes on after being busy sees what arrives at that instant at its next
+ * call either way, as the transport's rank does. */
 static void wait_next(node_t *nd)
 {
     double next = INFINITY, now = simgrid_get_clock();
@@ -723,7 +739,7 @@ static void wait_next(node_t *nd)
     }
     if (next > now && !any_can_resume(nd, now))
         wait_some(nd, isinf(next) ? -1 : next - now);
-    if (any_can_resume(nd, simgrid_get_clock()))
+    if (any_wait_over(nd))
         while (!R.failed && wait_some(nd, 0))
             ;
 }
