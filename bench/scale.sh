@@ -10,6 +10,8 @@
 #   SMPI=1 RANKS=1024 bench/scale.sh            # adds SMPI (smpicc, smpirun)
 #   GROUPED=1 RANKS=65536 bench/scale.sh        # adds bench_floor_grouped (one
 #                                               # actor per node, floor_grouped.c)
+#   REPLAY=1 RANKS=65536 bench/scale.sh         # adds simcoll --replay (one actor
+#                                               # per node, sim/replay/)
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
 cd "$(dirname "$0")/.."
@@ -26,6 +28,7 @@ done
 [ -x /usr/bin/time ] || { echo "bench/scale.sh: needs GNU time (apt-get install time)" >&2; exit 2; }
 smpi=${SMPI:-0}
 grouped=${GROUPED:-0}
+replay=${REPLAY:-0}
 [ "$grouped" = 0 ] || [ -x "$grouped_floor" ] ||
     { echo "bench/scale.sh: $grouped_floor is not built (./setup.sh)" >&2; exit 2; }
 if [ "$smpi" = 1 ]; then
@@ -57,6 +60,7 @@ printf '%-6s %-11s %-11s %-15s %-15s %-8s %-9s %-9s' ranks "simulated" "floor si
     "simcoll min/med" "floor min/med" "ratio" "simcoll MiB" "floor MiB"
 [ "$smpi" = 1 ] && printf ' %-13s %-7s' "SMPI min/med" "SMPI/simcoll"
 [ "$grouped" = 1 ] && printf ' %-15s %-12s' "grouped min/med" "grouped MiB"
+[ "$replay" = 1 ] && printf ' %-11s %-15s %-10s' "replay sim" "replay min/med" "replay MiB"
 printf '\n'
 for ranks in $ranks_list; do
     nodes=$((ranks / 8))
@@ -74,6 +78,10 @@ for ranks in $ranks_list; do
         timed floor "$floor" "$platform" "$ranks" 2048 40
         if [ "$grouped" = 1 ]; then
             timed grouped "$grouped_floor" "$platform" "$ranks" 2048 40
+        fi
+        if [ "$replay" = 1 ]; then
+            timed replay "$simcoll" --platform "$platform" --algo bruck --np "$ranks" --size 2048 \
+                --no-payload --format csv --replay
         fi
         if [ "$smpi" = 1 ]; then
             timed smpi smpirun -np "$ranks" -platform "$platform" -hostfile "$out/hosts-$nodes.txt" \
@@ -97,6 +105,11 @@ for ranks in $ranks_list; do
     if [ "$grouped" = 1 ]; then
         set -- $(stats "$out/grouped.times")
         printf ' %-15s %-12s' "$1/$2 s" "$3"
+    fi
+    if [ "$replay" = 1 ]; then
+        replay_sim=$(tail -n 1 "$out/replay.out" | cut -d, -f8)
+        set -- $(stats "$out/replay.times")
+        printf ' %-11s %-15s %-10s' "$replay_sim" "$1/$2 s" "$3"
     fi
     printf '\n'
 done

@@ -1,6 +1,7 @@
 /* The SimGrid transport: MPI-like point-to-point messages between actors.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "transport.h"
+#include "streams.h"
 
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
@@ -100,12 +101,6 @@ typedef struct {
     sc_request_t *req;
 } put_t;
 
-/* The numbered EAGER/RTS streams between a rank and one peer. */
-typedef struct {
-    int peer;
-    unsigned next_out, next_in;
-} stream_t;
-
 typedef struct {
     sc_comm_t comm;
     sc_world_t *world;
@@ -123,8 +118,7 @@ typedef struct {
     sc_request_t *posted, *posted_tail;
     envelope_t *unexpected, *unexpected_tail;
     envelope_t *early;   /* arrived before their predecessor from the same peer */
-    stream_t *streams;   /* sorted by peer; a rank talks to few peers */
-    int nstreams, cap_streams;
+    sc_streams_t streams; /* the numbered EAGER/RTS streams to each peer */
     sent_t *sent; /* envelopes not yet released, newest first */
     put_t *puts; /* rendezvous data this rank is sending */
     int nputs, cap_puts;
@@ -178,7 +172,7 @@ void sc_world_destroy(sc_world_t *world)
     if (!world)
         return;
     for (int r = 0; r < world->model->size; r++) {
-        free(world->ranks[r].streams);
+        sc_streams_free(&world->ranks[r].streams);
         free(world->ranks[r].puts);
         free(world->ranks[r].waitset);
         free(world->ranks[r].pool);
@@ -302,35 +296,14 @@ static void complete(rank_t *rk, sc_request_t *r)
     }
 }
 
-/* The streams shared with `peer`, created on first use; NULL if out of
- * memory. The pointer is valid until the next call. */
-static stream_t *stream(rank_t *rk, int peer)
+/* The streams shared with `peer` (sc_stream); NULL, the rank failed, if
+ * out of memory. */
+static sc_stream_t *stream(rank_t *rk, int peer)
 {
-    int lo = 0, hi = rk->nstreams;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (rk->streams[mid].peer < peer)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo < rk->nstreams && rk->streams[lo].peer == peer)
-        return &rk->streams[lo];
-    if (rk->nstreams == rk->cap_streams) {
-        int cap = rk->cap_streams ? 2 * rk->cap_streams : 8;
-        stream_t *s = realloc(rk->streams, (size_t)cap * sizeof *s);
-        if (!s) {
-            fail(rk, "rank %d: out of memory for message streams", rk->comm.rank);
-            return NULL;
-        }
-        rk->streams = s;
-        rk->cap_streams = cap;
-    }
-    memmove(&rk->streams[lo + 1], &rk->streams[lo],
-            (size_t)(rk->nstreams - lo) * sizeof *rk->streams);
-    rk->streams[lo] = (stream_t){peer, 0, 0};
-    rk->nstreams++;
-    return &rk->streams[lo];
+    sc_stream_t *s = sc_stream(&rk->streams, peer);
+    if (!s)
+        fail(rk, "rank %d: out of memory for message streams", rk->comm.rank);
+    return s;
 }
 
 static envelope_t *envelope_new(rank_t *rk, env_kind_t kind, int tag, size_t bytes,
@@ -375,7 +348,7 @@ static int number(rank_t *rk, int dst, envelope_t *env)
 {
     if (env->kind != ENV_EAGER && env->kind != ENV_RTS)
         return 1;
-    stream_t *s = stream(rk, dst);
+    sc_stream_t *s = stream(rk, dst);
     if (!s)
         return 0;
     env->seq = s->next_out++;
@@ -592,7 +565,7 @@ static void accept(rank_t *rk, envelope_t *env)
         return;
     }
     int src = env->src;
-    stream_t *s = stream(rk, src);
+    sc_stream_t *s = stream(rk, src);
     if (!s)
         return;
     if (env->seq != s->next_in) {

@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "replay.h"
 #include "wait_any.h"
+#include "sim/engine/streams.h"
 
 #include <simgrid/actor.h>
 #include <simgrid/comm.h>
@@ -33,8 +34,9 @@
  *     queue, since a rank handles messages only inside its calls: taken in
  *     at its next call, as the transport's drain does, or at once while it
  *     waits;
- *   - at one instant, every arrival is handled before any rank resumes,
- *     as a rank woken by one arrival handles all those of that instant.
+ *   - a rank whose wait is over takes in every other arrival of that
+ *     instant before it goes on, as the transport's rank woken by one
+ *     arrival drains all those of that instant (see wait_next).
  * Requests are named by their op's index in the schedule. */
 
 typedef enum { ENV_EAGER, ENV_RTS, ENV_CTS, ENV_DATA } env_kind_t;
@@ -60,11 +62,6 @@ typedef struct envelope {
     struct envelope *next;
 } envelope_t;
 
-typedef struct {
-    int peer;
-    unsigned next_out, next_in;
-} stream_t;
-
 typedef enum { RANK_RUNNING, RANK_BUSY, RANK_WAITING, RANK_DONE } rank_state_t;
 
 typedef struct {
@@ -79,8 +76,7 @@ typedef struct {
     envelope_t *early; /* arrived before their predecessor from the peer */
     long *posted;      /* receive ops posted, oldest first */
     int nposted, cap_posted;
-    stream_t *streams; /* sorted by peer */
-    int nstreams, cap_streams;
+    sc_streams_t streams;
     long addressed, matched;
 } rank_t;
 
@@ -167,26 +163,12 @@ static node_t *node_of_rank(int r)
     return &R.nodes[R.node_slot[R.model->node_of[r]]];
 }
 
-static stream_t *stream(rank_t *rk, int peer)
+static sc_stream_t *stream(rank_t *rk, int peer)
 {
-    int lo = 0, hi = rk->nstreams;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (rk->streams[mid].peer < peer)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo < rk->nstreams && rk->streams[lo].peer == peer)
-        return &rk->streams[lo];
-    stream_t *s = grow(rk->streams, &rk->cap_streams, sizeof *s, rk->nstreams + 1);
+    sc_stream_t *s = sc_stream(&rk->streams, peer);
     if (!s)
-        return NULL;
-    rk->streams = s;
-    memmove(&s[lo + 1], &s[lo], (size_t)(rk->nstreams - lo) * sizeof *s);
-    s[lo] = (stream_t){peer, 0, 0};
-    rk->nstreams++;
-    return &s[lo];
+        fail("out of memory for message streams replaying %d ranks", R.sched->np);
+    return s;
 }
 
 /* Marks a request complete, counting it off the wait that awaits it. */
@@ -236,7 +218,7 @@ static void post_unwaited(envelope_t *env, size_t data)
     rank_t *from = &R.ranks[env->src];
     node_t *nd = node_of_rank(env->src);
     if (env->kind == ENV_EAGER || env->kind == ENV_RTS) {
-        stream_t *s = stream(from, env->dst);
+        sc_stream_t *s = stream(from, env->dst);
         if (!s) {
             free(env);
             return;
@@ -409,7 +391,7 @@ static void accept(rank_t *rk, envelope_t *env)
         return;
     }
     int src = env->src;
-    stream_t *s = stream(rk, src);
+    sc_stream_t *s = stream(rk, src);
     if (!s)
         return;
     if (env->seq != s->next_in) {
@@ -793,7 +775,7 @@ static void teardown(void)
         free_envelopes(rk->unexpected);
         free_envelopes(rk->early);
         free(rk->posted);
-        free(rk->streams);
+        sc_streams_free(&rk->streams);
     }
     for (int i = 0; R.nodes && i < R.nnodes; i++) {
         node_t *nd = &R.nodes[i];
