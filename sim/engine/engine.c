@@ -13,6 +13,7 @@
 #include <simgrid/zone.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -53,8 +54,27 @@ void sc_engine_full_network_update(int on)
     full_network_update = on;
 }
 
+/* SimGrid's lazy network update walks the constraints a changed flow
+ * touches recursively (lmm::System::update_modified_cnst_set_rec), on the
+ * main thread's stack, one frame per link reached: on a cluster of 131,072
+ * nodes a replayed Bruck allgather of a million ranks overflowed the
+ * default 8 MiB. The main stack grows up to the limit in force when it
+ * grows, and Linux keeps at least 128 MiB below it free of other mappings,
+ * so the limit is raised to just under that. */
+static void room_for_deep_recursion(void)
+{
+    const rlim_t want = 120UL << 20;
+    struct rlimit lim;
+    if (getrlimit(RLIMIT_STACK, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY &&
+        lim.rlim_cur < want) {
+        lim.rlim_cur = lim.rlim_max == RLIM_INFINITY || lim.rlim_max > want ? want : lim.rlim_max;
+        setrlimit(RLIMIT_STACK, &lim);
+    }
+}
+
 void sc_engine_boot(const sc_platform_t *plat, int actors)
 {
+    room_for_deep_recursion();
     /* CM02 is SimGrid's flow model without the wide-area TCP corrections of
      * its default (LV08 multiplies latencies by 13.01 and bandwidths by
      * 0.97): the platform files give end-to-end latencies and bandwidths of
