@@ -76,7 +76,7 @@ static const char usage[] =
     "                         then not checked\n"
     "  --replay               with --no-payload: record the algorithm's schedule\n"
     "                         and play it with one actor per node instead of one\n"
-    "                         per rank (same times; for a million ranks)\n"
+    "                         per rank: the same protocol in a third of the memory\n"
     ;
 
 /* The rest of --help (one string would pass C99's 4095 characters). */

@@ -1022,7 +1022,7 @@ static sc_err_t simulate_replay(void *arg, sc_wire_t *out)
     const layout_t *lay = ctx->lay;
     const sc_stmt_t *st = &lay->prog.stmts[0];
     int p = spec->np;
-    sc_model_t model;
+    sc_model_t model = {0};
     sc_schedule_t sched = {0};
     sc_replay_result_t res = {.start = calloc((size_t)p, sizeof(double)),
                               .finish = calloc((size_t)p, sizeof(double))};
