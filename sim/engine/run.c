@@ -821,6 +821,17 @@ static void rank_main(int argc, char **argv)
     session->finished[r] = 1;
 }
 
+/* The one scratch area of a size-only run, which every buffer of every
+ * rank shares: as large as the largest buffer, and never empty. */
+static size_t scratch_bytes(const layout_t *lay)
+{
+    size_t largest = lay->stage_in > lay->stage_out ? lay->stage_in : lay->stage_out;
+    for (int b = 0; b < lay->prog.nbuffers; b++)
+        if (lay->buffer_bytes[b] > largest)
+            largest = lay->buffer_bytes[b];
+    return largest + 1;
+}
+
 static sc_err_t setup_ranks(session_t *s)
 {
     const layout_t *lay = s->lay;
@@ -828,12 +839,8 @@ static sc_err_t setup_ranks(session_t *s)
     unsigned char *area = NULL;
     if (!s->spec->payload) {
         /* Every buffer of every rank is the same garbage. */
-        size_t largest = lay->stage_in > lay->stage_out ? lay->stage_in : lay->stage_out;
-        for (int b = 0; b < nb; b++)
-            if (lay->buffer_bytes[b] > largest)
-                largest = lay->buffer_bytes[b];
         s->scratch = sc_scratch_create();
-        area = s->scratch ? sc_scratch_get(s->scratch, largest + 1) : NULL;
+        area = s->scratch ? sc_scratch_get(s->scratch, scratch_bytes(lay)) : NULL;
         if (!area)
             return sc_error(SC_ERR_RUN, "out of memory for the scratch buffers");
     }
@@ -1027,11 +1034,7 @@ static sc_err_t simulate_replay(void *arg, sc_wire_t *out)
     sc_replay_result_t res = {.start = calloc((size_t)p, sizeof(double)),
                               .finish = calloc((size_t)p, sizeof(double))};
     sc_scratch_t *scratch = sc_scratch_create();
-    size_t largest = lay->stage_in > lay->stage_out ? lay->stage_in : lay->stage_out;
-    for (int b = 0; b < lay->prog.nbuffers; b++)
-        if (lay->buffer_bytes[b] > largest)
-            largest = lay->buffer_bytes[b];
-    unsigned char *area = scratch ? sc_scratch_get(scratch, largest + 1) : NULL;
+    unsigned char *area = scratch ? sc_scratch_get(scratch, scratch_bytes(lay)) : NULL;
     sc_err_t err = sc_model_init(&model, spec->plat, p, lay->node_of, lay->play_pi,
                                  lay->play_pi_inv, sc_type_size(st->type));
     if (!err && (!area || !res.start || !res.finish))

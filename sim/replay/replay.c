@@ -95,7 +95,7 @@ typedef struct {
     envelope_t ***cells; /* where each receives its envelope: one cell
                             each, since SimGrid keeps the address */
     long *pool_seq;    /* which envelope to the node each receives */
-    int npool;
+    int npool, cap_pool; /* the three arrays' length and room */
     long receives_posted, envelopes_in, envelopes_taken;
     int waiting;
     put_t *puts;       /* rendezvous data being sent */
@@ -298,6 +298,17 @@ static void match(rank_t *rk, long recv_op, envelope_t *env)
     free(env);
 }
 
+/* Adds env at the end of the queue from *head to *tail. */
+static void append(envelope_t **head, envelope_t **tail, envelope_t *env)
+{
+    env->next = NULL;
+    if (*tail)
+        (*tail)->next = env;
+    else
+        *head = env;
+    *tail = env;
+}
+
 static long take_posted(rank_t *rk, int src, int tag)
 {
     for (int i = 0; i < rk->nposted; i++) {
@@ -352,12 +363,7 @@ static void deliver(rank_t *rk, envelope_t *env)
         if (r >= 0) {
             match(rk, r, env);
         } else {
-            env->next = NULL;
-            if (rk->unexpected_tail)
-                rk->unexpected_tail->next = env;
-            else
-                rk->unexpected = env;
-            rk->unexpected_tail = env;
+            append(&rk->unexpected, &rk->unexpected_tail, env);
         }
         return;
     }
@@ -582,19 +588,26 @@ static int pool_at_least(node_t *nd, long n)
 {
     if (n <= nd->npool)
         return 1;
-    int cap = nd->npool;
-    sg_comm_t *pool = grow(nd->pool, &cap, sizeof *pool, (int)n);
-    if (pool)
+    if (n > nd->cap_pool) {
+        /* grow() sets the room it made: the three arrays share it. */
+        int cap = nd->cap_pool;
+        sg_comm_t *pool = grow(nd->pool, &cap, sizeof *pool, (int)n);
+        if (!pool)
+            return 0;
         nd->pool = pool;
-    cap = nd->npool;
-    envelope_t ***cells = pool ? grow(nd->cells, &cap, sizeof *cells, (int)n) : NULL;
-    if (cells)
+        cap = nd->cap_pool;
+        envelope_t ***cells = grow(nd->cells, &cap, sizeof *cells, (int)n);
+        if (!cells)
+            return 0;
         nd->cells = cells;
-    cap = nd->npool;
-    long *seq = cells ? grow(nd->pool_seq, &cap, sizeof *seq, (int)n) : NULL;
-    if (seq)
+        cap = nd->cap_pool;
+        long *seq = grow(nd->pool_seq, &cap, sizeof *seq, (int)n);
+        if (!seq)
+            return 0;
         nd->pool_seq = seq;
-    while (seq && nd->npool < n) {
+        nd->cap_pool = cap;
+    }
+    while (nd->npool < n) {
         if (!(nd->cells[nd->npool] = malloc(sizeof(envelope_t *)))) {
             fail("out of memory for %ld receives on node %d", n, nd->node);
             return 0;
@@ -615,16 +628,10 @@ static void take_from_pool(node_t *nd, int slot)
     env->sent = NULL;
     repost(nd, slot);
     rank_t *rk = &R.ranks[env->dst];
-    if (rk->state == RANK_WAITING) {
+    if (rk->state == RANK_WAITING)
         accept(rk, env);
-        return;
-    }
-    env->next = NULL;
-    if (rk->arrived_tail)
-        rk->arrived_tail->next = env;
     else
-        rk->arrived = env;
-    rk->arrived_tail = env;
+        append(&rk->arrived, &rk->arrived_tail, env);
 }
 
 static void put_done(node_t *nd, int i)

@@ -20,18 +20,28 @@ typedef struct {
     int failed;              /* out of memory */
 } recorder_t;
 
+/* Room for one more in *array of `used` elements of `each` bytes: doubles
+ * *cap when full. 0 (the recording failed) if out of memory. */
+static int room_for_one(recorder_t *rec, void **array, long used, long *cap, size_t each)
+{
+    if (used < *cap)
+        return 1;
+    long more = *cap ? 2 * *cap : 4096;
+    void *grown = realloc(*array, (size_t)more * each);
+    if (!grown) {
+        rec->failed = 1;
+        return 0;
+    }
+    *array = grown;
+    *cap = more;
+    return 1;
+}
+
 static sc_sched_op_t *new_op(recorder_t *rec)
 {
-    if (rec->nops == rec->cap_ops) {
-        long cap = rec->cap_ops ? 2 * rec->cap_ops : 4096;
-        sc_sched_op_t *ops = realloc(rec->sched->ops, (size_t)cap * sizeof *ops);
-        if (!ops) {
-            rec->failed = 1;
-            return NULL;
-        }
-        rec->sched->ops = ops;
-        rec->cap_ops = cap;
-    }
+    if (!room_for_one(rec, (void **)&rec->sched->ops, rec->nops, &rec->cap_ops,
+                      sizeof *rec->sched->ops))
+        return NULL;
     return &rec->sched->ops[rec->nops++];
 }
 
@@ -97,16 +107,9 @@ static sc_err_t rec_waitall(sc_comm_t *comm, int count, sc_request_t **reqs)
     for (int i = 0; i < count; i++) {
         if (!reqs[i])
             continue;
-        if (rec->nids == rec->cap_ids) {
-            long cap = rec->cap_ids ? 2 * rec->cap_ids : 4096;
-            uint32_t *ids = realloc(rec->sched->wait_ids, (size_t)cap * sizeof *ids);
-            if (!ids) {
-                rec->failed = 1;
-                return SC_ERR_RUN;
-            }
-            rec->sched->wait_ids = ids;
-            rec->cap_ids = cap;
-        }
+        if (!room_for_one(rec, (void **)&rec->sched->wait_ids, rec->nids, &rec->cap_ids,
+                          sizeof *rec->sched->wait_ids))
+            return SC_ERR_RUN;
         rec->sched->wait_ids[rec->nids++] = (uint32_t)((uintptr_t)reqs[i] - 1);
         op->u.wait.count++;
         reqs[i] = NULL;
