@@ -54,8 +54,7 @@ static void fill_vector(const sc_data_t *d, int rank, void *in)
             sc_op_sample_decider(d->op, rank, decides, first + k, (char *)in + k * elem);
         return;
     }
-    for (size_t k = 0; k < n; k++)
-        sc_op_sample(d->op, d->type, rank, d->p, first + k, (char *)in + k * elem);
+    sc_op_sample_n(d->op, d->type, rank, d->p, first, n, in);
 }
 
 /* Element k (counted from the call's first) of rank r's input. */

@@ -107,38 +107,57 @@ static uint32_t mix(int rank, size_t k)
     return h ^ (h >> 16);
 }
 
-void sc_op_sample(sc_op_t op, sc_type_t type, int rank, int p, size_t k, void *out)
+/* One loop per operation, with k % (p + 1) == rank (the element this rank
+ * decides) counted along: verified runs sample every rank's vector twice
+ * (its input and the reference), p times n elements. */
+#define SAMPLE(T, value)                                                           \
+    do {                                                                           \
+        T *o = out;                                                                \
+        for (size_t i = 0; i < n; i++) {                                           \
+            uint32_t h = mix(rank, first + i);                                     \
+            int decides = turn == (size_t)rank;                                    \
+            (void)h, (void)decides; /* not every operation's value uses both */    \
+            T x = (value);                                                         \
+            memcpy(o + i, &x, sizeof x);                                           \
+            if (++turn == period)                                                  \
+                turn = 0;                                                          \
+        }                                                                          \
+    } while (0)
+
+void sc_op_sample_n(sc_op_t op, sc_type_t type, int rank, int p, size_t first, size_t n,
+                    void *out)
 {
-    uint32_t h = mix(rank, k);
-    int decides = (int)(k % (size_t)(p + 1)) == rank; /* max, min, land, lor */
+    size_t period = (size_t)p + 1, turn = first % period;
     if (type == SC_TYPE_DOUBLE) {
         static const double factors[] = {1, -1, 2, -2, 0.5, -0.5};
-        double x;
         switch (op) {
-        case SC_OP_SUM: x = (double)(int)(h % 2001) - 1000; break;
-        case SC_OP_PROD: x = factors[h % 6]; break;
-        case SC_OP_MAX: x = decides ? 1e6 : (double)(int)(h % 2001) - 1000; break;
-        case SC_OP_MIN: x = decides ? -1e6 : (double)(int)(h % 2001) - 1000; break;
-        default: x = 0; break; /* refused by sc_op_check */
+        case SC_OP_SUM: SAMPLE(double, (double)(int)(h % 2001) - 1000); break;
+        case SC_OP_PROD: SAMPLE(double, factors[h % 6]); break;
+        case SC_OP_MAX: SAMPLE(double, decides ? 1e6 : (double)(int)(h % 2001) - 1000); break;
+        case SC_OP_MIN: SAMPLE(double, decides ? -1e6 : (double)(int)(h % 2001) - 1000); break;
+        default: SAMPLE(double, 0); break; /* refused by sc_op_check */
         }
-        memcpy(out, &x, sizeof x);
         return;
     }
-    int x;
     switch (op) {
     case SC_OP_SUM:
-    case SC_OP_BXOR: x = (int)h; break;
-    case SC_OP_PROD: x = (int)(h | 1); break; /* odd: the product never collapses to 0 */
-    case SC_OP_MAX: x = decides ? INT32_MAX : (int)(h % 1000000); break;
-    case SC_OP_MIN: x = decides ? INT32_MIN : (int)(h % 1000000); break;
-    case SC_OP_LAND: x = decides ? 0 : (int)(h | 1); break;
-    case SC_OP_LOR: x = decides ? (int)(h | 1) : 0; break;
-    case SC_OP_LXOR: x = h & 1 ? (int)(h | 2) : 0; break;
-    case SC_OP_BAND: x = (int)~(1u << ((unsigned)rank + k) % 32); break;
-    case SC_OP_BOR: x = (int)(1u << ((unsigned)rank + k) % 32); break;
-    default: x = 0; break;
+    case SC_OP_BXOR: SAMPLE(int, (int)h); break;
+    case SC_OP_PROD: SAMPLE(int, (int)(h | 1)); break; /* odd: never collapses to 0 */
+    case SC_OP_MAX: SAMPLE(int, decides ? INT32_MAX : (int)(h % 1000000)); break;
+    case SC_OP_MIN: SAMPLE(int, decides ? INT32_MIN : (int)(h % 1000000)); break;
+    case SC_OP_LAND: SAMPLE(int, decides ? 0 : (int)(h | 1)); break;
+    case SC_OP_LOR: SAMPLE(int, decides ? (int)(h | 1) : 0); break;
+    case SC_OP_LXOR: SAMPLE(int, h & 1 ? (int)(h | 2) : 0); break;
+    case SC_OP_BAND: SAMPLE(int, (int)~(1u << ((unsigned)rank + first + i) % 32)); break;
+    case SC_OP_BOR: SAMPLE(int, (int)(1u << ((unsigned)rank + first + i) % 32)); break;
+    default: SAMPLE(int, 0); break;
     }
-    memcpy(out, &x, sizeof x);
+}
+#undef SAMPLE
+
+void sc_op_sample(sc_op_t op, sc_type_t type, int rank, int p, size_t k, void *out)
+{
+    sc_op_sample_n(op, type, rank, p, k, 1, out);
 }
 
 int sc_op_can_decide(sc_op_t op)

@@ -54,6 +54,10 @@ void sc_op_apply(sc_op_t op, sc_type_t type, void *inout, const void *in, size_t
  * that is p); for band, bor, rank r owns bit (r + k) mod 32. */
 void sc_op_sample(sc_op_t op, sc_type_t type, int rank, int p, size_t k, void *out);
 
+/* sc_op_sample of elements first .. first + n - 1, stored from `out`. */
+void sc_op_sample_n(sc_op_t op, sc_type_t type, int rank, int p, size_t first, size_t n,
+                    void *out);
+
 /* Early exit (reference 003): land, lor, band and bor have an element that
  * alone decides the result (false, true, all bits 0, all bits 1). */
 int sc_op_can_decide(sc_op_t op);
