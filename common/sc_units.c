@@ -72,12 +72,17 @@ sc_err_t sc_parse_duration(const char *text, const char *what, double *seconds)
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
         if (strcmp(end, units[i].suffix) == 0) {
             *seconds = value * units[i].scale;
+            if (*seconds > SC_DURATION_MAX_S)
+                return sc_error(SC_ERR_INPUT,
+                                "%s: '%s' is more than %g s; simulated times are doubles in "
+                                "seconds, which beyond that lose the microseconds of a message",
+                                what, text, SC_DURATION_MAX_S);
             return SC_OK;
         }
 bad:
     return sc_error(SC_ERR_INPUT,
-                    "%s: '%s' is not a duration; use a number >= 0 and one of "
-                    "s, ms, us, ns, ps, e.g. 0.8us",
+                    "%s: '%s' is not a duration; use a number >= 0 with one of s, ms, us, "
+                    "ns, ps (a bare number is seconds), e.g. 0.8us",
                     what, text);
 }
 

@@ -14,7 +14,9 @@
 sc_err_t sc_parse_size(const char *text, const char *what, size_t *bytes);
 
 /* A duration in SimGrid's notation: a number and one of s, ms, us, ns, ps
- * ("0.8us", "23us"). A bare number is seconds. */
+ * ("0.8us", "23us"). A bare number is seconds. At most SC_DURATION_MAX_S:
+ * a double's step at 1e9 is 0.12 us. */
+#define SC_DURATION_MAX_S 1e9
 sc_err_t sc_parse_duration(const char *text, const char *what, double *seconds);
 
 /* Quantities of SimGrid platform files. */

@@ -412,8 +412,10 @@ static sc_err_t parse_compute(const parser_t *ps, char **words, int nwords, sc_s
     /* A bare number would be seconds to sc_parse_duration: ask for a unit. */
     if ((len > 1 && text[len - 1] == 'f') || !isalpha((unsigned char)text[len - 1]))
         return parse_flops(ps, text, &st->flops);
-    if (sc_parse_duration(text, "compute", &st->seconds))
+    if (text[len - 1] != 's') /* not s, ms, us, ns or ps: flop with a prefix */
         return parse_flops(ps, text, &st->flops);
+    if (sc_parse_duration(text, "compute", &st->seconds))
+        return fail_with_last(ps);
     return SC_OK;
 }
 

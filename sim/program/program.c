@@ -306,7 +306,8 @@ double sc_until_error(const sc_stmt_t *loop, long k)
 
 double sc_until_local_error(const sc_stmt_t *loop, long k, int rank, int p)
 {
-    return sc_until_error(loop, k) * 2.0 * (rank + 1) / ((double)p * (p + 1));
+    /* the share first: error * 2 overflows for an error near DBL_MAX */
+    return sc_until_error(loop, k) * (2.0 * (rank + 1) / ((double)p * (p + 1)));
 }
 
 int sc_until_goes_on(const sc_stmt_t *loop, long k)

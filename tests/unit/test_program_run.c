@@ -351,6 +351,16 @@ static void test_until_prediction(void)
         sc_program_destroy(&prog);
     }
     CU_ASSERT_DOUBLE_EQUAL(t[1], t[0], 1e-9 * t[0]);
+    /* error=1e308, near the largest double: each rank's share is right
+     * (2 * error overflowed to inf, and the sum was wrong). */
+    const char *huge = "until 1e-3 max=5 error=1e308 algo=allreduce-rd\n  compute 1us\nend\n";
+    sc_program_t prog;
+    CU_ASSERT_EQUAL_FATAL(sc_program_parse("h.prog", huge, strlen(huge), &prog), SC_OK);
+    if (run(plat, &prog, 16, 1, 0, &res)) {
+        CU_ASSERT_EQUAL(res.valid, 1);
+        sc_run_result_destroy(&res);
+    }
+    sc_program_destroy(&prog);
     /* error=1: at first every rank decides, at the end none does. */
     if (run_solver(plat, 16, 100, "allreduce-if", "", 1, &res)) {
         CU_ASSERT_EQUAL(res.valid, 1);
