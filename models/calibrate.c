@@ -687,6 +687,12 @@ sc_err_t sc_calibrate_fit(const sc_fit_spec_t *spec, const sc_series_t *series, 
         note(fit, "bandwidth", value, "1 / the latency's slope over %d sizes from %.0f bytes",
              used[last], starts[last]);
     }
+    if (!(B > 0 && isfinite(B))) {
+        err = sc_error(SC_ERR_INPUT, "calibrate: the measurements in %s give a bandwidth of %g "
+                                     "B/s, so no network can be fitted to them",
+                       bw.n > 0 ? bw.files : lat.files, B);
+        goto cleanup;
+    }
     lv->bandwidth_Bps = B;
     lv->bandwidth_factor = (sc_piecewise_t){.n = nseg};
     for (int k = 0; k < nseg; k++) {

@@ -14,6 +14,7 @@
 #include "models/calibrate.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/generate.h"
+#include "sim/io/files.h"
 #include "sim/io/measurements.h"
 
 /* A measurement option: its format and the kinds of series it must give. */
@@ -278,7 +279,10 @@ int sc_cli_calibrate(int argc, char **argv)
     size_t *breakpoints = NULL;
     int nbp = 0;
     sc_platform_t plat = {0};
-    sc_err_t err = SC_OK;
+    /* every file named, for sc_files_distinct: at most one per argument */
+    sc_file_role_t *files = calloc((size_t)argc + 1, sizeof *files);
+    int nfiles = 0;
+    sc_err_t err = files ? SC_OK : sc_error(SC_ERR_RUN, "out of memory");
     char **args = argv + 1;
     opterr = 0;
     optind = 0;
@@ -286,11 +290,15 @@ int sc_cli_calibrate(int argc, char **argv)
          !err && (c = getopt_long(argc - 1, args, ":o:", longopts, NULL)) != -1;
          before = optind) {
         if (c >= 0 && c < NSOURCES) {
+            files[nfiles++] = (sc_file_role_t){sources[c].option, optarg, 0};
             err = add_file(&all, &sources[c], optarg);
             continue;
         }
         switch (c) {
-        case OPT_LIKE: like = optarg; break;
+        case OPT_LIKE:
+            like = optarg;
+            files[nfiles++] = (sc_file_role_t){"--like", optarg, 0};
+            break;
         case OPT_PLATFORM: platform = optarg; break;
         case 'o': out = optarg; break;
         case OPT_BREAKPOINTS: breakpoints_text = optarg; break;
@@ -328,6 +336,10 @@ int sc_cli_calibrate(int argc, char **argv)
     if (!err && platform && out)
         err = sc_error(SC_ERR_INPUT, "calibrate: -o writes a fitted platform; with --platform "
                                      "nothing is fitted");
+    if (!err) {
+        files[nfiles++] = (sc_file_role_t){"-o", out, 1};
+        err = sc_files_distinct(files, nfiles);
+    }
     if (err)
         goto cleanup;
     if (platform) { /* report only */
@@ -372,8 +384,8 @@ int sc_cli_calibrate(int argc, char **argv)
     sc_fit_t fit;
     if ((err = sc_calibrate_fit(&spec, all.series, all.n, &fit)))
         goto cleanup;
-    print_fit(&fit, levels[level]);
-    print_residuals(&fit.level, plat.header_bytes, level == SC_LEVEL_INTRA, &all, report);
+    /* With -o the fit is printed once its platform has loaded and been
+     * written: a fit that makes no platform prints nothing but the error. */
     if (out) {
         /* The command and the files, for the record. */
         char *made_by = NULL, *comment = NULL;
@@ -401,7 +413,12 @@ int sc_cli_calibrate(int argc, char **argv)
         free(made_by);
         free(comment);
     }
+    if (!err) {
+        print_fit(&fit, levels[level]);
+        print_residuals(&fit.level, plat.header_bytes, level == SC_LEVEL_INTRA, &all, report);
+    }
 cleanup:
+    free(files);
     sc_platform_destroy(&plat);
     sc_series_destroy(all.series, all.n);
     free(bp_copy);

@@ -177,6 +177,7 @@ typedef struct {
     int payload;
     int replay; /* --replay */
     int root_given, op_given, type_given; /* refused where nothing uses them */
+    int partitioner_given, mapping_greedy;
     sc_cli_data_t data; /* --data */
     const char *out, *machinefile, *rankfile; /* map only */
     const char *coll;                  /* --coll, with --mpi */
@@ -290,6 +291,7 @@ static sc_err_t parse_options(int argc, char **argv, int first, int map, opts_t 
             else if (!strcmp(optarg, "partition"))
                 o->map.kind = MAP_PARTITION;
             else if (!strcmp(optarg, "greedy")) {
+                o->mapping_greedy = 1;
                 o->map.kind = MAP_PARTITION;
                 o->map.partitioner = SC_PARTITIONER_GREEDY;
             } else {
@@ -298,6 +300,7 @@ static sc_err_t parse_options(int argc, char **argv, int first, int map, opts_t 
             }
             break;
         case OPT_PARTITIONER:
+            o->partitioner_given = 1;
             if (!(err = sc_cli_choice(optarg, "--partitioner", partitioners, &index)))
                 o->map.partitioner = index ? SC_PARTITIONER_GREEDY : SC_PARTITIONER_MULTILEVEL;
             break;
@@ -363,10 +366,24 @@ static sc_err_t parse_options(int argc, char **argv, int first, int map, opts_t 
         err = sc_error(SC_ERR_INPUT, "give exactly one of --algo NAME, --compare A,B,... or "
                                      "--coll NAME --mpi PROFILE (simcoll list shows the "
                                      "algorithms, simcoll list --mpi the profiles)");
+    if (!err && !map && o->partitioner_given && o->map.kind != MAP_PARTITION &&
+        o->map.kind != MAP_DEFAULT) /* by default the algorithms on a mapping partition */
+        err = sc_error(SC_ERR_INPUT, "--partitioner applies to --mapping partition; leave it out "
+                                     "or give --mapping partition");
+    if (!err && o->partitioner_given && o->mapping_greedy)
+        err = sc_error(SC_ERR_INPUT, "--mapping greedy is --mapping partition --partitioner "
+                                     "greedy; give --mapping partition with --partitioner");
     if (!err && o->mpi && o->map.kind == MAP_PARTITION)
         err = sc_error(SC_ERR_INPUT, "--mapping partition or greedy partitions one algorithm's "
                                      "graph; with --mpi the algorithm depends on the size, so use "
                                      "block, cyclic or a mapping file");
+    const sc_file_role_t files[] = {
+        {"--platform", o->platform, 0},   {"--mapping", o->map.file, 0},
+        {"-o", o->out, 1},                {"--machinefile", o->machinefile, 1},
+        {"--rankfile", o->rankfile, 1},   {"--timeline", o->timeline, 1},
+        {"--trace", o->trace, 1},         {"--paje", o->paje, 1}};
+    if (!err)
+        err = sc_files_distinct(files, (int)(sizeof files / sizeof files[0]));
     return err;
 }
 
@@ -728,7 +745,15 @@ static int map_command(int argc, char **argv)
     layout_t lay = {0};
     sc_graph_t graph = {0}; /* recorded once where placement does not change it */
     int *slot_node = NULL, np;
-    if ((err = find_algo(o.algo, "--algo", &algo)) || (err = load_platform(o.platform, &plat)))
+    if ((err = find_algo(o.algo, "--algo", &algo)))
+        goto cleanup;
+    if (o.root_given && !sc_kind(algo->collective)->has_root) {
+        const char *what = sc_collective_name(algo->collective);
+        err = sc_error(SC_ERR_INPUT, "--root applies to bcast and reduce, and %s is %s %s",
+                       algo->name, strchr("aeiou", what[0]) ? "an" : "a", what);
+        goto cleanup;
+    }
+    if ((err = load_platform(o.platform, &plat)))
         goto cleanup;
     if (o.np_list ? (err = sc_parse_int(o.np_list, "--np", 1, 1 << 30, &np))
                   : (err = default_np(&plat, &np)))
@@ -953,6 +978,9 @@ static int platform_command(int argc, char **argv)
                                      "--like ib4x.xml --nodes 128");
     if (!err && !sets)
         err = sc_error(SC_ERR_RUN, "out of memory");
+    const sc_file_role_t files[] = {{"--like", like, 0}, {"-o", out, 1}};
+    if (!err)
+        err = sc_files_distinct(files, 2);
     if (!err)
         err = sc_generate_platform(like, net, topology, nodes, cores, sets, nsets, out);
     free(sets);

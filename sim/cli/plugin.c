@@ -299,9 +299,11 @@ int sc_cli_new_algo(int argc, char **argv)
     if (!sc_ends_with(path, ".c"))
         return sc_cli_fail(
             sc_error(SC_ERR_INPUT, "new-algo -o %s: the file name must end in .c", path));
-    /* A C identifier for the function: the name with '-' as '_'. */
+    /* A C identifier for the function: the name with '-' as '_', and
+     * "_run" after it, so that no name (int, exit, MY_TAG) makes a
+     * skeleton that does not compile. */
     char fn[80];
-    snprintf(fn, sizeof fn, "%s%s", isdigit((unsigned char)name[0]) ? "algo_" : "", name);
+    snprintf(fn, sizeof fn, "%s%s_run", isdigit((unsigned char)name[0]) ? "algo_" : "", name);
     for (char *c = fn; *c; c++)
         if (*c == '-')
             *c = '_';

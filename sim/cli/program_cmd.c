@@ -203,6 +203,17 @@ static sc_err_t parse_popts(int argc, char **argv, int tune, popts_t *o, int *do
                        "--mapping %s partitions one algorithm's graph; a program runs several, "
                        "so use block, cyclic or a mapping file (simcoll map writes one)",
                        o->mapping);
+    const sc_file_role_t files[] = {
+        {"--platform", o->platform, 0}, {"the program", o->program, 0},
+        {"--mapping", o->mapping, 0},   {"--trace-ops", o->trace, 1},
+        {"--timeline", o->timeline, 1}, {"--trace", o->trace_json, 1},
+        {"--paje", o->paje, 1},         {"-o", o->output, 1},
+        {"--plot", o->plot, 1}};
+    if (!err)
+        err = sc_files_distinct(files, (int)(sizeof files / sizeof files[0]));
+    const char *terminal;
+    if (!err && o->plot) /* before anything runs */
+        err = sc_gnuplot_terminal("--plot", o->plot, &terminal);
     if (!err && !o->mpi)
         o->mpi = sc_profile_find(DEFAULT_PROFILE);
     return err;
@@ -530,10 +541,12 @@ static sc_err_t tune_prototype(const popts_t *o, sc_stmt_t *st)
                          : (o->op_given || o->type_given) && !(named && named->is_reduction)
                              ? (o->op_given ? "--op" : "--type")
                          : o->root_given && !(named && named->has_root) ? "--root"
-                                                                        : NULL;
+                         : o->algo && !named ? "--algo"
+                                             : NULL;
     if (unused)
         return sc_error(SC_ERR_INPUT, "%s does not apply to --coll %s (--dims: halo; --op, "
-                                      "--type: reduce, allreduce; --root: bcast, reduce)",
+                                      "--type: reduce, allreduce; --root: bcast, reduce; "
+                                      "--algo: the collectives)",
                         unused, o->coll);
     if (!strcmp(o->coll, "halo")) {
         st->kind = SC_STMT_HALO;
@@ -584,22 +597,24 @@ static sc_err_t plot_curve(const char *path, const char *title, const curve_t *c
 {
     char quoted[512], *script = NULL;
     size_t len;
-    FILE *s = open_memstream(&script, &len);
-    if (!s)
-        return sc_error(SC_ERR_RUN, "out of memory");
+    const char *terminal;
+    sc_err_t err = sc_gnuplot_terminal("--plot", path, &terminal);
+    FILE *s = err ? NULL : open_memstream(&script, &len);
+    if (err || !s)
+        return err ? err : sc_error(SC_ERR_RUN, "out of memory");
     sc_gnuplot_quote(title, quoted, sizeof quoted);
-    fprintf(s, "set terminal pngcairo size 800,500\nset output\n"
+    fprintf(s, "set terminal %s\nset output\n"
                "set logscale x 2\nset xlabel 'size'\nset ylabel 'MB/s'\n"
                "set xtics ('2 B' 2, '32 B' 32, '1 KiB' 1024, '32 KiB' 32768, '1 MiB' 1048576)\n"
                "set title '%s'\nset key top left\n"
                "set arrow from %zu, graph 0 to %zu, graph 1 nohead dt 2\n"
                "set arrow from %zu, graph 0 to %zu, graph 1 nohead dt 2\n"
                "plot '-' with linespoints title 'bandwidth'\n",
-            quoted, iv->min, iv->min, iv->max, iv->max);
+            terminal, quoted, iv->min, iv->min, iv->max, iv->max);
     for (int i = 0; i < c->n; i++)
         fprintf(s, "%.0f %.6g\n", c->bytes[i], c->bytes[i] / c->seconds[i] / 1e6);
     fprintf(s, "e\n");
-    sc_err_t err = fclose(s) == 0 ? sc_gnuplot("--plot", path, script)
+    err = fclose(s) == 0 ? sc_gnuplot("--plot", path, script)
                                   : sc_error(SC_ERR_RUN, "out of memory");
     free(script);
     return err;

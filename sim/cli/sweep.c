@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "algorithms/registry.h"
 #include "cli.h"
 #include "common/sc_units.h"
 #include "report.h"
@@ -82,6 +83,33 @@ static char *trim(char *s)
     while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
         *--end = '\0';
     return s;
+}
+
+/* Refuses a value the point's command would refuse in every point, so
+ * that a mistyped study stops before it runs (exit 2, nothing written)
+ * instead of giving a row of errors for each point. Values whose meaning
+ * depends on the platform (np beyond its cores, a root beyond np) are
+ * left to the points. */
+static sc_err_t check_value(const char *path, int line, const char *key, const char *v)
+{
+    char what[1100];
+    snprintf(what, sizeof what, "%s:%d: %s", path, line, key);
+    int number;
+    size_t bytes;
+    if (!strcmp(key, "payload") && strcmp(v, "yes") && strcmp(v, "no"))
+        return sc_error(SC_ERR_INPUT, "%s '%s': use yes or no", what, v);
+    if (!strcmp(key, "np"))
+        return sc_parse_int(v, what, 1, 1 << 30, &number);
+    if (!strcmp(key, "root"))
+        return sc_parse_int(v, what, 0, 1 << 30, &number);
+    if (!strcmp(key, "nodes"))
+        return sc_parse_int(v, what, 1, 1 << 20, &number);
+    if (!strcmp(key, "size"))
+        return sc_parse_size(v, what, &bytes);
+    if (!strcmp(key, "algo") && !sc_algo_find(v))
+        return sc_error(SC_ERR_INPUT, "%s: unknown algorithm '%s' (simcoll list shows them)",
+                        what, v);
+    return SC_OK;
 }
 
 /* Parses the study `text` of `len` bytes and a NUL (the study keeps it
@@ -174,6 +202,8 @@ static sc_err_t parse_study(const char *path, char *text, size_t len, study_t *s
                     err = sc_error(SC_ERR_INPUT,
                                    "%s:%d: '%s' lists '%s' twice (its points would share a key)",
                                    path, n, key, v);
+            if (!err)
+                err = check_value(path, n, key, v);
             if (!err)
                 ax->values[ax->nvalues++] = v;
         }
@@ -477,9 +507,12 @@ static sc_err_t read_done(const char *path, const char *header, int create, char
         return SC_OK;
     if (stat(path, &sb) != 0 || sb.st_size == 0) {
         int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0) /* a place that cannot be written: the user's to change */
+            return sc_error(SC_ERR_INPUT, "sweep -o '%s': cannot write it: %s", path,
+                            strerror(errno));
         size_t n = strlen(header);
-        int ok = fd >= 0 && sc_write_all(fd, header, n) == 0 && sc_write_all(fd, "\n", 1) == 0;
-        ok = (fd >= 0 && close(fd) == 0) && ok;
+        int ok = sc_write_all(fd, header, n) == 0 && sc_write_all(fd, "\n", 1) == 0;
+        ok = close(fd) == 0 && ok;
         return ok ? SC_OK
                   : sc_error(SC_ERR_RUN, "sweep -o '%s': cannot write it: %s", path,
                              strerror(errno));
@@ -789,7 +822,7 @@ int sc_cli_sweep(int argc, char **argv)
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     const char *out = NULL;
-    int parallel = 1, c, jobs_mode = 0, merge_mode = 0, the_point = 0;
+    int parallel = 1, parallel_given = 0, c, jobs_mode = 0, merge_mode = 0, the_point = 0;
     sc_err_t err = SC_OK;
     opterr = 0;
     optind = 0;
@@ -798,7 +831,10 @@ int sc_cli_sweep(int argc, char **argv)
     for (int before = 1; !err && (c = getopt_long(nargs, args, ":j:o:", longopts, NULL)) != -1;
          before = optind) {
         switch (c) {
-        case 'j': err = sc_parse_int(optarg, "-j", 1, 256, &parallel); break;
+        case 'j':
+            parallel_given = 1;
+            err = sc_parse_int(optarg, "-j", 1, 256, &parallel);
+            break;
         case 'o': out = optarg; break;
         case 'J': jobs_mode = 1; break;
         case 'm': merge_mode = 1; break;
@@ -836,6 +872,9 @@ int sc_cli_sweep(int argc, char **argv)
                                      "-j 2 -o results.csv");
     if (!err && jobs_mode + merge_mode + (the_point > 0) > 1)
         err = sc_error(SC_ERR_INPUT, "sweep: give one of --jobs, --merge and --point");
+    if (!err && parallel_given && (jobs_mode || merge_mode || the_point > 0))
+        err = sc_error(SC_ERR_INPUT, "sweep: -j runs points here, and --jobs, --merge and "
+                                     "--point run none or one; leave -j out");
     study_t st = {0};
     if (err || (err = read_study(args[optind], &st)))
         return sc_cli_fail(err);

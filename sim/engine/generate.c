@@ -6,9 +6,11 @@
 #include <simgrid/host.h>
 #include <simgrid/link.h>
 #include <simgrid/zone.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include <xbt/dynar.h>
 
@@ -430,35 +432,37 @@ static sc_err_t apply_rack_set(const char *set, const sc_topology_t *topology, l
                     "rack.bandwidth", set, (int)(n - 5), set + 5);
 }
 
-/* Loads the generated text as a platform file, from a temporary file. */
-static sc_err_t check_generated(const char *xml, size_t len)
+/* Loads the generated text as a platform file. It goes through a memory
+ * file (memfd), which vanishes with simcoll however it ends: a temporary
+ * file would stay behind when simcoll is killed while SimGrid reads it.
+ * `cause` says what made the text (calibrate's fit, --set). */
+static sc_err_t check_generated(const char *cause, const char *xml, size_t len)
 {
-    const char *dir = getenv("TMPDIR");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/simcoll-platform-XXXXXX", dir && *dir ? dir : "/tmp");
-    int fd = mkstemp(path);
-    if (fd < 0)
-        return sc_error(SC_ERR_RUN, "cannot make a temporary file to check the platform in %s",
-                        dir && *dir ? dir : "/tmp");
-    FILE *f = fdopen(fd, "w");
-    int ok = f && fwrite(xml, 1, len, f) == len;
-    ok = (f ? fclose(f) == 0 : (close(fd), 0)) && ok;
-    sc_err_t err = SC_OK;
-    if (!ok) {
-        err = sc_error(SC_ERR_RUN, "cannot write a temporary file to check the platform");
-    } else {
-        sc_platform_t plat;
-        err = sc_platform_load("the generated platform", path, &plat);
-        if (!err) {
-            sc_platform_destroy(&plat);
-        } else {
-            char why[1024];
-            snprintf(why, sizeof why, "%s", sc_error_message());
-            err = sc_error(SC_ERR_INPUT, "--set: the platform would not load (nothing written): %s",
-                           why);
-        }
+    int fd = memfd_create("simcoll-generated-platform", 0);
+    if (fd < 0 || sc_write_all(fd, xml, len) != 0) {
+        if (fd >= 0)
+            close(fd);
+        return sc_error(SC_ERR_RUN, "cannot hold the platform in memory to check it: %s",
+                        strerror(errno));
     }
-    unlink(path);
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    sc_platform_t plat;
+    sc_err_t err = sc_platform_load("the generated platform", path, &plat);
+    if (!err) {
+        sc_platform_destroy(&plat);
+    } else {
+        /* the memory file's name means nothing to the user: drop it */
+        char why[1024], quoted[80];
+        snprintf(why, sizeof why, "%s", sc_error_message());
+        snprintf(quoted, sizeof quoted, " '%s'", path);
+        char *at = strstr(why, quoted);
+        if (at)
+            memmove(at, at + strlen(quoted), strlen(at + strlen(quoted)) + 1);
+        err = sc_error(SC_ERR_INPUT, "%s: the platform would not load (nothing written): %s",
+                       cause, why);
+    }
+    close(fd);
     return err;
 }
 
@@ -562,7 +566,10 @@ sc_err_t sc_generate(const char *option, const char *template_path, const sc_gen
     if (fclose(mem) != 0)
         err = sc_error(SC_ERR_RUN, "out of memory");
     if (!err)
-        err = check_generated(xml, len);
+        err = check_generated(spec->level  ? "the fitted values"
+                              : spec->nsets ? "--set"
+                                            : "simcoll platform",
+                              xml, len);
     if (!err && !out_path) {
         fwrite(xml, 1, len, stdout); /* main checks that stdout was written */
     } else if (!err) {

@@ -155,6 +155,87 @@ static void remove_stale(const char *dir, const char *base)
     closedir(d);
 }
 
+/* Where a file a command names really is, to tell whether two names are
+ * one file: an existing file by its device and inode, a file still to be
+ * made by its directory's real path and its name. */
+typedef struct {
+    int exists, shared; /* shared: not a regular file, or under /dev or /proc */
+    dev_t dev;
+    ino_t ino;
+    char dir[PATH_MAX];
+    const char *base;
+} file_id_t;
+
+/* A dangling symbolic link's target (made relative to the link's
+ * directory), which an output writes through; else path itself. */
+static const char *through_link(const char *path, char *buf, size_t len)
+{
+    struct stat st;
+    char link[PATH_MAX];
+    ssize_t n;
+    if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode) ||
+        (n = readlink(path, link, sizeof link - 1)) <= 0)
+        return path;
+    link[n] = '\0';
+    const char *slash = strrchr(path, '/');
+    int written = link[0] == '/' || !slash
+                      ? snprintf(buf, len, "%s", link)
+                      : snprintf(buf, len, "%.*s/%s", (int)(slash - path), path, link);
+    return written > 0 && (size_t)written < len ? buf : path;
+}
+
+/* Fills *id; -1 (errno set) if the file's directory cannot be resolved. */
+static int identify(const char *path, file_id_t *id)
+{
+    struct stat st;
+    *id = (file_id_t){.exists = stat(path, &st) == 0};
+    if (id->exists) {
+        id->dev = st.st_dev;
+        id->ino = st.st_ino;
+        id->shared = !S_ISREG(st.st_mode) || !strncmp(path, "/dev/", 5) ||
+                     !strncmp(path, "/proc/", 6);
+        return 0;
+    }
+    char dir[PATH_MAX];
+    split_path(path, dir, sizeof dir, &id->base);
+    return realpath(dir, id->dir) ? 0 : -1;
+}
+
+static int same_file(const file_id_t *a, const file_id_t *b)
+{
+    if (a->exists != b->exists)
+        return 0;
+    return a->exists ? a->dev == b->dev && a->ino == b->ino
+                     : !strcmp(a->dir, b->dir) && !strcmp(a->base, b->base);
+}
+
+sc_err_t sc_files_distinct(const sc_file_role_t *files, int n)
+{
+    for (int i = 0; i < n; i++) {
+        file_id_t a, b;
+        if (!files[i].path || !files[i].is_output || identify(files[i].path, &a) || a.shared)
+            continue;
+        for (int j = 0; j < n; j++) {
+            /* an input that does not exist cannot be destroyed (and may
+             * be found elsewhere, as a shipped platform is) */
+            if (j == i || !files[j].path || (files[j].is_output && j < i) ||
+                identify(files[j].path, &b) || (!files[j].is_output && !b.exists) ||
+                !same_file(&a, &b))
+                continue;
+            if (files[j].is_output)
+                return sc_error(SC_ERR_INPUT,
+                                "%s '%s' and %s '%s' name the same file; give each output its "
+                                "own",
+                                files[i].option, files[i].path, files[j].option, files[j].path);
+            return sc_error(SC_ERR_INPUT,
+                            "%s '%s' is also %s '%s', an input: writing it would destroy what "
+                            "the command reads; give another output file",
+                            files[i].option, files[i].path, files[j].option, files[j].path);
+        }
+    }
+    return SC_OK;
+}
+
 sc_err_t sc_outputs_add(sc_outputs_t *outs, const char *option, const char *path, FILE **f)
 {
     *f = NULL;
@@ -164,17 +245,19 @@ sc_err_t sc_outputs_add(sc_outputs_t *outs, const char *option, const char *path
         return sc_error(SC_ERR_INPUT, "%s: an empty file name", option);
     output_t *o = &outs->out[outs->n];
     *o = (output_t){.option = option, .cleanup = -1};
+    char link_target[PATH_MAX];
+    const char *where = through_link(path, link_target, sizeof link_target);
     struct stat st;
-    int exists = stat(path, &st) == 0;
+    int exists = stat(where, &st) == 0;
     if (!exists && errno != ENOENT)
         return sc_error(SC_ERR_INPUT, "%s '%s': cannot write: %s", option, path, strerror(errno));
     if (exists && S_ISDIR(st.st_mode))
         return sc_error(SC_ERR_INPUT, "%s '%s': is a directory; give a file name", option, path);
     /* Where the file really is: through symbolic links to the target. */
-    if (exists && realpath(path, o->target)) {
+    if (exists && realpath(where, o->target)) {
         o->dev = st.st_dev;
         o->ino = st.st_ino;
-    } else if (snprintf(o->target, sizeof o->target, "%s", path) >= (int)sizeof o->target) {
+    } else if (snprintf(o->target, sizeof o->target, "%s", where) >= (int)sizeof o->target) {
         return sc_error(SC_ERR_INPUT, "%s: the file name is too long", option);
     }
     char dir[PATH_MAX], real_dir[PATH_MAX];
@@ -184,19 +267,13 @@ sc_err_t sc_outputs_add(sc_outputs_t *outs, const char *option, const char *path
         return sc_error(SC_ERR_INPUT, "%s '%s': not a file name", option, path);
     if (!realpath(dir, real_dir))
         return sc_error(SC_ERR_INPUT, "%s '%s': cannot write: %s", option, path, strerror(errno));
-    for (int i = 0; i < outs->n; i++) {
-        const output_t *other = &outs->out[i];
-        char other_dir[PATH_MAX], other_real[PATH_MAX];
-        const char *other_base;
-        split_path(other->target, other_dir, sizeof other_dir, &other_base);
-        int same = exists && other->ino
-                       ? st.st_dev == other->dev && st.st_ino == other->ino
-                       : realpath(other_dir, other_real) && !strcmp(other_real, real_dir) &&
-                             !strcmp(other_base, base);
-        if (same)
+    file_id_t id;
+    for (int i = 0; i < outs->n && !identify(o->target, &id); i++) {
+        file_id_t other;
+        if (!identify(outs->out[i].target, &other) && same_file(&id, &other))
             return sc_error(SC_ERR_INPUT,
                             "%s '%s' and %s name the same file; give each output its own", option,
-                            path, other->option);
+                            path, outs->out[i].option);
     }
     /* Under /dev and /proc a name may stand for another file (/dev/stdout
      * for whatever the shell redirected to): write there, never replace. */

@@ -23,8 +23,9 @@ sc_err_t sc_input_read(const char *what, const char *path, size_t max_bytes, cha
  * exists and is not a regular file (/dev/null, a FIFO, /dev/stdout) is
  * written directly instead, after the regular ones are complete, and never
  * replaced; so is an existing file named under /dev or /proc (/dev/stdout
- * redirected to a file). A symbolic link is followed: its target is replaced, not the
- * link. Temporary files a killed run left next to a target are removed. */
+ * redirected to a file). A symbolic link is followed, even one whose target
+ * does not exist yet: its target is written, not the link. Temporary files
+ * a killed run left next to a target are removed. */
 typedef struct sc_outputs sc_outputs_t;
 
 /* An empty set; NULL if out of memory. */
@@ -35,6 +36,20 @@ sc_outputs_t *sc_outputs_new(void);
  * an earlier output of the set, a directory, and a place that cannot be
  * written. The stream belongs to the set. */
 sc_err_t sc_outputs_add(sc_outputs_t *outs, const char *option, const char *path, FILE **f);
+
+/* A file a command reads or writes, for sc_files_distinct. */
+typedef struct {
+    const char *option; /* for messages: "--platform", "-o" */
+    const char *path;   /* NULL: not given */
+    int is_output;
+} sc_file_role_t;
+
+/* Refuses (SC_ERR_INPUT, naming both) an output that is the same file as
+ * another output or as an input of the command, before anything is
+ * written: one output would replace the other, or the command would
+ * destroy what it reads. Outputs that exist and are not regular files
+ * (/dev/null, a FIFO, anything under /dev or /proc) may be shared. */
+sc_err_t sc_files_distinct(const sc_file_role_t *files, int n);
 
 /* Closes every stream, checking that everything was written, and puts the
  * files in place; on any failure removes every temporary file and leaves

@@ -60,8 +60,8 @@ expect 2 "--rankfile '$work/no-such-dir/ranks': cannot write" $map -o "$work/pi.
 [ "$(cat "$work/pi.txt")" = old ] || fail "pi.txt changed although the rankfile failed"
 
 # Two outputs on one path are refused, also through a symbolic link.
-expect 2 "--machinefile '$work/pi.txt' and -o name the same file" $map -o "$work/pi.txt" \
-    --machinefile "$work/pi.txt"
+expect 2 "-o '$work/pi.txt' and --machinefile '$work/pi.txt' name the same file" $map \
+    -o "$work/pi.txt" --machinefile "$work/pi.txt"
 ln -s pi.txt "$work/link.txt"
 expect 2 "name the same file" $map -o "$work/pi.txt" --rankfile "$work/link.txt"
 [ "$(cat "$work/pi.txt")" = old ] || fail "pi.txt changed although the outputs were refused"
@@ -70,6 +70,33 @@ expect 2 "name the same file" $map -o "$work/pi.txt" --rankfile "$work/link.txt"
 expect 0 "cut weight" $map -o "$work/link.txt"
 [ -L "$work/link.txt" ] || fail "the symbolic link was replaced"
 grep -q "^# line r+1" "$work/pi.txt" || fail "the link's target was not written"
+
+# So is one whose target does not exist yet: the target is made.
+ln -s made.txt "$work/dangling.txt"
+expect 0 "cut weight" $map -o "$work/dangling.txt"
+[ -L "$work/dangling.txt" ] || fail "the dangling symbolic link was replaced"
+grep -q "^# line r+1" "$work/made.txt" || fail "the dangling link's target was not made"
+
+# Outputs of different kinds on one path, and an output over an input the
+# command reads, are refused before anything is written.
+cp "$gige" "$work/g.xml"
+expect 2 "-o '$work/g.xml' is also --platform '$work/g.xml', an input" \
+    map --platform "$work/g.xml" --algo bruck --np 16 -o "$work/g.xml"
+expect 2 "-o '$work/g.xml' is also --like '$work/g.xml', an input" \
+    platform --like "$work/g.xml" --nodes 2 -o "$work/g.xml"
+cmp -s "$gige" "$work/g.xml" || fail "an input platform was written over"
+expect 2 "--trace '$work/t.out' and --paje '$work/t.out' name the same file" \
+    --platform "$gige" --algo bruck --np 4 --size 8 --trace "$work/t.out" --paje "$work/t.out"
+[ -e "$work/t.out" ] && fail "t.out was written although the outputs were refused"
+printf 'allreduce 8\n' >"$work/p.prog"
+expect 2 "--trace-ops '$work/p.prog' is also the program '$work/p.prog', an input" \
+    run --platform "$gige" --np 4 --trace-ops "$work/p.prog" "$work/p.prog"
+[ "$(cat "$work/p.prog")" = "allreduce 8" ] || fail "the program was written over"
+cp "$src/tests/measurements/osu_latency-5.6.txt" "$work/lat.txt"
+expect 2 "-o '$work/./lat.txt' is also --osu-latency '$work/lat.txt', an input" \
+    calibrate --osu-latency "$work/lat.txt" --like "$gige" -o "$work/./lat.txt"
+cmp -s "$src/tests/measurements/osu_latency-5.6.txt" "$work/lat.txt" ||
+    fail "the measurements were written over"
 
 # A temporary file left by a killed run (its process is gone) is removed.
 touch "$work/.pi.txt.4194305.simcoll-tmp"

@@ -68,6 +68,14 @@ printf 'loop 3\n  allgather 1K algo=my_allgather\nend\n' > p.prog
     fail "the program"
 grep -q "p.prog .* yes" prog.txt || fail "the program: $(cat prog.txt)"
 
+# Names that are C keywords, C library functions or the skeleton's own
+# identifiers still give a skeleton that compiles and runs.
+for name in int exit MY_TAG comm; do
+    "$simcoll" new-algo bcast $name -o kw_$name.c || fail "new-algo bcast $name"
+    "$simcoll" --platform "$platforms/gige.xml" --load kw_$name.c --algo $name --np 4 --size 64 \
+        > kw.out 2>&1 || fail "the skeleton named $name: $(cat kw.out)"
+done
+
 # new-algo's refusals.
 "$simcoll" new-algo alltoall x -o x.c 2> err.txt
 [ $? -eq 2 ] && grep -q "unknown collective 'alltoall'" err.txt || fail "new-algo alltoall"

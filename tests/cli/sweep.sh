@@ -134,9 +134,21 @@ grep -q "open.ini:2: a value of 'topology' opens a quote it does not close" open
     fail "an open quote: $(cat open.err)"
 [ ! -e open.csv ] || fail "an open quote: open.csv was written"
 
+# A value every point would refuse stops the study before it runs.
+for bad in "algo = ring\\nnp = 4x|3: np: '4x' is not an integer" \
+           "algo = ring\\npayload = maybe|3: payload 'maybe': use yes or no" \
+           "algo = rign|2: algo: unknown algorithm 'rign'" "algo = ring\\nsize = -1|3: size"; do
+    printf 'platform = %s/gige.xml\n%b\n' "$platforms" "${bad%%|*}" > badvalue.ini
+    "$simcoll" sweep badvalue.ini -o badvalue.csv 2>badvalue.err
+    code=$?
+    [ $code -eq 2 ] || fail "${bad%%|*}: exit $code, expected 2"
+    grep -q "badvalue.ini:${bad#*|}" badvalue.err || fail "${bad%%|*}: $(cat badvalue.err)"
+    [ ! -e badvalue.csv ] || fail "${bad%%|*}: badvalue.csv was written"
+done
+
 # Studies too large to key or to count are refused: 256^8 points (which
 # overflowed the count to 0 points), a key longer than 4095 bytes.
-awk 'BEGIN { split("platform algo np size mapping op type root", k, " ")
+awk 'BEGIN { split("platform coll mpi mapping op type data set", k, " ")
              for (i = 1; i <= 8; i++) { printf "%s = 1", k[i]; for (v = 2; v <= 256; v++) printf ", %d", v; print "" } }' > huge.ini
 "$simcoll" sweep huge.ini --jobs -o huge.csv > /dev/null 2>huge.err
 code=$?
