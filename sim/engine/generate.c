@@ -357,6 +357,20 @@ static void scale_piecewise(sc_piecewise_t *pw, int absolute, double value, doub
     }
 }
 
+/* Refuses sets[i] if an earlier --set names the same parameter: a factor
+ * is of the template's value, and a second one would scale the first's
+ * result instead (inter.gap=2x then 3x made 6x). */
+static sc_err_t once(char *const *sets, int i)
+{
+    size_t n = strcspn(sets[i], "=");
+    for (int j = 0; j < i; j++)
+        if (strcspn(sets[j], "=") == n && !strncmp(sets[j], sets[i], n))
+            return sc_error(SC_ERR_INPUT, "--set '%s': %.*s is set twice (also by '%s'); give "
+                                          "each parameter once",
+                            sets[i], (int)n, sets[i], sets[j]);
+    return SC_OK;
+}
+
 /* Applies one --set to the levels and node speed. */
 static sc_err_t apply_set(const char *set, sc_level_t levels[SC_NLEVELS], int touched[SC_NLEVELS],
                           double *speed)
@@ -535,7 +549,8 @@ sc_err_t sc_generate(const char *option, const char *template_path, const sc_gen
         touched[SC_LEVEL_INTER] = 1;
     }
     for (int i = 0; i < spec->nsets && !err; i++)
-        err = apply_set(spec->sets[i], levels, touched, &t.speed_flops);
+        if (!(err = once(spec->sets, i)))
+            err = apply_set(spec->sets[i], levels, touched, &t.speed_flops);
     for (int id = 0; id < SC_NLEVELS && !err; id++)
         if (touched[id])
             err = apply_level(&t, (sc_level_id_t)id, &levels[id]);
