@@ -266,6 +266,15 @@ static sc_err_t parse_options(int argc, char **argv, int first, int map, opts_t 
          !err && (c = getopt_long(nargs, args, map ? ":o:" : ":h", map ? map_opts : run_opts,
                                   NULL)) != -1;
          before = optind) {
+        if (optarg && !strncmp(optarg, "--", 2) && optarg[2]) {
+            /* "--platform --algo ring": the value was forgotten. The
+             * option is the word before its value, or holds it after '='. */
+            const char *word = args[optind - 1] == optarg ? args[optind - 2] : args[optind - 1];
+            err = sc_error(SC_ERR_INPUT, "'%.*s' needs a value, and was given the option '%s' "
+                                         "(simcoll%s --help lists options)",
+                           (int)strcspn(word, "="), word, optarg, map ? " map" : "");
+            break;
+        }
         switch (c) {
         case 'p': o->platform = optarg; break;
         case 'a': o->algo = optarg; break;
@@ -342,18 +351,20 @@ static sc_err_t parse_options(int argc, char **argv, int first, int map, opts_t 
             *done = 1;
             return SC_OK;
         case ':':
-            err = sc_error(SC_ERR_INPUT, "'%s needs a value (simcoll --help lists options)",
-                           sc_cli_refused_option(args, before, map ? map_opts : run_opts));
+            err = sc_error(SC_ERR_INPUT, "'%s needs a value (simcoll%s --help lists options)",
+                           sc_cli_refused_option(args, before, map ? map_opts : run_opts),
+                           map ? " map" : "");
             break;
         default:
-            err = sc_error(SC_ERR_INPUT, "unknown option '%s (simcoll --help lists options)",
-                           sc_cli_refused_option(args, before, map ? map_opts : run_opts));
+            err = sc_error(SC_ERR_INPUT, "unknown option '%s (simcoll%s --help lists options)",
+                           sc_cli_refused_option(args, before, map ? map_opts : run_opts),
+                           map ? " map" : "");
             break;
         }
     }
     if (!err && optind < nargs)
-        err = sc_error(SC_ERR_INPUT, "unexpected argument '%s' (simcoll --help lists options)",
-                       args[optind]);
+        err = sc_error(SC_ERR_INPUT, "unexpected argument '%s' (simcoll%s --help lists options)",
+                       args[optind], map ? " map" : "");
     if (!err && !o->platform)
         err = sc_error(SC_ERR_INPUT,
                        "--platform FILE is required, e.g. --platform ib4x.xml (a shipped platform)");
