@@ -408,6 +408,15 @@ static sc_err_t apply_set(const char *set, sc_level_t levels[SC_NLEVELS], int to
     if (strcmp(param, "gap") == 0 && id == SC_LEVEL_INTER)
         return set_value(set, text, SC_QTY_TIME, lv->gap_s, 1, &lv->gap_s);
     if (strcmp(param, "eager-limit") == 0) {
+        if (!factor) { /* as the property reads it: 128K is 131072 bytes, as MPI counts */
+            char what[300];
+            size_t bytes;
+            snprintf(what, sizeof what, "--set '%s'", set);
+            if ((err = sc_parse_size(text, what, &bytes)))
+                return err;
+            lv->eager_limit = bytes;
+            return SC_OK;
+        }
         if ((err = set_value(set, text, SC_QTY_SIZE, (double)lv->eager_limit, 1, &v)))
             return err;
         lv->eager_limit = (size_t)(v + 0.5);
