@@ -336,8 +336,8 @@ static sc_err_t set_value(const char *set, const char *text, sc_quantity_t kind,
         *out += 0.0; /* -0 is 0, written as such */
         return SC_OK;
     }
-    return sc_error(SC_ERR_INPUT, "--set '%s': '%s' is not a %s factor (like 2x or 0.5x) or a %s "
-                    "(%s)", set, text, zero_ok ? "non-negative" : "positive",
+    return sc_error(SC_ERR_INPUT, "--set '%s': '%s' is not a factor above 0 and below 1e12 (like "
+                    "2x or 0.5x) or a %s %s (%s)", set, text, zero_ok ? "non-negative" : "positive",
                     kind == SC_QTY_TIME ? "duration" : kind == SC_QTY_BANDWIDTH ? "bandwidth"
                     : kind == SC_QTY_SPEED ? "speed" : "size",
                     sc_quantity_units(kind));

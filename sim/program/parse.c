@@ -441,6 +441,9 @@ static sc_err_t parse_number(const parser_t *ps, const char *key, const char *te
     char *end;
     *value = strtod(text, &end);
     if (end == text || *end || errno || !isfinite(*value) || *value <= lo || *value >= hi) {
+        if (errno == ERANGE)
+            return fail(ps, "until %s%s: beyond what a double holds (about 1e-308 to 1e308)",
+                        key, text);
         if (isinf(hi))
             return fail(ps, "until %s%s: give a number above %g, e.g. 1e-6", key, text, lo);
         return fail(ps, "until %s%s: give a number between %g and %g, both excluded", key, text,

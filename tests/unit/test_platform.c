@@ -691,14 +691,15 @@ static void test_generated_what_if(void)
                            g->level[SC_LEVEL_INTRA].latency_s, 1e-15);
     sc_platform_destroy(&gen);
     static const char *const bad[][2] = {
-        {"inter.bandwidth=0x", "not a positive factor"},
-        {"inter.bandwidth=fast", "not a positive factor (like 2x or 0.5x) or a bandwidth"},
+        {"inter.bandwidth=0x", "not a factor above 0 and below 1e12"},
+        {"inter.bandwidth=fast", "(like 2x or 0.5x) or a positive bandwidth"},
         {"intra.gap=1us", "unknown parameter 'gap'"},
         {"rack.bandwidth=1GBps", "there are no racks"},
         {"cabinet.bandwidth=1GBps", "unknown level 'cabinet'"},
         {"inter.latency", "give LEVEL.PARAM=VALUE"},
-        {"inter.latency=-1us", "not a non-negative factor"},
+        {"inter.latency=-1us", "or a non-negative duration"},
         {"inter.bandwidth=1e-300Bps", "the generated platform"},
+        {"inter.bandwidth=1e300x", "not a factor above 0 and below 1e12"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char *one[] = {(char *)bad[i][0]};

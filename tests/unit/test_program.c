@@ -221,6 +221,7 @@ static void test_parse_bad(void)
         {"until max=5\ncompute 1us\nend\n", "t.prog:1: until takes a tolerance first"},
         {"until\n", "t.prog:1: until takes a tolerance first"},
         {"until 0 max=5\n", "t.prog:1: until 0: give a number above 0"},
+        {"until 1e-320 max=5\n", "t.prog:1: until 1e-320: beyond what a double holds"},
         {"until 1e-6\ncompute 1us\nend\n", "t.prog:1: until needs max=COUNT"},
         {"until 1e-6 max=0\n", "t.prog:1: until max: '0' is not an integer in 1..1000000000"},
         {"until 1e-6 max=5 rate=1\n", "t.prog:1: until rate=1: give a number between 0 and 1"},
