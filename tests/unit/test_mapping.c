@@ -1,6 +1,7 @@
 /* Communication graphs, exact-size partitions and the mapping pi.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include <CUnit/CUnit.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -283,6 +284,50 @@ static void test_better_than_block(void)
     }
 }
 
+/* pi is never worse than block placement, even where the partitioner is:
+ * these graphs on nodes of 8 that the ranks only partly fill (found by a
+ * review: allreduce-nonpow2 at 13 ranks cut 280 against block's 104). */
+static void test_pi_never_worse_than_block(void)
+{
+    static const struct {
+        const char *algo;
+        int p;
+    } cases[] = {{"allreduce-nonpow2", 13}, {"bcast-binomial", 13}, {"bcast-binomial", 20},
+                 {"reduce-mst", 12},        {"reduce-mst", 13},     {"reduce-mst", 20},
+                 {"allreduce-rd", 13},      {"allreduce-mpich", 12}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int p = cases[i].p, nnodes = (p + 7) / 8;
+        int *node_of_rank = malloc((size_t)p * sizeof *node_of_rank);
+        int *pi = malloc((size_t)p * sizeof *pi), *pi_inv = malloc((size_t)p * sizeof *pi_inv);
+        int *node_of_position = malloc((size_t)p * sizeof *node_of_position);
+        for (int r = 0; r < p; r++)
+            node_of_rank[r] = r / 8;
+        sc_graph_t g;
+        CU_ASSERT_EQUAL_FATAL(sc_graph_record(sc_algo_find(cases[i].algo), p, 0, &g), SC_OK);
+        for (int how = 0; how < 2; how++) {
+            double seconds;
+            CU_ASSERT_EQUAL_FATAL(sc_mapping_partition(&g, nnodes, node_of_rank, 0, NULL,
+                                                       how ? SC_PARTITIONER_GREEDY
+                                                           : SC_PARTITIONER_MULTILEVEL,
+                                                       pi, &seconds),
+                                  SC_OK);
+            CU_ASSERT_EQUAL_FATAL(sc_mapping_invert(p, pi, pi_inv), SC_OK);
+            for (int j = 0; j < p; j++)
+                node_of_position[j] = node_of_rank[pi_inv[j]];
+            double cut = sc_graph_cut(&g, node_of_position), block = sc_graph_cut(&g, node_of_rank);
+            if (cut > block)
+                fprintf(stderr, "\n%s np %d (%s): cut %g, block %g\n", cases[i].algo, p,
+                        how ? "greedy" : "multilevel", cut, block);
+            CU_ASSERT_TRUE(cut <= block);
+        }
+        sc_graph_destroy(&g);
+        free(node_of_rank);
+        free(pi);
+        free(pi_inv);
+        free(node_of_position);
+    }
+}
+
 /* pi: the ranks MPI put on node u play the positions of part u. */
 static void test_pi_from_partition(void)
 {
@@ -386,5 +431,6 @@ void sc_suite_mapping(void)
     CU_add_test(s, "optimal on powers of two", test_optimal_on_powers_of_two);
     CU_add_test(s, "better than block placement", test_better_than_block);
     CU_add_test(s, "pi from a partition", test_pi_from_partition);
+    CU_add_test(s, "pi never worse than block placement", test_pi_never_worse_than_block);
     CU_add_test(s, "pi inversion checks", test_invert_checks);
 }
