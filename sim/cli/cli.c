@@ -3,6 +3,7 @@
 #include "cli.h"
 
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -692,11 +693,13 @@ static int run_command(int argc, char **argv)
                                   .op = o.op, .type = o.type, .placement = lay->placement,
                                   .pi = lay->pi};
             /* An early-exit algorithm's messages depend on the data: no
-             * fixed graph to cut (its cut and graph weight stay 0); one of
-             * the user's runs only in a simulation child (a crash there
-             * is reported, not suffered). */
+             * fixed graph to cut (its cut and graph weight are NaN, shown
+             * empty); one of the user's runs only in a simulation child (a
+             * crash there is reported, not suffered). */
             if (!(pl->algo->needs & SC_DATA_DEPENDENT) && !sc_algo_is_added(pl->algo))
                 err = sc_run_cut(&spec, &graph, &lay->cut, &lay->total, NULL);
+            else
+                lay->cut = lay->total = NAN;
         }
         sc_graph_destroy(&graph);
     }

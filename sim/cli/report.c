@@ -164,13 +164,18 @@ static void print_csv(FILE *out, const sc_report_row_t *rows, int nrows,
         fprintf(out, ",%s,%s,%d,%d,%zu,", row->algo->name,
                 sc_collective_name(row->algo->collective), row->np, r->nodes, row->bytes);
         csv_string(out, row->mapping);
-        fprintf(out, ",%.9g,%s,%.0f,%.0f,%ld,%ld,%ld,%s,%.0f,%.0f,%.6g,%s,%s,%.0f,%.0f,",
+        char cut[32] = "", graph[32] = ""; /* empty: the algorithm has no fixed graph */
+        if (!isnan(row->graph_weight)) {
+            snprintf(cut, sizeof cut, "%.0f", row->cut_weight);
+            snprintf(graph, sizeof graph, "%.0f", row->graph_weight);
+        }
+        fprintf(out, ",%.9g,%s,%.0f,%.0f,%ld,%ld,%ld,%s,%s,%s,%.6g,%s,%s,%.0f,%.0f,",
                 r->sim_time_s, model, r->bytes[SC_LEVEL_INTER], r->bytes[SC_LEVEL_INTRA],
                 r->messages[SC_LEVEL_INTER], r->messages[SC_LEVEL_INTRA], total_messages(r),
                 r->valid > 0    ? "yes"
                 : r->valid == 0 ? "no"
                                 : "",
-                row->cut_weight, row->graph_weight, row->partition_time_s,
+                cut, graph, row->partition_time_s,
                 sc_algo_is_reduction(row->algo) ? sc_op_name(row->op) : "",
                 sc_algo_is_reduction(row->algo) ? sc_type_name(row->type) : "", r->max_rank_bytes,
                 r->path_bytes);
@@ -236,6 +241,11 @@ static void print_json(FILE *out, const sc_report_row_t *rows, int nrows,
         char model[32] = "null";
         if (!isnan(r->model_time_s))
             snprintf(model, sizeof model, "%.9g", r->model_time_s);
+        char cut[32] = "null", graph[32] = "null"; /* null: no fixed graph */
+        if (!isnan(row->graph_weight)) {
+            snprintf(cut, sizeof cut, "%.0f", row->cut_weight);
+            snprintf(graph, sizeof graph, "%.0f", row->graph_weight);
+        }
         fputs("  {\"platform\": ", out);
         sc_json_string(out, row->platform);
         fputs(", \"algo\": ", out);
@@ -249,13 +259,13 @@ static void print_json(FILE *out, const sc_report_row_t *rows, int nrows,
                 ", \"sim_time_s\": %.9g, \"model_time_s\": %s, \"inter_node_bytes\": %.0f, "
                 "\"intra_node_bytes\": %.0f, \"inter_node_messages\": %ld, "
                 "\"intra_node_messages\": %ld, \"messages\": %ld, \"valid\": %s, "
-                "\"cut_weight\": %.0f, \"graph_weight\": %.0f, \"partition_time_s\": %.6g, ",
+                "\"cut_weight\": %s, \"graph_weight\": %s, \"partition_time_s\": %.6g, ",
                 r->sim_time_s, model, r->bytes[SC_LEVEL_INTER], r->bytes[SC_LEVEL_INTRA],
                 r->messages[SC_LEVEL_INTER], r->messages[SC_LEVEL_INTRA], total_messages(r),
                 r->valid > 0    ? "true"
                 : r->valid == 0 ? "false"
                                 : "null",
-                row->cut_weight, row->graph_weight, row->partition_time_s);
+                cut, graph, row->partition_time_s);
         if (sc_algo_is_reduction(row->algo))
             fprintf(out, "\"op\": \"%s\", \"type\": \"%s\", ", sc_op_name(row->op),
                     sc_type_name(row->type));
