@@ -249,6 +249,16 @@ void sc_explain_print(FILE *f, const char *title, const sc_platform_t *plat, int
         fprintf(f, "  %4d %17s %17s %10s %10s %10s %10s %10s %10s  %s\n", s + 1, inter, intra, a, b,
                 c, d, g, h, nic);
     }
+    double last_end = -INFINITY;
+    for (int s = 0; s < e->nsteps; s++)
+        last_end = e->steps[s].end > last_end ? e->steps[s].end : last_end;
+    if (last_end - t0 > res->sim_time_s * (1 + 1e-9)) {
+        seconds(res->sim_time_s, a, sizeof a);
+        fprintf(f, "\n  Steps that end after %s (the last rank's end) are messages no rank waited\n"
+                   "  for, still in flight when it finished (early exit's DECIDE messages are\n"
+                   "  sent on and drained in the background).\n",
+                a);
+    }
     seconds(res->finish[e->last_rank] - t0, a, sizeof a);
     fprintf(f,
             "\n  critical path: rank %d finished last, at %s; back from it, each message\n"
