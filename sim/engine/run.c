@@ -949,10 +949,14 @@ static void put_results(session_t *s, sc_wire_t *out)
 
 /* Receives each rank posts at first; runs that need more are repeated.
  * A rank waits on all of them each time, so every one costs SimGrid work
- * per message: two (the message waited for and one spare) suit the
- * send-receive steps of most algorithms, and Bruck at 4096 ranks runs in
- * 1.65 s with two against 1.82 s with four and 2.28 s with eight. */
-#define FIRST_RECEIVES 2
+ * per message, but a repeated run costs a whole run. Three: Bruck of 16 B
+ * blocks at 4096 ranks (ib4x-like) needs three, and ran twice with two
+ * (1.6 s against 0.87 s); of 2 KiB it takes 1.22-1.23 s with two,
+ * 1.20-1.28 s with three and 1.41 s with four; 54 runs of nine algorithms
+ * at 1024 ranks, 16 B to 64 KiB on ib4x- and gige-like platforms, took
+ * 344.6 and 343.9 s with two, 331.2 and 338.7 s with three (this machine,
+ * alternated). Simulated times are the same. */
+#define FIRST_RECEIVES 3
 
 static sc_err_t simulate(void *arg, sc_wire_t *out)
 {
