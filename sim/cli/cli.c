@@ -507,6 +507,22 @@ static sc_err_t parse_lists(const opts_t *o, const sc_platform_t *plat, lists_t 
         else
             err = sc_parse_int(l->np_items[i], "--np", 1, 1 << 30, &l->nps[i]);
     }
+    /* A value listed twice would give two identical rows (as a sweep's
+     * axis, which refuses it too). */
+    for (int i = 0; i < l->nalgos && !err; i++)
+        for (int j = 0; j < i && !err; j++)
+            if (l->algos[i] == l->algos[j])
+                err = sc_error(SC_ERR_INPUT, "%s: '%s' is listed twice", algo_option,
+                               l->algos[i]->name);
+    for (int i = 0; i < l->nsizes && !err; i++)
+        for (int j = 0; j < i && !err; j++)
+            if (l->sizes[i] == l->sizes[j])
+                err = sc_error(SC_ERR_INPUT, "--size: %zu bytes is listed twice ('%s', '%s')",
+                               l->sizes[i], l->size_items[j], l->size_items[i]);
+    for (int i = 0; i < l->nnps && l->np_items && !err; i++)
+        for (int j = 0; j < i && !err; j++)
+            if (l->nps[i] == l->nps[j])
+                err = sc_error(SC_ERR_INPUT, "--np: %d is listed twice", l->nps[i]);
     return err ? err : check_applies(o, l);
 }
 
