@@ -64,8 +64,21 @@ static sc_err_t split(const split_t *sp, const int *in, int n, int first, int co
             goto cleanup;
         g = &sub;
     }
-    if ((err = sc_partition(g, nparts, capacity, sp->how, part)))
+    /* Parts with no room (nodes the run leaves empty) go to the partitioner
+     * only as noise: its bisections then cut more (13 ranks on 8 nodes of
+     * gige.xml: 280 against 104 on the two used). It gets the others;
+     * members[k] is the part the k-th of them is (n >= their count: each
+     * holds a position). */
+    int used = 0;
+    for (int q = 0; q < nparts; q++)
+        if (capacity[q] > 0) {
+            members[used] = q;
+            capacity[used++] = capacity[q];
+        }
+    if ((err = sc_partition(g, used, capacity, sp->how, part)))
         goto cleanup;
+    for (int i = 0; i < n; i++)
+        part[i] = members[part[i]];
     for (int q = 0; q < nparts && !err; q++) {
         int m = 0;
         for (int i = 0; i < n; i++)

@@ -296,7 +296,7 @@ static void test_pi_never_worse_than_block(void)
                  {"reduce-mst", 12},        {"reduce-mst", 13},     {"reduce-mst", 20},
                  {"allreduce-rd", 13},      {"allreduce-mpich", 12}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        int p = cases[i].p, nnodes = (p + 7) / 8;
+        int p = cases[i].p, nnodes = 8; /* gige.xml's, the last ones empty as in simcoll map */
         int *node_of_rank = malloc((size_t)p * sizeof *node_of_rank);
         int *pi = malloc((size_t)p * sizeof *pi), *pi_inv = malloc((size_t)p * sizeof *pi_inv);
         int *node_of_position = malloc((size_t)p * sizeof *node_of_position);
