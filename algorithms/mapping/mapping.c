@@ -38,6 +38,41 @@ typedef struct {
     int *node_of_position;
 } split_t;
 
+/* Parts with no room (nodes the run leaves empty) go to the partitioners
+ * as parts all the same, and can make their bisections cut more: 13 ranks
+ * on gige.xml's 8 nodes, allreduce-nonpow2's graph cut 280 among 8 parts,
+ * 104 among the 2 with room. Sometimes less (allreduce-nonpow2 at 19 ranks
+ * of ib4x.xml: 384 among 8, 488 among 3). So the graph is also split among
+ * the parts with room only, and part[] becomes that split where it cuts
+ * less. `scratch` has room for g->size ints. */
+static sc_err_t without_empty_parts(const sc_graph_t *g, int nparts, const int *capacity,
+                                    sc_partitioner_t how, int *scratch, int *part)
+{
+    int used = 0;
+    for (int q = 0; q < nparts; q++)
+        used += capacity[q] > 0;
+    if (used == nparts)
+        return SC_OK;
+    int *room = malloc((size_t)used * sizeof *room), *other = malloc((size_t)g->size * sizeof *other);
+    sc_err_t err = room && other ? SC_OK : sc_error(SC_ERR_RUN, "out of memory mapping %d ranks",
+                                                    g->size);
+    for (int q = 0, k = 0; !err && q < nparts; q++)
+        if (capacity[q] > 0) {
+            scratch[k] = q; /* the k-th part with room is part q */
+            room[k++] = capacity[q];
+        }
+    if (!err && !(err = sc_partition(g, used, room, how, other))) {
+        for (int i = 0; i < g->size; i++)
+            other[i] = scratch[other[i]];
+        if (sc_graph_cut(g, other) < sc_graph_cut(g, part))
+            for (int i = 0; i < g->size; i++)
+                part[i] = other[i];
+    }
+    free(room);
+    free(other);
+    return err;
+}
+
 /* Splits the positions in[0..n-1] among nodes [first, first + count): into
  * the groups of grouping `level` there (each group_size[level] nodes), then
  * each group's on, or at level -1 into the nodes themselves. */
@@ -64,21 +99,10 @@ static sc_err_t split(const split_t *sp, const int *in, int n, int first, int co
             goto cleanup;
         g = &sub;
     }
-    /* Parts with no room (nodes the run leaves empty) go to the partitioner
-     * only as noise: its bisections then cut more (13 ranks on 8 nodes of
-     * gige.xml: 280 against 104 on the two used). It gets the others;
-     * members[k] is the part the k-th of them is (n >= their count: each
-     * holds a position). */
-    int used = 0;
-    for (int q = 0; q < nparts; q++)
-        if (capacity[q] > 0) {
-            members[used] = q;
-            capacity[used++] = capacity[q];
-        }
-    if ((err = sc_partition(g, used, capacity, sp->how, part)))
+    if ((err = sc_partition(g, nparts, capacity, sp->how, part)))
         goto cleanup;
-    for (int i = 0; i < n; i++)
-        part[i] = members[part[i]];
+    if ((err = without_empty_parts(g, nparts, capacity, sp->how, members, part)))
+        goto cleanup;
     for (int q = 0; q < nparts && !err; q++) {
         int m = 0;
         for (int i = 0; i < n; i++)
