@@ -37,6 +37,15 @@ sc_err_t sc_cli_split_list(char *text, const char *what, char ***items, int *n)
     return SC_OK;
 }
 
+sc_err_t sc_cli_distinct_nps(const int *nps, int n)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++)
+            if (nps[j] == nps[i])
+                return sc_error(SC_ERR_INPUT, "--np: %d is listed twice", nps[i]);
+    return SC_OK;
+}
+
 /* The option getopt_long just refused, as the user wrote it. `before` is
  * optind before the call: getopt_long moves past a word only once done
  * with it, so a letter inside a cluster like -xyz is still at args[optind]

@@ -17,6 +17,10 @@ int sc_cli_fail(sc_err_t err);
  * array) and its length *n. An empty item is bad input, named with `what`. */
 sc_err_t sc_cli_split_list(char *text, const char *what, char ***items, int *n);
 
+/* Refuses (SC_ERR_INPUT) a process count listed twice in nps[0..n-1]: it
+ * would give two identical rows, as a sweep's repeated axis value would. */
+sc_err_t sc_cli_distinct_nps(const int *nps, int n);
+
 /* The option getopt_long just refused, as the user wrote it, followed by a
  * closing quote: "-x' (in '-xyz')", "--frob'", or, for a long option
  * written with one dash, "-np' (long options take two dashes: --np)".

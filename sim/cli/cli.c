@@ -519,10 +519,8 @@ static sc_err_t parse_lists(const opts_t *o, const sc_platform_t *plat, lists_t 
             if (l->sizes[i] == l->sizes[j])
                 err = sc_error(SC_ERR_INPUT, "--size: %zu bytes is listed twice ('%s', '%s')",
                                l->sizes[i], l->size_items[j], l->size_items[i]);
-    for (int i = 0; i < l->nnps && l->np_items && !err; i++)
-        for (int j = 0; j < i && !err; j++)
-            if (l->nps[i] == l->nps[j])
-                err = sc_error(SC_ERR_INPUT, "--np: %d is listed twice", l->nps[i]);
+    if (!err && l->np_items)
+        err = sc_cli_distinct_nps(l->nps, l->nnps);
     return err ? err : check_applies(o, l);
 }
 

@@ -255,12 +255,10 @@ static sc_err_t process_counts(const char *list, const sc_platform_t *plat, int 
     *nps = err ? NULL : malloc((size_t)*n * sizeof **nps);
     if (!err && !*nps)
         err = sc_error(SC_ERR_RUN, "out of memory");
-    for (int i = 0; !err && i < *n; i++) {
+    for (int i = 0; !err && i < *n; i++)
         err = sc_parse_int(items[i], "--np", 1, 1 << 30, &(*nps)[i]);
-        for (int j = 0; j < i && !err; j++)
-            if ((*nps)[j] == (*nps)[i]) /* two identical rows */
-                err = sc_error(SC_ERR_INPUT, "--np: %d is listed twice", (*nps)[i]);
-    }
+    if (!err)
+        err = sc_cli_distinct_nps(*nps, *n);
     free(items);
     free(text);
     return err;
