@@ -111,17 +111,46 @@ int sc_place_nodes_used(const sc_platform_t *plat, int np, const int *node_of)
     return count;
 }
 
-const sc_level_t *sc_platform_level(const sc_platform_t *plat, int hier)
+sc_err_t sc_place_sockets(const sc_platform_t *plat, int np, const int *node_of, int *socket_of)
 {
-    return hier < 2 ? &plat->level[hier] : &plat->between_groups[hier - 2];
+    for (int r = 0; r < np; r++)
+        socket_of[r] = 0;
+    if (!sc_platform_socket_levels(plat))
+        return SC_OK;
+    int *used = calloc((size_t)plat->nnodes, sizeof *used);
+    if (!used)
+        return sc_error(SC_ERR_RUN, "out of memory placing %d ranks", np);
+    for (int r = 0; r < np; r++) {
+        int node = node_of[r];
+        socket_of[r] = used[node]++ / (plat->nodes[node].cores / plat->sockets);
+    }
+    free(used);
+    return SC_OK;
 }
 
-int sc_platform_hier_level(const sc_platform_t *plat, long a, long b)
+int sc_platform_socket_levels(const sc_platform_t *plat)
 {
+    return plat->sockets > 1;
+}
+
+const sc_level_t *sc_platform_level(const sc_platform_t *plat, int hier)
+{
+    int s = sc_platform_socket_levels(plat);
+    if (hier == 0)
+        return &plat->level[SC_LEVEL_INTRA];
+    if (hier <= s)
+        return &plat->between_sockets;
+    hier -= s;
+    return hier == 1 ? &plat->level[SC_LEVEL_INTER] : &plat->between_groups[hier - 2];
+}
+
+int sc_platform_hier_level(const sc_platform_t *plat, long a, int sa, long b, int sb)
+{
+    int s = sc_platform_socket_levels(plat);
     if (a == b)
-        return 0;
+        return sa == sb ? 0 : s;
     for (int k = 0; k < plat->ngroupings; k++)
         if (a / plat->group_size[k] == b / plat->group_size[k])
-            return 1 + k;
-    return 1 + plat->ngroupings;
+            return s + 1 + k;
+    return s + 1 + plat->ngroupings;
 }

@@ -16,10 +16,13 @@ typedef enum {
 } sc_level_id_t;
 
 /* Levels of the hierarchy a message crosses, for its traffic: 0 inside a
- * node, 1 between two nodes of the smallest group of nodes (those on one
- * switch; in a cluster on one switch, every pair of nodes), 2 between two
- * groups of the next larger group, ... up to the top. Their costs are the
- * two levels above (a network level's link is every link of a topology). */
+ * node (inside a socket when nodes have sockets; 1 then between two
+ * sockets of a node, and the levels below one higher), 1 between two nodes
+ * of the smallest group of nodes (those on one switch; in a cluster on one
+ * switch, every pair of nodes), 2 between two groups of the next larger
+ * group, ... up to the top. Their costs are the two levels above (a network
+ * level's link is every link of a topology; between sockets, shared memory
+ * over the sockets' link). */
 enum { SC_MAX_LEVELS = 10 }; /* a fat tree has at most 8 levels of switches */
 
 /* A function of the message size, linear in pieces like SMPI's smpi/os:
@@ -85,6 +88,14 @@ typedef struct {
     sc_node_t *nodes;  /* ordered by name, numbers compared by value */
     int total_cores;
     sc_level_t level[SC_NLEVELS];
+    /* Sockets per node (every node's cores split evenly among them), 1 if
+     * nodes have none: simcoll/sockets, in racks only (sim/engine/
+     * topology.cpp makes each socket a host). A message between two
+     * sockets of a node is shared memory (level[SC_LEVEL_INTRA]'s
+     * overheads and eager limit) over the route between them, whose
+     * latency and bandwidth between_sockets holds. */
+    int sockets;
+    sc_level_t between_sockets;
     size_t header_bytes; /* sent on the wire with every message */
     /* What SimGrid reads instead of the file: simcoll's rewrite of what it
      * checked (sim/io/platform_file.h), NUL-terminated. */
@@ -116,13 +127,19 @@ typedef struct {
     int uniform;
 } sc_platform_t;
 
-/* The hierarchy level of a message from node a to node b: 0 if a == b,
- * else 1 + the first grouping that holds both, or the top, 1 + ngroupings. */
-int sc_platform_hier_level(const sc_platform_t *plat, long a, long b);
+/* 1 if the platform's nodes have sockets (a hierarchy level of its own). */
+int sc_platform_socket_levels(const sc_platform_t *plat);
+
+/* The hierarchy level of a message from core slot (node a, socket sa) to
+ * (node b, socket sb): 0 in one socket of one node, 1 between two sockets
+ * of a node; between nodes, s + 1 + the first grouping that holds both, or
+ * the top, s + 1 + ngroupings, where s = sc_platform_socket_levels. */
+int sc_platform_hier_level(const sc_platform_t *plat, long a, int sa, long b, int sb);
 
 /* What a message crossing hierarchy level `hier` costs: level[0] inside a
- * node, level[1] between nodes of the smallest group (or of a flat
- * cluster), between_groups[hier - 2] above. */
+ * node (or socket), between_sockets between sockets, level[1] between
+ * nodes of the smallest group (or of a flat cluster), between_groups
+ * above. */
 const sc_level_t *sc_platform_level(const sc_platform_t *plat, int hier);
 
 /* Frees what `plat` owns and zeroes it. */
@@ -141,6 +158,13 @@ const char *sc_placement_name(sc_placement_t placement);
  * between 1 and plat->total_cores (SC_ERR_INPUT otherwise). */
 sc_err_t sc_place(const sc_platform_t *plat, int np, sc_placement_t placement,
                   int *node_of);
+
+/* Fills socket_of[0..np-1] with the socket of each rank placed on
+ * node_of: a node's ranks take its cores in rank order, and its cores are
+ * its sockets' in turn (cores / sockets each), as MPI binds ranks to cores.
+ * All 0 when nodes have no sockets. */
+sc_err_t sc_place_sockets(const sc_platform_t *plat, int np, const int *node_of,
+                          int *socket_of);
 
 /* Number of distinct nodes that appear in node_of[0..np-1]. */
 int sc_place_nodes_used(const sc_platform_t *plat, int np, const int *node_of);

@@ -711,7 +711,7 @@ static int run_command(int argc, char **argv)
              * empty); one of the user's runs only in a simulation child (a
              * crash there is reported, not suffered). */
             if (!(pl->algo->needs & SC_DATA_DEPENDENT) && !sc_algo_is_added(pl->algo))
-                err = sc_run_cut(&spec, &graph, &lay->cut, &lay->total, NULL);
+                err = sc_run_cut(&spec, &graph, &lay->cut, &lay->total, NULL, NULL);
             else
                 lay->cut = lay->total = NAN;
         }
@@ -792,17 +792,21 @@ static int map_command(int argc, char **argv)
         (err = make_layout(&plat, algo, np, o.root, &o.map, &graph, &lay)))
         goto cleanup;
     /* How good is it, next to MPI's placements? */
-    double cut = 0, total = 0, block = 0, cyclic = 0, top[3] = {0};
+    double cut = 0, total = 0, block = 0, cyclic = 0, top[3] = {0}, sockets[3] = {0};
     spec.pi = lay.pi;
-    if ((err = sc_run_cut(&spec, &graph, &cut, &total, &top[0])))
+    if ((err = sc_run_cut(&spec, &graph, &cut, &total, &top[0], &sockets[0])))
         goto cleanup;
     spec.pi = NULL;
-    if ((err = sc_run_cut(&spec, &graph, &block, &total, &top[1])))
+    if ((err = sc_run_cut(&spec, &graph, &block, &total, &top[1], &sockets[1])))
         goto cleanup;
     spec.placement = SC_PLACE_CYCLIC;
-    if ((err = sc_run_cut(&spec, &graph, &cyclic, &total, &top[2])))
+    if ((err = sc_run_cut(&spec, &graph, &cyclic, &total, &top[2], &sockets[2])))
         goto cleanup;
-    char header[768], groups[256] = "";
+    char header[1024], groups[256] = "", between_sockets[256] = "";
+    if (sc_platform_socket_levels(&plat))
+        snprintf(between_sockets, sizeof between_sockets,
+                 "\nbetween sockets (%d a node), in a node or not: %.0f (block %.0f, cyclic %.0f)",
+                 plat.sockets, sockets[0], sockets[1], sockets[2]);
     if (plat.ngroupings > 0)
         snprintf(groups, sizeof groups,
                  "\nbetween the largest groups of %ld node%s (racks): %.0f (block %.0f, "
@@ -811,10 +815,10 @@ static int map_command(int argc, char **argv)
                  plat.group_size[plat.ngroupings - 1] == 1 ? "" : "s", top[0], top[1], top[2]);
     snprintf(header, sizeof header,
              "simcoll map --algo %s --np %d on %s (%s, %d nodes), partitioner %s\n"
-             "cut weight %.0f of %.0f (block placement %.0f, cyclic %.0f); %.3g s to partition%s",
+             "cut weight %.0f of %.0f (block placement %.0f, cyclic %.0f); %.3g s to partition%s%s",
              algo->name, np, o.platform, plat.name, plat.nnodes,
              sc_partitioner_name(o.map.partitioner), cut, total, block, cyclic, lay.seconds,
-             groups);
+             groups, between_sockets);
     slot_node = malloc((size_t)np * sizeof *slot_node);
     if (!slot_node) {
         err = sc_error(SC_ERR_RUN, "out of memory");
@@ -917,6 +921,7 @@ static int platform_command(int argc, char **argv)
                                              {"net", required_argument, NULL, 'N'},
                                              {"topology", required_argument, NULL, 't'},
                                              {"levels", required_argument, NULL, 'L'},
+                                             {"sockets", required_argument, NULL, 'S'},
                                              {"output", required_argument, NULL, 'o'},
                                              {"set", required_argument, NULL, 's'},
                                              {"help", no_argument, NULL, 'h'},
@@ -924,7 +929,7 @@ static int platform_command(int argc, char **argv)
     const char *like = NULL, *out = NULL, *cores = NULL, *net = NULL, *topology = NULL,
                *levels = NULL;
     char **sets = calloc((size_t)argc, sizeof *sets); /* at most one per argument */
-    int nodes = 0, nsets = 0, c;
+    int nodes = 0, nsets = 0, sockets = 0, c;
     sc_err_t err = SC_OK;
     opterr = 0;
     optind = 0;
@@ -934,6 +939,7 @@ static int platform_command(int argc, char **argv)
         switch (c) {
         case 'l': like = optarg; break;
         case 'n': err = sc_parse_int(optarg, "--nodes", 1, 1 << 20, &nodes); break;
+        case 'S': err = sc_parse_int(optarg, "--sockets", 1, 64, &sockets); break;
         case 'c': cores = optarg; break;
         case 'N': net = optarg; break;
         case 't': topology = optarg; break;
@@ -945,9 +951,10 @@ static int platform_command(int argc, char **argv)
             break;
         case 'h':
             fputs("usage: simcoll platform --like FILE|--net NET [--nodes N] [--cores C|LIST]\n"
-                  "                        [--topology TOPO] [--set LEVEL.PARAM=VALUE]...\n"
-                  "                        [-o OUT]\n"
-                  "       simcoll platform --like FILE|--net NET --levels [core:C,]node:N[,rack:R]\n"
+                  "                        [--topology racks:N,R|TOPO] [--sockets S]\n"
+                  "                        [--set LEVEL.PARAM=VALUE]... [-o OUT]\n"
+                  "       simcoll platform --like FILE|--net NET\n"
+                  "                        --levels [core:C,][socket:S,]node:N[,rack:R]\n"
                   "                        [--set LEVEL.PARAM=VALUE]... [-o OUT]\n"
                   "Writes a cluster of N nodes (of C cores; default: as FILE's) with the\n"
                   "links and protocol properties of the nodes of FILE, to OUT or stdout.\n"
@@ -961,17 +968,22 @@ static int platform_command(int argc, char **argv)
                   "UP,...;LINKS,... or dragonfly:G,g;C,c;R,r;N (quote the ';'); or in\n"
                   "racks:N,R, R racks of N nodes on NIC links of FILE's, each rack's\n"
                   "switch joined to a core switch by one uplink (rack.* below).\n"
+                  "--sockets S splits each node's cores among S sockets, joined by a\n"
+                  "link of the node (socket.* below; not with SimGrid's topologies).\n"
                   "--levels gives the cluster by levels, smallest first, each LEVEL:N\n"
                   "the number of LEVELs in one of the next (the last: in the cluster):\n"
-                  "core:16,node:8,rack:4 is --cores 16 --topology racks:8,4 (it takes\n"
-                  "the place of --nodes, --cores and --topology; sockets are not\n"
-                  "modelled).\n"
+                  "core:8,socket:2,node:8,rack:4 is --cores 16 --sockets 2 --topology\n"
+                  "racks:8,4 (it takes the place of --nodes, --cores, --sockets and\n"
+                  "--topology).\n"
                   "--set changes one of them, absolutely (with SimGrid's units) or by a\n"
                   "factor of FILE's value (2x, 0.5x): LEVEL intra (shared memory) or inter\n"
                   "(network), PARAM latency, bandwidth, send-overhead, recv-overhead,\n"
-                  "eager-limit or (inter) gap; node.speed; or rack.bandwidth and\n"
+                  "eager-limit or (inter) gap; node.speed; rack.bandwidth and\n"
                   "rack.latency, a rack's uplink (by default as fast as its nodes' links\n"
-                  "together, with one NIC link's latency). For example\n"
+                  "together, with one NIC link's latency); or socket.bandwidth and\n"
+                  "socket.latency, the link between a node's sockets, which a message\n"
+                  "between them takes after the memory bus (by default it adds nothing,\n"
+                  "as for sockets on one front-side bus). For example\n"
                   "  --set inter.bandwidth=2x --set inter.latency=1.5us --set node.speed=10Gf\n"
                   "  --levels node:16,rack:8 --set rack.bandwidth=0.25x  (4:1 oversubscribed)\n",
                   stdout);
@@ -992,11 +1004,12 @@ static int platform_command(int argc, char **argv)
     if (!err && optind + 1 < argc)
         err = sc_error(SC_ERR_INPUT, "platform: unexpected argument '%s'", argv[optind + 1]);
     sc_levels_t by_levels;
-    if (!err && levels && (nodes || cores || topology))
-        err = sc_error(SC_ERR_INPUT, "platform: --levels gives the nodes, cores and racks; leave "
-                                     "out --nodes, --cores and --topology");
+    if (!err && levels && (nodes || cores || topology || sockets))
+        err = sc_error(SC_ERR_INPUT, "platform: --levels gives the nodes, cores, sockets and "
+                                     "racks; leave out --nodes, --cores, --sockets and --topology");
     if (!err && levels && !(err = sc_levels_parse(levels, &by_levels))) {
         nodes = by_levels.nodes;
+        sockets = by_levels.sockets;
         topology = by_levels.topology[0] ? by_levels.topology : NULL;
         cores = by_levels.cores[0] ? by_levels.cores : NULL;
     }
@@ -1010,7 +1023,8 @@ static int platform_command(int argc, char **argv)
     if (!err)
         err = sc_files_distinct(files, 2);
     if (!err)
-        err = sc_generate_platform(like, net, topology, nodes, cores, sets, nsets, out);
+        err = sc_generate_platform(like, net, topology, nodes, cores, sockets ? sockets : 1, sets,
+                                   nsets, out);
     free(sets);
     return err ? sc_cli_fail(err) : 0;
 }

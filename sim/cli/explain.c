@@ -95,7 +95,8 @@ sc_err_t sc_explain(const sc_platform_t *plat, int np, const sc_run_result_t *re
     sc_model_t model = {0};
     double *nic = NULL; /* bytes per node and direction, per step */
     if (!err)
-        err = sc_model_init(&model, plat, np, res->node_of, NULL, NULL, sizeof(double));
+        err = sc_model_init(&model, plat, np, res->node_of, res->socket_of, NULL, NULL,
+                            sizeof(double));
     if (!err) {
         out->steps = calloc((size_t)out->nsteps + 1, sizeof *out->steps);
         nic = calloc(2 * (size_t)plat->nnodes * ((size_t)out->nsteps + 1), sizeof *nic);

@@ -4,11 +4,11 @@
  * A study file has one axis per line, KEY = VALUE, VALUE, ... ('#' starts a
  * comment). KEY is a simcoll option without its dashes (platform, algo,
  * coll, mpi, np, size, mapping, op, type, root, data, set, nodes, cores,
- * net, topology), payload (yes, the default, or no) or program (a program
+ * sockets, net, topology), payload (yes, the default, or no) or program (a program
  * file: the points run simcoll run, and algo, coll, size, op, type and root
  * do not apply).
  * platform is required. A value of set holds ';'-separated --set settings,
- * several making one platform. With nodes, cores, net, topology or set,
+ * several making one platform. With nodes, cores, sockets, net, topology or set,
  * each platform is generated from the named one (simcoll platform --like)
  * into OUTPUT.platforms/. A value may be written between double quotes,
  * which it needs when it holds commas (topology = "torus:4,4,4").
@@ -68,8 +68,8 @@ typedef struct {
 
 static const char *const keys[] = {"platform", "algo",  "coll",    "mpi",     "np",   "size",
                                    "mapping",  "op",    "type",    "root",    "data", "set",
-                                   "nodes",    "cores", "net",     "topology", "payload", "program",
-                                   NULL};
+                                   "nodes",    "cores", "sockets", "net",     "topology", "payload",
+                                   "program",  NULL};
 
 /* What a point of a program study cannot say: simcoll run has no such
  * options, the program says them. */
@@ -104,6 +104,8 @@ static sc_err_t check_value(const char *path, int line, const char *key, const c
         return sc_parse_int(v, what, 0, 1 << 30, &number);
     if (!strcmp(key, "nodes"))
         return sc_parse_int(v, what, 1, 1 << 20, &number);
+    if (!strcmp(key, "sockets"))
+        return sc_parse_int(v, what, 1, 64, &number);
     if (!strcmp(key, "size"))
         return sc_parse_size(v, what, &bytes);
     if (!strcmp(key, "algo") && !sc_algo_find(v))
@@ -155,8 +157,8 @@ static sc_err_t parse_study(const char *path, char *text, size_t len, study_t *s
         if (!known)
             err = sc_error(SC_ERR_INPUT,
                            "%s:%d: unknown key '%s'; use platform, algo, coll, mpi, np, size, "
-                           "mapping, op, type, root, data, set, nodes, cores, net, topology, "
-                           "payload or program",
+                           "mapping, op, type, root, data, set, nodes, cores, sockets, net, "
+                           "topology, payload or program",
                            path, n, key);
         if (!err && st->naxes == MAX_AXES)
             err = sc_error(SC_ERR_INPUT, "%s:%d: more than %d keys", path, n, MAX_AXES);
@@ -242,8 +244,8 @@ static sc_err_t parse_study(const char *path, char *text, size_t len, study_t *s
             if (strcmp(st->axis[a].key, call_keys[k]) == 0)
                 err = sc_error(SC_ERR_INPUT,
                                "%s: '%s' with 'program': a program names its own calls; use "
-                               "platform, mpi, np, mapping, data, set, nodes, cores, net, "
-                               "topology and payload with it",
+                               "platform, mpi, np, mapping, data, set, nodes, cores, sockets, "
+                               "net, topology and payload with it",
                                path, call_keys[k]);
     if (err) {
         free(st->text);
@@ -319,32 +321,37 @@ sc_err_t sc_sweep_check_study(const char *name, const char *text, size_t len, lo
 }
 
 /* The platform file of a point: the one named, or one generated from it
- * into `dir` (named by the point's platform, nodes, cores, set, net and
- * topology). */
+ * into `dir` (named by the point's platform, nodes, cores, set, net,
+ * topology and sockets). */
 static sc_err_t platform_of(const study_t *st, const char **value, const char *dir, char *path,
                             size_t size)
 {
     const char *plat = axis_value(st, value, "platform"), *nodes = axis_value(st, value, "nodes"),
                *cores = axis_value(st, value, "cores"), *set = axis_value(st, value, "set"),
-               *net = axis_value(st, value, "net"), *topology = axis_value(st, value, "topology");
-    if (!nodes && !cores && !set && !net && !topology) {
+               *net = axis_value(st, value, "net"), *topology = axis_value(st, value, "topology"),
+               *sockets = axis_value(st, value, "sockets");
+    if (!nodes && !cores && !set && !net && !topology && !sockets) {
         snprintf(path, size, "%s", plat);
         return SC_OK;
     }
     unsigned long h = 5381;
     char spec[2048];
-    snprintf(spec, sizeof spec, "%s|%s|%s|%s|%s|%s", plat, nodes ? nodes : "",
-             cores ? cores : "", set ? set : "", net ? net : "", topology ? topology : "");
+    /* without sockets, as before they could be given: the same names */
+    snprintf(spec, sizeof spec, "%s|%s|%s|%s|%s|%s%s%s", plat, nodes ? nodes : "",
+             cores ? cores : "", set ? set : "", net ? net : "", topology ? topology : "",
+             sockets ? "|" : "", sockets ? sockets : "");
     for (const char *c = spec; *c; c++)
         h = h * 33 + (unsigned char)*c;
     if ((size_t)snprintf(path, size, "%s/platform-%016lx.xml", dir, h) >= size)
         return sc_error(SC_ERR_INPUT, "sweep: the output's name is too long");
     if (access(path, R_OK) == 0)
         return SC_OK;
-    int n = 0;
+    int n = 0, per_node = 1;
     sc_err_t err = SC_OK;
     if (nodes)
         err = sc_parse_int(nodes, "nodes", 1, 1 << 20, &n);
+    if (!err && sockets)
+        err = sc_parse_int(sockets, "sockets", 1, 64, &per_node);
     char setbuf[1024], *sets[32];
     int nsets = 0;
     snprintf(setbuf, sizeof setbuf, "%s", set ? set : "");
@@ -356,7 +363,8 @@ static sc_err_t platform_of(const study_t *st, const char **value, const char *d
         if (*s)
             sets[nsets++] = s;
     }
-    return err ? err : sc_generate_platform(plat, net, topology, n, cores, sets, nsets, path);
+    return err ? err : sc_generate_platform(plat, net, topology, n, cores, per_node, sets, nsets,
+                                                  path);
 }
 
 /* The command line of a point: simcoll's options, and CSV output. */
@@ -373,6 +381,7 @@ static int job_args(const study_t *st, const char **value, const char *platform,
         const char *k = st->axis[a].key;
         if (!strcmp(k, "platform") || !strcmp(k, "nodes") || !strcmp(k, "cores") ||
             !strcmp(k, "set") || !strcmp(k, "net") || !strcmp(k, "topology") ||
+            !strcmp(k, "sockets") ||
             !strcmp(k, "program"))
             continue;
         if (!strcmp(k, "payload")) {
@@ -845,8 +854,8 @@ int sc_cli_sweep(int argc, char **argv)
                   "       simcoll sweep STUDY --merge [-o RESULTS.csv]\n"
                   "Runs simcoll at every point of the study's axes (one KEY = VALUE, ... per\n"
                   "line: platform, algo, coll, mpi, np, size, mapping, op, type, root, data,\n"
-                  "set, nodes, cores, net, topology, payload, program; a value with commas\n"
-                  "between double quotes), N at a time (-j, --parallel), each\n"
+                  "set, nodes, cores, sockets, net, topology, payload, program; a value\n"
+                  "with commas between double quotes), N at a time (-j, --parallel), each\n"
                   "row written to RESULTS.csv (default: the study's name with .csv) as it\n"
                   "ends, key and status columns first. Run it again after an interruption:\n"
                   "it runs only the points RESULTS.csv does not hold. Progress goes to\n"

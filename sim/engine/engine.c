@@ -257,13 +257,14 @@ static sc_err_t describe_routes(const char *option, const char *path, sg_host_t 
                                 sg_host_get_name(h));
             }
             int j = (i + 1) % plat->nnodes;
-            describe_network_route(hosts, i, j, sc_platform_hier_level(checked, i, j), seen,
-                                   latency, bandwidth, plat);
+            describe_network_route(hosts, i, j, sc_platform_hier_level(checked, i, 0, j, 0),
+                                   seen, latency, bandwidth, plat);
             for (int k = 0; k < checked->ngroupings; k++)
                 if (i + checked->group_size[k] < plat->nnodes) {
                     j = i + (int)checked->group_size[k];
-                    describe_network_route(hosts, i, j, sc_platform_hier_level(checked, i, j),
-                                           seen, latency, bandwidth, plat);
+                    describe_network_route(hosts, i, j,
+                                           sc_platform_hier_level(checked, i, 0, j, 0), seen,
+                                           latency, bandwidth, plat);
                 }
         }
         xbt_dynar_free(&loop);
@@ -277,9 +278,10 @@ static sc_err_t describe_routes(const char *option, const char *path, sg_host_t 
             inter->latency_s = latency[hier];
             inter->bandwidth_Bps = bandwidth[hier];
         }
+    int s = sc_platform_socket_levels(checked);
     for (int k = 0; k < checked->ngroupings; k++) {
-        plat->between_groups[k].latency_s = seen[2 + k] ? latency[2 + k] : NAN;
-        plat->between_groups[k].bandwidth_Bps = seen[2 + k] ? bandwidth[2 + k] : NAN;
+        plat->between_groups[k].latency_s = seen[s + 2 + k] ? latency[s + 2 + k] : NAN;
+        plat->between_groups[k].bandwidth_Bps = seen[s + 2 + k] ? bandwidth[s + 2 + k] : NAN;
     }
     return SC_OK;
 }
@@ -288,6 +290,83 @@ typedef struct {
     const char *option, *path;
     const sc_platform_t *checked;
 } source_t;
+
+sg_host_t sc_engine_host(const sc_platform_t *plat, int node, int socket)
+{
+    const char *name = plat->nodes[node].name;
+    if (!sc_platform_socket_levels(plat))
+        return sg_host_by_name(name);
+    size_t len = strlen(name) + 32;
+    char *host_name = malloc(len);
+    if (!host_name)
+        return NULL;
+    snprintf(host_name, len, "%s-socket-%d", name, socket);
+    sg_host_t host = sg_host_by_name(host_name);
+    free(host_name);
+    return host;
+}
+
+static int compare_names(const void *x, const void *y)
+{
+    return sc_engine_name_compare(*(char *const *)x, *(char *const *)y);
+}
+
+/* With sockets, SimGrid's hosts are the nodes' sockets (NODE-socket-K,
+ * sim/engine/topology.cpp): the nodes are the names of the socket 0
+ * hosts less that suffix, in simcoll's order. */
+static sc_err_t socket_nodes(sg_host_t *hosts, size_t count, int sockets, sc_platform_t *plat)
+{
+    static const char suffix[] = "-socket-0";
+    size_t k = strlen(suffix);
+    plat->nnodes = (int)(count / (size_t)sockets);
+    plat->nodes = calloc((size_t)plat->nnodes, sizeof *plat->nodes);
+    char **names = calloc((size_t)plat->nnodes, sizeof *names);
+    int n = 0;
+    for (size_t i = 0; plat->nodes && names && i < count; i++) {
+        const char *name = sg_host_get_name(hosts[i]);
+        size_t len = strlen(name);
+        if (len > k && !strcmp(name + len - k, suffix) && n < plat->nnodes &&
+            (names[n] = strndup(name, len - k)))
+            n++;
+    }
+    if (!plat->nodes || !names || n != plat->nnodes) {
+        for (int i = 0; names && i < n; i++)
+            free(names[i]);
+        free(names);
+        return sc_error(SC_ERR_RUN, "reading the platform: out of memory, or its %zu socket hosts "
+                                    "are not %d a node (a simcoll bug)",
+                        count, sockets);
+    }
+    qsort(names, (size_t)n, sizeof *names, compare_names);
+    for (int i = 0; i < n; i++) {
+        sc_node_t *node = &plat->nodes[i];
+        node->name = names[i];
+        sg_host_t socket0 = sc_engine_host(plat, i, 0);
+        node->cores = sockets * sg_host_core_count(socket0);
+        node->speed_flops = sg_host_get_speed(socket0);
+        plat->total_cores += node->cores;
+    }
+    free(names);
+    return SC_OK;
+}
+
+/* The route between the sockets of each node: the first node's gives
+ * between_sockets its latency and bandwidth, one that differs makes the
+ * platform non-uniform. */
+static void describe_socket_routes(sc_platform_t *plat)
+{
+    for (int i = 0; i < plat->nnodes; i++) {
+        sg_host_t a = sc_engine_host(plat, i, 0), b = sc_engine_host(plat, i, 1);
+        double lat = sg_host_get_route_latency(a, b), bw = sg_host_get_route_bandwidth(a, b);
+        if (i == 0) {
+            plat->between_sockets.latency_s = lat;
+            plat->between_sockets.bandwidth_Bps = bw;
+        } else if (!same(lat, plat->between_sockets.latency_s) ||
+                   !same(bw, plat->between_sockets.bandwidth_Bps)) {
+            plat->uniform = 0;
+        }
+    }
+}
 
 static sc_err_t describe_platform(const source_t *src, sc_platform_t *plat)
 {
@@ -302,6 +381,17 @@ static sc_err_t describe_platform(const source_t *src, sc_platform_t *plat)
 
     sc_err_t err = SC_OK;
     sg_host_t *hosts = sc_engine_hosts_in_order(&count);
+    plat->sockets = src->checked->sockets;
+    if (sc_platform_socket_levels(plat)) {
+        /* describe_routes takes each node's routes from its socket 0 */
+        if (!(err = socket_nodes(hosts, count, plat->sockets, plat)))
+            for (int i = 0; i < plat->nnodes; i++)
+                hosts[i] = sc_engine_host(plat, i, 0);
+        if (!err && !(err = describe_routes(src->option, path, hosts, src->checked, plat)))
+            describe_socket_routes(plat);
+        free(hosts);
+        return err;
+    }
     plat->nnodes = (int)count;
     plat->nodes = calloc(count, sizeof *plat->nodes);
     if (!plat->nodes) {
@@ -338,6 +428,8 @@ static void put_platform(sc_wire_t *w, const sc_platform_t *plat)
         sc_wire_put_double(w, plat->nodes[i].membus_Bps);
     }
     sc_wire_put(w, plat->level, sizeof plat->level);
+    sc_wire_put_int(w, plat->sockets);
+    sc_wire_put(w, &plat->between_sockets, sizeof plat->between_sockets);
     sc_wire_put(w, plat->between_groups, sizeof plat->between_groups);
     sc_wire_put(w, &plat->header_bytes, sizeof plat->header_bytes);
     sc_wire_put_int(w, plat->uniform);
@@ -359,6 +451,8 @@ static sc_err_t get_platform(sc_wire_t *w, const char *path, sc_platform_t *plat
         plat->total_cores += node->cores;
     }
     ok = ok && sc_wire_get(w, plat->level, sizeof plat->level) &&
+         sc_wire_get_int(w, &plat->sockets) &&
+         sc_wire_get(w, &plat->between_sockets, sizeof plat->between_sockets) &&
          sc_wire_get(w, plat->between_groups, sizeof plat->between_groups) &&
          sc_wire_get(w, &plat->header_bytes, sizeof plat->header_bytes) &&
          sc_wire_get_int(w, &plat->uniform);
@@ -429,8 +523,9 @@ sc_err_t sc_platform_load(const char *option, const char *name, sc_platform_t *p
     plat->nlevels = checked.nlevels;
     memcpy(plat->group_size, checked.group_size, sizeof plat->group_size);
     plat->routes_by_level = checked.routes_by_level;
-    /* Between groups: the network's properties, the routes' latency and
-     * bandwidth. */
+    /* Between sockets: shared memory's properties, the route's latency and
+     * bandwidth; between groups: the network's. */
+    plat->between_sockets = with_route(plat->level[SC_LEVEL_INTRA], &plat->between_sockets);
     for (int k = 0; k < plat->ngroupings; k++)
         plat->between_groups[k] =
             with_route(plat->level[SC_LEVEL_INTER], &plat->between_groups[k]);

@@ -37,6 +37,10 @@ void sc_engine_full_network_update(int on);
  * free(). bench/'s floors place their ranks with it too. */
 sg_host_t *sc_engine_hosts_in_order(size_t *count);
 
+/* The host of a rank on `socket` of `node` of the loaded platform: the
+ * node's, or with sockets the socket's (NODE-socket-K). */
+sg_host_t sc_engine_host(const sc_platform_t *plat, int node, int socket);
+
 /* "3.32.0": the SimGrid library simcoll runs on (not the headers'). */
 const char *sc_simgrid_version(void);
 

@@ -32,7 +32,7 @@ enum { NPROPS = SC_NPLATFORM_PROPS };
 
 /* The most cores a generated node has, and the most nodes (as --cores
  * and --nodes allow). */
-enum { MAX_CORES = 1 << 16, MAX_NODES = 1 << 20 };
+enum { MAX_CORES = 1 << 16, MAX_NODES = 1 << 20, MAX_SOCKETS = 64 };
 
 const sc_network_preset_t sc_network_presets[] = {
     {"gige", "gige.xml", "Gigabit Ethernet, MPICH2 1.2.1 over TCP (fitted to Grid'5000 graphene)"},
@@ -80,6 +80,7 @@ static sc_err_t load_network(const char *name, sc_level_t *level)
 typedef struct {
     link_spec_t membus, nic;
     link_spec_t uplink; /* racks: the link of a rack's switch to the core's */
+    link_spec_t socket; /* sockets: the link between a node's sockets */
     double speed_flops;
     int cores;
     char *prop_values[NPROPS];
@@ -207,6 +208,8 @@ static void write_platform(FILE *f, const template_t *t, const char *template_pa
     put_shape(f, spec);
     if (spec->topology)
         fprintf(f, "-%.*s", (int)strcspn(spec->topology, ":"), spec->topology);
+    if (spec->sockets > 1)
+        fprintf(f, "-%dsockets", spec->sockets);
     fputs("\" routing=\"Cluster\">\n    <prop id=\"generated-by\" value=\"", f);
     if (spec->made_by) {
         sc_xml_put_escaped(f, spec->made_by);
@@ -221,6 +224,8 @@ static void write_platform(FILE *f, const template_t *t, const char *template_pa
             fputs(" --topology ", f);
             sc_xml_put_escaped(f, spec->topology);
         }
+        if (spec->sockets > 1)
+            fprintf(f, " --sockets %d", spec->sockets);
         fprintf(f, " --nodes %d --cores ", nodes);
         if (spec->node_cores)
             put_shape(f, spec);
@@ -232,11 +237,17 @@ static void write_platform(FILE *f, const template_t *t, const char *template_pa
         }
     }
     fputs("\"/>\n", f);
+    /* Sockets are built in racks (simcoll/sockets): one rack is one switch. */
+    int built = spec->topology || spec->sockets > 1;
     if (spec->topology) {
         fputs("    <prop id=\"simcoll/topology\" value=\"", f);
         sc_xml_put_escaped(f, spec->topology);
         fputs("\"/>\n", f);
+    } else if (built) {
+        fprintf(f, "    <prop id=\"simcoll/topology\" value=\"racks:%d,1\"/>\n", nodes);
     }
+    if (spec->sockets > 1)
+        fprintf(f, "    <prop id=\"simcoll/sockets\" value=\"%d\"/>\n", spec->sockets);
     for (int i = 0; i < NPROPS; i++) {
         if (!t->prop_values[i])
             continue;
@@ -249,19 +260,21 @@ static void write_platform(FILE *f, const template_t *t, const char *template_pa
     for (int n = 0; n < nodes; n++)
         fprintf(f, "    <host id=\"node-%d\" speed=\"%s\" core=\"%d\"/>\n", n, speed,
                 cores_of(spec, n));
-    if (spec->topology)
+    if (built)
         write_link(f, "network", &t->nic);
-    if (spec->topology && !strncmp(spec->topology, "racks:", 6))
+    if (t->uplink.bandwidth_Bps > 0)
         write_link(f, "uplink", &t->uplink);
+    if (spec->sockets > 1)
+        write_link(f, "socket", &t->socket);
     for (int n = 0; n < nodes; n++) {
         snprintf(id, sizeof id, "node-%d_nic", n);
-        if (!spec->topology)
+        if (!built)
             write_link(f, id, &t->nic);
         snprintf(id, sizeof id, "node-%d_membus", n);
         write_link(f, id, &t->membus);
     }
     int split = strcmp(t->nic.policy, "SPLITDUPLEX") == 0;
-    for (int n = 0; n < nodes && !spec->topology; n++)
+    for (int n = 0; n < nodes && !built; n++)
         fprintf(f, "    <host_link id=\"node-%d\" up=\"node-%d_nic%s\" down=\"node-%d_nic%s\"/>\n",
                 n, n, split ? "_UP" : "", n, split ? "_DOWN" : "");
     for (int n = 0; n < nodes; n++)
@@ -377,8 +390,8 @@ static sc_err_t apply_set(const char *set, sc_level_t levels[SC_NLEVELS], int to
 {
     static const char *const params =
         "intra.PARAM or inter.PARAM with PARAM latency, bandwidth, send-overhead, "
-        "recv-overhead, eager-limit, gap (inter only); node.speed; or (with racks) "
-        "rack.latency, rack.bandwidth";
+        "recv-overhead, eager-limit, gap (inter only); node.speed; (with racks) "
+        "rack.latency, rack.bandwidth; or (with sockets) socket.latency, socket.bandwidth";
     const char *eq = strchr(set, '='), *dot = strchr(set, '.');
     if (!eq || !dot || dot > eq)
         return sc_error(SC_ERR_INPUT, "--set '%s': give LEVEL.PARAM=VALUE, with %s", set, params);
@@ -387,8 +400,8 @@ static sc_err_t apply_set(const char *set, sc_level_t levels[SC_NLEVELS], int to
     const char *text = eq + 1;
     if (strcmp(name, "node.speed") == 0)
         return set_value(set, text, SC_QTY_SPEED, *speed, 0, speed);
-    if (strncmp(name, "rack.", 5) == 0)
-        return SC_OK; /* apply_rack_set, once the NIC link is known */
+    if (strncmp(name, "rack.", 5) == 0 || strncmp(name, "socket.", 7) == 0)
+        return SC_OK; /* apply_link_set, once the links it starts from are known */
     int id = strncmp(set, "intra.", 6) == 0 ? SC_LEVEL_INTRA
              : strncmp(set, "inter.", 6) == 0 ? SC_LEVEL_INTER
                                               : -1;
@@ -434,25 +447,32 @@ static sc_err_t apply_set(const char *set, sc_level_t levels[SC_NLEVELS], int to
                     params);
 }
 
-/* Applies one --set rack.PARAM to the uplink of a rack's switch, which
- * starts as fast as the rack's nodes' links together, with one NIC link's
- * latency (a factor scales those). */
-static sc_err_t apply_rack_set(const char *set, const sc_topology_t *topology, link_spec_t *uplink)
+/* Applies one --set LEVEL.PARAM (LEVEL rack or socket) to `link`: a
+ * rack's uplink, which starts as fast as the rack's nodes' links together,
+ * with one NIC link's latency; the link between a node's sockets, which a
+ * message between sockets takes after the memory bus, and which starts
+ * adding nothing (no latency, the memory bus's bandwidth), as in a node
+ * whose sockets reach one memory (the shipped platforms' Xeon E5420s); a
+ * factor scales those. link NULL: the platform has no such level,
+ * `missing` says how to give it. */
+static sc_err_t apply_link_set(const char *set, const char *level, link_spec_t *link,
+                               const char *missing)
 {
-    const char *eq = strchr(set, '='), *text = eq + 1;
-    size_t n = (size_t)(eq - set);
-    if (!topology || topology->kind != SC_TOPO_RACKS)
-        return sc_error(SC_ERR_INPUT,
-                        "--set '%s': there are no racks; give --levels ...,rack:R or "
-                        "--topology racks:N,R",
-                        set);
-    if (n == strlen("rack.latency") && !strncmp(set, "rack.latency", n))
-        return set_value(set, text, SC_QTY_TIME, uplink->latency_s, 1, &uplink->latency_s);
-    if (n == strlen("rack.bandwidth") && !strncmp(set, "rack.bandwidth", n))
-        return set_value(set, text, SC_QTY_BANDWIDTH, uplink->bandwidth_Bps, 0,
-                         &uplink->bandwidth_Bps);
-    return sc_error(SC_ERR_INPUT, "--set '%s': unknown parameter '%.*s'; use rack.latency or "
-                    "rack.bandwidth", set, (int)(n - 5), set + 5);
+    const char *eq = strchr(set, '='), *text = eq + 1, *param = set + strlen(level) + 1;
+    size_t n = (size_t)(eq - param);
+    if (!link)
+        return sc_error(SC_ERR_INPUT, "--set '%s': there are no %ss; %s", set, level, missing);
+    int factor = text[0] && text[strlen(text) - 1] == 'x';
+    if (n == strlen("latency") && !strncmp(param, "latency", n) && factor && link->latency_s == 0)
+        return sc_error(SC_ERR_INPUT, "--set '%s': %s.latency starts at 0, which a factor "
+                        "leaves 0; give a duration (e.g. 100ns)", set, level);
+    if (n == strlen("latency") && !strncmp(param, "latency", n))
+        return set_value(set, text, SC_QTY_TIME, link->latency_s, 1, &link->latency_s);
+    if (n == strlen("bandwidth") && !strncmp(param, "bandwidth", n))
+        return set_value(set, text, SC_QTY_BANDWIDTH, link->bandwidth_Bps, 0,
+                         &link->bandwidth_Bps);
+    return sc_error(SC_ERR_INPUT, "--set '%s': unknown parameter '%.*s'; use %s.latency or "
+                    "%s.bandwidth", set, (int)n, param, level, level);
 }
 
 /* Loads the generated text as a platform file. It goes through a memory
@@ -547,7 +567,13 @@ sc_err_t sc_generate(const char *option, const char *template_path, const sc_gen
         full.nodes = plat.nnodes;
     if (full.cores == 0)
         full.cores = t.cores;
-    if (spec->level && (err = apply_level(&t, spec->level_id, spec->level)))
+    for (int n = 0; n < full.nodes && full.sockets > 1 && !err; n++)
+        if (cores_of(&full, n) % full.sockets)
+            err = sc_error(SC_ERR_INPUT,
+                           "%d sockets a node cannot share node-%d's %d cores evenly; give "
+                           "nodes a multiple of %d cores",
+                           full.sockets, n, cores_of(&full, n), full.sockets);
+    if (err || (spec->level && (err = apply_level(&t, spec->level_id, spec->level))))
         goto cleanup;
     sc_level_t levels[SC_NLEVELS];
     int touched[SC_NLEVELS] = {0};
@@ -567,13 +593,17 @@ sc_err_t sc_generate(const char *option, const char *template_path, const sc_gen
         goto cleanup;
     sc_topology_t topology;
     int has_topology = spec->topology && !sc_topology_parse("--topology", spec->topology, &topology);
-    if (has_topology && topology.kind == SC_TOPO_RACKS) {
-        t.uplink = t.nic;
-        t.uplink.bandwidth_Bps *= topology.rack_nodes;
-    }
+    int racks = has_topology && topology.kind == SC_TOPO_RACKS && topology.racks > 1;
+    t.uplink = t.nic;
+    t.uplink.bandwidth_Bps = racks ? t.nic.bandwidth_Bps * topology.rack_nodes : 0;
+    t.socket = (link_spec_t){.bandwidth_Bps = t.membus.bandwidth_Bps, .policy = "FATPIPE"};
     for (int i = 0; i < spec->nsets && !err; i++)
         if (!strncmp(spec->sets[i], "rack.", 5))
-            err = apply_rack_set(spec->sets[i], has_topology ? &topology : NULL, &t.uplink);
+            err = apply_link_set(spec->sets[i], "rack", racks ? &t.uplink : NULL,
+                                 "give --levels ...,rack:R or --topology racks:N,R (R > 1)");
+        else if (!strncmp(spec->sets[i], "socket.", 7))
+            err = apply_link_set(spec->sets[i], "socket", spec->sockets > 1 ? &t.socket : NULL,
+                                 "give --levels ...,socket:S,... or --sockets S");
     if (err)
         goto cleanup;
 
@@ -675,8 +705,8 @@ sc_err_t sc_levels_parse(const char *text, sc_levels_t *out)
     static const char *const names[] = {"core", "socket", "node", "rack"};
     static const char *const form =
         "give LEVEL:N items from the smallest, each the number of LEVELs in one of the next "
-        "(the last: in the cluster), LEVEL core, node or rack; e.g. core:16,node:8,rack:4 "
-        "is 4 racks of 8 nodes of 16 cores";
+        "(the last: in the cluster), LEVEL core, socket, node or rack; e.g. "
+        "core:8,socket:2,node:8,rack:4 is 4 racks of 8 nodes of 2 sockets of 8 cores";
     enum { CORE, SOCKET, NODE, RACK, NAMES };
     int count[NAMES] = {0};
     memset(out, 0, sizeof *out);
@@ -694,17 +724,13 @@ sc_err_t sc_levels_parse(const char *text, sc_levels_t *out)
         if (k <= last)
             return sc_error(SC_ERR_INPUT, "--levels '%s': '%s' %s; %s", text, names[k],
                             k == last ? "twice" : "after a larger level", form);
-        if (k == SOCKET)
-            return sc_error(SC_ERR_INPUT,
-                            "--levels '%s': sockets are not modelled: a node is one SimGrid host "
-                            "whose cores share one memory bus; %s",
-                            text, form);
         char *number = strndup(colon + 1, len - (size_t)(colon + 1 - item));
         if (!number)
             return sc_error(SC_ERR_RUN, "out of memory");
         char what[64];
         snprintf(what, sizeof what, "--levels: %s", names[k]);
-        sc_err_t err = sc_parse_int(number, what, 1, k == CORE ? MAX_CORES : MAX_NODES, &count[k]);
+        int most = k == CORE ? MAX_CORES : k == SOCKET ? MAX_SOCKETS : MAX_NODES;
+        sc_err_t err = sc_parse_int(number, what, 1, most, &count[k]);
         free(number);
         if (err)
             return err;
@@ -720,21 +746,29 @@ sc_err_t sc_levels_parse(const char *text, sc_levels_t *out)
         return sc_error(SC_ERR_INPUT, "--levels '%s': %ld nodes, more than %d", text, nodes,
                         MAX_NODES);
     out->nodes = (int)nodes;
+    out->sockets = count[SOCKET] ? count[SOCKET] : 1;
+    if (count[CORE] && (long)count[CORE] * out->sockets > MAX_CORES)
+        return sc_error(SC_ERR_INPUT, "--levels '%s': %ld cores a node, more than %d", text,
+                        (long)count[CORE] * out->sockets, MAX_CORES);
     if (count[CORE])
-        snprintf(out->cores, sizeof out->cores, "%d", count[CORE]);
+        snprintf(out->cores, sizeof out->cores, "%d", count[CORE] * out->sockets);
     if (count[RACK])
         snprintf(out->topology, sizeof out->topology, "racks:%d,%d", count[NODE], count[RACK]);
     return SC_OK;
 }
 
 sc_err_t sc_generate_platform(const char *template_path, const char *net, const char *topology,
-                              int nodes, const char *cores, char *const *sets, int nsets,
-                              const char *out_path)
+                              int nodes, const char *cores, int sockets, char *const *sets,
+                              int nsets, const char *out_path)
 {
-    sc_generate_spec_t spec = {
-        .nodes = nodes, .net = net, .topology = topology, .sets = sets, .nsets = nsets};
+    sc_generate_spec_t spec = {.nodes = nodes, .net = net, .topology = topology,
+                               .sockets = sockets, .sets = sets, .nsets = nsets};
     int *node_cores = NULL;
     sc_err_t err = SC_OK;
+    if (sockets < 1 || sockets > MAX_SOCKETS)
+        return sc_error(SC_ERR_INPUT, "--sockets %d: give 1 to %d sockets a node", sockets,
+                        MAX_SOCKETS);
+
     if (topology) {
         sc_topology_t t;
         if ((err = sc_topology_parse("--topology", topology, &t)))

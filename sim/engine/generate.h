@@ -25,6 +25,9 @@ typedef struct {
                                 network, simcoll/topology's syntax
                                 (sim/io/topology.h): every link of it is a
                                 NIC link of the template's */
+    int sockets;             /* sockets a node (simcoll/sockets); 0 or 1:
+                                none. Their link starts adding nothing to
+                                the memory bus (--set socket.PARAM). */
     const char *made_by;     /* the command, for the generated-by property;
                                 NULL: "simcoll platform --like ..." */
     const char *comment;     /* more lines for the leading comment, or NULL */
@@ -57,19 +60,20 @@ extern const sc_network_preset_t sc_network_presets[];
  * the template's nodes; "C": every node C cores; or a list of groups
  * separated by ',' or '+', each "C" (one node of C cores) or "KxC" (K nodes
  * of C cores): "4x16,2x8" is 4 nodes of 16 cores then 2 of 8. A list gives
- * the number of nodes, which `nodes`, if not 0, must equal. */
+ * the number of nodes, which `nodes`, if not 0, must equal. `sockets`
+ * (1: none) splits each node's cores among that many sockets. */
 sc_err_t sc_generate_platform(const char *template_path, const char *net,
-                              const char *topology, int nodes, const char *cores,
+                              const char *topology, int nodes, const char *cores, int sockets,
                               char *const *sets, int nsets, const char *out_path);
 
 /* `simcoll platform --levels`: a cluster given by its levels, smallest
  * first, each LEVEL:N the number of LEVELs in one of the next (the last, in
  * the cluster): core:C (C cores a node; absent: the template's), node:N
  * (N nodes a rack, or in the cluster) and rack:R (R racks, the topology
- * racks:N,R). Sockets are refused: a node is one host with one memory bus.
- * SC_ERR_INPUT naming the bad item. */
+ * racks:N,R), and socket:S between core and node (S sockets a node: C
+ * cores a socket). SC_ERR_INPUT naming the bad item. */
 typedef struct {
-    int nodes;
+    int nodes, sockets;
     char cores[16];    /* --cores's text; "": as the template's */
     char topology[64]; /* --topology's; "" without racks */
 } sc_levels_t;

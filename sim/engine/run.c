@@ -37,6 +37,7 @@ typedef struct {
     sc_program_t prog;
     int *node_of;          /* by rank */
     int *node_of_position; /* by algorithm position */
+    int *socket_of, *socket_of_position; /* the same for sockets */
     int *pi_inv;           /* NULL when the spec has no pi */
     const int *play_pi;    /* the mapping the algorithm plays through, */
     const int *play_pi_inv; /* NULL unless it is mapping-aware */
@@ -50,6 +51,8 @@ static void layout_destroy(layout_t *lay)
     sc_program_destroy(&lay->prog);
     free(lay->node_of);
     free(lay->node_of_position);
+    free(lay->socket_of);
+    free(lay->socket_of_position);
     free(lay->pi_inv);
     free(lay->buffer_bytes);
     *lay = (layout_t){0};
@@ -207,7 +210,9 @@ static sc_err_t check_replay(const sc_run_spec_t *spec, const layout_t *lay)
                       : spec->trace || spec->messages ? "a traced run"
                       : spec->start_skew_s > 0 ? "ranks that start at different times"
                       : sc_stmt_needs_stage(&lay->prog.stmts[0]) ? "a packed or split call"
-                                                                 : NULL;
+                      : sc_platform_socket_levels(spec->plat)
+                          ? "on nodes with sockets (it runs a node's ranks on one host)"
+                          : NULL;
     if (why)
         return sc_error(SC_ERR_INPUT,
                         "--replay plays the schedule of one call of a collective, sizes only; "
@@ -229,21 +234,28 @@ static sc_err_t layout_init(const sc_run_spec_t *spec, layout_t *lay)
     sc_err_t err = build_program(spec, &lay->prog);
     if (err)
         return err;
-    int *slot_node = malloc((size_t)p * sizeof *slot_node);
+    int *slot_node = malloc(2 * (size_t)p * sizeof *slot_node);
     lay->node_of = malloc((size_t)p * sizeof *lay->node_of);
     lay->node_of_position = malloc((size_t)p * sizeof *lay->node_of_position);
+    lay->socket_of = malloc((size_t)p * sizeof *lay->socket_of);
+    lay->socket_of_position = malloc((size_t)p * sizeof *lay->socket_of_position);
     lay->pi_inv = spec->pi ? malloc((size_t)p * sizeof *lay->pi_inv) : NULL;
     lay->buffer_bytes = calloc((size_t)lay->prog.nbuffers + 1, sizeof *lay->buffer_bytes);
-    if (!slot_node || !lay->node_of || !lay->node_of_position || (spec->pi && !lay->pi_inv) ||
-        !lay->buffer_bytes) {
+    if (!slot_node || !lay->node_of || !lay->node_of_position || !lay->socket_of ||
+        !lay->socket_of_position || (spec->pi && !lay->pi_inv) || !lay->buffer_bytes) {
         err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
         goto cleanup;
     }
+    int *slot_socket = slot_node + p;
     if ((err = sc_place(plat, p, spec->placement, slot_node)) ||
+        (err = sc_place_sockets(plat, p, slot_node, slot_socket)) ||
         (spec->pi && (err = sc_mapping_invert(p, spec->pi, lay->pi_inv))))
         goto cleanup;
-    for (int j = 0; j < p; j++)
-        lay->node_of_position[j] = slot_node[lay->pi_inv ? lay->pi_inv[j] : j];
+    for (int j = 0; j < p; j++) {
+        int slot = lay->pi_inv ? lay->pi_inv[j] : j;
+        lay->node_of_position[j] = slot_node[slot];
+        lay->socket_of_position[j] = slot_socket[slot];
+    }
     /* Profiles choose by where the ranks are: resolve on the ranks' nodes,
      * which depend on the chosen algorithm only for a mapping-aware one,
      * named, not chosen. */
@@ -253,6 +265,7 @@ static sc_err_t layout_init(const sc_run_spec_t *spec, layout_t *lay)
                                  : NULL;
     int plays = named && (named->needs & SC_USES_MAPPING) && spec->pi;
     memcpy(lay->node_of, plays ? slot_node : lay->node_of_position, (size_t)p * sizeof(int));
+    memcpy(lay->socket_of, plays ? slot_socket : lay->socket_of_position, (size_t)p * sizeof(int));
     if ((err = sc_program_resolve(&lay->prog, p, lay->node_of, spec->profile)))
         goto cleanup;
     if ((err = check_sizes(spec, lay)) || (err = check_deciders(spec, &lay->prog)))
@@ -697,8 +710,8 @@ static sc_err_t run_statement(session_t *s, sc_comm_t *comm, int index)
             op->start = started;
         if (takes_part && simgrid_get_clock() > op->end)
             op->end = simgrid_get_clock();
-        sc_traffic_add(after, 1, op->messages, op->bytes);
-        sc_traffic_add(&before, -1, op->messages, op->bytes);
+        sc_traffic_add(s->model.plat, after, 1, op->messages, op->bytes);
+        sc_traffic_add(s->model.plat, &before, -1, op->messages, op->bytes);
         op->stmt = index;
         if (verdict >= 0)
             op->valid = op->valid == 0 ? 0 : verdict;
@@ -976,8 +989,8 @@ static sc_err_t simulate(void *arg, sc_wire_t *out)
         s.ops = calloc((size_t)lay->communications + 1, sizeof *s.ops);
     session = &s;
     /* The transport keeps the NICs' state (the gap) in the model. */
-    sc_err_t err = sc_model_init(&s.model, spec->plat, p, lay->node_of, lay->play_pi,
-                                 lay->play_pi_inv, sizeof(double));
+    sc_err_t err = sc_model_init(&s.model, spec->plat, p, lay->node_of, lay->socket_of,
+                                 lay->play_pi, lay->play_pi_inv, sizeof(double));
     if (!err && (!s.ranks || !s.barrier_entries || !s.start || !s.finish || !s.finished ||
                  !s.origins || (spec->trace && !s.ops)))
         err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
@@ -997,7 +1010,7 @@ static sc_err_t simulate(void *arg, sc_wire_t *out)
     for (int r = 0; !err && r < p; r++) {
         char name[32];
         snprintf(name, sizeof name, "rank-%d", r);
-        sg_host_t host = sg_host_by_name(spec->plat->nodes[lay->node_of[r]].name);
+        sg_host_t host = sc_engine_host(spec->plat, lay->node_of[r], lay->socket_of[r]);
         sg_actor_t actor = sg_actor_init(name, host);
         sg_actor_set_data(actor, sc_world_comm(s.world, r));
         sg_actor_start(actor, rank_main, 0, NULL);
@@ -1039,8 +1052,8 @@ static sc_err_t simulate_replay(void *arg, sc_wire_t *out)
                               .finish = calloc((size_t)p, sizeof(double))};
     sc_scratch_t *scratch = sc_scratch_create();
     unsigned char *area = scratch ? sc_scratch_get(scratch, scratch_bytes(lay)) : NULL;
-    sc_err_t err = sc_model_init(&model, spec->plat, p, lay->node_of, lay->play_pi,
-                                 lay->play_pi_inv, sc_type_size(st->type));
+    sc_err_t err = sc_model_init(&model, spec->plat, p, lay->node_of, lay->socket_of,
+                                 lay->play_pi, lay->play_pi_inv, sc_type_size(st->type));
     if (!err && (!area || !res.start || !res.finish))
         err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
     if (!err) {
@@ -1090,8 +1103,8 @@ static sc_err_t model_time(const sc_run_spec_t *spec, const layout_t *lay, sc_ru
     memcpy(t, res->start, (size_t)p * sizeof *t);
     sc_model_t model;
     int complete = 0;
-    sc_err_t err = sc_model_init(&model, spec->plat, p, lay->node_of, lay->play_pi,
-                                 lay->play_pi_inv, sizeof(double));
+    sc_err_t err = sc_model_init(&model, spec->plat, p, lay->node_of, lay->socket_of,
+                                 lay->play_pi, lay->play_pi_inv, sizeof(double));
     if (!err)
         err = sc_program_model(&lay->prog, &model, t, &complete);
     sc_model_destroy(&model);
@@ -1173,7 +1186,7 @@ sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res)
     }
     memset(res->messages, 0, sizeof res->messages);
     memset(res->bytes, 0, sizeof res->bytes);
-    sc_traffic_add(&total, 1, res->messages, res->bytes);
+    sc_traffic_add(spec->plat, &total, 1, res->messages, res->bytes);
     memcpy(res->level_messages, total.level_messages, sizeof res->level_messages);
     memcpy(res->level_bytes, total.level_bytes, sizeof res->level_bytes);
     res->path_bytes = total.path_bytes;
@@ -1181,11 +1194,14 @@ sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res)
     res->nlevels = spec->plat->nlevels > 2 ? spec->plat->nlevels : 2;
     res->statements = lay.communications;
     res->nops = spec->trace ? lay.communications : 0;
-    if (!(res->node_of = malloc((size_t)p * sizeof *res->node_of))) {
+    res->node_of = malloc((size_t)p * sizeof *res->node_of);
+    res->socket_of = malloc((size_t)p * sizeof *res->socket_of);
+    if (!res->node_of || !res->socket_of) {
         err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
         goto cleanup;
     }
     memcpy(res->node_of, lay.node_of, (size_t)p * sizeof *res->node_of);
+    memcpy(res->socket_of, lay.socket_of, (size_t)p * sizeof *res->socket_of);
 
     double first_start = res->start[0];
     for (int r = 1; r < p; r++)
@@ -1228,7 +1244,7 @@ static sc_err_t graph_under(const sc_run_spec_t *spec, const int *node_of, sc_gr
 }
 
 sc_err_t sc_run_cut(const sc_run_spec_t *spec, sc_graph_t *memo, double *cut, double *total,
-                    double *top_cut)
+                    double *top_cut, double *socket_cut)
 {
     layout_t lay;
     sc_err_t err = layout_init(spec, &lay);
@@ -1241,6 +1257,12 @@ sc_err_t sc_run_cut(const sc_run_spec_t *spec, sc_graph_t *memo, double *cut, do
         *total = graph->total_weight;
     }
     const sc_platform_t *plat = spec->plat;
+    if (!err && socket_cut) {
+        /* positions' sockets, numbered in the cluster */
+        for (int j = 0; j < spec->np; j++)
+            lay.socket_of_position[j] += lay.node_of_position[j] * plat->sockets;
+        *socket_cut = sc_graph_cut(graph, lay.socket_of_position);
+    }
     if (!err && top_cut) {
         *top_cut = *cut;
         if (plat->ngroupings > 0) {
@@ -1253,6 +1275,33 @@ sc_err_t sc_run_cut(const sc_run_spec_t *spec, sc_graph_t *memo, double *cut, do
     }
     sc_graph_destroy(&own);
     layout_destroy(&lay);
+    return err;
+}
+
+/* Partitions the graph among the slots' nodes, level by level; with
+ * sockets, among their sockets (nnodes * S of them, a node's S sockets one
+ * group): nodes first, then sockets within nodes. */
+static sc_err_t partition_slots(const sc_run_spec_t *spec, const sc_graph_t *graph,
+                                const int *slot_node, sc_partitioner_t how, int *pi,
+                                double *seconds)
+{
+    const sc_platform_t *plat = spec->plat;
+    int p = spec->np, sockets = plat->sockets;
+    if (!sc_platform_socket_levels(plat))
+        return sc_mapping_partition(graph, plat->nnodes, slot_node, plat->ngroupings,
+                                    plat->group_size, how, pi, seconds);
+    long group_size[SC_MAX_LEVELS - 1] = {sockets};
+    for (int k = 0; k < plat->ngroupings; k++)
+        group_size[k + 1] = sockets * plat->group_size[k];
+    int *slot_socket = malloc((size_t)p * sizeof *slot_socket);
+    sc_err_t err = slot_socket ? sc_place_sockets(plat, p, slot_node, slot_socket)
+                               : sc_error(SC_ERR_RUN, "out of memory");
+    for (int r = 0; !err && r < p; r++)
+        slot_socket[r] += slot_node[r] * sockets; /* the slot's socket, numbered in the cluster */
+    if (!err)
+        err = sc_mapping_partition(graph, plat->nnodes * sockets, slot_socket,
+                                   plat->ngroupings + 1, group_size, how, pi, seconds);
+    free(slot_socket);
     return err;
 }
 
@@ -1277,8 +1326,7 @@ sc_err_t sc_run_partition(const sc_run_spec_t *spec, sc_graph_t *memo, sc_partit
             graph = &own;
     }
     if (!err)
-        err = sc_mapping_partition(graph, spec->plat->nnodes, slot_node, spec->plat->ngroupings,
-                                   spec->plat->group_size, how, pi, seconds);
+        err = partition_slots(spec, graph, slot_node, how, pi, seconds);
     sc_graph_destroy(&own);
     free(slot_node);
     return err;
@@ -1291,8 +1339,9 @@ void sc_run_result_destroy(sc_run_result_t *res)
     free(res->ops);
     free(res->msgs);
     free(res->node_of);
+    free(res->socket_of);
     res->start = res->finish = NULL;
     res->ops = NULL;
     res->msgs = NULL;
-    res->node_of = NULL;
+    res->node_of = res->socket_of = NULL;
 }

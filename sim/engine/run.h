@@ -83,6 +83,7 @@ typedef struct {
     sc_msg_record_t *msgs; /* spec->messages: in the order they were sent */
     long nmsgs;
     int *node_of;          /* by rank: the node it ran on */
+    int *socket_of;        /* and its socket there (0 without sockets) */
 } sc_run_result_t;
 
 /* Most communication statements a traced run records, and most messages
@@ -127,8 +128,10 @@ sc_err_t sc_run_partition(const sc_run_spec_t *spec, sc_graph_t *memo, sc_partit
  * algorithms/mapping/graph.h) between positions on different nodes,
  * *total the weight of the whole graph, and *top_cut (unless NULL) the
  * weight between the platform's largest groups of nodes (a fat tree's
- * racks; the same as *cut on a network of no groups). */
+ * racks; the same as *cut on a network of no groups), and *socket_cut
+ * (unless NULL) the weight between positions on different sockets, in a
+ * node or not (the same as *cut without sockets). */
 sc_err_t sc_run_cut(const sc_run_spec_t *spec, sc_graph_t *memo, double *cut, double *total,
-                    double *top_cut);
+                    double *top_cut, double *socket_cut);
 
 #endif

@@ -5,7 +5,8 @@
  * file (plat->engine_xml): the nodes, each node's memory-bus link as its
  * loopback, and the "network" link as every link of the topology (racks,
  * which are simcoll's, not one of SimGrid's topologies: every node's link;
- * "uplink" every rack's link to the core switch).
+ * "uplink" every rack's link to the core switch; "socket" the link between
+ * a node's sockets when it has them, simcoll/sockets).
  * This is simcoll's one C++ file: SimGrid has no C API for it.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "topology_build.h"
@@ -82,35 +83,80 @@ sg4::LinkInRoute make_link(sg4::NetZone *z, const std::string &name, const link_
                                 ->seal());
 }
 
+/* Node i in zone z, which reaches z's centre through the node's NIC link
+ * (named like the host_link of a star cluster, NODE_nic).
+ * Without sockets the node is a host, which reaches itself through its
+ * memory bus. With S sockets it is a full zone of S hosts (NODE-socket-K,
+ * cores / S each) and a router (NODE_router): each socket reaches itself
+ * through the node's memory bus (one link, shared as the node's is), the
+ * other sockets through the memory bus and the node's link NODE_sockets (a
+ * copy of "socket"; a SPLITDUPLEX one is taken UP from the lower socket to
+ * the higher), and the router through the NIC link, so a message between
+ * nodes crosses the two NIC links as it does without sockets. */
+void add_node(sg4::NetZone *z, const node_spec &spec, int sockets,
+              const std::map<std::string, link_spec> &links)
+{
+    const link_spec &nic = links.at("network"), &bus = links.at(spec.membus);
+    if (sockets <= 1) {
+        sg4::Host *host = z->create_host(spec.name, spec.speed)->set_core_count(spec.cores)->seal();
+        z->add_route(host->get_netpoint(), nullptr, nullptr, nullptr,
+                     {make_link(z, spec.name + "_nic", nic)}, true);
+        z->add_route(host->get_netpoint(), host->get_netpoint(), nullptr, nullptr,
+                     {make_link(z, spec.membus, bus)}, false);
+        return;
+    }
+    sg4::NetZone *node = sg4::create_full_zone(spec.name)->set_parent(z);
+    simgrid::kernel::routing::NetPoint *router = node->create_router(spec.name + "_router");
+    sg4::LinkInRoute nic_link = make_link(node, spec.name + "_nic", nic);
+    sg4::LinkInRoute bus_link(node->create_link(spec.membus, bus.bandwidth)
+                                  ->set_latency(bus.latency)
+                                  ->set_sharing_policy(bus.policy)
+                                  ->seal());
+    sg4::LinkInRoute between = make_link(node, spec.name + "_sockets", links.at("socket"));
+    std::vector<sg4::Host *> hosts;
+    for (int k = 0; k < sockets; k++) {
+        sg4::Host *host = node->create_host(spec.name + "-socket-" + std::to_string(k), spec.speed)
+                              ->set_core_count(spec.cores / sockets)
+                              ->seal();
+        node->add_route(host->get_netpoint(), host->get_netpoint(), nullptr, nullptr, {bus_link},
+                        false);
+        node->add_route(host->get_netpoint(), router, nullptr, nullptr, {nic_link}, true);
+        for (sg4::Host *lower : hosts)
+            node->add_route(lower->get_netpoint(), host->get_netpoint(), nullptr, nullptr,
+                            {bus_link, between}, true);
+        hosts.push_back(host);
+    }
+    node->seal();
+    z->add_route(node->get_netpoint(), nullptr, router, nullptr, {}, true);
+}
+
 /* Racks (racks:N,R): SimGrid has no such topology, so it is made of its
  * star zones, one per rack and one for the core switch. A node reaches its
- * rack's switch (the rack zone's centre) through its NIC link (named like
- * the host_link of a star cluster, node-i_nic), and itself through its
- * memory bus; the rack's switch, a router, reaches the core switch through
- * the rack's uplink (RACK_uplink). A message between racks crosses the
- * sender's NIC link, both racks' uplinks and the receiver's NIC link. */
-void build_racks(const std::string &zone_id, const sc_topology_t &t,
+ * rack's switch (the rack zone's centre) through its NIC link (add_node);
+ * the rack's switch, a router, reaches the core switch through the rack's
+ * uplink (RACK_uplink). A message between racks crosses the sender's NIC
+ * link, both racks' uplinks and the receiver's NIC link. One rack is one
+ * switch: the nodes are on the core switch itself. */
+void build_racks(const std::string &zone_id, const sc_topology_t &t, int sockets,
                  const std::vector<node_spec> &nodes, const std::map<std::string, link_spec> &links,
                  const std::vector<std::pair<std::string, std::string>> &props)
 {
-    const link_spec &nic = links.at("network"), &uplink = links.at("uplink");
     sg4::NetZone *core = sg4::create_star_zone(zone_id);
     for (const auto &[id, value] : props)
         core->set_property(id, value);
+    if (t.racks == 1) {
+        for (const node_spec &spec : nodes)
+            add_node(core, spec, sockets, links);
+        core->seal();
+        return;
+    }
+    const link_spec &uplink = links.at("uplink");
     for (unsigned r = 0; r < t.racks; r++) {
         std::string rack_id = zone_id + "-rack-" + std::to_string(r);
         sg4::NetZone *rack = sg4::create_star_zone(rack_id)->set_parent(core);
         simgrid::kernel::routing::NetPoint *rack_switch = rack->create_router(rack_id + "_switch");
-        for (unsigned i = r * t.rack_nodes; i < (r + 1) * t.rack_nodes; i++) {
-            const node_spec &spec = nodes.at(i);
-            const link_spec &bus = links.at(spec.membus);
-            sg4::Host *host =
-                rack->create_host(spec.name, spec.speed)->set_core_count(spec.cores)->seal();
-            rack->add_route(host->get_netpoint(), nullptr, nullptr, nullptr,
-                            {make_link(rack, spec.name + "_nic", nic)}, true);
-            rack->add_route(host->get_netpoint(), host->get_netpoint(), nullptr, nullptr,
-                            {make_link(rack, spec.membus, bus)}, false);
-        }
+        for (unsigned i = r * t.rack_nodes; i < (r + 1) * t.rack_nodes; i++)
+            add_node(rack, nodes.at(i), sockets, links);
         rack->seal();
         core->add_route(rack->get_netpoint(), nullptr, rack_switch, nullptr,
                         {make_link(core, rack_id + "_uplink", uplink)}, true);
@@ -136,11 +182,14 @@ extern "C" void sc_engine_build_topology(const char *xml, size_t len)
     std::map<std::string, link_spec> links;
     std::map<std::string, size_t> node_index;
     std::string topology;
+    int sockets = 1;
     for (xmlNode *n = zone->children; n; n = n->next) {
         if (is(n, "prop")) {
             props.emplace_back(attr(n, "id"), attr(n, "value"));
             if (props.back().first == "simcoll/topology")
                 topology = props.back().second;
+            if (props.back().first == "simcoll/sockets")
+                sockets = std::atoi(props.back().second.c_str());
         } else if (is(n, "host")) {
             node_index[attr(n, "id")] = nodes.size();
             nodes.push_back(
@@ -170,11 +219,12 @@ extern "C" void sc_engine_build_topology(const char *xml, size_t len)
     sc_topology_t t;
     if (sc_topology_parse("simcoll/topology", topology.c_str(), &t) != SC_OK ||
         t.nodes != static_cast<long>(nodes.size()) || !links.count("network") ||
-        (t.kind == SC_TOPO_RACKS && !links.count("uplink")))
+        (t.kind == SC_TOPO_RACKS && t.racks > 1 && !links.count("uplink")) ||
+        (sockets > 1 && (t.kind != SC_TOPO_RACKS || !links.count("socket"))))
         fail("the checked file disagrees with its topology");
     const link_spec &net = links.at("network");
     if (t.kind == SC_TOPO_RACKS) {
-        build_racks(zone_id, t, nodes, links, props);
+        build_racks(zone_id, t, sockets, nodes, links, props);
         return;
     }
 

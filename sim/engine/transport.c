@@ -244,11 +244,11 @@ sc_comm_t *sc_world_comm(sc_world_t *world, int rank)
     return &world->ranks[rank].comm;
 }
 
-void sc_traffic_add(const sc_traffic_t *t, int sign, long messages[SC_NLEVELS],
-                    double bytes[SC_NLEVELS])
+void sc_traffic_add(const sc_platform_t *plat, const sc_traffic_t *t, int sign,
+                    long messages[SC_NLEVELS], double bytes[SC_NLEVELS])
 {
     for (int l = 0; l < SC_MAX_LEVELS; l++) {
-        sc_level_id_t id = l == 0 ? SC_LEVEL_INTRA : SC_LEVEL_INTER;
+        sc_level_id_t id = l <= sc_platform_socket_levels(plat) ? SC_LEVEL_INTRA : SC_LEVEL_INTER;
         messages[id] += sign * t->level_messages[l];
         bytes[id] += sign * t->level_bytes[l];
     }
@@ -691,7 +691,7 @@ static sc_err_t sim_isend(sc_comm_t *comm, const void *buf, size_t bytes, int ds
     if (check_peer(rk, dst, "send to"))
         return rk->error;
     int hier = sc_model_hier_level(rk->world->model, comm->rank, dst);
-    sc_level_id_t level = hier == 0 ? SC_LEVEL_INTRA : SC_LEVEL_INTER;
+    sc_level_id_t level = sc_model_level_id(rk->world->model, comm->rank, dst);
     const sc_level_t *lv = sc_platform_level(rk->world->model->plat, hier);
     rk->traffic.level_messages[hier]++;
     rk->traffic.level_bytes[hier] += (double)bytes;

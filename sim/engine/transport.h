@@ -15,17 +15,18 @@
  * side by side. */
 typedef struct {
     double path_bytes;
-    /* by the level of the network's hierarchy a message crossed
-     * (sc_model_hier_level): 0 inside a node, 1 and up between nodes */
+    /* by the level of the hierarchy a message crossed (sc_model_hier_level):
+     * 0 inside a node (a socket), then between sockets, then nodes */
     long level_messages[SC_MAX_LEVELS];
     double level_bytes[SC_MAX_LEVELS];
 } sc_traffic_t;
 
 /* Adds the messages and bytes of `t` inside a node (SC_LEVEL_INTRA:
- * hierarchy level 0) and between nodes (SC_LEVEL_INTER: every other level)
- * to messages[] and bytes[], each times `sign` (1 or -1). */
-void sc_traffic_add(const sc_traffic_t *t, int sign, long messages[SC_NLEVELS],
-                    double bytes[SC_NLEVELS]);
+ * hierarchy levels 0 to sc_platform_socket_levels(plat)) and between nodes
+ * (SC_LEVEL_INTER: every other level) to messages[] and bytes[], each times
+ * `sign` (1 or -1). */
+void sc_traffic_add(const sc_platform_t *plat, const sc_traffic_t *t, int sign,
+                    long messages[SC_NLEVELS], double bytes[SC_NLEVELS]);
 
 /* One message as it went, for traces: sent by `src` to `dst` at `level`
  * with `tag`; `posted` when the send was called, `left` when the message

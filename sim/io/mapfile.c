@@ -114,7 +114,7 @@ sc_err_t sc_mapfile_write(const sc_platform_t *plat, int np, const int *pi, cons
     const char *paths[3] = {pi_path, machinefile, rankfile};
     static const char *const options[3] = {"-o", "--machinefile", "--rankfile"};
     FILE *files[3] = {NULL, NULL, NULL};
-    int *node_of_position = malloc((size_t)np * sizeof *node_of_position);
+    int *node_of_position = malloc(2 * (size_t)np * sizeof *node_of_position);
     int *slot_in_node = calloc((size_t)plat->nnodes, sizeof *slot_in_node);
     sc_outputs_t *outs = sc_outputs_new();
     sc_err_t err = SC_OK;
@@ -125,8 +125,15 @@ sc_err_t sc_mapfile_write(const sc_platform_t *plat, int np, const int *pi, cons
             err = sc_outputs_add(outs, options[k], paths[k], &files[k]);
     if (err)
         goto cleanup;
-    for (int i = 0; i < np; i++)
+    /* A node's cores are alike, so the positions on it take them in order;
+     * with sockets each takes the core of its slot (the k-th slot of a node
+     * is its core k), whose socket the mapping chose. */
+    int *core_of_position = node_of_position + np;
+    for (int i = 0; i < np; i++) {
         node_of_position[pi[i]] = slot_node[i];
+        core_of_position[pi[i]] = slot_in_node[slot_node[i]]++;
+    }
+    memset(slot_in_node, 0, (size_t)plat->nnodes * sizeof *slot_in_node);
     if (files[0]) {
         for (const char *line = header; line && *line;) {
             size_t n = strcspn(line, "\n");
@@ -143,7 +150,8 @@ sc_err_t sc_mapfile_write(const sc_platform_t *plat, int np, const int *pi, cons
             fprintf(files[1], "%s:1\n", host);
         if (files[2])
             fprintf(files[2], "rank %d=%s slot=%d\n", j, host,
-                    slot_in_node[node_of_position[j]]++);
+                    sc_platform_socket_levels(plat) ? core_of_position[j]
+                                                    : slot_in_node[node_of_position[j]]++);
     }
     err = sc_outputs_commit(outs);
     outs = NULL;

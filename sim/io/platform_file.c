@@ -38,6 +38,7 @@ typedef struct {
     int split;     /* link: SPLITDUPLEX, known to SimGrid as ID_UP, ID_DOWN */
     int host_link; /* host: line of its <host_link>, 0 if none */
     int loopback;  /* host: line of its <route src=dst>, 0 if none */
+    long cores;    /* host: its cores */
     const char *bus; /* host: the one link of that route, NULL if more */
 } decl_t;
 
@@ -49,6 +50,8 @@ typedef struct {
     int prop_line[SC_NPLATFORM_PROPS];
     const char *topology; /* simcoll/topology, or NULL */
     int topology_line;
+    const char *sockets; /* simcoll/sockets, or NULL */
+    int sockets_line;
 } check_t;
 
 static sc_err_t refuse(const check_t *c, int line, const char *fmt, ...)
@@ -202,12 +205,15 @@ static sc_err_t check_prop(check_t *c, xmlNode *node)
         return refuse(c, line_of(node), "<prop id=\"%s\"> needs value=\"...\"", id);
     if (strncmp(id, "simcoll/", 8) != 0)
         return SC_OK; /* not ours: SimGrid keeps it, nobody reads it */
-    if (!strcmp(id, "simcoll/topology")) {
-        if (c->topology)
+    if (!strcmp(id, "simcoll/topology") || !strcmp(id, "simcoll/sockets")) {
+        int topology = !strcmp(id, "simcoll/topology");
+        const char **seen = topology ? &c->topology : &c->sockets;
+        int *line = topology ? &c->topology_line : &c->sockets_line;
+        if (*seen)
             return refuse(c, line_of(node), "<prop id=\"%s\"> is set twice (first on line %d)", id,
-                          c->topology_line);
-        c->topology = value;
-        c->topology_line = line_of(node);
+                          *line);
+        *seen = value;
+        *line = line_of(node);
         return SC_OK;
     }
     int i = sc_platform_prop_index(id);
@@ -224,7 +230,7 @@ static sc_err_t check_prop(check_t *c, xmlNode *node)
         strncat(known, k ? ", " : "", sizeof known - strlen(known) - 1);
         strncat(known, sc_platform_props[k], sizeof known - strlen(known) - 1);
     }
-    strncat(known, ", simcoll/topology", sizeof known - strlen(known) - 1);
+    strncat(known, ", simcoll/topology, simcoll/sockets", sizeof known - strlen(known) - 1);
     return refuse(c, line_of(node), "unknown simcoll property '%s'; the properties are %s", id,
                   known);
 }
@@ -268,7 +274,7 @@ static sc_err_t check_host(check_t *c, xmlNode *node, long long *total_cores)
                           id, core, MAX_CORES_PER_HOST);
     }
     *total_cores += cores;
-    c->hosts[c->nhosts++] = (decl_t){.id = id, .line = line_of(node)};
+    c->hosts[c->nhosts++] = (decl_t){.id = id, .line = line_of(node), .cores = cores};
     return SC_OK;
 }
 
@@ -438,6 +444,56 @@ static sc_err_t check_rack_names(check_t *c, xmlNode *zone)
     return SC_OK;
 }
 
+/* Sockets (simcoll/sockets = S): built with racks only (sim/engine/
+ * topology.cpp makes each node a zone of S socket hosts, NODE-socket-K,
+ * joined by the node's link NODE_sockets, a copy of the link "socket",
+ * and leaving through the router NODE_router), every node's cores a
+ * multiple of S. SimGrid refuses a second element of any of those names. */
+static sc_err_t check_sockets(check_t *c, const sc_topology_t *t, sc_platform_t *plat)
+{
+    char *end;
+    long sockets = strtol(c->sockets, &end, 10);
+    if (end == c->sockets || *end || strspn(c->sockets, "0123456789") != strlen(c->sockets) ||
+        sockets < 1 || sockets > 64)
+        return refuse(c, c->sockets_line,
+                      "simcoll/sockets '%s' is not a whole number of sockets a node in 1..64",
+                      c->sockets);
+    plat->sockets = (int)sockets;
+    if (sockets == 1)
+        return SC_OK;
+    if (t->kind != SC_TOPO_RACKS)
+        return refuse(c, c->sockets_line,
+                      "simcoll/sockets: nodes have sockets in racks only (simcoll/topology "
+                      "'racks:N,R'; racks:N,1 is one switch), not in '%s'",
+                      c->topology);
+    if (!find(c->links, c->nlinks, "socket"))
+        return refuse(c, c->sockets_line,
+                      "a zone with simcoll/sockets needs <link id=\"socket\">, the bandwidth, "
+                      "latency and sharing policy of the link between a node's sockets");
+    for (int i = 0; i < c->nhosts; i++) {
+        const decl_t *h = &c->hosts[i];
+        if (h->cores % sockets)
+            return refuse(c, h->line,
+                          "<host id=\"%s\"> has %ld cores, which %ld sockets (simcoll/sockets) "
+                          "cannot share evenly; give it a multiple of %ld",
+                          h->id, h->cores, sockets, sockets);
+        size_t len = strlen(h->id);
+        if (strstr(h->id, "-socket-") || (len >= 7 && !strcmp(h->id + len - 7, "_router")))
+            return refuse(c, h->line,
+                          "<host id=\"%s\">: with sockets simcoll names each socket's host "
+                          "NODE-socket-K and each node's router NODE_router; rename the host",
+                          h->id);
+    }
+    for (int i = 0; i < c->nlinks; i++)
+        if (names_like(c->links[i].id, "_sockets"))
+            return refuse(c, c->links[i].line,
+                          "<link id=\"%s\">: with sockets simcoll names each node's link between "
+                          "its sockets NODE_sockets; rename the link",
+                          c->links[i].id);
+    plat->nlevels++;
+    return SC_OK;
+}
+
 /* A network of SimGrid's own topology (simcoll/topology): as many hosts
  * as it connects, no host_link (the topology connects them), each host's
  * shared memory one link of its own, and a link "network" that every link
@@ -474,11 +530,13 @@ static sc_err_t check_topology(check_t *c, xmlNode *zone, sc_platform_t *plat)
         return refuse(c, c->topology_line,
                       "a zone with simcoll/topology needs <link id=\"network\">, the bandwidth, "
                       "latency and sharing policy of every link of the topology");
-    if (t.kind == SC_TOPO_RACKS && !find(c->links, c->nlinks, "uplink"))
+    if (t.kind == SC_TOPO_RACKS && t.racks > 1 && !find(c->links, c->nlinks, "uplink"))
         return refuse(c, c->topology_line,
-                      "a zone with simcoll/topology 'racks:...' needs <link id=\"uplink\">, the "
-                      "bandwidth, latency and sharing policy of the link from each rack's switch "
-                      "to the core switch");
+                      "a zone with simcoll/topology 'racks:...' of more than one rack needs "
+                      "<link id=\"uplink\">, the bandwidth, latency and sharing policy of the "
+                      "link from each rack's switch to the core switch");
+    if (c->sockets && (err = check_sockets(c, &t, plat)))
+        return err;
     if (t.kind == SC_TOPO_RACKS && (err = check_rack_names(c, zone)))
         return err;
     for (int i = 0; i < c->nhosts; i++) {
@@ -486,11 +544,11 @@ static sc_err_t check_topology(check_t *c, xmlNode *zone, sc_platform_t *plat)
         if (!h->loopback)
             continue; /* said below */
         if (!h->bus || !strcmp(h->bus, "network") || !strcmp(h->bus, "uplink") ||
-            !find(c->links, c->nlinks, h->bus))
+            !strcmp(h->bus, "socket") || !find(c->links, c->nlinks, h->bus))
             return refuse(c, h->loopback,
                           "host '%s': in a zone with simcoll/topology a node's shared-memory "
                           "<route> holds one link of its own, by its id (not half of a "
-                          "SPLITDUPLEX link), not \"network\" or \"uplink\"",
+                          "SPLITDUPLEX link), not \"network\", \"uplink\" or \"socket\"",
                           h->id);
         for (int k = 0; k < i; k++)
             if (c->hosts[k].bus && !strcmp(c->hosts[k].bus, h->bus))
@@ -578,6 +636,12 @@ static sc_err_t check_zone(check_t *c, xmlNode *zone, sc_platform_t *plat)
         return err;
     plat->ngroupings = 0;
     plat->nlevels = 2;
+    plat->sockets = 1;
+    if (c->sockets && !c->topology)
+        return refuse(c, c->sockets_line,
+                      "simcoll/sockets: nodes have sockets in racks only; add <prop "
+                      "id=\"simcoll/topology\" value=\"racks:%d,1\"/> for one switch",
+                      c->nhosts);
     if (c->topology && (err = check_topology(c, zone, plat)))
         return err;
     for (int i = 0; i < c->nhosts; i++) {

@@ -148,8 +148,8 @@ int sc_topology_groupings(const sc_topology_t *t, long *sizes, int max)
         for (unsigned k = 0; k + 1 < t->levels && n < max; k++)
             sizes[n++] = size *= t->down[k];
         break;
-    case SC_TOPO_RACKS:
-        if (max > 0)
+    case SC_TOPO_RACKS: /* one rack is one switch: no level */
+        if (max > 0 && t->racks > 1)
             sizes[n++] = t->rack_nodes;
         break;
     case SC_TOPO_DRAGONFLY: {

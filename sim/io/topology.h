@@ -47,7 +47,7 @@ sc_err_t sc_topology_parse(const char *what, const char *text, sc_topology_t *t)
 
 /* The topology's groups of consecutive nodes below its top, smallest first:
  * a fat tree's switches of levels 1 to L-1 (size D1, D1*D2, ...); a
- * dragonfly's routers, chassis and groups (N, N*R, N*R*C); racks (N); a
+ * dragonfly's routers, chassis and groups (N, N*R, N*R*C); racks (N, if R > 1); a
  * torus has none. Writes at most `max` sizes and returns how many there are. */
 int sc_topology_groupings(const sc_topology_t *t, long *sizes, int max);
 

@@ -469,7 +469,7 @@ static void advance(node_t *nd, int r)
             }
             if (rk->phase == 1) {
                 rk->phase = 2;
-                if (hier > 0 && model->nic_free) {
+                if (sc_model_level_id(model, r, dst) == SC_LEVEL_INTER && model->nic_free) {
                     double leave = sc_model_depart(
                         model->nic_free, model->node_of[r], model->node_of[dst], lv->gap_s,
                         now, sc_wire_time(model->plat, lv, eager ? bytes : 0));

@@ -134,8 +134,25 @@ grep -q "open.ini:2: a value of 'topology' opens a quote it does not close" open
     fail "an open quote: $(cat open.err)"
 [ ! -e open.csv ] || fail "an open quote: open.csv was written"
 
+# A sockets axis: nodes of one socket (no level of its own) and of two, whose
+# rows count messages on three levels.
+cat > sockets.ini <<STUDY
+platform = $platforms/gige.xml
+nodes = 2
+sockets = 1, 2
+algo = ring
+np = 16
+payload = no
+STUDY
+"$simcoll" sweep sockets.ini -o sockets.csv 2>/dev/null || fail "sockets: exit $?"
+grep -q ',ok,gige-2x8,ring,.*,[0-9]*;[0-9]*,[0-9]*;[0-9]*,' sockets.csv ||
+    fail "no row on one socket a node: $(cat sockets.csv)"
+grep -q ',ok,gige-2x8-2sockets,ring,.*,[0-9]*;[0-9]*;[0-9]*,[0-9]*;[0-9]*;[0-9]*,' sockets.csv ||
+    fail "no row on two sockets a node: $(cat sockets.csv)"
+
 # A value every point would refuse stops the study before it runs.
 for bad in "algo = ring\\nnp = 4x|3: np: '4x' is not an integer" \
+           "algo = ring\\nsockets = 2x|3: sockets: '2x' is not an integer" \
            "algo = ring\\npayload = maybe|3: payload 'maybe': use yes or no" \
            "algo = rign|2: algo: unknown algorithm 'rign'" "algo = ring\\nsize = -1|3: size"; do
     printf 'platform = %s/gige.xml\n%b\n' "$platforms" "${bad%%|*}" > badvalue.ini

@@ -160,6 +160,20 @@ static void test_model_exact_racks(void)
     check_model_exact("tests/platforms/nocontention-racks.xml", nps, 4, msizes, 3, 150);
 }
 
+/* The same on four levels (tests/platforms/nocontention-sockets.xml): in a
+ * socket, between the sockets of a node, in a rack, between racks; and
+ * every algorithm's output right there. */
+static void test_model_exact_sockets(void)
+{
+    static const int nps[] = {2, 3, 7, 11, 16};
+    static const size_t msizes[] = {1, 3000, 100000};
+    check_model_exact("tests/platforms/nocontention-sockets.xml", nps, 5, msizes, 3, 200);
+    static const int checked[] = {3, 6, 13, 16};
+    for (int pl = 0; pl < 2; pl++)
+        CU_ASSERT_TRUE(check_results("tests/platforms/nocontention-sockets.xml",
+                                     (sc_placement_t)pl, checked, 4) > 50);
+}
+
 /* Ranks that enter late: nobody may leave the barrier before the last one
  * entered, and the model (started at the same times) still matches. */
 static void test_barrier_semantics(void)
@@ -249,6 +263,7 @@ void sc_suite_collectives(void)
     CU_add_test(s, "simulated time equals the model without contention", test_model_exact);
     CU_add_test(s, "... with LogGP overheads and bandwidth factors", test_model_exact_loggp);
     CU_add_test(s, "cost model exact on racks (three levels)", test_model_exact_racks);
+    CU_add_test(s, "cost model exact with sockets (four levels)", test_model_exact_sockets);
     CU_add_test(s, "barrier with late ranks", test_barrier_semantics);
     CU_add_test(s, "a wrong result is caught", test_wrong_result_is_caught);
     CU_add_test(s, "bad run specifications", test_run_checks);

@@ -29,7 +29,7 @@ static double predict(const sc_platform_t *plat, const int *node_of, int np,
                       const char *algo, size_t m)
 {
     sc_model_t model;
-    CU_ASSERT_EQUAL_FATAL(sc_model_init(&model, plat, np, node_of, NULL, NULL, sizeof(double)),
+    CU_ASSERT_EQUAL_FATAL(sc_model_init(&model, plat, np, node_of, NULL, NULL, NULL, sizeof(double)),
                           SC_OK);
     double *t = calloc((size_t)np, sizeof *t);
     CU_ASSERT_EQUAL(sc_algo_find(algo)->model(&model, m, 0, t), SC_OK);

@@ -8,6 +8,7 @@
 
 #include "algorithms/registry.h"
 #include "helpers.h"
+#include "models/cost.h"
 #include "sim/engine/generate.h"
 #include "sim/engine/run.h"
 #include "suites.h"
@@ -222,7 +223,7 @@ static void test_generated_platform(void)
         return;
     char path[SC_TEST_TEMP_LEN];
     CU_ASSERT_FATAL(sc_test_temp_file(path) == 0);
-    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, NULL, 12, "4", NULL, 0, path), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, NULL, 12, "4", 1, NULL, 0, path), SC_OK);
     sc_platform_t gen;
     CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
     CU_ASSERT_STRING_EQUAL(gen.name, "gige-12x4");
@@ -240,10 +241,10 @@ static void test_generated_platform(void)
                     sc_level_send_overhead(&g->level[l], 1), g->level[l].eager_limit);
     sc_platform_destroy(&gen);
     CU_ASSERT_EQUAL(sc_generate_platform(sc_test_path("tests/platforms/nonuniform.xml"), NULL, NULL,
-                                         4, NULL, NULL, 0, path),
+                                         4, NULL, 1, NULL, 0, path),
                     SC_ERR_INPUT);
     CU_ASSERT_EQUAL(
-        sc_generate_platform(g->path, NULL, NULL, 4, NULL, NULL, 0, "/nonexistent-dir/p.xml"),
+        sc_generate_platform(g->path, NULL, NULL, 4, NULL, 1, NULL, 0, "/nonexistent-dir/p.xml"),
         SC_ERR_INPUT);
     remove(path);
 }
@@ -258,7 +259,7 @@ static void test_generated_uneven(void)
     char path[SC_TEST_TEMP_LEN];
     CU_ASSERT_FATAL(sc_test_temp_file(path) == 0);
     CU_ASSERT_EQUAL_FATAL(
-        sc_generate_platform(g->path, NULL, NULL, 0, "2x16,4+4,1x2", NULL, 0, path), SC_OK);
+        sc_generate_platform(g->path, NULL, NULL, 0, "2x16,4+4,1x2", 1, NULL, 0, path), SC_OK);
     sc_platform_t gen;
     CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
     static const int want[] = {16, 16, 4, 4, 2};
@@ -270,9 +271,9 @@ static void test_generated_uneven(void)
         CU_ASSERT_EQUAL(gen.nodes[i].cores, want[i]);
     sc_platform_destroy(&gen);
     /* The same list with the count it gives is accepted; "8" is every node. */
-    CU_ASSERT_EQUAL(sc_generate_platform(g->path, NULL, NULL, 5, "2x16+4+4+2", NULL, 0, path),
+    CU_ASSERT_EQUAL(sc_generate_platform(g->path, NULL, NULL, 5, "2x16+4+4+2", 1, NULL, 0, path),
                     SC_OK);
-    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, NULL, 3, "8", NULL, 0, path), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, NULL, 3, "8", 1, NULL, 0, path), SC_OK);
     CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
     CU_ASSERT_EQUAL(gen.total_cores, 24);
     CU_ASSERT_STRING_EQUAL(gen.name, "gige-3x8");
@@ -291,7 +292,7 @@ static void test_generated_uneven(void)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         remove(path);
         int nodes = i == 0 ? 2 : 0;
-        CU_ASSERT_EQUAL(sc_generate_platform(g->path, NULL, NULL, nodes, bad[i][0], NULL, 0, path),
+        CU_ASSERT_EQUAL(sc_generate_platform(g->path, NULL, NULL, nodes, bad[i][0], 1, NULL, 0, path),
                         SC_ERR_INPUT);
         const char *need = i == 0 ? "--nodes 2, but --cores '2x16,4' lists 3 nodes" : bad[i][1];
         if (!strstr(sc_error_message(), need))
@@ -313,7 +314,7 @@ static void test_generated_network(void)
     char path[SC_TEST_TEMP_LEN];
     CU_ASSERT_FATAL(sc_test_temp_file(path) == 0);
     char *sets[] = {"inter.bandwidth=2x"};
-    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, "ib4x-ddr", NULL, 3, "16", sets, 1, path),
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, "ib4x-ddr", NULL, 3, "16", 1, sets, 1, path),
                           SC_OK);
     sc_platform_t gen;
     CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
@@ -335,7 +336,7 @@ static void test_generated_network(void)
     CU_ASSERT_EQUAL(gen.nodes[0].cores, 16);
     sc_platform_destroy(&gen);
     /* The other way round, and without --like: the preset's own platform. */
-    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(ib->path, "gige", NULL, 2, NULL, NULL, 0, path),
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(ib->path, "gige", NULL, 2, NULL, 1, NULL, 0, path),
                           SC_OK);
     CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
     in = &gen.level[SC_LEVEL_INTER], want = &g->level[SC_LEVEL_INTER];
@@ -344,7 +345,7 @@ static void test_generated_network(void)
         CU_ASSERT_DOUBLE_EQUAL(sc_level_bandwidth_factor(in, m),
                                sc_level_bandwidth_factor(want, m), 1e-12);
     sc_platform_destroy(&gen);
-    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(NULL, "gige", NULL, 2, NULL, NULL, 0, path), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(NULL, "gige", NULL, 2, NULL, 1, NULL, 0, path), SC_OK);
     CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
     CU_ASSERT_STRING_EQUAL(gen.name, "gige-2x8");
     sc_platform_destroy(&gen);
@@ -354,7 +355,7 @@ static void test_generated_network(void)
         snprintf(shipped, sizeof shipped, "platforms/%s", n->platform);
         const sc_platform_t *own = sc_test_platform(shipped);
         CU_ASSERT_PTR_NOT_NULL_FATAL(own);
-        CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, n->name, NULL, 2, NULL, NULL, 0, path),
+        CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, n->name, NULL, 2, NULL, 1, NULL, 0, path),
                               SC_OK);
         CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
         in = &gen.level[SC_LEVEL_INTER], want = &own->level[SC_LEVEL_INTER];
@@ -367,10 +368,10 @@ static void test_generated_network(void)
         sc_platform_destroy(&gen);
     }
     remove(path);
-    CU_ASSERT_EQUAL(sc_generate_platform(g->path, "ib5x", NULL, 2, NULL, NULL, 0, path),
+    CU_ASSERT_EQUAL(sc_generate_platform(g->path, "ib5x", NULL, 2, NULL, 1, NULL, 0, path),
                     SC_ERR_INPUT);
     CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "unknown interconnect 'ib5x'; use gige, "));
-    CU_ASSERT_EQUAL(sc_generate_platform(NULL, NULL, NULL, 2, NULL, NULL, 0, path), SC_ERR_INPUT);
+    CU_ASSERT_EQUAL(sc_generate_platform(NULL, NULL, NULL, 2, NULL, 1, NULL, 0, path), SC_ERR_INPUT);
     CU_ASSERT_EQUAL(access(path, F_OK), -1);
 }
 
@@ -427,7 +428,7 @@ static void test_topology_levels(void)
     };
     for (int i = 0; i < 3; i++) {
         CU_ASSERT_EQUAL_FATAL(
-            sc_generate_platform(g->path, NULL, cases[i].topology, 0, "1", NULL, 0, path), SC_OK);
+            sc_generate_platform(g->path, NULL, cases[i].topology, 0, "1", 1, NULL, 0, path), SC_OK);
         sc_run_result_t res;
         run_result(path, "ring", 16, 1000, &res);
         CU_ASSERT_EQUAL(res.nlevels, cases[i].nlevels);
@@ -444,9 +445,9 @@ static void test_topology_levels(void)
      * (4 links): the second route is longer by two NIC links, one NIC
      * latency, and its message is a level higher. */
     CU_ASSERT_EQUAL_FATAL(
-        sc_generate_platform(g->path, NULL, "fat-tree:2;2,8;1,1;1,1", 0, "1", NULL, 0, path), SC_OK);
+        sc_generate_platform(g->path, NULL, "fat-tree:2;2,8;1,1;1,1", 0, "1", 1, NULL, 0, path), SC_OK);
     CU_ASSERT_EQUAL_FATAL(
-        sc_generate_platform(g->path, NULL, "fat-tree:2;1,16;1,1;1,1", 0, "1", NULL, 0, other),
+        sc_generate_platform(g->path, NULL, "fat-tree:2;1,16;1,1;1,1", 0, "1", 1, NULL, 0, other),
         SC_OK);
     sc_run_result_t near, far;
     run_result(path, "bcast-binomial", 2, 1, &near);
@@ -481,12 +482,12 @@ static void test_racks(void)
     CU_ASSERT_STRING_EQUAL(levels.cores, "2");
     CU_ASSERT_STRING_EQUAL(levels.topology, "racks:4,3");
     CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, levels.topology, levels.nodes,
-                                               levels.cores, slow, 1, racks),
+                                               levels.cores, 1, slow, 1, racks),
                           SC_OK);
-    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, "fat-tree:2;4,3;1,1;1,1", 0, "2",
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, "fat-tree:2;4,3;1,1;1,1", 0, "2", 1,
                                                NULL, 0, tree),
                           SC_OK);
-    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, "racks:4,3", 0, "2", NULL, 0, fast),
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, "racks:4,3", 0, "2", 1, NULL, 0, fast),
                           SC_OK);
     static const char *const algos[] = {"bruck", "ring", "bcast-binomial", "allreduce-rd"};
     for (int i = 0; i < 4; i++) {
@@ -514,7 +515,7 @@ static void test_racks(void)
      * rack) pays two NIC links and two uplinks, and the model, which takes
      * the routes' latency, says so to the simulated second. */
     char *uplink[] = {"rack.latency=3us", "rack.bandwidth=0.5x"};
-    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, "racks:1,3", 0, "1", uplink, 2, fast),
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, "racks:1,3", 0, "1", 1, uplink, 2, fast),
                           SC_OK);
     sc_platform_t one;
     CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", fast, &one), SC_OK);
@@ -530,7 +531,8 @@ static void test_racks(void)
     CU_ASSERT_DOUBLE_EQUAL(msg.sim_time_s, msg.model_time_s, 1e-9 * msg.model_time_s);
     sc_run_result_destroy(&msg);
     static const char *const bad[][2] = {
-        {"socket:2,node:4", "sockets are not modelled"},
+        {"socket:100,node:4", "--levels: socket"},
+        {"socket:2,core:2,node:4", "'core' after a larger level"},
         {"node:4,core:2", "'core' after a larger level"},
         {"node:4,node:2", "'node' twice"},
         {"rack:4", "no node level"},
@@ -548,12 +550,141 @@ static void test_racks(void)
         CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), bad[i][1]));
     }
     char *unknown[] = {"rack.gap=1us"};
-    CU_ASSERT_EQUAL(sc_generate_platform(g->path, NULL, "racks:4,3", 0, NULL, unknown, 1, fast),
+    CU_ASSERT_EQUAL(sc_generate_platform(g->path, NULL, "racks:4,3", 0, NULL, 1, unknown, 1, fast),
                     SC_ERR_INPUT);
     CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "unknown parameter 'gap'"));
     remove(racks);
     remove(tree);
     remove(fast);
+}
+
+/* Nodes of sockets (tests/platforms/nocontention-sockets.xml: 2 racks of
+ * nodes of 4, 6; 2, 4 cores, each node of 2 sockets): the levels and their
+ * routes, the sockets ranks take, the level of their messages; and
+ * sockets in generated platforms. */
+static void test_sockets(void)
+{
+    const sc_platform_t *p = sc_test_platform("tests/platforms/nocontention-sockets.xml");
+    if (!p)
+        return;
+    CU_ASSERT_EQUAL(p->nnodes, 4);
+    CU_ASSERT_EQUAL(p->total_cores, 16);
+    CU_ASSERT_EQUAL(p->sockets, 2);
+    CU_ASSERT_EQUAL(p->nlevels, 4);
+    CU_ASSERT_TRUE(p->uniform);
+    CU_ASSERT_STRING_EQUAL(p->nodes[1].name, "n1");
+    CU_ASSERT_EQUAL(p->nodes[1].cores, 6);
+    /* In a socket its memory bus; between sockets the memory bus and the
+     * node's slower socket link, with shared memory's overhead and eager
+     * limit; between nodes the two NIC links alone, as without sockets. */
+    CU_ASSERT_DOUBLE_EQUAL(p->level[SC_LEVEL_INTRA].latency_s, 200e-9, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(p->level[SC_LEVEL_INTRA].bandwidth_Bps, 1e9, 1e-3);
+    CU_ASSERT_DOUBLE_EQUAL(p->between_sockets.latency_s, 200e-9, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(p->between_sockets.bandwidth_Bps, 400e6, 1e-3);
+    CU_ASSERT_EQUAL(p->between_sockets.eager_limit, 4096);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_send_overhead(&p->between_sockets, 1), 1e-6, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(p->level[SC_LEVEL_INTER].latency_s, 10e-6, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(p->level[SC_LEVEL_INTER].bandwidth_Bps, 100e6, 1e-3);
+    CU_ASSERT_DOUBLE_EQUAL(p->between_groups[0].bandwidth_Bps, 40e6, 1e-3);
+
+    /* A node's ranks take its cores in order, socket 0's first. */
+    int node_of[16], socket_of[16];
+    static const int block[16] = {0, 0, 1, 1, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, 1, 1};
+    CU_ASSERT_EQUAL_FATAL(sc_place(p, 16, SC_PLACE_BLOCK, node_of), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_place_sockets(p, 16, node_of, socket_of), SC_OK);
+    for (int r = 0; r < 16; r++)
+        CU_ASSERT_EQUAL(socket_of[r], block[r]);
+    sc_model_t model;
+    CU_ASSERT_EQUAL_FATAL(sc_model_init(&model, p, 16, node_of, socket_of, NULL, NULL, 8), SC_OK);
+    CU_ASSERT_EQUAL(sc_model_hier_level(&model, 0, 1), 0);
+    CU_ASSERT_EQUAL(sc_model_hier_level(&model, 0, 2), 1);
+    CU_ASSERT_EQUAL(sc_model_hier_level(&model, 0, 4), 2);  /* n0 to n1, one rack */
+    CU_ASSERT_EQUAL(sc_model_hier_level(&model, 0, 12), 3); /* n0 to n3, two racks */
+    CU_ASSERT_EQUAL(sc_model_level_id(&model, 0, 2), SC_LEVEL_INTRA);
+    CU_ASSERT_PTR_EQUAL(sc_model_level(&model, 0, 2), &p->between_sockets);
+    CU_ASSERT_PTR_EQUAL(sc_model_level(&model, 0, 4), &p->level[SC_LEVEL_INTER]);
+    sc_model_destroy(&model);
+    /* cyclic: two ranks a node; n2 has one core a socket */
+    static const int cyclic[8] = {0, 0, 0, 0, 0, 0, 1, 0};
+    CU_ASSERT_EQUAL_FATAL(sc_place(p, 8, SC_PLACE_CYCLIC, node_of), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_place_sockets(p, 8, node_of, socket_of), SC_OK);
+    for (int r = 0; r < 8; r++)
+        CU_ASSERT_EQUAL(socket_of[r], cyclic[r]);
+
+    /* A ring on n0's 4 cores: of each step's 4 messages, 2 stay in a
+     * socket and 2 cross to the other; the model is exact. */
+    sc_run_result_t ring;
+    run_result(p->path, "ring", 4, 1024, &ring);
+    CU_ASSERT_EQUAL(ring.nlevels, 4);
+    CU_ASSERT_EQUAL(ring.level_messages[0], 6);
+    CU_ASSERT_EQUAL(ring.level_messages[1], 6);
+    CU_ASSERT_EQUAL(ring.level_messages[2] + ring.level_messages[3], 0);
+    CU_ASSERT_EQUAL(ring.messages[SC_LEVEL_INTRA], 12);
+    CU_ASSERT_DOUBLE_EQUAL(ring.sim_time_s, ring.model_time_s, 1e-9 * ring.model_time_s);
+    sc_run_result_destroy(&ring);
+
+    /* Generated: core:2,socket:3,node:2 is 2 nodes of 3 sockets of 2
+     * cores; the sockets' link starts adding nothing to the memory bus. */
+    const sc_platform_t *g = sc_test_platform("platforms/ib4x.xml");
+    if (!g)
+        return;
+    char path[SC_TEST_TEMP_LEN];
+    CU_ASSERT_FATAL(sc_test_temp_file(path) == 0);
+    sc_levels_t levels;
+    CU_ASSERT_EQUAL_FATAL(sc_levels_parse("core:2,socket:3,node:2", &levels), SC_OK);
+    CU_ASSERT_EQUAL(levels.sockets, 3);
+    CU_ASSERT_EQUAL(levels.nodes, 2);
+    CU_ASSERT_STRING_EQUAL(levels.cores, "6");
+    CU_ASSERT_STRING_EQUAL(levels.topology, "");
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, NULL, levels.nodes, levels.cores,
+                                               levels.sockets, NULL, 0, path),
+                          SC_OK);
+    sc_platform_t gen;
+    CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
+    CU_ASSERT_EQUAL(gen.sockets, 3);
+    CU_ASSERT_EQUAL(gen.total_cores, 12);
+    CU_ASSERT_EQUAL(gen.nlevels, 3);
+    CU_ASSERT_TRUE(gen.uniform);
+    CU_ASSERT_DOUBLE_EQUAL(gen.between_sockets.latency_s, g->level[SC_LEVEL_INTRA].latency_s,
+                           1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(gen.between_sockets.bandwidth_Bps,
+                           g->level[SC_LEVEL_INTRA].bandwidth_Bps, 1e-3);
+    CU_ASSERT_DOUBLE_EQUAL(gen.level[SC_LEVEL_INTER].latency_s,
+                           g->level[SC_LEVEL_INTER].latency_s, 1e-15);
+    sc_platform_destroy(&gen);
+    char *sets[] = {"socket.latency=100ns", "socket.bandwidth=0.5x"};
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, "racks:2,2", 0, "4", 2, sets, 2, path),
+                          SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
+    CU_ASSERT_EQUAL(gen.nlevels, 4);
+    CU_ASSERT_DOUBLE_EQUAL(gen.between_sockets.latency_s,
+                           g->level[SC_LEVEL_INTRA].latency_s + 100e-9, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(gen.between_sockets.bandwidth_Bps,
+                           0.5 * g->level[SC_LEVEL_INTRA].bandwidth_Bps, 1e-3);
+    sc_platform_destroy(&gen);
+    remove(path);
+    static const struct {
+        int sockets;
+        char *set;
+        const char *needle;
+    } bad[] = {
+        {3, NULL, "3 sockets a node cannot share node-0's 8 cores evenly"},
+        {1, "socket.latency=1us", "there are no sockets"},
+        {2, "socket.gap=1us", "unknown parameter 'gap'"},
+        {2, "socket.latency=2x", "socket.latency starts at 0, which a factor leaves 0"},
+        {65, NULL, "--sockets 65: give 1 to 64"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char *set[] = {bad[i].set};
+        CU_ASSERT_EQUAL(sc_generate_platform(g->path, NULL, NULL, 2, NULL, bad[i].sockets, set,
+                                             bad[i].set ? 1 : 0, path),
+                        SC_ERR_INPUT);
+        if (!strstr(sc_error_message(), bad[i].needle))
+            fprintf(stderr, "\nsockets %d, %s: %s\n", bad[i].sockets, bad[i].set,
+                    sc_error_message());
+        CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), bad[i].needle));
+        CU_ASSERT_EQUAL(access(path, F_OK), -1);
+    }
 }
 
 /* A topology's node i is simcoll's node i, in name order, whatever the
@@ -620,7 +751,7 @@ static void test_generated_topology(void)
     };
     for (int i = 0; i < 3; i++) {
         CU_ASSERT_EQUAL_FATAL(
-            sc_generate_platform(g->path, NULL, topologies[i][0], 0, "2", NULL, 0, path), SC_OK);
+            sc_generate_platform(g->path, NULL, topologies[i][0], 0, "2", 1, NULL, 0, path), SC_OK);
         sc_platform_t gen;
         CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
         CU_ASSERT_STRING_EQUAL(gen.name, topologies[i][1]);
@@ -637,24 +768,24 @@ static void test_generated_topology(void)
     /* One switch: the star's time, exactly. */
     int valid;
     CU_ASSERT_EQUAL_FATAL(
-        sc_generate_platform(g->path, NULL, "fat-tree:1;4;1;1", 0, NULL, NULL, 0, path), SC_OK);
-    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, NULL, 4, NULL, NULL, 0, star), SC_OK);
+        sc_generate_platform(g->path, NULL, "fat-tree:1;4;1;1", 0, NULL, 1, NULL, 0, path), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, NULL, 4, NULL, 1, NULL, 0, star), SC_OK);
     double tree = run_time(path, "bruck", 0, 2048, &valid),
            flat = run_time(star, "bruck", 0, 2048, &valid);
     CU_ASSERT_DOUBLE_EQUAL(tree, flat, 1e-9 * flat);
     /* Two nodes of one core: a torus link is one NIC link, the star two. */
-    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, "torus:2", 0, "1", NULL, 0, path),
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, "torus:2", 0, "1", 1, NULL, 0, path),
                           SC_OK);
-    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, NULL, 2, "1", NULL, 0, star), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, NULL, 2, "1", 1, NULL, 0, star), SC_OK);
     double one = run_time(path, "bcast-binomial", 2, 1000, &valid);
     double two = run_time(star, "bcast-binomial", 2, 1000, &valid);
     CU_ASSERT_DOUBLE_EQUAL(two - one, g->level[SC_LEVEL_INTER].latency_s / 2, 1e-9 * two);
     /* Refused, nothing written. */
     remove(path);
-    CU_ASSERT_EQUAL(sc_generate_platform(g->path, NULL, "torus:2,2", 5, NULL, NULL, 0, path),
+    CU_ASSERT_EQUAL(sc_generate_platform(g->path, NULL, "torus:2,2", 5, NULL, 1, NULL, 0, path),
                     SC_ERR_INPUT);
     CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "--topology 'torus:2,2' connects 4 nodes"));
-    CU_ASSERT_EQUAL(sc_generate_platform(g->path, NULL, "torus:x", 0, NULL, NULL, 0, path),
+    CU_ASSERT_EQUAL(sc_generate_platform(g->path, NULL, "torus:x", 0, NULL, 1, NULL, 0, path),
                     SC_ERR_INPUT);
     CU_ASSERT_EQUAL(access(path, F_OK), -1);
     remove(star);
@@ -672,7 +803,7 @@ static void test_generated_what_if(void)
     char *sets[] = {"inter.bandwidth=2x",    "inter.latency=1.5us",      "node.speed=10Gf",
                     "inter.send-overhead=0.5x", "inter.recv-overhead=3us", "inter.gap=0",
                     "intra.eager-limit=128KiB", "intra.bandwidth=20GBps"};
-    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, NULL, 4, NULL, sets, 8, path), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, NULL, 4, NULL, 1, sets, 8, path), SC_OK);
     sc_platform_t gen;
     CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
     const sc_level_t *in = &gen.level[SC_LEVEL_INTER], *was = &g->level[SC_LEVEL_INTER];
@@ -704,7 +835,7 @@ static void test_generated_what_if(void)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char *one[] = {(char *)bad[i][0]};
         remove(path);
-        CU_ASSERT_EQUAL(sc_generate_platform(g->path, NULL, NULL, 4, NULL, one, 1, path),
+        CU_ASSERT_EQUAL(sc_generate_platform(g->path, NULL, NULL, 4, NULL, 1, one, 1, path),
                         SC_ERR_INPUT);
         if (!strstr(sc_error_message(), bad[i][1]))
             fprintf(stderr, "\n--set %s: %s\n", bad[i][0], sc_error_message());
@@ -723,6 +854,7 @@ void sc_suite_platform(void)
     CU_add_test(s, "SimGrid's topologies in a generated platform", test_generated_topology);
     CU_add_test(s, "levels of a topology's messages", test_topology_levels);
     CU_add_test(s, "racks and their uplinks", test_racks);
+    CU_add_test(s, "nodes of sockets", test_sockets);
     CU_add_test(s, "a topology's nodes in name order", test_topology_file_order);
     CU_add_test(s, "shipped platforms", test_shipped_platforms);
     CU_add_test(s, "shipped platforms fitted to excalibur-tests",

@@ -352,6 +352,82 @@ static void test_topology(void)
     }
 }
 
+/* topology_variant's nodes in one rack, each of two sockets of 4 cores,
+ * then `from` replaced by `to`. */
+static char *sockets_variant(const char *from, const char *to)
+{
+    static const char *const edits[][2] = {
+        {"    <link id=\"node-0_nic\" bandwidth=\"1497MBps\" latency=\"1.9us\" "
+         "sharing_policy=\"SPLITDUPLEX\"/>\n",
+         ""},
+        {"    <link id=\"node-1_nic\" bandwidth=\"1497MBps\" latency=\"1.9us\" "
+         "sharing_policy=\"SPLITDUPLEX\"/>\n",
+         ""},
+        {"torus:2\"/>\n", "racks:2,1\"/>\n    <prop id=\"simcoll/sockets\" value=\"2\"/>\n"
+                          "    <link id=\"socket\" bandwidth=\"10GBps\" latency=\"100ns\"/>\n"},
+    };
+    char *xml = topology_variant(NULL, NULL);
+    for (size_t i = 0; i < sizeof edits / sizeof edits[0]; i++) {
+        char *next = replaced(xml, edits[i][0], edits[i][1]);
+        free(xml);
+        xml = next;
+    }
+    if (from) {
+        char *next = replaced(xml, from, to);
+        free(xml);
+        xml = next;
+    }
+    return xml;
+}
+
+/* simcoll/sockets: nodes of sockets, in racks only, their cores shared
+ * evenly, the link between them given, and no name the builder takes. */
+static void test_sockets(void)
+{
+    sc_platform_t plat;
+    char *xml = sockets_variant(NULL, NULL);
+    CU_ASSERT_EQUAL(check_keep(xml, &plat), SC_OK);
+    CU_ASSERT_EQUAL(plat.sockets, 2);
+    CU_ASSERT_EQUAL(plat.nlevels, 3); /* socket, node, cluster */
+    CU_ASSERT_EQUAL(plat.ngroupings, 0); /* one rack is no level */
+    sc_platform_destroy(&plat);
+    free(xml);
+    static const case_t bad[] = {
+        {"simcoll/sockets\" value=\"2", "simcoll/sockets\" value=\"3",
+         "<host id=\"node-0\"> has 8 cores, which 3 sockets (simcoll/sockets) cannot share evenly"},
+        {"simcoll/sockets\" value=\"2", "simcoll/sockets\" value=\"2x",
+         "simcoll/sockets '2x' is not a whole number of sockets a node in 1..64"},
+        {"simcoll/sockets\" value=\"2", "simcoll/sockets\" value=\"0",
+         "simcoll/sockets '0' is not a whole number"},
+        {"<link id=\"socket\"", "<link id=\"sockets\"", "needs <link id=\"socket\">"},
+        {"racks:2,1", "torus:2", "nodes have sockets in racks only"},
+        {"    <prop id=\"simcoll/sockets\"",
+         "    <prop id=\"simcoll/sockets\" value=\"1\"/>\n    <prop id=\"simcoll/sockets\"",
+         "is set twice"},
+        {"<link id=\"socket\"",
+         "<link id=\"a_sockets\" bandwidth=\"1GBps\"/>\n    <link id=\"socket\"",
+         "names each node's link between its sockets NODE_sockets"},
+        {"<link_ctn id=\"node-1_membus\"/>", "<link_ctn id=\"socket\"/>", "\"socket\""},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        xml = sockets_variant(bad[i].from, bad[i].to);
+        sc_err_t err = check(xml, &plat);
+        if (err != SC_ERR_INPUT || !strstr(sc_error_message(), bad[i].needle)) {
+            fprintf(stderr, "\nsockets case %zu: got %d '%s', want '%s'\n", i, err,
+                    sc_error_message(), bad[i].needle);
+            CU_FAIL("sockets case");
+        }
+        free(xml);
+    }
+    /* without racks */
+    xml = variant("routing=\"Cluster\">\n",
+                  "routing=\"Cluster\">\n    <prop id=\"simcoll/sockets\" value=\"2\"/>\n");
+    CU_ASSERT_EQUAL(check(xml, &plat), SC_ERR_INPUT);
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(sc_error_message(), "add <prop id=\"simcoll/topology\" value=\"racks:2,1\"/>"));
+    free(xml);
+}
+
 /* The total core count must not overflow: 300 hosts of 65536 cores. */
 static void test_too_many_cores(void)
 {
@@ -393,6 +469,7 @@ void sc_suite_platform_file(void)
     CU_add_test(s, "a good platform", test_good);
     CU_add_test(s, "hostile variants refused", test_refused);
     CU_add_test(s, "SimGrid's topologies", test_topology);
+    CU_add_test(s, "nodes of sockets", test_sockets);
     CU_add_test(s, "total cores bounded", test_too_many_cores);
     CU_add_test(s, "refused before SimGrid", test_load_refuses);
 }

@@ -152,7 +152,7 @@ static double simulate(const sc_platform_t *plat, const char *algo, int np, size
     sc_run_result_t res;
     double total;
     CU_ASSERT_EQUAL_FATAL(sc_run(&spec, &res), SC_OK);
-    CU_ASSERT_EQUAL(sc_run_cut(&spec, NULL, cut, &total, NULL), SC_OK);
+    CU_ASSERT_EQUAL(sc_run_cut(&spec, NULL, cut, &total, NULL, NULL), SC_OK);
     double t = res.sim_time_s;
     sc_run_result_destroy(&res);
     return t;
