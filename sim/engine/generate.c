@@ -768,6 +768,11 @@ sc_err_t sc_generate_platform(const char *template_path, const char *net, const 
     if (sockets < 1 || sockets > MAX_SOCKETS)
         return sc_error(SC_ERR_INPUT, "--sockets %d: give 1 to %d sockets a node", sockets,
                         MAX_SOCKETS);
+    if (sockets > 1 && topology && strncmp(topology, "racks:", 6) != 0)
+        return sc_error(SC_ERR_INPUT,
+                        "--sockets %d: nodes have sockets on one switch or in racks "
+                        "(--topology racks:N,R), not in '%s'",
+                        sockets, topology);
 
     if (topology) {
         sc_topology_t t;

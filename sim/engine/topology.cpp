@@ -154,7 +154,20 @@ void build_racks(const std::string &zone_id, const sc_topology_t &t, int sockets
     for (unsigned r = 0; r < t.racks; r++) {
         std::string rack_id = zone_id + "-rack-" + std::to_string(r);
         sg4::NetZone *rack = sg4::create_star_zone(rack_id)->set_parent(core);
-        simgrid::kernel::routing::NetPoint *rack_switch = rack->create_router(rack_id + "_switch");
+        /* With sockets a host is two zones below its rack, and SimGrid 3.32
+         * routes from it to a router of the rack zone itself without the
+         * node's NIC link (it takes the rack as the common zone of both and
+         * finds no local route in it): the switch is then a zone of its own
+         * in the rack, ZONE-rack-R-switch. */
+        sg4::NetZone *switch_zone = rack;
+        if (sockets > 1)
+            switch_zone = sg4::create_star_zone(rack_id + "-switch")->set_parent(rack);
+        simgrid::kernel::routing::NetPoint *rack_switch =
+            switch_zone->create_router(rack_id + "_switch");
+        if (sockets > 1) {
+            switch_zone->seal();
+            rack->add_route(switch_zone->get_netpoint(), nullptr, rack_switch, nullptr, {}, true);
+        }
         for (unsigned i = r * t.rack_nodes; i < (r + 1) * t.rack_nodes; i++)
             add_node(rack, nodes.at(i), sockets, links);
         rack->seal();

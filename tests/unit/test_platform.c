@@ -585,6 +585,8 @@ static void test_sockets(void)
     CU_ASSERT_DOUBLE_EQUAL(sc_level_send_overhead(&p->between_sockets, 1), 1e-6, 1e-15);
     CU_ASSERT_DOUBLE_EQUAL(p->level[SC_LEVEL_INTER].latency_s, 10e-6, 1e-15);
     CU_ASSERT_DOUBLE_EQUAL(p->level[SC_LEVEL_INTER].bandwidth_Bps, 100e6, 1e-3);
+    /* between racks: the two NIC links (5 us each) and the uplinks */
+    CU_ASSERT_DOUBLE_EQUAL(p->between_groups[0].latency_s, 10e-6, 1e-15);
     CU_ASSERT_DOUBLE_EQUAL(p->between_groups[0].bandwidth_Bps, 40e6, 1e-3);
 
     /* A node's ranks take its cores in order, socket 0's first. */
@@ -662,7 +664,62 @@ static void test_sockets(void)
     CU_ASSERT_DOUBLE_EQUAL(gen.between_sockets.bandwidth_Bps,
                            0.5 * g->level[SC_LEVEL_INTRA].bandwidth_Bps, 1e-3);
     sc_platform_destroy(&gen);
+
+    /* One rank a node, 2 racks of 2 nodes: every message crosses the
+     * network, and takes as long as without sockets. */
+    char other[SC_TEST_TEMP_LEN];
+    CU_ASSERT_FATAL(sc_test_temp_file(other) == 0);
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, "racks:2,2", 0, NULL, 2, NULL, 0,
+                                               path),
+                          SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, "racks:2,2", 0, NULL, 1, NULL, 0,
+                                               other),
+                          SC_OK);
+    sc_platform_t with, without;
+    CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &with), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", other, &without), SC_OK);
+    CU_ASSERT_DOUBLE_EQUAL(with.between_groups[0].latency_s, without.between_groups[0].latency_s,
+                           1e-15);
+    static const char *const spread[] = {"bruck", "allreduce-rd", "bcast-binomial"};
+    for (int i = 0; i < 3; i++) {
+        sc_run_result_t a, b;
+        sc_run_spec_t spec = {.plat = &with, .algo = sc_algo_find(spread[i]), .np = 4,
+                              .bytes = 4096, .placement = SC_PLACE_CYCLIC};
+        CU_ASSERT_EQUAL_FATAL(sc_run(&spec, &a), SC_OK);
+        spec.plat = &without;
+        CU_ASSERT_EQUAL_FATAL(sc_run(&spec, &b), SC_OK);
+        CU_ASSERT_DOUBLE_EQUAL(a.sim_time_s, b.sim_time_s, 1e-12 * b.sim_time_s);
+        CU_ASSERT_TRUE(a.level_messages[3] > 0); /* between racks */
+        sc_run_result_destroy(&a);
+        sc_run_result_destroy(&b);
+    }
+    sc_platform_destroy(&with);
+    sc_platform_destroy(&without);
+    remove(other);
+
+    /* The mapping judged by its cut between nodes first: on 3 gige nodes
+     * of 4 sockets, a partition into sockets cut this graph 256 between
+     * nodes where block placement cuts 128. */
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(sc_test_path("platforms/gige.xml"), NULL, NULL, 3,
+                                               "8", 4, NULL, 0, path),
+                          SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
+    sc_run_spec_t spec = {.plat = &gen, .algo = sc_algo_find("reduce-ompi-in-order-binary"),
+                          .np = 16};
+    int pi[16];
+    double seconds, cut, block_cut, total;
+    for (int how = 0; how < 2; how++) {
+        spec.pi = NULL;
+        CU_ASSERT_EQUAL_FATAL(sc_run_partition(&spec, NULL, (sc_partitioner_t)how, pi, &seconds),
+                              SC_OK);
+        CU_ASSERT_EQUAL(sc_run_cut(&spec, NULL, &block_cut, &total, NULL, NULL), SC_OK);
+        spec.pi = pi;
+        CU_ASSERT_EQUAL(sc_run_cut(&spec, NULL, &cut, &total, NULL, NULL), SC_OK);
+        CU_ASSERT_TRUE(cut <= block_cut);
+    }
+    sc_platform_destroy(&gen);
     remove(path);
+
     static const struct {
         int sockets;
         char *set;
@@ -674,6 +731,9 @@ static void test_sockets(void)
         {2, "socket.latency=2x", "socket.latency starts at 0, which a factor leaves 0"},
         {65, NULL, "--sockets 65: give 1 to 64"},
     };
+    CU_ASSERT_EQUAL(sc_generate_platform(g->path, NULL, "torus:2,2", 0, NULL, 2, NULL, 0, path),
+                    SC_ERR_INPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "not in 'torus:2,2'"));
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char *set[] = {bad[i].set};
         CU_ASSERT_EQUAL(sc_generate_platform(g->path, NULL, NULL, 2, NULL, bad[i].sockets, set,

@@ -273,6 +273,19 @@ static void test_refused(void)
     }
 }
 
+/* xml (freed) with each edits[i][0] replaced by edits[i][1], then `from`
+ * by `to` (from NULL: nothing). */
+static char *edited(char *xml, const char *const (*edits)[2], size_t n, const char *from,
+                    const char *to)
+{
+    for (size_t i = 0; i < n + (from != NULL); i++) {
+        char *next = i < n ? replaced(xml, edits[i][0], edits[i][1]) : replaced(xml, from, to);
+        free(xml);
+        xml = next;
+    }
+    return xml;
+}
+
 /* `good` as a torus of two nodes: no host_link, a simcoll/topology and a
  * "network" link; then `from` replaced by `to` (from NULL: nothing). */
 static char *topology_variant(const char *from, const char *to)
@@ -285,18 +298,7 @@ static char *topology_variant(const char *from, const char *to)
          "    <link id=\"network\" bandwidth=\"1GBps\" latency=\"1us\" "
          "sharing_policy=\"SHARED\"/>\n"},
     };
-    char *xml = strdup(good);
-    for (size_t i = 0; i < sizeof edits / sizeof edits[0]; i++) {
-        char *next = replaced(xml, edits[i][0], edits[i][1]);
-        free(xml);
-        xml = next;
-    }
-    if (from) {
-        char *next = replaced(xml, from, to);
-        free(xml);
-        xml = next;
-    }
-    return xml;
+    return edited(strdup(good), edits, sizeof edits / sizeof edits[0], from, to);
 }
 
 /* simcoll/topology: SimGrid's topologies, checked before SimGrid sees
@@ -366,18 +368,7 @@ static char *sockets_variant(const char *from, const char *to)
         {"torus:2\"/>\n", "racks:2,1\"/>\n    <prop id=\"simcoll/sockets\" value=\"2\"/>\n"
                           "    <link id=\"socket\" bandwidth=\"10GBps\" latency=\"100ns\"/>\n"},
     };
-    char *xml = topology_variant(NULL, NULL);
-    for (size_t i = 0; i < sizeof edits / sizeof edits[0]; i++) {
-        char *next = replaced(xml, edits[i][0], edits[i][1]);
-        free(xml);
-        xml = next;
-    }
-    if (from) {
-        char *next = replaced(xml, from, to);
-        free(xml);
-        xml = next;
-    }
-    return xml;
+    return edited(topology_variant(NULL, NULL), edits, sizeof edits / sizeof edits[0], from, to);
 }
 
 /* simcoll/sockets: nodes of sockets, in racks only, their cores shared
