@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 #include <xbt/dynar.h>
 
@@ -114,14 +113,13 @@ void sc_engine_boot(const sc_platform_t *plat, int actors)
     }
     /* SimGrid reads files only: hand it the checked rewrite through a file
      * that lives as long as this (child) process. */
-    int fd = memfd_create("simcoll-platform", 0);
-    if (fd < 0 || sc_write_all(fd, plat->engine_xml, plat->engine_xml_len) != 0) {
+    char path[64];
+    if (sc_memory_file("simcoll-platform", plat->engine_xml, plat->engine_xml_len, path,
+                       sizeof path) < 0) {
         fprintf(stderr, "[simcoll/ERROR] cannot hand the platform to SimGrid: %s\n",
                 strerror(errno));
         _exit(3);
     }
-    char path[64];
-    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
     simgrid_load_platform(path);
 }
 

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 #include <xbt/dynar.h>
 
@@ -481,15 +480,11 @@ static sc_err_t apply_link_set(const char *set, const char *level, link_spec_t *
  * `cause` says what made the text (calibrate's fit, --set). */
 static sc_err_t check_generated(const char *cause, const char *xml, size_t len)
 {
-    int fd = memfd_create("simcoll-generated-platform", 0);
-    if (fd < 0 || sc_write_all(fd, xml, len) != 0) {
-        if (fd >= 0)
-            close(fd);
+    char path[64];
+    int fd = sc_memory_file("simcoll-generated-platform", xml, len, path, sizeof path);
+    if (fd < 0)
         return sc_error(SC_ERR_RUN, "cannot hold the platform in memory to check it: %s",
                         strerror(errno));
-    }
-    char path[64];
-    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
     sc_platform_t plat;
     sc_err_t err = sc_platform_load("the generated platform", path, &plat);
     if (!err) {

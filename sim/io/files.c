@@ -8,8 +8,10 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -342,6 +344,21 @@ int sc_write_all(int fd, const void *data, size_t n)
         n -= (size_t)k;
     }
     return 0;
+}
+
+int sc_memory_file(const char *name, const void *data, size_t len, char *path, size_t size)
+{
+    int fd = memfd_create(name, 0);
+    if (fd < 0)
+        return -1;
+    if (sc_write_all(fd, data, len) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    snprintf(path, size, "/proc/self/fd/%d", fd);
+    return fd;
 }
 
 sc_err_t sc_outputs_commit(sc_outputs_t *outs)

@@ -63,6 +63,12 @@ void sc_outputs_discard(sc_outputs_t *outs);
  * 0 on success, -1 with errno set. */
 int sc_write_all(int fd, const void *data, size_t n);
 
+/* A file that holds `data` in memory only (memfd) and vanishes with this
+ * process however it ends, for libraries that read files only: returns
+ * its descriptor and writes a path that opens it into path[0..size-1]
+ * (at least 32 bytes); -1 with errno set on failure. */
+int sc_memory_file(const char *name, const void *data, size_t len, char *path, size_t size);
+
 /* Flushes standard output and reports a failed write (a full disk, a
  * closed pipe) as SC_ERR_RUN: output that did not arrive is an error. */
 sc_err_t sc_stdout_finish(void);
