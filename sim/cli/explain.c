@@ -275,8 +275,12 @@ void sc_explain_print(FILE *f, const char *title, const sc_platform_t *plat, int
         sc_format_bytes(m->bytes, bytes[0], sizeof bytes[0]);
         seconds(m->posted - t0, a, sizeof a);
         seconds(m->arrived - t0, b, sizeof b);
+        int sockets = sc_platform_socket_levels(plat);
+        const char *where = m->level == SC_LEVEL_INTER ? "between nodes"
+                            : !sockets ? "in a node"
+                            : res->socket_of[m->src] != res->socket_of[m->dst] ? "between sockets"
+                                                                               : "in a socket";
         fprintf(f, "    step %d: rank %d -> rank %d (%s, %s), posted %s, arrived %s\n",
-                e->step_of_msg[e->path[i]], m->src, m->dst, bytes[0],
-                m->level == SC_LEVEL_INTER ? "between nodes" : "in a node", a, b);
+                e->step_of_msg[e->path[i]], m->src, m->dst, bytes[0], where, a, b);
     }
 }
