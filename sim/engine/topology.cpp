@@ -108,10 +108,7 @@ void add_node(sg4::NetZone *z, const node_spec &spec, int sockets,
     sg4::NetZone *node = sg4::create_full_zone(spec.name)->set_parent(z);
     simgrid::kernel::routing::NetPoint *router = node->create_router(spec.name + "_router");
     sg4::LinkInRoute nic_link = make_link(node, spec.name + "_nic", nic);
-    sg4::LinkInRoute bus_link(node->create_link(spec.membus, bus.bandwidth)
-                                  ->set_latency(bus.latency)
-                                  ->set_sharing_policy(bus.policy)
-                                  ->seal());
+    sg4::LinkInRoute bus_link = make_link(node, spec.membus, bus);
     sg4::LinkInRoute between = make_link(node, spec.name + "_sockets", links.at("socket"));
     std::vector<sg4::Host *> hosts;
     for (int k = 0; k < sockets; k++) {
