@@ -1327,7 +1327,8 @@ static sc_err_t partition_slots(const sc_run_spec_t *spec, const sc_graph_t *gra
         node_cut(graph, slot_node, by_nodes, p, scratch) <
             node_cut(graph, slot_node, pi, p, scratch))
         memcpy(pi, by_nodes, (size_t)p * sizeof *pi);
-    *seconds += more;
+    if (!err)
+        *seconds += more;
     free(slot_socket);
     return err;
 }
