@@ -149,6 +149,16 @@ const char *sc_program_report_csv_header(void)
            "platform_file,command";
 }
 
+/* `value` in `format` into out[0..31], or `none` where there is none
+ * (NaN: a platform without a model, an algorithm without a fixed graph). */
+static void number_or(char *out, double value, const char *format, const char *none)
+{
+    if (isnan(value))
+        snprintf(out, 32, "%s", none);
+    else
+        snprintf(out, 32, format, value);
+}
+
 static void print_csv(FILE *out, const sc_report_row_t *rows, int nrows,
                       const sc_provenance_t *prov, const char *command)
 {
@@ -157,18 +167,14 @@ static void print_csv(FILE *out, const sc_report_row_t *rows, int nrows,
     for (int i = 0; i < nrows; i++) {
         const sc_report_row_t *row = &rows[i];
         const sc_run_result_t *r = &row->result;
-        char model[32] = "";
-        if (!isnan(r->model_time_s))
-            snprintf(model, sizeof model, "%.9g", r->model_time_s);
+        char model[32], cut[32], graph[32]; /* empty where there is none */
+        number_or(model, r->model_time_s, "%.9g", "");
+        number_or(cut, row->cut_weight, "%.0f", "");
+        number_or(graph, row->graph_weight, "%.0f", "");
         csv_string(out, row->platform);
         fprintf(out, ",%s,%s,%d,%d,%zu,", row->algo->name,
                 sc_collective_name(row->algo->collective), row->np, r->nodes, row->bytes);
         csv_string(out, row->mapping);
-        char cut[32] = "", graph[32] = ""; /* empty: the algorithm has no fixed graph */
-        if (!isnan(row->graph_weight)) {
-            snprintf(cut, sizeof cut, "%.0f", row->cut_weight);
-            snprintf(graph, sizeof graph, "%.0f", row->graph_weight);
-        }
         fprintf(out, ",%.9g,%s,%.0f,%.0f,%ld,%ld,%ld,%s,%s,%s,%.6g,%s,%s,%.0f,%.0f,",
                 r->sim_time_s, model, r->bytes[SC_LEVEL_INTER], r->bytes[SC_LEVEL_INTRA],
                 r->messages[SC_LEVEL_INTER], r->messages[SC_LEVEL_INTRA], total_messages(r),
@@ -238,14 +244,10 @@ static void print_json(FILE *out, const sc_report_row_t *rows, int nrows,
     for (int i = 0; i < nrows; i++) {
         const sc_report_row_t *row = &rows[i];
         const sc_run_result_t *r = &row->result;
-        char model[32] = "null";
-        if (!isnan(r->model_time_s))
-            snprintf(model, sizeof model, "%.9g", r->model_time_s);
-        char cut[32] = "null", graph[32] = "null"; /* null: no fixed graph */
-        if (!isnan(row->graph_weight)) {
-            snprintf(cut, sizeof cut, "%.0f", row->cut_weight);
-            snprintf(graph, sizeof graph, "%.0f", row->graph_weight);
-        }
+        char model[32], cut[32], graph[32]; /* null where there is none */
+        number_or(model, r->model_time_s, "%.9g", "null");
+        number_or(cut, row->cut_weight, "%.0f", "null");
+        number_or(graph, row->graph_weight, "%.0f", "null");
         fputs("  {\"platform\": ", out);
         sc_json_string(out, row->platform);
         fputs(", \"algo\": ", out);
