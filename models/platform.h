@@ -25,6 +25,9 @@ typedef enum {
  * over the sockets' link). */
 enum { SC_MAX_LEVELS = 10 }; /* a fat tree has at most 8 levels of switches */
 
+/* Most sockets a node (simcoll/sockets, --sockets, a sweep's sockets). */
+enum { SC_MAX_SOCKETS = 64 };
+
 /* A function of the message size, linear in pieces like SMPI's smpi/os:
  * segment k applies from seg[k].min_bytes (seg[0].min_bytes = 0) up to the
  * next segment's, and gives start + per_byte * bytes there. */
@@ -94,7 +97,7 @@ typedef struct {
      * sockets of a node is shared memory (level[SC_LEVEL_INTRA]'s
      * overheads and eager limit) over the route between them, whose
      * latency and bandwidth between_sockets holds. */
-    int sockets;
+    int sockets; /* at most SC_MAX_SOCKETS */
     sc_level_t between_sockets;
     size_t header_bytes; /* sent on the wire with every message */
     /* What SimGrid reads instead of the file: simcoll's rewrite of what it

@@ -939,7 +939,9 @@ static int platform_command(int argc, char **argv)
         switch (c) {
         case 'l': like = optarg; break;
         case 'n': err = sc_parse_int(optarg, "--nodes", 1, 1 << 20, &nodes); break;
-        case 'S': err = sc_parse_int(optarg, "--sockets", 1, 64, &sockets); break;
+        case 'S':
+            err = sc_parse_int(optarg, "--sockets", 1, SC_MAX_SOCKETS, &sockets);
+            break;
         case 'c': cores = optarg; break;
         case 'N': net = optarg; break;
         case 't': topology = optarg; break;

@@ -105,7 +105,7 @@ static sc_err_t check_value(const char *path, int line, const char *key, const c
     if (!strcmp(key, "nodes"))
         return sc_parse_int(v, what, 1, 1 << 20, &number);
     if (!strcmp(key, "sockets"))
-        return sc_parse_int(v, what, 1, 64, &number);
+        return sc_parse_int(v, what, 1, SC_MAX_SOCKETS, &number);
     if (!strcmp(key, "size"))
         return sc_parse_size(v, what, &bytes);
     if (!strcmp(key, "algo") && !sc_algo_find(v))
@@ -351,7 +351,7 @@ static sc_err_t platform_of(const study_t *st, const char **value, const char *d
     if (nodes)
         err = sc_parse_int(nodes, "nodes", 1, 1 << 20, &n);
     if (!err && sockets)
-        err = sc_parse_int(sockets, "sockets", 1, 64, &per_node);
+        err = sc_parse_int(sockets, "sockets", 1, SC_MAX_SOCKETS, &per_node);
     char setbuf[1024], *sets[32];
     int nsets = 0;
     snprintf(setbuf, sizeof setbuf, "%s", set ? set : "");

@@ -31,7 +31,7 @@ enum { NPROPS = SC_NPLATFORM_PROPS };
 
 /* The most cores a generated node has, and the most nodes (as --cores
  * and --nodes allow). */
-enum { MAX_CORES = 1 << 16, MAX_NODES = 1 << 20, MAX_SOCKETS = 64 };
+enum { MAX_CORES = 1 << 16, MAX_NODES = 1 << 20 };
 
 const sc_network_preset_t sc_network_presets[] = {
     {"gige", "gige.xml", "Gigabit Ethernet, MPICH2 1.2.1 over TCP (fitted to Grid'5000 graphene)"},
@@ -724,7 +724,7 @@ sc_err_t sc_levels_parse(const char *text, sc_levels_t *out)
             return sc_error(SC_ERR_RUN, "out of memory");
         char what[64];
         snprintf(what, sizeof what, "--levels: %s", names[k]);
-        int most = k == CORE ? MAX_CORES : k == SOCKET ? MAX_SOCKETS : MAX_NODES;
+        int most = k == CORE ? MAX_CORES : k == SOCKET ? SC_MAX_SOCKETS : MAX_NODES;
         sc_err_t err = sc_parse_int(number, what, 1, most, &count[k]);
         free(number);
         if (err)
@@ -760,9 +760,9 @@ sc_err_t sc_generate_platform(const char *template_path, const char *net, const 
                                .sockets = sockets, .sets = sets, .nsets = nsets};
     int *node_cores = NULL;
     sc_err_t err = SC_OK;
-    if (sockets < 1 || sockets > MAX_SOCKETS)
+    if (sockets < 1 || sockets > SC_MAX_SOCKETS)
         return sc_error(SC_ERR_INPUT, "--sockets %d: give 1 to %d sockets a node", sockets,
-                        MAX_SOCKETS);
+                        SC_MAX_SOCKETS);
     if (sockets > 1 && topology && strncmp(topology, "racks:", 6) != 0)
         return sc_error(SC_ERR_INPUT,
                         "--sockets %d: nodes have sockets on one switch or in racks "

@@ -270,7 +270,8 @@ sc_err_t sc_outputs_add(sc_outputs_t *outs, const char *option, const char *path
     if (!realpath(dir, real_dir))
         return sc_error(SC_ERR_INPUT, "%s '%s': cannot write: %s", option, path, strerror(errno));
     file_id_t id;
-    for (int i = 0; i < outs->n && !identify(o->target, &id); i++) {
+    int known = identify(o->target, &id) == 0;
+    for (int i = 0; known && i < outs->n; i++) {
         file_id_t other;
         if (!identify(outs->out[i].target, &other) && same_file(&id, &other))
             return sc_error(SC_ERR_INPUT,

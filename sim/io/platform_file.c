@@ -454,10 +454,10 @@ static sc_err_t check_sockets(check_t *c, const sc_topology_t *t, sc_platform_t 
     char *end;
     long sockets = strtol(c->sockets, &end, 10);
     if (end == c->sockets || *end || strspn(c->sockets, "0123456789") != strlen(c->sockets) ||
-        sockets < 1 || sockets > 64)
+        sockets < 1 || sockets > SC_MAX_SOCKETS)
         return refuse(c, c->sockets_line,
-                      "simcoll/sockets '%s' is not a whole number of sockets a node in 1..64",
-                      c->sockets);
+                      "simcoll/sockets '%s' is not a whole number of sockets a node in 1..%d",
+                      c->sockets, SC_MAX_SOCKETS);
     plat->sockets = (int)sockets;
     if (sockets == 1)
         return SC_OK;
