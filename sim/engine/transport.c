@@ -1,7 +1,6 @@
 /* The SimGrid transport: MPI-like point-to-point messages between actors.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "transport.h"
-#include "streams.h"
 
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
@@ -10,6 +9,7 @@
 #include <simgrid/mailbox.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,29 +17,10 @@
 /* Every rank owns one mailbox, its inbox, and is declared its permanent
  * receiver: a message put there starts flowing at once, whether or not the
  * rank is waiting, as an MPI eager message does. (A plain SimGrid put waits
- * for the matching get, which is the rendezvous behaviour.) What travels is
- * an envelope, which occupies the platform's header size on the wire plus
- * any data:
- *
- *   EAGER  data of a message of at most the level's eager limit;
- *   RTS    request to send a larger message (header only);
- *   CTS    the receiver's answer once the receive is posted (header only);
- *   DATA   the larger message itself, sent on CTS.
- *
- * The header also keeps simultaneous arrivals together: SimGrid completes
- * an empty transfer one step after others ending at the same instant, so
- * a rank woken by one could miss another arriving at that very time.
- *
- * Matching follows MPI: by source and tag, in order. The envelopes receives
- * are matched against (EAGER, RTS) are numbered per pair of ranks and taken
- * in that order: in SimGrid's flow model a short message could otherwise
- * overtake a long one sent before it on the same route, and MPI forbids
- * that. CTS and DATA answer a known request and are taken as they arrive,
- * like rendezvous data moved by RDMA or a shared-memory copy. Envelopes
- * that arrive before their receive is posted wait in the unexpected queue.
- * Protocol work (answering RTS and CTS) happens only while the rank is in
- * a blocking call, as in an MPI library without a progress thread; the cost
- * model of models/cost.h assumes exactly this. */
+ * for the matching get, which is the rendezvous behaviour.) The envelopes
+ * that travel, their matching and their costs are the protocol's
+ * (sim/protocol/protocol.h); this file moves them through SimGrid with an
+ * actor per rank, which sleeps for its overheads and blocks in its waits. */
 
 /* Receives the rank keeps posted on its inbox. Envelopes are matched to them
  * in arrival order, but each completes on its own, so a long message still
@@ -52,8 +33,6 @@
  * once), the world records it and the simulation is run again with that
  * many receives from the start (sc_world_receives_short). */
 
-typedef enum { ENV_EAGER, ENV_RTS, ENV_CTS, ENV_DATA } env_kind_t;
-
 /* An envelope the sender does not wait for (EAGER, RTS, CTS). SimGrid would
  * let the sender detach it, but 3.32 keeps detached communications on one
  * global list and scans it to remove each one as it completes, a cost per
@@ -63,23 +42,10 @@ typedef enum { ENV_EAGER, ENV_RTS, ENV_CTS, ENV_DATA } env_kind_t;
  * wait that returns at once. */
 typedef struct sent {
     sg_comm_t comm;
-    struct envelope *env; /* until it arrives */
+    sc_envelope_t *env; /* until it arrives */
     int arrived;
     struct sent *next;
 } sent_t;
-
-typedef struct envelope {
-    env_kind_t kind;
-    int src, tag;
-    unsigned seq;              /* EAGER, RTS: position among those from src */
-    size_t bytes;
-    double path_bytes;         /* EAGER, RTS: the sender's, see sc_traffic_t */
-    sc_request_t *sreq, *rreq; /* the two ends of a rendezvous */
-    long record;               /* EAGER, DATA: its sc_msg_record_t, or -1 */
-    sent_t *sent;              /* EAGER, RTS, CTS: the sender's handle */
-    void *data;                /* EAGER, DATA: copy of the payload, or NULL */
-    struct envelope *next;     /* in the unexpected queue */
-} envelope_t;
 
 struct sc_request {
     int is_send;
@@ -93,7 +59,6 @@ struct sc_request {
                           its message is known) */
     const void *sendbuf;
     void *recvbuf;
-    struct sc_request *next; /* in the posted-receive queue */
 };
 
 typedef struct {
@@ -107,25 +72,20 @@ typedef struct {
     char inbox_name[32];
     sg_mailbox_t inbox;
     sg_comm_t *pool;       /* posted receives */
-    envelope_t ***pool_env; /* where each receives its envelope: one cell
-                               each, since SimGrid keeps the address */
+    sc_envelope_t ***pool_env; /* where each receives its envelope: one
+                                  cell each, since SimGrid keeps the address */
     long *pool_seq; /* which envelope to the rank each receives: see drain() */
     int npool;
     long receives_posted;
     int waiting;           /* blocked in wait_one: cannot post receives */
     long envelopes_in;     /* put into the inbox by senders */
     long envelopes_taken;  /* taken out of the pool */
-    sc_request_t *posted, *posted_tail;
-    envelope_t *unexpected, *unexpected_tail;
-    envelope_t *early;   /* arrived before their predecessor from the same peer */
-    sc_streams_t streams; /* the numbered EAGER/RTS streams to each peer */
+    sc_matcher_t match;  /* the protocol's queues */
     sent_t *sent; /* envelopes not yet released, newest first */
     put_t *puts; /* rendezvous data this rank is sending */
     int nputs, cap_puts;
     sg_comm_t *waitset; /* room for npool + cap_puts comms */
     sc_traffic_t traffic;
-    long addressed; /* messages sent to this rank */
-    long matched;   /* of those, the ones its receives matched */
     long background; /* requests freed before they completed */
     sc_err_t error; /* first protocol error seen by this rank */
     char error_msg[256];
@@ -143,6 +103,7 @@ struct sc_world {
 };
 
 static const sc_transport_t simgrid_transport;
+static const sc_protocol_ops_t protocol_ops;
 
 sc_err_t sc_world_create(const sc_model_t *model, sc_scratch_t *scratch, int receives,
                          sc_world_t **out)
@@ -172,7 +133,7 @@ void sc_world_destroy(sc_world_t *world)
     if (!world)
         return;
     for (int r = 0; r < world->model->size; r++) {
-        sc_streams_free(&world->ranks[r].streams);
+        sc_matcher_destroy(&world->ranks[r].match);
         free(world->ranks[r].puts);
         free(world->ranks[r].waitset);
         free(world->ranks[r].pool);
@@ -232,9 +193,9 @@ sc_err_t sc_world_check(const sc_world_t *world)
 {
     for (int r = 0; r < world->model->size; r++) {
         const rank_t *rk = &world->ranks[r];
-        if (rk->addressed != rk->matched)
+        if (rk->match.addressed != rk->match.matched)
             return sc_error(SC_ERR_RUN, "rank %d was sent %ld message(s) but received %ld", r,
-                            rk->addressed, rk->matched);
+                            rk->match.addressed, rk->match.matched);
     }
     return SC_OK;
 }
@@ -242,16 +203,6 @@ sc_err_t sc_world_check(const sc_world_t *world)
 sc_comm_t *sc_world_comm(sc_world_t *world, int rank)
 {
     return &world->ranks[rank].comm;
-}
-
-void sc_traffic_add(const sc_platform_t *plat, const sc_traffic_t *t, int sign,
-                    long messages[SC_NLEVELS], double bytes[SC_NLEVELS])
-{
-    for (int l = 0; l < SC_MAX_LEVELS; l++) {
-        sc_level_id_t id = l <= sc_platform_socket_levels(plat) ? SC_LEVEL_INTRA : SC_LEVEL_INTER;
-        messages[id] += sign * t->level_messages[l];
-        bytes[id] += sign * t->level_bytes[l];
-    }
 }
 
 const sc_traffic_t *sc_world_traffic(const sc_world_t *world, int rank)
@@ -296,20 +247,18 @@ static void complete(rank_t *rk, sc_request_t *r)
     }
 }
 
-/* The streams shared with `peer` (sc_stream); NULL, the rank failed, if
- * out of memory. */
-static sc_stream_t *stream(rank_t *rk, int peer)
+/* The rank whose protocol state is m. */
+static rank_t *rank_of(sc_matcher_t *m)
 {
-    sc_stream_t *s = sc_stream(&rk->streams, peer);
-    if (!s)
-        fail(rk, "rank %d: out of memory for message streams", rk->comm.rank);
-    return s;
+    return (rank_t *)((char *)m - offsetof(rank_t, match));
 }
 
-static envelope_t *envelope_new(rank_t *rk, env_kind_t kind, int tag, size_t bytes,
-                                const void *data)
+/* A new envelope from the rank to dst, carrying a copy of `data` when
+ * payloads are real. */
+static sc_envelope_t *envelope_new(rank_t *rk, sc_env_kind_t kind, int dst, int tag,
+                                   size_t bytes, const void *data)
 {
-    envelope_t *env = calloc(1, sizeof *env);
+    sc_envelope_t *env = sc_envelope_new(kind, rk->comm.rank, dst, tag, bytes);
     if (env && data && payload(rk) && bytes) {
         env->data = malloc(bytes);
         if (env->data)
@@ -319,22 +268,9 @@ static envelope_t *envelope_new(rank_t *rk, env_kind_t kind, int tag, size_t byt
             env = NULL;
         }
     }
-    if (!env) {
+    if (!env)
         fail(rk, "rank %d: out of memory for a message of %zu bytes", rk->comm.rank, bytes);
-        return NULL;
-    }
-    env->kind = kind;
-    env->src = rk->comm.rank;
-    env->tag = tag;
-    env->bytes = bytes;
-    env->record = -1;
     return env;
-}
-
-static void envelope_free(envelope_t *env)
-{
-    free(env->data);
-    free(env);
 }
 
 static sg_mailbox_t inbox_of(const rank_t *rk, int rank)
@@ -342,24 +278,10 @@ static sg_mailbox_t inbox_of(const rank_t *rk, int rank)
     return rk->world->ranks[rank].inbox;
 }
 
-/* Numbers an EAGER or RTS envelope in the stream to dst; 0 if out of
- * memory. Other envelopes are not numbered. */
-static int number(rank_t *rk, int dst, envelope_t *env)
-{
-    if (env->kind != ENV_EAGER && env->kind != ENV_RTS)
-        return 1;
-    sc_stream_t *s = stream(rk, dst);
-    if (!s)
-        return 0;
-    env->seq = s->next_out++;
-    return 1;
-}
-
 /* Bytes an envelope carrying `data` bytes to `peer` occupies on the wire. */
 static long wire_size(const rank_t *rk, int peer, size_t data)
 {
-    const sc_model_t *model = rk->world->model;
-    return (long)sc_wire_bytes(model->plat, sc_model_level(model, rk->comm.rank, peer), data);
+    return (long)sc_protocol_wire_bytes(rk->world->model, rk->comm.rank, peer, data);
 }
 
 /* Counts an envelope put in flight to rank dst, and whether dst may see it
@@ -374,14 +296,15 @@ static void envelope_sent(sc_world_t *world, int dst)
 
 /* A message that completes on its own: the sender does not wait for it,
  * but releases it once it has arrived (see sent_t). */
-static void post_unwaited(rank_t *rk, int dst, envelope_t *env, size_t data)
+static void post_unwaited(rank_t *rk, sc_envelope_t *env, size_t data)
 {
+    int dst = env->dst;
     sent_t *sent = malloc(sizeof *sent);
-    if (!sent || !number(rk, dst, env)) {
+    if (!sent || !sc_matcher_number(&rk->match, &protocol_ops, env)) {
         if (!sent)
             fail(rk, "rank %d: out of memory sending to rank %d", rk->comm.rank, dst);
         free(sent);
-        envelope_free(env);
+        sc_envelope_free(env);
         return;
     }
     env->sent = sent;
@@ -409,75 +332,47 @@ static void release_sent(rank_t *rk, int all)
     }
 }
 
-/* Completes receive r with envelope env (EAGER or RTS) from its queue. */
-static void match(rank_t *rk, sc_request_t *r, envelope_t *env)
+/* The protocol's requests are the transport's. */
+static sc_request_t *request(sc_req_ref_t ref)
 {
-    r->source = env->src;
-    if (env->bytes != r->bytes && r->bytes != SC_ANY_SIZE) {
-        fail(rk, "rank %d expected %zu bytes from rank %d (tag %d) but %zu were sent",
-             rk->comm.rank, r->bytes, env->src, env->tag, env->bytes);
-        complete(rk, r);
-    } else if (env->kind == ENV_EAGER) {
-        rk->matched++;
-        r->path_bytes = env->path_bytes;
-        r->record = env->record;
-        if (env->data && r->recvbuf)
-            memcpy(r->recvbuf, env->data, env->bytes);
-        complete(rk, r);
-    } else { /* RTS: tell the sender to go ahead */
-        rk->matched++;
-        r->path_bytes = env->path_bytes;
-        envelope_t *cts = envelope_new(rk, ENV_CTS, env->tag, env->bytes, NULL);
-        if (cts) {
-            cts->sreq = env->sreq;
-            cts->rreq = r;
-            post_unwaited(rk, env->src, cts, 0);
-        } else {
-            complete(rk, r);
-        }
+    return (sc_request_t *)ref;
+}
+
+static void on_matched(sc_matcher_t *m, sc_req_ref_t rreq, const sc_envelope_t *env)
+{
+    (void)m;
+    request(rreq)->source = env->src;
+    request(rreq)->path_bytes = env->path_bytes;
+}
+
+static void on_received(sc_matcher_t *m, sc_req_ref_t rreq, const sc_envelope_t *env)
+{
+    sc_request_t *r = request(rreq);
+    r->record = env->record;
+    if (env->data && r->recvbuf)
+        memcpy(r->recvbuf, env->data, env->bytes);
+    complete(rank_of(m), r);
+}
+
+static void on_clear_to_send(sc_matcher_t *m, sc_req_ref_t rreq, const sc_envelope_t *rts)
+{
+    rank_t *rk = rank_of(m);
+    sc_envelope_t *cts = envelope_new(rk, SC_ENV_CTS, rts->src, rts->tag, rts->bytes, NULL);
+    if (cts) {
+        cts->sreq = rts->sreq;
+        cts->rreq = rreq;
+        post_unwaited(rk, cts, 0);
+    } else {
+        complete(rk, request(rreq));
     }
-    envelope_free(env);
-}
-
-/* Whether a message from src with tag is one receive r asked for. */
-static int matches(const sc_request_t *r, int src, int tag)
-{
-    return (r->peer == src || r->peer == SC_ANY_SOURCE) &&
-           (r->tag == tag || r->tag == SC_ANY_TAG);
-}
-
-static sc_request_t *take_posted(rank_t *rk, int src, int tag)
-{
-    sc_request_t **link = &rk->posted, *prev = NULL;
-    for (sc_request_t *r = rk->posted; r; prev = r, link = &r->next, r = r->next)
-        if (matches(r, src, tag)) {
-            *link = r->next;
-            if (rk->posted_tail == r)
-                rk->posted_tail = prev;
-            return r;
-        }
-    return NULL;
-}
-
-/* The oldest unexpected envelope receive r matches. */
-static envelope_t *take_unexpected(rank_t *rk, const sc_request_t *r)
-{
-    envelope_t **link = &rk->unexpected, *prev = NULL;
-    for (envelope_t *e = rk->unexpected; e; prev = e, link = &e->next, e = e->next)
-        if (matches(r, e->src, e->tag)) {
-            *link = e->next;
-            if (rk->unexpected_tail == e)
-                rk->unexpected_tail = prev;
-            return e;
-        }
-    return NULL;
 }
 
 /* The receiver answered our RTS: send the data for real. */
-static void start_data(rank_t *rk, const envelope_t *cts)
+static void on_send_data(sc_matcher_t *m, const sc_envelope_t *cts)
 {
-    sc_request_t *s = cts->sreq;
-    envelope_t *data = envelope_new(rk, ENV_DATA, s->tag, s->bytes, s->sendbuf);
+    rank_t *rk = rank_of(m);
+    sc_request_t *s = request(cts->sreq);
+    sc_envelope_t *data = envelope_new(rk, SC_ENV_DATA, s->peer, s->tag, s->bytes, s->sendbuf);
     if (!data) {
         complete(rk, s);
         return;
@@ -494,7 +389,7 @@ static void start_data(rank_t *rk, const envelope_t *cts)
             rk->waitset = waitset;
         if (!puts || !waitset) {
             fail(rk, "rank %d: out of memory for pending sends", rk->comm.rank);
-            envelope_free(data);
+            sc_envelope_free(data);
             complete(rk, s);
             return;
         }
@@ -506,37 +401,27 @@ static void start_data(rank_t *rk, const envelope_t *cts)
     rk->puts[rk->nputs++] = (put_t){c, s};
 }
 
-static void deliver(rank_t *rk, envelope_t *env)
+static void on_mismatch(sc_matcher_t *m, sc_req_ref_t rreq, const char *message)
 {
-    switch (env->kind) {
-    case ENV_EAGER:
-    case ENV_RTS: {
-        sc_request_t *r = take_posted(rk, env->src, env->tag);
-        if (r) {
-            match(rk, r, env);
-        } else {
-            env->next = NULL;
-            if (rk->unexpected_tail)
-                rk->unexpected_tail->next = env;
-            else
-                rk->unexpected = env;
-            rk->unexpected_tail = env;
-        }
-        return;
-    }
-    case ENV_CTS:
-        start_data(rk, env);
-        envelope_free(env);
-        return;
-    case ENV_DATA:
-        env->rreq->record = env->record;
-        if (env->data && env->rreq->recvbuf)
-            memcpy(env->rreq->recvbuf, env->data, env->bytes);
-        complete(rk, env->rreq);
-        envelope_free(env);
-        return;
-    }
+    rank_t *rk = rank_of(m);
+    fail(rk, "%s", message);
+    complete(rk, request(rreq));
 }
+
+static void on_out_of_memory(sc_matcher_t *m, const char *what)
+{
+    rank_t *rk = rank_of(m);
+    fail(rk, "rank %d: out of memory for %s", rk->comm.rank, what);
+}
+
+static const sc_protocol_ops_t protocol_ops = {
+    .matched = on_matched,
+    .received = on_received,
+    .clear_to_send = on_clear_to_send,
+    .send_data = on_send_data,
+    .mismatch = on_mismatch,
+    .out_of_memory = on_out_of_memory,
+};
 
 static void repost(rank_t *rk, int slot)
 {
@@ -544,54 +429,16 @@ static void repost(rank_t *rk, int slot)
     rk->pool_seq[slot] = rk->receives_posted++;
 }
 
-static envelope_t *take_early(rank_t *rk, int src, unsigned seq)
-{
-    for (envelope_t **link = &rk->early; *link; link = &(*link)->next)
-        if ((*link)->src == src && (*link)->seq == seq) {
-            envelope_t *e = *link;
-            *link = e->next;
-            return e;
-        }
-    return NULL;
-}
-
-/* Delivers an EAGER or RTS envelope if it is the next one from its sender,
- * then any successors that arrived before it; otherwise keeps it until its
- * turn. Other envelopes are delivered at once. */
-static void accept(rank_t *rk, envelope_t *env)
-{
-    if (env->kind != ENV_EAGER && env->kind != ENV_RTS) {
-        deliver(rk, env);
-        return;
-    }
-    int src = env->src;
-    sc_stream_t *s = stream(rk, src);
-    if (!s)
-        return;
-    if (env->seq != s->next_in) {
-        env->next = rk->early;
-        rk->early = env;
-        return;
-    }
-    while (env) {
-        unsigned next = ++s->next_in;
-        deliver(rk, env); /* may add streams: look ours up again */
-        if (!(s = stream(rk, src)))
-            return;
-        env = take_early(rk, src, next);
-    }
-}
-
 static void take_from_pool(rank_t *rk, int slot)
 {
-    envelope_t *env = *rk->pool_env[slot];
+    sc_envelope_t *env = *rk->pool_env[slot];
     rk->envelopes_taken++;
     if (env->record >= 0)
         rk->world->msgs[env->record].arrived = simgrid_get_clock();
     if (env->sent)
-        env->sent->arrived = 1;
+        ((sent_t *)env->sent)->arrived = 1;
     repost(rk, slot);
-    accept(rk, env);
+    sc_matcher_accept(&rk->match, &protocol_ops, env);
 }
 
 /* Posts receives until the rank has n. Returns 0 if out of memory (the
@@ -604,7 +451,7 @@ static int pool_at_least(rank_t *rk, long needed)
     sg_comm_t *pool = realloc(rk->pool, (size_t)n * sizeof *pool);
     if (pool)
         rk->pool = pool;
-    envelope_t ***cells = pool ? realloc(rk->pool_env, (size_t)n * sizeof *cells) : NULL;
+    sc_envelope_t ***cells = pool ? realloc(rk->pool_env, (size_t)n * sizeof *cells) : NULL;
     if (cells)
         rk->pool_env = cells;
     long *seq = cells ? realloc(rk->pool_seq, (size_t)n * sizeof *seq) : NULL;
@@ -615,7 +462,7 @@ static int pool_at_least(rank_t *rk, long needed)
     if (waitset)
         rk->waitset = waitset;
     while (waitset && rk->npool < n) {
-        if (!(rk->pool_env[rk->npool] = malloc(sizeof(envelope_t *))))
+        if (!(rk->pool_env[rk->npool] = malloc(sizeof(sc_envelope_t *))))
             break;
         repost(rk, rk->npool++);
     }
@@ -690,36 +537,28 @@ static sc_err_t sim_isend(sc_comm_t *comm, const void *buf, size_t bytes, int ds
     *out = NULL;
     if (check_peer(rk, dst, "send to"))
         return rk->error;
-    int hier = sc_model_hier_level(rk->world->model, comm->rank, dst);
-    sc_level_id_t level = sc_model_level_id(rk->world->model, comm->rank, dst);
-    const sc_level_t *lv = sc_platform_level(rk->world->model->plat, hier);
-    rk->traffic.level_messages[hier]++;
-    rk->traffic.level_bytes[hier] += (double)bytes;
-    rk->world->ranks[dst].addressed++;
-    long record = record_message(rk->world, comm->rank, dst, level, tag, bytes,
+    const sc_model_t *model = rk->world->model;
+    sc_send_plan_t plan = sc_protocol_send_plan(model, comm->rank, dst, bytes);
+    sc_protocol_count(&rk->traffic, &plan, bytes);
+    rk->world->ranks[dst].match.addressed++;
+    long record = record_message(rk->world, comm->rank, dst, plan.level, tag, bytes,
                                  simgrid_get_clock());
-    int eager = bytes <= lv->eager_limit;
-    double o_s = sc_level_send_overhead(lv, bytes);
-    if (o_s > 0)
-        sg_actor_sleep_for(o_s);
-    if (level == SC_LEVEL_INTER && rk->world->model->nic_free) {
-        /* The NIC's gap: the core waits until the message may leave. */
-        const sc_model_t *model = rk->world->model;
-        double now = simgrid_get_clock();
-        double leave = sc_model_depart(model->nic_free, model->node_of[comm->rank],
-                                       model->node_of[dst], lv->gap_s, now,
-                                       sc_wire_time(model->plat, lv, eager ? bytes : 0));
-        if (leave > now)
-            sg_actor_sleep_for(leave - now);
-    }
+    int eager = plan.eager;
+    if (plan.o_s > 0)
+        sg_actor_sleep_for(plan.o_s);
+    /* The NIC's gap: the core waits until the message may leave. */
+    double now = simgrid_get_clock();
+    double leave = sc_protocol_departure(model, &plan, comm->rank, dst, bytes, now);
+    if (leave > now)
+        sg_actor_sleep_for(leave - now);
 
     sc_request_t *req = calloc(1, sizeof *req);
-    envelope_t *env = envelope_new(rk, eager ? ENV_EAGER : ENV_RTS, tag, bytes,
-                                   eager ? buf : NULL);
+    sc_envelope_t *env = envelope_new(rk, eager ? SC_ENV_EAGER : SC_ENV_RTS, dst, tag, bytes,
+                                      eager ? buf : NULL);
     if (!req || !env) {
         free(req);
         if (env)
-            envelope_free(env);
+            sc_envelope_free(env);
         fail(rk, "rank %d: out of memory sending %zu bytes", comm->rank, bytes);
         return rk->error;
     }
@@ -732,11 +571,11 @@ static sc_err_t sim_isend(sc_comm_t *comm, const void *buf, size_t bytes, int ds
     if (eager)
         env->record = record;
     if (eager) {
-        post_unwaited(rk, dst, env, bytes);
+        post_unwaited(rk, env, bytes);
         req->done = 1;
     } else {
-        env->sreq = req;
-        post_unwaited(rk, dst, env, 0);
+        env->sreq = (sc_req_ref_t)req;
+        post_unwaited(rk, env, 0);
     }
     *out = req;
     return SC_OK;
@@ -764,15 +603,9 @@ static sc_err_t sim_irecv(sc_comm_t *comm, void *buf, size_t bytes, int src, int
     /* What arrived while the rank was busy (computing, or paying o_r) is
      * unexpected by now, and matched at once: the cost model assumes so. */
     drain(rk);
-    envelope_t *env = take_unexpected(rk, req);
-    if (env) {
-        match(rk, req, env);
-    } else {
-        if (rk->posted_tail)
-            rk->posted_tail->next = req;
-        else
-            rk->posted = req;
-        rk->posted_tail = req;
+    if (!sc_matcher_post(&rk->match, &protocol_ops, (sc_req_ref_t)req, src, tag, bytes)) {
+        free(req);
+        return rk->error;
     }
     *out = req;
     return rk->error;
@@ -794,27 +627,16 @@ static sc_err_t sim_waitall(sc_comm_t *comm, int count, sc_request_t **reqs)
     for (drain(rk); pending(reqs, count) && !rk->error; drain(rk))
         wait_one(rk);
     release_sent(rk, 0);
-    /* The messages of one call travel side by side, after both ends are
-     * ready: the longest of them extends the longest path into the call. */
-    double path = rk->traffic.path_bytes, longest = -1;
+    /* A failed rank's receives may have no source: it pays no o_r. */
+    sc_wait_cost_t w = sc_protocol_wait_begin(rk->traffic.path_bytes);
     for (int i = 0; i < count; i++)
-        if (reqs[i]) {
-            if (reqs[i]->path_bytes > path)
-                path = reqs[i]->path_bytes;
-            if ((double)reqs[i]->bytes > longest)
-                longest = (double)reqs[i]->bytes;
-        }
-    if (longest >= 0)
-        rk->traffic.path_bytes = path + longest;
-    /* The receiver's overhead, once its messages are in. */
-    double o_r = 0;
-    for (int i = 0; i < count && !rk->error; i++)
-        if (reqs[i] && !reqs[i]->is_send)
-            o_r += sc_level_recv_overhead(sc_model_level(rk->world->model, reqs[i]->source,
-                                                         comm->rank),
-                                          reqs[i]->bytes);
-    if (o_r > 0)
-        sg_actor_sleep_for(o_r);
+        if (reqs[i])
+            sc_protocol_wait_add(&w, rk->world->model, comm->rank,
+                                 !reqs[i]->is_send && !rk->error, reqs[i]->source,
+                                 reqs[i]->bytes, reqs[i]->path_bytes);
+    rk->traffic.path_bytes = sc_protocol_wait_path(&w, rk->traffic.path_bytes);
+    if (w.o_r > 0)
+        sg_actor_sleep_for(w.o_r);
     for (int i = 0; i < count; i++) {
         if (reqs[i] && !reqs[i]->is_send && reqs[i]->record >= 0 && !rk->error)
             rk->world->msgs[reqs[i]->record].completed = simgrid_get_clock();
@@ -880,17 +702,11 @@ static sc_err_t sim_cancel(sc_comm_t *comm, sc_request_t **req, int *cancelled)
         return status(rk);
     }
     drain(rk);
-    sc_request_t *prev = NULL;
-    for (sc_request_t **link = &rk->posted; *link; prev = *link, link = &(*link)->next)
-        if (*link == r) {
-            *link = r->next;
-            if (rk->posted_tail == r)
-                rk->posted_tail = prev;
-            free(r);
-            *req = NULL;
-            *cancelled = 1;
-            break;
-        }
+    if (sc_matcher_cancel(&rk->match, (sc_req_ref_t)r)) {
+        free(r);
+        *req = NULL;
+        *cancelled = 1;
+    }
     return status(rk);
 }
 
@@ -912,17 +728,12 @@ static sc_err_t sim_iprobe(sc_comm_t *comm, int src, int tag, int *flag, int *so
 {
     rank_t *rk = comm->impl;
     drain(rk);
-    sc_request_t want = {.peer = src, .tag = tag};
-    *flag = 0;
-    for (const envelope_t *e = rk->unexpected; e; e = e->next)
-        if (matches(&want, e->src, e->tag)) {
-            *flag = 1;
-            if (source)
-                *source = e->src;
-            if (bytes)
-                *bytes = e->bytes;
-            break;
-        }
+    const sc_envelope_t *e = sc_matcher_probe(&rk->match, src, tag);
+    *flag = e != NULL;
+    if (e && source)
+        *source = e->src;
+    if (e && bytes)
+        *bytes = e->bytes;
     return status(rk);
 }
 
@@ -973,24 +784,10 @@ sc_err_t sc_transport_end(sc_comm_t *comm)
     for (drain(rk); rk->background > 0 && !rk->error; drain(rk))
         wait_one(rk);
     release_sent(rk, 1);
-    if (!rk->error && rk->unexpected)
-        fail(rk, "rank %d finished with an unreceived message from rank %d (tag %d, "
-                 "%zu bytes)",
-             comm->rank, rk->unexpected->src, rk->unexpected->tag,
-             rk->unexpected->bytes);
-    if (!rk->error && rk->posted)
-        fail(rk, "rank %d finished with a receive from rank %d (tag %d) still posted",
-             comm->rank, rk->posted->peer, rk->posted->tag);
-    if (!rk->error && rk->early)
-        fail(rk, "rank %d finished with a message from rank %d whose predecessor never "
-                 "arrived",
-             comm->rank, rk->early->src);
-    for (envelope_t **list = &rk->unexpected; list; list = list == &rk->unexpected ? &rk->early : NULL)
-        while (*list) {
-            envelope_t *e = *list;
-            *list = e->next;
-            envelope_free(e);
-        }
+    char leftover[256];
+    if (!rk->error && sc_matcher_leftover(&rk->match, comm->rank, leftover, sizeof leftover))
+        fail(rk, "%s", leftover);
+    sc_matcher_destroy(&rk->match); /* its counts stay, for sc_world_check */
     for (int k = 0; k < rk->npool; k++)
         sg_comm_unref(rk->pool[k]);
     if (rk->error)

@@ -1,32 +1,12 @@
-/* The SimGrid transport: MPI-like point-to-point messages between actors.
+/* The SimGrid transport: MPI-like point-to-point messages between actors,
+ * an actor per rank, with the protocol of sim/protocol/protocol.h.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #ifndef SC_TRANSPORT_H
 #define SC_TRANSPORT_H
 
 #include "algorithms/p2p.h"
 #include "models/cost.h"
-
-/* Messages and bytes a rank sent, by hierarchy level, and the bytes on
- * its critical path as Hockney-style cost formulas count them (their beta
- * term, in bytes): a blocking call starts when the rank and the senders of
- * what it receives are ready, and takes as long as its largest message,
- * so path = max(own path, senders' paths when they sent) + largest message
- * of the call. A rank's calls add up; the messages of one sendrecv travel
- * side by side. */
-typedef struct {
-    double path_bytes;
-    /* by the level of the hierarchy a message crossed (sc_model_hier_level):
-     * 0 inside a node (a socket), then between sockets, then nodes */
-    long level_messages[SC_MAX_LEVELS];
-    double level_bytes[SC_MAX_LEVELS];
-} sc_traffic_t;
-
-/* Adds the messages and bytes of `t` inside a node (SC_LEVEL_INTRA:
- * hierarchy levels 0 to sc_platform_socket_levels(plat)) and between nodes
- * (SC_LEVEL_INTER: every other level) to messages[] and bytes[], each times
- * `sign` (1 or -1). */
-void sc_traffic_add(const sc_platform_t *plat, const sc_traffic_t *t, int sign,
-                    long messages[SC_NLEVELS], double bytes[SC_NLEVELS]);
+#include "sim/protocol/protocol.h"
 
 /* One message as it went, for traces: sent by `src` to `dst` at `level`
  * with `tag`; `posted` when the send was called, `left` when the message

@@ -2,7 +2,6 @@
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "replay.h"
 #include "wait_any.h"
-#include "sim/engine/streams.h"
 
 #include <simgrid/actor.h>
 #include <simgrid/comm.h>
@@ -11,6 +10,7 @@
 #include <simgrid/mailbox.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,9 +20,12 @@
  * bench/README.md: they are detached, and each finished one costs a scan
  * of all those in flight). So each node has one actor, which plays the
  * recorded calls of the ranks placed on it as state machines, with the
- * protocol of sim/engine/transport.c, whose comment explains it: the same
- * envelopes on the same routes at the same times, hence the same
- * simulated times (tests/unit/test_replay.c compares both engines).
+ * protocol of sim/protocol/protocol.h, which the actor per rank of
+ * sim/engine/transport.c uses too: the same envelopes, matched by the same
+ * code, on the same routes at the same times, hence the same simulated
+ * times (tests/unit/test_replay.c compares both engines) but where the
+ * NIC's gap serves messages of one instant in another order
+ * (bench/replay_compare.py measures it).
  *
  * What differs is only how the work is organised:
  *   - a node has one inbox, whose permanent receiver is its actor; an
@@ -39,28 +42,15 @@
  *     arrival drains all those of that instant (see wait_next).
  * Requests are named by their op's index in the schedule. */
 
-typedef enum { ENV_EAGER, ENV_RTS, ENV_CTS, ENV_DATA } env_kind_t;
-
 /* An envelope the sender does not wait for (EAGER, RTS, CTS): the sender
  * keeps its handle until the receiver has taken it (transport.c's sent_t). */
 typedef struct sent {
     sg_comm_t comm;
-    struct envelope *env; /* until it arrives */
+    sc_envelope_t *env; /* until it arrives */
     struct sent *prev, *next; /* in the sender node's unreleased list */
     struct sent *arrived_next; /* in the sender node's arrived stack */
     int node;                  /* the sender's */
 } sent_t;
-
-typedef struct envelope {
-    env_kind_t kind;
-    int src, dst, tag;
-    unsigned seq;          /* EAGER, RTS: position among those from src */
-    size_t bytes;
-    double path_bytes;     /* EAGER, RTS: the sender's */
-    long send_op, recv_op; /* the two requests of a rendezvous */
-    sent_t *sent;          /* EAGER, RTS, CTS */
-    struct envelope *next;
-} envelope_t;
 
 typedef enum { RANK_RUNNING, RANK_BUSY, RANK_WAITING, RANK_DONE } rank_state_t;
 
@@ -71,13 +61,8 @@ typedef struct {
     double busy_until;
     long pending;       /* requests of the wait at pc not yet complete */
     double path_bytes, sent_bytes;
-    envelope_t *arrived, *arrived_tail; /* taken by the node, unseen */
-    envelope_t *unexpected, *unexpected_tail;
-    envelope_t *early; /* arrived before their predecessor from the peer */
-    long *posted;      /* receive ops posted, oldest first */
-    int nposted, cap_posted;
-    sc_streams_t streams;
-    long addressed, matched;
+    sc_envelope_t *arrived, *arrived_tail; /* taken by the node, unseen */
+    sc_matcher_t match; /* the protocol's queues */
 } rank_t;
 
 typedef struct {
@@ -92,8 +77,8 @@ typedef struct {
     char inbox_name[32];
     sg_mailbox_t inbox;
     sg_comm_t *pool;   /* receives posted on the inbox */
-    envelope_t ***cells; /* where each receives its envelope: one cell
-                            each, since SimGrid keeps the address */
+    sc_envelope_t ***cells; /* where each receives its envelope: one cell
+                               each, since SimGrid keeps the address */
     long *pool_seq;    /* which envelope to the node each receives */
     int npool, cap_pool; /* the three arrays' length and room */
     long receives_posted, envelopes_in, envelopes_taken;
@@ -163,14 +148,6 @@ static node_t *node_of_rank(int r)
     return &R.nodes[R.node_slot[R.model->node_of[r]]];
 }
 
-static sc_stream_t *stream(rank_t *rk, int peer)
-{
-    sc_stream_t *s = sc_stream(&rk->streams, peer);
-    if (!s)
-        fail("out of memory for message streams replaying %d ranks", R.sched->np);
-    return s;
-}
-
 /* Marks a request complete, counting it off the wait that awaits it. */
 static void complete(rank_t *rk, long op)
 {
@@ -179,15 +156,11 @@ static void complete(rank_t *rk, long op)
         rk->pending--;
 }
 
-static envelope_t *envelope_new(env_kind_t kind, int src, int dst, int tag, size_t bytes)
+static sc_envelope_t *envelope_new(sc_env_kind_t kind, int src, int dst, int tag, size_t bytes)
 {
-    envelope_t *env = calloc(1, sizeof *env);
-    if (!env) {
+    sc_envelope_t *env = sc_envelope_new(kind, src, dst, tag, bytes);
+    if (!env)
         fail("out of memory replaying %d ranks", R.sched->np);
-        return NULL;
-    }
-    *env = (envelope_t){.kind = kind, .src = src, .dst = dst, .tag = tag, .bytes = bytes,
-                        .send_op = -1, .recv_op = -1};
     return env;
 }
 
@@ -202,32 +175,29 @@ static void envelope_sent(node_t *nd)
     }
 }
 
-static sg_comm_t put(envelope_t *env, size_t data)
+static sg_comm_t put(sc_envelope_t *env, size_t data)
 {
-    const sc_model_t *model = R.model;
     node_t *to = node_of_rank(env->dst);
-    double wire = sc_wire_bytes(model->plat, sc_model_level(model, env->src, env->dst), data);
+    double wire = sc_protocol_wire_bytes(R.model, env->src, env->dst, data);
     sg_comm_t comm = sg_mailbox_put_async(to->inbox, env, (long)wire);
     envelope_sent(to);
     return comm;
 }
 
 /* An envelope the sender does not wait for, numbered if EAGER or RTS. */
-static void post_unwaited(envelope_t *env, size_t data)
+static const sc_protocol_ops_t protocol_ops;
+
+static void post_unwaited(sc_envelope_t *env, size_t data)
 {
     rank_t *from = &R.ranks[env->src];
     node_t *nd = node_of_rank(env->src);
-    if (env->kind == ENV_EAGER || env->kind == ENV_RTS) {
-        sc_stream_t *s = stream(from, env->dst);
-        if (!s) {
-            free(env);
-            return;
-        }
-        env->seq = s->next_out++;
+    if (!sc_matcher_number(&from->match, &protocol_ops, env)) {
+        sc_envelope_free(env);
+        return;
     }
     sent_t *sent = malloc(sizeof *sent);
     if (!sent) {
-        free(env);
+        sc_envelope_free(env);
         fail("out of memory replaying %d ranks", R.sched->np);
         return;
     }
@@ -274,32 +244,78 @@ static void release_all(node_t *nd)
     }
 }
 
-static void match(rank_t *rk, long recv_op, envelope_t *env)
+/* The rank whose protocol state is m. */
+static rank_t *rank_of(sc_matcher_t *m)
 {
-    int r = rank_index(rk);
-    if (env->bytes != R.sched->ops[recv_op].u.bytes) {
-        fail("rank %d expected %llu bytes from rank %d (tag %d) but %zu were sent", r,
-             (unsigned long long)R.sched->ops[recv_op].u.bytes, env->src, env->tag,
-             env->bytes);
-    } else if (env->kind == ENV_EAGER) {
-        rk->matched++;
-        R.req_path[recv_op] = env->path_bytes;
-        complete(rk, recv_op);
-    } else { /* RTS: tell the sender to go ahead */
-        rk->matched++;
-        R.req_path[recv_op] = env->path_bytes;
-        envelope_t *cts = envelope_new(ENV_CTS, r, env->src, env->tag, env->bytes);
-        if (cts) {
-            cts->send_op = env->send_op;
-            cts->recv_op = recv_op;
-            post_unwaited(cts, 0);
-        }
-    }
-    free(env);
+    return (rank_t *)((char *)m - offsetof(rank_t, match));
 }
 
+/* The protocol's requests are the schedule's SEND and RECV ops. */
+static void on_matched(sc_matcher_t *m, sc_req_ref_t rreq, const sc_envelope_t *env)
+{
+    (void)m;
+    R.req_path[rreq] = env->path_bytes;
+}
+
+static void on_received(sc_matcher_t *m, sc_req_ref_t rreq, const sc_envelope_t *env)
+{
+    (void)env;
+    complete(rank_of(m), (long)rreq);
+}
+
+static void on_clear_to_send(sc_matcher_t *m, sc_req_ref_t rreq, const sc_envelope_t *rts)
+{
+    sc_envelope_t *cts = envelope_new(SC_ENV_CTS, rank_index(rank_of(m)), rts->src, rts->tag,
+                                      rts->bytes);
+    if (cts) {
+        cts->sreq = rts->sreq;
+        cts->rreq = rreq;
+        post_unwaited(cts, 0);
+    }
+}
+
+/* The receiver answered our RTS: the data goes, and the send completes
+ * when it has arrived. */
+static void on_send_data(sc_matcher_t *m, const sc_envelope_t *cts)
+{
+    int r = rank_index(rank_of(m));
+    node_t *nd = node_of_rank(r);
+    sc_envelope_t *data = envelope_new(SC_ENV_DATA, r, cts->src, cts->tag, cts->bytes);
+    put_t *puts = data ? grow(nd->puts, &nd->cap_puts, sizeof *puts, nd->nputs + 1) : NULL;
+    if (!puts) {
+        free(data);
+        return;
+    }
+    nd->puts = puts;
+    data->sreq = cts->sreq;
+    data->rreq = cts->rreq;
+    puts[nd->nputs++] = (put_t){put(data, data->bytes), (long)cts->sreq, r};
+}
+
+static void on_mismatch(sc_matcher_t *m, sc_req_ref_t rreq, const char *message)
+{
+    (void)m;
+    (void)rreq;
+    fail("%s", message);
+}
+
+static void on_out_of_memory(sc_matcher_t *m, const char *what)
+{
+    (void)m;
+    fail("out of memory for %s replaying %d ranks", what, R.sched->np);
+}
+
+static const sc_protocol_ops_t protocol_ops = {
+    .matched = on_matched,
+    .received = on_received,
+    .clear_to_send = on_clear_to_send,
+    .send_data = on_send_data,
+    .mismatch = on_mismatch,
+    .out_of_memory = on_out_of_memory,
+};
+
 /* Adds env at the end of the queue from *head to *tail. */
-static void append(envelope_t **head, envelope_t **tail, envelope_t *env)
+static void append(sc_envelope_t **head, sc_envelope_t **tail, sc_envelope_t *env)
 {
     env->next = NULL;
     if (*tail)
@@ -309,120 +325,15 @@ static void append(envelope_t **head, envelope_t **tail, envelope_t *env)
     *tail = env;
 }
 
-static long take_posted(rank_t *rk, int src, int tag)
-{
-    for (int i = 0; i < rk->nposted; i++) {
-        const sc_sched_op_t *op = &R.sched->ops[rk->posted[i]];
-        if (op->peer == src && op->tag == tag) {
-            long found = rk->posted[i];
-            memmove(&rk->posted[i], &rk->posted[i + 1],
-                    (size_t)(rk->nposted - i - 1) * sizeof *rk->posted);
-            rk->nposted--;
-            return found;
-        }
-    }
-    return -1;
-}
-
-static envelope_t *take_unexpected(rank_t *rk, int src, int tag)
-{
-    envelope_t **link = &rk->unexpected, *prev = NULL;
-    for (envelope_t *e = rk->unexpected; e; prev = e, link = &e->next, e = e->next)
-        if (e->src == src && e->tag == tag) {
-            *link = e->next;
-            if (rk->unexpected_tail == e)
-                rk->unexpected_tail = prev;
-            return e;
-        }
-    return NULL;
-}
-
-/* The receiver answered our RTS: the data goes, and the send completes
- * when it has arrived. */
-static void start_data(rank_t *rk, const envelope_t *cts)
-{
-    node_t *nd = node_of_rank(rank_index(rk));
-    envelope_t *data = envelope_new(ENV_DATA, rank_index(rk), cts->src, cts->tag, cts->bytes);
-    put_t *puts = data ? grow(nd->puts, &nd->cap_puts, sizeof *puts, nd->nputs + 1) : NULL;
-    if (!puts) {
-        free(data);
-        return;
-    }
-    nd->puts = puts;
-    data->send_op = cts->send_op;
-    data->recv_op = cts->recv_op;
-    puts[nd->nputs++] = (put_t){put(data, data->bytes), cts->send_op, rank_index(rk)};
-}
-
-static void deliver(rank_t *rk, envelope_t *env)
-{
-    switch (env->kind) {
-    case ENV_EAGER:
-    case ENV_RTS: {
-        long r = take_posted(rk, env->src, env->tag);
-        if (r >= 0) {
-            match(rk, r, env);
-        } else {
-            append(&rk->unexpected, &rk->unexpected_tail, env);
-        }
-        return;
-    }
-    case ENV_CTS:
-        start_data(rk, env);
-        free(env);
-        return;
-    case ENV_DATA:
-        complete(rk, env->recv_op);
-        free(env);
-        return;
-    }
-}
-
-static envelope_t *take_early(rank_t *rk, int src, unsigned seq)
-{
-    for (envelope_t **link = &rk->early; *link; link = &(*link)->next)
-        if ((*link)->src == src && (*link)->seq == seq) {
-            envelope_t *e = *link;
-            *link = e->next;
-            return e;
-        }
-    return NULL;
-}
-
-/* EAGER and RTS envelopes in the order they were sent (transport.c: accept). */
-static void accept(rank_t *rk, envelope_t *env)
-{
-    if (env->kind != ENV_EAGER && env->kind != ENV_RTS) {
-        deliver(rk, env);
-        return;
-    }
-    int src = env->src;
-    sc_stream_t *s = stream(rk, src);
-    if (!s)
-        return;
-    if (env->seq != s->next_in) {
-        env->next = rk->early;
-        rk->early = env;
-        return;
-    }
-    while (env) {
-        unsigned next = ++s->next_in;
-        deliver(rk, env);
-        if (!(s = stream(rk, src)))
-            return;
-        env = take_early(rk, src, next);
-    }
-}
-
 /* The rank, inside a call, takes in what arrived while it was busy. */
 static void drain_rank(rank_t *rk)
 {
     while (rk->arrived && !R.failed) {
-        envelope_t *env = rk->arrived;
+        sc_envelope_t *env = rk->arrived;
         rk->arrived = env->next;
         if (!rk->arrived)
             rk->arrived_tail = NULL;
-        accept(rk, env);
+        sc_matcher_accept(&rk->match, &protocol_ops, env);
     }
 }
 
@@ -452,38 +363,32 @@ static void advance(node_t *nd, int r)
         case SC_OP_SEND: {
             int dst = op->peer;
             size_t bytes = (size_t)op->u.bytes;
-            int hier = sc_model_hier_level(model, r, dst);
-            const sc_level_t *lv = sc_platform_level(model->plat, hier);
-            int eager = bytes <= lv->eager_limit;
+            sc_send_plan_t plan = sc_protocol_send_plan(model, r, dst, bytes);
+            int eager = plan.eager;
             if (rk->phase == 0) {
-                R.res->total.level_messages[hier]++;
-                R.res->total.level_bytes[hier] += (double)bytes;
+                sc_protocol_count(&R.res->total, &plan, bytes);
                 rk->sent_bytes += (double)bytes;
-                R.ranks[dst].addressed++;
+                R.ranks[dst].match.addressed++;
                 rk->phase = 1;
-                double o_s = sc_level_send_overhead(lv, bytes);
-                if (o_s > 0) {
-                    busy(rk, now + o_s);
+                if (plan.o_s > 0) {
+                    busy(rk, now + plan.o_s);
                     return;
                 }
             }
             if (rk->phase == 1) {
                 rk->phase = 2;
-                if (sc_model_level_id(model, r, dst) == SC_LEVEL_INTER && model->nic_free) {
-                    double leave = sc_model_depart(
-                        model->nic_free, model->node_of[r], model->node_of[dst], lv->gap_s,
-                        now, sc_wire_time(model->plat, lv, eager ? bytes : 0));
-                    if (leave > now) {
-                        busy(rk, leave);
-                        return;
-                    }
+                double leave = sc_protocol_departure(model, &plan, r, dst, bytes, now);
+                if (leave > now) {
+                    busy(rk, leave);
+                    return;
                 }
             }
-            envelope_t *env = envelope_new(eager ? ENV_EAGER : ENV_RTS, r, dst, op->tag, bytes);
+            sc_envelope_t *env = envelope_new(eager ? SC_ENV_EAGER : SC_ENV_RTS, r, dst, op->tag,
+                                              bytes);
             if (!env)
                 return;
             env->path_bytes = rk->path_bytes;
-            env->send_op = rk->pc;
+            env->sreq = (sc_req_ref_t)rk->pc;
             R.req_path[rk->pc] = rk->path_bytes;
             if (eager)
                 R.req[rk->pc] |= REQ_DONE;
@@ -494,17 +399,9 @@ static void advance(node_t *nd, int r)
         }
         case SC_OP_RECV: {
             drain_rank(rk);
-            envelope_t *env = take_unexpected(rk, op->peer, op->tag);
-            if (env) {
-                match(rk, rk->pc, env);
-            } else {
-                long *posted = grow(rk->posted, &rk->cap_posted, sizeof *posted,
-                                    rk->nposted + 1);
-                if (!posted)
-                    return;
-                rk->posted = posted;
-                posted[rk->nposted++] = rk->pc;
-            }
+            if (!sc_matcher_post(&rk->match, &protocol_ops, (sc_req_ref_t)rk->pc, op->peer,
+                                 op->tag, (size_t)op->u.bytes))
+                return;
             rk->pc++;
             break;
         }
@@ -525,23 +422,17 @@ static void advance(node_t *nd, int r)
                     rk->state = RANK_WAITING;
                     return;
                 }
-                double path = rk->path_bytes, longest = -1, o_r = 0;
+                sc_wait_cost_t w = sc_protocol_wait_begin(rk->path_bytes);
                 for (uint32_t i = 0; i < count; i++) {
                     long id = base + mine[i];
                     const sc_sched_op_t *q = &ops[id];
-                    if (R.req_path[id] > path)
-                        path = R.req_path[id];
-                    if ((double)q->u.bytes > longest)
-                        longest = (double)q->u.bytes;
-                    if (q->kind == SC_OP_RECV)
-                        o_r += sc_level_recv_overhead(sc_model_level(model, q->peer, r),
-                                                      (size_t)q->u.bytes);
+                    sc_protocol_wait_add(&w, model, r, q->kind == SC_OP_RECV, q->peer,
+                                         (size_t)q->u.bytes, R.req_path[id]);
                 }
-                if (longest >= 0)
-                    rk->path_bytes = path + longest;
+                rk->path_bytes = sc_protocol_wait_path(&w, rk->path_bytes);
                 rk->phase = 2;
-                if (o_r > 0) {
-                    busy(rk, now + o_r);
+                if (w.o_r > 0) {
+                    busy(rk, now + w.o_r);
                     return;
                 }
             }
@@ -563,15 +454,9 @@ static void advance(node_t *nd, int r)
     if (R.failed)
         return;
     /* As the transport's end: nothing may be left over. */
-    if (rk->unexpected)
-        fail("rank %d finished with an unreceived message from rank %d (tag %d, %zu bytes)",
-             r, rk->unexpected->src, rk->unexpected->tag, rk->unexpected->bytes);
-    else if (rk->nposted)
-        fail("rank %d finished with a receive from rank %d (tag %d) still posted", r,
-             ops[rk->posted[0]].peer, ops[rk->posted[0]].tag);
-    else if (rk->early)
-        fail("rank %d finished with a message from rank %d whose predecessor never arrived",
-             r, rk->early->src);
+    char leftover[256];
+    if (sc_matcher_leftover(&rk->match, r, leftover, sizeof leftover))
+        fail("%s", leftover);
     R.res->finish[r] = now;
     rk->state = RANK_DONE;
     nd->left--;
@@ -596,7 +481,7 @@ static int pool_at_least(node_t *nd, long n)
             return 0;
         nd->pool = pool;
         cap = nd->cap_pool;
-        envelope_t ***cells = grow(nd->cells, &cap, sizeof *cells, (int)n);
+        sc_envelope_t ***cells = grow(nd->cells, &cap, sizeof *cells, (int)n);
         if (!cells)
             return 0;
         nd->cells = cells;
@@ -608,7 +493,7 @@ static int pool_at_least(node_t *nd, long n)
         nd->cap_pool = cap;
     }
     while (nd->npool < n) {
-        if (!(nd->cells[nd->npool] = malloc(sizeof(envelope_t *)))) {
+        if (!(nd->cells[nd->npool] = malloc(sizeof(sc_envelope_t *)))) {
             fail("out of memory for %ld receives on node %d", n, nd->node);
             return 0;
         }
@@ -621,15 +506,15 @@ static int pool_at_least(node_t *nd, long n)
  * the rank waits, else when it next makes a call. */
 static void take_from_pool(node_t *nd, int slot)
 {
-    envelope_t *env = *nd->cells[slot];
+    sc_envelope_t *env = *nd->cells[slot];
     nd->envelopes_taken++;
     if (env->sent)
-        sent_arrived(env->sent);
+        sent_arrived((sent_t *)env->sent);
     env->sent = NULL;
     repost(nd, slot);
     rank_t *rk = &R.ranks[env->dst];
     if (rk->state == RANK_WAITING)
-        accept(rk, env);
+        sc_matcher_accept(&rk->match, &protocol_ops, env);
     else
         append(&rk->arrived, &rk->arrived_tail, env);
 }
@@ -765,11 +650,11 @@ static void node_main(int argc, char **argv)
         sg_comm_unref(nd->pool[k]);
 }
 
-static void free_envelopes(envelope_t *e)
+static void free_envelopes(sc_envelope_t *e)
 {
     while (e) {
-        envelope_t *next = e->next;
-        free(e);
+        sc_envelope_t *next = e->next;
+        sc_envelope_free(e);
         e = next;
     }
 }
@@ -779,10 +664,7 @@ static void teardown(void)
     for (int r = 0; R.ranks && r < R.sched->np; r++) {
         rank_t *rk = &R.ranks[r];
         free_envelopes(rk->arrived);
-        free_envelopes(rk->unexpected);
-        free_envelopes(rk->early);
-        free(rk->posted);
-        sc_streams_free(&rk->streams);
+        sc_matcher_destroy(&rk->match);
     }
     for (int i = 0; R.nodes && i < R.nnodes; i++) {
         node_t *nd = &R.nodes[i];
@@ -877,9 +759,9 @@ sc_err_t sc_replay_run(const sc_schedule_t *sched, const sc_model_t *model, int 
                        unfinished, p);
     for (int r = 0; !err && r < p; r++) {
         const rank_t *rk = &R.ranks[r];
-        if (rk->addressed != rk->matched)
+        if (rk->match.addressed != rk->match.matched)
             err = sc_error(SC_ERR_RUN, "rank %d was sent %ld message(s) but received %ld", r,
-                           rk->addressed, rk->matched);
+                           rk->match.addressed, rk->match.matched);
         if (rk->path_bytes > res->total.path_bytes)
             res->total.path_bytes = rk->path_bytes;
         if (rk->sent_bytes > res->max_rank_bytes)

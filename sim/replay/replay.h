@@ -4,7 +4,7 @@
 #ifndef SC_REPLAY_H
 #define SC_REPLAY_H
 
-#include "sim/engine/transport.h"
+#include "sim/protocol/protocol.h"
 #include "sim/replay/schedule.h"
 
 typedef struct {
@@ -16,8 +16,8 @@ typedef struct {
     int receives_short;
 } sc_replay_result_t;
 
-/* Plays `sched` on the placement of `model` with the transport's protocol
- * (sim/engine/transport.c): overheads, the NIC's gap, eager and rendezvous
+/* Plays `sched` on the placement of `model` with the protocol of
+ * sim/protocol/protocol.h, as the actor per rank does: overheads, the NIC's gap, eager and rendezvous
  * envelopes matched in order, protocol work only while a rank waits. Each
  * node's actor posts `receives` receives per rank at first. Must run
  * inside a SimGrid session (sc_engine_boot) and runs the simulation. */

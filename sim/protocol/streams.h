@@ -1,6 +1,6 @@
 /* The numbered message streams between a rank and each of its peers, by
  * which the transport and the replay take a peer's EAGER and RTS
- * envelopes in the order they were sent (sim/engine/transport.c).
+ * envelopes in the order they were sent (sim/protocol/protocol.h).
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #ifndef SC_STREAMS_H
 #define SC_STREAMS_H

@@ -1,0 +1,208 @@
+/* simcoll's MPI point-to-point protocol, shared by both engines: the actor
+ * per rank (sim/engine/transport.c) and the replay's actor per node
+ * (sim/replay/replay.c). Plain C: the engines move envelopes through
+ * SimGrid, this module says what they cost and what each one does.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SC_PROTOCOL_H
+#define SC_PROTOCOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "models/cost.h"
+#include "sim/protocol/streams.h"
+
+/* What travels is an envelope, which occupies the platform's header size
+ * on the wire plus any data:
+ *
+ *   EAGER  data of a message of at most the level's eager limit;
+ *   RTS    request to send a larger message (header only);
+ *   CTS    the receiver's answer once the receive is posted (header only);
+ *   DATA   the larger message itself, sent on CTS.
+ *
+ * An eager send returns without waiting for the receiver, as in MPI; the
+ * engines make every rank's inbox start a message flowing at once. The
+ * header also keeps simultaneous arrivals together: SimGrid completes an
+ * empty transfer one step after others ending at the same instant, so a
+ * rank woken by one could miss another arriving at that very time.
+ *
+ * Matching follows MPI: by source and tag, in order. The envelopes receives
+ * are matched against (EAGER, RTS) are numbered per pair of ranks and taken
+ * in that order: in SimGrid's flow model a short message could otherwise
+ * overtake a long one sent before it on the same route, and MPI forbids
+ * that. CTS and DATA answer a known request and are taken as they arrive,
+ * like rendezvous data moved by RDMA or a shared-memory copy. Envelopes
+ * that arrive before their receive is posted wait in the unexpected queue.
+ * Protocol work (answering RTS and CTS) happens only while the rank is in
+ * a blocking call, as in an MPI library without a progress thread; the cost
+ * model of models/cost.h assumes exactly this.
+ *
+ * Costs: the sender's core pays o_s, then waits for its node's NIC (the
+ * gap g between messages leaving a node, sc_model_depart) before the
+ * envelope leaves; the receiver pays o_r once a wait has its messages. */
+
+/* Messages and bytes a rank sent, by hierarchy level, and the bytes on
+ * its critical path as Hockney-style cost formulas count them (their beta
+ * term, in bytes): a blocking call starts when the rank and the senders of
+ * what it receives are ready, and takes as long as its largest message,
+ * so path = max(own path, senders' paths when they sent) + largest message
+ * of the call. A rank's calls add up; the messages of one sendrecv travel
+ * side by side. */
+typedef struct {
+    double path_bytes;
+    /* by the level of the hierarchy a message crossed (sc_model_hier_level):
+     * 0 inside a node (a socket), then between sockets, then nodes */
+    long level_messages[SC_MAX_LEVELS];
+    double level_bytes[SC_MAX_LEVELS];
+} sc_traffic_t;
+
+/* Adds the messages and bytes of `t` inside a node (SC_LEVEL_INTRA:
+ * hierarchy levels 0 to sc_platform_socket_levels(plat)) and between nodes
+ * (SC_LEVEL_INTER: every other level) to messages[] and bytes[], each times
+ * `sign` (1 or -1). */
+void sc_traffic_add(const sc_platform_t *plat, const sc_traffic_t *t, int sign,
+                    long messages[SC_NLEVELS], double bytes[SC_NLEVELS]);
+
+/* ---- Sending ---- */
+
+/* How one message goes, decided when the send is called. */
+typedef struct {
+    int hier;              /* the hierarchy level it crosses */
+    sc_level_id_t level;   /* inside a node or between nodes */
+    const sc_level_t *lv;  /* that level's parameters */
+    int eager;             /* 1: EAGER; 0: RTS, CTS, DATA */
+    double o_s;            /* the sender's overhead, seconds */
+} sc_send_plan_t;
+
+sc_send_plan_t sc_protocol_send_plan(const sc_model_t *model, int src, int dst, size_t bytes);
+
+/* Counts the message in `t` by its level. */
+void sc_protocol_count(sc_traffic_t *t, const sc_send_plan_t *plan, size_t bytes);
+
+/* When the message may leave at the earliest, having paid o_s by `now`:
+ * `now`, or later when it goes between nodes and the NIC's gap holds it
+ * (sc_model_depart, which books the NIC). */
+double sc_protocol_departure(const sc_model_t *model, const sc_send_plan_t *plan, int src,
+                             int dst, size_t bytes, double now);
+
+/* Bytes an envelope carrying `data` bytes from src to dst occupies on the
+ * wire. */
+double sc_protocol_wire_bytes(const sc_model_t *model, int src, int dst, size_t data);
+
+/* ---- Waiting ---- */
+
+/* What a blocking wait adds up over its requests, in their order. */
+typedef struct {
+    double path, longest; /* see sc_traffic_t */
+    double o_r;           /* the receiver's overheads, seconds */
+} sc_wait_cost_t;
+
+/* Starts with the rank's own path. */
+sc_wait_cost_t sc_protocol_wait_begin(double path_bytes);
+
+/* Adds one request of the wait: a receive of `bytes` from `source`
+ * (is_recv), or a send; `req_path` is the path its sender had. */
+void sc_protocol_wait_add(sc_wait_cost_t *w, const sc_model_t *model, int rank, int is_recv,
+                          int source, size_t bytes, double req_path);
+
+/* The rank's path once the wait is over. */
+double sc_protocol_wait_path(const sc_wait_cost_t *w, double path_bytes);
+
+/* ---- Envelopes and matching ---- */
+
+typedef enum { SC_ENV_EAGER, SC_ENV_RTS, SC_ENV_CTS, SC_ENV_DATA } sc_env_kind_t;
+
+/* An engine's name for one of its requests: the transport's pointer, the
+ * replay's index of the call in its schedule. */
+typedef uintptr_t sc_req_ref_t;
+
+typedef struct sc_envelope {
+    sc_env_kind_t kind;
+    int src, dst, tag;
+    unsigned seq;          /* EAGER, RTS: position among those src sent dst */
+    size_t bytes;          /* of the message */
+    double path_bytes;     /* EAGER, RTS: the sender's, see sc_traffic_t */
+    sc_req_ref_t sreq, rreq; /* the two ends of a rendezvous */
+    long record;           /* the transport's record of the message, or -1 */
+    void *data;            /* EAGER, DATA: copy of the payload, or NULL */
+    void *sent;            /* the sender's handle while it is in flight */
+    struct sc_envelope *next; /* in a queue */
+} sc_envelope_t;
+
+/* A new envelope with no data and no handles; NULL if out of memory. */
+sc_envelope_t *sc_envelope_new(sc_env_kind_t kind, int src, int dst, int tag, size_t bytes);
+
+/* Frees the envelope and its data. */
+void sc_envelope_free(sc_envelope_t *env);
+
+/* A receive posted and not yet matched. */
+typedef struct {
+    sc_req_ref_t req;
+    int peer, tag;   /* may be SC_ANY_SOURCE, SC_ANY_TAG */
+    size_t bytes;    /* may be SC_ANY_SIZE */
+} sc_posted_t;
+
+/* One rank's matching state; zeroed to start. */
+typedef struct {
+    sc_posted_t *posted;   /* oldest first */
+    int nposted, cap_posted;
+    sc_envelope_t *unexpected, *unexpected_tail;
+    sc_envelope_t *early;  /* arrived before their predecessor from the same peer */
+    sc_streams_t streams;  /* the numbered EAGER/RTS streams to each peer */
+    long addressed;        /* messages sent to this rank */
+    long matched;          /* of those, the ones its receives matched */
+} sc_matcher_t;
+
+/* What an engine does when the protocol says so. Each gets the matcher of
+ * the rank concerned (the engine finds its rank around it) and owns the
+ * envelope only where said. */
+typedef struct {
+    /* Receive `rreq` matched EAGER or RTS `env`: the sender's path is known. */
+    void (*matched)(sc_matcher_t *m, sc_req_ref_t rreq, const sc_envelope_t *env);
+    /* Receive `rreq` has its data: from EAGER `env` when it matched, or
+     * from DATA `env` when it arrived. */
+    void (*received)(sc_matcher_t *m, sc_req_ref_t rreq, const sc_envelope_t *env);
+    /* Receive `rreq` matched RTS `rts`: answer its sender with CTS. */
+    void (*clear_to_send)(sc_matcher_t *m, sc_req_ref_t rreq, const sc_envelope_t *rts);
+    /* The rank's RTS was answered by `cts`: send the data. */
+    void (*send_data)(sc_matcher_t *m, const sc_envelope_t *cts);
+    /* Receive `rreq` matched a message of another size: `message` says
+     * which; the run fails. */
+    void (*mismatch)(sc_matcher_t *m, sc_req_ref_t rreq, const char *message);
+    /* The rank ran out of memory for `what`; the run fails. */
+    void (*out_of_memory)(sc_matcher_t *m, const char *what);
+} sc_protocol_ops_t;
+
+/* Numbers an EAGER or RTS envelope `env` the rank sends to its stream to
+ * env->dst; other kinds are not numbered. 0 if out of memory (the engine
+ * was told through ops->out_of_memory). */
+int sc_matcher_number(sc_matcher_t *m, const sc_protocol_ops_t *ops, sc_envelope_t *env);
+
+/* An envelope arrived for the rank, which is inside a call: EAGER and RTS
+ * in their stream's order (kept until their turn), others at once. Takes
+ * `env`. */
+void sc_matcher_accept(sc_matcher_t *m, const sc_protocol_ops_t *ops, sc_envelope_t *env);
+
+/* The rank posts receive `req`: matched at once with the oldest unexpected
+ * envelope it fits, else queued. Returns 0 if out of memory (ops->out_of_memory
+ * was called). */
+int sc_matcher_post(sc_matcher_t *m, const sc_protocol_ops_t *ops, sc_req_ref_t req, int peer,
+                    int tag, size_t bytes);
+
+/* Removes posted receive `req` if it has not matched; 1 if it was there. */
+int sc_matcher_cancel(sc_matcher_t *m, sc_req_ref_t req);
+
+/* The oldest unexpected envelope from `src` with `tag` (wildcards allowed),
+ * or NULL. */
+const sc_envelope_t *sc_matcher_probe(const sc_matcher_t *m, int src, int tag);
+
+/* When the rank has finished: 0 if nothing is left, else 1 and `message`
+ * (of `len` bytes) says what was: an unreceived message, a receive still
+ * posted, a message whose predecessor never arrived. */
+int sc_matcher_leftover(const sc_matcher_t *m, int rank, char *message, size_t len);
+
+/* Frees what the matcher holds but its counts; it is then empty, and may
+ * be destroyed again. */
+void sc_matcher_destroy(sc_matcher_t *m);
+
+#endif
