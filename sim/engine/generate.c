@@ -596,6 +596,17 @@ sc_err_t sc_generate(const char *option, const char *template_path, const sc_gen
         full.nodes = plat.nnodes;
     if (full.cores == 0)
         full.cores = t.cores;
+    /* The platform reader's limit, before a million nodes are written and
+     * read back only to be refused (at most 2^20 nodes of 2^16 cores: the
+     * sum cannot overflow). */
+    long long total = 0;
+    for (int n = 0; n < full.nodes; n++)
+        total += cores_of(&full, n);
+    if (total > SC_MAX_CORES)
+        err = sc_error(SC_ERR_INPUT,
+                       "simcoll platform: %d nodes with %lld cores in all, more than %d; simcoll "
+                       "simulates at most that many ranks (nothing written)",
+                       full.nodes, total, SC_MAX_CORES);
     for (int n = 0; n < full.nodes && full.sockets > 1 && !err; n++)
         if (cores_of(&full, n) % full.sockets)
             err = sc_error(SC_ERR_INPUT,
@@ -792,15 +803,16 @@ sc_err_t sc_levels_parse(const char *text, sc_levels_t *out)
     }
     if (!count[NODE])
         return sc_error(SC_ERR_INPUT, "--levels '%s': no node level; %s", text, form);
-    long nodes = (long)count[NODE] * (count[RACK] ? count[RACK] : 1);
+    /* Products of at most two counts below 2^21: no overflow in 64 bits. */
+    long long nodes = (long long)count[NODE] * (count[RACK] ? count[RACK] : 1);
     if (nodes > MAX_NODES)
-        return sc_error(SC_ERR_INPUT, "--levels '%s': %ld nodes, more than %d", text, nodes,
+        return sc_error(SC_ERR_INPUT, "--levels '%s': %lld nodes, more than %d", text, nodes,
                         MAX_NODES);
     out->nodes = (int)nodes;
     out->sockets = count[SOCKET] ? count[SOCKET] : 1;
-    if (count[CORE] && (long)count[CORE] * out->sockets > MAX_CORES)
-        return sc_error(SC_ERR_INPUT, "--levels '%s': %ld cores a node, more than %d", text,
-                        (long)count[CORE] * out->sockets, MAX_CORES);
+    if (count[CORE] && (long long)count[CORE] * out->sockets > MAX_CORES)
+        return sc_error(SC_ERR_INPUT, "--levels '%s': %lld cores a node, more than %d", text,
+                        (long long)count[CORE] * out->sockets, MAX_CORES);
     if (count[CORE])
         snprintf(out->cores, sizeof out->cores, "%d", count[CORE] * out->sockets);
     if (count[RACK])
