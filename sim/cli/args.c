@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "algorithms/kinds.h"
+
 int sc_cli_fail(sc_err_t err)
 {
     fprintf(stderr, "simcoll: %s\n", sc_error_message());
@@ -88,6 +90,27 @@ sc_err_t sc_cli_choice(const char *value, const char *option,
     return sc_error(SC_ERR_INPUT, "%s: unknown value '%s'; use one of %s", option, value, valid);
 }
 
+sc_err_t sc_cli_coll(const char *name)
+{
+    if (sc_kind_find(name))
+        return SC_OK;
+    return sc_error(SC_ERR_INPUT, "--coll: unknown value '%s'; use one of %s", name,
+                    sc_kind_names());
+}
+
+sc_err_t sc_cli_profile(const char *name, const sc_profile_t **out)
+{
+    *out = sc_profile_find(name);
+    if (*out)
+        return SC_OK;
+    char known[256] = "";
+    for (const sc_profile_t *p = sc_profiles; p->name; p++) {
+        strncat(known, p == sc_profiles ? "" : ", ", sizeof known - strlen(known) - 1);
+        strncat(known, p->name, sizeof known - strlen(known) - 1);
+    }
+    return sc_error(SC_ERR_INPUT, "--mpi: unknown profile '%s'; use one of %s (simcoll list --mpi)",
+                    name, known);
+}
 
 sc_err_t sc_cli_data(const char *text, sc_cli_data_t *data)
 {

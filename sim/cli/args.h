@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "algorithms/profiles/profiles.h"
 #include "algorithms/reduce/deciders.h"
 #include "common/sc_error.h"
 
@@ -32,6 +33,12 @@ const char *sc_cli_refused_option(char **args, int before, const struct option *
  * naming `option` and listing them. */
 sc_err_t sc_cli_choice(const char *value, const char *option, const char *const *choices,
                        int *index);
+
+/* --coll NAME: a collective's name, or SC_ERR_INPUT listing them. */
+sc_err_t sc_cli_coll(const char *name);
+
+/* --mpi NAME: the MPI library profile *out, or SC_ERR_INPUT listing them. */
+sc_err_t sc_cli_profile(const char *name, const sc_profile_t **out);
 
 /* --data KEY=VALUE, given once per key: the input distribution of
  * reductions, decider=SPEC (sc_deciders_parse) and extreme=SPEC

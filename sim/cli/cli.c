@@ -208,20 +208,6 @@ enum {
 };
 
 
-static sc_err_t find_profile(const char *name, const sc_profile_t **out)
-{
-    *out = sc_profile_find(name);
-    if (*out)
-        return SC_OK;
-    char known[256] = "";
-    for (const sc_profile_t *p = sc_profiles; p->name; p++) {
-        strncat(known, p == sc_profiles ? "" : ", ", sizeof known - strlen(known) - 1);
-        strncat(known, p->name, sizeof known - strlen(known) - 1);
-    }
-    return sc_error(SC_ERR_INPUT, "--mpi: unknown profile '%s'; use one of %s (simcoll list --mpi)",
-                    name, known);
-}
-
 /* Parses argv from argv[first]; `map` selects the map command's options.
  * Sets *done after --help/--version. */
 static sc_err_t parse_options(int argc, char **argv, int first, int map, opts_t *o, int *done)
@@ -281,13 +267,10 @@ static sc_err_t parse_options(int argc, char **argv, int first, int map, opts_t 
         case 'a': o->algo = optarg; break;
         case 'c': o->compare = optarg; break;
         case OPT_COLL:
-            if (sc_kind_find(optarg))
+            if (!(err = sc_cli_coll(optarg)))
                 o->coll = optarg;
-            else
-                err = sc_error(SC_ERR_INPUT, "--coll: unknown value '%s'; use one of %s", optarg,
-                               sc_kind_names());
             break;
-        case OPT_MPI: err = find_profile(optarg, &o->mpi); break;
+        case OPT_MPI: err = sc_cli_profile(optarg, &o->mpi); break;
         case 'n': o->np_list = optarg; break;
         case 's': o->size_list = optarg; break;
         case 'o': o->out = optarg; break;

@@ -15,6 +15,7 @@
 #include "algorithms/registry.h"
 #include "args.h"
 #include "cli.h"
+#include "sim/engine/child.h"
 #include "sim/io/files.h"
 
 /* The -I flags of the public headers: installed, or this source tree. */
@@ -112,6 +113,20 @@ static sc_err_t add_table(const char *path, const sc_algo_t *table)
     return SC_OK;
 }
 
+/* In a child: loads the plug-in at `arg` as sc_plugin_load will, so that
+ * code the plug-in runs as it loads (constructors) and that ends the
+ * process ends this child, where sc_child_run sees how, and not simcoll
+ * (an exit(0) there was a silent exit 0). Its output goes to the child's
+ * log, which is dropped: a plug-in that loads fine speaks once, when
+ * simcoll loads it. */
+static sc_err_t try_load(void *arg, sc_wire_t *out)
+{
+    (void)out;
+    dup2(STDERR_FILENO, STDOUT_FILENO); /* stderr is the log */
+    dlopen(arg, RTLD_NOW | RTLD_LOCAL); /* a failure is for the real load to say */
+    return SC_OK;
+}
+
 sc_err_t sc_plugin_load(const char *path)
 {
     int source = sc_ends_with(path, ".c");
@@ -139,6 +154,19 @@ sc_err_t sc_plugin_load(const char *path)
     char where[4200];
     snprintf(where, sizeof where, "%s%s", source || strchr(path, '/') ? "" : "./",
              source ? so : path);
+    char what[4300];
+    snprintf(what, sizeof what, "--load %s: the plug-in ended the process while loading", path);
+    sc_wire_t in;
+    sc_err_t err = sc_child_run(try_load, where, SC_ERR_INPUT, what, &in);
+    if (err) {
+        if (source)
+            unlink(so);
+        char why[1024];
+        snprintf(why, sizeof why, "%s", sc_error_message());
+        return sc_error(err, "%s; code a plug-in runs as it loads (a constructor) must return",
+                        why);
+    }
+    sc_wire_free(&in);
     void *handle = dlopen(where, RTLD_NOW | RTLD_LOCAL);
     if (source)
         unlink(so); /* the mapping stays */

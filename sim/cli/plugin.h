@@ -8,9 +8,12 @@
 
 /* Compiles FILE.c with the system's C compiler ($CC, else cc) against
  * simcoll's public headers, or takes FILE.so as built, loads it and adds
- * the algorithms of its simcoll_algorithms table (sc_algo_add).
+ * the algorithms of its simcoll_algorithms table (sc_algo_add). It is
+ * loaded in a child process first, so that code it runs as it loads and
+ * that ends the process (exit, abort, a crash) ends the child, not simcoll.
  * SC_ERR_INPUT naming the file and what was wrong: the compiler's
- * messages, a missing or malformed table, a name already taken. */
+ * messages, a plug-in that ended the process while loading, a missing or
+ * malformed table, a name already taken. */
 sc_err_t sc_plugin_load(const char *path);
 
 /* simcoll new-algo COLLECTIVE NAME -o FILE.c */

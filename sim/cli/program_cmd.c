@@ -407,6 +407,19 @@ static sc_err_t write_trace(const char *path, const sc_program_t *prog,
     return sc_outputs_commit(outs);
 }
 
+sc_err_t sc_cli_program_read(const char *path, sc_program_t *prog)
+{
+    char what[512], *text;
+    size_t len;
+    snprintf(what, sizeof what, "program '%s'", path);
+    sc_err_t err = sc_input_read(what, path, MAX_PROGRAM_BYTES, &text, &len);
+    if (err)
+        return err;
+    err = sc_program_parse(path, text, len, prog);
+    free(text);
+    return err;
+}
+
 int sc_cli_run_program(int argc, char **argv)
 {
     popts_t o;
@@ -416,16 +429,11 @@ int sc_cli_run_program(int argc, char **argv)
         return err ? sc_cli_fail(err) : 0;
     sc_platform_t plat = {0};
     sc_program_t prog = {0};
-    char *text = NULL;
-    size_t len;
     sc_program_report_row_t *rows = NULL;
     int nrows = 0;
-    char what[512];
-    snprintf(what, sizeof what, "program '%s'", o.program);
     err = sc_cli_load_all(o.loads, o.nloads);
     if (err || (err = sc_platform_load("--platform", o.platform, &plat)) ||
-        (err = sc_input_read(what, o.program, MAX_PROGRAM_BYTES, &text, &len)) ||
-        (err = sc_program_parse(o.program, text, len, &prog)) ||
+        (err = sc_cli_program_read(o.program, &prog)) ||
         (err = process_counts(o.np_list, &plat, &nps, &nnps)))
         goto cleanup;
     int messages = o.timeline || o.trace_json || o.paje;
@@ -526,7 +534,6 @@ cleanup:
         sc_run_result_destroy(&rows[i].result);
     free(rows);
     free(nps);
-    free(text);
     sc_program_destroy(&prog);
     sc_platform_destroy(&plat);
     return err ? sc_cli_fail(err) : 0;

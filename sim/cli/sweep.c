@@ -11,7 +11,9 @@
  * several making one platform. With nodes, cores, sockets, net, topology or set,
  * each platform is generated from the named one (simcoll platform --like)
  * into OUTPUT.platforms/. A value may be written between double quotes,
- * which it needs when it holds commas (topology = "torus:4,4,4").
+ * which it needs when it holds commas (topology = "torus:4,4,4"). A value
+ * or a file that every point would refuse stops the study before anything
+ * runs or is written.
  *
  * Each point runs as a child process of this one (the same code as the
  * command line), -j at a time. Its row goes to OUTPUT as soon as it ends,
@@ -42,21 +44,25 @@
 #include "algorithms/registry.h"
 #include "cli.h"
 #include "common/sc_units.h"
+#include "program_cmd.h"
 #include "report.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/generate.h"
 #include "sim/io/files.h"
+#include "sim/io/platform_file.h"
+#include "sim/io/topology.h"
 
 /* A point's key must fit KEY_MAX bytes whole: two points whose keys were
  * cut short alike would be taken for one by a rerun. MAX_POINTS is far
  * beyond any sweep one could run, and keeps the count from overflowing. */
-enum { MAX_AXES = 16, MAX_VALUES = 256, KEY_MAX = 4096 };
+enum { MAX_AXES = 16, MAX_VALUES = 256, KEY_MAX = 4096, MAX_SETS = 32 };
 #define MAX_POINTS 10000000L
 
 typedef struct {
     char *key;
     char *values[MAX_VALUES];
     int nvalues;
+    int line; /* of the study file, for messages */
 } axis_t;
 
 typedef struct {
@@ -85,10 +91,32 @@ static char *trim(char *s)
     return s;
 }
 
+/* The ';'-separated settings of a value of set, as the generator takes
+ * them (--set's), split in buf[KEY_MAX]. */
+static sc_err_t split_sets(const char *set, char *buf, char **sets, int *nsets)
+{
+    *nsets = 0;
+    snprintf(buf, KEY_MAX, "%s", set); /* a value fits a point's key */
+    for (char *s = buf, *semi; s; s = semi) {
+        semi = strchr(s, ';');
+        if (semi)
+            *semi++ = '\0';
+        s = trim(s);
+        if (!*s)
+            continue;
+        if (*nsets == MAX_SETS)
+            return sc_error(SC_ERR_INPUT, "'%s': more than %d settings", set, MAX_SETS);
+        sets[(*nsets)++] = s;
+    }
+    return SC_OK;
+}
+
 /* Refuses a value the point's command would refuse in every point, so
  * that a mistyped study stops before it runs (exit 2, nothing written)
- * instead of giving a row of errors for each point. Values whose meaning
- * depends on the platform (np beyond its cores, a root beyond np) are
+ * instead of giving a row of errors for each point: with the check of
+ * the option the value goes to, its message after the study's line.
+ * Values whose meaning depends on the platform or on other axes (np
+ * beyond its cores, a root beyond np, a cores list against nodes) are
  * left to the points. */
 static sc_err_t check_value(const char *path, int line, const char *key, const char *v)
 {
@@ -96,6 +124,13 @@ static sc_err_t check_value(const char *path, int line, const char *key, const c
     snprintf(what, sizeof what, "%s:%d: %s", path, line, key);
     int number;
     size_t bytes;
+    sc_op_t op;
+    sc_type_t type;
+    const sc_profile_t *profile;
+    sc_cli_data_t data = {0};
+    char buf[KEY_MAX], *sets[MAX_SETS];
+    int nsets;
+    sc_err_t err = SC_OK;
     if (!strcmp(key, "payload") && strcmp(v, "yes") && strcmp(v, "no"))
         return sc_error(SC_ERR_INPUT, "%s '%s': use yes or no", what, v);
     if (!strcmp(key, "np"))
@@ -108,9 +143,76 @@ static sc_err_t check_value(const char *path, int line, const char *key, const c
         return sc_parse_int(v, what, 1, SC_MAX_SOCKETS, &number);
     if (!strcmp(key, "size"))
         return sc_parse_size(v, what, &bytes);
+    if (!strcmp(key, "op"))
+        return sc_op_parse(v, what, &op);
+    if (!strcmp(key, "type"))
+        return sc_type_parse(v, what, &type);
     if (!strcmp(key, "algo") && !sc_algo_find(v))
         return sc_error(SC_ERR_INPUT, "%s: unknown algorithm '%s' (simcoll list shows them)",
                         what, v);
+    if (!strcmp(key, "coll"))
+        err = sc_cli_coll(v);
+    else if (!strcmp(key, "mpi"))
+        err = sc_cli_profile(v, &profile);
+    else if (!strcmp(key, "data"))
+        err = sc_cli_data(v, &data);
+    else if (!strcmp(key, "net"))
+        err = sc_generate_check_net(v);
+    else if (!strcmp(key, "topology"))
+        err = sc_generate_check_topology(v, NULL);
+    else if (!strcmp(key, "cores"))
+        err = sc_generate_check_cores(v);
+    else if (!strcmp(key, "set") && !(err = split_sets(v, buf, sets, &nsets)))
+        err = sc_generate_check_sets(sets, nsets);
+    if (!err)
+        return SC_OK;
+    char why[1024];
+    snprintf(why, sizeof why, "%s", sc_error_message());
+    return sc_error(err, "%s: %s", what, why);
+}
+
+/* The first axis named `key`, or NULL. */
+static const axis_t *find_axis(const study_t *st, const char *key)
+{
+    for (int a = 0; a < st->naxes; a++)
+        if (strcmp(st->axis[a].key, key) == 0)
+            return &st->axis[a];
+    return NULL;
+}
+
+/* rack.* and socket.* settings need racks and sockets, which the
+ * topology and sockets axes give: a setting no point has them for is
+ * refused as every point would refuse it. */
+static sc_err_t check_set_levels(const char *path, const study_t *st)
+{
+    const axis_t *set = find_axis(st, "set"), *topology = find_axis(st, "topology"),
+                 *sockets = find_axis(st, "sockets");
+    int racks = 0, split = 0;
+    for (int v = 0; topology && v < topology->nvalues; v++) {
+        sc_topology_t t;
+        racks |= !sc_topology_parse("--topology", topology->values[v], &t) &&
+                 t.kind == SC_TOPO_RACKS && t.racks > 1;
+    }
+    for (int v = 0; sockets && v < sockets->nvalues; v++)
+        split |= atoi(sockets->values[v]) > 1; /* checked as integers */
+    for (int v = 0; set && v < set->nvalues; v++) {
+        char buf[KEY_MAX], *sets[MAX_SETS];
+        int nsets;
+        if (split_sets(set->values[v], buf, sets, &nsets))
+            return SC_ERR_INPUT; /* checked already */
+        for (int i = 0; i < nsets; i++) {
+            if (!racks && !strncmp(sets[i], "rack.", 5))
+                return sc_error(SC_ERR_INPUT,
+                                "%s:%d: set: --set '%s': no point of the study has racks; add "
+                                "a topology axis with racks:N,R (R > 1)",
+                                path, set->line, sets[i]);
+            if (!split && !strncmp(sets[i], "socket.", 7))
+                return sc_error(SC_ERR_INPUT,
+                                "%s:%d: set: --set '%s': no point of the study has sockets; add "
+                                "a sockets axis with a value above 1",
+                                path, set->line, sets[i]);
+        }
+    }
     return SC_OK;
 }
 
@@ -166,6 +268,7 @@ static sc_err_t parse_study(const char *path, char *text, size_t len, study_t *s
             break;
         axis_t *ax = &st->axis[st->naxes++];
         ax->key = key;
+        ax->line = n;
         for (char *v = eq + 1, *comma; v && !err; v = comma) {
             v += strspn(v, " \t\r");
             char *close = *v == '"' ? strchr(v + 1, '"') : NULL;
@@ -204,8 +307,6 @@ static sc_err_t parse_study(const char *path, char *text, size_t len, study_t *s
                     err = sc_error(SC_ERR_INPUT,
                                    "%s:%d: '%s' lists '%s' twice (its points would share a key)",
                                    path, n, key, v);
-            if (!err)
-                err = check_value(path, n, key, v);
             if (!err)
                 ax->values[ax->nvalues++] = v;
         }
@@ -247,9 +348,47 @@ static sc_err_t parse_study(const char *path, char *text, size_t len, study_t *s
                                "platform, mpi, np, mapping, data, set, nodes, cores, sockets, "
                                "net, topology and payload with it",
                                path, call_keys[k]);
+    /* The values, once the study's shape is known to be right. */
+    for (int a = 0; !err && a < st->naxes; a++)
+        for (int v = 0; !err && v < st->axis[a].nvalues; v++)
+            err = check_value(path, st->axis[a].line, st->axis[a].key, st->axis[a].values[v]);
+    if (!err)
+        err = check_set_levels(path, st);
     if (err) {
         free(st->text);
         st->text = NULL;
+    }
+    return err;
+}
+
+/* The files the points read, platforms (or templates) and programs, as
+ * the points' commands check them: one that cannot be read or is
+ * malformed is refused, as every point would refuse it. Files, so not in
+ * parse_study, which the study fuzzer runs. */
+static sc_err_t check_files(const char *path, const study_t *st)
+{
+    sc_err_t err = SC_OK;
+    for (int a = 0; !err && a < st->naxes; a++) {
+        const axis_t *ax = &st->axis[a];
+        int platform = !strcmp(ax->key, "platform"), program = !strcmp(ax->key, "program");
+        for (int v = 0; !err && (platform || program) && v < ax->nvalues; v++) {
+            if (platform) {
+                char found[4096];
+                sc_platform_t plat = {0};
+                err = sc_platform_find("--platform", ax->values[v], found, sizeof found);
+                if (!err && !(err = sc_platform_file_check("--platform", found, &plat)))
+                    sc_platform_destroy(&plat);
+            } else {
+                sc_program_t prog = {0};
+                err = sc_cli_program_read(ax->values[v], &prog);
+                sc_program_destroy(&prog);
+            }
+            if (err) {
+                char why[1024];
+                snprintf(why, sizeof why, "%s", sc_error_message());
+                err = sc_error(err, "%s:%d: %s: %s", path, ax->line, ax->key, why);
+            }
+        }
     }
     return err;
 }
@@ -352,17 +491,10 @@ static sc_err_t platform_of(const study_t *st, const char **value, const char *d
         err = sc_parse_int(nodes, "nodes", 1, 1 << 20, &n);
     if (!err && sockets)
         err = sc_parse_int(sockets, "sockets", 1, SC_MAX_SOCKETS, &per_node);
-    char setbuf[1024], *sets[32];
+    char setbuf[KEY_MAX], *sets[MAX_SETS];
     int nsets = 0;
-    snprintf(setbuf, sizeof setbuf, "%s", set ? set : "");
-    for (char *s = setbuf, *semi; set && s && nsets < 32; s = semi) {
-        semi = strchr(s, ';');
-        if (semi)
-            *semi++ = '\0';
-        s = trim(s);
-        if (*s)
-            sets[nsets++] = s;
-    }
+    if (!err && set)
+        err = split_sets(set, setbuf, sets, &nsets);
     return err ? err : sc_generate_platform(plat, net, topology, n, cores, per_node, sets, nsets,
                                                   path);
 }
@@ -903,6 +1035,10 @@ int sc_cli_sweep(int argc, char **argv)
     if (the_point > npoints)
         err = sc_error(SC_ERR_INPUT, "--point %d: the study has points 1 to %ld", the_point,
                        npoints);
+    /* Before anything is written; a job's --point and --merge come after
+     * --jobs, which checked them. */
+    if (!err && !the_point && !merge_mode)
+        err = check_files(args[optind], &st);
     const char *body = st.programs ? sc_program_report_csv_header() : sc_report_csv_header();
     snprintf(header, sizeof header, "key,status,%s", body);
     int ncols = 1;

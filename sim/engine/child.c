@@ -17,7 +17,7 @@
 
 void sc_wire_put(sc_wire_t *w, const void *src, size_t n)
 {
-    if (w->failed)
+    if (w->failed || n == 0) /* an empty buffer's data is NULL: no memcpy from it */
         return;
     if (w->len + n > w->cap) {
         size_t cap = w->cap ? w->cap : 256;

@@ -61,6 +61,11 @@ static const sc_network_preset_t *find_network(const char *name)
     return NULL;
 }
 
+sc_err_t sc_generate_check_net(const char *net)
+{
+    return find_network(net) ? SC_OK : SC_ERR_INPUT;
+}
+
 /* The network level of preset `name`. */
 static sc_err_t load_network(const char *name, sc_level_t *level)
 {
@@ -474,6 +479,35 @@ static sc_err_t apply_link_set(const char *set, const char *level, link_spec_t *
                     "%s.bandwidth", set, (int)n, param, level, level);
 }
 
+/* The link between a node's sockets before any --set (apply_link_set
+ * says why it adds nothing). */
+static link_spec_t socket_link(const link_spec_t *membus)
+{
+    return (link_spec_t){.bandwidth_Bps = membus->bandwidth_Bps, .policy = "FATPIPE"};
+}
+
+sc_err_t sc_generate_check_sets(char *const *sets, int nsets)
+{
+    /* Stand-ins for the template's values, none 0 but the socket link's
+     * latency, which is 0 whatever the template: what is refused on them
+     * is refused on any template. */
+    sc_level_t levels[SC_NLEVELS] = {0};
+    int touched[SC_NLEVELS] = {0};
+    double speed = 1;
+    link_spec_t membus = {.bandwidth_Bps = 1, .latency_s = 1}, uplink = membus;
+    link_spec_t socket = socket_link(&membus);
+    sc_err_t err = SC_OK;
+    for (int i = 0; i < nsets && !err; i++) {
+        if (!(err = once(sets, i)))
+            err = apply_set(sets[i], levels, touched, &speed);
+        if (!err && !strncmp(sets[i], "rack.", 5))
+            err = apply_link_set(sets[i], "rack", &uplink, NULL);
+        else if (!err && !strncmp(sets[i], "socket.", 7))
+            err = apply_link_set(sets[i], "socket", &socket, NULL);
+    }
+    return err;
+}
+
 /* Loads the generated text as a platform file. It goes through a memory
  * file (memfd), which vanishes with simcoll however it ends: a temporary
  * file would stay behind when simcoll is killed while SimGrid reads it.
@@ -508,8 +542,8 @@ sc_err_t sc_generate(const char *option, const char *template_path, const sc_gen
                      const char *out_path)
 {
     sc_platform_t plat;
-    sc_err_t err = sc_platform_load(option, template_path, &plat);
-    if (err)
+    sc_err_t err = sc_generate_check_sets(spec->sets, spec->nsets);
+    if (err || (err = sc_platform_load(option, template_path, &plat)))
         return err;
     if (plat.nnodes < 2) {
         err = sc_error(SC_ERR_INPUT,
@@ -562,6 +596,17 @@ sc_err_t sc_generate(const char *option, const char *template_path, const sc_gen
         full.nodes = plat.nnodes;
     if (full.cores == 0)
         full.cores = t.cores;
+    /* The platform reader's limit, before a million nodes are written and
+     * read back only to be refused (at most 2^20 nodes of 2^16 cores: the
+     * sum cannot overflow). */
+    long long total = 0;
+    for (int n = 0; n < full.nodes; n++)
+        total += cores_of(&full, n);
+    if (total > SC_MAX_CORES)
+        err = sc_error(SC_ERR_INPUT,
+                       "simcoll platform: %d nodes with %lld cores in all, more than %d; simcoll "
+                       "simulates at most that many ranks (nothing written)",
+                       full.nodes, total, SC_MAX_CORES);
     for (int n = 0; n < full.nodes && full.sockets > 1 && !err; n++)
         if (cores_of(&full, n) % full.sockets)
             err = sc_error(SC_ERR_INPUT,
@@ -579,8 +624,7 @@ sc_err_t sc_generate(const char *option, const char *template_path, const sc_gen
         touched[SC_LEVEL_INTER] = 1;
     }
     for (int i = 0; i < spec->nsets && !err; i++)
-        if (!(err = once(spec->sets, i)))
-            err = apply_set(spec->sets[i], levels, touched, &t.speed_flops);
+        err = apply_set(spec->sets[i], levels, touched, &t.speed_flops);
     for (int id = 0; id < SC_NLEVELS && !err; id++)
         if (touched[id])
             err = apply_level(&t, (sc_level_id_t)id, &levels[id]);
@@ -591,7 +635,7 @@ sc_err_t sc_generate(const char *option, const char *template_path, const sc_gen
     int racks = has_topology && topology.kind == SC_TOPO_RACKS && topology.racks > 1;
     t.uplink = t.nic;
     t.uplink.bandwidth_Bps = racks ? t.nic.bandwidth_Bps * topology.rack_nodes : 0;
-    t.socket = (link_spec_t){.bandwidth_Bps = t.membus.bandwidth_Bps, .policy = "FATPIPE"};
+    t.socket = socket_link(&t.membus);
     for (int i = 0; i < spec->nsets && !err; i++)
         if (!strncmp(spec->sets[i], "rack.", 5))
             err = apply_link_set(spec->sets[i], "rack", racks ? &t.uplink : NULL,
@@ -695,6 +739,29 @@ static sc_err_t parse_cores(const char *text, sc_generate_spec_t *spec, int **no
     return SC_OK;
 }
 
+sc_err_t sc_generate_check_cores(const char *cores)
+{
+    sc_generate_spec_t spec = {0};
+    int *node_cores;
+    sc_err_t err = parse_cores(cores, &spec, &node_cores);
+    free(node_cores);
+    return err;
+}
+
+sc_err_t sc_generate_check_topology(const char *topology, long *nodes)
+{
+    sc_topology_t t;
+    sc_err_t err = sc_topology_parse("--topology", topology, &t);
+    if (err)
+        return err;
+    if (t.nodes > MAX_NODES)
+        return sc_error(SC_ERR_INPUT, "--topology '%s' connects %ld nodes, more than %d",
+                        topology, t.nodes, MAX_NODES);
+    if (nodes)
+        *nodes = t.nodes;
+    return SC_OK;
+}
+
 sc_err_t sc_levels_parse(const char *text, sc_levels_t *out)
 {
     static const char *const names[] = {"core", "socket", "node", "rack"};
@@ -736,15 +803,16 @@ sc_err_t sc_levels_parse(const char *text, sc_levels_t *out)
     }
     if (!count[NODE])
         return sc_error(SC_ERR_INPUT, "--levels '%s': no node level; %s", text, form);
-    long nodes = (long)count[NODE] * (count[RACK] ? count[RACK] : 1);
+    /* Products of at most two counts below 2^21: no overflow in 64 bits. */
+    long long nodes = (long long)count[NODE] * (count[RACK] ? count[RACK] : 1);
     if (nodes > MAX_NODES)
-        return sc_error(SC_ERR_INPUT, "--levels '%s': %ld nodes, more than %d", text, nodes,
+        return sc_error(SC_ERR_INPUT, "--levels '%s': %lld nodes, more than %d", text, nodes,
                         MAX_NODES);
     out->nodes = (int)nodes;
     out->sockets = count[SOCKET] ? count[SOCKET] : 1;
-    if (count[CORE] && (long)count[CORE] * out->sockets > MAX_CORES)
-        return sc_error(SC_ERR_INPUT, "--levels '%s': %ld cores a node, more than %d", text,
-                        (long)count[CORE] * out->sockets, MAX_CORES);
+    if (count[CORE] && (long long)count[CORE] * out->sockets > MAX_CORES)
+        return sc_error(SC_ERR_INPUT, "--levels '%s': %lld cores a node, more than %d", text,
+                        (long long)count[CORE] * out->sockets, MAX_CORES);
     if (count[CORE])
         snprintf(out->cores, sizeof out->cores, "%d", count[CORE] * out->sockets);
     if (count[RACK])
@@ -770,18 +838,15 @@ sc_err_t sc_generate_platform(const char *template_path, const char *net, const 
                         sockets, topology);
 
     if (topology) {
-        sc_topology_t t;
-        if ((err = sc_topology_parse("--topology", topology, &t)))
+        long connected = 0;
+        if ((err = sc_generate_check_topology(topology, &connected)))
             return err;
-        if (nodes && nodes != t.nodes)
+        if (nodes && nodes != connected)
             return sc_error(SC_ERR_INPUT,
                             "--nodes %d, but --topology '%s' connects %ld nodes; "
                             "give one of them, or the same count",
-                            nodes, topology, t.nodes);
-        if (t.nodes > MAX_NODES)
-            return sc_error(SC_ERR_INPUT, "--topology '%s' connects %ld nodes, more than %d",
-                            topology, t.nodes, MAX_NODES);
-        spec.nodes = (int)t.nodes;
+                            nodes, topology, connected);
+        spec.nodes = (int)connected;
     }
     if (cores)
         err = parse_cores(cores, &spec, &node_cores);

@@ -66,6 +66,23 @@ sc_err_t sc_generate_platform(const char *template_path, const char *net,
                               const char *topology, int nodes, const char *cores, int sockets,
                               char *const *sets, int nsets, const char *out_path);
 
+/* The checks of simcoll platform's options that need no template, with the
+ * generator's own messages (SC_ERR_INPUT), so that a sweep refuses a
+ * study's value before it runs a point, as the generator would at each:
+ *   sets:     every --set LEVEL.PARAM=VALUE known, with a value of its
+ *             kind, no parameter twice, no factor of socket.latency (0);
+ *             whether there are racks or sockets for rack.* and socket.*
+ *             depends on the other options, and is not checked;
+ *   net:      the name of an interconnect preset;
+ *   topology: its syntax and at most as many nodes as --nodes allows;
+ *             *nodes (if not NULL): the nodes it connects;
+ *   cores:    --cores's syntax and ranges (not a list's count of nodes
+ *             against --nodes). */
+sc_err_t sc_generate_check_sets(char *const *sets, int nsets);
+sc_err_t sc_generate_check_net(const char *net);
+sc_err_t sc_generate_check_topology(const char *topology, long *nodes);
+sc_err_t sc_generate_check_cores(const char *cores);
+
 /* `simcoll platform --levels`: a cluster given by its levels, smallest
  * first, each LEVEL:N the number of LEVELs in one of the next (the last, in
  * the cluster): core:C (C cores a node; absent: the template's), node:N

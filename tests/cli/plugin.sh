@@ -1,9 +1,10 @@
 #!/bin/sh
 # Algorithms of one's own (--load, new-algo): every collective's skeleton
 # compiles, runs and is right; a compile error, a missing table, a name
-# taken, a crash, a deadlock and a wrong result are each reported as such
-# (exit 2 before running, 1 after) and never take simcoll down; a shared
-# object built by hand loads too; a program can call a loaded algorithm.
+# taken, a plug-in that exits or aborts as it loads, a crash, a deadlock
+# and a wrong result are each reported as such (exit 2 before running, 1
+# after) and never take simcoll down; a shared object built by hand loads
+# too; a program can call a loaded algorithm.
 # usage: plugin.sh SIMCOLL SOURCE_DIR
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -u
@@ -42,6 +43,25 @@ run "the simulation of my_allgather (np 8, 2048 bytes) failed" 1 crash.c
 sed 's|sc_err_t err = sc_sendrecv(comm, out + (size_t)send_block \* m, m, right, MY_TAG,|sc_err_t err = sc_recv(comm, out + (size_t)recv_block * m, m, left, MY_TAG); if (err \|\| send_block < 0 \|\| right < 0) return err; err = sc_recv(comm,|' \
     my_allgather.c > deadlock.c
 run "my_allgather deadlocked: 8 of 8 ranks never finished" 1 deadlock.c
+# Code a plug-in runs as it loads (a constructor) that ends the process:
+# reported, exit 2, never a silent exit 0 (or a bare SIGABRT) taken for a run.
+for end in "exit(0)|exited with status 0" "exit(3)|exited with status 3" \
+           "abort()|died of signal 6" "_exit(0)|exited with status 0"; do
+    sed "s|^enum { MY_TAG = 4242 };|#include <stdlib.h>\n#include <unistd.h>\n&\n__attribute__((constructor)) static void leave(void) { ${end%%|*}; }|" \
+        my_allgather.c > leaves.c
+    run "^simcoll: --load leaves.c: the plug-in ended the process while loading: the process ${end#*|}" 2 leaves.c
+    [ ! -s out.txt ] || fail "${end%%|*} while loading: output $(cat out.txt)"
+    "$simcoll" list --load leaves.c > out.txt 2> err.txt
+    [ $? -eq 2 ] && grep -q "the plug-in ended the process while loading" err.txt ||
+        fail "list --load, ${end%%|*} while loading: $(cat err.txt)"
+done
+# A constructor that returns: loaded and run as ever, its words said once.
+sed 's|^enum { MY_TAG = 4242 };|#include <stdio.h>\n&\n__attribute__((constructor)) static void hello(void) { fprintf(stderr, "hello from my_allgather%c", 10); }|' \
+    my_allgather.c > hello.c
+"$simcoll" --platform "$gige" --load hello.c --algo my_allgather --np 8 --format csv > out.txt 2> err.txt ||
+    fail "hello.c: $(cat err.txt)"
+tail -n 1 out.txt | grep -q ",yes," || fail "hello.c is not right: $(cat out.txt)"
+[ "$(grep -c "^hello from my_allgather$" err.txt)" -eq 1 ] || fail "hello.c's words: $(cat err.txt)"
 sed 's/for (int k = 0; k < p - 1; k++)/for (int k = 0; k < p - 2; k++)/' my_allgather.c > wrong.c
 run "gave a WRONG result" 1 wrong.c
 grep -q "NO$" out.txt || fail "wrong.c: the table does not say NO"

@@ -154,13 +154,43 @@ grep -q ',ok,gige-2x8-2sockets,ring,.*,[0-9]*;[0-9]*;[0-9]*,[0-9]*;[0-9]*;[0-9]*
 for bad in "algo = ring\\nnp = 4x|3: np: '4x' is not an integer" \
            "algo = ring\\nsockets = 2x|3: sockets: '2x' is not an integer" \
            "algo = ring\\npayload = maybe|3: payload 'maybe': use yes or no" \
-           "algo = rign|2: algo: unknown algorithm 'rign'" "algo = ring\\nsize = -1|3: size"; do
+           "algo = rign|2: algo: unknown algorithm 'rign'" "algo = ring\\nsize = -1|3: size" \
+           "algo = ring\\nset = inter.bandwidth=0x|3: set: --set 'inter.bandwidth=0x': '0x' is not a factor above 0" \
+           "algo = ring\\nset = inter.latency=2x, inter.speed=2x|3: set: --set 'inter.speed=2x': unknown parameter 'speed'" \
+           "algo = ring\\nset = inter.gap=2x; inter.gap=3x|3: set: --set 'inter.gap=3x': inter.gap is set twice" \
+           "algo = ring\\nset = socket.latency=2x|3: set: --set 'socket.latency=2x': socket.latency starts at 0" \
+           "algo = ring\\nset = rack.bandwidth=0.25x|3: set: --set 'rack.bandwidth=0.25x': no point of the study has racks" \
+           "algo = ring\\nsockets = 1, 2\\nset = rack.bandwidth=2x; socket.latency=1us|4: set: --set 'rack.bandwidth=2x': no point of the study has racks" \
+           "algo = ring\\nnet = gige, ib5x|3: net: --net: unknown interconnect 'ib5x'; use gige, ib4x-ddr" \
+           "algo = ring\\ntopology = torus:2, torus:x|3: topology: --topology 'torus:x'" \
+           "algo = ring\\ncores = 4, 2x|3: cores: --cores '2x': an empty item" \
+           "coll = gather\\nmpi = mpich-3.2|2: coll: --coll: unknown value 'gather'; use one of allgather" \
+           "coll = bcast\\nmpi = openmpi|3: mpi: --mpi: unknown profile 'openmpi'; use one of" \
+           "algo = allreduce-ring\\nop = sum, avg|3: op: unknown operation 'avg'" \
+           "algo = allreduce-ring\\ntype = float|3: type: unknown type 'float'" \
+           "algo = allreduce-early\\ndata = where=1|3: data: --data: unknown setting 'where=1'"; do
     printf 'platform = %s/gige.xml\n%b\n' "$platforms" "${bad%%|*}" > badvalue.ini
     "$simcoll" sweep badvalue.ini -o badvalue.csv 2>badvalue.err
     code=$?
-    [ $code -eq 2 ] || fail "${bad%%|*}: exit $code, expected 2"
+    [ $code -eq 2 ] || fail "${bad%%|*}: exit $code, expected 2: $(cat badvalue.err)"
     grep -q "badvalue.ini:${bad#*|}" badvalue.err || fail "${bad%%|*}: $(cat badvalue.err)"
     [ ! -e badvalue.csv ] || fail "${bad%%|*}: badvalue.csv was written"
+    [ ! -e badvalue.csv.platforms ] || fail "${bad%%|*}: badvalue.csv.platforms was made"
+done
+# Files every point would fail to read: a platform, a program; for --jobs too.
+for bad in "platform = $work/none.xml\\nalgo = ring|1: platform: --platform '$work/none.xml': cannot read it" \
+           "platform = $platforms/gige.xml\\nprogram = $work/none.prog|2: program: program '$work/none.prog': cannot read it" \
+           "platform = $platforms/gige.xml\\nprogram = $work/bad.prog|2: program: $work/bad.prog:1: this loop has no 'end'"; do
+    printf 'loop 2\n  allreduce 64\n' > bad.prog
+    printf '%b\n' "${bad%%|*}" > badfile.ini
+    for mode in "-o badfile.csv" "--jobs -o badfile.csv"; do
+        "$simcoll" sweep badfile.ini $mode > badfile.out 2>badfile.err
+        code=$?
+        [ $code -eq 2 ] || fail "${bad%%|*} ($mode): exit $code, expected 2: $(cat badfile.err)"
+        grep -q "badfile.ini:${bad#*|}" badfile.err || fail "${bad%%|*} ($mode): $(cat badfile.err)"
+        [ ! -s badfile.out ] && [ ! -e badfile.csv ] && [ ! -e badfile.csv.platforms ] &&
+            [ ! -e badfile.csv.points ] || fail "${bad%%|*} ($mode): something was written"
+    done
 done
 
 # Studies too large to key or to count are refused: 256^8 points (which
