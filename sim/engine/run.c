@@ -17,6 +17,7 @@
 
 #include "algorithms/kinds.h"
 #include "algorithms/mapping/mapping.h"
+#include "algorithms/mapping/search.h"
 #include "child.h"
 #include "engine.h"
 #include "models/p2p.h"
@@ -776,29 +777,6 @@ cleanup:
     return err;
 }
 
-/* The algorithm's graph with its ranks on node_of: the memo's if it holds
- * for every placement, else recorded (into the memo if empty and the
- * graph holds for every placement). *graph is then either the memo or
- * `own`, which the caller destroys. */
-static sc_err_t graph_under(const sc_run_spec_t *spec, const int *node_of, sc_graph_t *memo,
-                            sc_graph_t *own, const sc_graph_t **graph)
-{
-    *own = (sc_graph_t){0};
-    if (memo && memo->size && !memo->placed) {
-        *graph = memo;
-        return SC_OK;
-    }
-    sc_err_t err = sc_graph_record_placed(spec->algo, spec->np, spec->root, node_of, own);
-    if (!err && memo && !memo->size && !own->placed) {
-        *memo = *own;
-        *own = (sc_graph_t){0};
-        *graph = memo;
-    } else {
-        *graph = own;
-    }
-    return err;
-}
-
 sc_err_t sc_run_cut(const sc_run_spec_t *spec, sc_graph_t *memo, double *cut, double *total,
                     double *top_cut, double *socket_cut)
 {
@@ -806,113 +784,24 @@ sc_err_t sc_run_cut(const sc_run_spec_t *spec, sc_graph_t *memo, double *cut, do
     sc_err_t err = layout_init(spec, &lay);
     if (err)
         return err;
-    sc_graph_t own;
-    const sc_graph_t *graph;
-    if (!(err = graph_under(spec, lay.node_of, memo, &own, &graph))) {
-        *cut = sc_graph_cut(graph, lay.node_of_position);
-        *total = graph->total_weight;
-    }
-    const sc_platform_t *plat = spec->plat;
-    if (!err && socket_cut) {
-        /* positions' sockets, numbered in the cluster */
-        for (int j = 0; j < spec->np; j++)
-            lay.socket_of_position[j] += lay.node_of_position[j] * plat->sockets;
-        *socket_cut = sc_graph_cut(graph, lay.socket_of_position);
-    }
-    if (!err && top_cut) {
-        *top_cut = *cut;
-        if (plat->ngroupings > 0) {
-            /* positions' nodes, renumbered as their largest groups */
-            long size = plat->group_size[plat->ngroupings - 1];
-            for (int j = 0; j < spec->np; j++)
-                lay.node_of_position[j] = (int)(lay.node_of_position[j] / size);
-            *top_cut = sc_graph_cut(graph, lay.node_of_position);
-        }
-    }
-    sc_graph_destroy(&own);
+    err = sc_mapping_cut(spec->plat, spec->algo, spec->np, spec->root, lay.node_of,
+                         lay.node_of_position, lay.socket_of_position, memo, cut, total, top_cut,
+                         socket_cut);
     layout_destroy(&lay);
-    return err;
-}
-
-/* The cut between nodes when rank r (in slot r) plays position pi[r];
- * `scratch` has room for p ints. */
-static double node_cut(const sc_graph_t *graph, const int *slot_node, const int *pi, int p,
-                       int *scratch)
-{
-    for (int r = 0; r < p; r++)
-        scratch[pi[r]] = slot_node[r];
-    return sc_graph_cut(graph, scratch);
-}
-
-/* Partitions the graph among the slots' nodes, level by level; with
- * sockets, among their sockets (nnodes * S of them, a node's S sockets one
- * group): nodes first, then sockets within nodes. The partitioners are
- * heuristics, and what the mapping keeps from them is judged by the cut of
- * the units it partitions (sc_mapping_partition): with sockets, a pi that
- * cuts fewer edges between sockets may cut more between nodes (reduce-ompi-
- * in-order-binary, 16 ranks on 3 nodes of 4 sockets: 256 against 128), so
- * the partition into nodes alone is kept where its cut between nodes is
- * less. */
-static sc_err_t partition_slots(const sc_run_spec_t *spec, const sc_graph_t *graph,
-                                const int *slot_node, sc_partitioner_t how, int *pi,
-                                double *seconds)
-{
-    const sc_platform_t *plat = spec->plat;
-    int p = spec->np, sockets = plat->sockets;
-    if (!sc_platform_socket_levels(plat))
-        return sc_mapping_partition(graph, plat->nnodes, slot_node, plat->ngroupings,
-                                    plat->group_size, how, pi, seconds);
-    long group_size[SC_MAX_LEVELS - 1] = {sockets};
-    for (int k = 0; k < plat->ngroupings; k++)
-        group_size[k + 1] = sockets * plat->group_size[k];
-    int *slot_socket = malloc(3 * (size_t)p * sizeof *slot_socket);
-    sc_err_t err = slot_socket ? sc_place_sockets(plat, p, slot_node, slot_socket)
-                               : sc_error(SC_ERR_RUN, "out of memory");
-    if (err) {
-        free(slot_socket);
-        return err;
-    }
-    int *by_nodes = slot_socket + p, *scratch = by_nodes + p;
-    for (int r = 0; r < p; r++)
-        slot_socket[r] += slot_node[r] * sockets; /* the slot's socket, numbered in the cluster */
-    double more = 0;
-    if (!(err = sc_mapping_partition(graph, plat->nnodes * sockets, slot_socket,
-                                     plat->ngroupings + 1, group_size, how, pi, seconds)) &&
-        !(err = sc_mapping_partition(graph, plat->nnodes, slot_node, plat->ngroupings,
-                                     plat->group_size, how, by_nodes, &more)) &&
-        node_cut(graph, slot_node, by_nodes, p, scratch) <
-            node_cut(graph, slot_node, pi, p, scratch))
-        memcpy(pi, by_nodes, (size_t)p * sizeof *pi);
-    if (!err)
-        *seconds += more;
-    free(slot_socket);
     return err;
 }
 
 sc_err_t sc_run_partition(const sc_run_spec_t *spec, sc_graph_t *memo, sc_partitioner_t how,
                           int *pi, double *seconds)
 {
-    int *slot_node = malloc((size_t)spec->np * sizeof *slot_node);
-    sc_graph_t own = {0};
-    const sc_graph_t *graph = NULL;
-    sc_err_t err = slot_node ? sc_graph_recordable(spec->algo)
-                             : sc_error(SC_ERR_RUN, "out of memory");
-    if (!err && !(err = sc_run_check(spec)) &&
-        !(err = sc_place(spec->plat, spec->np, SC_PLACE_BLOCK, slot_node))) {
-        /* Block placement puts rank r in slot r. An SMP-aware algorithm is
-         * partitioned on its graph with nodes unknown (flat), as before any
-         * placement. */
-        if (memo && !(err = graph_under(spec, slot_node, memo, &own, &graph)) && own.size) {
-            sc_graph_destroy(&own);
-            graph = NULL;
-        }
-        if (!err && !graph && !(err = sc_graph_record(spec->algo, spec->np, spec->root, &own)))
-            graph = &own;
-    }
+    /* That the algorithm has no graph to search comes before what else is
+     * wrong with the spec. */
+    sc_err_t err = sc_graph_recordable(spec->algo);
     if (!err)
-        err = partition_slots(spec, graph, slot_node, how, pi, seconds);
-    sc_graph_destroy(&own);
-    free(slot_node);
+        err = sc_run_check(spec);
+    if (!err)
+        err = sc_mapping_search(spec->plat, spec->algo, spec->np, spec->root, memo, how, pi,
+                                seconds);
     return err;
 }
 
