@@ -84,14 +84,14 @@ sc_err_t sc_allreduce_nonpow2(sc_comm_t *comm, const sc_coll_args_t *args);
 sc_err_t sc_allreduce_ring(sc_comm_t *comm, const sc_coll_args_t *args);
 
 /* Early exit for land, lor, band, bor (reference 003): recursive doubling
- * that a rank whose input decides the result cuts short (reduce/early.c). */
+ * that a rank whose input decides the result cuts short (allreduce/early.c). */
 sc_err_t sc_allreduce_early(sc_comm_t *comm, const sc_coll_args_t *args);
 sc_err_t sc_reduce_early(sc_comm_t *comm, const sc_coll_args_t *args);
 /* The same schedule as a solver's exit test: a sum of non-negative errors
  * against args->threshold, +inf when a rank's own error reaches it. */
 sc_err_t sc_allreduce_if(sc_comm_t *comm, const sc_coll_args_t *args);
 
-/* Speculative MAX/MIN with history, verified (reduce/speculate.c). */
+/* Speculative MAX/MIN with history, verified (allreduce/speculate.c). */
 sc_err_t sc_allreduce_spec(sc_comm_t *comm, const sc_coll_args_t *args);
 
 /* MPICH's SMP-aware collectives (mpich/smp.c): flat algorithms on the node

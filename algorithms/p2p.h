@@ -60,11 +60,11 @@ struct sc_comm {
      * combining (sc_reduce_time); set by whoever starts the call. */
     size_t elem_size;
     /* Calls this rank has made of algorithms whose messages must not meet
-     * another call's (early exit, reduce/early.c): the count, the same on
+     * another call's (early exit, allreduce/early.c): the count, the same on
      * every rank since all call collectives in one order, goes into their
      * tags. */
     unsigned long tagged_calls;
-    /* Speculative MAX/MIN (reduce/speculate.c): the ranks that held the
+    /* Speculative MAX/MIN (allreduce/speculate.c): the ranks that held the
      * extreme in the last calls, newest first, the same on every rank; and
      * how often this rank speculated, and wrongly. */
     int winners[8];

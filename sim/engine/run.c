@@ -1,5 +1,6 @@
-/* One simulated run of a program: every rank runs it as an actor, in a
- * child process; the parent gets the times, the traffic and the checks.
+/* One simulated run of a program: every rank runs it as an actor (the
+ * interpreter of sim/program/interpret.h on SimGrid's clock), in a child
+ * process; the parent gets the times, the traffic and the checks.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "run.h"
 
@@ -14,13 +15,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "algorithms/collectives.h"
 #include "algorithms/kinds.h"
 #include "algorithms/mapping/mapping.h"
-#include "algorithms/p2p/halo.h"
+#include "algorithms/mapping/search.h"
 #include "child.h"
 #include "engine.h"
 #include "models/p2p.h"
+#include "sim/program/interpret.h"
 #include "sim/program/model.h"
 #include "sim/replay/replay.h"
 #include "transport.h"
@@ -317,39 +318,25 @@ sc_err_t sc_run_resolved(const sc_run_spec_t *spec, sc_program_t *prog)
 
 /* ---- The simulation, in the child ---- */
 
-/* One rank's memory: its named buffers and the packing buffers. */
+/* A traced statement as it began on one rank (see trace_begins). */
 typedef struct {
-    unsigned char **buf;
-    unsigned char *stage_in, *stage_out;
-    long *occurrence;    /* by origin: how many times it has started */
-    long *barriers_done; /* by statement: barriers this rank completed */
-    long executed;       /* communication statements so far */
-    long iteration;      /* of the until loop whose allreduce runs */
-} rank_data_t;
-
-/* What verification shares between ranks for one statement as written. */
-typedef struct {
-    long seed;           /* of the cached expected output; -1 none */
-    unsigned char *expect;
-} origin_t;
+    sc_traffic_t traffic;
+    double clock;
+} mark_t;
 
 typedef struct {
     const sc_run_spec_t *spec;
     const layout_t *lay;
     int receives; /* in the parent's copy: receives posted per rank (see
                      sc_world_receives_short) */
-    const sc_program_t *prog;
     sc_model_t model;
     sc_scratch_t *scratch; /* size-only runs */
     sc_world_t *world;
-    rank_data_t *ranks;
-    origin_t *origins;
-    int norigins;
-    long *barrier_entries; /* by statement: entries of all ranks so far */
+    sc_interp_t interp;
     double *start, *finish;
     int *finished;
-    int checked, wrong;    /* verification counts */
     sc_op_record_t *ops;   /* trace */
+    mark_t *marks;         /* trace: by rank */
     sc_err_t error;        /* first rank failure */
     char error_msg[512];
 } session_t;
@@ -357,455 +344,66 @@ typedef struct {
 /* A child process runs exactly one simulation. */
 static session_t *session;
 
-static void spend(double seconds)
+/* The interpreter's host (sc_interp_host_t): the calling actor's. */
+static void host_execute(void *ctx, double flops)
 {
-    if (seconds > 0)
-        sg_actor_execute(seconds * sg_host_get_speed(sg_host_self()));
+    (void)ctx;
+    sg_actor_execute(flops);
 }
 
-static sc_data_t piece_data(const session_t *s, const sc_stmt_t *st, const sc_piece_t *pc,
-                            long seed)
+static void host_sleep(void *ctx, double seconds)
 {
-    return (sc_data_t){pc->stride, s->spec->np, st->root,           st->op,
-                       st->type,   (unsigned long)seed, s->spec->deciders, s->spec->extreme};
+    (void)ctx;
+    sg_actor_sleep_for(seconds);
 }
 
-/* Verification data of halo face f: a pattern of its own. */
-static sc_data_t face_data(const session_t *s, const sc_piece_t *pc, long seed, int face)
+static double host_speed(void *ctx)
 {
-    return (sc_data_t){pc->stride, s->spec->np, 0, SC_OP_SUM, SC_TYPE_INT,
-                       (unsigned long)(seed * 8 + face), NULL, NULL};
+    (void)ctx;
+    return sg_host_get_speed(sg_host_self());
 }
 
-static void fill_pattern(const sc_data_t *d, int rank, unsigned char *out)
+static void *host_execute_async(void *ctx, double flops)
 {
-    sc_kind(SC_ALLGATHER)->fill(d, rank, out);
+    (void)ctx;
+    return sg_actor_exec_async(flops);
 }
 
-/* Inputs of the pieces that start their statement as written. */
-static void begin_pieces(session_t *s, int r, const sc_stmt_t *st)
+static void host_execute_end(void *ctx, void *activity, int wait)
 {
-    rank_data_t *rd = &s->ranks[r];
-    for (int k = 0; k < st->npieces; k++) {
-        const sc_piece_t *pc = &st->pieces[k];
-        if (pc->offset != 0)
-            continue;
-        long seed = rd->occurrence[pc->origin]++;
-        if (!s->spec->payload)
-            continue;
-        unsigned char *in = rd->buf[pc->in];
-        if (st->kind == SC_STMT_CALL) {
-            sc_data_t d = piece_data(s, st, pc, seed);
-            sc_kind(st->collective)->fill(&d, r, in);
-        } else if (st->kind == SC_STMT_HALO) {
-            for (int f = 0; f < 2 * st->grid.ndims; f++) {
-                sc_data_t d = face_data(s, pc, seed, f);
-                fill_pattern(&d, r, in + (size_t)f * pc->stride);
-            }
-        } else if (st->kind == SC_STMT_SEND && r == st->from) {
-            sc_data_t d = piece_data(s, st, pc, seed);
-            fill_pattern(&d, r, in);
-        }
-    }
+    (void)ctx;
+    sg_exec_t exec = activity;
+    if (wait)
+        sg_exec_wait(exec);
+    else if (!sg_exec_test(exec))
+        sg_exec_cancel(exec);
 }
 
-static int check_call(session_t *s, int r, const sc_stmt_t *st, const sc_piece_t *pc, long seed)
+/* The trace: when each statement began and ended, and what it sent. */
+static void trace_begins(void *ctx, int rank)
 {
-    const sc_kind_t *kind = sc_kind(st->collective);
-    sc_data_t d = piece_data(s, st, pc, seed);
-    if (!sc_kind_checks_rank(kind, &d, r))
-        return -1;
-    origin_t *o = &s->origins[pc->origin];
-    size_t bytes = sc_kind_output_bytes(kind, &d);
-    if (o->seed != seed) {
-        free(o->expect);
-        o->expect = malloc(bytes + 1);
-        o->seed = o->expect ? seed : -1;
-        if (!o->expect)
-            return 0;
-        kind->expect(&d, o->expect);
-    }
-    return memcmp(s->ranks[r].buf[pc->out], o->expect, bytes) == 0;
+    session_t *s = ctx;
+    s->marks[rank] = (mark_t){*sc_world_traffic(s->world, rank), simgrid_get_clock()};
 }
 
-static int check_halo(session_t *s, int r, const sc_stmt_t *st, const sc_piece_t *pc, long seed)
+static void trace_ends(void *ctx, int rank, int stmt, long executed, int verdict)
 {
-    const unsigned char *ghosts = s->ranks[r].buf[pc->out] + 2 * (size_t)st->grid.ndims * pc->stride;
-    unsigned char *want = malloc(pc->stride + 1);
-    int ok = want != NULL;
-    for (int d = 0; ok && d < st->grid.ndims; d++)
-        for (int dir = 1; ok && dir >= -1; dir -= 2) {
-            /* Ghost 2d + (dir < 0) holds the face 2d + (dir > 0) of the
-             * neighbour on the -dir side. */
-            int from = sc_grid_neighbour(&st->grid, r, d, -dir);
-            int ghost = 2 * d + (dir < 0), face = 2 * d + (dir > 0);
-            if (from < 0)
-                continue;
-            sc_data_t data = face_data(s, pc, seed, face);
-            fill_pattern(&data, from, want);
-            ok = memcmp(ghosts + (size_t)ghost * pc->stride, want, pc->stride) == 0;
-        }
-    free(want);
-    return ok;
-}
-
-/* Checks the statements as written whose last piece this statement was;
- * returns -1 if it checked none, else 1 if all were right. */
-static int end_pieces(session_t *s, int r, const sc_stmt_t *st)
-{
-    if (!s->spec->payload)
-        return -1;
-    int verdict = -1;
-    for (int k = 0; k < st->npieces; k++) {
-        const sc_piece_t *pc = &st->pieces[k];
-        if (pc->offset + pc->bytes != pc->stride)
-            continue;
-        long seed = s->ranks[r].occurrence[pc->origin] - 1;
-        int ok = -1;
-        if (st->kind == SC_STMT_CALL)
-            ok = check_call(s, r, st, pc, seed);
-        else if (st->kind == SC_STMT_HALO)
-            ok = check_halo(s, r, st, pc, seed);
-        else if (st->kind == SC_STMT_SEND && r == st->to) {
-            unsigned char *want = malloc(pc->stride + 1);
-            sc_data_t d = piece_data(s, st, pc, seed);
-            if (want)
-                fill_pattern(&d, st->from, want);
-            ok = want && memcmp(s->ranks[r].buf[pc->out], want, pc->stride) == 0;
-            free(want);
-        }
-        if (ok >= 0) {
-            s->checked++;
-            s->wrong += !ok;
-            verdict = verdict == 0 ? 0 : ok;
-        }
-    }
-    return verdict;
-}
-
-static void copy_if_real(const session_t *s, void *dst, const void *src, size_t bytes)
-{
-    if (s->spec->payload && bytes)
-        memcpy(dst, src, bytes);
-}
-
-/* Into the packing buffer: each piece's input, one after the other. */
-static void gather_call(session_t *s, int r, const sc_stmt_t *st, unsigned char *stage)
-{
-    size_t pos = 0;
-    for (int k = 0; k < st->npieces; k++) {
-        const sc_piece_t *pc = &st->pieces[k];
-        copy_if_real(s, stage + pos, s->ranks[r].buf[pc->in] + pc->offset, pc->bytes);
-        pos += pc->bytes;
-    }
-}
-
-/* Out of it: each piece's share of the result where the piece says. */
-static void scatter_call(session_t *s, int r, const sc_stmt_t *st, const unsigned char *stage)
-{
-    int p = s->spec->np;
-    int blocks = st->kind == SC_STMT_CALL && st->collective == SC_ALLGATHER ? p : 1;
-    size_t pos = 0;
-    for (int k = 0; k < st->npieces; k++) {
-        const sc_piece_t *pc = &st->pieces[k];
-        unsigned char *out = s->ranks[r].buf[pc->out];
-        for (int j = 0; j < blocks; j++)
-            copy_if_real(s, out + (size_t)j * pc->stride + pc->offset,
-                         stage + (size_t)j * st->bytes + pos, pc->bytes);
-        pos += pc->bytes;
-    }
-}
-
-static sc_err_t run_barrier(session_t *s, sc_comm_t *comm, const sc_stmt_t *st, int index,
-                            int *verdict)
-{
-    int r = comm->rank, p = s->spec->np;
-    long round = s->ranks[r].barriers_done[index]++;
-    s->barrier_entries[index]++;
-    /* A barrier has no data; a test may still give its algorithm bytes. */
-    sc_coll_args_t args = {.sendbuf = s->ranks[r].stage_in, .recvbuf = s->ranks[r].stage_out,
-                           .bytes = st->bytes, .pi = s->lay->play_pi,
-                           .pi_inv = s->lay->play_pi_inv};
-    sc_err_t err = st->algo->run(comm, &args);
-    /* Nobody may leave before every rank has entered. */
-    *verdict = s->barrier_entries[index] >= (round + 1) * p;
-    s->checked++;
-    s->wrong += !*verdict;
-    return err;
-}
-
-static sc_err_t run_call(session_t *s, sc_comm_t *comm, const sc_stmt_t *st)
-{
-    int r = comm->rank;
-    rank_data_t *rd = &s->ranks[r];
-    const sc_kind_t *kind = sc_kind(st->collective);
-    sc_coll_args_t args = {.bytes = st->bytes, .root = st->root, .op = st->op,
-                           .type = st->type, .pi = s->lay->play_pi, .pi_inv = s->lay->play_pi_inv};
-    comm->elem_size = sc_type_size(st->type);
-    /* Early exit in size-only runs: whether every piece of this rank's
-     * input decides. */
-    args.decides = kind->is_reduction && st->npieces > 0;
-    for (int k = 0; k < st->npieces && args.decides; k++) {
-        const sc_piece_t *pc = &st->pieces[k];
-        sc_data_t d = piece_data(s, st, pc, rd->occurrence[pc->origin] - 1);
-        args.decides = sc_kind_rank_decides(&d, r, pc->offset / comm->elem_size,
-                                            pc->bytes / comm->elem_size);
-    }
-    int staged = sc_stmt_needs_stage(st);
-    sc_data_t whole;
-    if (!staged && st->pieces[0].offset == 0 && st->pieces[0].bytes == st->pieces[0].stride) {
-        const sc_piece_t *pc = &st->pieces[0];
-        whole = piece_data(s, st, pc, rd->occurrence[pc->origin] - 1);
-        args.data = &whole;
-    }
-    if (!staged) {
-        const sc_piece_t *pc = &st->pieces[0];
-        unsigned char *in = rd->buf[pc->in] + pc->offset, *out = rd->buf[pc->out] + pc->offset;
-        if (pc->in == pc->out && !kind->in_place) {
-            /* In place: the algorithms read their input to the end. */
-            copy_if_real(s, rd->stage_in, in, st->bytes);
-            in = rd->stage_in;
-        }
-        args.sendbuf = in;
-        args.recvbuf = out;
-        return st->algo->run(comm, &args);
-    }
-    spend(sc_model_copy_time(&s->model, r, sc_stmt_gather_bytes(st, s->spec->np, r)));
-    if (sc_stmt_gather_bytes(st, s->spec->np, r))
-        gather_call(s, r, st, rd->stage_in);
-    args.sendbuf = rd->stage_in;
-    args.recvbuf = kind->in_place ? rd->stage_in : rd->stage_out;
-    sc_err_t err = st->algo->run(comm, &args);
-    size_t out = sc_stmt_scatter_bytes(st, s->spec->np, r);
-    if (!err && out) {
-        scatter_call(s, r, st, args.recvbuf);
-        spend(sc_model_copy_time(&s->model, r, out));
-    }
-    return err;
-}
-
-static sc_err_t run_halo(session_t *s, sc_comm_t *comm, const sc_stmt_t *st)
-{
-    int r = comm->rank, faces = 2 * st->grid.ndims;
-    rank_data_t *rd = &s->ranks[r];
-    void *face[6], *ghost[6];
-    if (st->npieces == 1) {
-        const sc_piece_t *pc = &st->pieces[0];
-        for (int f = 0; f < faces; f++) {
-            face[f] = rd->buf[pc->in] + (size_t)f * pc->stride + pc->offset;
-            ghost[f] = rd->buf[pc->out] + (size_t)(faces + f) * pc->stride + pc->offset;
-        }
-        return sc_halo_exchange(comm, &st->grid, face, ghost, st->bytes);
-    }
-    spend(sc_model_copy_time(&s->model, r, sc_stmt_gather_bytes(st, s->spec->np, r)));
-    for (int f = 0; f < faces; f++) {
-        face[f] = rd->stage_in + (size_t)f * st->bytes;
-        ghost[f] = rd->stage_out + (size_t)f * st->bytes;
-        size_t pos = 0;
-        for (int k = 0; k < st->npieces; k++) {
-            const sc_piece_t *pc = &st->pieces[k];
-            copy_if_real(s, (unsigned char *)face[f] + pos,
-                         rd->buf[pc->in] + (size_t)f * pc->stride + pc->offset, pc->bytes);
-            pos += pc->bytes;
-        }
-    }
-    sc_err_t err = sc_halo_exchange(comm, &st->grid, face, ghost, st->bytes);
-    for (int f = 0; !err && f < faces; f++) {
-        size_t pos = 0;
-        for (int k = 0; k < st->npieces; k++) {
-            const sc_piece_t *pc = &st->pieces[k];
-            copy_if_real(s, rd->buf[pc->out] + (size_t)(faces + f) * pc->stride + pc->offset,
-                         (unsigned char *)ghost[f] + pos, pc->bytes);
-            pos += pc->bytes;
-        }
-    }
-    if (!err)
-        spend(sc_model_copy_time(&s->model, r, sc_stmt_scatter_bytes(st, s->spec->np, r)));
-    return err;
-}
-
-static sc_err_t run_send(session_t *s, sc_comm_t *comm, const sc_stmt_t *st)
-{
-    int r = comm->rank;
-    rank_data_t *rd = &s->ranks[r];
-    if (r != st->from && r != st->to)
-        return SC_OK;
-    int staged = sc_stmt_needs_stage(st);
-    const sc_piece_t *pc = &st->pieces[0];
-    if (r == st->from) {
-        const void *data = rd->buf[pc->in] + pc->offset;
-        if (staged) {
-            spend(sc_model_copy_time(&s->model, r, st->bytes));
-            gather_call(s, r, st, rd->stage_in);
-            data = rd->stage_in;
-        }
-        return sc_send(comm, data, st->bytes, st->to, SC_TAG_SEND);
-    }
-    sc_err_t err = sc_recv(comm, staged ? rd->stage_out : rd->buf[pc->out] + pc->offset,
-                           st->bytes, st->from, SC_TAG_SEND);
-    if (!err && staged) {
-        scatter_call(s, r, st, rd->stage_out);
-        spend(sc_model_copy_time(&s->model, r, st->bytes));
-    }
-    return err;
-}
-
-/* The allreduce ending iteration k of an until loop: one double per rank,
- * its share of the global error; in runs with data, the sum checked
- * against the global error (allreduce-if may answer +inf, "at least the
- * threshold", when some rank's error alone reached it). */
-static sc_err_t run_until_test(session_t *s, sc_comm_t *comm, const sc_stmt_t *st, long k,
-                               int *verdict)
-{
-    int r = comm->rank, p = s->spec->np;
-    double mine = sc_until_local_error(st, k, r, p), sum = 0;
-    sc_coll_args_t args = {.sendbuf = &mine,
-                           .recvbuf = &sum,
-                           .bytes = sizeof(double),
-                           .op = SC_OP_SUM,
-                           .type = SC_TYPE_DOUBLE,
-                           .decides = mine >= st->until.tol,
-                           .threshold = st->until.tol};
-    comm->elem_size = sizeof(double);
-    sc_err_t err = st->algo->run(comm, &args);
-    if (err || !s->spec->payload)
-        return err;
-    double truth = sc_until_error(st, k);
-    if (isinf(sum))
-        *verdict = (st->algo->needs & SC_UNTIL) &&
-                   sc_until_local_error(st, k, p - 1, p) >= st->until.tol;
-    else
-        *verdict = fabs(sum - truth) <= 1e-9 * truth;
-    s->checked++;
-    s->wrong += !*verdict;
-    return SC_OK;
-}
-
-static sc_err_t run_statement(session_t *s, sc_comm_t *comm, int index)
-{
-    const sc_stmt_t *st = &s->prog->stmts[index];
-    int r = comm->rank;
-    rank_data_t *rd = &s->ranks[r];
-    sc_op_record_t *op = s->ops ? &s->ops[rd->executed] : NULL;
-    sc_traffic_t before = *sc_world_traffic(s->world, r);
-    double started = simgrid_get_clock();
-    begin_pieces(s, r, st);
-    sc_err_t err;
-    int barrier = st->kind == SC_STMT_CALL && st->collective == SC_BARRIER, verdict = -1;
-    switch (st->kind) {
-    case SC_STMT_CALL:
-        err = barrier ? run_barrier(s, comm, st, index, &verdict) : run_call(s, comm, st);
-        break;
-    case SC_STMT_HALO: err = run_halo(s, comm, st); break;
-    case SC_STMT_LOOP: err = run_until_test(s, comm, st, rd->iteration, &verdict); break;
-    default: err = run_send(s, comm, st); break;
-    }
-    if (!err && !barrier && st->kind != SC_STMT_LOOP)
-        verdict = end_pieces(s, r, st);
-    if (op) {
-        const sc_traffic_t *after = sc_world_traffic(s->world, r);
-        /* A send's time is its two ranks'; the others pass it by. */
-        int takes_part = st->kind != SC_STMT_SEND || r == st->from || r == st->to;
-        if (takes_part && started < op->start)
-            op->start = started;
-        if (takes_part && simgrid_get_clock() > op->end)
-            op->end = simgrid_get_clock();
-        sc_traffic_add(s->model.plat, after, 1, op->messages, op->bytes);
-        sc_traffic_add(s->model.plat, &before, -1, op->messages, op->bytes);
-        op->stmt = index;
-        if (verdict >= 0)
-            op->valid = op->valid == 0 ? 0 : verdict;
-    }
-    rd->executed++;
-    return err;
-}
-
-static sc_err_t run_range(session_t *s, sc_comm_t *comm, int first, int last);
-
-/* The first statement of an until loop's body that is not a compute one:
- * the body's statements before it are what a bet runs ahead. */
-static int first_communication(const sc_program_t *prog, const sc_stmt_t *loop)
-{
-    int i = (int)(loop - prog->stmts) + 1;
-    while (i < loop->end && prog->stmts[i].kind == SC_STMT_COMPUTE)
-        i++;
-    return i;
-}
-
-/* An until loop on one rank. With predict, the bet on "go on" computes
- * the next iteration's leading compute statements as one activity on the
- * rank's node while the allreduce runs, and that iteration then starts at
- * its first communication. The allreduce's own combining shares the
- * node's cores with it (on a node with as many ranks as cores, a rank's
- * computing slows while its allreduce combines); its overheads do not. */
-static sc_err_t run_until(session_t *s, sc_comm_t *comm, int index)
-{
-    const sc_stmt_t *st = &s->prog->stmts[index];
-    rank_data_t *rd = &s->ranks[comm->rank];
-    int ahead = first_communication(s->prog, st), bet = 0;
-    double speed = sg_host_get_speed(sg_host_self());
-    sc_err_t err = SC_OK;
-    for (long k = 0; !err; k++) {
-        err = run_range(s, comm, bet ? ahead : index + 1, st->end);
-        bet = st->until.predict && k + 1 < st->count;
-        sg_exec_t next = NULL;
-        if (!err && bet) {
-            spend(st->until.save_s);
-            double work = 0;
-            for (int i = index + 1; i < ahead; i++) {
-                const sc_stmt_t *c = &s->prog->stmts[i];
-                work += (c->flops + c->seconds * speed) *
-                        sc_compute_factor(c, comm->rank, s->spec->np);
-            }
-            if (work > 0)
-                next = sg_actor_exec_async(work);
-        }
-        rd->iteration = k;
-        if (!err)
-            err = run_statement(s, comm, index);
-        int goes_on = !err && sc_until_goes_on(st, k);
-        /* A lost bet's computing stops as soon as the sum says so (a rank
-         * tests for it while computing, or a progress thread tells it). */
-        if (next && goes_on)
-            sg_exec_wait(next);
-        else if (next && !sg_exec_test(next))
-            sg_exec_cancel(next);
-        if (!goes_on) {
-            if (!err && bet) /* the state as before the bet */
-                spend(st->until.rollback_s);
-            break;
-        }
-    }
-    return err;
-}
-
-/* Runs statements first..last-1 on one rank, loops included. */
-static sc_err_t run_range(session_t *s, sc_comm_t *comm, int first, int last)
-{
-    const sc_program_t *prog = s->prog;
-    sc_err_t err = SC_OK;
-    for (int i = first; !err && i < last; i++) {
-        const sc_stmt_t *st = &prog->stmts[i];
-        switch (st->kind) {
-        case SC_STMT_LOOP:
-            if (st->until.on)
-                err = run_until(s, comm, i);
-            for (long k = 0; !err && !st->until.on && k < st->count; k++)
-                err = run_range(s, comm, i + 1, st->end);
-            i = st->end;
-            break;
-        case SC_STMT_COMPUTE: {
-            double factor = sc_compute_factor(st, comm->rank, s->spec->np);
-            if (st->flops > 0)
-                sg_actor_execute(st->flops * factor);
-            else if (st->seconds > 0)
-                sg_actor_sleep_for(st->seconds * factor);
-            break;
-        }
-        default: err = run_statement(s, comm, i); break;
-        }
-    }
-    return err;
+    session_t *s = ctx;
+    const sc_stmt_t *st = &s->lay->prog.stmts[stmt];
+    sc_op_record_t *op = &s->ops[executed];
+    const mark_t *before = &s->marks[rank];
+    const sc_traffic_t *after = sc_world_traffic(s->world, rank);
+    /* A send's time is its two ranks'; the others pass it by. */
+    int takes_part = st->kind != SC_STMT_SEND || rank == st->from || rank == st->to;
+    if (takes_part && before->clock < op->start)
+        op->start = before->clock;
+    if (takes_part && simgrid_get_clock() > op->end)
+        op->end = simgrid_get_clock();
+    sc_traffic_add(s->model.plat, after, 1, op->messages, op->bytes);
+    sc_traffic_add(s->model.plat, &before->traffic, -1, op->messages, op->bytes);
+    op->stmt = stmt;
+    if (verdict >= 0)
+        op->valid = op->valid == 0 ? 0 : verdict;
 }
 
 static void rank_main(int argc, char **argv)
@@ -822,7 +420,7 @@ static void rank_main(int argc, char **argv)
         sc_transport_sync(comm);
     }
     session->start[r] = simgrid_get_clock();
-    sc_err_t err = run_range(session, comm, 0, session->prog->nstmts);
+    sc_err_t err = sc_interp_run(&session->interp, comm);
     session->finish[r] = simgrid_get_clock();
     sc_err_t end = sc_transport_end(comm);
     if (!err)
@@ -845,78 +443,17 @@ static size_t scratch_bytes(const layout_t *lay)
     return largest + 1;
 }
 
-static sc_err_t setup_ranks(session_t *s)
-{
-    const layout_t *lay = s->lay;
-    int p = s->spec->np, nb = s->prog->nbuffers, ns = s->prog->nstmts;
-    unsigned char *area = NULL;
-    if (!s->spec->payload) {
-        /* Every buffer of every rank is the same garbage. */
-        s->scratch = sc_scratch_create();
-        area = s->scratch ? sc_scratch_get(s->scratch, scratch_bytes(lay)) : NULL;
-        if (!area)
-            return sc_error(SC_ERR_RUN, "out of memory for the scratch buffers");
-    }
-    for (int r = 0; r < p; r++) {
-        rank_data_t *rd = &s->ranks[r];
-        rd->buf = calloc((size_t)nb + 1, sizeof *rd->buf);
-        rd->occurrence = calloc((size_t)s->norigins + 1, sizeof *rd->occurrence);
-        rd->barriers_done = calloc((size_t)ns + 1, sizeof *rd->barriers_done);
-        if (!rd->buf || !rd->occurrence || !rd->barriers_done)
-            return sc_error(SC_ERR_RUN, "out of memory for the buffers of rank %d", r);
-        if (area) {
-            for (int b = 0; b < nb; b++)
-                rd->buf[b] = area;
-            rd->stage_in = rd->stage_out = area;
-            continue;
-        }
-        for (int b = 0; b < nb; b++)
-            if (!(rd->buf[b] = calloc(1, lay->buffer_bytes[b] + 1)))
-                return sc_error(SC_ERR_RUN, "out of memory for the buffers of rank %d", r);
-        rd->stage_in = malloc(lay->stage_in + 1);
-        rd->stage_out = malloc(lay->stage_out + 1);
-        if (!rd->stage_in || !rd->stage_out)
-            return sc_error(SC_ERR_RUN, "out of memory for the buffers of rank %d", r);
-    }
-    return SC_OK;
-}
-
 static void teardown(session_t *s)
 {
     sc_world_destroy(s->world);
-    for (int r = 0; s->ranks && r < s->spec->np; r++) {
-        rank_data_t *rd = &s->ranks[r];
-        if (!s->scratch && rd->buf) {
-            for (int b = 0; b < s->prog->nbuffers; b++)
-                free(rd->buf[b]);
-            free(rd->stage_in);
-            free(rd->stage_out);
-        }
-        free(rd->buf);
-        free(rd->occurrence);
-        free(rd->barriers_done);
-    }
+    sc_interp_destroy(&s->interp);
     sc_scratch_destroy(s->scratch);
-    for (int o = 0; s->origins && o < s->norigins; o++)
-        free(s->origins[o].expect);
-    free(s->origins);
-    free(s->ranks);
-    free(s->barrier_entries);
     free(s->start);
     free(s->finish);
     free(s->finished);
     free(s->ops);
+    free(s->marks);
     sc_model_destroy(&s->model);
-}
-
-static int count_origins(const sc_program_t *prog)
-{
-    int n = 0;
-    for (int i = 0; i < prog->nstmts; i++)
-        for (int k = 0; k < prog->stmts[i].npieces; k++)
-            if (prog->stmts[i].pieces[k].origin >= n)
-                n = prog->stmts[i].pieces[k].origin + 1;
-    return n;
 }
 
 static void put_results(session_t *s, sc_wire_t *out)
@@ -942,7 +479,7 @@ static void put_results(session_t *s, sc_wire_t *out)
     sc_wire_put(out, s->finish, (size_t)p * sizeof *s->finish);
     sc_wire_put(out, &total, sizeof total);
     sc_wire_put_double(out, max_rank_bytes);
-    sc_wire_put_int(out, s->wrong ? 0 : s->checked ? 1 : -1);
+    sc_wire_put_int(out, s->interp.wrong ? 0 : s->interp.checked ? 1 : -1);
     /* Speculation: every rank bets alike, rank 0 speaks for all. */
     const sc_comm_t *first = sc_world_comm(s->world, 0);
     sc_wire_put(out, &first->speculated, sizeof first->speculated);
@@ -977,29 +514,49 @@ static sc_err_t simulate(void *arg, sc_wire_t *out)
     const sc_run_spec_t *spec = ctx->spec;
     const layout_t *lay = ctx->lay;
     int p = spec->np;
-    session_t s = {.spec = spec, .lay = lay, .prog = &lay->prog,
-                   .norigins = count_origins(&lay->prog),
-                   .ranks = calloc((size_t)p, sizeof *s.ranks),
-                   .barrier_entries = calloc((size_t)lay->prog.nstmts + 1, sizeof(long)),
+    session_t s = {.spec = spec, .lay = lay,
                    .start = calloc((size_t)p, sizeof *s.start),
                    .finish = calloc((size_t)p, sizeof *s.finish),
                    .finished = calloc((size_t)p, sizeof *s.finished)};
-    s.origins = calloc((size_t)s.norigins + 1, sizeof *s.origins);
-    if (spec->trace)
+    if (spec->trace) {
         s.ops = calloc((size_t)lay->communications + 1, sizeof *s.ops);
+        s.marks = calloc((size_t)p, sizeof *s.marks);
+    }
     session = &s;
     /* The transport keeps the NICs' state (the gap) in the model. */
     sc_err_t err = sc_model_init(&s.model, spec->plat, p, lay->node_of, lay->socket_of,
                                  lay->play_pi, lay->play_pi_inv, sizeof(double));
-    if (!err && (!s.ranks || !s.barrier_entries || !s.start || !s.finish || !s.finished ||
-                 !s.origins || (spec->trace && !s.ops)))
+    if (!err && (!s.start || !s.finish || !s.finished || (spec->trace && (!s.ops || !s.marks))))
         err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
-    for (int o = 0; !err && o < s.norigins; o++)
-        s.origins[o].seed = -1;
     for (long k = 0; !err && s.ops && k < lay->communications; k++)
         s.ops[k] = (sc_op_record_t){.start = INFINITY, .end = -INFINITY, .valid = -1};
+    unsigned char *area = NULL;
+    if (!err && !spec->payload) {
+        /* Every buffer of every rank is the same garbage. */
+        s.scratch = sc_scratch_create();
+        area = s.scratch ? sc_scratch_get(s.scratch, scratch_bytes(lay)) : NULL;
+        if (!area)
+            err = sc_error(SC_ERR_RUN, "out of memory for the scratch buffers");
+    }
+    s.interp = (sc_interp_t){
+        .prog = &lay->prog,
+        .np = p,
+        .payload = spec->payload,
+        .deciders = spec->deciders,
+        .extreme = spec->extreme,
+        .pi = lay->play_pi,
+        .pi_inv = lay->play_pi_inv,
+        .model = &s.model,
+        .host = {.ctx = &s,
+                 .execute = host_execute,
+                 .sleep = host_sleep,
+                 .speed = host_speed,
+                 .execute_async = host_execute_async,
+                 .execute_end = host_execute_end,
+                 .statement_begins = s.ops ? trace_begins : NULL,
+                 .statement_ends = s.ops ? trace_ends : NULL}};
     if (!err)
-        err = setup_ranks(&s);
+        err = sc_interp_init(&s.interp, lay->buffer_bytes, lay->stage_in, lay->stage_out, area);
     if (!err) {
         sc_child_step("loading the platform");
         sc_engine_boot(spec->plat, p);
@@ -1016,7 +573,7 @@ static sc_err_t simulate(void *arg, sc_wire_t *out)
         sg_actor_start(actor, rank_main, 0, NULL);
     }
     if (!err) {
-        const sc_algo_t *sole = sole_call(s.prog);
+        const sc_algo_t *sole = sole_call(&lay->prog);
         sc_child_step("simulating %s on %d ranks", sole ? sole->name : lay->prog.path, p);
         simgrid_run();
         int unfinished = 0;
@@ -1220,29 +777,6 @@ cleanup:
     return err;
 }
 
-/* The algorithm's graph with its ranks on node_of: the memo's if it holds
- * for every placement, else recorded (into the memo if empty and the
- * graph holds for every placement). *graph is then either the memo or
- * `own`, which the caller destroys. */
-static sc_err_t graph_under(const sc_run_spec_t *spec, const int *node_of, sc_graph_t *memo,
-                            sc_graph_t *own, const sc_graph_t **graph)
-{
-    *own = (sc_graph_t){0};
-    if (memo && memo->size && !memo->placed) {
-        *graph = memo;
-        return SC_OK;
-    }
-    sc_err_t err = sc_graph_record_placed(spec->algo, spec->np, spec->root, node_of, own);
-    if (!err && memo && !memo->size && !own->placed) {
-        *memo = *own;
-        *own = (sc_graph_t){0};
-        *graph = memo;
-    } else {
-        *graph = own;
-    }
-    return err;
-}
-
 sc_err_t sc_run_cut(const sc_run_spec_t *spec, sc_graph_t *memo, double *cut, double *total,
                     double *top_cut, double *socket_cut)
 {
@@ -1250,113 +784,24 @@ sc_err_t sc_run_cut(const sc_run_spec_t *spec, sc_graph_t *memo, double *cut, do
     sc_err_t err = layout_init(spec, &lay);
     if (err)
         return err;
-    sc_graph_t own;
-    const sc_graph_t *graph;
-    if (!(err = graph_under(spec, lay.node_of, memo, &own, &graph))) {
-        *cut = sc_graph_cut(graph, lay.node_of_position);
-        *total = graph->total_weight;
-    }
-    const sc_platform_t *plat = spec->plat;
-    if (!err && socket_cut) {
-        /* positions' sockets, numbered in the cluster */
-        for (int j = 0; j < spec->np; j++)
-            lay.socket_of_position[j] += lay.node_of_position[j] * plat->sockets;
-        *socket_cut = sc_graph_cut(graph, lay.socket_of_position);
-    }
-    if (!err && top_cut) {
-        *top_cut = *cut;
-        if (plat->ngroupings > 0) {
-            /* positions' nodes, renumbered as their largest groups */
-            long size = plat->group_size[plat->ngroupings - 1];
-            for (int j = 0; j < spec->np; j++)
-                lay.node_of_position[j] = (int)(lay.node_of_position[j] / size);
-            *top_cut = sc_graph_cut(graph, lay.node_of_position);
-        }
-    }
-    sc_graph_destroy(&own);
+    err = sc_mapping_cut(spec->plat, spec->algo, spec->np, spec->root, lay.node_of,
+                         lay.node_of_position, lay.socket_of_position, memo, cut, total, top_cut,
+                         socket_cut);
     layout_destroy(&lay);
-    return err;
-}
-
-/* The cut between nodes when rank r (in slot r) plays position pi[r];
- * `scratch` has room for p ints. */
-static double node_cut(const sc_graph_t *graph, const int *slot_node, const int *pi, int p,
-                       int *scratch)
-{
-    for (int r = 0; r < p; r++)
-        scratch[pi[r]] = slot_node[r];
-    return sc_graph_cut(graph, scratch);
-}
-
-/* Partitions the graph among the slots' nodes, level by level; with
- * sockets, among their sockets (nnodes * S of them, a node's S sockets one
- * group): nodes first, then sockets within nodes. The partitioners are
- * heuristics, and what the mapping keeps from them is judged by the cut of
- * the units it partitions (sc_mapping_partition): with sockets, a pi that
- * cuts fewer edges between sockets may cut more between nodes (reduce-ompi-
- * in-order-binary, 16 ranks on 3 nodes of 4 sockets: 256 against 128), so
- * the partition into nodes alone is kept where its cut between nodes is
- * less. */
-static sc_err_t partition_slots(const sc_run_spec_t *spec, const sc_graph_t *graph,
-                                const int *slot_node, sc_partitioner_t how, int *pi,
-                                double *seconds)
-{
-    const sc_platform_t *plat = spec->plat;
-    int p = spec->np, sockets = plat->sockets;
-    if (!sc_platform_socket_levels(plat))
-        return sc_mapping_partition(graph, plat->nnodes, slot_node, plat->ngroupings,
-                                    plat->group_size, how, pi, seconds);
-    long group_size[SC_MAX_LEVELS - 1] = {sockets};
-    for (int k = 0; k < plat->ngroupings; k++)
-        group_size[k + 1] = sockets * plat->group_size[k];
-    int *slot_socket = malloc(3 * (size_t)p * sizeof *slot_socket);
-    sc_err_t err = slot_socket ? sc_place_sockets(plat, p, slot_node, slot_socket)
-                               : sc_error(SC_ERR_RUN, "out of memory");
-    if (err) {
-        free(slot_socket);
-        return err;
-    }
-    int *by_nodes = slot_socket + p, *scratch = by_nodes + p;
-    for (int r = 0; r < p; r++)
-        slot_socket[r] += slot_node[r] * sockets; /* the slot's socket, numbered in the cluster */
-    double more = 0;
-    if (!(err = sc_mapping_partition(graph, plat->nnodes * sockets, slot_socket,
-                                     plat->ngroupings + 1, group_size, how, pi, seconds)) &&
-        !(err = sc_mapping_partition(graph, plat->nnodes, slot_node, plat->ngroupings,
-                                     plat->group_size, how, by_nodes, &more)) &&
-        node_cut(graph, slot_node, by_nodes, p, scratch) <
-            node_cut(graph, slot_node, pi, p, scratch))
-        memcpy(pi, by_nodes, (size_t)p * sizeof *pi);
-    if (!err)
-        *seconds += more;
-    free(slot_socket);
     return err;
 }
 
 sc_err_t sc_run_partition(const sc_run_spec_t *spec, sc_graph_t *memo, sc_partitioner_t how,
                           int *pi, double *seconds)
 {
-    int *slot_node = malloc((size_t)spec->np * sizeof *slot_node);
-    sc_graph_t own = {0};
-    const sc_graph_t *graph = NULL;
-    sc_err_t err = slot_node ? sc_graph_recordable(spec->algo)
-                             : sc_error(SC_ERR_RUN, "out of memory");
-    if (!err && !(err = sc_run_check(spec)) &&
-        !(err = sc_place(spec->plat, spec->np, SC_PLACE_BLOCK, slot_node))) {
-        /* Block placement puts rank r in slot r. An SMP-aware algorithm is
-         * partitioned on its graph with nodes unknown (flat), as before any
-         * placement. */
-        if (memo && !(err = graph_under(spec, slot_node, memo, &own, &graph)) && own.size) {
-            sc_graph_destroy(&own);
-            graph = NULL;
-        }
-        if (!err && !graph && !(err = sc_graph_record(spec->algo, spec->np, spec->root, &own)))
-            graph = &own;
-    }
+    /* That the algorithm has no graph to search comes before what else is
+     * wrong with the spec. */
+    sc_err_t err = sc_graph_recordable(spec->algo);
     if (!err)
-        err = partition_slots(spec, graph, slot_node, how, pi, seconds);
-    sc_graph_destroy(&own);
-    free(slot_node);
+        err = sc_run_check(spec);
+    if (!err)
+        err = sc_mapping_search(spec->plat, spec->algo, spec->np, spec->root, memo, how, pi,
+                                seconds);
     return err;
 }
 

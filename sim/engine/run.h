@@ -109,28 +109,22 @@ void sc_run_result_destroy(sc_run_result_t *res);
  * placement (its calls' algorithms chosen). Free with sc_program_destroy. */
 sc_err_t sc_run_resolved(const sc_run_spec_t *spec, sc_program_t *prog);
 
-/* The two calls below record the algorithm's communication graph. `memo`
- * (NULL, or zeroed before the first call) lets calls for one algorithm,
- * process count and root record it once: it keeps the graph when the
- * algorithm's messages do not depend on where the ranks are (all but the
- * SMP-aware ones), for the next call to use. Free it with
- * sc_graph_destroy. */
+/* The mapping search of algorithms/mapping/search.h for one call
+ * (spec->algo on spec->np ranks from spec->root, on spec->plat), `memo`
+ * as there. */
 
-/* For one call (spec->algo): computes pi for the algorithm and process
- * count by partitioning its communication graph into parts as large as the
- * node shares of MPI's block placement (see algorithms/mapping/mapping.h);
+/* sc_mapping_search, once the spec has passed sc_run_check: pi for the
+ * algorithm and process count, by partitioning its communication graph
+ * into parts as large as the node shares of MPI's block placement;
  * *seconds is the time the partitioner took. */
 sc_err_t sc_run_partition(const sc_run_spec_t *spec, sc_graph_t *memo, sc_partitioner_t how,
                           int *pi, double *seconds);
 
-/* For one call: the quality of the spec's layout: *cut is the weight of
- * the algorithm's communication graph (m = 1, see
- * algorithms/mapping/graph.h) between positions on different nodes,
- * *total the weight of the whole graph, and *top_cut (unless NULL) the
- * weight between the platform's largest groups of nodes (a fat tree's
- * racks; the same as *cut on a network of no groups), and *socket_cut
- * (unless NULL) the weight between positions on different sockets, in a
- * node or not (the same as *cut without sockets). */
+/* sc_mapping_cut of the spec's layout (its ranks and algorithm positions
+ * where sc_run puts them): the weight of the algorithm's communication
+ * graph between nodes (*cut), in all (*total), between the largest groups
+ * of nodes (*top_cut unless NULL) and between sockets (*socket_cut unless
+ * NULL). */
 sc_err_t sc_run_cut(const sc_run_spec_t *spec, sc_graph_t *memo, double *cut, double *total,
                     double *top_cut, double *socket_cut);
 

@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "../collectives.h"
-#include "vector.h"
+#include "../reduce/vector.h"
 
 /* Share of the remembered calls a rank must have won to be bet on. */
 #define SHARE 0.5

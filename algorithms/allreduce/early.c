@@ -5,7 +5,7 @@
  * ("go on"): its result is then +inf, "at least the threshold", and the
  * exact sum otherwise.
  *
- * The schedule is MPICH's recursive doubling (rabenseifner.c's
+ * The schedule is MPICH's recursive doubling (reduce/rabenseifner.c's
  * sc_allreduce_rd): with N the largest power of two <= p and r = p - N,
  * ranks 2i and 2i+1 (i < r) pair up, the even one sends its vector to the
  * odd one and drops out; the N survivors exchange whole vectors with
@@ -34,7 +34,7 @@
 #include <math.h>
 
 #include "../collectives.h"
-#include "vector.h"
+#include "../reduce/vector.h"
 
 /* What a rank knows of one peer. */
 typedef struct {

@@ -3,7 +3,7 @@
  * workstations", JPDC 69(2), 2009). The bandwidth-optimal reference.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "../collectives.h"
-#include "vector.h"
+#include "../reduce/vector.h"
 
 /* The vector is cut into p parts of n/p elements (rounded). In p-1 steps
  * each rank passes part (rank - step) to its right neighbour and combines

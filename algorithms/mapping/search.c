@@ -1,0 +1,147 @@
+/* The mapping search on a platform: graphs recorded once where they can
+ * be, partitioned among nodes and sockets; the cut of a layout.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "search.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The algorithm's graph with its ranks on node_of: the memo's if it holds
+ * for every placement, else recorded (into the memo if empty and the
+ * graph holds for every placement). *graph is then either the memo or
+ * `own`, which the caller destroys. */
+static sc_err_t graph_under(const sc_algo_t *algo, int np, int root, const int *node_of,
+                            sc_graph_t *memo, sc_graph_t *own, const sc_graph_t **graph)
+{
+    *own = (sc_graph_t){0};
+    if (memo && memo->size && !memo->placed) {
+        *graph = memo;
+        return SC_OK;
+    }
+    sc_err_t err = sc_graph_record_placed(algo, np, root, node_of, own);
+    if (!err && memo && !memo->size && !own->placed) {
+        *memo = *own;
+        *own = (sc_graph_t){0};
+        *graph = memo;
+    } else {
+        *graph = own;
+    }
+    return err;
+}
+
+sc_err_t sc_mapping_cut(const sc_platform_t *plat, const sc_algo_t *algo, int np, int root,
+                        const int *node_of, const int *node_of_position,
+                        const int *socket_of_position, sc_graph_t *memo, double *cut,
+                        double *total, double *top_cut, double *socket_cut)
+{
+    sc_graph_t own = {0};
+    const sc_graph_t *graph;
+    /* the positions renumbered, by socket or by group */
+    int *unit_of_position = socket_cut || top_cut ? malloc((size_t)np * sizeof(int)) : NULL;
+    sc_err_t err = (socket_cut || top_cut) && !unit_of_position
+                       ? sc_error(SC_ERR_RUN, "out of memory")
+                       : graph_under(algo, np, root, node_of, memo, &own, &graph);
+    if (!err) {
+        *cut = sc_graph_cut(graph, node_of_position);
+        *total = graph->total_weight;
+    }
+    if (!err && socket_cut) {
+        /* positions' sockets, numbered in the cluster */
+        for (int j = 0; j < np; j++)
+            unit_of_position[j] = socket_of_position[j] + node_of_position[j] * plat->sockets;
+        *socket_cut = sc_graph_cut(graph, unit_of_position);
+    }
+    if (!err && top_cut) {
+        *top_cut = *cut;
+        if (plat->ngroupings > 0) {
+            /* positions' nodes, renumbered as their largest groups */
+            long size = plat->group_size[plat->ngroupings - 1];
+            for (int j = 0; j < np; j++)
+                unit_of_position[j] = (int)(node_of_position[j] / size);
+            *top_cut = sc_graph_cut(graph, unit_of_position);
+        }
+    }
+    sc_graph_destroy(&own);
+    free(unit_of_position);
+    return err;
+}
+
+/* The cut between nodes when rank r (in slot r) plays position pi[r];
+ * `scratch` has room for p ints. */
+static double node_cut(const sc_graph_t *graph, const int *slot_node, const int *pi, int p,
+                       int *scratch)
+{
+    for (int r = 0; r < p; r++)
+        scratch[pi[r]] = slot_node[r];
+    return sc_graph_cut(graph, scratch);
+}
+
+/* Partitions the graph among the slots' nodes, level by level; with
+ * sockets, among their sockets (nnodes * S of them, a node's S sockets one
+ * group): nodes first, then sockets within nodes. The partitioners are
+ * heuristics, and what the mapping keeps from them is judged by the cut of
+ * the units it partitions (sc_mapping_partition): with sockets, a pi that
+ * cuts fewer edges between sockets may cut more between nodes (reduce-ompi-
+ * in-order-binary, 16 ranks on 3 nodes of 4 sockets: 256 against 128), so
+ * the partition into nodes alone is kept where its cut between nodes is
+ * less. */
+static sc_err_t partition_slots(const sc_platform_t *plat, int p, const sc_graph_t *graph,
+                                const int *slot_node, sc_partitioner_t how, int *pi,
+                                double *seconds)
+{
+    int sockets = plat->sockets;
+    if (!sc_platform_socket_levels(plat))
+        return sc_mapping_partition(graph, plat->nnodes, slot_node, plat->ngroupings,
+                                    plat->group_size, how, pi, seconds);
+    long group_size[SC_MAX_LEVELS - 1] = {sockets};
+    for (int k = 0; k < plat->ngroupings; k++)
+        group_size[k + 1] = sockets * plat->group_size[k];
+    int *slot_socket = malloc(3 * (size_t)p * sizeof *slot_socket);
+    sc_err_t err = slot_socket ? sc_place_sockets(plat, p, slot_node, slot_socket)
+                               : sc_error(SC_ERR_RUN, "out of memory");
+    if (err) {
+        free(slot_socket);
+        return err;
+    }
+    int *by_nodes = slot_socket + p, *scratch = by_nodes + p;
+    for (int r = 0; r < p; r++)
+        slot_socket[r] += slot_node[r] * sockets; /* the slot's socket, numbered in the cluster */
+    double more = 0;
+    if (!(err = sc_mapping_partition(graph, plat->nnodes * sockets, slot_socket,
+                                     plat->ngroupings + 1, group_size, how, pi, seconds)) &&
+        !(err = sc_mapping_partition(graph, plat->nnodes, slot_node, plat->ngroupings,
+                                     plat->group_size, how, by_nodes, &more)) &&
+        node_cut(graph, slot_node, by_nodes, p, scratch) <
+            node_cut(graph, slot_node, pi, p, scratch))
+        memcpy(pi, by_nodes, (size_t)p * sizeof *pi);
+    if (!err)
+        *seconds += more;
+    free(slot_socket);
+    return err;
+}
+
+sc_err_t sc_mapping_search(const sc_platform_t *plat, const sc_algo_t *algo, int np, int root,
+                           sc_graph_t *memo, sc_partitioner_t how, int *pi, double *seconds)
+{
+    int *slot_node = malloc((size_t)np * sizeof *slot_node);
+    sc_graph_t own = {0};
+    const sc_graph_t *graph = NULL;
+    sc_err_t err = slot_node ? SC_OK : sc_error(SC_ERR_RUN, "out of memory");
+    if (!err && !(err = sc_place(plat, np, SC_PLACE_BLOCK, slot_node))) {
+        /* Block placement puts rank r in slot r. An SMP-aware algorithm is
+         * partitioned on its graph with nodes unknown (flat), as before any
+         * placement. */
+        if (memo && !(err = graph_under(algo, np, root, slot_node, memo, &own, &graph)) &&
+            own.size) {
+            sc_graph_destroy(&own);
+            graph = NULL;
+        }
+        if (!err && !graph && !(err = sc_graph_record(algo, np, root, &own)))
+            graph = &own;
+    }
+    if (!err)
+        err = partition_slots(plat, np, graph, slot_node, how, pi, seconds);
+    sc_graph_destroy(&own);
+    free(slot_node);
+    return err;
+}

@@ -1,0 +1,39 @@
+/* The mapping search on a platform: an algorithm's communication graph
+ * partitioned among the platform's nodes and sockets, and the cut of a
+ * layout.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SC_MAPPING_SEARCH_H
+#define SC_MAPPING_SEARCH_H
+
+#include "../../models/platform.h"
+#include "mapping.h"
+
+/* Both calls record the graph of `algo` on np ranks from `root`. `memo`
+ * (NULL, or zeroed before the first call) lets calls for one algorithm,
+ * process count and root record it once: it keeps the graph when the
+ * algorithm's messages do not depend on where the ranks are (all but the
+ * SMP-aware ones), for the next call to use. Free it with
+ * sc_graph_destroy. An algorithm whose graph cannot be recorded fails as
+ * sc_graph_recordable says. */
+
+/* Computes pi by partitioning the graph into parts as large as the node
+ * shares of MPI's block placement on `plat` (see mapping.h), level by
+ * level, sockets included; *seconds is the time the partitioner took. */
+sc_err_t sc_mapping_search(const sc_platform_t *plat, const sc_algo_t *algo, int np, int root,
+                           sc_graph_t *memo, sc_partitioner_t how, int *pi, double *seconds);
+
+/* The quality of a layout on `plat`: the ranks on node_of (by rank), the
+ * algorithm positions on node_of_position and socket_of_position (a
+ * socket numbered within its node). *cut is the weight of the graph (m =
+ * 1, see graph.h) between positions on different nodes, *total the weight
+ * of the whole graph, and *top_cut (unless NULL) the weight between the
+ * platform's largest groups of nodes (a fat tree's racks; the same as
+ * *cut on a network of no groups), and *socket_cut (unless NULL) the
+ * weight between positions on different sockets, in a node or not (the
+ * same as *cut without sockets). */
+sc_err_t sc_mapping_cut(const sc_platform_t *plat, const sc_algo_t *algo, int np, int root,
+                        const int *node_of, const int *node_of_position,
+                        const int *socket_of_position, sc_graph_t *memo, double *cut,
+                        double *total, double *top_cut, double *socket_cut);
+
+#endif
