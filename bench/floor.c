@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "sim/engine/engine.h"
+#include "sim/engine/engine_hosts.h"
 
 static int np;
 static long block_bytes, header_bytes;

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "sim/engine/engine.h"
+#include "sim/engine/engine_hosts.h"
 
 static int np, cores;
 static long block_bytes, header_bytes;

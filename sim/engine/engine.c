@@ -1,6 +1,7 @@
 /* Starting SimGrid on a simcoll platform file and describing the cluster.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "engine.h"
+#include "engine_hosts.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,9 +1,10 @@
 /* Starting SimGrid on a simcoll platform file and describing the cluster.
+ * No SimGrid type appears here, so that sim/cli sees none: the hosts of a
+ * loaded platform are in engine_hosts.h, for the engines and bench/.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #ifndef SC_ENGINE_H
 #define SC_ENGINE_H
 
-#include <simgrid/host.h>
 #include <stddef.h>
 
 #include "models/platform.h"
@@ -31,15 +32,6 @@ void sc_engine_boot(const sc_platform_t *plat, int actors);
  * actors and 20.7516 us replayed, and 20.7516 us with both engines under
  * the full update. It costs the number of flows at every event. */
 void sc_engine_full_network_update(int on);
-
-/* The loaded platform's hosts in simcoll's order of nodes, numbers in
- * names by value (node-2 before node-10); *count of them. Free with
- * free(). bench/'s floors place their ranks with it too. */
-sg_host_t *sc_engine_hosts_in_order(size_t *count);
-
-/* The host of a rank on `socket` of `node` of the loaded platform: the
- * node's, or with sockets the socket's (NODE-socket-K). */
-sg_host_t sc_engine_host(const sc_platform_t *plat, int node, int socket);
 
 /* "3.32.0": the SimGrid library simcoll runs on (not the headers'). */
 const char *sc_simgrid_version(void);

@@ -20,6 +20,7 @@
 #include "algorithms/mapping/search.h"
 #include "child.h"
 #include "engine.h"
+#include "engine_hosts.h"
 #include "models/p2p.h"
 #include "sim/program/interpret.h"
 #include "sim/program/model.h"

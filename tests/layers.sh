@@ -1,0 +1,98 @@
+#!/bin/sh
+# Refuses a dependency that points up the layers (ARCHITECTURE.md): an
+# #include of a higher layer's header, or a call of a function a higher
+# layer defines. Static libraries alone would not catch the call: an object
+# of a higher layer already linked in satisfies it.
+# usage: layers.sh SOURCE_DIR BUILD_DIR
+# SPDX-License-Identifier: GPL-2.0-or-later
+set -eu
+export LC_ALL=C
+src=$1
+build=$2
+
+# Each layer and the layers it may use, lowest first. sim/protocol,
+# sim/io and sim/program are siblings: none uses another.
+ALLOWED='common: common
+models: models common
+algorithms: algorithms models common
+protocol: protocol algorithms models common
+io: io models common
+program: program algorithms models common
+replay: replay protocol algorithms models common
+engine: engine replay program io protocol algorithms models common
+cli: cli engine replay program io protocol algorithms models common'
+LAYERS="common models algorithms protocol io program replay engine cli"
+
+cd "$src"
+files=$(find common models algorithms sim -name '*.[ch]' -o -name '*.cpp' -o -name '*.hpp')
+# Every quoted #include: relative to the file's folder when such a file
+# exists, else to the tree; its layer against the file's.
+upward=$(grep -H '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' $files |
+    awk -v list="$files" -v allowed="$ALLOWED" '
+        BEGIN {
+            n = split(list, f, "\n"); for (i = 1; i <= n; i++) exists[f[i]] = 1
+            n = split(allowed, rows, "\n")
+            for (i = 1; i <= n; i++) { split(rows[i], w, " "); may[substr(w[1], 1, length(w[1]) - 1)] = rows[i] " " }
+        }
+        function layer(path) {
+            if (path ~ /^sim\//) { split(path, p, "/"); return p[2] == "protocol" || p[2] == "io" ||
+                                    p[2] == "program" || p[2] == "replay" || p[2] == "engine" ||
+                                    p[2] == "cli" ? p[2] : "" }
+            if (path ~ /^(common|models|algorithms)\//) { split(path, p, "/"); return p[1] }
+            return ""
+        }
+        function normal(path,    parts, n, i, out, k) {
+            n = split(path, parts, "/"); k = 0
+            for (i = 1; i <= n; i++)
+                if (parts[i] == "..") k--; else if (parts[i] != ".") out[++k] = parts[i]
+            path = out[1]
+            for (i = 2; i <= k; i++) path = path "/" out[i]
+            return path
+        }
+        {
+            file = substr($0, 1, index($0, ":") - 1)
+            inc = $0; sub(/^[^"]*"/, "", inc); sub(/".*/, "", inc)
+            dir = file; sub(/\/[^\/]*$/, "", dir)
+            target = normal(dir "/" inc)
+            if (!(target in exists)) target = inc
+            from = layer(file); to = layer(target)
+            if (to != "" && index(may[from], " " to " ") == 0)
+                printf "layers: %s (%s) includes %s (%s), a layer above it\n", file, from, target, to
+        }')
+bad=0
+if [ -n "$upward" ]; then
+    echo "$upward"
+    bad=1
+fi
+
+# Calls: each layer's library may leave undefined only what it or a layer
+# it may use defines (or what no layer defines: the C library, SimGrid...).
+for layer in $LAYERS; do
+    if [ ! -e "$build/libsc_$layer.a" ]; then
+        echo "layers: $build/libsc_$layer.a is missing (build first)"
+        exit 1
+    fi
+done
+defined=$(mktemp)
+trap 'rm -f "$defined"' EXIT
+for layer in $LAYERS; do
+    nm --defined-only -g "$build/libsc_$layer.a" 2>/dev/null |
+        awk -v l="$layer" 'NF == 3 { print $3, l }'
+done | sort -u >"$defined"
+calls=$(for layer in $LAYERS; do
+    nm -u "$build/libsc_$layer.a" 2>/dev/null | awk '$1 == "U" { print $2 }' | sort -u |
+        join - "$defined" | sed "s/^/$layer /"
+done | awk -v allowed="$ALLOWED" '
+    BEGIN {
+        n = split(allowed, rows, "\n")
+        for (i = 1; i <= n; i++) { split(rows[i], w, " "); may[substr(w[1], 1, length(w[1]) - 1)] = rows[i] " " }
+    }
+    index(may[$1], " " $3 " ") == 0 {
+        printf "layers: %s calls %s, which %s defines, a layer above it\n", $1, $2, $3
+    }')
+if [ -n "$calls" ]; then
+    echo "$calls"
+    bad=1
+fi
+[ $bad = 0 ] || exit 1
+echo "layers: every dependency points down"
