@@ -93,6 +93,8 @@ sc_err_t sc_allreduce_if(sc_comm_t *comm, const sc_coll_args_t *args);
 
 /* Speculative MAX/MIN with history, verified (allreduce/speculate.c). */
 sc_err_t sc_allreduce_spec(sc_comm_t *comm, const sc_coll_args_t *args);
+/* How often the rank's calls of allreduce-spec bet, and wrongly. */
+void sc_allreduce_spec_counts(const sc_comm_t *comm, long *speculated, long *mispredicted);
 
 /* MPICH's SMP-aware collectives (mpich/smp.c): flat algorithms on the node
  * and node-leader communicators, as MPICH2 1.2.1 runs by default. */

@@ -6,6 +6,12 @@
 #include <string.h>
 #include <sys/mman.h>
 
+void sc_comm_release(sc_comm_t *comm)
+{
+    free(comm->algo_state);
+    comm->algo_state = NULL;
+}
+
 sc_err_t sc_isend(sc_comm_t *comm, const void *buf, size_t bytes, int dst,
                   int tag, sc_request_t **req)
 {

@@ -59,21 +59,19 @@ struct sc_comm {
     /* Bytes of an element of the reduction being run, for the time of
      * combining (sc_reduce_time); set by whoever starts the call. */
     size_t elem_size;
-    /* Calls this rank has made of algorithms whose messages must not meet
-     * another call's (early exit, allreduce/early.c): the count, the same on
-     * every rank since all call collectives in one order, goes into their
-     * tags. */
-    unsigned long tagged_calls;
-    /* Speculative MAX/MIN (allreduce/speculate.c): the ranks that held the
-     * extreme in the last calls, newest first, the same on every rank; and
-     * how often this rank speculated, and wrongly. */
-    int winners[8];
-    int nwinners;
-    long speculated, mispredicted;
+    /* What algorithms keep from one call to the next on this rank (early
+     * exit's count of calls, speculation's history): theirs alone
+     * (allreduce/state.h), NULL until one needs it; sc_comm_release frees
+     * it. */
+    struct sc_algo_state *algo_state;
     /* Set when the algorithm looked at node_of (sc_smp_init): its messages
      * then follow where the ranks are. */
     int read_nodes;
 };
+
+/* Frees what algorithms kept on the communicator (algo_state), once its
+ * runs are over; whoever filled it in calls this. */
+void sc_comm_release(sc_comm_t *comm);
 
 /* Non-blocking send of `bytes` bytes to rank `dst`. */
 sc_err_t sc_isend(sc_comm_t *comm, const void *buf, size_t bytes, int dst,

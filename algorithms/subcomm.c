@@ -190,6 +190,8 @@ sc_err_t sc_smp_init(sc_smp_t *smp, sc_comm_t *comm, int context)
 
 void sc_smp_destroy(sc_smp_t *smp)
 {
+    sc_comm_release(&smp->node.comm);
+    sc_comm_release(&smp->leaders.comm);
     free(smp->node_of_rank);
     free(smp->local_index);
     free(smp->roots);

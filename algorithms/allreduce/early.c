@@ -33,6 +33,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include <math.h>
 
+#include "state.h"
 #include "../collectives.h"
 #include "../reduce/vector.h"
 
@@ -235,7 +236,10 @@ static sc_err_t early_exit(sc_comm_t *comm, const sc_coll_args_t *args, int unti
     sc_vector_start(comm, args);
     if (comm->size == 1) /* nothing to combine: the input is the result */
         return SC_OK;
-    e.vector_tag = SC_TAG_EARLY + (int)(2 * (comm->tagged_calls++ % (1ul << 29)));
+    struct sc_algo_state *state = sc_algo_state(comm);
+    if (!state)
+        return SC_ERR_RUN;
+    e.vector_tag = SC_TAG_EARLY + (int)(2 * (state->tagged_calls++ % (1ul << 29)));
     int p = comm->size, N = sc_pow2_below(p), r = p - N, v = comm->rank;
     int paired = v < 2 * r, dropped = paired && v % 2 == 0;
     if (paired)

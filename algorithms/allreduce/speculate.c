@@ -25,6 +25,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "state.h"
 #include "../collectives.h"
 #include "../reduce/vector.h"
 
@@ -33,28 +34,34 @@
 
 /* The rank to bet on, or -1: the most frequent winner (the most recent on
  * ties) if it won at least SHARE of the remembered calls. */
-static int prediction(const sc_comm_t *comm)
+static int prediction(const struct sc_algo_state *s)
 {
     int best = -1, best_count = 0;
-    for (int i = 0; i < comm->nwinners; i++) {
+    for (int i = 0; i < s->nwinners; i++) {
         int count = 0;
-        for (int j = 0; j < comm->nwinners; j++)
-            count += comm->winners[j] == comm->winners[i];
+        for (int j = 0; j < s->nwinners; j++)
+            count += s->winners[j] == s->winners[i];
         if (count > best_count) {
-            best = comm->winners[i];
+            best = s->winners[i];
             best_count = count;
         }
     }
-    return best_count > 0 && best_count >= SHARE * comm->nwinners ? best : -1;
+    return best_count > 0 && best_count >= SHARE * s->nwinners ? best : -1;
 }
 
-static void remember(sc_comm_t *comm, int winner)
+static void remember(struct sc_algo_state *s, int winner)
 {
-    int n = (int)(sizeof comm->winners / sizeof comm->winners[0]);
-    memmove(&comm->winners[1], &comm->winners[0], (size_t)(n - 1) * sizeof comm->winners[0]);
-    comm->winners[0] = winner;
-    if (comm->nwinners < n)
-        comm->nwinners++;
+    int n = (int)(sizeof s->winners / sizeof s->winners[0]);
+    memmove(&s->winners[1], &s->winners[0], (size_t)(n - 1) * sizeof s->winners[0]);
+    s->winners[0] = winner;
+    if (s->nwinners < n)
+        s->nwinners++;
+}
+
+void sc_allreduce_spec_counts(const sc_comm_t *comm, long *speculated, long *mispredicted)
+{
+    *speculated = comm->algo_state ? comm->algo_state->speculated : 0;
+    *mispredicted = comm->algo_state ? comm->algo_state->mispredicted : 0;
 }
 
 /* A one-int allreduce of `in` into *out with op, by `run`. */
@@ -110,12 +117,15 @@ sc_err_t sc_allreduce_spec(sc_comm_t *comm, const sc_coll_args_t *args)
     size_t n = sc_vector_elems(args);
     if (n == 0)
         return SC_OK;
-    int bet = comm->size > 1 ? prediction(comm) : -1, winner = -1;
+    struct sc_algo_state *state = sc_algo_state(comm);
+    if (!state)
+        return SC_ERR_RUN;
+    int bet = comm->size > 1 ? prediction(state) : -1, winner = -1;
     sc_err_t err = SC_OK;
     if (bet < 0) {
         err = full(comm, args, &winner);
     } else {
-        comm->speculated++;
+        state->speculated++;
         sc_vector_start(comm, args);
         sc_coll_args_t bcast = {.recvbuf = args->recvbuf, .bytes = args->bytes, .root = bet};
         err = sc_bcast_binomial(comm, &bcast);
@@ -136,13 +146,13 @@ sc_err_t sc_allreduce_spec(sc_comm_t *comm, const sc_coll_args_t *args)
         if (!err && !sc_moves_data(comm))
             anyone = sc_kind_anyone_beats(args->data, bet);
         if (!err && anyone) {
-            comm->mispredicted++;
+            state->mispredicted++;
             err = full(comm, args, &winner);
         } else {
             winner = bet;
         }
     }
     if (!err)
-        remember(comm, winner);
+        remember(state, winner);
     return err;
 }

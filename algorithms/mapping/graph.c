@@ -374,6 +374,7 @@ sc_err_t sc_graph_record_placed(const sc_algo_t *algo, int p, int root, const in
         sc_coll_args_t args = {.sendbuf = area, .recvbuf = area, .bytes = bytes, .root = root,
                                .op = SC_OP_SUM, .type = SC_TYPE_INT};
         err = algo->run(&comm, &args);
+        sc_comm_release(&comm);
         placed |= comm.read_nodes;
         tally_flush(&rec, &rec.sends, &rec.sent);
         tally_flush(&rec, &rec.receives, &rec.received);

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "algorithms/collectives.h"
 #include "algorithms/kinds.h"
 #include "algorithms/mapping/mapping.h"
 #include "algorithms/mapping/search.h"
@@ -482,9 +483,10 @@ static void put_results(session_t *s, sc_wire_t *out)
     sc_wire_put_double(out, max_rank_bytes);
     sc_wire_put_int(out, s->interp.wrong ? 0 : s->interp.checked ? 1 : -1);
     /* Speculation: every rank bets alike, rank 0 speaks for all. */
-    const sc_comm_t *first = sc_world_comm(s->world, 0);
-    sc_wire_put(out, &first->speculated, sizeof first->speculated);
-    sc_wire_put(out, &first->mispredicted, sizeof first->mispredicted);
+    long speculated, mispredicted;
+    sc_allreduce_spec_counts(sc_world_comm(s->world, 0), &speculated, &mispredicted);
+    sc_wire_put(out, &speculated, sizeof speculated);
+    sc_wire_put(out, &mispredicted, sizeof mispredicted);
     if (s->ops)
         sc_wire_put(out, s->ops, (size_t)s->lay->communications * sizeof *s->ops);
     if (s->spec->messages) {

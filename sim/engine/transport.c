@@ -134,6 +134,7 @@ void sc_world_destroy(sc_world_t *world)
         return;
     for (int r = 0; r < world->model->size; r++) {
         sc_matcher_destroy(&world->ranks[r].match);
+        sc_comm_release(&world->ranks[r].comm);
         free(world->ranks[r].puts);
         free(world->ranks[r].waitset);
         free(world->ranks[r].pool);

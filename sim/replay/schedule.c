@@ -225,6 +225,7 @@ sc_err_t sc_schedule_record(const sc_algo_t *algo, const sc_coll_args_t *args,
                           .scratch = scratch, .node_of = model->node_of,
                           .elem_size = model->elem_size};
         sc_err_t ran = algo->run(&comm, args);
+        sc_comm_release(&comm);
         if (ran && !rec.unsupported && !rec.failed)
             err = sc_error(ran, "recording %s on rank %d: %s", algo->name, r,
                            sc_error_message());
