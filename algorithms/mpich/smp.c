@@ -6,12 +6,13 @@
  * same with their default CVARs. On a communicator whose ranks are each on
  * a node of their own, MPICH builds no hierarchy and runs flat.
  * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "smp.h"
+
 #include <stdlib.h>
 
 #include "../../models/mpich.h"
 #include "../collectives.h"
 #include "../reduce/vector.h"
-#include "../subcomm.h"
 
 /* Contexts of the node and leader communicators (tags apart from the
  * whole communicator's). */
@@ -53,35 +54,88 @@ sc_err_t sc_reduce_mpich_flat(sc_comm_t *comm, const sc_coll_args_t *args)
     return sc_reduce_mst(comm, args);
 }
 
-/* Barrier on the node, among the leaders, then a 1-byte binomial broadcast
- * on the node from its leader. */
-sc_err_t sc_barrier_mpich_smp(sc_comm_t *comm, const sc_coll_args_t *args)
+sc_err_t sc_smp_run(sc_comm_t *comm, const sc_coll_args_t *args, sc_coll_fn flat,
+                    sc_smp_steps_fn steps)
 {
     sc_smp_t smp;
     sc_err_t err = sc_smp_init(&smp, comm, NODE_CONTEXT);
     if (err)
         return err;
-    if (!smp.node_aware) {
-        err = sc_barrier_dissemination(comm, args);
-    } else {
-        sc_coll_args_t one = *args;
-        char *byte = sc_buf_alloc(comm, 1);
-        one.recvbuf = byte;
-        one.bytes = 1;
-        one.root = 0;
-        if (!byte)
-            err = sc_error(SC_ERR_RUN, "rank %d: out of memory", comm->rank);
-        if (!err && smp.nnode > 1)
-            err = sc_barrier_dissemination(&smp.node.comm, args);
-        if (!err && sc_smp_is_leader(&smp) && smp.nroots > 1)
-            err = sc_barrier_dissemination(&smp.leaders.comm, args);
-        if (!err && smp.nnode > 1)
-            err = sc_bcast_binomial(&smp.node.comm, &one);
-        if (byte)
-            sc_buf_free(comm, byte);
-    }
+    err = smp.node_aware ? steps(comm, &smp, args) : flat(comm, args);
     sc_smp_destroy(&smp);
     return err;
+}
+
+sc_err_t sc_smp_run_bcast(sc_comm_t *comm, const sc_coll_args_t *args, sc_coll_fn flat,
+                          sc_smp_steps_fn steps)
+{
+    if (args->bytes == 0 || comm->size == 1)
+        return SC_OK;
+    return sc_smp_run(comm, args, flat, steps);
+}
+
+sc_err_t sc_smp_run_reduction(sc_comm_t *comm, const sc_coll_args_t *args, sc_coll_fn flat,
+                              sc_smp_steps_fn steps)
+{
+    if (args->bytes == 0 || comm->size == 1) {
+        sc_vector_start(comm, args);
+        return SC_OK;
+    }
+    return sc_smp_run(comm, args, flat, steps);
+}
+
+sc_err_t sc_smp_root_to_leader(sc_comm_t *comm, sc_smp_t *smp, void *buf, size_t m, int root)
+{
+    int rl = smp->local_index[root];
+    if (smp->my_root_index != smp->node_of_rank[root] || rl == 0)
+        return SC_OK;
+    if (comm->rank == root)
+        return sc_send(&smp->node.comm, buf, m, 0, SC_TAG_BCAST);
+    if (sc_smp_is_leader(smp))
+        return sc_recv(&smp->node.comm, buf, m, rl, SC_TAG_BCAST);
+    return SC_OK;
+}
+
+sc_err_t sc_smp_allreduce_steps(sc_comm_t *comm, sc_smp_t *smp, const sc_coll_args_t *args,
+                                sc_smp_steps_fn node_reduce, sc_coll_fn node_bcast)
+{
+    sc_coll_args_t a = *args;
+    a.root = 0;
+    sc_err_t err = node_reduce(comm, smp, args);
+    a.sendbuf = args->recvbuf; /* in place from here on */
+    if (!err && sc_smp_is_leader(smp) && smp->nroots > 1)
+        err = sc_allreduce_mpich_flat(&smp->leaders.comm, &a);
+    if (!err && smp->nnode > 1)
+        err = node_bcast(&smp->node.comm, &a);
+    return err;
+}
+
+/* Barrier on the node, among the leaders, then a 1-byte binomial broadcast
+ * on the node from its leader. */
+static sc_err_t barrier_steps(sc_comm_t *comm, sc_smp_t *smp, const sc_coll_args_t *args)
+{
+    sc_err_t err = SC_OK;
+    sc_coll_args_t one = *args;
+    char *byte = sc_buf_alloc(comm, 1);
+    one.recvbuf = byte;
+    one.bytes = 1;
+    one.root = 0;
+    if (!byte)
+        err = sc_error(SC_ERR_RUN, "rank %d: out of memory", comm->rank);
+    if (!err && smp->nnode > 1)
+        err = sc_barrier_dissemination(&smp->node.comm, args);
+    if (!err && sc_smp_is_leader(smp) && smp->nroots > 1)
+        err = sc_barrier_dissemination(&smp->leaders.comm, args);
+    if (!err && smp->nnode > 1)
+        err = sc_bcast_binomial(&smp->node.comm, &one);
+    if (byte)
+        sc_buf_free(comm, byte);
+    return err;
+}
+
+sc_err_t sc_barrier_mpich_smp(sc_comm_t *comm, const sc_coll_args_t *args)
+{
+    return sc_smp_run(comm, args, sc_barrier_dissemination, barrier_steps);
 }
 
 /* MPIR_SMP_Bcast. Short messages: the root hands the message to its node's
@@ -91,109 +145,80 @@ sc_err_t sc_barrier_mpich_smp(sc_comm_t *comm, const sc_coll_args_t *args)
  * power of two: the root's node first, the leaders by scatter and
  * allgather, the other nodes from their leaders. Long messages: flat
  * scatter + ring allgather. */
-sc_err_t sc_bcast_mpich_smp(sc_comm_t *comm, const sc_coll_args_t *args)
+static sc_err_t bcast_steps(sc_comm_t *comm, sc_smp_t *smp, const sc_coll_args_t *args)
 {
     int p = comm->size;
     size_t m = args->bytes;
-    if (m == 0 || p == 1)
-        return SC_OK;
-    sc_smp_t smp;
-    sc_err_t err = sc_smp_init(&smp, comm, NODE_CONTEXT);
-    if (err)
-        return err;
     int root = args->root;
-    int rn = smp.node_aware ? smp.node_of_rank[root] : 0;
-    int rl = smp.node_aware ? smp.local_index[root] : 0;
-    int on_root_node = smp.node_aware && smp.my_root_index == rn;
-    int leader = smp.node_aware && sc_smp_is_leader(&smp);
+    int rn = smp->node_of_rank[root];
+    int rl = smp->local_index[root];
+    int on_root_node = smp->my_root_index == rn;
+    int leader = sc_smp_is_leader(smp);
     sc_coll_args_t a = *args;
-    if (!smp.node_aware) {
-        err = mpich_bcast(comm, args);
-    } else if (m < SC_MPICH_BCAST_SHORT || p < SC_MPICH_BCAST_MIN_PROCS) {
-        if (on_root_node && rl != 0) {
-            if (comm->rank == root)
-                err = sc_send(&smp.node.comm, args->recvbuf, m, 0, SC_TAG_BCAST);
-            else if (leader)
-                err = sc_recv(&smp.node.comm, args->recvbuf, m, rl, SC_TAG_BCAST);
-        }
+    sc_err_t err = SC_OK;
+    if (m < SC_MPICH_BCAST_SHORT || p < SC_MPICH_BCAST_MIN_PROCS) {
+        err = sc_smp_root_to_leader(comm, smp, args->recvbuf, m, root);
         a.root = rn;
-        if (!err && leader && smp.nroots > 1)
-            err = sc_bcast_binomial(&smp.leaders.comm, &a);
+        if (!err && leader && smp->nroots > 1)
+            err = sc_bcast_binomial(&smp->leaders.comm, &a);
         a.root = 0;
-        if (!err && smp.nnode > 1)
-            err = sc_bcast_binomial(&smp.node.comm, &a);
+        if (!err && smp->nnode > 1)
+            err = sc_bcast_binomial(&smp->node.comm, &a);
     } else if (m < SC_MPICH_BCAST_LONG && is_pow2(p)) {
         a.root = rl;
         if (on_root_node && rl != 0)
-            err = sc_bcast_binomial(&smp.node.comm, &a);
+            err = sc_bcast_binomial(&smp->node.comm, &a);
         a.root = rn;
-        if (!err && leader && smp.nroots > 1)
-            err = is_pow2(smp.nroots) ? sc_bcast_scatter_rd(&smp.leaders.comm, &a)
-                                      : sc_bcast_scatter_allgather(&smp.leaders.comm, &a);
+        if (!err && leader && smp->nroots > 1)
+            err = is_pow2(smp->nroots) ? sc_bcast_scatter_rd(&smp->leaders.comm, &a)
+                                       : sc_bcast_scatter_allgather(&smp->leaders.comm, &a);
         a.root = 0;
-        if (!err && smp.nnode > 1 && !(on_root_node && rl != 0))
-            err = sc_bcast_binomial(&smp.node.comm, &a);
+        if (!err && smp->nnode > 1 && !(on_root_node && rl != 0))
+            err = sc_bcast_binomial(&smp->node.comm, &a);
     } else {
         err = sc_bcast_scatter_allgather(comm, args);
     }
-    sc_smp_destroy(&smp);
     return err;
+}
+
+sc_err_t sc_bcast_mpich_smp(sc_comm_t *comm, const sc_coll_args_t *args)
+{
+    return sc_smp_run_bcast(comm, args, mpich_bcast, bcast_steps);
 }
 
 /* Reduce to each node's leader, allreduce among the leaders, broadcast on
  * each node: MPICH's flat choices at each step, for any size (the op being
  * commutative, as every operation simcoll has). */
+static sc_err_t node_reduce(sc_comm_t *comm, sc_smp_t *smp, const sc_coll_args_t *args)
+{
+    sc_coll_args_t a = *args;
+    a.root = 0;
+    if (smp->nnode > 1)
+        return sc_reduce_mpich_flat(&smp->node.comm, &a);
+    sc_vector_start(comm, args);
+    return SC_OK;
+}
+
+static sc_err_t allreduce_steps(sc_comm_t *comm, sc_smp_t *smp, const sc_coll_args_t *args)
+{
+    return sc_smp_allreduce_steps(comm, smp, args, node_reduce, mpich_bcast);
+}
+
 sc_err_t sc_allreduce_mpich_smp(sc_comm_t *comm, const sc_coll_args_t *args)
 {
-    if (args->bytes == 0 || comm->size == 1) {
-        sc_vector_start(comm, args);
-        return SC_OK;
-    }
-    sc_smp_t smp;
-    sc_err_t err = sc_smp_init(&smp, comm, NODE_CONTEXT);
-    if (err)
-        return err;
-    if (!smp.node_aware) {
-        err = sc_allreduce_mpich_flat(comm, args);
-    } else {
-        sc_coll_args_t a = *args;
-        a.root = 0;
-        if (smp.nnode > 1)
-            err = sc_reduce_mpich_flat(&smp.node.comm, &a);
-        else
-            sc_vector_start(comm, args);
-        a.sendbuf = args->recvbuf; /* in place from here on */
-        if (!err && sc_smp_is_leader(&smp) && smp.nroots > 1)
-            err = sc_allreduce_mpich_flat(&smp.leaders.comm, &a);
-        if (!err && smp.nnode > 1)
-            err = mpich_bcast(&smp.node.comm, &a);
-    }
-    sc_smp_destroy(&smp);
-    return err;
+    return sc_smp_run_reduction(comm, args, sc_allreduce_mpich_flat, allreduce_steps);
 }
 
 /* Reduce to the leader on every node but the root's, reduce among the
  * leaders to the root's node's leader, then on the root's node to the root,
  * the leader contributing what the leaders reduced. */
-sc_err_t sc_reduce_mpich_smp(sc_comm_t *comm, const sc_coll_args_t *args)
+static sc_err_t reduce_steps(sc_comm_t *comm, sc_smp_t *smp, const sc_coll_args_t *args)
 {
     size_t m = args->bytes;
-    if (m == 0 || comm->size == 1) {
-        sc_vector_start(comm, args);
-        return SC_OK;
-    }
-    sc_smp_t smp;
-    sc_err_t err = sc_smp_init(&smp, comm, NODE_CONTEXT);
-    if (err)
-        return err;
-    if (!smp.node_aware) {
-        err = sc_reduce_mpich_flat(comm, args);
-        sc_smp_destroy(&smp);
-        return err;
-    }
-    int root = args->root, rn = smp.node_of_rank[root];
-    int on_root_node = smp.my_root_index == rn, leader = sc_smp_is_leader(&smp);
+    int root = args->root, rn = smp->node_of_rank[root];
+    int on_root_node = smp->my_root_index == rn, leader = sc_smp_is_leader(smp);
     char *node_sum = sc_buf_alloc(comm, m), *inter = sc_buf_alloc(comm, m);
+    sc_err_t err = SC_OK;
     if (!node_sum || !inter)
         err = sc_error(SC_ERR_RUN, "rank %d: out of memory", comm->rank);
     sc_coll_args_t a = *args;
@@ -201,27 +226,27 @@ sc_err_t sc_reduce_mpich_smp(sc_comm_t *comm, const sc_coll_args_t *args)
     if (!err && !on_root_node) {
         a.root = 0;
         a.recvbuf = node_sum;
-        if (smp.nnode > 1)
-            err = sc_reduce_mpich_flat(&smp.node.comm, &a);
+        if (smp->nnode > 1)
+            err = sc_reduce_mpich_flat(&smp->node.comm, &a);
         else
             sc_buf_copy(comm, node_sum, args->sendbuf, m);
     }
     /* 2. the leaders to the root's node's leader */
-    if (!err && leader && smp.nroots > 1) {
+    if (!err && leader && smp->nroots > 1) {
         a.root = rn;
         a.sendbuf = on_root_node ? args->sendbuf : node_sum;
         a.recvbuf = inter;
-        err = sc_reduce_mpich_flat(&smp.leaders.comm, &a);
+        err = sc_reduce_mpich_flat(&smp->leaders.comm, &a);
     } else if (!err && leader && on_root_node) {
         sc_buf_copy(comm, inter, args->sendbuf, m);
     }
     /* 3. the root's node to the root */
     if (!err && on_root_node) {
-        a.root = smp.local_index[root];
+        a.root = smp->local_index[root];
         a.sendbuf = leader ? inter : args->sendbuf;
         a.recvbuf = args->recvbuf;
-        if (smp.nnode > 1)
-            err = sc_reduce_mpich_flat(&smp.node.comm, &a);
+        if (smp->nnode > 1)
+            err = sc_reduce_mpich_flat(&smp->node.comm, &a);
         else
             sc_buf_copy(comm, args->recvbuf, inter, m);
     }
@@ -229,6 +254,10 @@ sc_err_t sc_reduce_mpich_smp(sc_comm_t *comm, const sc_coll_args_t *args)
         sc_buf_free(comm, node_sum);
     if (inter)
         sc_buf_free(comm, inter);
-    sc_smp_destroy(&smp);
     return err;
+}
+
+sc_err_t sc_reduce_mpich_smp(sc_comm_t *comm, const sc_coll_args_t *args)
+{
+    return sc_smp_run_reduction(comm, args, sc_reduce_mpich_flat, reduce_steps);
 }

@@ -23,11 +23,8 @@
 
 #include "../../models/mvapich2.h"
 #include "../collectives.h"
+#include "../mpich/smp.h"
 #include "../reduce/vector.h"
-#include "../subcomm.h"
-
-/* Contexts of the node and leader communicators. */
-enum { NODE_CONTEXT = 1 };
 
 /* MPIR_Bcast on a node communicator (no two-level structure there:
  * create_2level_comm.c:204 clears shmem_coll_ok on it). */
@@ -100,57 +97,48 @@ static sc_err_t node_release(sc_subcomm_t *node, void *buf, size_t m)
 /* MPI_Barrier (src/mpi/coll/barrier.c:406-447): the node's ranks check in
  * with their leader, the leaders run MPIR_Barrier (dissemination) if there
  * are several nodes, the leader releases its node. */
+static sc_err_t barrier_steps(sc_comm_t *comm, sc_smp_t *smp, const sc_coll_args_t *args)
+{
+    (void)comm;
+    sc_err_t err = SC_OK;
+    if (smp->nnode > 1)
+        err = node_gather(&smp->node, NULL, NULL, 0);
+    if (!err && sc_smp_is_leader(smp) && smp->nroots > 1)
+        err = sc_barrier_dissemination(&smp->leaders.comm, args);
+    if (!err && smp->nnode > 1)
+        err = node_release(&smp->node, NULL, 0);
+    return err;
+}
+
 sc_err_t sc_barrier_mv2_shmem(sc_comm_t *comm, const sc_coll_args_t *args)
 {
-    sc_smp_t smp;
-    sc_err_t err = sc_smp_init(&smp, comm, NODE_CONTEXT);
-    if (err)
-        return err;
-    if (!smp.node_aware) {
-        err = sc_barrier_dissemination(comm, args);
-    } else {
-        if (smp.nnode > 1)
-            err = node_gather(&smp.node, NULL, NULL, 0);
-        if (!err && sc_smp_is_leader(&smp) && smp.nroots > 1)
-            err = sc_barrier_dissemination(&smp.leaders.comm, args);
-        if (!err && smp.nnode > 1)
-            err = node_release(&smp.node, NULL, 0);
-    }
-    sc_smp_destroy(&smp);
-    return err;
+    return sc_smp_run(comm, args, sc_barrier_dissemination, barrier_steps);
 }
 
 /* knomial_2level_Bcast (src/mpi/coll/bcast.c:1143-1298): a root that is
  * not its node's leader sends it the message; the leaders run a k-nomial
  * tree from the root's leader, then every node one from its leader (the
  * root's node too: the root gets its message again). */
+static sc_err_t knomial_flat(sc_comm_t *comm, const sc_coll_args_t *args)
+{
+    return knomial(comm, args->recvbuf, args->bytes, args->root, SC_MV2_KNOMIAL_RADIX);
+}
+
+static sc_err_t knomial_steps(sc_comm_t *comm, sc_smp_t *smp, const sc_coll_args_t *args)
+{
+    int k = SC_MV2_KNOMIAL_RADIX, rn = smp->node_of_rank[args->root];
+    size_t m = args->bytes;
+    sc_err_t err = sc_smp_root_to_leader(comm, smp, args->recvbuf, m, args->root);
+    if (!err && sc_smp_is_leader(smp) && smp->nroots > 1)
+        err = knomial(&smp->leaders.comm, args->recvbuf, m, rn, k);
+    if (!err && smp->nnode > 1)
+        err = knomial(&smp->node.comm, args->recvbuf, m, 0, k);
+    return err;
+}
+
 sc_err_t sc_bcast_mv2_knomial(sc_comm_t *comm, const sc_coll_args_t *args)
 {
-    int p = comm->size, k = SC_MV2_KNOMIAL_RADIX;
-    size_t m = args->bytes;
-    if (m == 0 || p == 1)
-        return SC_OK;
-    sc_smp_t smp;
-    sc_err_t err = sc_smp_init(&smp, comm, NODE_CONTEXT);
-    if (err)
-        return err;
-    if (!smp.node_aware) {
-        err = knomial(comm, args->recvbuf, m, args->root, k);
-    } else {
-        int root = args->root, rn = smp.node_of_rank[root], rl = smp.local_index[root];
-        if (smp.my_root_index == rn && rl != 0) {
-            if (comm->rank == root)
-                err = sc_send(&smp.node.comm, args->recvbuf, m, 0, SC_TAG_BCAST);
-            else if (sc_smp_is_leader(&smp))
-                err = sc_recv(&smp.node.comm, args->recvbuf, m, rl, SC_TAG_BCAST);
-        }
-        if (!err && sc_smp_is_leader(&smp) && smp.nroots > 1)
-            err = knomial(&smp.leaders.comm, args->recvbuf, m, rn, k);
-        if (!err && smp.nnode > 1)
-            err = knomial(&smp.node.comm, args->recvbuf, m, 0, k);
-    }
-    sc_smp_destroy(&smp);
-    return err;
+    return sc_smp_run_bcast(comm, args, knomial_flat, knomial_steps);
 }
 
 /* intra_shmem_Bcast_Large (src/mpi/coll/bcast.c:1312-1575): the root puts
@@ -159,39 +147,26 @@ sc_err_t sc_bcast_mv2_knomial(sc_comm_t *comm, const sc_coll_args_t *args)
  * it (ring) as MPIR_Bcast's long-message algorithm does, every rank copies
  * it out of its node's buffer (here: the leader sends it to each in turn,
  * after the ring rather than chunk by chunk), MPIR_Barrier on every node. */
+static sc_err_t shmem_bcast_steps(sc_comm_t *comm, sc_smp_t *smp, const sc_coll_args_t *args)
+{
+    size_t m = args->bytes;
+    sc_coll_args_t a = *args;
+    sc_err_t err = sc_smp_root_to_leader(comm, smp, args->recvbuf, m, args->root);
+    if (!err && smp->nnode > 1)
+        err = sc_barrier_dissemination(&smp->node.comm, args);
+    a.root = smp->node_of_rank[args->root];
+    if (!err && sc_smp_is_leader(smp) && smp->nroots > 1)
+        err = sc_bcast_scatter_allgather(&smp->leaders.comm, &a);
+    if (!err && smp->nnode > 1)
+        err = node_release(&smp->node, args->recvbuf, m);
+    if (!err && smp->nnode > 1)
+        err = sc_barrier_dissemination(&smp->node.comm, args);
+    return err;
+}
+
 sc_err_t sc_bcast_mv2_shmem(sc_comm_t *comm, const sc_coll_args_t *args)
 {
-    int p = comm->size;
-    size_t m = args->bytes;
-    if (m == 0 || p == 1)
-        return SC_OK;
-    sc_smp_t smp;
-    sc_err_t err = sc_smp_init(&smp, comm, NODE_CONTEXT);
-    if (err)
-        return err;
-    if (!smp.node_aware) {
-        err = sc_bcast_scatter_allgather(comm, args);
-    } else {
-        int root = args->root, rn = smp.node_of_rank[root], rl = smp.local_index[root];
-        sc_coll_args_t a = *args;
-        if (smp.my_root_index == rn && rl != 0) {
-            if (comm->rank == root)
-                err = sc_send(&smp.node.comm, args->recvbuf, m, 0, SC_TAG_BCAST);
-            else if (sc_smp_is_leader(&smp))
-                err = sc_recv(&smp.node.comm, args->recvbuf, m, rl, SC_TAG_BCAST);
-        }
-        if (!err && smp.nnode > 1)
-            err = sc_barrier_dissemination(&smp.node.comm, args);
-        a.root = rn;
-        if (!err && sc_smp_is_leader(&smp) && smp.nroots > 1)
-            err = sc_bcast_scatter_allgather(&smp.leaders.comm, &a);
-        if (!err && smp.nnode > 1)
-            err = node_release(&smp.node, args->recvbuf, m);
-        if (!err && smp.nnode > 1)
-            err = sc_barrier_dissemination(&smp.node.comm, args);
-    }
-    sc_smp_destroy(&smp);
-    return err;
+    return sc_smp_run_bcast(comm, args, sc_bcast_scatter_allgather, shmem_bcast_steps);
 }
 
 /* The leader's accumulator: its own vector combined, in local order, with
@@ -222,66 +197,43 @@ static sc_err_t node_reduce(sc_comm_t *comm, sc_smp_t *smp, const sc_coll_args_t
 /* MPI_Allreduce's shared-memory path (src/mpi/coll/allreduce.c:777-855):
  * each node reduced at its leader, MPIR_Allreduce among the leaders,
  * MPIR_Bcast from the leader on each node. */
+static sc_err_t node_reduce_in_place(sc_comm_t *comm, sc_smp_t *smp, const sc_coll_args_t *args)
+{
+    return node_reduce(comm, smp, args, args->recvbuf);
+}
+
+static sc_err_t allreduce_steps(sc_comm_t *comm, sc_smp_t *smp, const sc_coll_args_t *args)
+{
+    return sc_smp_allreduce_steps(comm, smp, args, node_reduce_in_place, mv2_bcast_flat);
+}
+
 sc_err_t sc_allreduce_mv2_shmem(sc_comm_t *comm, const sc_coll_args_t *args)
 {
-    if (args->bytes == 0 || comm->size == 1) {
-        sc_vector_start(comm, args);
-        return SC_OK;
-    }
-    sc_smp_t smp;
-    sc_err_t err = sc_smp_init(&smp, comm, NODE_CONTEXT);
-    if (err)
-        return err;
-    if (!smp.node_aware) {
-        err = sc_allreduce_mpich_flat(comm, args);
-    } else {
-        sc_coll_args_t a = *args;
-        a.root = 0;
-        err = node_reduce(comm, &smp, args, args->recvbuf);
-        a.sendbuf = args->recvbuf; /* in place from here on */
-        if (!err && sc_smp_is_leader(&smp) && smp.nroots > 1)
-            err = sc_allreduce_mpich_flat(&smp.leaders.comm, &a);
-        if (!err && smp.nnode > 1)
-            err = mv2_bcast_flat(&smp.node.comm, &a);
-    }
-    sc_smp_destroy(&smp);
-    return err;
+    return sc_smp_run_reduction(comm, args, sc_allreduce_mpich_flat, allreduce_steps);
 }
 
 /* MPI_Reduce's shared-memory path (src/mpi/coll/reduce.c:929-1047): each
  * node reduced at its leader, MPIR_Reduce among the leaders to the root's
  * node's leader, which sends the result to the root if that is another
  * rank. */
-sc_err_t sc_reduce_mv2_shmem(sc_comm_t *comm, const sc_coll_args_t *args)
+static sc_err_t reduce_steps(sc_comm_t *comm, sc_smp_t *smp, const sc_coll_args_t *args)
 {
     size_t m = args->bytes;
-    if (m == 0 || comm->size == 1) {
-        sc_vector_start(comm, args);
-        return SC_OK;
-    }
-    sc_smp_t smp;
-    sc_err_t err = sc_smp_init(&smp, comm, NODE_CONTEXT);
-    if (err)
-        return err;
-    if (!smp.node_aware) {
-        err = sc_reduce_mpich_flat(comm, args);
-        sc_smp_destroy(&smp);
-        return err;
-    }
-    int root = args->root, rn = smp.node_of_rank[root], rl = smp.local_index[root];
-    int leader = sc_smp_is_leader(&smp), on_root_node = smp.my_root_index == rn;
+    int root = args->root, rn = smp->node_of_rank[root], rl = smp->local_index[root];
+    int leader = sc_smp_is_leader(smp), on_root_node = smp->my_root_index == rn;
     char *node_sum = leader ? sc_buf_alloc(comm, m) : NULL;
     char *inter = leader ? sc_buf_alloc(comm, m) : NULL;
+    sc_err_t err = SC_OK;
     if (leader && (!node_sum || !inter))
         err = sc_error(SC_ERR_RUN, "rank %d: out of memory", comm->rank);
     if (!err)
-        err = node_reduce(comm, &smp, args, node_sum);
-    if (!err && leader && smp.nroots > 1) {
+        err = node_reduce(comm, smp, args, node_sum);
+    if (!err && leader && smp->nroots > 1) {
         sc_coll_args_t a = *args;
         a.root = rn;
         a.sendbuf = node_sum;
         a.recvbuf = inter;
-        err = sc_reduce_mpich_flat(&smp.leaders.comm, &a);
+        err = sc_reduce_mpich_flat(&smp->leaders.comm, &a);
     } else if (!err && leader) {
         sc_buf_copy(comm, inter, node_sum, m);
     }
@@ -289,14 +241,18 @@ sc_err_t sc_reduce_mv2_shmem(sc_comm_t *comm, const sc_coll_args_t *args)
         if (leader && rl == 0)
             sc_buf_copy(comm, args->recvbuf, inter, m);
         else if (leader)
-            err = sc_send(&smp.node.comm, inter, m, rl, SC_TAG_REDUCE);
+            err = sc_send(&smp->node.comm, inter, m, rl, SC_TAG_REDUCE);
         else if (comm->rank == root)
-            err = sc_recv(&smp.node.comm, args->recvbuf, m, 0, SC_TAG_REDUCE);
+            err = sc_recv(&smp->node.comm, args->recvbuf, m, 0, SC_TAG_REDUCE);
     }
     if (node_sum)
         sc_buf_free(comm, node_sum);
     if (inter)
         sc_buf_free(comm, inter);
-    sc_smp_destroy(&smp);
     return err;
+}
+
+sc_err_t sc_reduce_mv2_shmem(sc_comm_t *comm, const sc_coll_args_t *args)
+{
+    return sc_smp_run_reduction(comm, args, sc_reduce_mpich_flat, reduce_steps);
 }
