@@ -74,7 +74,7 @@ sc_err_t sc_model_reduce_mpich_flat(const sc_model_t *model, size_t bytes, int r
     return sc_model_reduce_mst(model, bytes, root, t);
 }
 
-void sc_hier_destroy(sc_hier_t *h)
+static void hier_destroy(sc_hier_t *h)
 {
     free(h->roots);
     free(h->node);
@@ -83,7 +83,8 @@ void sc_hier_destroy(sc_hier_t *h)
     free(h->ranks);
 }
 
-sc_err_t sc_hier_init(sc_hier_t *h, const sc_model_t *model)
+/* Builds the hierarchy of model's ranks; SC_ERR_RUN if memory runs out. */
+static sc_err_t hier_init(sc_hier_t *h, const sc_model_t *model)
 {
     int p = model->size, nn = model->plat->nnodes;
     *h = (sc_hier_t){.roots = malloc((size_t)p * sizeof(int)), .node = malloc((size_t)p * sizeof(int)),
@@ -94,7 +95,7 @@ sc_err_t sc_hier_init(sc_hier_t *h, const sc_model_t *model)
     if (!h->roots || !h->node || !h->local || !h->start || !h->ranks || !index || !fill) {
         free(index);
         free(fill);
-        sc_hier_destroy(h);
+        hier_destroy(h);
         return sc_error(SC_ERR_RUN, "out of memory in the cost model");
     }
     for (int u = 0; u < nn; u++)
@@ -144,61 +145,86 @@ sc_err_t sc_hier_on_leaders(const sc_model_t *model, const sc_hier_t *h, sc_mode
     return sc_model_sub(model, h->roots, h->nroots, fn, bytes, root, t);
 }
 
+sc_err_t sc_hier_model(const sc_model_t *model, sc_model_fn flat, sc_hier_fn two_level,
+                       size_t bytes, int root, double *t)
+{
+    sc_hier_t h;
+    sc_err_t err = hier_init(&h, model);
+    if (err)
+        return err;
+    err = h.node_aware ? two_level(model, &h, bytes, root, t) : flat(model, bytes, root, t);
+    hier_destroy(&h);
+    return err;
+}
+
+static sc_err_t barrier_smp(const sc_model_t *model, const sc_hier_t *h, size_t bytes, int root,
+                            double *t)
+{
+    (void)bytes;
+    (void)root;
+    sc_err_t err = SC_OK;
+    for (int k = 0; k < h->nroots && !err; k++)
+        err = sc_hier_on_node(model, h, k, sc_model_barrier_dissemination, 0, 0, t);
+    if (!err)
+        err = sc_hier_on_leaders(model, h, sc_model_barrier_dissemination, 0, 0, t);
+    for (int k = 0; k < h->nroots && !err; k++)
+        err = sc_hier_on_node(model, h, k, sc_model_bcast_binomial, 1, 0, t);
+    return err;
+}
+
 sc_err_t sc_model_barrier_mpich_smp(const sc_model_t *model, size_t bytes, int root, double *t)
 {
     (void)bytes;
     (void)root;
-    sc_hier_t h;
-    sc_err_t err = sc_hier_init(&h, model);
-    if (err)
-        return err;
-    if (!h.node_aware) {
-        sc_hier_destroy(&h);
-        return sc_model_barrier_dissemination(model, 0, 0, t);
+    return sc_hier_model(model, sc_model_barrier_dissemination, barrier_smp, 0, 0, t);
+}
+
+static sc_err_t bcast_smp(const sc_model_t *model, const sc_hier_t *h, size_t bytes, int root,
+                          double *t)
+{
+    int p = model->size, rn = h->node[root], rl = h->local[root], leader = h->roots[rn];
+    sc_err_t err = SC_OK;
+    if (bytes < SC_MPICH_BCAST_SHORT || p < SC_MPICH_BCAST_MIN_PROCS) {
+        if (rl != 0)
+            t[leader] = sc_model_send(model, root, leader, bytes, &t[root], t[leader]);
+        err = sc_hier_on_leaders(model, h, sc_model_bcast_binomial, bytes, rn, t);
+        for (int k = 0; k < h->nroots && !err; k++)
+            err = sc_hier_on_node(model, h, k, sc_model_bcast_binomial, bytes, 0, t);
+    } else if (bytes < SC_MPICH_BCAST_LONG && is_pow2(p)) {
+        if (rl != 0)
+            err = sc_hier_on_node(model, h, rn, sc_model_bcast_binomial, bytes, rl, t);
+        if (!err)
+            err = sc_hier_on_leaders(model, h,
+                                     is_pow2(h->nroots) ? sc_model_bcast_scatter_rd
+                                                        : sc_model_bcast_scatter_allgather,
+                                     bytes, rn, t);
+        for (int k = 0; k < h->nroots && !err; k++)
+            if (k != rn || rl == 0)
+                err = sc_hier_on_node(model, h, k, sc_model_bcast_binomial, bytes, 0, t);
+    } else {
+        err = sc_model_bcast_scatter_allgather(model, bytes, root, t);
     }
-    for (int k = 0; k < h.nroots && !err; k++)
-        err = sc_hier_on_node(model, &h, k, sc_model_barrier_dissemination, 0, 0, t);
-    if (!err)
-        err = sc_hier_on_leaders(model, &h, sc_model_barrier_dissemination, 0, 0, t);
-    for (int k = 0; k < h.nroots && !err; k++)
-        err = sc_hier_on_node(model, &h, k, sc_model_bcast_binomial, 1, 0, t);
-    sc_hier_destroy(&h);
     return err;
 }
 
 sc_err_t sc_model_bcast_mpich_smp(const sc_model_t *model, size_t bytes, int root, double *t)
 {
-    int p = model->size;
-    if (p == 1 || bytes == 0)
+    if (model->size == 1 || bytes == 0)
         return SC_OK;
-    sc_hier_t h;
-    sc_err_t err = sc_hier_init(&h, model);
-    if (err)
-        return err;
-    int rn = h.node[root], rl = h.local[root], leader = h.roots[rn];
-    if (!h.node_aware) {
-        err = sc_model_bcast_mpich(model, bytes, root, t);
-    } else if (bytes < SC_MPICH_BCAST_SHORT || p < SC_MPICH_BCAST_MIN_PROCS) {
-        if (rl != 0)
-            t[leader] = sc_model_send(model, root, leader, bytes, &t[root], t[leader]);
-        err = sc_hier_on_leaders(model, &h, sc_model_bcast_binomial, bytes, rn, t);
-        for (int k = 0; k < h.nroots && !err; k++)
-            err = sc_hier_on_node(model, &h, k, sc_model_bcast_binomial, bytes, 0, t);
-    } else if (bytes < SC_MPICH_BCAST_LONG && is_pow2(p)) {
-        if (rl != 0)
-            err = sc_hier_on_node(model, &h, rn, sc_model_bcast_binomial, bytes, rl, t);
-        if (!err)
-            err = sc_hier_on_leaders(model, &h,
-                             is_pow2(h.nroots) ? sc_model_bcast_scatter_rd
-                                            : sc_model_bcast_scatter_allgather,
-                             bytes, rn, t);
-        for (int k = 0; k < h.nroots && !err; k++)
-            if (k != rn || rl == 0)
-                err = sc_hier_on_node(model, &h, k, sc_model_bcast_binomial, bytes, 0, t);
-    } else {
-        err = sc_model_bcast_scatter_allgather(model, bytes, root, t);
-    }
-    sc_hier_destroy(&h);
+    return sc_hier_model(model, sc_model_bcast_mpich, bcast_smp, bytes, root, t);
+}
+
+static sc_err_t allreduce_smp(const sc_model_t *model, const sc_hier_t *h, size_t bytes,
+                              int root, double *t)
+{
+    (void)root;
+    sc_err_t err = SC_OK;
+    for (int k = 0; k < h->nroots && !err; k++)
+        err = sc_hier_on_node(model, h, k, sc_model_reduce_mpich_flat, bytes, 0, t);
+    if (!err)
+        err = sc_hier_on_leaders(model, h, sc_model_allreduce_mpich_flat, bytes, 0, t);
+    for (int k = 0; k < h->nroots && !err; k++)
+        err = sc_hier_on_node(model, h, k, sc_model_bcast_mpich, bytes, 0, t);
     return err;
 }
 
@@ -208,21 +234,21 @@ sc_err_t sc_model_allreduce_mpich_smp(const sc_model_t *model, size_t bytes, int
     (void)root;
     if (model->size == 1 || bytes == 0)
         return SC_OK;
-    sc_hier_t h;
-    sc_err_t err = sc_hier_init(&h, model);
-    if (err)
-        return err;
-    if (!h.node_aware) {
-        err = sc_model_allreduce_mpich_flat(model, bytes, 0, t);
-    } else {
-        for (int k = 0; k < h.nroots && !err; k++)
-            err = sc_hier_on_node(model, &h, k, sc_model_reduce_mpich_flat, bytes, 0, t);
-        if (!err)
-            err = sc_hier_on_leaders(model, &h, sc_model_allreduce_mpich_flat, bytes, 0, t);
-        for (int k = 0; k < h.nroots && !err; k++)
-            err = sc_hier_on_node(model, &h, k, sc_model_bcast_mpich, bytes, 0, t);
-    }
-    sc_hier_destroy(&h);
+    return sc_hier_model(model, sc_model_allreduce_mpich_flat, allreduce_smp, bytes, 0, t);
+}
+
+static sc_err_t reduce_smp(const sc_model_t *model, const sc_hier_t *h, size_t bytes, int root,
+                           double *t)
+{
+    int rn = h->node[root];
+    sc_err_t err = SC_OK;
+    for (int k = 0; k < h->nroots && !err; k++)
+        if (k != rn)
+            err = sc_hier_on_node(model, h, k, sc_model_reduce_mpich_flat, bytes, 0, t);
+    if (!err)
+        err = sc_hier_on_leaders(model, h, sc_model_reduce_mpich_flat, bytes, rn, t);
+    if (!err)
+        err = sc_hier_on_node(model, h, rn, sc_model_reduce_mpich_flat, bytes, h->local[root], t);
     return err;
 }
 
@@ -230,22 +256,5 @@ sc_err_t sc_model_reduce_mpich_smp(const sc_model_t *model, size_t bytes, int ro
 {
     if (model->size == 1 || bytes == 0)
         return SC_OK;
-    sc_hier_t h;
-    sc_err_t err = sc_hier_init(&h, model);
-    if (err)
-        return err;
-    if (!h.node_aware) {
-        err = sc_model_reduce_mpich_flat(model, bytes, root, t);
-    } else {
-        int rn = h.node[root];
-        for (int k = 0; k < h.nroots && !err; k++)
-            if (k != rn)
-                err = sc_hier_on_node(model, &h, k, sc_model_reduce_mpich_flat, bytes, 0, t);
-        if (!err)
-            err = sc_hier_on_leaders(model, &h, sc_model_reduce_mpich_flat, bytes, rn, t);
-        if (!err)
-            err = sc_hier_on_node(model, &h, rn, sc_model_reduce_mpich_flat, bytes, h.local[root], t);
-    }
-    sc_hier_destroy(&h);
-    return err;
+    return sc_hier_model(model, sc_model_reduce_mpich_flat, reduce_smp, bytes, root, t);
 }

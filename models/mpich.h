@@ -52,10 +52,6 @@ typedef struct {
     int *start, *ranks;  /* node k's ranks, in order: ranks[start[k] .. start[k+1]) */
 } sc_hier_t;
 
-/* Builds the hierarchy of model's ranks; SC_ERR_RUN if memory runs out.
- * Free with sc_hier_destroy. */
-sc_err_t sc_hier_init(sc_hier_t *h, const sc_model_t *model);
-void sc_hier_destroy(sc_hier_t *h);
 int sc_hier_node_size(const sc_hier_t *h, int k);
 /* fn on node k's ranks (if it has more than one), and on the node leaders
  * (if there are more than one), as sc_model_sub. */
@@ -63,6 +59,18 @@ sc_err_t sc_hier_on_node(const sc_model_t *model, const sc_hier_t *h, int k, sc_
                          size_t bytes, int root, double *t);
 sc_err_t sc_hier_on_leaders(const sc_model_t *model, const sc_hier_t *h, sc_model_fn fn,
                             size_t bytes, int root, double *t);
+
+/* The cost of a collective's two-level schedule on the hierarchy h of
+ * model's ranks, as an sc_model_fn (sc_hier_model). */
+typedef sc_err_t (*sc_hier_fn)(const sc_model_t *model, const sc_hier_t *h, size_t bytes,
+                               int root, double *t);
+
+/* What the costs of MPICH's and MVAPICH2's two-level collectives share:
+ * builds the hierarchy of model's ranks and runs `two_level` on it, or,
+ * when no node holds two ranks (the libraries then run their flat
+ * algorithm), `flat` on all ranks. SC_ERR_RUN if memory runs out. */
+sc_err_t sc_hier_model(const sc_model_t *model, sc_model_fn flat, sc_hier_fn two_level,
+                       size_t bytes, int root, double *t);
 
 /* The costs of MPICH's SMP-aware collectives (algorithms/mpich/smp.c), as
  * its flat algorithms on the node and node-leader communicators. */

@@ -76,24 +76,35 @@ static void node_release(const sc_model_t *model, const sc_hier_t *h, int k, siz
         t[r[i]] = sc_model_send(model, r[0], r[i], m, &t[r[0]], t[r[i]]);
 }
 
+static sc_err_t barrier_shmem(const sc_model_t *model, const sc_hier_t *h, size_t bytes,
+                              int root, double *t)
+{
+    (void)bytes;
+    (void)root;
+    for (int k = 0; k < h->nroots; k++)
+        node_gather(model, h, k, 0, 0, t);
+    sc_err_t err = sc_hier_on_leaders(model, h, sc_model_barrier_dissemination, 0, 0, t);
+    for (int k = 0; k < h->nroots && !err; k++)
+        node_release(model, h, k, 0, t);
+    return err;
+}
+
 sc_err_t sc_model_barrier_mv2_shmem(const sc_model_t *model, size_t bytes, int root, double *t)
 {
     (void)bytes;
     (void)root;
-    sc_hier_t h;
-    sc_err_t err = sc_hier_init(&h, model);
-    if (err)
-        return err;
-    if (!h.node_aware) {
-        err = sc_model_barrier_dissemination(model, 0, 0, t);
-    } else {
-        for (int k = 0; k < h.nroots; k++)
-            node_gather(model, &h, k, 0, 0, t);
-        err = sc_hier_on_leaders(model, &h, sc_model_barrier_dissemination, 0, 0, t);
-        for (int k = 0; k < h.nroots && !err; k++)
-            node_release(model, &h, k, 0, t);
-    }
-    sc_hier_destroy(&h);
+    return sc_hier_model(model, sc_model_barrier_dissemination, barrier_shmem, 0, 0, t);
+}
+
+static sc_err_t bcast_knomial(const sc_model_t *model, const sc_hier_t *h, size_t bytes,
+                              int root, double *t)
+{
+    int rn = h->node[root], leader = h->roots[rn];
+    if (h->local[root] != 0)
+        t[leader] = sc_model_send(model, root, leader, bytes, &t[root], t[leader]);
+    sc_err_t err = sc_hier_on_leaders(model, h, model_knomial, bytes, rn, t);
+    for (int k = 0; k < h->nroots && !err; k++)
+        err = sc_hier_on_node(model, h, k, model_knomial, bytes, 0, t);
     return err;
 }
 
@@ -101,21 +112,24 @@ sc_err_t sc_model_bcast_mv2_knomial(const sc_model_t *model, size_t bytes, int r
 {
     if (model->size == 1 || bytes == 0)
         return SC_OK;
-    sc_hier_t h;
-    sc_err_t err = sc_hier_init(&h, model);
-    if (err)
-        return err;
-    if (!h.node_aware) {
-        err = model_knomial(model, bytes, root, t);
-    } else {
-        int rn = h.node[root], leader = h.roots[rn];
-        if (h.local[root] != 0)
-            t[leader] = sc_model_send(model, root, leader, bytes, &t[root], t[leader]);
-        err = sc_hier_on_leaders(model, &h, model_knomial, bytes, rn, t);
-        for (int k = 0; k < h.nroots && !err; k++)
-            err = sc_hier_on_node(model, &h, k, model_knomial, bytes, 0, t);
-    }
-    sc_hier_destroy(&h);
+    return sc_hier_model(model, model_knomial, bcast_knomial, bytes, root, t);
+}
+
+static sc_err_t bcast_shmem(const sc_model_t *model, const sc_hier_t *h, size_t bytes, int root,
+                            double *t)
+{
+    int rn = h->node[root], leader = h->roots[rn];
+    sc_err_t err = SC_OK;
+    if (h->local[root] != 0)
+        t[leader] = sc_model_send(model, root, leader, bytes, &t[root], t[leader]);
+    for (int k = 0; k < h->nroots && !err; k++)
+        err = sc_hier_on_node(model, h, k, sc_model_barrier_dissemination, 0, 0, t);
+    if (!err)
+        err = sc_hier_on_leaders(model, h, sc_model_bcast_scatter_allgather, bytes, rn, t);
+    for (int k = 0; k < h->nroots && !err; k++)
+        node_release(model, h, k, bytes, t);
+    for (int k = 0; k < h->nroots && !err; k++)
+        err = sc_hier_on_node(model, h, k, sc_model_barrier_dissemination, 0, 0, t);
     return err;
 }
 
@@ -123,26 +137,18 @@ sc_err_t sc_model_bcast_mv2_shmem(const sc_model_t *model, size_t bytes, int roo
 {
     if (model->size == 1 || bytes == 0)
         return SC_OK;
-    sc_hier_t h;
-    sc_err_t err = sc_hier_init(&h, model);
-    if (err)
-        return err;
-    if (!h.node_aware) {
-        err = sc_model_bcast_scatter_allgather(model, bytes, root, t);
-    } else {
-        int rn = h.node[root], leader = h.roots[rn];
-        if (h.local[root] != 0)
-            t[leader] = sc_model_send(model, root, leader, bytes, &t[root], t[leader]);
-        for (int k = 0; k < h.nroots && !err; k++)
-            err = sc_hier_on_node(model, &h, k, sc_model_barrier_dissemination, 0, 0, t);
-        if (!err)
-            err = sc_hier_on_leaders(model, &h, sc_model_bcast_scatter_allgather, bytes, rn, t);
-        for (int k = 0; k < h.nroots && !err; k++)
-            node_release(model, &h, k, bytes, t);
-        for (int k = 0; k < h.nroots && !err; k++)
-            err = sc_hier_on_node(model, &h, k, sc_model_barrier_dissemination, 0, 0, t);
-    }
-    sc_hier_destroy(&h);
+    return sc_hier_model(model, sc_model_bcast_scatter_allgather, bcast_shmem, bytes, root, t);
+}
+
+static sc_err_t allreduce_shmem(const sc_model_t *model, const sc_hier_t *h, size_t bytes,
+                                int root, double *t)
+{
+    (void)root;
+    for (int k = 0; k < h->nroots; k++)
+        node_gather(model, h, k, bytes, 1, t);
+    sc_err_t err = sc_hier_on_leaders(model, h, sc_model_allreduce_mpich_flat, bytes, 0, t);
+    for (int k = 0; k < h->nroots && !err; k++)
+        err = sc_hier_on_node(model, h, k, model_bcast_flat, bytes, 0, t);
     return err;
 }
 
@@ -152,20 +158,18 @@ sc_err_t sc_model_allreduce_mv2_shmem(const sc_model_t *model, size_t bytes, int
     (void)root;
     if (model->size == 1 || bytes == 0)
         return SC_OK;
-    sc_hier_t h;
-    sc_err_t err = sc_hier_init(&h, model);
-    if (err)
-        return err;
-    if (!h.node_aware) {
-        err = sc_model_allreduce_mpich_flat(model, bytes, 0, t);
-    } else {
-        for (int k = 0; k < h.nroots; k++)
-            node_gather(model, &h, k, bytes, 1, t);
-        err = sc_hier_on_leaders(model, &h, sc_model_allreduce_mpich_flat, bytes, 0, t);
-        for (int k = 0; k < h.nroots && !err; k++)
-            err = sc_hier_on_node(model, &h, k, model_bcast_flat, bytes, 0, t);
-    }
-    sc_hier_destroy(&h);
+    return sc_hier_model(model, sc_model_allreduce_mpich_flat, allreduce_shmem, bytes, 0, t);
+}
+
+static sc_err_t reduce_shmem(const sc_model_t *model, const sc_hier_t *h, size_t bytes, int root,
+                             double *t)
+{
+    int rn = h->node[root], leader = h->roots[rn];
+    for (int k = 0; k < h->nroots; k++)
+        node_gather(model, h, k, bytes, 1, t);
+    sc_err_t err = sc_hier_on_leaders(model, h, sc_model_reduce_mpich_flat, bytes, rn, t);
+    if (!err && h->local[root] != 0)
+        t[root] = sc_model_send(model, leader, root, bytes, &t[leader], t[root]);
     return err;
 }
 
@@ -173,20 +177,5 @@ sc_err_t sc_model_reduce_mv2_shmem(const sc_model_t *model, size_t bytes, int ro
 {
     if (model->size == 1 || bytes == 0)
         return SC_OK;
-    sc_hier_t h;
-    sc_err_t err = sc_hier_init(&h, model);
-    if (err)
-        return err;
-    if (!h.node_aware) {
-        err = sc_model_reduce_mpich_flat(model, bytes, root, t);
-    } else {
-        int rn = h.node[root], leader = h.roots[rn];
-        for (int k = 0; k < h.nroots; k++)
-            node_gather(model, &h, k, bytes, 1, t);
-        err = sc_hier_on_leaders(model, &h, sc_model_reduce_mpich_flat, bytes, rn, t);
-        if (!err && h.local[root] != 0)
-            t[root] = sc_model_send(model, leader, root, bytes, &t[leader], t[root]);
-    }
-    sc_hier_destroy(&h);
-    return err;
+    return sc_hier_model(model, sc_model_reduce_mpich_flat, reduce_shmem, bytes, root, t);
 }
