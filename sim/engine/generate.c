@@ -27,8 +27,6 @@ typedef struct {
     char policy[16]; /* SHARED, FATPIPE or SPLITDUPLEX */
 } link_spec_t;
 
-enum { NPROPS = SC_NPLATFORM_PROPS };
-
 /* The most cores a generated node has, and the most nodes (as --cores
  * and --nodes allow). */
 enum { MAX_CORES = 1 << 16, MAX_NODES = 1 << 20 };
@@ -87,7 +85,7 @@ typedef struct {
     link_spec_t socket; /* sockets: the link between a node's sockets */
     double speed_flops;
     int cores;
-    char *prop_values[NPROPS];
+    char *prop_values[SC_MAX_PLATFORM_PROPS]; /* of sc_platform_props_list's */
 } template_t;
 
 static int ends_with(const char *s, const char *suffix)
@@ -135,9 +133,10 @@ static sc_err_t read_template(void *arg, sc_wire_t *out)
         if (ends_with(sg_link_get_name(up), "_UP"))
             snprintf(t.nic.policy, sizeof t.nic.policy, "SPLITDUPLEX");
         sc_wire_put(out, &t, sizeof t);
-        for (int i = 0; i < NPROPS; i++) {
-            const char *value = sg_zone_get_property_value(sg_zone_get_root(),
-                                                           sc_platform_props[i]);
+        sc_platform_prop_t props[SC_MAX_PLATFORM_PROPS];
+        int nprops = sc_platform_props_list(props);
+        for (int i = 0; i < nprops; i++) {
+            const char *value = sg_zone_get_property_value(sg_zone_get_root(), props[i].id);
             sc_wire_put_int(out, value != NULL); /* optional ones may be absent */
             if (value)
                 sc_wire_put_str(out, value);
@@ -252,10 +251,12 @@ static void write_platform(FILE *f, const template_t *t, const char *template_pa
     }
     if (spec->sockets > 1)
         fprintf(f, "    <prop id=\"simcoll/sockets\" value=\"%d\"/>\n", spec->sockets);
-    for (int i = 0; i < NPROPS; i++) {
+    sc_platform_prop_t props[SC_MAX_PLATFORM_PROPS];
+    int nprops = sc_platform_props_list(props);
+    for (int i = 0; i < nprops; i++) {
         if (!t->prop_values[i])
             continue;
-        fprintf(f, "    <prop id=\"%s\" value=\"", sc_platform_props[i]);
+        fprintf(f, "    <prop id=\"%s\" value=\"", props[i].id);
         sc_xml_put_escaped(f, t->prop_values[i]);
         fputs("\"/>\n", f);
     }
@@ -292,36 +293,37 @@ static void write_platform(FILE *f, const template_t *t, const char *template_pa
 /* The properties of a fitted level, replacing the template's. */
 static sc_err_t apply_level(template_t *t, sc_level_id_t id, const sc_level_t *lv)
 {
-    static const char *const names[SC_NLEVELS][6] = {
-        {"simcoll/intra/send-overhead", "simcoll/intra/recv-overhead",
-         "simcoll/intra/bandwidth-factor", "simcoll/intra/overhead", "simcoll/intra/eager-limit",
-         NULL},
-        {"simcoll/inter/send-overhead", "simcoll/inter/recv-overhead",
-         "simcoll/inter/bandwidth-factor", "simcoll/inter/overhead", "simcoll/inter/eager-limit",
-         "simcoll/inter/gap"}};
-    const sc_piecewise_t *pw[3] = {&lv->send_overhead, &lv->recv_overhead,
-                                   &lv->bandwidth_factor};
-    for (int k = 0; k < 6; k++) {
-        if (!names[id][k])
+    sc_level_t level = *lv; /* the table's accessors take a writable level */
+    sc_platform_prop_t props[SC_MAX_PLATFORM_PROPS];
+    int nprops = sc_platform_props_list(props);
+    for (int i = 0; i < nprops; i++) {
+        const sc_param_t *p = props[i].param;
+        if (props[i].at != (sc_param_at_t)id)
             continue;
-        int i = sc_platform_prop_index(names[id][k]);
         free(t->prop_values[i]);
         t->prop_values[i] = NULL;
-        if (k == 3 || (k < 3 && pw[k]->n == 0))
-            continue; /* the constant form is replaced by send-overhead */
+        /* The constant form is replaced by its form; a piecewise function
+         * without segments is the property's default. */
+        if (p->constant_of)
+            continue;
+        int piecewise = p->kind == SC_PARAM_PIECEWISE_TIME || p->kind == SC_PARAM_PIECEWISE_FACTOR;
+        if (piecewise && sc_param_piecewise(p, &level)->n == 0)
+            continue;
         char *text = NULL;
         size_t len = 0;
         FILE *f = open_memstream(&text, &len);
         if (!f)
             return sc_error(SC_ERR_RUN, "out of memory");
-        if (k < 3)
-            sc_piecewise_write(f, pw[k], k == 2);
-        else if (k == 4)
-            fprintf(f, "%zu", lv->eager_limit);
-        else {
-            char gap[48];
-            sc_format_quantity(lv->gap_s, SC_QTY_TIME, gap, sizeof gap);
-            fputs(gap, f);
+        if (piecewise) {
+            sc_piecewise_write(f, sc_param_piecewise(p, &level),
+                               p->kind == SC_PARAM_PIECEWISE_FACTOR);
+        } else if (p->kind == SC_PARAM_SIZE) {
+            fprintf(f, "%zu", *sc_param_size(p, &level));
+        } else {
+            char quantity[48];
+            sc_format_quantity(*sc_param_double(p, &level), sc_param_quantity(p), quantity,
+                               sizeof quantity);
+            fputs(quantity, f);
         }
         if (fclose(f) != 0) {
             free(text);
@@ -580,7 +582,9 @@ sc_err_t sc_generate(const char *option, const char *template_path, const sc_gen
     }
     template_t t;
     int ok = sc_wire_get(&in, &t, sizeof t);
-    for (int i = 0; i < NPROPS; i++) {
+    sc_platform_prop_t props[SC_MAX_PLATFORM_PROPS];
+    int nprops = sc_platform_props_list(props);
+    for (int i = 0; i < nprops; i++) {
         int present = 0;
         ok = ok && sc_wire_get_int(&in, &present);
         t.prop_values[i] = ok && present ? sc_wire_get_str(&in) : NULL;
@@ -679,7 +683,7 @@ sc_err_t sc_generate(const char *option, const char *template_path, const sc_gen
     }
     free(xml);
 cleanup:
-    for (int i = 0; i < NPROPS; i++)
+    for (int i = 0; i < nprops; i++)
         free(t.prop_values[i]);
     sc_platform_destroy(&plat);
     return err;

@@ -46,8 +46,8 @@ typedef struct {
     const char *option, *name;
     decl_t *hosts, *links;
     int nhosts, nlinks;
-    const char *prop_value[SC_NPLATFORM_PROPS];
-    int prop_line[SC_NPLATFORM_PROPS];
+    const char *prop_value[SC_MAX_PLATFORM_PROPS]; /* of sc_platform_props_list's */
+    int prop_line[SC_MAX_PLATFORM_PROPS];
     const char *topology; /* simcoll/topology, or NULL */
     int topology_line;
     const char *sockets; /* simcoll/sockets, or NULL */
@@ -226,9 +226,11 @@ static sc_err_t check_prop(check_t *c, xmlNode *node)
         return SC_OK;
     }
     char known[1024] = "";
-    for (int k = 0; sc_platform_props[k]; k++) {
+    sc_platform_prop_t props[SC_MAX_PLATFORM_PROPS];
+    int n = sc_platform_props_list(props);
+    for (int k = 0; k < n; k++) {
         strncat(known, k ? ", " : "", sizeof known - strlen(known) - 1);
-        strncat(known, sc_platform_props[k], sizeof known - strlen(known) - 1);
+        strncat(known, props[k].id, sizeof known - strlen(known) - 1);
     }
     strncat(known, ", simcoll/topology, simcoll/sockets", sizeof known - strlen(known) - 1);
     return refuse(c, line_of(node), "unknown simcoll property '%s'; the properties are %s", id,
