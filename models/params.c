@@ -12,8 +12,8 @@
 #define LEVEL(field) SC_IN_LEVEL, offsetof(sc_level_t, field)
 
 /* Adding a parameter is one row here and its use in the model
- * (sim/protocol/protocol.c, models/cost.c); the property reader follows
- * the row (the generator's --set, sim/engine/generate.c, not yet). The ranges of link and
+ * (sim/protocol/protocol.c, models/cost.c); the property reader, the
+ * generator's --set and its usage follow the row. The ranges of link and
  * host attributes are sim/io/platform_file.c's; the others' the property
  * reader's. */
 const sc_param_t sc_params[] = {
