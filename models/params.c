@@ -13,9 +13,10 @@
 
 /* Adding a parameter is one row here and its use in the model
  * (sim/protocol/protocol.c, models/cost.c); the property reader, the
- * generator's --set and its usage follow the row. The ranges of link and
- * host attributes are sim/io/platform_file.c's; the others' the property
- * reader's. */
+ * generator's --set and its usage follow the row. The ranges are what
+ * files are held to: properties by the property reader, link and host
+ * attributes by sim/io/platform_file.c (beyond 1 PB/s, 10 s or 1 Ef a
+ * core SimGrid aborts, deadlocks or computes something meaningless). */
 const sc_param_t sc_params[] = {
     {"latency", LINKS, SC_PARAM_DURATION, 0, 10, 0, SC_CARRIER_LINK, 0, NULL, 1,
      "latency",
