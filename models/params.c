@@ -18,14 +18,14 @@
  * attributes by sim/io/platform_file.c (beyond 1 PB/s, 10 s or 1 Ef a
  * core SimGrid aborts, deadlocks or computes something meaningless). */
 const sc_param_t sc_params[] = {
-    {"latency", LINKS, SC_PARAM_DURATION, 0, 10, 0, SC_CARRIER_LINK, 0, NULL, 1,
-     "latency",
+    /* name, at, kind, min, max, above_min, carrier, required, constant_of, settable,
+     *     fit_name, fit, doc, in and offset (sc_param_t says what each means) */
+    {"latency", LINKS, SC_PARAM_DURATION, 0, 10, 0, SC_CARRIER_LINK, 0, NULL, 1, "latency",
      "the ping-pong's intercept below the first breakpoint, less o_s, o_r and the header's "
      "time (shared memory from streams alone: the template's)",
      "the one-way latency of the level's route (the network's: over two NIC links)",
      LEVEL(latency_s)},
-    {"bandwidth", LINKS, SC_PARAM_BANDWIDTH, 1, 1e15, 0, SC_CARRIER_LINK, 0, NULL, 1,
-     "bandwidth",
+    {"bandwidth", LINKS, SC_PARAM_BANDWIDTH, 1, 1e15, 0, SC_CARRIER_LINK, 0, NULL, 1, "bandwidth",
      "the largest streaming bandwidth (osu_bw), else 1 / the ping-pong's slope; shared memory "
      "from streams alone: the most bytes/s of any stream",
      "the bottleneck bandwidth of the level's route", LEVEL(bandwidth_Bps)},
@@ -39,10 +39,10 @@ const sc_param_t sc_params[] = {
      "least squares per segment over receive-overhead samples (SMPI's Recv), else what one "
      "pair's stream and the smallest ping-pong leave; shared memory from streams alone: Uniband",
      "the receiver's software overhead o_r(m) of an %s message", LEVEL(recv_overhead)},
-    {"overhead", LEVELS, SC_PARAM_DURATION, 0, 1.0, 0, SC_CARRIER_PROP, 0, "send-overhead", 0,
-     NULL, NULL, "the software overhead of an %s message", LEVEL(send_overhead)},
-    {"bandwidth-factor", LEVELS, SC_PARAM_PIECEWISE_FACTOR, 0, 2.0, 1, SC_CARRIER_PROP, 0, NULL,
-     0, "factor", "per segment, 1 / the ping-pong's slope over the bandwidth",
+    {"overhead", LEVELS, SC_PARAM_DURATION, 0, 1.0, 0, SC_CARRIER_PROP, 0, "send-overhead", 0, NULL,
+     NULL, "the software overhead of an %s message", LEVEL(send_overhead)},
+    {"bandwidth-factor", LEVELS, SC_PARAM_PIECEWISE_FACTOR, 0, 2.0, 1, SC_CARRIER_PROP, 0, NULL, 0,
+     "factor", "per segment, 1 / the ping-pong's slope over the bandwidth",
      "the share of the level's bandwidth an %s message gets", LEVEL(bandwidth_factor)},
     {"eager-limit", LEVELS, SC_PARAM_SIZE, 0, 0x1p40, 0, SC_CARRIER_PROP, 1, NULL, 1, NULL, NULL,
      "the largest %s message sent eagerly (bytes)", LEVEL(eager_limit)},
@@ -53,8 +53,8 @@ const sc_param_t sc_params[] = {
     {"header-bytes", SC_AT(SC_AT_ZONE), SC_PARAM_SIZE, 0, 65536, 0, SC_CARRIER_PROP, 1, NULL, 0,
      NULL, NULL, "the bytes of header each message carries on the wire", SC_IN_PLATFORM,
      offsetof(sc_platform_t, header_bytes)},
-    {"speed", SC_AT(SC_AT_NODE), SC_PARAM_SPEED, 1e-300, 1e18, 0, SC_CARRIER_HOST, 0, NULL, 1,
-     NULL, NULL, "the speed of each of a node's cores, flop/s", SC_IN_NODE,
+    {"speed", SC_AT(SC_AT_NODE), SC_PARAM_SPEED, 1e-300, 1e18, 0, SC_CARRIER_HOST, 0, NULL, 1, NULL,
+     NULL, "the speed of each of a node's cores, flop/s", SC_IN_NODE,
      offsetof(sc_node_t, speed_flops)},
     {NULL},
 };
@@ -77,7 +77,8 @@ const char *sc_param_at_name(sc_param_at_t at)
 int sc_param_at_find(const char *name, size_t len)
 {
     for (int at = 0; at < SC_NAT; at++)
-        if (levels[at].name && strlen(levels[at].name) == len && !strncmp(levels[at].name, name, len))
+        if (levels[at].name && strlen(levels[at].name) == len &&
+            !strncmp(levels[at].name, name, len))
             return at;
     return -1;
 }
@@ -97,8 +98,7 @@ void sc_param_describe(const sc_param_t *p, sc_param_at_t at, char *out, size_t 
     if (!hole)
         snprintf(out, len, "%s", p->doc);
     else
-        snprintf(out, len, "%.*s%s%s", (int)(hole - p->doc), p->doc, levels[at].messages,
-                 hole + 2);
+        snprintf(out, len, "%.*s%s%s", (int)(hole - p->doc), p->doc, levels[at].messages, hole + 2);
 }
 
 sc_quantity_t sc_param_quantity(const sc_param_t *p)
@@ -123,7 +123,8 @@ static void *field(const sc_param_t *p, void *owner)
 double *sc_param_double(const sc_param_t *p, void *owner)
 {
     assert((p->kind == SC_PARAM_DURATION || p->kind == SC_PARAM_BANDWIDTH ||
-            p->kind == SC_PARAM_SPEED) && !p->constant_of);
+            p->kind == SC_PARAM_SPEED) &&
+           !p->constant_of);
     return field(p, owner);
 }
 

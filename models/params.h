@@ -46,24 +46,24 @@ typedef enum {
 typedef enum { SC_IN_LEVEL, SC_IN_NODE, SC_IN_PLATFORM } sc_param_in_t;
 
 typedef struct {
-    const char *name;     /* as users write it: --set AT.NAME, simcoll/AT/NAME */
-    unsigned at;          /* the levels it exists on: SC_AT(SC_AT_INTRA) | ... */
+    const char *name; /* as users write it: --set AT.NAME, simcoll/AT/NAME */
+    unsigned at;      /* the levels it exists on: SC_AT(SC_AT_INTRA) | ... */
     sc_param_kind_t kind;
-    double min, max;      /* its range, min excluded when above_min */
+    double min, max; /* its range, min excluded when above_min */
     int above_min;
     sc_param_carrier_t carrier;
-    int required;         /* a platform file must give it (or its constant form) */
+    int required; /* a platform file must give it (or its constant form) */
     /* NULL, or the parameter whose constant form this is: its field holds
      * sc_piecewise_constant(value), and a file gives one of the two. */
     const char *constant_of;
-    int settable;         /* simcoll platform --set AT.NAME changes it */
+    int settable; /* simcoll platform --set AT.NAME changes it */
     /* simcoll calibrate's name for it in its report ("o_s"; a piecewise
      * parameter's segments are "o_s [0, 1420)"...) and the measurements it
      * is fitted to; NULL: not fitted (the template's, or an option's). */
     const char *fit_name, *fit;
-    const char *doc;      /* one line; %s is the level's messages ("intra-node") */
+    const char *doc; /* one line; %s is the level's messages ("intra-node") */
     sc_param_in_t in;
-    size_t offset;        /* of its field in `in`'s struct */
+    size_t offset; /* of its field in `in`'s struct */
 } sc_param_t;
 
 /* Every parameter, NULL-terminated, in the order files hold the properties

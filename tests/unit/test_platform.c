@@ -927,7 +927,8 @@ static void test_params_table(void)
         CU_ASSERT_EQUAL(p->fit_name == NULL, p->fit == NULL);
         CU_ASSERT_TRUE(p->min <= p->max);
         if (p->constant_of) {
-            const sc_param_t *form = sc_param_find(p->constant_of, strlen(p->constant_of), SC_AT_INTRA);
+            const sc_param_t *form =
+                sc_param_find(p->constant_of, strlen(p->constant_of), SC_AT_INTRA);
             CU_ASSERT_TRUE(form && form->at == p->at && form->offset == p->offset &&
                            form->kind == SC_PARAM_PIECEWISE_TIME && p->kind == SC_PARAM_DURATION);
         }
