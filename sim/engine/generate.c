@@ -27,8 +27,6 @@ typedef struct {
     char policy[16]; /* SHARED, FATPIPE or SPLITDUPLEX */
 } link_spec_t;
 
-enum { NPROPS = SC_NPLATFORM_PROPS };
-
 /* The most cores a generated node has, and the most nodes (as --cores
  * and --nodes allow). */
 enum { MAX_CORES = 1 << 16, MAX_NODES = 1 << 20 };
@@ -87,7 +85,7 @@ typedef struct {
     link_spec_t socket; /* sockets: the link between a node's sockets */
     double speed_flops;
     int cores;
-    char *prop_values[NPROPS];
+    char *prop_values[SC_MAX_PLATFORM_PROPS]; /* of sc_platform_props_list's */
 } template_t;
 
 static int ends_with(const char *s, const char *suffix)
@@ -135,9 +133,10 @@ static sc_err_t read_template(void *arg, sc_wire_t *out)
         if (ends_with(sg_link_get_name(up), "_UP"))
             snprintf(t.nic.policy, sizeof t.nic.policy, "SPLITDUPLEX");
         sc_wire_put(out, &t, sizeof t);
-        for (int i = 0; i < NPROPS; i++) {
-            const char *value = sg_zone_get_property_value(sg_zone_get_root(),
-                                                           sc_platform_props[i]);
+        sc_platform_prop_t props[SC_MAX_PLATFORM_PROPS];
+        int nprops = sc_platform_props_list(props);
+        for (int i = 0; i < nprops; i++) {
+            const char *value = sg_zone_get_property_value(sg_zone_get_root(), props[i].id);
             sc_wire_put_int(out, value != NULL); /* optional ones may be absent */
             if (value)
                 sc_wire_put_str(out, value);
@@ -252,10 +251,12 @@ static void write_platform(FILE *f, const template_t *t, const char *template_pa
     }
     if (spec->sockets > 1)
         fprintf(f, "    <prop id=\"simcoll/sockets\" value=\"%d\"/>\n", spec->sockets);
-    for (int i = 0; i < NPROPS; i++) {
+    sc_platform_prop_t props[SC_MAX_PLATFORM_PROPS];
+    int nprops = sc_platform_props_list(props);
+    for (int i = 0; i < nprops; i++) {
         if (!t->prop_values[i])
             continue;
-        fprintf(f, "    <prop id=\"%s\" value=\"", sc_platform_props[i]);
+        fprintf(f, "    <prop id=\"%s\" value=\"", props[i].id);
         sc_xml_put_escaped(f, t->prop_values[i]);
         fputs("\"/>\n", f);
     }
@@ -292,36 +293,37 @@ static void write_platform(FILE *f, const template_t *t, const char *template_pa
 /* The properties of a fitted level, replacing the template's. */
 static sc_err_t apply_level(template_t *t, sc_level_id_t id, const sc_level_t *lv)
 {
-    static const char *const names[SC_NLEVELS][6] = {
-        {"simcoll/intra/send-overhead", "simcoll/intra/recv-overhead",
-         "simcoll/intra/bandwidth-factor", "simcoll/intra/overhead", "simcoll/intra/eager-limit",
-         NULL},
-        {"simcoll/inter/send-overhead", "simcoll/inter/recv-overhead",
-         "simcoll/inter/bandwidth-factor", "simcoll/inter/overhead", "simcoll/inter/eager-limit",
-         "simcoll/inter/gap"}};
-    const sc_piecewise_t *pw[3] = {&lv->send_overhead, &lv->recv_overhead,
-                                   &lv->bandwidth_factor};
-    for (int k = 0; k < 6; k++) {
-        if (!names[id][k])
+    sc_level_t level = *lv; /* the table's accessors take a writable level */
+    sc_platform_prop_t props[SC_MAX_PLATFORM_PROPS];
+    int nprops = sc_platform_props_list(props);
+    for (int i = 0; i < nprops; i++) {
+        const sc_param_t *p = props[i].param;
+        if (props[i].at != (sc_param_at_t)id)
             continue;
-        int i = sc_platform_prop_index(names[id][k]);
         free(t->prop_values[i]);
         t->prop_values[i] = NULL;
-        if (k == 3 || (k < 3 && pw[k]->n == 0))
-            continue; /* the constant form is replaced by send-overhead */
+        /* The constant form is replaced by its form; a piecewise function
+         * without segments is the property's default. */
+        if (p->constant_of)
+            continue;
+        int piecewise = p->kind == SC_PARAM_PIECEWISE_TIME || p->kind == SC_PARAM_PIECEWISE_FACTOR;
+        if (piecewise && sc_param_piecewise(p, &level)->n == 0)
+            continue;
         char *text = NULL;
         size_t len = 0;
         FILE *f = open_memstream(&text, &len);
         if (!f)
             return sc_error(SC_ERR_RUN, "out of memory");
-        if (k < 3)
-            sc_piecewise_write(f, pw[k], k == 2);
-        else if (k == 4)
-            fprintf(f, "%zu", lv->eager_limit);
-        else {
-            char gap[48];
-            sc_format_quantity(lv->gap_s, SC_QTY_TIME, gap, sizeof gap);
-            fputs(gap, f);
+        if (piecewise) {
+            sc_piecewise_write(f, sc_param_piecewise(p, &level),
+                               p->kind == SC_PARAM_PIECEWISE_FACTOR);
+        } else if (p->kind == SC_PARAM_SIZE) {
+            fprintf(f, "%zu", *sc_param_size(p, &level));
+        } else {
+            char quantity[48];
+            sc_format_quantity(*sc_param_double(p, &level), sc_param_quantity(p), quantity,
+                               sizeof quantity);
+            fputs(quantity, f);
         }
         if (fclose(f) != 0) {
             free(text);
@@ -388,67 +390,111 @@ static sc_err_t once(char *const *sets, int i)
     return SC_OK;
 }
 
+/* What `--set` takes, for its messages: every settable parameter of the
+ * table, by level; `intro` says when the generator has a level. */
+static void set_usage(char *out, size_t len)
+{
+    static const char *const intro[SC_NAT] = {
+        [SC_AT_NODE] = "", [SC_AT_RACK] = "(with racks) ", [SC_AT_SOCKET] = "or (with sockets) "};
+    const unsigned levels = SC_AT(SC_AT_INTRA) | SC_AT(SC_AT_INTER);
+    size_t n = (size_t)snprintf(out, len, "intra.PARAM or inter.PARAM with PARAM ");
+    const char *sep = "";
+    for (const sc_param_t *p = sc_params; p->name && n < len; p++)
+        if (p->settable && (p->at & levels)) {
+            n += (size_t)snprintf(out + n, len - n, "%s%s%s", sep, p->name,
+                                  p->at & SC_AT(SC_AT_INTRA) ? "" : " (inter only)");
+            sep = ", ";
+        }
+    for (int at = SC_AT_NODE; at <= SC_AT_SOCKET && n < len; at++) {
+        n += (size_t)snprintf(out + n, len - n, "; %s", intro[at]);
+        sep = "";
+        for (const sc_param_t *p = sc_params; p->name && n < len; p++)
+            if (p->settable && (p->at & SC_AT(at))) {
+                n += (size_t)snprintf(out + n, len - n, "%s%s.%s", sep,
+                                      sc_param_at_name((sc_param_at_t)at), p->name);
+                sep = ", ";
+            }
+    }
+}
+
+/* Applies VALUE `text` of --set `set` to parameter p of `owner` (the
+ * struct p->in names): absolute, with SimGrid's units, or a factor of the
+ * value there ("2x"). */
+static sc_err_t set_param(const char *set, const char *text, const sc_param_t *p, void *owner)
+{
+    int factor = text[0] && text[strlen(text) - 1] == 'x';
+    int zero_ok = !(p->min > 0 || p->above_min);
+    double v;
+    sc_err_t err;
+    if (p->kind == SC_PARAM_PIECEWISE_TIME) {
+        /* A factor scales the template's segments: pass 1 as the old value. */
+        if ((err = set_value(set, text, sc_param_quantity(p), 1, zero_ok, &v)))
+            return err;
+        scale_piecewise(sc_param_piecewise(p, owner), !factor, v, v);
+        return SC_OK;
+    }
+    if (p->kind == SC_PARAM_SIZE) {
+        size_t *bytes = sc_param_size(p, owner);
+        if (!factor) { /* as the property reads it: 128K is 131072 bytes, as MPI counts */
+            char what[300];
+            snprintf(what, sizeof what, "--set '%s'", set);
+            return sc_parse_size(text, what, bytes);
+        }
+        if ((err = set_value(set, text, sc_param_quantity(p), (double)*bytes, zero_ok, &v)))
+            return err;
+        *bytes = (size_t)(v + 0.5);
+        return SC_OK;
+    }
+    double *value = sc_param_double(p, owner);
+    if ((err = set_value(set, text, sc_param_quantity(p), *value, zero_ok, &v)))
+        return err;
+    *value = v;
+    return SC_OK;
+}
+
+/* The level of --set LEVEL.PARAM=VALUE, or -1. */
+static int set_level(const char *set)
+{
+    return sc_param_at_find(set, strcspn(set, ".="));
+}
+
 /* Applies one --set to the levels and node speed. */
 static sc_err_t apply_set(const char *set, sc_level_t levels[SC_NLEVELS], int touched[SC_NLEVELS],
                           double *speed)
 {
-    static const char *const params =
-        "intra.PARAM or inter.PARAM with PARAM latency, bandwidth, send-overhead, "
-        "recv-overhead, eager-limit, gap (inter only); node.speed; (with racks) "
-        "rack.latency, rack.bandwidth; or (with sockets) socket.latency, socket.bandwidth";
+    char params[512];
     const char *eq = strchr(set, '='), *dot = strchr(set, '.');
-    if (!eq || !dot || dot > eq)
+    if (!eq || !dot || dot > eq) {
+        set_usage(params, sizeof params);
         return sc_error(SC_ERR_INPUT, "--set '%s': give LEVEL.PARAM=VALUE, with %s", set, params);
+    }
     char name[64];
     snprintf(name, sizeof name, "%.*s", (int)(eq - set), set);
     const char *text = eq + 1;
-    if (strcmp(name, "node.speed") == 0)
-        return set_value(set, text, SC_QTY_SPEED, *speed, 0, speed);
-    if (strncmp(name, "rack.", 5) == 0 || strncmp(name, "socket.", 7) == 0)
+    int at = set_level(set);
+    if (at == SC_AT_RACK || at == SC_AT_SOCKET)
         return SC_OK; /* apply_link_set, once the links it starts from are known */
-    int id = strncmp(set, "intra.", 6) == 0 ? SC_LEVEL_INTRA
-             : strncmp(set, "inter.", 6) == 0 ? SC_LEVEL_INTER
-                                              : -1;
-    const char *param = name + 6;
-    if (id < 0)
+    const char *param = at >= 0 ? name + (dot - set) + 1 : NULL;
+    const sc_param_t *p = at >= 0 ? sc_param_find(param, strlen(param), (sc_param_at_t)at) : NULL;
+    if (p && !p->settable)
+        p = NULL;
+    if (at == SC_AT_NODE && p) {
+        sc_node_t node = {.speed_flops = *speed};
+        sc_err_t err = set_param(set, text, p, &node);
+        *speed = node.speed_flops;
+        return err;
+    }
+    /* A node's parameters are named whole, node.speed: node.X is no level
+     * of LEVEL.PARAM, as the usage says. */
+    set_usage(params, sizeof params);
+    if (at != SC_AT_INTRA && at != SC_AT_INTER)
         return sc_error(SC_ERR_INPUT, "--set '%s': unknown level '%.*s'; use %s", set,
                         (int)(dot - set), set, params);
-    sc_level_t *lv = &levels[id];
-    touched[id] = 1;
-    int factor = text[0] && text[strlen(text) - 1] == 'x';
-    double v;
-    sc_err_t err;
-    if (strcmp(param, "latency") == 0)
-        return set_value(set, text, SC_QTY_TIME, lv->latency_s, 1, &lv->latency_s);
-    if (strcmp(param, "bandwidth") == 0)
-        return set_value(set, text, SC_QTY_BANDWIDTH, lv->bandwidth_Bps, 0, &lv->bandwidth_Bps);
-    if (strcmp(param, "gap") == 0 && id == SC_LEVEL_INTER)
-        return set_value(set, text, SC_QTY_TIME, lv->gap_s, 1, &lv->gap_s);
-    if (strcmp(param, "eager-limit") == 0) {
-        if (!factor) { /* as the property reads it: 128K is 131072 bytes, as MPI counts */
-            char what[300];
-            size_t bytes;
-            snprintf(what, sizeof what, "--set '%s'", set);
-            if ((err = sc_parse_size(text, what, &bytes)))
-                return err;
-            lv->eager_limit = bytes;
-            return SC_OK;
-        }
-        if ((err = set_value(set, text, SC_QTY_SIZE, (double)lv->eager_limit, 1, &v)))
-            return err;
-        lv->eager_limit = (size_t)(v + 0.5);
-        return SC_OK;
-    }
-    int send = strcmp(param, "send-overhead") == 0;
-    if (send || strcmp(param, "recv-overhead") == 0) {
-        /* A factor scales the template's segments: pass 1 as the old value. */
-        if ((err = set_value(set, text, SC_QTY_TIME, 1, 1, &v)))
-            return err;
-        scale_piecewise(send ? &lv->send_overhead : &lv->recv_overhead, !factor, v, v);
-        return SC_OK;
-    }
-    return sc_error(SC_ERR_INPUT, "--set '%s': unknown parameter '%s'; use %s", set, param,
-                    params);
+    touched[at] = 1;
+    if (!p)
+        return sc_error(SC_ERR_INPUT, "--set '%s': unknown parameter '%s'; use %s", set, param,
+                        params);
+    return set_param(set, text, p, &levels[at]);
 }
 
 /* Applies one --set LEVEL.PARAM (LEVEL rack or socket) to `link`: a
@@ -459,24 +505,34 @@ static sc_err_t apply_set(const char *set, sc_level_t levels[SC_NLEVELS], int to
  * whose sockets reach one memory (the shipped platforms' Xeon E5420s); a
  * factor scales those. link NULL: the platform has no such level,
  * `missing` says how to give it. */
-static sc_err_t apply_link_set(const char *set, const char *level, link_spec_t *link,
+static sc_err_t apply_link_set(const char *set, sc_param_at_t at, link_spec_t *link,
                                const char *missing)
 {
+    const char *level = sc_param_at_name(at);
     const char *eq = strchr(set, '='), *text = eq + 1, *param = set + strlen(level) + 1;
     size_t n = (size_t)(eq - param);
     if (!link)
         return sc_error(SC_ERR_INPUT, "--set '%s': there are no %ss; %s", set, level, missing);
+    const sc_param_t *p = sc_param_find(param, n, at);
+    if (!p || !p->settable) {
+        char use[256] = "";
+        for (const sc_param_t *q = sc_params; q->name; q++)
+            if (q->settable && (q->at & SC_AT(at)))
+                snprintf(use + strlen(use), sizeof use - strlen(use), "%s%s.%s",
+                         *use ? " or " : "", level, q->name);
+        return sc_error(SC_ERR_INPUT, "--set '%s': unknown parameter '%.*s'; use %s", set,
+                        (int)n, param, use);
+    }
+    /* The level as the table sees it: the link's latency and bandwidth. */
+    sc_level_t lv = {.latency_s = link->latency_s, .bandwidth_Bps = link->bandwidth_Bps};
     int factor = text[0] && text[strlen(text) - 1] == 'x';
-    if (n == strlen("latency") && !strncmp(param, "latency", n) && factor && link->latency_s == 0)
-        return sc_error(SC_ERR_INPUT, "--set '%s': %s.latency starts at 0, which a factor "
-                        "leaves 0; give a duration (e.g. 100ns)", set, level);
-    if (n == strlen("latency") && !strncmp(param, "latency", n))
-        return set_value(set, text, SC_QTY_TIME, link->latency_s, 1, &link->latency_s);
-    if (n == strlen("bandwidth") && !strncmp(param, "bandwidth", n))
-        return set_value(set, text, SC_QTY_BANDWIDTH, link->bandwidth_Bps, 0,
-                         &link->bandwidth_Bps);
-    return sc_error(SC_ERR_INPUT, "--set '%s': unknown parameter '%.*s'; use %s.latency or "
-                    "%s.bandwidth", set, (int)n, param, level, level);
+    if (factor && p->kind == SC_PARAM_DURATION && *sc_param_double(p, &lv) == 0)
+        return sc_error(SC_ERR_INPUT, "--set '%s': %s.%s starts at 0, which a factor "
+                        "leaves 0; give a duration (e.g. 100ns)", set, level, p->name);
+    sc_err_t err = set_param(set, text, p, &lv);
+    link->latency_s = lv.latency_s;
+    link->bandwidth_Bps = lv.bandwidth_Bps;
+    return err;
 }
 
 /* The link between a node's sockets before any --set (apply_link_set
@@ -500,10 +556,10 @@ sc_err_t sc_generate_check_sets(char *const *sets, int nsets)
     for (int i = 0; i < nsets && !err; i++) {
         if (!(err = once(sets, i)))
             err = apply_set(sets[i], levels, touched, &speed);
-        if (!err && !strncmp(sets[i], "rack.", 5))
-            err = apply_link_set(sets[i], "rack", &uplink, NULL);
-        else if (!err && !strncmp(sets[i], "socket.", 7))
-            err = apply_link_set(sets[i], "socket", &socket, NULL);
+        if (!err && set_level(sets[i]) == SC_AT_RACK)
+            err = apply_link_set(sets[i], SC_AT_RACK, &uplink, NULL);
+        else if (!err && set_level(sets[i]) == SC_AT_SOCKET)
+            err = apply_link_set(sets[i], SC_AT_SOCKET, &socket, NULL);
     }
     return err;
 }
@@ -580,7 +636,9 @@ sc_err_t sc_generate(const char *option, const char *template_path, const sc_gen
     }
     template_t t;
     int ok = sc_wire_get(&in, &t, sizeof t);
-    for (int i = 0; i < NPROPS; i++) {
+    sc_platform_prop_t props[SC_MAX_PLATFORM_PROPS];
+    int nprops = sc_platform_props_list(props);
+    for (int i = 0; i < nprops; i++) {
         int present = 0;
         ok = ok && sc_wire_get_int(&in, &present);
         t.prop_values[i] = ok && present ? sc_wire_get_str(&in) : NULL;
@@ -637,11 +695,11 @@ sc_err_t sc_generate(const char *option, const char *template_path, const sc_gen
     t.uplink.bandwidth_Bps = racks ? t.nic.bandwidth_Bps * topology.rack_nodes : 0;
     t.socket = socket_link(&t.membus);
     for (int i = 0; i < spec->nsets && !err; i++)
-        if (!strncmp(spec->sets[i], "rack.", 5))
-            err = apply_link_set(spec->sets[i], "rack", racks ? &t.uplink : NULL,
+        if (set_level(spec->sets[i]) == SC_AT_RACK)
+            err = apply_link_set(spec->sets[i], SC_AT_RACK, racks ? &t.uplink : NULL,
                                  "give --levels ...,rack:R or --topology racks:N,R (R > 1)");
-        else if (!strncmp(spec->sets[i], "socket.", 7))
-            err = apply_link_set(spec->sets[i], "socket", spec->sockets > 1 ? &t.socket : NULL,
+        else if (set_level(spec->sets[i]) == SC_AT_SOCKET)
+            err = apply_link_set(spec->sets[i], SC_AT_SOCKET, spec->sockets > 1 ? &t.socket : NULL,
                                  "give --levels ...,socket:S,... or --sockets S");
     if (err)
         goto cleanup;
@@ -679,7 +737,7 @@ sc_err_t sc_generate(const char *option, const char *template_path, const sc_gen
     }
     free(xml);
 cleanup:
-    for (int i = 0; i < NPROPS; i++)
+    for (int i = 0; i < nprops; i++)
         free(t.prop_values[i]);
     sc_platform_destroy(&plat);
     return err;

@@ -31,9 +31,9 @@ typedef struct {
     const char *made_by;     /* the command, for the generated-by property;
                                 NULL: "simcoll platform --like ..." */
     const char *comment;     /* more lines for the leading comment, or NULL */
-    /* What-if changes, "LEVEL.PARAM=VALUE" (simcoll platform --set): LEVEL
-     * intra or inter, PARAM latency, bandwidth, send-overhead,
-     * recv-overhead, eager-limit or (inter) gap; or node.speed. VALUE is
+    /* What-if changes, "LEVEL.PARAM=VALUE" (simcoll platform --set): the
+     * settable parameters of models/params.c on their levels, here intra,
+     * inter and node (rack and socket: the links below). VALUE is
      * absolute, with SimGrid's units (10us, 1.25GBps, 64KiB, 10Gf), or a
      * factor of the template's value (2x, 0.5x; overheads: every segment). */
     char *const *sets;

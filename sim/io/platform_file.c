@@ -9,6 +9,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "platform_file.h"
 
+#include <assert.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <math.h>
@@ -23,12 +24,6 @@
 #include "platform_props.h"
 #include "topology.h"
 
-/* Ranges of SimGrid's numbers that a cluster can have. Outside them
- * SimGrid either aborts, deadlocks, or computes something meaningless. */
-#define MIN_BANDWIDTH 1.0  /* B/s */
-#define MAX_BANDWIDTH 1e15 /* 1 PB/s */
-#define MAX_LATENCY 10.0   /* s */
-#define MAX_SPEED 1e18     /* flop/s per core */
 #define MAX_CORES_PER_HOST 65536
 
 /* A declared host or link: its id and the line declaring it. */
@@ -46,8 +41,8 @@ typedef struct {
     const char *option, *name;
     decl_t *hosts, *links;
     int nhosts, nlinks;
-    const char *prop_value[SC_NPLATFORM_PROPS];
-    int prop_line[SC_NPLATFORM_PROPS];
+    const char *prop_value[SC_MAX_PLATFORM_PROPS]; /* of sc_platform_props_list's */
+    int prop_line[SC_MAX_PLATFORM_PROPS];
     const char *topology; /* simcoll/topology, or NULL */
     int topology_line;
     const char *sockets; /* simcoll/sockets, or NULL */
@@ -141,9 +136,17 @@ static xmlNode *next_element(const check_t *c, xmlNode *n, sc_err_t *err)
     for (xmlNode *child = next_element(c, (parent)->children, &(err)); child && !(err);            \
          child = next_element(c, child->next, &(err)))
 
-static sc_err_t quantity(const check_t *c, xmlNode *node, const char *name, sc_quantity_t kind,
-                         double min, double max, const char *range, double *value)
+/* The attribute of parameter `name` (models/params.c) at `at`, of a
+ * <link> or <host>, in the parameter's range: outside it SimGrid either
+ * aborts, deadlocks, or computes something meaningless. `range` says it in
+ * messages. */
+static sc_err_t quantity(const check_t *c, xmlNode *node, sc_param_at_t at, const char *name,
+                         const char *range, double *value)
 {
+    const sc_param_t *p = sc_param_find(name, strlen(name), at);
+    assert(p && p->carrier != SC_CARRIER_PROP);
+    sc_quantity_t kind = sc_param_quantity(p);
+    double min = p->min, max = p->max;
     const char *text = attr(node, name);
     const char *id = attr(node, "id");
     if (!text)
@@ -226,9 +229,11 @@ static sc_err_t check_prop(check_t *c, xmlNode *node)
         return SC_OK;
     }
     char known[1024] = "";
-    for (int k = 0; sc_platform_props[k]; k++) {
+    sc_platform_prop_t props[SC_MAX_PLATFORM_PROPS];
+    int n = sc_platform_props_list(props);
+    for (int k = 0; k < n; k++) {
         strncat(known, k ? ", " : "", sizeof known - strlen(known) - 1);
-        strncat(known, sc_platform_props[k], sizeof known - strlen(known) - 1);
+        strncat(known, props[k].id, sizeof known - strlen(known) - 1);
     }
     strncat(known, ", simcoll/topology, simcoll/sockets", sizeof known - strlen(known) - 1);
     return refuse(c, line_of(node), "unknown simcoll property '%s'; the properties are %s", id,
@@ -257,7 +262,7 @@ static sc_err_t check_host(check_t *c, xmlNode *node, long long *total_cores)
     double speed;
     sc_err_t err;
     if ((err = only_attrs(c, node, allowed)) || (err = required(c, node, "id", &id)) ||
-        (err = quantity(c, node, "speed", SC_QTY_SPEED, 1e-300, MAX_SPEED,
+        (err = quantity(c, node, SC_AT_NODE, "speed",
                         "a speed above 0 and at most 1Ef per core, e.g. 10Gf", &speed)) ||
         (err = check_props_of(c, node)))
         return err;
@@ -285,10 +290,10 @@ static sc_err_t check_link(check_t *c, xmlNode *node)
     double bw, lat = 0;
     sc_err_t err;
     if ((err = only_attrs(c, node, allowed)) || (err = required(c, node, "id", &id)) ||
-        (err = quantity(c, node, "bandwidth", SC_QTY_BANDWIDTH, MIN_BANDWIDTH, MAX_BANDWIDTH,
+        (err = quantity(c, node, SC_AT_INTER, "bandwidth",
                         "a bandwidth from 1Bps to 1PBps, e.g. 117.685MBps", &bw)) ||
         (attr(node, "latency") &&
-         (err = quantity(c, node, "latency", SC_QTY_TIME, 0, MAX_LATENCY,
+         (err = quantity(c, node, SC_AT_INTER, "latency",
                          "a latency from 0s to 10s, e.g. 11.5us", &lat))) ||
         (err = check_props_of(c, node)))
         return err;

@@ -1,9 +1,10 @@
 /* simcoll's properties of a platform zone: the message costs SimGrid's
  * links do not carry (overheads, bandwidth factors, the NIC's gap, the
- * protocol switch, the header), their syntax and ranges.
+ * protocol switch, the header), read by the table of models/params.c.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "platform_props.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,67 +13,31 @@
 
 #include "common/sc_units.h"
 
-typedef enum { DURATION, SIZE, PIECEWISE_TIME, PIECEWISE_FACTOR } kind_t;
-
-/* One property: its kind, whether a file must give it, and its range
- * (the minimum is 0; per byte, overheads are at most MAX_PER_BYTE). */
-typedef struct {
-    const char *id;
-    kind_t kind;
-    int required;
-    double max;
-    const char *meaning;
-} spec_t;
-
 #define MAX_PER_BYTE 1e-6 /* s/B: a millionth of a second a byte is 1 MB/s */
-#define MAX_FACTOR 2.0
 
-enum {
-    INTRA_SEND, INTRA_RECV, INTRA_OVERHEAD, INTRA_FACTOR, INTRA_EAGER,
-    INTER_SEND, INTER_RECV, INTER_OVERHEAD, INTER_FACTOR, INTER_EAGER,
-    INTER_GAP, HEADER, NPROPS
-};
-
-static const spec_t specs[NPROPS] = {
-    {"simcoll/intra/send-overhead", PIECEWISE_TIME, 0, 1.0,
-     "the sender's software overhead o_s(m) of an intra-node message"},
-    {"simcoll/intra/recv-overhead", PIECEWISE_TIME, 0, 1.0,
-     "the receiver's software overhead o_r(m) of an intra-node message"},
-    {"simcoll/intra/overhead", DURATION, 0, 1.0,
-     "the software overhead of an intra-node message"},
-    {"simcoll/intra/bandwidth-factor", PIECEWISE_FACTOR, 0, MAX_FACTOR,
-     "the share of the memory bus an intra-node message gets"},
-    {"simcoll/intra/eager-limit", SIZE, 1, 0x1p40,
-     "the largest intra-node message sent eagerly (bytes)"},
-    {"simcoll/inter/send-overhead", PIECEWISE_TIME, 0, 1.0,
-     "the sender's software overhead o_s(m) of an inter-node message"},
-    {"simcoll/inter/recv-overhead", PIECEWISE_TIME, 0, 1.0,
-     "the receiver's software overhead o_r(m) of an inter-node message"},
-    {"simcoll/inter/overhead", DURATION, 0, 1.0,
-     "the software overhead of an inter-node message"},
-    {"simcoll/inter/bandwidth-factor", PIECEWISE_FACTOR, 0, MAX_FACTOR,
-     "the share of the network bandwidth an inter-node message gets"},
-    {"simcoll/inter/eager-limit", SIZE, 1, 0x1p40,
-     "the largest inter-node message sent eagerly (bytes)"},
-    {"simcoll/inter/gap", DURATION, 0, 1.0,
-     "the gap g between messages at a node's NIC, per direction"},
-    {"simcoll/header-bytes", SIZE, 1, 65536,
-     "the bytes of header each message carries on the wire"},
-};
-
-_Static_assert((int)NPROPS == (int)SC_NPLATFORM_PROPS, "sc_platform_props and specs differ");
-
-const char *const sc_platform_props[NPROPS + 1] = {
-    "simcoll/intra/send-overhead", "simcoll/intra/recv-overhead", "simcoll/intra/overhead",
-    "simcoll/intra/bandwidth-factor", "simcoll/intra/eager-limit",
-    "simcoll/inter/send-overhead", "simcoll/inter/recv-overhead", "simcoll/inter/overhead",
-    "simcoll/inter/bandwidth-factor", "simcoll/inter/eager-limit", "simcoll/inter/gap",
-    "simcoll/header-bytes", NULL};
+int sc_platform_props_list(sc_platform_prop_t props[SC_MAX_PLATFORM_PROPS])
+{
+    int n = 0;
+    for (int at = 0; at < SC_NAT; at++)
+        for (const sc_param_t *p = sc_params; p->name; p++) {
+            if (p->carrier != SC_CARRIER_PROP || !(p->at & SC_AT(at)))
+                continue;
+            assert(n < SC_MAX_PLATFORM_PROPS);
+            const char *level = sc_param_at_name((sc_param_at_t)at);
+            props[n] = (sc_platform_prop_t){.param = p, .at = (sc_param_at_t)at};
+            snprintf(props[n].id, sizeof props[n].id, "simcoll/%s%s%s", level ? level : "",
+                     level ? "/" : "", p->name);
+            n++;
+        }
+    return n;
+}
 
 int sc_platform_prop_index(const char *id)
 {
-    for (int i = 0; i < NPROPS; i++)
-        if (!strcmp(id, specs[i].id))
+    sc_platform_prop_t props[SC_MAX_PLATFORM_PROPS];
+    int n = sc_platform_props_list(props);
+    for (int i = 0; i < n; i++)
+        if (!strcmp(id, props[i].id))
             return i;
     return -1;
 }
@@ -84,10 +49,10 @@ static int by_size(const void *a, const void *b)
 }
 
 /* SIZE:START[:PER_BYTE];... or SIZE:FACTOR;... into *pw. */
-static sc_err_t parse_piecewise(const char *what, const spec_t *spec, const char *text,
+static sc_err_t parse_piecewise(const char *what, const sc_param_t *spec, const char *text,
                                 sc_piecewise_t *pw)
 {
-    int factor = spec->kind == PIECEWISE_FACTOR;
+    int factor = spec->kind == SC_PARAM_PIECEWISE_FACTOR;
     const char *syntax = factor ? "SIZE:FACTOR;... (e.g. 0:0.6;65536:0.94)"
                                 : "SIZE:START[:PER_BYTE];... (e.g. 0:0.8us;1420:1.2us:0.1ns)";
     char *copy = strdup(text);
@@ -162,67 +127,130 @@ static sc_err_t parse_piecewise(const char *what, const spec_t *spec, const char
     return SC_OK;
 }
 
+/* The struct of `plat` that holds a property's field. */
+static void *owner_of(const sc_platform_prop_t *prop, sc_platform_t *plat)
+{
+    if (prop->param->in == SC_IN_PLATFORM)
+        return plat;
+    assert(prop->param->in == SC_IN_LEVEL && (prop->at == SC_AT_INTRA || prop->at == SC_AT_INTER));
+    return &plat->level[prop->at];
+}
+
+/* The index of parameter `name` at `at` among props[0..n-1]. */
+static int index_of(const sc_platform_prop_t *props, int n, const char *name, sc_param_at_t at)
+{
+    for (int i = 0; i < n; i++)
+        if (props[i].at == at && !strcmp(props[i].param->name, name))
+            return i;
+    assert(!"no such property");
+    return -1;
+}
+
+/* p's field in `owner` at its default: 0, or no segment. */
+static void set_zero(const sc_param_t *p, void *owner)
+{
+    if (p->kind == SC_PARAM_SIZE)
+        *sc_param_size(p, owner) = 0;
+    else if (p->kind == SC_PARAM_PIECEWISE_TIME || p->kind == SC_PARAM_PIECEWISE_FACTOR)
+        *sc_param_piecewise(p, owner) = (sc_piecewise_t){0};
+    else
+        *sc_param_double(p, owner) = 0;
+}
+
+/* 1 if another parameter is p's constant form: the two are required
+ * together, once every property is parsed. */
+static int has_constant_form(const sc_param_t *p)
+{
+    for (const sc_param_t *q = sc_params; q->name; q++)
+        if (q->constant_of && !strcmp(q->constant_of, p->name))
+            return 1;
+    return 0;
+}
+
 sc_err_t sc_platform_props_read(const char *file, const char *zone, const char *const *value,
                                 const int *line, sc_platform_t *plat)
 {
-    sc_piecewise_t pw[NPROPS];
-    double number[NPROPS] = {0};
-    for (int i = 0; i < NPROPS; i++) {
-        const spec_t *spec = &specs[i];
+    sc_platform_prop_t props[SC_MAX_PLATFORM_PROPS];
+    int n = sc_platform_props_list(props);
+    sc_piecewise_t pw[SC_MAX_PLATFORM_PROPS];
+    double number[SC_MAX_PLATFORM_PROPS] = {0};
+    char meaning[200];
+    for (int i = 0; i < n; i++) {
+        const sc_param_t *spec = props[i].param;
         pw[i] = (sc_piecewise_t){0};
-        if (!value[i]) {
-            if (spec->required)
-                return sc_error(SC_ERR_INPUT,
-                                "%s: zone '%s' lacks <prop id=\"%s\">, %s (see "
-                                "platforms/README.md)",
-                                file, zone, spec->id, spec->meaning);
-            continue;
+        if (!value[i] && spec->required && !has_constant_form(spec)) {
+            sc_param_describe(spec, props[i].at, meaning, sizeof meaning);
+            return sc_error(SC_ERR_INPUT,
+                            "%s: zone '%s' lacks <prop id=\"%s\">, %s (see platforms/README.md)",
+                            file, zone, props[i].id, meaning);
         }
+        if (!value[i])
+            continue;
         char what[1200];
-        snprintf(what, sizeof what, "%s:%d: property %s", file, line[i], spec->id);
+        snprintf(what, sizeof what, "%s:%d: property %s", file, line[i], props[i].id);
         sc_err_t err = SC_OK;
         size_t bytes;
         switch (spec->kind) {
-        case SIZE:
+        case SC_PARAM_SIZE:
             err = sc_parse_size(value[i], what, &bytes);
             number[i] = (double)bytes;
             break;
-        case DURATION:
+        case SC_PARAM_DURATION:
             err = sc_parse_duration(value[i], what, &number[i]);
             break;
-        case PIECEWISE_TIME:
-        case PIECEWISE_FACTOR:
+        case SC_PARAM_PIECEWISE_TIME:
+        case SC_PARAM_PIECEWISE_FACTOR:
             err = parse_piecewise(what, spec, value[i], &pw[i]);
+            break;
+        case SC_PARAM_BANDWIDTH:
+        case SC_PARAM_SPEED:
+            assert(!"a property of a link's or a host's kind");
             break;
         }
         if (err)
             return err;
         if (number[i] > spec->max)
             return sc_error(SC_ERR_INPUT, "%s = '%s' is out of range; use at most %g %s", what,
-                            value[i], spec->max, spec->kind == SIZE ? "bytes" : "s");
+                            value[i], spec->max, spec->kind == SC_PARAM_SIZE ? "bytes" : "s");
     }
-    static const int base[SC_NLEVELS] = {INTRA_SEND, INTER_SEND};
-    for (int l = 0; l < SC_NLEVELS; l++) {
-        int b = base[l];
-        sc_level_t *lv = &plat->level[l];
-        const int send = b, recv = b + 1, old = b + 2, factor = b + 3, eager = b + 4;
-        if (value[send] && value[old])
+    /* A form and its constant form: exactly one of the two. */
+    for (int old = 0; old < n; old++) {
+        const char *form = props[old].param->constant_of;
+        if (!form)
+            continue;
+        int i = index_of(props, n, form, props[old].at);
+        if (value[i] && value[old])
             return sc_error(SC_ERR_INPUT,
                             "%s:%d: zone '%s' gives both %s and %s; keep %s (the other is its "
                             "constant form)",
-                            file, line[old], zone, specs[send].id, specs[old].id, specs[send].id);
-        if (!value[send] && !value[old])
+                            file, line[old], zone, props[i].id, props[old].id, props[i].id);
+        sc_param_describe(props[i].param, props[i].at, meaning, sizeof meaning);
+        if (!value[i] && !value[old])
             return sc_error(SC_ERR_INPUT,
                             "%s: zone '%s' lacks <prop id=\"%s\">, %s (see platforms/README.md)",
-                            file, zone, specs[send].id, specs[send].meaning);
-        lv->send_overhead = value[send] ? pw[send] : sc_piecewise_constant(number[old]);
-        lv->recv_overhead = pw[recv];
-        lv->bandwidth_factor = pw[factor];
-        lv->eager_limit = (size_t)number[eager];
-        lv->gap_s = 0;
+                            file, zone, props[i].id, meaning);
     }
-    plat->level[SC_LEVEL_INTER].gap_s = number[INTER_GAP];
-    plat->header_bytes = (size_t)number[HEADER];
+    /* Every field a property carries, on both levels (the gap of shared
+     * memory too, which has no property): absent, it is 0 or no segment. */
+    for (const sc_param_t *p = sc_params; p->name; p++)
+        for (int l = 0; l < SC_NLEVELS && p->carrier == SC_CARRIER_PROP && p->in == SC_IN_LEVEL &&
+                        !p->constant_of;
+             l++)
+            set_zero(p, &plat->level[l]);
+    for (int i = 0; i < n; i++) {
+        const sc_param_t *p = props[i].param;
+        void *owner = owner_of(&props[i], plat);
+        if (!value[i])
+            continue;
+        if (p->constant_of)
+            *sc_param_piecewise(p, owner) = sc_piecewise_constant(number[i]);
+        else if (p->kind == SC_PARAM_SIZE)
+            *sc_param_size(p, owner) = (size_t)number[i]; /* at most 2^40: exact */
+        else if (p->kind == SC_PARAM_DURATION)
+            *sc_param_double(p, owner) = number[i];
+        else
+            *sc_param_piecewise(p, owner) = pw[i];
+    }
     return SC_OK;
 }
 

@@ -7,10 +7,12 @@
 
 #include <stdio.h>
 
+#include "models/params.h"
 #include "models/platform.h"
 
-/* Every property, NULL-terminated, in the order the generator and the
- * calibration write them. LEVEL is intra (shared memory) or inter (network):
+/* One property of a zone: a parameter of models/params.c that a property
+ * carries (SC_CARRIER_PROP), on one of its levels. LEVEL is intra (shared
+ * memory) or inter (network):
  *
  *   simcoll/LEVEL/send-overhead      o_s(m), piecewise: SIZE:START[:PER_BYTE];...
  *                                    e.g. "0:0.8us;1420:1.2us:0.1ns"
@@ -26,15 +28,25 @@
  * SIZE is bytes (K, M, G: powers of 1024), START and PER_BYTE durations
  * (s, ms, us, ns, ps); segment k applies from its SIZE to the next one's,
  * and the first SIZE is 0. */
-enum { SC_NPLATFORM_PROPS = 12 };
-extern const char *const sc_platform_props[SC_NPLATFORM_PROPS + 1];
+typedef struct {
+    const sc_param_t *param;
+    sc_param_at_t at;
+    char id[48]; /* simcoll/LEVEL/NAME, or simcoll/NAME for the zone's */
+} sc_platform_prop_t;
 
-/* Index of `id` in sc_platform_props, or -1. */
+/* Fills props[] with every property, in the order the generator and the
+ * calibration write them (the levels' in turn, each in the table's order),
+ * and returns how many. */
+enum { SC_MAX_PLATFORM_PROPS = 32 };
+int sc_platform_props_list(sc_platform_prop_t props[SC_MAX_PLATFORM_PROPS]);
+
+/* Index of `id` in that list, or -1. */
 int sc_platform_prop_index(const char *id);
 
-/* Parses the properties' texts (value[i] for sc_platform_props[i], NULL
+/* Parses the properties' texts (value[i] for the list's props[i], NULL
  * where absent, found on line[i] of the file named `file` in messages as
- * "OPTION 'PATH'") into plat->level[] and plat->header_bytes. SC_ERR_INPUT
+ * "OPTION 'PATH'") into their fields (plat->level[], plat->header_bytes;
+ * an absent optional one 0, or no segment). SC_ERR_INPUT
  * names the property, the line and what is valid; a required property
  * missing is named with the zone. */
 sc_err_t sc_platform_props_read(const char *file, const char *zone, const char *const *value,

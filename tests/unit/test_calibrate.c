@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "models/calibrate.h"
+#include "models/params.h"
 #include "suites.h"
 
 enum { HEADER = 40 };
@@ -109,6 +110,31 @@ static void test_recovers_level(void)
     free_series(s, 3);
 }
 
+/* 1 if the note of a fit names parameter p (its segments too). */
+static int names(const sc_fit_note_t *n, const sc_param_t *p)
+{
+    size_t len = strlen(p->fit_name);
+    return !strncmp(n->what, p->fit_name, len) && (!n->what[len] || n->what[len] == ' ');
+}
+
+/* A fit of every kind of measurement reports every parameter the table
+ * says calibrate fits, and no other (but for remarks, "note"). */
+static void check_notes_follow_table(const sc_fit_t *fit)
+{
+    for (const sc_param_t *p = sc_params; p->name; p++) {
+        int found = 0;
+        for (int i = 0; p->fit_name && i < fit->nnotes; i++)
+            found |= names(&fit->notes[i], p);
+        CU_ASSERT_EQUAL(found, p->fit_name != NULL);
+    }
+    for (int i = 0; i < fit->nnotes; i++) {
+        int named = !strcmp(fit->notes[i].what, "note");
+        for (const sc_param_t *p = sc_params; p->name; p++)
+            named |= p->fit_name && names(&fit->notes[i], p);
+        CU_ASSERT_TRUE(named);
+    }
+}
+
 /* A streaming bandwidth sets the link's bandwidth; message rates of eight
  * pairs, limited by the NIC's gap, give g. */
 static void test_bandwidth_and_gap(void)
@@ -123,6 +149,7 @@ static void test_bandwidth_and_gap(void)
     sc_fit_spec_t spec = spec_for(&start);
     sc_fit_t fit;
     CU_ASSERT_EQUAL_FATAL(sc_calibrate_fit(&spec, s, 5, &fit), SC_OK);
+    check_notes_follow_table(&fit);
     NEAR(fit.level.gap_s, 5e-6);
     /* The largest streaming bandwidth: 4 MiB messages at 0.95 of B. */
     double m = 4194307, best = m / ((HEADER + m) / (want.bandwidth_Bps * 0.95));

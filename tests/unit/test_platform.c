@@ -9,8 +9,10 @@
 #include "algorithms/registry.h"
 #include "helpers.h"
 #include "models/cost.h"
+#include "models/params.h"
 #include "sim/engine/generate.h"
 #include "sim/engine/run.h"
+#include "sim/io/platform_props.h"
 #include "suites.h"
 
 static void check_level(const sc_level_t *lv, double lat, double bw, double o, size_t eager)
@@ -905,9 +907,56 @@ static void test_generated_what_if(void)
     remove(path);
 }
 
+/* The table of parameters is consistent: what reads it relies on that. */
+static void test_params_table(void)
+{
+    const unsigned levels = SC_AT(SC_AT_INTRA) | SC_AT(SC_AT_INTER);
+    const unsigned links = levels | SC_AT(SC_AT_RACK) | SC_AT(SC_AT_SOCKET);
+    for (const sc_param_t *p = sc_params; p->name; p++) {
+        CU_ASSERT_TRUE(p->at != 0 && p->doc && *p->doc);
+        for (int at = 0; at < SC_NAT; at++)
+            if (p->at & SC_AT(at))
+                CU_ASSERT_PTR_EQUAL(sc_param_find(p->name, strlen(p->name), (sc_param_at_t)at), p);
+        /* Only the properties' levels name their messages. */
+        if (strstr(p->doc, "%s"))
+            CU_ASSERT_EQUAL(p->at & ~levels, 0);
+        int piecewise = p->kind == SC_PARAM_PIECEWISE_TIME || p->kind == SC_PARAM_PIECEWISE_FACTOR;
+        if (p->carrier != SC_CARRIER_PROP)
+            CU_ASSERT_FALSE(piecewise || p->required || p->constant_of);
+        CU_ASSERT_FALSE(p->settable && p->kind == SC_PARAM_PIECEWISE_FACTOR); /* no unit */
+        CU_ASSERT_EQUAL(p->fit_name == NULL, p->fit == NULL);
+        CU_ASSERT_TRUE(p->min <= p->max);
+        if (p->constant_of) {
+            const sc_param_t *form =
+                sc_param_find(p->constant_of, strlen(p->constant_of), SC_AT_INTRA);
+            CU_ASSERT_TRUE(form && form->at == p->at && form->offset == p->offset &&
+                           form->kind == SC_PARAM_PIECEWISE_TIME && p->kind == SC_PARAM_DURATION);
+        }
+        sc_param_in_t in = p->at & links ? SC_IN_LEVEL
+                           : p->at == SC_AT(SC_AT_NODE) ? SC_IN_NODE
+                                                        : SC_IN_PLATFORM;
+        CU_ASSERT_EQUAL(p->in, in);
+    }
+    /* The properties: as many as before the table, in the files' order,
+     * each found by its id. */
+    sc_platform_prop_t props[SC_MAX_PLATFORM_PROPS];
+    int n = sc_platform_props_list(props);
+    CU_ASSERT_EQUAL(n, 12);
+    CU_ASSERT_STRING_EQUAL(props[0].id, "simcoll/intra/send-overhead");
+    CU_ASSERT_STRING_EQUAL(props[10].id, "simcoll/inter/gap");
+    CU_ASSERT_STRING_EQUAL(props[11].id, "simcoll/header-bytes");
+    for (int i = 0; i < n; i++)
+        CU_ASSERT_EQUAL(sc_platform_prop_index(props[i].id), i);
+    CU_ASSERT_EQUAL(sc_platform_prop_index("simcoll/intra/gap"), -1);
+    char doc[200];
+    sc_param_describe(props[4].param, props[4].at, doc, sizeof doc);
+    CU_ASSERT_STRING_EQUAL(doc, "the largest intra-node message sent eagerly (bytes)");
+}
+
 void sc_suite_platform(void)
 {
     CU_pSuite s = CU_add_suite("platform", NULL, NULL);
+    CU_add_test(s, "the table of parameters", test_params_table);
     CU_add_test(s, "what-if settings of a generated platform", test_generated_what_if);
     CU_add_test(s, "uneven nodes of a generated platform", test_generated_uneven);
     CU_add_test(s, "interconnect presets of a generated platform", test_generated_network);

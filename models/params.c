@@ -1,0 +1,142 @@
+/* The parameters of a platform, one table: what users call each, where it
+ * exists, its unit and range, what carries it, who changes or fits it.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "params.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+
+#define LINKS (SC_AT(SC_AT_INTRA) | SC_AT(SC_AT_INTER) | SC_AT(SC_AT_RACK) | SC_AT(SC_AT_SOCKET))
+#define LEVELS (SC_AT(SC_AT_INTRA) | SC_AT(SC_AT_INTER))
+#define LEVEL(field) SC_IN_LEVEL, offsetof(sc_level_t, field)
+
+/* Adding a parameter is one row here and its use in the model
+ * (sim/protocol/protocol.c, models/cost.c); the property reader, the
+ * generator's --set and its usage follow the row. The ranges are what
+ * files are held to: properties by the property reader, link and host
+ * attributes by sim/io/platform_file.c (beyond 1 PB/s, 10 s or 1 Ef a
+ * core SimGrid aborts, deadlocks or computes something meaningless). */
+const sc_param_t sc_params[] = {
+    /* name, at, kind, min, max, above_min, carrier, required, constant_of, settable,
+     *     fit_name, fit, doc, in and offset (sc_param_t says what each means) */
+    {"latency", LINKS, SC_PARAM_DURATION, 0, 10, 0, SC_CARRIER_LINK, 0, NULL, 1, "latency",
+     "the ping-pong's intercept below the first breakpoint, less o_s, o_r and the header's "
+     "time (shared memory from streams alone: the template's)",
+     "the one-way latency of the level's route (the network's: over two NIC links)",
+     LEVEL(latency_s)},
+    {"bandwidth", LINKS, SC_PARAM_BANDWIDTH, 1, 1e15, 0, SC_CARRIER_LINK, 0, NULL, 1, "bandwidth",
+     "the largest streaming bandwidth (osu_bw), else 1 / the ping-pong's slope; shared memory "
+     "from streams alone: the most bytes/s of any stream",
+     "the bottleneck bandwidth of the level's route", LEVEL(bandwidth_Bps)},
+    {"send-overhead", LEVELS, SC_PARAM_PIECEWISE_TIME, 0, 1.0, 0, SC_CARRIER_PROP, 1, NULL, 1,
+     "o_s",
+     "least squares per segment over send-overhead samples (SMPI's Isend), else one pair's "
+     "fastest stream of 1 to 64 B; shared memory from streams alone: Biband less Uniband",
+     "the sender's software overhead o_s(m) of an %s message", LEVEL(send_overhead)},
+    {"recv-overhead", LEVELS, SC_PARAM_PIECEWISE_TIME, 0, 1.0, 0, SC_CARRIER_PROP, 0, NULL, 1,
+     "o_r",
+     "least squares per segment over receive-overhead samples (SMPI's Recv), else what one "
+     "pair's stream and the smallest ping-pong leave; shared memory from streams alone: Uniband",
+     "the receiver's software overhead o_r(m) of an %s message", LEVEL(recv_overhead)},
+    {"overhead", LEVELS, SC_PARAM_DURATION, 0, 1.0, 0, SC_CARRIER_PROP, 0, "send-overhead", 0, NULL,
+     NULL, "the software overhead of an %s message", LEVEL(send_overhead)},
+    {"bandwidth-factor", LEVELS, SC_PARAM_PIECEWISE_FACTOR, 0, 2.0, 1, SC_CARRIER_PROP, 0, NULL, 0,
+     "factor", "per segment, 1 / the ping-pong's slope over the bandwidth",
+     "the share of the level's bandwidth an %s message gets", LEVEL(bandwidth_factor)},
+    {"eager-limit", LEVELS, SC_PARAM_SIZE, 0, 0x1p40, 0, SC_CARRIER_PROP, 1, NULL, 1, NULL, NULL,
+     "the largest %s message sent eagerly (bytes)", LEVEL(eager_limit)},
+    {"gap", SC_AT(SC_AT_INTER), SC_PARAM_DURATION, 0, 1.0, 0, SC_CARRIER_PROP, 0, NULL, 1, "g",
+     "1 / the largest rate of small messages (osu_mbw_mr, osu_bw), when below what the "
+     "senders' overheads allow",
+     "the gap g between messages at a node's NIC, per direction", LEVEL(gap_s)},
+    {"header-bytes", SC_AT(SC_AT_ZONE), SC_PARAM_SIZE, 0, 65536, 0, SC_CARRIER_PROP, 1, NULL, 0,
+     NULL, NULL, "the bytes of header each message carries on the wire", SC_IN_PLATFORM,
+     offsetof(sc_platform_t, header_bytes)},
+    {"speed", SC_AT(SC_AT_NODE), SC_PARAM_SPEED, 1e-300, 1e18, 0, SC_CARRIER_HOST, 0, NULL, 1, NULL,
+     NULL, "the speed of each of a node's cores, flop/s", SC_IN_NODE,
+     offsetof(sc_node_t, speed_flops)},
+    {NULL},
+};
+
+/* Each level's name, and its messages for documentation that names them
+ * (only the properties' levels have such). */
+static const struct {
+    const char *name, *messages;
+} levels[SC_NAT] = {
+    [SC_AT_INTRA] = {"intra", "intra-node"}, [SC_AT_INTER] = {"inter", "inter-node"},
+    [SC_AT_NODE] = {"node", NULL},           [SC_AT_RACK] = {"rack", NULL},
+    [SC_AT_SOCKET] = {"socket", NULL},       [SC_AT_ZONE] = {NULL, NULL},
+};
+
+const char *sc_param_at_name(sc_param_at_t at)
+{
+    return levels[at].name;
+}
+
+int sc_param_at_find(const char *name, size_t len)
+{
+    for (int at = 0; at < SC_NAT; at++)
+        if (levels[at].name && strlen(levels[at].name) == len &&
+            !strncmp(levels[at].name, name, len))
+            return at;
+    return -1;
+}
+
+const sc_param_t *sc_param_find(const char *name, size_t len, sc_param_at_t at)
+{
+    for (const sc_param_t *p = sc_params; p->name; p++)
+        if ((p->at & SC_AT(at)) && strlen(p->name) == len && !strncmp(p->name, name, len))
+            return p;
+    return NULL;
+}
+
+void sc_param_describe(const sc_param_t *p, sc_param_at_t at, char *out, size_t len)
+{
+    const char *hole = strstr(p->doc, "%s");
+    assert(!hole || levels[at].messages);
+    if (!hole)
+        snprintf(out, len, "%s", p->doc);
+    else
+        snprintf(out, len, "%.*s%s%s", (int)(hole - p->doc), p->doc, levels[at].messages, hole + 2);
+}
+
+sc_quantity_t sc_param_quantity(const sc_param_t *p)
+{
+    switch (p->kind) {
+    case SC_PARAM_BANDWIDTH: return SC_QTY_BANDWIDTH;
+    case SC_PARAM_SPEED: return SC_QTY_SPEED;
+    case SC_PARAM_SIZE: return SC_QTY_SIZE;
+    case SC_PARAM_DURATION:
+    case SC_PARAM_PIECEWISE_TIME: return SC_QTY_TIME;
+    case SC_PARAM_PIECEWISE_FACTOR: break;
+    }
+    assert(!"a factor has no unit");
+    return SC_QTY_SIZE;
+}
+
+static void *field(const sc_param_t *p, void *owner)
+{
+    return (char *)owner + p->offset;
+}
+
+double *sc_param_double(const sc_param_t *p, void *owner)
+{
+    assert((p->kind == SC_PARAM_DURATION || p->kind == SC_PARAM_BANDWIDTH ||
+            p->kind == SC_PARAM_SPEED) &&
+           !p->constant_of);
+    return field(p, owner);
+}
+
+size_t *sc_param_size(const sc_param_t *p, void *owner)
+{
+    assert(p->kind == SC_PARAM_SIZE);
+    return field(p, owner);
+}
+
+sc_piecewise_t *sc_param_piecewise(const sc_param_t *p, void *owner)
+{
+    assert(p->kind == SC_PARAM_PIECEWISE_TIME || p->kind == SC_PARAM_PIECEWISE_FACTOR ||
+           p->constant_of);
+    return field(p, owner);
+}
