@@ -13,13 +13,14 @@
 #include "algorithms/profiles/profiles.h"
 #include "args.h"
 #include "calibrate.h"
+#include "list_cmd.h"
+#include "platform_cmd.h"
 #include "plot.h"
 #include "plugin.h"
 #include "sweep.h"
 #include "program_cmd.h"
 #include "sim/engine/engine.h"
 #include "sim/io/files.h"
-#include "sim/engine/generate.h"
 #include "sim/io/mapfile.h"
 #include "report.h"
 #include "explain.h"
@@ -832,188 +833,6 @@ cleanup:
     return err ? sc_cli_fail(err) : 0;
 }
 
-static void list_algo(const sc_algo_t *a, int width)
-{
-    printf("%-*s  %-10s %-6s %s\n", width, a->name, sc_collective_name(a->collective),
-           a->needs & SC_NEEDS_POW2 ? "pow2" : a->needs & SC_USES_MAPPING ? "pi" : "-", a->doc);
-}
-
-static int list_command(int argc, char **argv)
-{
-    int profiles = argc == 3 && !strcmp(argv[2], "--mpi");
-    if (argc == 3 && !strcmp(argv[2], "--help")) {
-        fputs("usage: simcoll list [--mpi | --net | --load FILE.c|FILE.so ...]\n"
-              "Prints every algorithm (name, collective, what it needs of the process\n"
-              "count, description), with those of the files --load adds after simcoll's\n"
-              "own; with --mpi every MPI library profile and the rules by which it\n"
-              "chooses an algorithm; with --net the interconnect presets of simcoll\n"
-              "platform --net.\n",
-              stdout);
-        return 0;
-    }
-    if (argc == 3 && !strcmp(argv[2], "--net")) {
-        printf("%-10s %-14s %s\n", "net", "platform", "interconnect");
-        for (const sc_network_preset_t *n = sc_network_presets; n->name; n++)
-            printf("%-10s %-14s %s\n", n->name, n->platform, n->what);
-        return 0;
-    }
-    const char *loads[SC_CLI_MAX_LOADS];
-    int nloads = 0;
-    sc_err_t err = SC_OK;
-    for (int i = 2; !profiles && !err && i < argc; i += 2) {
-        if (strcmp(argv[i], "--load") != 0 || i + 1 == argc)
-            return sc_cli_fail(sc_error(SC_ERR_INPUT,
-                                        "list takes --mpi, --net, or --load FILE (any number), "
-                                        "not "
-                                        "'%s'",
-                                        argv[i]));
-        err = sc_cli_add_load(loads, &nloads, argv[i + 1]);
-    }
-    if (err || (err = sc_cli_load_all(loads, nloads)))
-        return sc_cli_fail(err);
-    if (profiles) {
-        /* Each profile: what it is, where its rules come from, the rules. */
-        for (const sc_profile_t *p = sc_profiles; p->name; p++) {
-            printf("%s%s: %s\n  source: %s\n", p == sc_profiles ? "" : "\n", p->name, p->library,
-                   p->source);
-            for (int c = 0; c < SC_NCOLLECTIVES; c++)
-                printf("  %-9s %s\n", sc_collective_name((sc_collective_t)c), p->rules[c]);
-        }
-        return 0;
-    }
-    int width = 4;
-    for (const sc_algo_t *a = sc_algos; a->name; a++)
-        if ((int)strlen(a->name) > width)
-            width = (int)strlen(a->name);
-    for (int i = 0; sc_algo_added(i); i++)
-        if ((int)strlen(sc_algo_added(i)->name) > width)
-            width = (int)strlen(sc_algo_added(i)->name);
-    printf("%-*s  %-10s %-6s %s\n", width, "name", "collective", "needs", "description");
-    for (const sc_algo_t *a = sc_algos; a->name; a++)
-        list_algo(a, width);
-    for (int i = 0; sc_algo_added(i); i++)
-        list_algo(sc_algo_added(i), width);
-    return 0;
-}
-
-static int platform_command(int argc, char **argv)
-{
-    static const struct option longopts[] = {{"like", required_argument, NULL, 'l'},
-                                             {"nodes", required_argument, NULL, 'n'},
-                                             {"cores", required_argument, NULL, 'c'},
-                                             {"net", required_argument, NULL, 'N'},
-                                             {"topology", required_argument, NULL, 't'},
-                                             {"levels", required_argument, NULL, 'L'},
-                                             {"sockets", required_argument, NULL, 'S'},
-                                             {"output", required_argument, NULL, 'o'},
-                                             {"set", required_argument, NULL, 's'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
-    const char *like = NULL, *out = NULL, *cores = NULL, *net = NULL, *topology = NULL,
-               *levels = NULL;
-    char **sets = calloc((size_t)argc, sizeof *sets); /* at most one per argument */
-    int nodes = 0, nsets = 0, sockets = 0, c;
-    sc_err_t err = SC_OK;
-    opterr = 0;
-    optind = 0;
-    for (int before = 1;
-         !err && (c = getopt_long(argc - 1, argv + 1, ":o:", longopts, NULL)) != -1;
-         before = optind) {
-        switch (c) {
-        case 'l': like = optarg; break;
-        case 'n': err = sc_parse_int(optarg, "--nodes", 1, 1 << 20, &nodes); break;
-        case 'S':
-            err = sc_parse_int(optarg, "--sockets", 1, SC_MAX_SOCKETS, &sockets);
-            break;
-        case 'c': cores = optarg; break;
-        case 'N': net = optarg; break;
-        case 't': topology = optarg; break;
-        case 'L': levels = optarg; break;
-        case 'o': out = optarg; break;
-        case 's':
-            if (sets)
-                sets[nsets++] = optarg;
-            break;
-        case 'h':
-            fputs("usage: simcoll platform --like FILE|--net NET [--nodes N] [--cores C|LIST]\n"
-                  "                        [--topology racks:N,R|TOPO] [--sockets S]\n"
-                  "                        [--set LEVEL.PARAM=VALUE]... [-o OUT]\n"
-                  "       simcoll platform --like FILE|--net NET\n"
-                  "                        --levels [core:C,][socket:S,]node:N[,rack:R]\n"
-                  "                        [--set LEVEL.PARAM=VALUE]... [-o OUT]\n"
-                  "Writes a cluster of N nodes (of C cores; default: as FILE's) with the\n"
-                  "links and protocol properties of the nodes of FILE, to OUT or stdout.\n"
-                  "--net puts an interconnect preset's network level in their place (the\n"
-                  "preset's own platform when there is no --like); simcoll list --net\n"
-                  "shows the presets.\n"
-                  "Uneven nodes: --cores 4x16,2x8 is 4 nodes of 16 cores then 2 of 8\n"
-                  "(items C or KxC, separated by ',' or '+').\n"
-                  "--topology puts the nodes in one of SimGrid's topologies, every link\n"
-                  "of it a NIC link of FILE's: torus:X,Y,..., fat-tree:LEVELS;DOWN,...;\n"
-                  "UP,...;LINKS,... or dragonfly:G,g;C,c;R,r;N (quote the ';'); or in\n"
-                  "racks:N,R, R racks of N nodes on NIC links of FILE's, each rack's\n"
-                  "switch joined to a core switch by one uplink (rack.* below).\n"
-                  "--sockets S splits each node's cores among S sockets, joined by a\n"
-                  "link of the node (socket.* below; not with SimGrid's topologies).\n"
-                  "--levels gives the cluster by levels, smallest first, each LEVEL:N\n"
-                  "the number of LEVELs in one of the next (the last: in the cluster):\n"
-                  "core:8,socket:2,node:8,rack:4 is --cores 16 --sockets 2 --topology\n"
-                  "racks:8,4 (it takes the place of --nodes, --cores, --sockets and\n"
-                  "--topology).\n"
-                  "--set changes one of them, absolutely (with SimGrid's units) or by a\n"
-                  "factor of FILE's value (2x, 0.5x): LEVEL intra (shared memory) or inter\n"
-                  "(network), PARAM latency, bandwidth, send-overhead, recv-overhead,\n"
-                  "eager-limit or (inter) gap; node.speed; rack.bandwidth and\n"
-                  "rack.latency, a rack's uplink (by default as fast as its nodes' links\n"
-                  "together, with one NIC link's latency); or socket.bandwidth and\n"
-                  "socket.latency, the link between a node's sockets, which a message\n"
-                  "between them takes after the memory bus (by default it adds nothing,\n"
-                  "as for sockets on one front-side bus). For example\n"
-                  "  --set inter.bandwidth=2x --set inter.latency=1.5us --set node.speed=10Gf\n"
-                  "  --levels node:16,rack:8 --set rack.bandwidth=0.25x  (4:1 oversubscribed)\n",
-                  stdout);
-            free(sets);
-            return 0;
-        case ':':
-            err = sc_error(SC_ERR_INPUT, "'%s needs a value",
-                           sc_cli_refused_option(argv + 1, before, longopts));
-            break;
-        default:
-            err = sc_error(SC_ERR_INPUT,
-                           "platform: unknown option '%s; use --like, --net, --nodes, --cores, "
-                           "--topology, --levels, --set, -o",
-                           sc_cli_refused_option(argv + 1, before, longopts));
-            break;
-        }
-    }
-    if (!err && optind + 1 < argc)
-        err = sc_error(SC_ERR_INPUT, "platform: unexpected argument '%s'", argv[optind + 1]);
-    sc_levels_t by_levels;
-    if (!err && levels && (nodes || cores || topology || sockets))
-        err = sc_error(SC_ERR_INPUT, "platform: --levels gives the nodes, cores, sockets and "
-                                     "racks; leave out --nodes, --cores, --sockets and --topology");
-    if (!err && levels && !(err = sc_levels_parse(levels, &by_levels))) {
-        nodes = by_levels.nodes;
-        sockets = by_levels.sockets;
-        topology = by_levels.topology[0] ? by_levels.topology : NULL;
-        cores = by_levels.cores[0] ? by_levels.cores : NULL;
-    }
-    if (!err && ((!like && !net) || (!nodes && !cores && !topology)))
-        err = sc_error(SC_ERR_INPUT, "platform needs --like FILE or --net NET, and --nodes N, "
-                                     "--cores LIST or --topology TOPO, e.g. simcoll platform "
-                                     "--like ib4x.xml --nodes 128");
-    if (!err && !sets)
-        err = sc_error(SC_ERR_RUN, "out of memory");
-    const sc_file_role_t files[] = {{"--like", like, 0}, {"-o", out, 1}};
-    if (!err)
-        err = sc_files_distinct(files, 2);
-    if (!err)
-        err = sc_generate_platform(like, net, topology, nodes, cores, sockets ? sockets : 1, sets,
-                                   nsets, out);
-    free(sets);
-    return err ? sc_cli_fail(err) : 0;
-}
-
 sc_err_t sc_cli_check(int argc, char **argv, const sc_platform_t *plat)
 {
     sc_error_clear();
@@ -1046,9 +865,9 @@ int sc_cli_main(int argc, char **argv)
     sc_error_clear();
     int code;
     if (argc > 1 && strcmp(argv[1], "list") == 0)
-        code = list_command(argc, argv);
+        code = sc_cli_list(argc, argv);
     else if (argc > 1 && strcmp(argv[1], "platform") == 0)
-        code = platform_command(argc, argv);
+        code = sc_cli_platform(argc, argv);
     else if (argc > 1 && strcmp(argv[1], "map") == 0)
         code = map_command(argc, argv);
     else if (argc > 1 && strcmp(argv[1], "calibrate") == 0)
