@@ -11,6 +11,7 @@
 #include "algorithms/kinds.h"
 #include "algorithms/mapping/mapping.h"
 #include "cli.h"
+#include "commands.h"
 #include "common/sc_units.h"
 #include "explain.h"
 #include "map_cmd.h"
@@ -19,21 +20,9 @@
 #include "run_setup.h"
 #include "trace.h"
 
-/* --help: every command's usage, what simcoll does and the options of a
- * collective run. */
+/* --help after the usage lines of every command (sc_cli_usage): what
+ * simcoll does and the options of a collective run. */
 static const char usage[] =
-    "Usage: simcoll --platform FILE (--algo NAME | --compare A,B,...) [options]\n"
-    "  or:  simcoll --platform FILE --coll NAME --mpi PROFILE [options]\n"
-    "  or:  simcoll map --platform FILE --algo NAME [--np N] [-o PI] (map --help)\n"
-    "  or:  simcoll platform --like FILE|--net NET --nodes N [--cores C|LIST] [-o OUT]\n"
-    "                        (--topology, --levels, --set: platform --help)\n"
-    "  or:  simcoll calibrate MEASUREMENTS --like FILE [-o OUT] (calibrate --help)\n"
-    "  or:  simcoll run --platform FILE [--np N] [options] PROGRAM (run --help)\n"
-    "  or:  simcoll tune --platform FILE --coll NAME [--np N] (tune --help)\n"
-    "  or:  simcoll plot FILE.csv -x COLUMN -y COLUMN [--by COLUMN] -o OUT.png (plot --help)\n"
-    "  or:  simcoll sweep STUDY [-j N] [-o RESULTS.csv] (sweep --help)\n"
-    "  or:  simcoll new-algo COLLECTIVE NAME -o FILE.c (an algorithm of your own)\n"
-    "  or:  simcoll list [--mpi]\n"
     "\n"
     "Simulates MPI collective algorithms on a cluster of SMP nodes (SimGrid)\n"
     "and prints the simulated time beside the cost model's prediction.\n"
@@ -90,6 +79,7 @@ static const char usage_traces[] =
 
 static void print_usage(void)
 {
+    sc_cli_usage(stdout);
     fputs(usage, stdout);
     fputs(usage_traces, stdout);
 }

@@ -42,7 +42,7 @@
 
 #include "args.h"
 #include "algorithms/registry.h"
-#include "cli.h"
+#include "collective_cmd.h"
 #include "common/sc_units.h"
 #include "program_cmd.h"
 #include "report.h"
@@ -584,7 +584,11 @@ static sc_err_t start_job(const study_t *st, long index, const char *dir, job_t 
         close(out[0]), close(out[1]), close(errp[0]), close(errp[1]);
         char *argv[2 * MAX_AXES + 10];
         int argc = job_args(st, value, platform, argv, 2 * MAX_AXES + 10);
-        int code = sc_cli_main(argc, argv);
+        /* The point runs in this child as `simcoll run` or the collective
+         * run would, straight through their entry functions. */
+        sc_error_clear();
+        int code = sc_cli_finish(st->programs ? sc_cli_run_program(argc, argv)
+                                              : sc_cli_collective(argc, argv));
         fflush(NULL);
         _exit(code);
     }
