@@ -329,6 +329,141 @@ sc_err_t sc_cli_program_read(const char *path, sc_program_t *prog)
     return err;
 }
 
+/* What every run of `simcoll run` shares. */
+typedef struct {
+    const sc_run_opts_t *o;
+    const sc_platform_t *plat;
+    const sc_program_t *prog;
+    int argc; /* the command line, named in the traces */
+    char **argv;
+} program_run_t;
+
+/* --timeline, --trace or --paje: every message of the run. */
+static int shows_messages(const sc_run_opts_t *o)
+{
+    return o->timeline || o->trace || o->paje;
+}
+
+/* The run of `prog` at np with the placement pl. */
+static sc_run_spec_t program_spec(const program_run_t *r, const sc_program_t *prog, int np,
+                                  const place_t *pl)
+{
+    const sc_run_opts_t *o = r->o;
+    return (sc_run_spec_t){.plat = r->plat, .program = prog, .profile = o->mpi, .np = np,
+                           .placement = pl->placement, .pi = pl->pi, .payload = o->payload,
+                           .trace = o->trace_ops != NULL, .deciders = o->data.deciders,
+                           .extreme = o->data.extreme};
+}
+
+/* The traces of one run write one run: one --np. */
+static sc_err_t check_traces(const sc_run_opts_t *o, int nnps)
+{
+    const char *terminal;
+    if ((o->trace_ops || shows_messages(o)) && nnps > 1)
+        return sc_error(SC_ERR_INPUT, "%s writes one run; give one --np, not %s",
+                        o->trace_ops  ? "--trace-ops"
+                        : o->timeline ? "--timeline"
+                        : o->trace    ? "--trace"
+                                      : "--paje",
+                        o->np_list);
+    if (o->timeline)
+        return sc_gnuplot_terminal("--timeline", o->timeline, &terminal);
+    return SC_OK;
+}
+
+/* Everything is checked before the first simulation starts, but for
+ * what packing makes of the program, which needs simulations to tune. */
+static sc_err_t check_runs(const program_run_t *r, const int *nps, int nnps)
+{
+    sc_err_t err = SC_OK;
+    for (int i = 0; i < nnps && !err; i++) {
+        place_t pl;
+        if (!(err = make_place(r->o->mapping, nps[i], &pl))) {
+            sc_run_spec_t spec = program_spec(r, r->prog, nps[i], &pl);
+            err = sc_run_check(&spec);
+        }
+        free(pl.pi);
+    }
+    return err;
+}
+
+/* --pack auto or show: the program packed for np into *packed, with the
+ * intervals found on stderr; show prints it. */
+static sc_err_t pack_at(const program_run_t *r, int np, const place_t *pl, sc_program_t *packed)
+{
+    bench_t bench = {r->plat, np, pl, r->o->mpi, r->o->turning_from};
+    intervals_t ivs = {&bench, NULL, 0, 0};
+    sc_err_t err = sc_program_pack(r->prog, interval_of, &ivs, packed);
+    if (!err)
+        print_intervals(&ivs, np);
+    free(ivs.known);
+    if (!err && r->o->pack == SC_PACK_SHOW) {
+        printf("# %s packed for np %d (simcoll run --pack show)\n", r->o->program, np);
+        sc_program_print(packed, stdout);
+    }
+    return err;
+}
+
+/* --trace-ops and the messages of the run `spec` made into `row`. */
+static sc_err_t write_run_traces(const program_run_t *r, const sc_run_spec_t *spec,
+                                 const sc_program_report_row_t *row, const place_t *pl)
+{
+    const sc_run_opts_t *o = r->o;
+    sc_err_t err = SC_OK;
+    if (o->trace_ops) {
+        /* The trace names statements of the program as run. */
+        sc_program_t resolved;
+        if (!(err = sc_run_resolved(spec, &resolved))) {
+            err = write_trace(o->trace_ops, &resolved, &row->result);
+            sc_program_destroy(&resolved);
+        }
+    }
+    if (!err && shows_messages(o)) {
+        char title[1024], command[4096];
+        snprintf(title, sizeof title, "%s, np %d, %s, %s mapping", o->program, spec->np,
+                 r->plat->name, pl->name);
+        sc_provenance_t prov = {o->platform, r->argc, r->argv};
+        sc_provenance_command(&prov, command, sizeof command);
+        sc_trace_info_t info = {r->plat, row->result.node_of, spec->np, title, command};
+        err = sc_trace_write_all(o->timeline, o->trace, o->paje, &info, &row->result);
+    }
+    return err;
+}
+
+/* The program at np, packed or not, into rows[*nrows] (unless --pack show,
+ * which runs nothing); counts a wrong result in *invalid. */
+static sc_err_t run_at(const program_run_t *r, int np, sc_program_report_row_t *rows,
+                       int *nrows, int *invalid)
+{
+    const sc_run_opts_t *o = r->o;
+    place_t pl;
+    sc_program_t packed = {0};
+    const sc_program_t *runs = r->prog;
+    sc_err_t err = make_place(o->mapping, np, &pl);
+    if (err)
+        return err;
+    if (o->pack != SC_PACK_NONE) {
+        err = pack_at(r, np, &pl, &packed);
+        runs = &packed;
+    }
+    if (!err && o->pack != SC_PACK_SHOW) {
+        sc_run_spec_t spec = program_spec(r, runs, np, &pl);
+        spec.messages = shows_messages(o);
+        sc_program_report_row_t *row = &rows[*nrows];
+        *row = (sc_program_report_row_t){.program = o->program, .platform = r->plat->name,
+                                         .np = np, .mapping = pl.name,
+                                         .pack = o->pack == SC_PACK_AUTO ? "auto" : "none"};
+        if (!(err = sc_run(&spec, &row->result))) {
+            (*nrows)++;
+            *invalid += row->result.valid == 0;
+            err = write_run_traces(r, &spec, row, &pl);
+        }
+    }
+    sc_program_destroy(&packed);
+    free(pl.pi);
+    return err;
+}
+
 int sc_cli_run_program(int argc, char **argv)
 {
     sc_run_opts_t o;
@@ -340,97 +475,21 @@ int sc_cli_run_program(int argc, char **argv)
     sc_program_t prog = {0};
     sc_program_report_row_t *rows = NULL;
     int nrows = 0;
+    program_run_t r = {&o, &plat, &prog, argc, argv};
     err = sc_cli_load_all(o.loads, o.nloads);
     if (err || (err = sc_platform_load("--platform", o.platform, &plat)) ||
         (err = sc_cli_program_read(o.program, &prog)) ||
-        (err = process_counts(o.np_list, &plat, &nps, &nnps)))
-        goto cleanup;
-    int messages = o.timeline || o.trace || o.paje;
-    const char *terminal;
-    if ((o.trace_ops || messages) && nnps > 1) {
-        err = sc_error(SC_ERR_INPUT, "%s writes one run; give one --np, not %s",
-                       o.trace_ops ? "--trace-ops" : o.timeline ? "--timeline"
-                                             : o.trace ? "--trace"
-                                                            : "--paje",
-                       o.np_list);
-        goto cleanup;
-    }
-    if (o.timeline && (err = sc_gnuplot_terminal("--timeline", o.timeline, &terminal)))
+        (err = process_counts(o.np_list, &plat, &nps, &nnps)) ||
+        (err = check_traces(&o, nnps)))
         goto cleanup;
     rows = calloc((size_t)nnps, sizeof *rows);
     if (!rows) {
         err = sc_error(SC_ERR_RUN, "out of memory");
         goto cleanup;
     }
-    /* Everything is checked before the first simulation starts, but for
-     * what packing makes of the program, which needs simulations to tune. */
-    for (int i = 0; i < nnps && !err; i++) {
-        place_t pl;
-        if (!(err = make_place(o.mapping, nps[i], &pl))) {
-            sc_run_spec_t spec = {.plat = &plat, .program = &prog, .profile = o.mpi,
-                                  .np = nps[i], .placement = pl.placement, .pi = pl.pi,
-                                  .payload = o.payload, .trace = o.trace_ops != NULL,
-                                  .deciders = o.data.deciders,
-                              .extreme = o.data.extreme};
-            err = sc_run_check(&spec);
-        }
-        free(pl.pi);
-    }
-    for (int i = 0; i < nnps && !err; i++) {
-        place_t pl;
-        sc_program_t packed = {0};
-        const sc_program_t *runs = &prog;
-        if ((err = make_place(o.mapping, nps[i], &pl)))
-            break;
-        if (o.pack != SC_PACK_NONE) {
-            bench_t bench = {&plat, nps[i], &pl, o.mpi, o.turning_from};
-            intervals_t ivs = {&bench, NULL, 0, 0};
-            err = sc_program_pack(&prog, interval_of, &ivs, &packed);
-            if (!err)
-                print_intervals(&ivs, nps[i]);
-            free(ivs.known);
-            runs = &packed;
-            if (!err && o.pack == SC_PACK_SHOW) {
-                printf("# %s packed for np %d (simcoll run --pack show)\n", o.program, nps[i]);
-                sc_program_print(&packed, stdout);
-            }
-        }
-        if (!err && o.pack != SC_PACK_SHOW) {
-            sc_run_spec_t spec = {.plat = &plat, .program = runs, .profile = o.mpi,
-                                  .np = nps[i], .placement = pl.placement, .pi = pl.pi,
-                                  .payload = o.payload, .trace = o.trace_ops != NULL,
-                                  .messages = messages, .deciders = o.data.deciders,
-                                  .extreme = o.data.extreme};
-            sc_program_report_row_t *row = &rows[nrows];
-            *row = (sc_program_report_row_t){.program = o.program, .platform = plat.name,
-                                             .np = nps[i], .mapping = pl.name,
-                                             .pack = o.pack == SC_PACK_AUTO ? "auto" : "none"};
-            if (!(err = sc_run(&spec, &row->result))) {
-                nrows++;
-                invalid += row->result.valid == 0;
-                if (o.trace_ops) {
-                    /* The trace names statements of the program as run. */
-                    sc_program_t resolved;
-                    if (!(err = sc_run_resolved(&spec, &resolved))) {
-                        err = write_trace(o.trace_ops, &resolved, &row->result);
-                        sc_program_destroy(&resolved);
-                    }
-                }
-                if (!err && messages) {
-                    char title[1024], command[4096];
-                    snprintf(title, sizeof title, "%s, np %d, %s, %s mapping", o.program,
-                             nps[i], plat.name, pl.name);
-                    sc_provenance_t prov = {o.platform, argc, argv};
-                    sc_provenance_command(&prov, command, sizeof command);
-                    sc_trace_info_t info = {&plat, row->result.node_of, nps[i], title, command};
-                    err = sc_trace_write_all(o.timeline, o.trace, o.paje, &info,
-                                             &row->result);
-                }
-            }
-        }
-        sc_program_destroy(&packed);
-        free(pl.pi);
-    }
+    err = check_runs(&r, nps, nnps);
+    for (int i = 0; i < nnps && !err; i++)
+        err = run_at(&r, nps[i], rows, &nrows, &invalid);
     if (!err && o.pack != SC_PACK_SHOW) {
         sc_provenance_t prov = {o.platform, argc, argv};
         sc_program_report_print(stdout, o.format, rows, nrows, &prov);
