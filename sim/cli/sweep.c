@@ -216,20 +216,93 @@ static sc_err_t check_set_levels(const char *path, const study_t *st)
     return SC_OK;
 }
 
-/* Parses the study `text` of `len` bytes and a NUL (the study keeps it
- * and splits it in place) of the file `path`. */
-static sc_err_t parse_study(const char *path, char *text, size_t len, study_t *st)
+/* A study is text: a NUL byte is refused, naming its line. */
+static sc_err_t check_no_nul(const char *path, const char *text, size_t len)
 {
-    *st = (study_t){.text = text};
-    sc_err_t err = SC_OK;
     const char *nul = memchr(text, '\0', len);
-    if (nul) {
-        int line = 1;
-        for (const char *c = text; c < nul; c++)
-            line += *c == '\n';
-        err = sc_error(SC_ERR_INPUT, "%s:%d: a NUL byte; a study is text", path, line);
+    if (!nul)
+        return SC_OK;
+    int line = 1;
+    for (const char *c = text; c < nul; c++)
+        line += *c == '\n';
+    return sc_error(SC_ERR_INPUT, "%s:%d: a NUL byte; a study is text", path, line);
+}
+
+/* A new axis for `key` at line n: a known key, given once, within
+ * MAX_AXES. */
+static sc_err_t add_axis(const char *path, int n, char *key, study_t *st)
+{
+    int known = 0;
+    for (int k = 0; keys[k] && !known; k++)
+        known = strcmp(keys[k], key) == 0;
+    for (int a = 0; known && a < st->naxes; a++)
+        if (strcmp(st->axis[a].key, key) == 0)
+            return sc_error(SC_ERR_INPUT, "%s:%d: '%s' is given twice", path, n, key);
+    if (!known)
+        return sc_error(SC_ERR_INPUT,
+                        "%s:%d: unknown key '%s'; use platform, algo, coll, mpi, np, size, "
+                        "mapping, op, type, root, data, set, nodes, cores, sockets, net, "
+                        "topology, payload or program",
+                        path, n, key);
+    if (st->naxes == MAX_AXES)
+        return sc_error(SC_ERR_INPUT, "%s:%d: more than %d keys", path, n, MAX_AXES);
+    axis_t *ax = &st->axis[st->naxes++];
+    ax->key = key;
+    ax->line = n;
+    return SC_OK;
+}
+
+/* The values after '=' of line n, split in place into ax: separated by
+ * commas, a value with commas between double quotes. */
+static sc_err_t parse_values(const char *path, int n, char *values, axis_t *ax)
+{
+    const char *key = ax->key;
+    sc_err_t err = SC_OK;
+    for (char *v = values, *comma; v && !err; v = comma) {
+        v += strspn(v, " \t\r");
+        char *close = *v == '"' ? strchr(v + 1, '"') : NULL;
+        if (*v == '"' && !close)
+            return sc_error(SC_ERR_INPUT,
+                            "%s:%d: a value of '%s' opens a quote it does not close", path, n,
+                            key);
+        if (close) {
+            /* "...": the value, commas and all; then a comma or the end */
+            *close = '\0';
+            char *rest = close + 1 + strspn(close + 1, " \t\r");
+            if (*rest && *rest != ',')
+                return sc_error(SC_ERR_INPUT,
+                                "%s:%d: '%s' after a quoted value of '%s'; separate values "
+                                "with commas",
+                                path, n, rest, key);
+            comma = *rest ? rest + 1 : NULL;
+            v++;
+        } else {
+            comma = strchr(v, ',');
+            if (comma)
+                *comma++ = '\0';
+            v = trim(v);
+        }
+        if (!*v)
+            err = sc_error(SC_ERR_INPUT, "%s:%d: an empty value of '%s'", path, n, key);
+        else if (ax->nvalues == MAX_VALUES)
+            err = sc_error(SC_ERR_INPUT, "%s:%d: more than %d values of '%s'", path, n,
+                           MAX_VALUES, key);
+        for (int k = 0; !err && k < ax->nvalues; k++)
+            if (strcmp(ax->values[k], v) == 0)
+                err = sc_error(SC_ERR_INPUT,
+                               "%s:%d: '%s' lists '%s' twice (its points would share a key)",
+                               path, n, key, v);
+        if (!err)
+            ax->values[ax->nvalues++] = v;
     }
-    char *line = err ? NULL : st->text;
+    return err;
+}
+
+/* Splits st->text in place into its axes, line by line. */
+static sc_err_t parse_lines(const char *path, study_t *st)
+{
+    sc_err_t err = SC_OK;
+    char *line = st->text;
     for (int n = 1; !err && line && *line; n++) {
         char *next = strchr(line, '\n');
         if (next)
@@ -239,89 +312,31 @@ static sc_err_t parse_study(const char *path, char *text, size_t len, study_t *s
             *hash = '\0';
         char *eq = strchr(line, '=');
         char *body = trim(line);
-        if (!*body) {
-            line = next;
-            continue;
-        }
-        if (!eq) {
-            err =
-                sc_error(SC_ERR_INPUT, "%s:%d: '%s' is not KEY = VALUE, VALUE, ...", path, n, body);
-            break;
-        }
-        *eq = '\0';
-        char *key = trim(body);
-        int known = 0;
-        for (int k = 0; keys[k] && !known; k++)
-            known = strcmp(keys[k], key) == 0;
-        for (int a = 0; known && a < st->naxes; a++)
-            if (strcmp(st->axis[a].key, key) == 0)
-                err = sc_error(SC_ERR_INPUT, "%s:%d: '%s' is given twice", path, n, key);
-        if (!known)
-            err = sc_error(SC_ERR_INPUT,
-                           "%s:%d: unknown key '%s'; use platform, algo, coll, mpi, np, size, "
-                           "mapping, op, type, root, data, set, nodes, cores, sockets, net, "
-                           "topology, payload or program",
-                           path, n, key);
-        if (!err && st->naxes == MAX_AXES)
-            err = sc_error(SC_ERR_INPUT, "%s:%d: more than %d keys", path, n, MAX_AXES);
-        if (err)
-            break;
-        axis_t *ax = &st->axis[st->naxes++];
-        ax->key = key;
-        ax->line = n;
-        for (char *v = eq + 1, *comma; v && !err; v = comma) {
-            v += strspn(v, " \t\r");
-            char *close = *v == '"' ? strchr(v + 1, '"') : NULL;
-            if (*v == '"' && !close) {
-                err =
-                    sc_error(SC_ERR_INPUT, "%s:%d: a value of '%s' opens a quote it does not close",
-                             path, n, key);
-                break;
-            }
-            if (close) {
-                /* "...": the value, commas and all; then a comma or the end */
-                *close = '\0';
-                char *rest = close + 1 + strspn(close + 1, " \t\r");
-                if (*rest && *rest != ',') {
-                    err = sc_error(SC_ERR_INPUT,
-                                   "%s:%d: '%s' after a quoted value of '%s'; separate values "
-                                   "with commas",
-                                   path, n, rest, key);
-                    break;
-                }
-                comma = *rest ? rest + 1 : NULL;
-                v++;
-            } else {
-                comma = strchr(v, ',');
-                if (comma)
-                    *comma++ = '\0';
-                v = trim(v);
-            }
-            if (!*v)
-                err = sc_error(SC_ERR_INPUT, "%s:%d: an empty value of '%s'", path, n, key);
-            else if (ax->nvalues == MAX_VALUES)
-                err = sc_error(SC_ERR_INPUT, "%s:%d: more than %d values of '%s'", path, n,
-                               MAX_VALUES, key);
-            for (int k = 0; !err && k < ax->nvalues; k++)
-                if (strcmp(ax->values[k], v) == 0)
-                    err = sc_error(SC_ERR_INPUT,
-                                   "%s:%d: '%s' lists '%s' twice (its points would share a key)",
-                                   path, n, key, v);
-            if (!err)
-                ax->values[ax->nvalues++] = v;
+        if (*body && !eq)
+            return sc_error(SC_ERR_INPUT, "%s:%d: '%s' is not KEY = VALUE, VALUE, ...", path, n,
+                            body);
+        if (*body) {
+            *eq = '\0';
+            if (!(err = add_axis(path, n, trim(body), st)))
+                err = parse_values(path, n, eq + 1, &st->axis[st->naxes - 1]);
         }
         line = next;
     }
+    return err;
+}
+
+/* The study's shape: a platform, at most MAX_POINTS points, keys shorter
+ * than KEY_MAX, and with programs no key that names a call. */
+static sc_err_t check_shape(const char *path, const study_t *st)
+{
     int has_platform = 0;
-    for (int a = 0; a < st->naxes; a++) {
+    for (int a = 0; a < st->naxes; a++)
         has_platform |= strcmp(st->axis[a].key, "platform") == 0;
-        st->programs |= strcmp(st->axis[a].key, "program") == 0;
-    }
-    if (!err && !has_platform)
-        err = sc_error(SC_ERR_INPUT, "%s: no platform = ... line; a study needs one", path);
+    if (!has_platform)
+        return sc_error(SC_ERR_INPUT, "%s: no platform = ... line; a study needs one", path);
     long points = 1;
     size_t key_len = 0;
-    for (int a = 0; !err && a < st->naxes; a++) {
+    for (int a = 0; a < st->naxes; a++) {
         const axis_t *ax = &st->axis[a];
         size_t longest = 0;
         for (int v = 0; v < ax->nvalues; v++)
@@ -329,25 +344,41 @@ static sc_err_t parse_study(const char *path, char *text, size_t len, study_t *s
                 longest = strlen(ax->values[v]);
         key_len += strlen(ax->key) + longest + 2; /* KEY=VALUE; */
         if (points > MAX_POINTS / ax->nvalues)
-            err = sc_error(SC_ERR_INPUT,
-                           "%s: the product of the axes is more than %ld points; split the "
-                           "study",
-                           path, MAX_POINTS);
+            return sc_error(SC_ERR_INPUT,
+                            "%s: the product of the axes is more than %ld points; split the "
+                            "study",
+                            path, MAX_POINTS);
         points *= ax->nvalues;
     }
-    if (!err && key_len >= KEY_MAX)
-        err = sc_error(SC_ERR_INPUT,
-                       "%s: a point's key (KEY=VALUE;... of its values) can be %zu bytes, more "
-                       "than %d; use shorter values (a shorter path to the platforms or programs)",
-                       path, key_len, KEY_MAX - 1);
-    for (int a = 0; !err && st->programs && a < st->naxes; a++)
+    if (key_len >= KEY_MAX)
+        return sc_error(SC_ERR_INPUT,
+                        "%s: a point's key (KEY=VALUE;... of its values) can be %zu bytes, more "
+                        "than %d; use shorter values (a shorter path to the platforms or "
+                        "programs)",
+                        path, key_len, KEY_MAX - 1);
+    for (int a = 0; st->programs && a < st->naxes; a++)
         for (int k = 0; call_keys[k]; k++)
             if (strcmp(st->axis[a].key, call_keys[k]) == 0)
-                err = sc_error(SC_ERR_INPUT,
-                               "%s: '%s' with 'program': a program names its own calls; use "
-                               "platform, mpi, np, mapping, data, set, nodes, cores, sockets, "
-                               "net, topology and payload with it",
-                               path, call_keys[k]);
+                return sc_error(SC_ERR_INPUT,
+                                "%s: '%s' with 'program': a program names its own calls; use "
+                                "platform, mpi, np, mapping, data, set, nodes, cores, sockets, "
+                                "net, topology and payload with it",
+                                path, call_keys[k]);
+    return SC_OK;
+}
+
+/* Parses the study `text` of `len` bytes and a NUL (the study keeps it
+ * and splits it in place) of the file `path`. */
+static sc_err_t parse_study(const char *path, char *text, size_t len, study_t *st)
+{
+    *st = (study_t){.text = text};
+    sc_err_t err = check_no_nul(path, text, len);
+    if (!err)
+        err = parse_lines(path, st);
+    for (int a = 0; a < st->naxes; a++)
+        st->programs |= strcmp(st->axis[a].key, "program") == 0;
+    if (!err)
+        err = check_shape(path, st);
     /* The values, once the study's shape is known to be right. */
     for (int a = 0; !err && a < st->naxes; a++)
         for (int v = 0; !err && v < st->axis[a].nvalues; v++)
