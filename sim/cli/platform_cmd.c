@@ -50,6 +50,20 @@ static const char platform_usage[] =
     "  --set inter.bandwidth=2x --set inter.latency=1.5us --set node.speed=10Gf\n"
     "  --levels node:16,rack:8 --set rack.bandwidth=0.25x  (4:1 oversubscribed)\n";
 
+static const struct option longopts[] = {
+    /* name       argument           flag  getopt returns */
+    {"like",      required_argument, NULL, 'l'},
+    {"nodes",     required_argument, NULL, 'n'},
+    {"cores",     required_argument, NULL, 'c'},
+    {"net",       required_argument, NULL, 'N'},
+    {"topology",  required_argument, NULL, 't'},
+    {"levels",    required_argument, NULL, 'L'},
+    {"sockets",   required_argument, NULL, 'S'},
+    {"output",    required_argument, NULL, 'o'}, /* and -o */
+    {"set",       required_argument, NULL, 's'},
+    {"help",      no_argument,       NULL, 'h'},
+    {NULL, 0, NULL, 0}};
+
 /* The options of `simcoll platform`. */
 typedef struct {
     const char *like, *out, *cores, *net, *topology, *levels;
@@ -61,17 +75,6 @@ typedef struct {
  * --help. */
 static sc_err_t parse_platform_opts(int argc, char **argv, platform_opts_t *o, int *done)
 {
-    static const struct option longopts[] = {{"like", required_argument, NULL, 'l'},
-                                             {"nodes", required_argument, NULL, 'n'},
-                                             {"cores", required_argument, NULL, 'c'},
-                                             {"net", required_argument, NULL, 'N'},
-                                             {"topology", required_argument, NULL, 't'},
-                                             {"levels", required_argument, NULL, 'L'},
-                                             {"sockets", required_argument, NULL, 'S'},
-                                             {"output", required_argument, NULL, 'o'},
-                                             {"set", required_argument, NULL, 's'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
     int c;
     sc_err_t err = SC_OK;
     *done = 0;
