@@ -316,7 +316,8 @@ static sc_err_t make_batch(const sc_run_opts_t *o, const sc_platform_t *plat, co
         if (!err && !(err = sc_run_check(&(sc_run_spec_t){.plat = plat,
                                                           .algo = sc_algo_find("barrier"),
                                                           .np = np})) &&
-            !(err = sc_cli_make_layout(plat, sc_algo_find("barrier"), np, 0, &o->map, NULL, &place)))
+            !(err = sc_cli_make_layout(plat, sc_algo_find("barrier"), np, 0, &o->map, NULL,
+                                       &place)))
             err = rank_nodes(plat, np, &place, node_of);
         int has_data = sc_kind((sc_collective_t)coll)->has_data;
         for (int s = 0; s < (has_data ? l->nsizes : 1) && !err; s++) {

@@ -23,23 +23,31 @@ static int new_algo_command(int argc, char **argv)
 }
 
 const sc_command_t sc_commands[] = {
-    /* name      usage (after "simcoll ")                                          run */
-    {NULL,       {"--platform FILE (--algo NAME | --compare A,B,...) [options]",
-                  "--platform FILE --coll NAME --mpi PROFILE [options]"},          sc_cli_collective},
-    {"map",      {"map --platform FILE --algo NAME [--np N] [-o PI] (map --help)"}, sc_cli_map},
-    {"platform", {"platform --like FILE|--net NET --nodes N [--cores C|LIST] [-o OUT]\n"
-                  "                        (--topology, --levels, --set: platform --help)"},
-                                                                                    sc_cli_platform},
-    {"calibrate", {"calibrate MEASUREMENTS --like FILE [-o OUT] (calibrate --help)"},
-                                                                                    sc_cli_calibrate},
-    {"run",      {"run --platform FILE [--np N] [options] PROGRAM (run --help)"},  sc_cli_run_program},
-    {"tune",     {"tune --platform FILE --coll NAME [--np N] (tune --help)"},      sc_cli_tune},
-    {"plot",     {"plot FILE.csv -x COLUMN -y COLUMN [--by COLUMN] -o OUT.png (plot --help)"},
-                                                                                    sc_cli_plot},
-    {"sweep",    {"sweep STUDY [-j N] [-o RESULTS.csv] (sweep --help)"},            sc_cli_sweep},
-    {"new-algo", {"new-algo COLLECTIVE NAME -o FILE.c (an algorithm of your own)"}, new_algo_command},
-    {"list",     {"list [--mpi]"},                                                  sc_cli_list},
-    {NULL, {NULL, NULL}, NULL}};
+    /* name       run
+     *            usage (after "simcoll ") */
+    {NULL,        sc_cli_collective,
+                  {"--platform FILE (--algo NAME | --compare A,B,...) [options]",
+                   "--platform FILE --coll NAME --mpi PROFILE [options]"}},
+    {"map",       sc_cli_map,
+                  {"map --platform FILE --algo NAME [--np N] [-o PI] (map --help)"}},
+    {"platform",  sc_cli_platform,
+                  {"platform --like FILE|--net NET --nodes N [--cores C|LIST] [-o OUT]\n"
+                   "                        (--topology, --levels, --set: platform --help)"}},
+    {"calibrate", sc_cli_calibrate,
+                  {"calibrate MEASUREMENTS --like FILE [-o OUT] (calibrate --help)"}},
+    {"run",       sc_cli_run_program,
+                  {"run --platform FILE [--np N] [options] PROGRAM (run --help)"}},
+    {"tune",      sc_cli_tune,
+                  {"tune --platform FILE --coll NAME [--np N] (tune --help)"}},
+    {"plot",      sc_cli_plot,
+                  {"plot FILE.csv -x COLUMN -y COLUMN [--by COLUMN] -o OUT.png (plot --help)"}},
+    {"sweep",     sc_cli_sweep,
+                  {"sweep STUDY [-j N] [-o RESULTS.csv] (sweep --help)"}},
+    {"new-algo",  new_algo_command,
+                  {"new-algo COLLECTIVE NAME -o FILE.c (an algorithm of your own)"}},
+    {"list",      sc_cli_list,
+                  {"list [--mpi]"}},
+    {NULL, NULL, {NULL, NULL}}};
 
 void sc_cli_usage(FILE *out)
 {

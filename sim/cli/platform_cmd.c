@@ -125,7 +125,8 @@ static sc_err_t apply_levels(platform_opts_t *o, sc_levels_t *by_levels)
 {
     if (o->nodes || o->cores || o->topology || o->sockets)
         return sc_error(SC_ERR_INPUT, "platform: --levels gives the nodes, cores, sockets and "
-                                      "racks; leave out --nodes, --cores, --sockets and --topology");
+                                      "racks; leave out --nodes, --cores, --sockets and "
+                                      "--topology");
     sc_err_t err = sc_levels_parse(o->levels, by_levels);
     if (err)
         return err;

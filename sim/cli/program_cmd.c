@@ -121,7 +121,7 @@ static sc_err_t program_options(int argc, char **argv, int tune, sc_run_opts_t *
                         o->mapping);
     const char *terminal;
     if ((err = sc_run_opts_files_distinct(o, o->mapping)) ||
-        (o->plot && (err = sc_gnuplot_terminal("--plot", o->plot, &terminal)))) /* before anything runs */
+        (o->plot && (err = sc_gnuplot_terminal("--plot", o->plot, &terminal)))) /* before runs */
         return err;
     if (!o->mpi)
         o->mpi = sc_profile_find(DEFAULT_PROFILE);

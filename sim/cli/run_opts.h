@@ -12,7 +12,13 @@
 
 /* --mapping as the collective run and map use it: MPI's own placements, a
  * partition of the algorithm's graph, or pi from a file. */
-typedef enum { SC_MAP_DEFAULT, SC_MAP_BLOCK, SC_MAP_CYCLIC, SC_MAP_PARTITION, SC_MAP_FILE } sc_map_kind_t;
+typedef enum {
+    SC_MAP_DEFAULT, /* partition for the algorithms that use a mapping, else block */
+    SC_MAP_BLOCK,
+    SC_MAP_CYCLIC,
+    SC_MAP_PARTITION,
+    SC_MAP_FILE
+} sc_map_kind_t;
 
 typedef struct {
     sc_map_kind_t kind;
