@@ -16,7 +16,6 @@
 #include "explain.h"
 #include "map_cmd.h"
 #include "plot.h"
-#include "plugin.h"
 #include "run_setup.h"
 #include "trace.h"
 
