@@ -10,11 +10,18 @@
 #include <string.h>
 
 #include "algorithms/kinds.h"
+#include "sim/io/files.h"
 
 int sc_cli_fail(sc_err_t err)
 {
     fprintf(stderr, "simcoll: %s\n", sc_error_message());
     return (int)err;
+}
+
+int sc_cli_finish(int code)
+{
+    sc_err_t err = sc_stdout_finish();
+    return err && !code ? sc_cli_fail(err) : code;
 }
 
 /* Splits a comma-separated list in place into *items (caller frees the

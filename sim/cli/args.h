@@ -14,6 +14,11 @@
  * code. */
 int sc_cli_fail(sc_err_t err);
 
+/* The exit code of a command that returned `code`, once its results have
+ * reached stdout: results that never did (a full disk, /dev/full) make a
+ * failed run, not a success. */
+int sc_cli_finish(int code);
+
 /* Splits a comma-separated list in place into *items (caller frees the
  * array) and its length *n. An empty item is bad input, named with `what`. */
 sc_err_t sc_cli_split_list(char *text, const char *what, char ***items, int *n);

@@ -253,9 +253,22 @@ static sc_err_t keep_processes(all_series_t *all, int lo, int hi)
     return SC_OK;
 }
 
-int sc_cli_calibrate(int argc, char **argv)
+static const char *const levels[] = {"intra", "inter", NULL};
+
+/* The options of `simcoll calibrate`, and the measurements they name. */
+typedef struct {
+    const char *like, *platform, *out, *breakpoints_text, *eager_text;
+    int level, report, np_lo, np_hi;
+    all_series_t all;
+    /* every file named, for sc_files_distinct: at most one per argument
+     * and -o */
+    sc_file_role_t *files;
+    int nfiles;
+} calibrate_opts_t;
+
+/* getopt_long's table: one option per measurement format, then the rest. */
+static void calibrate_longopts(struct option longopts[NSOURCES + 10])
 {
-    struct option longopts[NSOURCES + 10];
     for (int i = 0; i < NSOURCES; i++)
         longopts[i] = (struct option){sources[i].option + 2, required_argument, NULL, i};
     longopts[NSOURCES + 0] = (struct option){"like", required_argument, NULL, OPT_LIKE};
@@ -269,44 +282,44 @@ int sc_cli_calibrate(int argc, char **argv)
     longopts[NSOURCES + 7] = (struct option){"help", no_argument, NULL, OPT_HELP};
     longopts[NSOURCES + 8] = (struct option){"processes", required_argument, NULL, OPT_PROCESSES};
     longopts[NSOURCES + 9] = (struct option){NULL, 0, NULL, 0};
-    static const char *const levels[] = {"intra", "inter", NULL};
+}
 
-    const char *like = NULL, *platform = NULL, *out = NULL, *breakpoints_text = NULL;
-    const char *eager_text = NULL;
-    int level = SC_LEVEL_INTER, report = 0, c, np_lo = 0, np_hi = 0;
-    all_series_t all = {0};
-    char *bp_copy = NULL, **bp_items = NULL;
-    size_t *breakpoints = NULL;
-    int nbp = 0;
-    sc_platform_t plat = {0};
-    /* every file named, for sc_files_distinct: at most one per argument */
-    sc_file_role_t *files = calloc((size_t)argc + 1, sizeof *files);
-    int nfiles = 0;
-    sc_err_t err = files ? SC_OK : sc_error(SC_ERR_RUN, "out of memory");
+/* Reads argv into *o (o->files allocated by the caller), reading each
+ * measurement file as it comes; sets *done after --help. */
+static sc_err_t parse_calibrate_opts(int argc, char **argv, calibrate_opts_t *o, int *done)
+{
+    struct option longopts[NSOURCES + 10];
+    calibrate_longopts(longopts);
     char **args = argv + 1;
+    int c;
+    sc_err_t err = SC_OK;
+    *done = 0;
     opterr = 0;
     optind = 0;
     for (int before = 1;
          !err && (c = getopt_long(argc - 1, args, ":o:", longopts, NULL)) != -1;
          before = optind) {
         if (c >= 0 && c < NSOURCES) {
-            files[nfiles++] = (sc_file_role_t){sources[c].option, optarg, 0};
-            err = add_file(&all, &sources[c], optarg);
+            o->files[o->nfiles++] = (sc_file_role_t){sources[c].option, optarg, 0};
+            err = add_file(&o->all, &sources[c], optarg);
             continue;
         }
         switch (c) {
         case OPT_LIKE:
-            like = optarg;
-            files[nfiles++] = (sc_file_role_t){"--like", optarg, 0};
+            o->like = optarg;
+            o->files[o->nfiles++] = (sc_file_role_t){"--like", optarg, 0};
             break;
-        case OPT_PLATFORM: platform = optarg; break;
-        case 'o': out = optarg; break;
-        case OPT_BREAKPOINTS: breakpoints_text = optarg; break;
-        case OPT_EAGER: eager_text = optarg; break;
-        case OPT_REPORT: report = 1; break;
-        case OPT_LEVEL: err = sc_cli_choice(optarg, "--level", levels, &level); break;
-        case OPT_PROCESSES: err = parse_processes(optarg, &np_lo, &np_hi); break;
-        case OPT_HELP: fputs(usage, stdout); goto cleanup;
+        case OPT_PLATFORM: o->platform = optarg; break;
+        case 'o': o->out = optarg; break;
+        case OPT_BREAKPOINTS: o->breakpoints_text = optarg; break;
+        case OPT_EAGER: o->eager_text = optarg; break;
+        case OPT_REPORT: o->report = 1; break;
+        case OPT_LEVEL: err = sc_cli_choice(optarg, "--level", levels, &o->level); break;
+        case OPT_PROCESSES: err = parse_processes(optarg, &o->np_lo, &o->np_hi); break;
+        case OPT_HELP:
+            fputs(usage, stdout);
+            *done = 1;
+            return SC_OK;
         case ':':
             err = sc_error(SC_ERR_INPUT, "'%s needs a value (simcoll calibrate --help)",
                            sc_cli_refused_option(args, before, longopts));
@@ -319,110 +332,142 @@ int sc_cli_calibrate(int argc, char **argv)
     }
     if (!err && optind < argc - 1)
         err = sc_error(SC_ERR_INPUT, "calibrate: unexpected argument '%s'", args[optind]);
-    if (!err && all.n == 0)
-        err = sc_error(SC_ERR_INPUT, "calibrate needs measurements, e.g. --osu-latency lat.txt "
-                                     "(simcoll calibrate --help lists the formats)");
-    if (!err && np_lo > 0)
-        err = keep_processes(&all, np_lo, np_hi);
-    if (!err && report && !like && !platform)
-        err = sc_error(SC_ERR_INPUT, "calibrate --report needs --platform FILE (the platform to "
-                                     "report on)");
-    if (!err && !report && !like)
-        err = sc_error(SC_ERR_INPUT, "calibrate needs --like FILE: the platform whose nodes, "
-                                     "links and other level the fit starts from");
-    if (!err && like && platform)
-        err = sc_error(SC_ERR_INPUT, "calibrate: give --like FILE to fit, or --report --platform "
-                                     "FILE to report on a platform, not both");
-    if (!err && platform && out)
-        err = sc_error(SC_ERR_INPUT, "calibrate: -o writes a fitted platform; with --platform "
-                                     "nothing is fitted");
-    if (!err) {
-        files[nfiles++] = (sc_file_role_t){"-o", out, 1};
-        err = sc_files_distinct(files, nfiles);
-    }
-    if (err)
-        goto cleanup;
-    if (platform) { /* report only */
-        if ((err = sc_platform_load("--platform", platform, &plat)))
-            goto cleanup;
-        print_residuals(&plat.level[level], plat.header_bytes, level == SC_LEVEL_INTRA, &all, 1);
-        goto cleanup;
-    }
+    return err;
+}
 
-    if ((err = sc_platform_load("--like", like, &plat)))
-        goto cleanup;
-    size_t eager = plat.level[level].eager_limit;
-    if (eager_text && (err = sc_parse_size(eager_text, "--eager-limit", &eager)))
-        goto cleanup;
-    if (breakpoints_text) {
-        if (!(bp_copy = strdup(breakpoints_text))) {
-            err = sc_error(SC_ERR_RUN, "out of memory");
-            goto cleanup;
-        }
-        if ((err = sc_cli_split_list(bp_copy, "--breakpoints", &bp_items, &nbp)))
-            goto cleanup;
-        if (!(breakpoints = malloc((size_t)nbp * sizeof *breakpoints))) {
-            err = sc_error(SC_ERR_RUN, "out of memory");
-            goto cleanup;
-        }
-        for (int i = 0; i < nbp && !err; i++) {
-            err = sc_parse_size(bp_items[i], "--breakpoints", &breakpoints[i]);
-            if (!err && i > 0 && breakpoints[i] <= breakpoints[i - 1])
-                err = sc_error(SC_ERR_INPUT, "--breakpoints: '%s' is not above '%s'; give them "
-                                             "in increasing order",
-                               bp_items[i], bp_items[i - 1]);
-        }
-        if (!err && nbp > SC_MAX_SEGMENTS - 2)
-            err = sc_error(SC_ERR_INPUT, "--breakpoints: at most %d", SC_MAX_SEGMENTS - 2);
-        if (err)
-            goto cleanup;
+/* The checks across options: fit (--like) or report (--platform). */
+static sc_err_t check_calibrate_opts(calibrate_opts_t *o)
+{
+    sc_err_t err;
+    if (o->all.n == 0)
+        return sc_error(SC_ERR_INPUT, "calibrate needs measurements, e.g. --osu-latency lat.txt "
+                                      "(simcoll calibrate --help lists the formats)");
+    if (o->np_lo > 0 && (err = keep_processes(&o->all, o->np_lo, o->np_hi)))
+        return err;
+    if (o->report && !o->like && !o->platform)
+        return sc_error(SC_ERR_INPUT, "calibrate --report needs --platform FILE (the platform "
+                                      "to report on)");
+    if (!o->report && !o->like)
+        return sc_error(SC_ERR_INPUT, "calibrate needs --like FILE: the platform whose nodes, "
+                                      "links and other level the fit starts from");
+    if (o->like && o->platform)
+        return sc_error(SC_ERR_INPUT, "calibrate: give --like FILE to fit, or --report "
+                                      "--platform FILE to report on a platform, not both");
+    if (o->platform && o->out)
+        return sc_error(SC_ERR_INPUT, "calibrate: -o writes a fitted platform; with --platform "
+                                      "nothing is fitted");
+    o->files[o->nfiles++] = (sc_file_role_t){"-o", o->out, 1};
+    return sc_files_distinct(o->files, o->nfiles);
+}
+
+/* --breakpoints S,S,...: increasing sizes, into *breakpoints (the caller
+ * frees it). */
+static sc_err_t parse_breakpoints(const char *text, size_t **breakpoints, int *nbp)
+{
+    char *copy = strdup(text), **items = NULL;
+    sc_err_t err = copy ? sc_cli_split_list(copy, "--breakpoints", &items, nbp)
+                        : sc_error(SC_ERR_RUN, "out of memory");
+    if (!err && !(*breakpoints = malloc((size_t)*nbp * sizeof **breakpoints)))
+        err = sc_error(SC_ERR_RUN, "out of memory");
+    for (int i = 0; i < *nbp && !err; i++) {
+        err = sc_parse_size(items[i], "--breakpoints", &(*breakpoints)[i]);
+        if (!err && i > 0 && (*breakpoints)[i] <= (*breakpoints)[i - 1])
+            err = sc_error(SC_ERR_INPUT, "--breakpoints: '%s' is not above '%s'; give them "
+                                         "in increasing order",
+                           items[i], items[i - 1]);
     }
+    if (!err && *nbp > SC_MAX_SEGMENTS - 2)
+        err = sc_error(SC_ERR_INPUT, "--breakpoints: at most %d", SC_MAX_SEGMENTS - 2);
+    free(items);
+    free(copy);
+    return err;
+}
+
+/* -o: the platform of --like with the fitted level, naming the command and
+ * the files it was fitted to. */
+static sc_err_t write_fitted(const calibrate_opts_t *o, const sc_fit_t *fit, int argc,
+                             char **argv)
+{
+    char *made_by = NULL, *comment = NULL;
+    size_t len1 = 0, len2 = 0;
+    sc_err_t err;
+    FILE *mb = open_memstream(&made_by, &len1), *cm = open_memstream(&comment, &len2);
+    if (mb && cm) {
+        fputs("simcoll", mb);
+        for (int i = 1; i < argc; i++)
+            fprintf(mb, " %s", argv[i]);
+        fprintf(cm, "  The %s level was fitted by simcoll calibrate to:", levels[o->level]);
+        for (int i = 0; i < o->all.n; i++)
+            fprintf(cm, "\n    %s (%s, %d points)", o->all.series[i].path,
+                    o->all.series[i].source ? o->all.series[i].source : "",
+                    o->all.series[i].npoints);
+    }
+    int bad = !mb || !cm;
+    bad |= mb && fclose(mb) != 0;
+    bad |= cm && fclose(cm) != 0;
+    if (bad) {
+        err = sc_error(SC_ERR_RUN, "out of memory");
+    } else {
+        sc_generate_spec_t gen = {.level = &fit->level, .level_id = (sc_level_id_t)o->level,
+                                  .made_by = made_by, .comment = comment};
+        err = sc_generate("--like", o->like, &gen, o->out);
+    }
+    free(made_by);
+    free(comment);
+    return err;
+}
+
+/* Fits the level of --like to the measurements, writes it with -o, and
+ * prints the fit and its residuals. */
+static sc_err_t fit_level(const calibrate_opts_t *o, int argc, char **argv)
+{
+    sc_platform_t plat = {0};
+    size_t *breakpoints = NULL;
+    int nbp = 0;
+    sc_err_t err = sc_platform_load("--like", o->like, &plat);
+    size_t eager = err ? 0 : plat.level[o->level].eager_limit;
+    if (!err && o->eager_text)
+        err = sc_parse_size(o->eager_text, "--eager-limit", &eager);
+    if (!err && o->breakpoints_text)
+        err = parse_breakpoints(o->breakpoints_text, &breakpoints, &nbp);
     sc_fit_spec_t spec = {.breakpoints = breakpoints, .nbreakpoints = nbp,
                           .eager_limit = eager, .header_bytes = plat.header_bytes,
-                          .fallback = &plat.level[level],
-                          .shared_memory = level == SC_LEVEL_INTRA};
+                          .fallback = &plat.level[o->level],
+                          .shared_memory = o->level == SC_LEVEL_INTRA};
     sc_fit_t fit;
-    if ((err = sc_calibrate_fit(&spec, all.series, all.n, &fit)))
-        goto cleanup;
+    if (!err)
+        err = sc_calibrate_fit(&spec, o->all.series, o->all.n, &fit);
     /* With -o the fit is printed once its platform has loaded and been
      * written: a fit that makes no platform prints nothing but the error. */
-    if (out) {
-        /* The command and the files, for the record. */
-        char *made_by = NULL, *comment = NULL;
-        size_t len1 = 0, len2 = 0;
-        FILE *mb = open_memstream(&made_by, &len1), *cm = open_memstream(&comment, &len2);
-        if (mb && cm) {
-            fputs("simcoll", mb);
-            for (int i = 1; i < argc; i++)
-                fprintf(mb, " %s", argv[i]);
-            fprintf(cm, "  The %s level was fitted by simcoll calibrate to:", levels[level]);
-            for (int i = 0; i < all.n; i++)
-                fprintf(cm, "\n    %s (%s, %d points)", all.series[i].path,
-                        all.series[i].source ? all.series[i].source : "", all.series[i].npoints);
-        }
-        int bad = !mb || !cm;
-        bad |= mb && fclose(mb) != 0;
-        bad |= cm && fclose(cm) != 0;
-        if (bad) {
-            err = sc_error(SC_ERR_RUN, "out of memory");
-        } else {
-            sc_generate_spec_t gen = {.level = &fit.level, .level_id = (sc_level_id_t)level,
-                                      .made_by = made_by, .comment = comment};
-            err = sc_generate("--like", like, &gen, out);
-        }
-        free(made_by);
-        free(comment);
-    }
+    if (!err && o->out)
+        err = write_fitted(o, &fit, argc, argv);
     if (!err) {
-        print_fit(&fit, levels[level]);
-        print_residuals(&fit.level, plat.header_bytes, level == SC_LEVEL_INTRA, &all, report);
+        print_fit(&fit, levels[o->level]);
+        print_residuals(&fit.level, plat.header_bytes, o->level == SC_LEVEL_INTRA, &o->all,
+                        o->report);
     }
-cleanup:
-    free(files);
-    sc_platform_destroy(&plat);
-    sc_series_destroy(all.series, all.n);
-    free(bp_copy);
-    free(bp_items);
     free(breakpoints);
+    sc_platform_destroy(&plat);
+    return err;
+}
+
+int sc_cli_calibrate(int argc, char **argv)
+{
+    calibrate_opts_t o = {.level = SC_LEVEL_INTER,
+                          .files = calloc((size_t)argc + 1, sizeof *o.files)};
+    sc_platform_t plat = {0};
+    int done = 0;
+    sc_err_t err = o.files ? parse_calibrate_opts(argc, argv, &o, &done)
+                           : sc_error(SC_ERR_RUN, "out of memory");
+    if (!err && !done && !(err = check_calibrate_opts(&o))) {
+        if (!o.platform)
+            err = fit_level(&o, argc, argv);
+        else if (!(err = sc_platform_load("--platform", o.platform, &plat))) /* report only */
+            print_residuals(&plat.level[o.level], plat.header_bytes,
+                            o.level == SC_LEVEL_INTRA, &o.all, 1);
+    }
+    free(o.files);
+    sc_platform_destroy(&plat);
+    sc_series_destroy(o.all.series, o.all.n);
     return err ? sc_cli_fail(err) : 0;
 }

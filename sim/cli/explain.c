@@ -84,6 +84,91 @@ static sc_err_t steps_of(const sc_run_result_t *res, int np, int *step_of_msg, i
     return SC_OK;
 }
 
+/* Counts message k in its step: messages, bytes, span, time alone (on the
+ * `idle` model) and waited; inter-node bytes and messages in the step's
+ * slots of nic and nic_messages (per node and direction). */
+static void tally_message(sc_explain_t *out, const sc_model_t *idle, const sc_platform_t *plat,
+                          const sc_run_result_t *res, long k, double *nic, long *nic_messages)
+{
+    const sc_msg_record_t *m = &res->msgs[k];
+    sc_explain_step_t *st = &out->steps[out->step_of_msg[k] - 1];
+    st->messages[m->level]++;
+    st->bytes[m->level] += m->bytes;
+    if (m->posted < st->start)
+        st->start = m->posted;
+    double end = arrived(m) ? m->arrived : m->left;
+    if (end > st->end)
+        st->end = end;
+    double from = 0;
+    const sc_level_t *lv = sc_model_level(idle, m->src, m->dst);
+    double alone = sc_model_send(idle, m->src, m->dst, (size_t)m->bytes, &from, 0) -
+                   sc_level_recv_overhead(lv, (size_t)m->bytes);
+    if (alone > st->alone)
+        st->alone = alone;
+    double waited = end - m->posted - alone;
+    waited = waited > 0 ? waited : 0;
+    st->waited_mean += waited;
+    if (waited > st->waited_max)
+        st->waited_max = waited;
+    if (m->level == SC_LEVEL_INTER) {
+        size_t base = 2 * (size_t)plat->nnodes * (size_t)(out->step_of_msg[k] - 1);
+        size_t up = base + 2 * (size_t)res->node_of[m->src],
+               down = base + 2 * (size_t)res->node_of[m->dst] + 1;
+        nic[up] += m->bytes;
+        nic[down] += m->bytes;
+        nic_messages[up]++;
+        nic_messages[down]++;
+    }
+}
+
+/* Each step's mean wait and busiest NIC, from the tallies. */
+static void finish_steps(sc_explain_t *out, const sc_platform_t *plat, const double *nic,
+                         const long *nic_messages)
+{
+    for (int s = 0; s < out->nsteps; s++) {
+        sc_explain_step_t *st = &out->steps[s];
+        long count = st->messages[SC_LEVEL_INTRA] + st->messages[SC_LEVEL_INTER];
+        st->waited_mean = count ? st->waited_mean / (double)count : 0;
+        st->busiest_node = -1;
+        for (int i = 0; i < 2 * plat->nnodes; i++) {
+            size_t at = 2 * (size_t)plat->nnodes * (size_t)s + (size_t)i;
+            if (nic[at] > st->busiest_bytes) {
+                st->busiest_bytes = nic[at];
+                st->busiest_messages = nic_messages[at];
+                st->busiest_node = i / 2;
+                st->busiest_in = i % 2;
+            }
+        }
+    }
+}
+
+/* The critical path, back from the rank that finished last, earliest
+ * message first. */
+static sc_err_t critical_path(sc_explain_t *out, int np, const sc_run_result_t *res)
+{
+    out->last_rank = 0;
+    for (int r = 1; r < np; r++)
+        if (res->finish[r] > res->finish[out->last_rank])
+            out->last_rank = r;
+    out->path = malloc(((size_t)res->nmsgs + 1) * sizeof *out->path);
+    if (!out->path)
+        return sc_error(SC_ERR_RUN, "--explain: out of memory");
+    long k = last_completed(res, out->last_rank, res->finish[out->last_rank]);
+    while (k >= 0 && out->npath <= res->nmsgs) {
+        out->path[out->npath++] = k;
+        const sc_msg_record_t *m = &res->msgs[k];
+        long before = last_completed(res, m->src, m->posted);
+        /* Steps only go down along the path: no loops. */
+        k = before >= 0 && out->step_of_msg[before] < out->step_of_msg[k] ? before : -1;
+    }
+    for (int i = 0; i < out->npath / 2; i++) { /* earliest first */
+        long t = out->path[i];
+        out->path[i] = out->path[out->npath - 1 - i];
+        out->path[out->npath - 1 - i] = t;
+    }
+    return SC_OK;
+}
+
 sc_err_t sc_explain(const sc_platform_t *plat, int np, const sc_run_result_t *res,
                     sc_explain_t *out)
 {
@@ -113,78 +198,15 @@ sc_err_t sc_explain(const sc_platform_t *plat, int np, const sc_run_result_t *re
     idle.nic_free = NULL;
     for (int s = 0; !err && s < out->nsteps; s++)
         out->steps[s] = (sc_explain_step_t){.start = INFINITY, .end = -INFINITY};
-    for (long k = 0; !err && k < res->nmsgs; k++) {
-        const sc_msg_record_t *m = &res->msgs[k];
-        sc_explain_step_t *st = &out->steps[out->step_of_msg[k] - 1];
-        st->messages[m->level]++;
-        st->bytes[m->level] += m->bytes;
-        if (m->posted < st->start)
-            st->start = m->posted;
-        double end = arrived(m) ? m->arrived : m->left;
-        if (end > st->end)
-            st->end = end;
-        double from = 0;
-        const sc_level_t *lv = sc_model_level(&idle, m->src, m->dst);
-        double alone = sc_model_send(&idle, m->src, m->dst, (size_t)m->bytes, &from, 0) -
-                       sc_level_recv_overhead(lv, (size_t)m->bytes);
-        if (alone > st->alone)
-            st->alone = alone;
-        double waited = end - m->posted - alone;
-        waited = waited > 0 ? waited : 0;
-        st->waited_mean += waited;
-        if (waited > st->waited_max)
-            st->waited_max = waited;
-        if (m->level == SC_LEVEL_INTER) {
-            size_t base = 2 * (size_t)plat->nnodes * (size_t)(out->step_of_msg[k] - 1);
-            size_t up = base + 2 * (size_t)res->node_of[m->src],
-                   down = base + 2 * (size_t)res->node_of[m->dst] + 1;
-            nic[up] += m->bytes;
-            nic[down] += m->bytes;
-            nic_messages[up]++;
-            nic_messages[down]++;
-        }
-    }
-    for (int s = 0; !err && s < out->nsteps; s++) {
-        sc_explain_step_t *st = &out->steps[s];
-        long count = st->messages[SC_LEVEL_INTRA] + st->messages[SC_LEVEL_INTER];
-        st->waited_mean = count ? st->waited_mean / (double)count : 0;
-        st->busiest_node = -1;
-        for (int i = 0; i < 2 * plat->nnodes; i++) {
-            size_t at = 2 * (size_t)plat->nnodes * (size_t)s + (size_t)i;
-            if (nic[at] > st->busiest_bytes) {
-                st->busiest_bytes = nic[at];
-                st->busiest_messages = nic_messages[at];
-                st->busiest_node = i / 2;
-                st->busiest_in = i % 2;
-            }
-        }
-    }
+    for (long k = 0; !err && k < res->nmsgs; k++)
+        tally_message(out, &idle, plat, res, k, nic, nic_messages);
+    if (!err)
+        finish_steps(out, plat, nic, nic_messages);
     free(nic);
     free(nic_messages);
     sc_model_destroy(&model);
-    /* The critical path, back from the rank that finished last. */
-    if (!err) {
-        out->last_rank = 0;
-        for (int r = 1; r < np; r++)
-            if (res->finish[r] > res->finish[out->last_rank])
-                out->last_rank = r;
-        out->path = malloc(((size_t)res->nmsgs + 1) * sizeof *out->path);
-        if (!out->path)
-            err = sc_error(SC_ERR_RUN, "--explain: out of memory");
-        long k = err ? -1 : last_completed(res, out->last_rank, res->finish[out->last_rank]);
-        while (k >= 0 && out->npath <= res->nmsgs) {
-            out->path[out->npath++] = k;
-            const sc_msg_record_t *m = &res->msgs[k];
-            long before = last_completed(res, m->src, m->posted);
-            /* Steps only go down along the path: no loops. */
-            k = before >= 0 && out->step_of_msg[before] < out->step_of_msg[k] ? before : -1;
-        }
-        for (int i = 0; i < out->npath / 2; i++) { /* earliest first */
-            long t = out->path[i];
-            out->path[i] = out->path[out->npath - 1 - i];
-            out->path[out->npath - 1 - i] = t;
-        }
-    }
+    if (!err)
+        err = critical_path(out, np, res);
     if (err)
         sc_explain_destroy(out);
     return err;

@@ -350,33 +350,25 @@ static int by_x(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Writes the gnuplot script: one inline data block per group. */
-static sc_err_t write_script(const plot_opts_t *o, const table_t *t, int xc, int yc, int bc,
-                             const int *where_col, const char *terminal, char **script)
+/* The rows --where keeps, grouped by --by's column (groups[], the first
+ * row of each its value), with the range [lo, hi] of x (0) and y (1); a
+ * value that is not a number is SC_ERR_INPUT naming its line. */
+static sc_err_t collect_groups(const plot_opts_t *o, const table_t *t, int xc, int yc, int bc,
+                               const int *where_col, const char **groups, int *ngroups,
+                               double lo[2], double hi[2])
 {
-    size_t len;
-    FILE *s = open_memstream(script, &len);
-    point_t *pts = malloc(((size_t)t->nrows + 1) * sizeof *pts);
-    const char **groups = malloc(((size_t)t->nrows + 1) * sizeof *groups);
-    if (!s || !pts || !groups) {
-        if (s)
-            fclose(s);
-        free(pts);
-        free(groups);
-        return sc_error(SC_ERR_RUN, "out of memory");
-    }
-    int ngroups = 0, npoints = 0;
-    double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
+    int npoints = 0;
     sc_err_t err = SC_OK;
+    *ngroups = 0;
     for (int r = 0; r < t->nrows && !err; r++) {
         if (!kept(t, where_col, o->where, o->nwhere, r))
             continue;
         const char *g = bc >= 0 ? cell(t, r, bc) : "";
         int known = 0;
-        for (int i = 0; i < ngroups && !known; i++)
+        for (int i = 0; i < *ngroups && !known; i++)
             known = strcmp(groups[i], g) == 0;
         if (!known)
-            groups[ngroups++] = g;
+            groups[(*ngroups)++] = g;
         for (int a = 0; a < 2 && !err; a++) {
             const char *text = cell(t, r, a ? yc : xc);
             char *end;
@@ -394,8 +386,16 @@ static sc_err_t write_script(const plot_opts_t *o, const table_t *t, int xc, int
     if (!err && npoints == 0)
         err = sc_error(SC_ERR_INPUT, "plot '%s': no row to draw%s", o->csv,
                        o->nwhere ? " (--where kept none)" : "");
-    char quoted[1024];
-    for (int g = 0; g < ngroups && !err; g++) {
+    return err;
+}
+
+/* An inline data block per group, its points in x order (pts: room for
+ * every row). */
+static void write_blocks(FILE *s, const plot_opts_t *o, const table_t *t, int xc, int yc,
+                         int bc, const int *where_col, const char **groups, int ngroups,
+                         point_t *pts)
+{
+    for (int g = 0; g < ngroups; g++) {
         int n = 0;
         for (int r = 0; r < t->nrows; r++)
             if (kept(t, where_col, o->where, o->nwhere, r) &&
@@ -407,51 +407,91 @@ static sc_err_t write_script(const plot_opts_t *o, const table_t *t, int xc, int
             fprintf(s, "%.17g %.17g\n", pts[i].x, pts[i].y);
         fputs("EOD\n", s);
     }
+}
+
+/* The axes' labels, formats and scales. Both axes are written; a
+ * logarithmic axis over values not above 0 is SC_ERR_INPUT (the y axis's
+ * when both are). */
+static sc_err_t write_axes(FILE *s, const plot_opts_t *o, const double lo[2], const double hi[2])
+{
+    char quoted[1024];
+    const char *names[2] = {o->x, o->y};
+    int logs[2] = {o->logx, o->logy};
+    sc_err_t err = SC_OK;
+    for (int a = 0; a < 2; a++) {
+        int log = logs[a] >= 0 ? logs[a] : lo[a] > 0 && hi[a] >= 100 * lo[a];
+        if (log && lo[a] <= 0)
+            err = sc_error(SC_ERR_INPUT,
+                           "plot: a logarithmic %s axis needs values above 0, "
+                           "and %s has %g (use --lin%c)",
+                           a ? "y" : "x", names[a], lo[a], a ? 'y' : 'x');
+        sc_gnuplot_quote(label(names[a]), quoted, sizeof quoted);
+        fprintf(s, "set %clabel '%s'\nset format %c '%s'\n", a ? 'y' : 'x', quoted,
+                a ? 'y' : 'x', tick_format(names[a]));
+        /* Sizes in bytes tick at powers of 16 (1 B, 16 B, ... 4 KiB), where
+         * their binary prefixes read as whole numbers; ticks at powers
+         * of 10 would read "977 KiB". */
+        if (log && sc_ends_with(names[a], "bytes"))
+            fprintf(s, "set logscale %c 2\nset %ctics 16\n", a ? 'y' : 'x', a ? 'y' : 'x');
+        else if (log)
+            fprintf(s, "set logscale %c\n", a ? 'y' : 'x');
+    }
+    return err;
+}
+
+/* The plot command: a line per group. */
+static void write_plot(FILE *s, const plot_opts_t *o, const char **groups, int ngroups)
+{
+    char quoted[1024];
+    fputs("plot ", s);
+    for (int g = 0; g < ngroups; g++) {
+        char title[512];
+        /* A value that is a word says what it is; a number needs its
+         * column's name (np 64). */
+        char *end;
+        strtod(groups[g], &end);
+        int numeric = *groups[g] && *end == '\0';
+        if (o->by && !numeric)
+            snprintf(title, sizeof title, "%s", groups[g]);
+        else
+            snprintf(title, sizeof title, "%s %s", o->by ? o->by : o->y, groups[g]);
+        sc_gnuplot_quote(title, quoted, sizeof quoted);
+        fprintf(s, "%s$d%d using 1:2 with linespoints lw 2 title '%s'", g ? ", \\\n     " : "",
+                g, quoted);
+    }
+    fputc('\n', s);
+}
+
+/* Writes the gnuplot script: one inline data block per group. */
+static sc_err_t write_script(const plot_opts_t *o, const table_t *t, int xc, int yc, int bc,
+                             const int *where_col, const char *terminal, char **script)
+{
+    size_t len;
+    FILE *s = open_memstream(script, &len);
+    point_t *pts = malloc(((size_t)t->nrows + 1) * sizeof *pts);
+    const char **groups = malloc(((size_t)t->nrows + 1) * sizeof *groups);
+    if (!s || !pts || !groups) {
+        if (s)
+            fclose(s);
+        free(pts);
+        free(groups);
+        return sc_error(SC_ERR_RUN, "out of memory");
+    }
+    int ngroups = 0;
+    double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
+    sc_err_t err = collect_groups(o, t, xc, yc, bc, where_col, groups, &ngroups, lo, hi);
     if (!err) {
+        write_blocks(s, o, t, xc, yc, bc, where_col, groups, ngroups, pts);
         /* The key goes under the plot: beside it, long titles (a
          * platform file, a command) squeeze the plot to half the width. */
         fprintf(s, "set terminal %s\nset output\nset grid\nset key below\n", terminal);
-        const char *names[2] = {o->x, o->y};
-        int logs[2] = {o->logx, o->logy};
-        for (int a = 0; a < 2; a++) {
-            int log = logs[a] >= 0 ? logs[a] : lo[a] > 0 && hi[a] >= 100 * lo[a];
-            if (log && lo[a] <= 0)
-                err = sc_error(SC_ERR_INPUT,
-                               "plot: a logarithmic %s axis needs values above 0, "
-                               "and %s has %g (use --lin%c)",
-                               a ? "y" : "x", names[a], lo[a], a ? 'y' : 'x');
-            sc_gnuplot_quote(label(names[a]), quoted, sizeof quoted);
-            fprintf(s, "set %clabel '%s'\nset format %c '%s'\n", a ? 'y' : 'x', quoted,
-                    a ? 'y' : 'x', tick_format(names[a]));
-            /* Sizes in bytes tick at powers of 16 (1 B, 16 B, ... 4 KiB), where
-             * their binary prefixes read as whole numbers; ticks at powers
-             * of 10 would read "977 KiB". */
-            if (log && sc_ends_with(names[a], "bytes"))
-                fprintf(s, "set logscale %c 2\nset %ctics 16\n", a ? 'y' : 'x', a ? 'y' : 'x');
-            else if (log)
-                fprintf(s, "set logscale %c\n", a ? 'y' : 'x');
-        }
+        err = write_axes(s, o, lo, hi);
         if (o->title) {
+            char quoted[1024];
             sc_gnuplot_quote(o->title, quoted, sizeof quoted);
             fprintf(s, "set title '%s'\n", quoted);
         }
-        fputs("plot ", s);
-        for (int g = 0; g < ngroups; g++) {
-            char title[512];
-            /* A value that is a word says what it is; a number needs its
-             * column's name (np 64). */
-            char *end;
-            strtod(groups[g], &end);
-            int numeric = *groups[g] && *end == '\0';
-            if (o->by && !numeric)
-                snprintf(title, sizeof title, "%s", groups[g]);
-            else
-                snprintf(title, sizeof title, "%s %s", o->by ? o->by : o->y, groups[g]);
-            sc_gnuplot_quote(title, quoted, sizeof quoted);
-            fprintf(s, "%s$d%d using 1:2 with linespoints lw 2 title '%s'", g ? ", \\\n     " : "",
-                    g, quoted);
-        }
-        fputc('\n', s);
+        write_plot(s, o, groups, ngroups);
     }
     free(pts);
     free(groups);

@@ -7,7 +7,6 @@
 #include "plot.h"
 #include "plugin.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +18,7 @@
 #include "plot.h"
 #include "common/sc_units.h"
 #include "report.h"
+#include "run_opts.h"
 #include "trace.h"
 #include "sim/engine/engine.h"
 #include "sim/io/files.h"
@@ -31,192 +31,101 @@
 /* Programs are small text files; a larger one is a mistake. */
 #define MAX_PROGRAM_BYTES (16u << 20)
 
-typedef struct {
-    const char *platform, *np_list, *mapping, *trace, *format_name, *coll, *algo, *dims;
-    const char *timeline, *trace_json, *paje; /* run: every message */
-    const char *loads[SC_CLI_MAX_LOADS]; /* run: --load, loaded before the program is read */
-    int nloads;
-    const char *output, *plot;
-    const sc_profile_t *mpi;
-    int payload;
-    sc_cli_data_t data; /* --data */
-    enum { PACK_NONE, PACK_AUTO, PACK_SHOW } pack;
-    sc_format_t format;
-    sc_op_t op;
-    sc_type_t type;
-    int root;
-    const char *program; /* run: the file */
-    double turning_from; /* where the turning point is looked for */
-    /* Options given that only some commands or collectives use: refused
-     * where they would be ignored. */
-    int op_given, type_given, root_given, from_given, format_given;
-} popts_t;
-
-enum { OPT_TRACE = 300, OPT_PACK, OPT_MPI, OPT_COLL, OPT_ALGO, OPT_DIMS, OPT_PLOT, OPT_OP,
-       OPT_TYPE, OPT_ROOT, OPT_FROM, OPT_DATA, OPT_TIMELINE, OPT_TRACE_JSON, OPT_PAJE,
-       OPT_LOAD };
-
-static sc_err_t parse_popts(int argc, char **argv, int tune, popts_t *o, int *done)
+static void print_run_usage(void)
 {
-    static const struct option run_opts[] = {
-        {"platform", required_argument, NULL, 'p'}, {"np", required_argument, NULL, 'n'},
-        {"mapping", required_argument, NULL, 'm'},  {"mpi", required_argument, NULL, OPT_MPI},
-        {"no-payload", no_argument, NULL, 'N'},     {"trace-ops", required_argument, NULL, OPT_TRACE},
-        {"pack", required_argument, NULL, OPT_PACK}, {"format", required_argument, NULL, 'f'},
-        {"turning-from", required_argument, NULL, OPT_FROM},
-        {"data", required_argument, NULL, OPT_DATA},
-        {"timeline", required_argument, NULL, OPT_TIMELINE},
-        {"trace", required_argument, NULL, OPT_TRACE_JSON},
-        {"paje", required_argument, NULL, OPT_PAJE},
-        {"load", required_argument, NULL, OPT_LOAD},
-        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
-    static const struct option tune_opts[] = {
-        {"platform", required_argument, NULL, 'p'}, {"np", required_argument, NULL, 'n'},
-        {"mapping", required_argument, NULL, 'm'},  {"mpi", required_argument, NULL, OPT_MPI},
-        {"coll", required_argument, NULL, OPT_COLL}, {"algo", required_argument, NULL, OPT_ALGO},
-        {"dims", required_argument, NULL, OPT_DIMS}, {"op", required_argument, NULL, OPT_OP},
-        {"type", required_argument, NULL, OPT_TYPE}, {"root", required_argument, NULL, OPT_ROOT},
-        {"output", required_argument, NULL, 'o'},   {"plot", required_argument, NULL, OPT_PLOT},
-        {"format", required_argument, NULL, 'f'},   {"help", no_argument, NULL, 'h'},
-        {"turning-from", required_argument, NULL, OPT_FROM}, {NULL, 0, NULL, 0}};
-    static const char *const formats[] = {"table", "csv", "json", NULL};
-    static const char *const tune_formats[] = {"table", "csv", NULL};
-    static const char *const packs[] = {"none", "auto", "show", NULL};
-    *o = (popts_t){.payload = 1, .op = SC_OP_SUM, .type = SC_TYPE_DOUBLE,
-                   .turning_from = SC_TURNING_FROM_PATENT};
-    size_t from;
-    *done = 0;
-    opterr = 0;
-    optind = 0;
-    char **args = argv + 1; /* getopt starts after "run" / "tune" */
-    int nargs = argc - 1, c, index;
-    sc_err_t err = SC_OK;
-    for (int before = 1;
-         !err && (c = getopt_long(nargs, args, tune ? ":o:" : ":", tune ? tune_opts : run_opts, NULL)) != -1;
-         before = optind) {
-        switch (c) {
-        case 'p': o->platform = optarg; break;
-        case 'n': o->np_list = optarg; break;
-        case 'm': o->mapping = optarg; break;
-        case 'N': o->payload = 0; break;
-        case OPT_TRACE: o->trace = optarg; break;
-        case OPT_TIMELINE: o->timeline = optarg; break;
-        case OPT_TRACE_JSON: o->trace_json = optarg; break;
-        case OPT_PAJE: o->paje = optarg; break;
-        case OPT_LOAD: err = sc_cli_add_load(o->loads, &o->nloads, optarg); break;
-        case 'o': o->output = optarg; break;
-        case OPT_PLOT: o->plot = optarg; break;
-        case OPT_COLL: o->coll = optarg; break;
-        case OPT_ALGO: o->algo = optarg; break;
-        case OPT_DIMS: o->dims = optarg; break;
-        case OPT_OP:
-            o->op_given = 1;
-            err = sc_op_parse(optarg, "--op", &o->op);
-            break;
-        case OPT_TYPE:
-            o->type_given = 1;
-            err = sc_type_parse(optarg, "--type", &o->type);
-            break;
-        case OPT_ROOT:
-            o->root_given = 1;
-            err = sc_parse_int(optarg, "--root", 0, 1 << 30, &o->root);
-            break;
-        case OPT_DATA:
-            err = sc_cli_data(optarg, &o->data);
-            break;
-        case OPT_FROM:
-            o->from_given = 1;
-            if (!(err = sc_parse_size(optarg, "--turning-from", &from)))
-                o->turning_from = (double)from;
-            break;
-        case OPT_MPI:
-            if (!(o->mpi = sc_profile_find(optarg)))
-                err = sc_error(SC_ERR_INPUT,
-                               "--mpi: unknown profile '%s' (simcoll list --mpi shows them)",
-                               optarg);
-            break;
-        case OPT_PACK:
-            if (!(err = sc_cli_choice(optarg, "--pack", packs, &index)))
-                o->pack = index;
-            break;
-        case 'f':
-            o->format_given = 1;
-            if (!(err = sc_cli_choice(optarg, "--format", tune ? tune_formats : formats, &index)))
-                o->format = (sc_format_t)index;
-            break;
-        case 'h':
-            fputs(tune ? "usage: simcoll tune --platform FILE --coll NAME [--np N] [--algo A | --mpi P]\n"
-                         "         [--dims D] [--op OP] [--type T] [--root R] [--mapping M]\n"
-                         "         [-o CURVE.csv] [--plot CURVE.png] [--format table|csv]\n"
-                         "         [--turning-from SIZE (default 1M, as the patent)]\n"
-                       : "usage: simcoll run --platform FILE [--np N[,N...]] [--mapping M] [--mpi P]\n"
-                         "         [--pack none|auto|show] [--turning-from SIZE] [--trace-ops FILE]\n"
-                         "         [--timeline FILE.svg|.png] [--trace FILE.json] [--paje FILE]\n"
-                         "         [--load FILE.c|FILE.so]\n"
-                         "         [--no-payload] [--data decider=D]\n"
-                         "         [--format table|csv|json] PROGRAM\n"
-                         SC_CLI_DATA_HELP,
-                  stdout);
-            *done = 1;
-            return SC_OK;
-        case ':':
-            err = sc_error(SC_ERR_INPUT, "'%s needs a value (simcoll %s --help lists options)",
-                           sc_cli_refused_option(args, before, tune ? tune_opts : run_opts), tune ? "tune" : "run");
-            break;
-        default:
-            err = sc_error(SC_ERR_INPUT, "unknown option '%s (simcoll %s --help lists options)",
-                           sc_cli_refused_option(args, before, tune ? tune_opts : run_opts), tune ? "tune" : "run");
-            break;
-        }
-    }
-    if (!err && !tune && optind == nargs - 1)
-        o->program = args[optind];
-    else if (!err && optind < nargs)
-        err = sc_error(SC_ERR_INPUT, "unexpected argument '%s' (simcoll %s --help lists options)",
-                       args[tune ? optind : optind + 1], tune ? "tune" : "run");
-    if (!err && !tune && !o->program)
-        err = sc_error(SC_ERR_INPUT, "run needs a program file, e.g. simcoll run --platform "
-                                     "gige.xml experiments/packing/halo.prog");
-    if (!err && !o->platform)
-        err = sc_error(SC_ERR_INPUT,
-                       "--platform FILE is required, e.g. --platform ib4x.xml (a shipped platform)");
-    if (!err && tune && !o->coll)
-        err = sc_error(SC_ERR_INPUT,
-                       "tune needs --coll NAME: allgather, bcast, reduce, allreduce, halo or "
-                       "send");
-    if (!err && !tune && o->from_given && o->pack == PACK_NONE)
-        err = sc_error(SC_ERR_INPUT, "--turning-from says where --pack auto or show looks for "
-                                     "the turning point; give --pack auto or --pack show");
-    const char *shown = o->trace          ? "--trace-ops"
+    fputs("usage: simcoll run --platform FILE [--np N[,N...]] [--mapping M] [--mpi P]\n"
+          "         [--pack none|auto|show] [--turning-from SIZE] [--trace-ops FILE]\n"
+          "         [--timeline FILE.svg|.png] [--trace FILE.json] [--paje FILE]\n"
+          "         [--load FILE.c|FILE.so]\n"
+          "         [--no-payload] [--data decider=D]\n"
+          "         [--format table|csv|json] PROGRAM\n"
+          SC_CLI_DATA_HELP,
+          stdout);
+}
+
+static void print_tune_usage(void)
+{
+    fputs("usage: simcoll tune --platform FILE --coll NAME [--np N] [--algo A | --mpi P]\n"
+          "         [--dims D] [--op OP] [--type T] [--root R] [--mapping M]\n"
+          "         [-o CURVE.csv] [--plot CURVE.png] [--format table|csv]\n"
+          "         [--turning-from SIZE (default 1M, as the patent)]\n",
+          stdout);
+}
+
+static const int run_accepts[] = {
+    SC_OPT_PLATFORM, SC_OPT_NP, SC_OPT_MAPPING, SC_OPT_MPI_PROGRAM, SC_OPT_NO_PAYLOAD,
+    SC_OPT_TRACE_OPS, SC_OPT_PACK, SC_OPT_FORMAT, SC_OPT_TURNING_FROM, SC_OPT_DATA,
+    SC_OPT_TIMELINE, SC_OPT_TRACE, SC_OPT_PAJE, SC_OPT_LOAD, SC_OPT_HELP, 0};
+
+static const sc_run_syntax_t run_syntax = {
+    .name = "run",
+    .shortopts = ":",
+    .options = run_accepts,
+    .takes_program = 1,
+    .help = print_run_usage,
+};
+
+static const int tune_accepts[] = {
+    SC_OPT_PLATFORM, SC_OPT_NP, SC_OPT_MAPPING, SC_OPT_MPI_PROGRAM, SC_OPT_COLL_TUNE,
+    SC_OPT_ALGO, SC_OPT_DIMS, SC_OPT_OP, SC_OPT_TYPE, SC_OPT_ROOT, SC_OPT_OUTPUT, SC_OPT_PLOT,
+    SC_OPT_FORMAT_CURVE, SC_OPT_HELP, SC_OPT_TURNING_FROM, 0};
+
+static const sc_run_syntax_t tune_syntax = {
+    .name = "tune",
+    .shortopts = ":o:",
+    .options = tune_accepts,
+    .help = print_tune_usage,
+};
+
+/* run's checks of its options, across them. */
+static sc_err_t check_run_options(const sc_run_opts_t *o)
+{
+    if (o->from_given && o->pack == SC_PACK_NONE)
+        return sc_error(SC_ERR_INPUT, "--turning-from says where --pack auto or show looks for "
+                                      "the turning point; give --pack auto or --pack show");
+    const char *shown = o->trace_ops      ? "--trace-ops"
                         : o->timeline     ? "--timeline"
-                        : o->trace_json   ? "--trace"
+                        : o->trace        ? "--trace"
                         : o->paje         ? "--paje"
                         : o->format_given ? "--format"
                                           : NULL;
-    if (!err && !tune && o->pack == PACK_SHOW && shown)
-        err = sc_error(SC_ERR_INPUT, "--pack show prints the rewritten program and runs "
-                                     "nothing, so %s has nothing to apply to",
-                       shown);
-    if (!err && o->mapping &&
-        (!strcmp(o->mapping, "partition") || !strcmp(o->mapping, "greedy")))
-        err = sc_error(SC_ERR_INPUT,
-                       "--mapping %s partitions one algorithm's graph; a program runs several, "
-                       "so use block, cyclic or a mapping file (simcoll map writes one)",
-                       o->mapping);
-    const sc_file_role_t files[] = {
-        {"--platform", o->platform, 0}, {"the program", o->program, 0},
-        {"--mapping", o->mapping, 0},   {"--trace-ops", o->trace, 1},
-        {"--timeline", o->timeline, 1}, {"--trace", o->trace_json, 1},
-        {"--paje", o->paje, 1},         {"-o", o->output, 1},
-        {"--plot", o->plot, 1}};
-    if (!err)
-        err = sc_files_distinct(files, (int)(sizeof files / sizeof files[0]));
+    if (o->pack == SC_PACK_SHOW && shown)
+        return sc_error(SC_ERR_INPUT, "--pack show prints the rewritten program and runs "
+                                      "nothing, so %s has nothing to apply to",
+                        shown);
+    return SC_OK;
+}
+
+/* Reads and checks the options of run or tune, before any file is read;
+ * sets *done after --help. */
+static sc_err_t program_options(int argc, char **argv, int tune, sc_run_opts_t *o, int *done)
+{
+    sc_err_t err = sc_run_opts_parse(tune ? &tune_syntax : &run_syntax, argc, argv, o, done);
+    if (err || *done)
+        return err;
+    if (!tune && !o->program)
+        return sc_error(SC_ERR_INPUT, "run needs a program file, e.g. simcoll run --platform "
+                                      "gige.xml experiments/packing/halo.prog");
+    if ((err = sc_run_opts_need_platform(o)))
+        return err;
+    if (tune && !o->coll)
+        return sc_error(SC_ERR_INPUT,
+                        "tune needs --coll NAME: allgather, bcast, reduce, allreduce, halo or "
+                        "send");
+    if (!tune && (err = check_run_options(o)))
+        return err;
+    if (o->mapping && (!strcmp(o->mapping, "partition") || !strcmp(o->mapping, "greedy")))
+        return sc_error(SC_ERR_INPUT,
+                        "--mapping %s partitions one algorithm's graph; a program runs several, "
+                        "so use block, cyclic or a mapping file (simcoll map writes one)",
+                        o->mapping);
     const char *terminal;
-    if (!err && o->plot) /* before anything runs */
-        err = sc_gnuplot_terminal("--plot", o->plot, &terminal);
-    if (!err && !o->mpi)
+    if ((err = sc_run_opts_files_distinct(o, o->mapping)) ||
+        (o->plot && (err = sc_gnuplot_terminal("--plot", o->plot, &terminal)))) /* before runs */
+        return err;
+    if (!o->mpi)
         o->mpi = sc_profile_find(DEFAULT_PROFILE);
-    return err;
+    return SC_OK;
 }
 
 /* MPI's placement of the ranks, or a mapping file's. */
@@ -420,109 +329,168 @@ sc_err_t sc_cli_program_read(const char *path, sc_program_t *prog)
     return err;
 }
 
+/* What every run of `simcoll run` shares. */
+typedef struct {
+    const sc_run_opts_t *o;
+    const sc_platform_t *plat;
+    const sc_program_t *prog;
+    int argc; /* the command line, named in the traces */
+    char **argv;
+} program_run_t;
+
+/* --timeline, --trace or --paje: every message of the run. */
+static int shows_messages(const sc_run_opts_t *o)
+{
+    return o->timeline || o->trace || o->paje;
+}
+
+/* The run of `prog` at np with the placement pl. */
+static sc_run_spec_t program_spec(const program_run_t *r, const sc_program_t *prog, int np,
+                                  const place_t *pl)
+{
+    const sc_run_opts_t *o = r->o;
+    return (sc_run_spec_t){.plat = r->plat, .program = prog, .profile = o->mpi, .np = np,
+                           .placement = pl->placement, .pi = pl->pi, .payload = o->payload,
+                           .trace = o->trace_ops != NULL, .deciders = o->data.deciders,
+                           .extreme = o->data.extreme};
+}
+
+/* The traces of one run write one run: one --np. */
+static sc_err_t check_traces(const sc_run_opts_t *o, int nnps)
+{
+    const char *terminal;
+    if ((o->trace_ops || shows_messages(o)) && nnps > 1)
+        return sc_error(SC_ERR_INPUT, "%s writes one run; give one --np, not %s",
+                        o->trace_ops  ? "--trace-ops"
+                        : o->timeline ? "--timeline"
+                        : o->trace    ? "--trace"
+                                      : "--paje",
+                        o->np_list);
+    if (o->timeline)
+        return sc_gnuplot_terminal("--timeline", o->timeline, &terminal);
+    return SC_OK;
+}
+
+/* Everything is checked before the first simulation starts, but for
+ * what packing makes of the program, which needs simulations to tune. */
+static sc_err_t check_runs(const program_run_t *r, const int *nps, int nnps)
+{
+    sc_err_t err = SC_OK;
+    for (int i = 0; i < nnps && !err; i++) {
+        place_t pl;
+        if (!(err = make_place(r->o->mapping, nps[i], &pl))) {
+            sc_run_spec_t spec = program_spec(r, r->prog, nps[i], &pl);
+            err = sc_run_check(&spec);
+        }
+        free(pl.pi);
+    }
+    return err;
+}
+
+/* --pack auto or show: the program packed for np into *packed, with the
+ * intervals found on stderr; show prints it. */
+static sc_err_t pack_at(const program_run_t *r, int np, const place_t *pl, sc_program_t *packed)
+{
+    bench_t bench = {r->plat, np, pl, r->o->mpi, r->o->turning_from};
+    intervals_t ivs = {&bench, NULL, 0, 0};
+    sc_err_t err = sc_program_pack(r->prog, interval_of, &ivs, packed);
+    if (!err)
+        print_intervals(&ivs, np);
+    free(ivs.known);
+    if (!err && r->o->pack == SC_PACK_SHOW) {
+        printf("# %s packed for np %d (simcoll run --pack show)\n", r->o->program, np);
+        sc_program_print(packed, stdout);
+    }
+    return err;
+}
+
+/* --trace-ops and the messages of the run `spec` made into `row`. */
+static sc_err_t write_run_traces(const program_run_t *r, const sc_run_spec_t *spec,
+                                 const sc_program_report_row_t *row, const place_t *pl)
+{
+    const sc_run_opts_t *o = r->o;
+    sc_err_t err = SC_OK;
+    if (o->trace_ops) {
+        /* The trace names statements of the program as run. */
+        sc_program_t resolved;
+        if (!(err = sc_run_resolved(spec, &resolved))) {
+            err = write_trace(o->trace_ops, &resolved, &row->result);
+            sc_program_destroy(&resolved);
+        }
+    }
+    if (!err && shows_messages(o)) {
+        char title[1024], command[4096];
+        snprintf(title, sizeof title, "%s, np %d, %s, %s mapping", o->program, spec->np,
+                 r->plat->name, pl->name);
+        sc_provenance_t prov = {o->platform, r->argc, r->argv};
+        sc_provenance_command(&prov, command, sizeof command);
+        sc_trace_info_t info = {r->plat, row->result.node_of, spec->np, title, command};
+        err = sc_trace_write_all(o->timeline, o->trace, o->paje, &info, &row->result);
+    }
+    return err;
+}
+
+/* The program at np, packed or not, into rows[*nrows] (unless --pack show,
+ * which runs nothing); counts a wrong result in *invalid. */
+static sc_err_t run_at(const program_run_t *r, int np, sc_program_report_row_t *rows,
+                       int *nrows, int *invalid)
+{
+    const sc_run_opts_t *o = r->o;
+    place_t pl;
+    sc_program_t packed = {0};
+    const sc_program_t *runs = r->prog;
+    sc_err_t err = make_place(o->mapping, np, &pl);
+    if (err)
+        return err;
+    if (o->pack != SC_PACK_NONE) {
+        err = pack_at(r, np, &pl, &packed);
+        runs = &packed;
+    }
+    if (!err && o->pack != SC_PACK_SHOW) {
+        sc_run_spec_t spec = program_spec(r, runs, np, &pl);
+        spec.messages = shows_messages(o);
+        sc_program_report_row_t *row = &rows[*nrows];
+        *row = (sc_program_report_row_t){.program = o->program, .platform = r->plat->name,
+                                         .np = np, .mapping = pl.name,
+                                         .pack = o->pack == SC_PACK_AUTO ? "auto" : "none"};
+        if (!(err = sc_run(&spec, &row->result))) {
+            (*nrows)++;
+            *invalid += row->result.valid == 0;
+            err = write_run_traces(r, &spec, row, &pl);
+        }
+    }
+    sc_program_destroy(&packed);
+    free(pl.pi);
+    return err;
+}
+
 int sc_cli_run_program(int argc, char **argv)
 {
-    popts_t o;
+    sc_run_opts_t o;
     int done, *nps = NULL, nnps = 0, invalid = 0;
-    sc_err_t err = parse_popts(argc, argv, 0, &o, &done);
+    sc_err_t err = program_options(argc, argv, 0, &o, &done);
     if (err || done)
         return err ? sc_cli_fail(err) : 0;
     sc_platform_t plat = {0};
     sc_program_t prog = {0};
     sc_program_report_row_t *rows = NULL;
     int nrows = 0;
+    program_run_t r = {&o, &plat, &prog, argc, argv};
     err = sc_cli_load_all(o.loads, o.nloads);
     if (err || (err = sc_platform_load("--platform", o.platform, &plat)) ||
         (err = sc_cli_program_read(o.program, &prog)) ||
-        (err = process_counts(o.np_list, &plat, &nps, &nnps)))
-        goto cleanup;
-    int messages = o.timeline || o.trace_json || o.paje;
-    const char *terminal;
-    if ((o.trace || messages) && nnps > 1) {
-        err = sc_error(SC_ERR_INPUT, "%s writes one run; give one --np, not %s",
-                       o.trace ? "--trace-ops" : o.timeline ? "--timeline"
-                                             : o.trace_json ? "--trace"
-                                                            : "--paje",
-                       o.np_list);
-        goto cleanup;
-    }
-    if (o.timeline && (err = sc_gnuplot_terminal("--timeline", o.timeline, &terminal)))
+        (err = process_counts(o.np_list, &plat, &nps, &nnps)) ||
+        (err = check_traces(&o, nnps)))
         goto cleanup;
     rows = calloc((size_t)nnps, sizeof *rows);
     if (!rows) {
         err = sc_error(SC_ERR_RUN, "out of memory");
         goto cleanup;
     }
-    /* Everything is checked before the first simulation starts, but for
-     * what packing makes of the program, which needs simulations to tune. */
-    for (int i = 0; i < nnps && !err; i++) {
-        place_t pl;
-        if (!(err = make_place(o.mapping, nps[i], &pl))) {
-            sc_run_spec_t spec = {.plat = &plat, .program = &prog, .profile = o.mpi,
-                                  .np = nps[i], .placement = pl.placement, .pi = pl.pi,
-                                  .payload = o.payload, .trace = o.trace != NULL,
-                                  .deciders = o.data.deciders,
-                              .extreme = o.data.extreme};
-            err = sc_run_check(&spec);
-        }
-        free(pl.pi);
-    }
-    for (int i = 0; i < nnps && !err; i++) {
-        place_t pl;
-        sc_program_t packed = {0};
-        const sc_program_t *runs = &prog;
-        if ((err = make_place(o.mapping, nps[i], &pl)))
-            break;
-        if (o.pack != PACK_NONE) {
-            bench_t bench = {&plat, nps[i], &pl, o.mpi, o.turning_from};
-            intervals_t ivs = {&bench, NULL, 0, 0};
-            err = sc_program_pack(&prog, interval_of, &ivs, &packed);
-            if (!err)
-                print_intervals(&ivs, nps[i]);
-            free(ivs.known);
-            runs = &packed;
-            if (!err && o.pack == PACK_SHOW) {
-                printf("# %s packed for np %d (simcoll run --pack show)\n", o.program, nps[i]);
-                sc_program_print(&packed, stdout);
-            }
-        }
-        if (!err && o.pack != PACK_SHOW) {
-            sc_run_spec_t spec = {.plat = &plat, .program = runs, .profile = o.mpi,
-                                  .np = nps[i], .placement = pl.placement, .pi = pl.pi,
-                                  .payload = o.payload, .trace = o.trace != NULL,
-                                  .messages = messages, .deciders = o.data.deciders,
-                                  .extreme = o.data.extreme};
-            sc_program_report_row_t *row = &rows[nrows];
-            *row = (sc_program_report_row_t){.program = o.program, .platform = plat.name,
-                                             .np = nps[i], .mapping = pl.name,
-                                             .pack = o.pack == PACK_AUTO ? "auto" : "none"};
-            if (!(err = sc_run(&spec, &row->result))) {
-                nrows++;
-                invalid += row->result.valid == 0;
-                if (o.trace) {
-                    /* The trace names statements of the program as run. */
-                    sc_program_t resolved;
-                    if (!(err = sc_run_resolved(&spec, &resolved))) {
-                        err = write_trace(o.trace, &resolved, &row->result);
-                        sc_program_destroy(&resolved);
-                    }
-                }
-                if (!err && messages) {
-                    char title[1024], command[4096];
-                    snprintf(title, sizeof title, "%s, np %d, %s, %s mapping", o.program,
-                             nps[i], plat.name, pl.name);
-                    sc_provenance_t prov = {o.platform, argc, argv};
-                    sc_provenance_command(&prov, command, sizeof command);
-                    sc_trace_info_t info = {&plat, row->result.node_of, nps[i], title, command};
-                    err = sc_trace_write_all(o.timeline, o.trace_json, o.paje, &info,
-                                             &row->result);
-                }
-            }
-        }
-        sc_program_destroy(&packed);
-        free(pl.pi);
-    }
-    if (!err && o.pack != PACK_SHOW) {
+    err = check_runs(&r, nps, nnps);
+    for (int i = 0; i < nnps && !err; i++)
+        err = run_at(&r, nps[i], rows, &nrows, &invalid);
+    if (!err && o.pack != SC_PACK_SHOW) {
         sc_provenance_t prov = {o.platform, argc, argv};
         sc_program_report_print(stdout, o.format, rows, nrows, &prov);
         if (invalid)
@@ -542,7 +510,7 @@ cleanup:
 /* ---- simcoll tune ---- */
 
 /* The statement whose type --coll and the other options describe. */
-static sc_err_t tune_prototype(const popts_t *o, sc_stmt_t *st)
+static sc_err_t tune_prototype(const sc_run_opts_t *o, sc_stmt_t *st)
 {
     *st = (sc_stmt_t){.op = o->op, .type = o->type, .root = o->root};
     const sc_kind_t *named = sc_kind_find(o->coll);
@@ -631,9 +599,9 @@ static sc_err_t plot_curve(const char *path, const char *title, const curve_t *c
 
 int sc_cli_tune(int argc, char **argv)
 {
-    popts_t o;
+    sc_run_opts_t o;
     int done, np;
-    sc_err_t err = parse_popts(argc, argv, 1, &o, &done);
+    sc_err_t err = program_options(argc, argv, 1, &o, &done);
     if (err || done)
         return err ? sc_cli_fail(err) : 0;
     sc_platform_t plat = {0};
@@ -665,13 +633,13 @@ int sc_cli_tune(int argc, char **argv)
     sc_stmt_format(&proto, 0, type, sizeof type);
     sc_outputs_t *outs = NULL;
     FILE *f = stdout;
-    if (o.output) {
+    if (o.out) {
         outs = sc_outputs_new();
-        err = outs ? sc_outputs_add(outs, "-o", o.output, &f) : sc_error(SC_ERR_RUN, "out of memory");
+        err = outs ? sc_outputs_add(outs, "-o", o.out, &f) : sc_error(SC_ERR_RUN, "out of memory");
     }
     if (!err) {
         sc_provenance_t prov = {o.platform, argc, argv};
-        if (o.output || o.format == SC_FORMAT_CSV) {
+        if (o.out || o.format == SC_FORMAT_CSV) {
             fprintf(f, "size_bytes,time_s,bandwidth_Bps,simcoll_version,platform_file,command\n");
             for (int i = 0; i < curve.n; i++) {
                 fprintf(f, "%.0f,%.9e,%.9e", curve.bytes[i], curve.seconds[i],
@@ -703,7 +671,7 @@ int sc_cli_tune(int argc, char **argv)
         char lo[32], hi[32];
         sc_format_bytes((double)iv.min, lo, sizeof lo);
         sc_format_bytes((double)iv.max, hi, sizeof hi);
-        FILE *note = o.output || o.format == SC_FORMAT_CSV ? stderr : stdout;
+        FILE *note = o.out || o.format == SC_FORMAT_CSV ? stderr : stdout;
         fprintf(note, "%s%s on %s at np %d: interval [min, max] = [%s, %s]%s\n",
                 note == stderr ? "simcoll: " : "", type, plat.name, np, lo, hi,
                 found ? " (the bandwidth falls after max, then climbs again)"

@@ -42,7 +42,7 @@
 
 #include "args.h"
 #include "algorithms/registry.h"
-#include "cli.h"
+#include "collective_cmd.h"
 #include "common/sc_units.h"
 #include "program_cmd.h"
 #include "report.h"
@@ -216,20 +216,93 @@ static sc_err_t check_set_levels(const char *path, const study_t *st)
     return SC_OK;
 }
 
-/* Parses the study `text` of `len` bytes and a NUL (the study keeps it
- * and splits it in place) of the file `path`. */
-static sc_err_t parse_study(const char *path, char *text, size_t len, study_t *st)
+/* A study is text: a NUL byte is refused, naming its line. */
+static sc_err_t check_no_nul(const char *path, const char *text, size_t len)
 {
-    *st = (study_t){.text = text};
-    sc_err_t err = SC_OK;
     const char *nul = memchr(text, '\0', len);
-    if (nul) {
-        int line = 1;
-        for (const char *c = text; c < nul; c++)
-            line += *c == '\n';
-        err = sc_error(SC_ERR_INPUT, "%s:%d: a NUL byte; a study is text", path, line);
+    if (!nul)
+        return SC_OK;
+    int line = 1;
+    for (const char *c = text; c < nul; c++)
+        line += *c == '\n';
+    return sc_error(SC_ERR_INPUT, "%s:%d: a NUL byte; a study is text", path, line);
+}
+
+/* A new axis for `key` at line n: a known key, given once, within
+ * MAX_AXES. */
+static sc_err_t add_axis(const char *path, int n, char *key, study_t *st)
+{
+    int known = 0;
+    for (int k = 0; keys[k] && !known; k++)
+        known = strcmp(keys[k], key) == 0;
+    for (int a = 0; known && a < st->naxes; a++)
+        if (strcmp(st->axis[a].key, key) == 0)
+            return sc_error(SC_ERR_INPUT, "%s:%d: '%s' is given twice", path, n, key);
+    if (!known)
+        return sc_error(SC_ERR_INPUT,
+                        "%s:%d: unknown key '%s'; use platform, algo, coll, mpi, np, size, "
+                        "mapping, op, type, root, data, set, nodes, cores, sockets, net, "
+                        "topology, payload or program",
+                        path, n, key);
+    if (st->naxes == MAX_AXES)
+        return sc_error(SC_ERR_INPUT, "%s:%d: more than %d keys", path, n, MAX_AXES);
+    axis_t *ax = &st->axis[st->naxes++];
+    ax->key = key;
+    ax->line = n;
+    return SC_OK;
+}
+
+/* The values after '=' of line n, split in place into ax: separated by
+ * commas, a value with commas between double quotes. */
+static sc_err_t parse_values(const char *path, int n, char *values, axis_t *ax)
+{
+    const char *key = ax->key;
+    sc_err_t err = SC_OK;
+    for (char *v = values, *comma; v && !err; v = comma) {
+        v += strspn(v, " \t\r");
+        char *close = *v == '"' ? strchr(v + 1, '"') : NULL;
+        if (*v == '"' && !close)
+            return sc_error(SC_ERR_INPUT,
+                            "%s:%d: a value of '%s' opens a quote it does not close", path, n,
+                            key);
+        if (close) {
+            /* "...": the value, commas and all; then a comma or the end */
+            *close = '\0';
+            char *rest = close + 1 + strspn(close + 1, " \t\r");
+            if (*rest && *rest != ',')
+                return sc_error(SC_ERR_INPUT,
+                                "%s:%d: '%s' after a quoted value of '%s'; separate values "
+                                "with commas",
+                                path, n, rest, key);
+            comma = *rest ? rest + 1 : NULL;
+            v++;
+        } else {
+            comma = strchr(v, ',');
+            if (comma)
+                *comma++ = '\0';
+            v = trim(v);
+        }
+        if (!*v)
+            err = sc_error(SC_ERR_INPUT, "%s:%d: an empty value of '%s'", path, n, key);
+        else if (ax->nvalues == MAX_VALUES)
+            err = sc_error(SC_ERR_INPUT, "%s:%d: more than %d values of '%s'", path, n,
+                           MAX_VALUES, key);
+        for (int k = 0; !err && k < ax->nvalues; k++)
+            if (strcmp(ax->values[k], v) == 0)
+                err = sc_error(SC_ERR_INPUT,
+                               "%s:%d: '%s' lists '%s' twice (its points would share a key)",
+                               path, n, key, v);
+        if (!err)
+            ax->values[ax->nvalues++] = v;
     }
-    char *line = err ? NULL : st->text;
+    return err;
+}
+
+/* Splits st->text in place into its axes, line by line. */
+static sc_err_t parse_lines(const char *path, study_t *st)
+{
+    sc_err_t err = SC_OK;
+    char *line = st->text;
     for (int n = 1; !err && line && *line; n++) {
         char *next = strchr(line, '\n');
         if (next)
@@ -239,89 +312,31 @@ static sc_err_t parse_study(const char *path, char *text, size_t len, study_t *s
             *hash = '\0';
         char *eq = strchr(line, '=');
         char *body = trim(line);
-        if (!*body) {
-            line = next;
-            continue;
-        }
-        if (!eq) {
-            err =
-                sc_error(SC_ERR_INPUT, "%s:%d: '%s' is not KEY = VALUE, VALUE, ...", path, n, body);
-            break;
-        }
-        *eq = '\0';
-        char *key = trim(body);
-        int known = 0;
-        for (int k = 0; keys[k] && !known; k++)
-            known = strcmp(keys[k], key) == 0;
-        for (int a = 0; known && a < st->naxes; a++)
-            if (strcmp(st->axis[a].key, key) == 0)
-                err = sc_error(SC_ERR_INPUT, "%s:%d: '%s' is given twice", path, n, key);
-        if (!known)
-            err = sc_error(SC_ERR_INPUT,
-                           "%s:%d: unknown key '%s'; use platform, algo, coll, mpi, np, size, "
-                           "mapping, op, type, root, data, set, nodes, cores, sockets, net, "
-                           "topology, payload or program",
-                           path, n, key);
-        if (!err && st->naxes == MAX_AXES)
-            err = sc_error(SC_ERR_INPUT, "%s:%d: more than %d keys", path, n, MAX_AXES);
-        if (err)
-            break;
-        axis_t *ax = &st->axis[st->naxes++];
-        ax->key = key;
-        ax->line = n;
-        for (char *v = eq + 1, *comma; v && !err; v = comma) {
-            v += strspn(v, " \t\r");
-            char *close = *v == '"' ? strchr(v + 1, '"') : NULL;
-            if (*v == '"' && !close) {
-                err =
-                    sc_error(SC_ERR_INPUT, "%s:%d: a value of '%s' opens a quote it does not close",
-                             path, n, key);
-                break;
-            }
-            if (close) {
-                /* "...": the value, commas and all; then a comma or the end */
-                *close = '\0';
-                char *rest = close + 1 + strspn(close + 1, " \t\r");
-                if (*rest && *rest != ',') {
-                    err = sc_error(SC_ERR_INPUT,
-                                   "%s:%d: '%s' after a quoted value of '%s'; separate values "
-                                   "with commas",
-                                   path, n, rest, key);
-                    break;
-                }
-                comma = *rest ? rest + 1 : NULL;
-                v++;
-            } else {
-                comma = strchr(v, ',');
-                if (comma)
-                    *comma++ = '\0';
-                v = trim(v);
-            }
-            if (!*v)
-                err = sc_error(SC_ERR_INPUT, "%s:%d: an empty value of '%s'", path, n, key);
-            else if (ax->nvalues == MAX_VALUES)
-                err = sc_error(SC_ERR_INPUT, "%s:%d: more than %d values of '%s'", path, n,
-                               MAX_VALUES, key);
-            for (int k = 0; !err && k < ax->nvalues; k++)
-                if (strcmp(ax->values[k], v) == 0)
-                    err = sc_error(SC_ERR_INPUT,
-                                   "%s:%d: '%s' lists '%s' twice (its points would share a key)",
-                                   path, n, key, v);
-            if (!err)
-                ax->values[ax->nvalues++] = v;
+        if (*body && !eq)
+            return sc_error(SC_ERR_INPUT, "%s:%d: '%s' is not KEY = VALUE, VALUE, ...", path, n,
+                            body);
+        if (*body) {
+            *eq = '\0';
+            if (!(err = add_axis(path, n, trim(body), st)))
+                err = parse_values(path, n, eq + 1, &st->axis[st->naxes - 1]);
         }
         line = next;
     }
+    return err;
+}
+
+/* The study's shape: a platform, at most MAX_POINTS points, keys shorter
+ * than KEY_MAX, and with programs no key that names a call. */
+static sc_err_t check_shape(const char *path, const study_t *st)
+{
     int has_platform = 0;
-    for (int a = 0; a < st->naxes; a++) {
+    for (int a = 0; a < st->naxes; a++)
         has_platform |= strcmp(st->axis[a].key, "platform") == 0;
-        st->programs |= strcmp(st->axis[a].key, "program") == 0;
-    }
-    if (!err && !has_platform)
-        err = sc_error(SC_ERR_INPUT, "%s: no platform = ... line; a study needs one", path);
+    if (!has_platform)
+        return sc_error(SC_ERR_INPUT, "%s: no platform = ... line; a study needs one", path);
     long points = 1;
     size_t key_len = 0;
-    for (int a = 0; !err && a < st->naxes; a++) {
+    for (int a = 0; a < st->naxes; a++) {
         const axis_t *ax = &st->axis[a];
         size_t longest = 0;
         for (int v = 0; v < ax->nvalues; v++)
@@ -329,25 +344,41 @@ static sc_err_t parse_study(const char *path, char *text, size_t len, study_t *s
                 longest = strlen(ax->values[v]);
         key_len += strlen(ax->key) + longest + 2; /* KEY=VALUE; */
         if (points > MAX_POINTS / ax->nvalues)
-            err = sc_error(SC_ERR_INPUT,
-                           "%s: the product of the axes is more than %ld points; split the "
-                           "study",
-                           path, MAX_POINTS);
+            return sc_error(SC_ERR_INPUT,
+                            "%s: the product of the axes is more than %ld points; split the "
+                            "study",
+                            path, MAX_POINTS);
         points *= ax->nvalues;
     }
-    if (!err && key_len >= KEY_MAX)
-        err = sc_error(SC_ERR_INPUT,
-                       "%s: a point's key (KEY=VALUE;... of its values) can be %zu bytes, more "
-                       "than %d; use shorter values (a shorter path to the platforms or programs)",
-                       path, key_len, KEY_MAX - 1);
-    for (int a = 0; !err && st->programs && a < st->naxes; a++)
+    if (key_len >= KEY_MAX)
+        return sc_error(SC_ERR_INPUT,
+                        "%s: a point's key (KEY=VALUE;... of its values) can be %zu bytes, more "
+                        "than %d; use shorter values (a shorter path to the platforms or "
+                        "programs)",
+                        path, key_len, KEY_MAX - 1);
+    for (int a = 0; st->programs && a < st->naxes; a++)
         for (int k = 0; call_keys[k]; k++)
             if (strcmp(st->axis[a].key, call_keys[k]) == 0)
-                err = sc_error(SC_ERR_INPUT,
-                               "%s: '%s' with 'program': a program names its own calls; use "
-                               "platform, mpi, np, mapping, data, set, nodes, cores, sockets, "
-                               "net, topology and payload with it",
-                               path, call_keys[k]);
+                return sc_error(SC_ERR_INPUT,
+                                "%s: '%s' with 'program': a program names its own calls; use "
+                                "platform, mpi, np, mapping, data, set, nodes, cores, sockets, "
+                                "net, topology and payload with it",
+                                path, call_keys[k]);
+    return SC_OK;
+}
+
+/* Parses the study `text` of `len` bytes and a NUL (the study keeps it
+ * and splits it in place) of the file `path`. */
+static sc_err_t parse_study(const char *path, char *text, size_t len, study_t *st)
+{
+    *st = (study_t){.text = text};
+    sc_err_t err = check_no_nul(path, text, len);
+    if (!err)
+        err = parse_lines(path, st);
+    for (int a = 0; a < st->naxes; a++)
+        st->programs |= strcmp(st->axis[a].key, "program") == 0;
+    if (!err)
+        err = check_shape(path, st);
     /* The values, once the study's shape is known to be right. */
     for (int a = 0; !err && a < st->naxes; a++)
         for (int v = 0; !err && v < st->axis[a].nvalues; v++)
@@ -584,7 +615,11 @@ static sc_err_t start_job(const study_t *st, long index, const char *dir, job_t 
         close(out[0]), close(out[1]), close(errp[0]), close(errp[1]);
         char *argv[2 * MAX_AXES + 10];
         int argc = job_args(st, value, platform, argv, 2 * MAX_AXES + 10);
-        int code = sc_cli_main(argc, argv);
+        /* The point runs in this child as `simcoll run` or the collective
+         * run would, straight through their entry functions. */
+        sc_error_clear();
+        int code = sc_cli_finish(st->programs ? sc_cli_run_program(argc, argv)
+                                              : sc_cli_collective(argc, argv));
         fflush(NULL);
         _exit(code);
     }
@@ -953,7 +988,34 @@ static sc_err_t merge_points(const study_t *st, long npoints, const char *out,
     return err;
 }
 
-int sc_cli_sweep(int argc, char **argv)
+/* The options of `simcoll sweep`. */
+typedef struct {
+    const char *study, *out;
+    int parallel, parallel_given, jobs_mode, merge_mode, the_point;
+} sweep_opts_t;
+
+static void print_sweep_usage(void)
+{
+    fputs("usage: simcoll sweep STUDY [-j N] [-o RESULTS.csv]\n"
+          "       simcoll sweep STUDY --jobs [-o RESULTS.csv]\n"
+          "       simcoll sweep STUDY --merge [-o RESULTS.csv]\n"
+          "Runs simcoll at every point of the study's axes (one KEY = VALUE, ... per\n"
+          "line: platform, algo, coll, mpi, np, size, mapping, op, type, root, data,\n"
+          "set, nodes, cores, sockets, net, topology, payload, program; a value\n"
+          "with commas between double quotes), N at a time (-j, --parallel), each\n"
+          "row written to RESULTS.csv (default: the study's name with .csv) as it\n"
+          "ends, key and status columns first. Run it again after an interruption:\n"
+          "it runs only the points RESULTS.csv does not hold. Progress goes to\n"
+          "stderr: a bar on a terminal, else a line per point.\n"
+          "  --jobs     print one command per missing point instead (for GNU parallel\n"
+          "             or a Slurm job array); each runs its point with --point N\n"
+          "             into RESULTS.csv.points/N.csv\n"
+          "  --merge    append the rows of RESULTS.csv.points/ that RESULTS.csv lacks\n",
+          stdout);
+}
+
+/* Reads argv into *o; sets *done after --help. */
+static sc_err_t parse_sweep_opts(int argc, char **argv, sweep_opts_t *o, int *done)
 {
     static const struct option longopts[] = {{"parallel", required_argument, NULL, 'j'},
                                              {"output", required_argument, NULL, 'o'},
@@ -962,9 +1024,10 @@ int sc_cli_sweep(int argc, char **argv)
                                              {"merge", no_argument, NULL, 'm'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
-    const char *out = NULL;
-    int parallel = 1, parallel_given = 0, c, jobs_mode = 0, merge_mode = 0, the_point = 0;
+    int c;
     sc_err_t err = SC_OK;
+    *o = (sweep_opts_t){.parallel = 1};
+    *done = 0;
     opterr = 0;
     optind = 0;
     char **args = argv + 1;
@@ -973,31 +1036,17 @@ int sc_cli_sweep(int argc, char **argv)
          before = optind) {
         switch (c) {
         case 'j':
-            parallel_given = 1;
-            err = sc_parse_int(optarg, "-j", 1, 256, &parallel);
+            o->parallel_given = 1;
+            err = sc_parse_int(optarg, "-j", 1, 256, &o->parallel);
             break;
-        case 'o': out = optarg; break;
-        case 'J': jobs_mode = 1; break;
-        case 'm': merge_mode = 1; break;
-        case 'p': err = sc_parse_int(optarg, "--point", 1, 1 << 30, &the_point); break;
+        case 'o': o->out = optarg; break;
+        case 'J': o->jobs_mode = 1; break;
+        case 'm': o->merge_mode = 1; break;
+        case 'p': err = sc_parse_int(optarg, "--point", 1, 1 << 30, &o->the_point); break;
         case 'h':
-            fputs("usage: simcoll sweep STUDY [-j N] [-o RESULTS.csv]\n"
-                  "       simcoll sweep STUDY --jobs [-o RESULTS.csv]\n"
-                  "       simcoll sweep STUDY --merge [-o RESULTS.csv]\n"
-                  "Runs simcoll at every point of the study's axes (one KEY = VALUE, ... per\n"
-                  "line: platform, algo, coll, mpi, np, size, mapping, op, type, root, data,\n"
-                  "set, nodes, cores, sockets, net, topology, payload, program; a value\n"
-                  "with commas between double quotes), N at a time (-j, --parallel), each\n"
-                  "row written to RESULTS.csv (default: the study's name with .csv) as it\n"
-                  "ends, key and status columns first. Run it again after an interruption:\n"
-                  "it runs only the points RESULTS.csv does not hold. Progress goes to\n"
-                  "stderr: a bar on a terminal, else a line per point.\n"
-                  "  --jobs     print one command per missing point instead (for GNU parallel\n"
-                  "             or a Slurm job array); each runs its point with --point N\n"
-                  "             into RESULTS.csv.points/N.csv\n"
-                  "  --merge    append the rows of RESULTS.csv.points/ that RESULTS.csv lacks\n",
-                  stdout);
-            return 0;
+            print_sweep_usage();
+            *done = 1;
+            return SC_OK;
         case ':':
             err = sc_error(SC_ERR_INPUT, "'%s needs a value (simcoll sweep --help)",
                            sc_cli_refused_option(args, before, longopts));
@@ -1009,36 +1058,114 @@ int sc_cli_sweep(int argc, char **argv)
         }
     }
     if (!err && optind + 1 != nargs)
-        err = sc_error(SC_ERR_INPUT, "sweep needs one study file, e.g. simcoll sweep study.ini "
-                                     "-j 2 -o results.csv");
-    if (!err && jobs_mode + merge_mode + (the_point > 0) > 1)
-        err = sc_error(SC_ERR_INPUT, "sweep: give one of --jobs, --merge and --point");
-    if (!err && parallel_given && (jobs_mode || merge_mode || the_point > 0))
-        err = sc_error(SC_ERR_INPUT, "sweep: -j runs points here, and --jobs, --merge and "
-                                     "--point run none or one; leave -j out");
+        return sc_error(SC_ERR_INPUT, "sweep needs one study file, e.g. simcoll sweep study.ini "
+                                      "-j 2 -o results.csv");
+    if (!err && o->jobs_mode + o->merge_mode + (o->the_point > 0) > 1)
+        return sc_error(SC_ERR_INPUT, "sweep: give one of --jobs, --merge and --point");
+    if (!err && o->parallel_given && (o->jobs_mode || o->merge_mode || o->the_point > 0))
+        return sc_error(SC_ERR_INPUT, "sweep: -j runs points here, and --jobs, --merge and "
+                                      "--point run none or one; leave -j out");
+    if (!err)
+        o->study = args[optind];
+    return err;
+}
+
+/* RESULTS.csv by default: the study's path, its extension replaced. */
+static void default_results(const char *study, char *out, size_t size)
+{
+    snprintf(out, size, "%s", study);
+    char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
+    if (dot && (!slash || dot > slash))
+        *dot = '\0';
+    strncat(out, ".csv", size - strlen(out) - 1);
+}
+
+/* --merge: the rows of the points' files that `out` lacks, and how many of
+ * the study's points it then holds. */
+static sc_err_t merge_mode(const study_t *st, long npoints, const char *out, const char *header,
+                           char ***done, long *ndone, long *failed_before)
+{
+    long merged = 0, have = 0;
+    sc_err_t err = merge_points(st, npoints, out, header, done, ndone, &merged);
+    free_keys(*done, *ndone);
+    *done = NULL;
+    *ndone = 0;
+    if (!err)
+        err = read_done(out, header, 1, done, ndone, failed_before);
+    for (long i = 0; !err && i < npoints; i++) {
+        char key[KEY_MAX];
+        make_key(st, i, key, sizeof key);
+        have += has_key(*done, *ndone, key);
+    }
+    if (!err)
+        fprintf(stderr, "sweep: merged %ld rows into %s; it holds %ld of %ld points%s\n",
+                merged, out, have, npoints,
+                have < npoints ? " (run the missing jobs, or the sweep, then merge again)" : "");
+    return err;
+}
+
+/* --point N: one point, into its own file (a job of --jobs), unless that
+ * file holds it already. */
+static sc_err_t point_mode(const study_t *st, int the_point, const long *todo, long ntodo,
+                           const char *point_out, const char *header, const char *dir,
+                           int ncols, long *failed)
+{
+    char path[4400];
+    snprintf(path, sizeof path, "%s/%d.csv", point_out, the_point);
+    char **pdone = NULL;
+    long npdone = 0, pfailed = 0;
+    sc_err_t err = read_done(path, header, 1, &pdone, &npdone, &pfailed);
+    int already = !err && npdone > 0;
+    free_keys(pdone, npdone);
+    if (!err && ntodo && !already)
+        err = run_points(st, todo, ntodo, 1, path, dir, ncols, failed);
+    else if (!err)
+        fprintf(stderr, "sweep: point %d is already done\n", the_point);
+    return err;
+}
+
+/* The points still to run (--point: that one), those `done` lacks. */
+static sc_err_t points_to_run(const study_t *st, long npoints, int the_point, char **done,
+                              long ndone, long **todo, long *ntodo)
+{
+    *ntodo = 0;
+    if (!(*todo = malloc((size_t)npoints * sizeof **todo)))
+        return sc_error(SC_ERR_RUN, "out of memory");
+    for (long i = 0; i < npoints; i++) {
+        char key[KEY_MAX];
+        make_key(st, i, key, sizeof key);
+        if ((!the_point || i == the_point - 1) && !has_key(done, ndone, key))
+            (*todo)[(*ntodo)++] = i;
+    }
+    return SC_OK;
+}
+
+int sc_cli_sweep(int argc, char **argv)
+{
+    sweep_opts_t o;
+    int help;
     study_t st = {0};
-    if (err || (err = read_study(args[optind], &st)))
+    sc_err_t err = parse_sweep_opts(argc, argv, &o, &help);
+    if (!err && help)
+        return 0;
+    if (err || (err = read_study(o.study, &st)))
         return sc_cli_fail(err);
     long npoints = 1;
     for (int a = 0; a < st.naxes; a++)
         npoints *= st.axis[a].nvalues;
-    /* RESULTS.csv by default: the study's path, its extension replaced. */
     char default_out[4096], header[2048], dir[4200], point_out[4300];
+    const char *out = o.out;
     if (!out) {
-        snprintf(default_out, sizeof default_out, "%s", args[optind]);
-        char *dot = strrchr(default_out, '.'), *slash = strrchr(default_out, '/');
-        if (dot && (!slash || dot > slash))
-            *dot = '\0';
-        strncat(default_out, ".csv", sizeof default_out - strlen(default_out) - 1);
+        default_results(o.study, default_out, sizeof default_out);
         out = default_out;
     }
-    if (the_point > npoints)
-        err = sc_error(SC_ERR_INPUT, "--point %d: the study has points 1 to %ld", the_point,
+    if (o.the_point > npoints)
+        err = sc_error(SC_ERR_INPUT, "--point %d: the study has points 1 to %ld", o.the_point,
                        npoints);
     /* Before anything is written; a job's --point and --merge come after
      * --jobs, which checked them. */
-    if (!err && !the_point && !merge_mode)
-        err = check_files(args[optind], &st);
+    if (!err && !o.the_point && !o.merge_mode)
+        err = check_files(o.study, &st);
     const char *body = st.programs ? sc_program_report_csv_header() : sc_report_csv_header();
     snprintf(header, sizeof header, "key,status,%s", body);
     int ncols = 1;
@@ -1049,68 +1176,32 @@ int sc_cli_sweep(int argc, char **argv)
     char **done = NULL;
     long ndone = 0, failed_before = 0;
     if (!err)
-        err = read_done(out, header, !jobs_mode, &done, &ndone, &failed_before);
-    if (!err && !jobs_mode && mkdir(dir, 0755) != 0 && errno != EEXIST)
+        err = read_done(out, header, !o.jobs_mode, &done, &ndone, &failed_before);
+    if (!err && !o.jobs_mode && mkdir(dir, 0755) != 0 && errno != EEXIST)
         err = sc_error(SC_ERR_RUN, "sweep: cannot make %s: %s", dir, strerror(errno));
-    if (!err && (jobs_mode || the_point) && mkdir(point_out, 0755) != 0 && errno != EEXIST)
+    if (!err && (o.jobs_mode || o.the_point) && mkdir(point_out, 0755) != 0 && errno != EEXIST)
         err = sc_error(SC_ERR_RUN, "sweep: cannot make %s: %s", point_out, strerror(errno));
-    /* The points still to run. */
-    long *todo = err ? NULL : malloc((size_t)npoints * sizeof *todo), ntodo = 0;
-    if (!err && !todo)
-        err = sc_error(SC_ERR_RUN, "out of memory");
-    for (long i = 0; !err && i < npoints; i++) {
-        char key[KEY_MAX];
-        make_key(&st, i, key, sizeof key);
-        if ((!the_point || i == the_point - 1) && !has_key(done, ndone, key))
-            todo[ntodo++] = i;
-    }
-    long failed = 0;
-    if (!err && jobs_mode) {
-        err = print_jobs(args[optind], out, todo, ntodo);
+    long *todo = NULL, ntodo = 0, failed = 0;
+    if (!err)
+        err = points_to_run(&st, npoints, o.the_point, done, ndone, &todo, &ntodo);
+    if (!err && o.jobs_mode) {
+        err = print_jobs(o.study, out, todo, ntodo);
         if (!err)
             fprintf(stderr, "sweep: %ld points, %ld already in %s, %ld commands printed\n",
                     npoints, npoints - ntodo, out, ntodo);
-    } else if (!err && merge_mode) {
-        long merged = 0;
-        err = merge_points(&st, npoints, out, header, &done, &ndone, &merged);
-        free_keys(done, ndone);
-        done = NULL;
-        ndone = 0;
-        if (!err)
-            err = read_done(out, header, 1, &done, &ndone, &failed_before);
-        long have = 0;
-        for (long i = 0; !err && i < npoints; i++) {
-            char key[KEY_MAX];
-            make_key(&st, i, key, sizeof key);
-            have += has_key(done, ndone, key);
-        }
-        if (!err)
-            fprintf(stderr, "sweep: merged %ld rows into %s; it holds %ld of %ld points%s\n",
-                    merged, out, have, npoints,
-                    have < npoints ? " (run the missing jobs, or the sweep, then merge again)"
-                                   : "");
-    } else if (!err && the_point) {
-        /* One point, into its own file: a job of --jobs. */
-        char path[4400];
-        snprintf(path, sizeof path, "%s/%d.csv", point_out, the_point);
-        char **pdone = NULL;
-        long npdone = 0, pfailed = 0;
-        err = read_done(path, header, 1, &pdone, &npdone, &pfailed);
-        int already = !err && npdone > 0;
-        free_keys(pdone, npdone);
-        if (!err && ntodo && !already)
-            err = run_points(&st, todo, ntodo, 1, path, dir, ncols, &failed);
-        else if (!err)
-            fprintf(stderr, "sweep: point %d is already done\n", the_point);
+    } else if (!err && o.merge_mode) {
+        err = merge_mode(&st, npoints, out, header, &done, &ndone, &failed_before);
+    } else if (!err && o.the_point) {
+        err = point_mode(&st, o.the_point, todo, ntodo, point_out, header, dir, ncols, &failed);
     } else if (!err) {
         fprintf(stderr, "sweep: %ld points, %ld already in %s, %ld to run\n", npoints,
                 npoints - ntodo, out, ntodo);
-        err = run_points(&st, todo, ntodo, parallel, out, dir, ncols, &failed);
+        err = run_points(&st, todo, ntodo, o.parallel, out, dir, ncols, &failed);
     }
     free_keys(done, ndone);
     free(todo);
     free(st.text);
-    if (!err && !jobs_mode && failed + failed_before)
+    if (!err && !o.jobs_mode && failed + failed_before)
         err = sc_error(SC_ERR_RUN, "sweep: %ld of %ld points failed (status column of %s)",
                        failed + failed_before, npoints, out);
     return err ? sc_cli_fail(err) : 0;

@@ -247,90 +247,87 @@ sc_err_t sc_trace_write_paje(const char *option, const char *path, const sc_trac
 
 /* ---- The timeline picture ---- */
 
-/* Lanes top to bottom: ranks grouped by node (or nodes, above
- * SC_TIMELINE_MAX_LANES ranks). Each message is an arrow from its sender's
- * lane when it left to its receiver's when it arrived, blue inside a node,
- * red between nodes, with the algorithm's step it belongs to (explain.h)
- * at its tail; a thick bar on the sender's lane marks its core busy with
- * it (overhead, the NIC's gap). Dashed lines separate the nodes. */
-sc_err_t sc_trace_write_timeline(const char *option, const char *path, const sc_trace_info_t *info,
-                                 const sc_run_result_t *res)
+/* What the parts of a timeline's script share. */
+typedef struct {
+    const sc_trace_info_t *info;
+    const sc_run_result_t *res;
+    int by_node;     /* a lane per node, not per rank */
+    int *lane;       /* by rank: its lane */
+    int *lane_is;    /* by lane: the rank, or the node, it is */
+    int nlanes;
+    double t0, scale; /* the first message's start; seconds to the axis's unit */
+} timeline_t;
+
+/* A lane per rank, in node order then rank order; or per node. */
+static void assign_lanes(timeline_t *t)
 {
-    const char *terminal;
-    sc_err_t err = sc_gnuplot_terminal(option, path, &terminal);
-    if (err)
-        return err;
-    int by_node = info->np > SC_TIMELINE_MAX_LANES;
-    /* A lane per rank, in node order then rank order; or per node. What
-     * each lane is: a rank, or a node. */
-    int *lane = malloc((size_t)info->np * sizeof *lane), nlanes = 0;
-    int *lane_is = malloc((size_t)info->np * sizeof *lane_is);
-    char *script = NULL;
-    size_t len = 0;
-    FILE *s = lane && lane_is ? open_memstream(&script, &len) : NULL;
-    if (!s) {
-        free(lane);
-        free(lane_is);
-        return sc_error(SC_ERR_RUN, "%s %s: out of memory", option, path);
-    }
+    const sc_trace_info_t *info = t->info;
+    t->nlanes = 0;
     for (int node = 0; node < info->plat->nnodes; node++) {
         int used = 0;
         for (int r = 0; r < info->np; r++)
             if (info->node_of[r] == node) {
-                lane[r] = by_node ? nlanes : nlanes + used;
-                if (!by_node)
-                    lane_is[lane[r]] = r;
+                t->lane[r] = t->by_node ? t->nlanes : t->nlanes + used;
+                if (!t->by_node)
+                    t->lane_is[t->lane[r]] = r;
                 used++;
             }
-        if (by_node && used)
-            lane_is[nlanes] = node;
-        nlanes += by_node ? used > 0 : used;
+        if (t->by_node && used)
+            t->lane_is[t->nlanes] = node;
+        t->nlanes += t->by_node ? used > 0 : used;
     }
-    double t0 = first_start(info, res), end = 0;
-    for (int r = 0; r < info->np; r++)
-        if (res->finish[r] - t0 > end)
-            end = res->finish[r] - t0;
-    double scale = end < 1e-3 ? 1e6 : end < 1 ? 1e3 : 1;
-    const char *unit = end < 1e-3 ? "us" : end < 1 ? "ms" : "s";
+}
+
+/* Title, axes, lane labels and node boundaries; end is the last finish
+ * after t0, in seconds. */
+static void write_axes(FILE *s, const timeline_t *t, const char *terminal, double end,
+                       const char *unit)
+{
     char title[1024], quoted[2048];
-    snprintf(title, sizeof title, "%s%s", info->title, by_node ? ", a lane per node" : "");
+    snprintf(title, sizeof title, "%s%s", t->info->title, t->by_node ? ", a lane per node" : "");
     sc_gnuplot_quote(title, quoted, sizeof quoted);
     fprintf(s, "set terminal %s\nset output\nset title '%s'\n", terminal, quoted);
     fprintf(s, "set xlabel 'simulated time (%s)'\nset ylabel '%s'\n", unit,
-            by_node ? "node" : "rank");
+            t->by_node ? "node" : "rank");
     /* Rank 0 (or the first node) on top. */
-    fprintf(s, "set yrange [%g:%g]\nset xrange [0:%g]\nset key outside right top\n", nlanes - 0.3,
-            -0.7, end * scale * 1.02);
+    fprintf(s, "set yrange [%g:%g]\nset xrange [0:%g]\nset key outside right top\n",
+            t->nlanes - 0.3, -0.7, end * t->scale * 1.02);
     /* Lane labels: the rank (or node) each lane is, at most 32 of them. */
     fputs("set ytics (", s);
-    int step = nlanes > 32 ? (nlanes + 31) / 32 : 1;
-    for (int l = 0; l < nlanes; l += step) {
+    int step = t->nlanes > 32 ? (t->nlanes + 31) / 32 : 1;
+    for (int l = 0; l < t->nlanes; l += step) {
         char name[128];
-        if (by_node)
-            snprintf(name, sizeof name, "%s", info->plat->nodes[lane_is[l]].name);
+        if (t->by_node)
+            snprintf(name, sizeof name, "%s", t->info->plat->nodes[t->lane_is[l]].name);
         else
-            snprintf(name, sizeof name, "%d", lane_is[l]);
+            snprintf(name, sizeof name, "%d", t->lane_is[l]);
         sc_gnuplot_quote(name, quoted, sizeof quoted);
         fprintf(s, "%s'%s' %d", l ? ", " : "", quoted, l);
     }
     fputs(")\n", s);
     /* Node boundaries, between lanes of different nodes. */
-    for (int l = 0; !by_node && l + 1 < nlanes; l++)
-        if (info->node_of[lane_is[l]] != info->node_of[lane_is[l + 1]])
+    for (int l = 0; !t->by_node && l + 1 < t->nlanes; l++)
+        if (t->info->node_of[t->lane_is[l]] != t->info->node_of[t->lane_is[l + 1]])
             fprintf(s,
                     "set arrow from graph 0, first %g to graph 1, first %g nohead dt 2 "
                     "lc rgb 'gray50'\n",
                     l + 0.5, l + 0.5);
-    /* Data: arrows (x, y, dx, dy) per level, and the senders' busy bars. */
+}
+
+/* Data: arrows (x, y, dx, dy) per level, and the senders' busy bars. */
+static void write_messages(FILE *s, const timeline_t *t)
+{
+    const sc_run_result_t *res = t->res;
     for (int level = 0; level < SC_NLEVELS; level++) {
         fprintf(s, "$arrows%d << EOD\n", level);
         long drawn = 0;
         for (long k = 0; k < res->nmsgs; k++) {
             const sc_msg_record_t *m = &res->msgs[k];
-            if (m->level != level || (by_node && level != SC_LEVEL_INTER))
+            if (m->level != level || (t->by_node && level != SC_LEVEL_INTER))
                 continue;
-            double x = (m->left - t0) * scale, dx = (arrived(m) - m->left) * scale;
-            fprintf(s, "%.9g %d %.9g %d\n", x, lane[m->src], dx, lane[m->dst] - lane[m->src]);
+            double x = (m->left - t->t0) * t->scale, dx = (arrived(m) - m->left) * t->scale;
+            fprintf(s, "%.9g %d %.9g %d\n", x, t->lane[m->src], dx,
+                    t->lane[m->dst] - t->lane[m->src]);
             drawn++;
         }
         if (!drawn) /* an empty block cannot be plotted: one point off the range */
@@ -339,26 +336,32 @@ sc_err_t sc_trace_write_timeline(const char *option, const char *path, const sc_
     }
     fputs("$busy << EOD\n", s);
     long busy = 0;
-    for (long k = 0; k < res->nmsgs && !by_node; k++) {
+    for (long k = 0; k < res->nmsgs && !t->by_node; k++) {
         const sc_msg_record_t *m = &res->msgs[k];
         if (m->left > m->posted) {
-            fprintf(s, "%.9g %d %.9g 0\n", (m->posted - t0) * scale, lane[m->src],
-                    (m->left - m->posted) * scale);
+            fprintf(s, "%.9g %d %.9g 0\n", (m->posted - t->t0) * t->scale, t->lane[m->src],
+                    (m->left - m->posted) * t->scale);
             busy++;
         }
     }
     if (!busy)
         fputs("-1 -10 0 0\n", s);
     fputs("EOD\n", s);
-    /* The algorithm's steps (explain.h): each message's step number at its
-     * tail, where there are few enough to read. */
+}
+
+/* The algorithm's steps (explain.h): each message's step number at its
+ * tail, where there are few enough to read; then the plot command. */
+static void write_steps_and_plot(FILE *s, const timeline_t *t)
+{
+    const sc_run_result_t *res = t->res;
     sc_explain_t e;
-    int steps = res->nmsgs <= SC_TIMELINE_MAX_STEP_LABELS && !by_node &&
-                sc_explain(info->plat, info->np, res, &e) == SC_OK;
+    int steps = res->nmsgs <= SC_TIMELINE_MAX_STEP_LABELS && !t->by_node &&
+                sc_explain(t->info->plat, t->info->np, res, &e) == SC_OK;
     fputs("$steps << EOD\n", s);
     for (long k = 0; steps && k < res->nmsgs; k++) {
         const sc_msg_record_t *m = &res->msgs[k];
-        fprintf(s, "%.9g %d %d\n", (m->left - t0) * scale, lane[m->src], e.step_of_msg[k]);
+        fprintf(s, "%.9g %d %d\n", (m->left - t->t0) * t->scale, t->lane[m->src],
+                e.step_of_msg[k]);
     }
     if (!steps)
         fputs("-1 -10 0\n", s);
@@ -375,8 +378,44 @@ sc_err_t sc_trace_write_timeline(const char *option, const char *path, const sc_
             "     $steps using 1:2:3 with labels offset 0.6,0.45 font ',8' tc rgb 'gray20' "
             "title '%s'\n",
             SC_LEVEL_INTRA, SC_LEVEL_INTER, steps ? "n = step" : "");
-    free(lane);
-    free(lane_is);
+}
+
+/* Lanes top to bottom: ranks grouped by node (or nodes, above
+ * SC_TIMELINE_MAX_LANES ranks). Each message is an arrow from its sender's
+ * lane when it left to its receiver's when it arrived, blue inside a node,
+ * red between nodes, with the algorithm's step it belongs to (explain.h)
+ * at its tail; a thick bar on the sender's lane marks its core busy with
+ * it (overhead, the NIC's gap). Dashed lines separate the nodes. */
+sc_err_t sc_trace_write_timeline(const char *option, const char *path, const sc_trace_info_t *info,
+                                 const sc_run_result_t *res)
+{
+    const char *terminal;
+    sc_err_t err = sc_gnuplot_terminal(option, path, &terminal);
+    if (err)
+        return err;
+    timeline_t t = {.info = info, .res = res, .by_node = info->np > SC_TIMELINE_MAX_LANES,
+                    .lane = malloc((size_t)info->np * sizeof *t.lane),
+                    .lane_is = malloc((size_t)info->np * sizeof *t.lane_is)};
+    char *script = NULL;
+    size_t len = 0;
+    FILE *s = t.lane && t.lane_is ? open_memstream(&script, &len) : NULL;
+    if (!s) {
+        free(t.lane);
+        free(t.lane_is);
+        return sc_error(SC_ERR_RUN, "%s %s: out of memory", option, path);
+    }
+    assign_lanes(&t);
+    double end = 0;
+    t.t0 = first_start(info, res);
+    for (int r = 0; r < info->np; r++)
+        if (res->finish[r] - t.t0 > end)
+            end = res->finish[r] - t.t0;
+    t.scale = end < 1e-3 ? 1e6 : end < 1 ? 1e3 : 1;
+    write_axes(s, &t, terminal, end, end < 1e-3 ? "us" : end < 1 ? "ms" : "s");
+    write_messages(s, &t);
+    write_steps_and_plot(s, &t);
+    free(t.lane);
+    free(t.lane_is);
     if (fclose(s) != 0) {
         free(script);
         return sc_error(SC_ERR_RUN, "%s %s: out of memory", option, path);

@@ -16,6 +16,7 @@ int main(int argc, char **argv)
     sc_suite_units();
     sc_suite_models();
     sc_suite_registry();
+    sc_suite_commands();
     sc_suite_platform();
     sc_suite_platform_file();
     sc_suite_child();

@@ -6,6 +6,7 @@
 void sc_suite_units(void);
 void sc_suite_models(void);
 void sc_suite_registry(void);
+void sc_suite_commands(void);
 void sc_suite_platform(void);
 void sc_suite_platform_file(void);
 void sc_suite_child(void);

@@ -1,0 +1,162 @@
+/* simcoll platform: a cluster written from the nodes of another.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "platform_cmd.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "args.h"
+#include "common/sc_units.h"
+#include "models/platform.h"
+#include "sim/engine/generate.h"
+#include "sim/io/files.h"
+
+static const char platform_usage[] =
+    "usage: simcoll platform --like FILE|--net NET [--nodes N] [--cores C|LIST]\n"
+    "                        [--topology racks:N,R|TOPO] [--sockets S]\n"
+    "                        [--set LEVEL.PARAM=VALUE]... [-o OUT]\n"
+    "       simcoll platform --like FILE|--net NET\n"
+    "                        --levels [core:C,][socket:S,]node:N[,rack:R]\n"
+    "                        [--set LEVEL.PARAM=VALUE]... [-o OUT]\n"
+    "Writes a cluster of N nodes (of C cores; default: as FILE's) with the\n"
+    "links and protocol properties of the nodes of FILE, to OUT or stdout.\n"
+    "--net puts an interconnect preset's network level in their place (the\n"
+    "preset's own platform when there is no --like); simcoll list --net\n"
+    "shows the presets.\n"
+    "Uneven nodes: --cores 4x16,2x8 is 4 nodes of 16 cores then 2 of 8\n"
+    "(items C or KxC, separated by ',' or '+').\n"
+    "--topology puts the nodes in one of SimGrid's topologies, every link\n"
+    "of it a NIC link of FILE's: torus:X,Y,..., fat-tree:LEVELS;DOWN,...;\n"
+    "UP,...;LINKS,... or dragonfly:G,g;C,c;R,r;N (quote the ';'); or in\n"
+    "racks:N,R, R racks of N nodes on NIC links of FILE's, each rack's\n"
+    "switch joined to a core switch by one uplink (rack.* below).\n"
+    "--sockets S splits each node's cores among S sockets, joined by a\n"
+    "link of the node (socket.* below; not with SimGrid's topologies).\n"
+    "--levels gives the cluster by levels, smallest first, each LEVEL:N\n"
+    "the number of LEVELs in one of the next (the last: in the cluster):\n"
+    "core:8,socket:2,node:8,rack:4 is --cores 16 --sockets 2 --topology\n"
+    "racks:8,4 (it takes the place of --nodes, --cores, --sockets and\n"
+    "--topology).\n"
+    "--set changes one of them, absolutely (with SimGrid's units) or by a\n"
+    "factor of FILE's value (2x, 0.5x): LEVEL intra (shared memory) or inter\n"
+    "(network), PARAM latency, bandwidth, send-overhead, recv-overhead,\n"
+    "eager-limit or (inter) gap; node.speed; rack.bandwidth and\n"
+    "rack.latency, a rack's uplink (by default as fast as its nodes' links\n"
+    "together, with one NIC link's latency); or socket.bandwidth and\n"
+    "socket.latency, the link between a node's sockets, which a message\n"
+    "between them takes after the memory bus (by default it adds nothing,\n"
+    "as for sockets on one front-side bus). For example\n"
+    "  --set inter.bandwidth=2x --set inter.latency=1.5us --set node.speed=10Gf\n"
+    "  --levels node:16,rack:8 --set rack.bandwidth=0.25x  (4:1 oversubscribed)\n";
+
+static const struct option longopts[] = {
+    /* name       argument           flag  getopt returns */
+    {"like",      required_argument, NULL, 'l'},
+    {"nodes",     required_argument, NULL, 'n'},
+    {"cores",     required_argument, NULL, 'c'},
+    {"net",       required_argument, NULL, 'N'},
+    {"topology",  required_argument, NULL, 't'},
+    {"levels",    required_argument, NULL, 'L'},
+    {"sockets",   required_argument, NULL, 'S'},
+    {"output",    required_argument, NULL, 'o'}, /* and -o */
+    {"set",       required_argument, NULL, 's'},
+    {"help",      no_argument,       NULL, 'h'},
+    {NULL, 0, NULL, 0}};
+
+/* The options of `simcoll platform`. */
+typedef struct {
+    const char *like, *out, *cores, *net, *topology, *levels;
+    char **sets; /* --set, repeatable; room for one per argument (NULL: out of memory) */
+    int nodes, nsets, sockets;
+} platform_opts_t;
+
+/* Reads argv into *o (o->sets allocated by the caller); sets *done after
+ * --help. */
+static sc_err_t parse_platform_opts(int argc, char **argv, platform_opts_t *o, int *done)
+{
+    int c;
+    sc_err_t err = SC_OK;
+    *done = 0;
+    opterr = 0;
+    optind = 0;
+    for (int before = 1;
+         !err && (c = getopt_long(argc - 1, argv + 1, ":o:", longopts, NULL)) != -1;
+         before = optind) {
+        switch (c) {
+        case 'l': o->like = optarg; break;
+        case 'n': err = sc_parse_int(optarg, "--nodes", 1, 1 << 20, &o->nodes); break;
+        case 'S':
+            err = sc_parse_int(optarg, "--sockets", 1, SC_MAX_SOCKETS, &o->sockets);
+            break;
+        case 'c': o->cores = optarg; break;
+        case 'N': o->net = optarg; break;
+        case 't': o->topology = optarg; break;
+        case 'L': o->levels = optarg; break;
+        case 'o': o->out = optarg; break;
+        case 's':
+            if (o->sets)
+                o->sets[o->nsets++] = optarg;
+            break;
+        case 'h':
+            fputs(platform_usage, stdout);
+            *done = 1;
+            return SC_OK;
+        case ':':
+            err = sc_error(SC_ERR_INPUT, "'%s needs a value",
+                           sc_cli_refused_option(argv + 1, before, longopts));
+            break;
+        default:
+            err = sc_error(SC_ERR_INPUT,
+                           "platform: unknown option '%s; use --like, --net, --nodes, --cores, "
+                           "--topology, --levels, --set, -o",
+                           sc_cli_refused_option(argv + 1, before, longopts));
+            break;
+        }
+    }
+    if (!err && optind + 1 < argc)
+        err = sc_error(SC_ERR_INPUT, "platform: unexpected argument '%s'", argv[optind + 1]);
+    return err;
+}
+
+/* --levels stands for --nodes, --cores, --sockets and --topology, and
+ * cannot go with them; o's strings then point into *by_levels. */
+static sc_err_t apply_levels(platform_opts_t *o, sc_levels_t *by_levels)
+{
+    if (o->nodes || o->cores || o->topology || o->sockets)
+        return sc_error(SC_ERR_INPUT, "platform: --levels gives the nodes, cores, sockets and "
+                                      "racks; leave out --nodes, --cores, --sockets and "
+                                      "--topology");
+    sc_err_t err = sc_levels_parse(o->levels, by_levels);
+    if (err)
+        return err;
+    o->nodes = by_levels->nodes;
+    o->sockets = by_levels->sockets;
+    o->topology = by_levels->topology[0] ? by_levels->topology : NULL;
+    o->cores = by_levels->cores[0] ? by_levels->cores : NULL;
+    return SC_OK;
+}
+
+int sc_cli_platform(int argc, char **argv)
+{
+    platform_opts_t o = {.sets = calloc((size_t)argc, sizeof *o.sets)};
+    sc_levels_t by_levels;
+    int done;
+    sc_err_t err = parse_platform_opts(argc, argv, &o, &done);
+    if (!err && !done && o.levels)
+        err = apply_levels(&o, &by_levels);
+    if (!err && !done && ((!o.like && !o.net) || (!o.nodes && !o.cores && !o.topology)))
+        err = sc_error(SC_ERR_INPUT, "platform needs --like FILE or --net NET, and --nodes N, "
+                                     "--cores LIST or --topology TOPO, e.g. simcoll platform "
+                                     "--like ib4x.xml --nodes 128");
+    if (!err && !done && !o.sets)
+        err = sc_error(SC_ERR_RUN, "out of memory");
+    const sc_file_role_t files[] = {{"--like", o.like, 0}, {"-o", o.out, 1}};
+    if (!err && !done)
+        err = sc_files_distinct(files, 2);
+    if (!err && !done)
+        err = sc_generate_platform(o.like, o.net, o.topology, o.nodes, o.cores,
+                                   o.sockets ? o.sockets : 1, o.sets, o.nsets, o.out);
+    free(o.sets);
+    return err ? sc_cli_fail(err) : 0;
+}

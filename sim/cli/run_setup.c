@@ -1,0 +1,80 @@
+/* What the collective run and simcoll map work out before they simulate.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "run_setup.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "sim/io/mapfile.h"
+
+sc_err_t sc_cli_find_algo(const char *name, const char *option, const sc_algo_t **out)
+{
+    *out = sc_algo_find(name);
+    if (*out)
+        return SC_OK;
+    return sc_error(SC_ERR_INPUT,
+                    "%s: unknown algorithm '%s'; did you mean '%s'? (simcoll list shows all)",
+                    option, name, sc_algo_nearest(name)->name);
+}
+
+sc_err_t sc_cli_make_layout(const sc_platform_t *plat, const sc_algo_t *algo, int np, int root,
+                            const sc_map_choice_t *choice, sc_graph_t *graph, sc_layout_t *out)
+{
+    sc_map_kind_t kind = choice->kind;
+    if (kind == SC_MAP_DEFAULT)
+        kind = algo->needs & SC_USES_MAPPING ? SC_MAP_PARTITION : SC_MAP_BLOCK;
+    *out = (sc_layout_t){.placement = kind == SC_MAP_CYCLIC ? SC_PLACE_CYCLIC : SC_PLACE_BLOCK};
+    switch (kind) {
+    case SC_MAP_DEFAULT:
+    case SC_MAP_BLOCK:
+        out->name = "block";
+        return SC_OK;
+    case SC_MAP_CYCLIC:
+        out->name = "cyclic";
+        return SC_OK;
+    case SC_MAP_FILE:
+        out->name = choice->file;
+        return sc_mapfile_read(choice->file, np, &out->pi);
+    case SC_MAP_PARTITION:
+        break;
+    }
+    out->name = choice->partitioner == SC_PARTITIONER_GREEDY ? "greedy" : "partition";
+    sc_run_spec_t spec = {.plat = plat, .algo = algo, .np = np, .root = root};
+    out->pi = malloc((size_t)np * sizeof *out->pi);
+    sc_err_t err = out->pi
+                       ? sc_run_partition(&spec, graph, choice->partitioner, out->pi, &out->seconds)
+                       : sc_error(SC_ERR_RUN, "out of memory");
+    if (err) {
+        free(out->pi);
+        out->pi = NULL;
+    }
+    return err;
+}
+
+/* Without --np a run uses every core of the platform, up to this many: a
+ * platform of a million cores would otherwise start a simulation of hours
+ * by default (4096 ranks of Bruck take about 5 s, bench/README.md). */
+#define DEFAULT_NP_MAX 4096
+
+sc_err_t sc_cli_default_np(const sc_platform_t *plat, int *np)
+{
+    *np = plat->total_cores;
+    if (*np > DEFAULT_NP_MAX)
+        return sc_error(SC_ERR_INPUT,
+                        "--np: platform '%s' has %d cores, and without --np simcoll runs every "
+                        "core only up to %d (a simulation of 4096 ranks takes seconds, of a "
+                        "million hours); give the process count, e.g. --np %d",
+                        plat->path, *np, DEFAULT_NP_MAX, DEFAULT_NP_MAX);
+    return SC_OK;
+}
+
+sc_err_t sc_cli_load_platform(const char *path, sc_platform_t *plat)
+{
+    sc_err_t err = sc_platform_load("--platform", path, plat);
+    if (!err && !plat->uniform)
+        fprintf(stderr, "simcoll: note: platform '%s' is not uniform (its nodes' core speeds, "
+                        "memory buses or network routes differ), so the cost model is not "
+                        "applied\n",
+                path);
+    return err;
+}
