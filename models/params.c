@@ -56,7 +56,7 @@ const sc_param_t sc_params[] = {
     {"speed", SC_AT(SC_AT_NODE), SC_PARAM_SPEED, 1e-300, 1e18, 0, SC_CARRIER_HOST, 0, NULL, 1, NULL,
      NULL, "the speed of each of a node's cores, flop/s", SC_IN_NODE,
      offsetof(sc_node_t, speed_flops)},
-    {NULL},
+    {.name = NULL},
 };
 
 /* Each level's name, and its messages for documentation that names them
