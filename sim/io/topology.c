@@ -14,16 +14,17 @@ static const char forms[] =
 #define MAX_NODES (1L << 24)
 
 /* A list of `want` (or, want 0, 1 to SC_TOPO_MAX_DIMS) whole numbers of at
- * least 1, separated by commas, up to `end`. Returns how many, or -1. */
+ * least 1, separated by commas, up to `end`, into out[], which has room for
+ * that many. Returns how many, or -1. */
 static int numbers(const char *s, const char *end, int want, unsigned *out)
 {
-    int n = 0;
+    int n = 0, room = want ? want : SC_TOPO_MAX_DIMS;
     while (s < end) {
         char *stop;
         if (*s < '0' || *s > '9')
             return -1;
         unsigned long v = strtoul(s, &stop, 10);
-        if (stop > end || v < 1 || v > MAX_NODES || n == SC_TOPO_MAX_DIMS)
+        if (stop > end || v < 1 || v > MAX_NODES || n == room)
             return -1;
         out[n++] = (unsigned)v;
         s = stop;
