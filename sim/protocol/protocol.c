@@ -157,6 +157,13 @@ static void match(sc_matcher_t *m, const sc_protocol_ops_t *ops, sc_posted_t p,
     sc_envelope_free(env);
 }
 
+/* Takes posted receive i off the queue, keeping the others' order. */
+static void unpost(sc_matcher_t *m, int i)
+{
+    memmove(&m->posted[i], &m->posted[i + 1], (size_t)(m->nposted - i - 1) * sizeof *m->posted);
+    m->nposted--;
+}
+
 /* The oldest posted receive a message from src with tag fits, taken off
  * the queue; 0 if none. */
 static int take_posted(sc_matcher_t *m, int src, int tag, sc_posted_t *out)
@@ -164,9 +171,7 @@ static int take_posted(sc_matcher_t *m, int src, int tag, sc_posted_t *out)
     for (int i = 0; i < m->nposted; i++)
         if (matches(m->posted[i].peer, m->posted[i].tag, src, tag)) {
             *out = m->posted[i];
-            memmove(&m->posted[i], &m->posted[i + 1],
-                    (size_t)(m->nposted - i - 1) * sizeof *m->posted);
-            m->nposted--;
+            unpost(m, i);
             return 1;
         }
     return 0;
@@ -277,9 +282,7 @@ int sc_matcher_cancel(sc_matcher_t *m, sc_req_ref_t req)
 {
     for (int i = 0; i < m->nposted; i++)
         if (m->posted[i].req == req) {
-            memmove(&m->posted[i], &m->posted[i + 1],
-                    (size_t)(m->nposted - i - 1) * sizeof *m->posted);
-            m->nposted--;
+            unpost(m, i);
             return 1;
         }
     return 0;
