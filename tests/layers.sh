@@ -21,6 +21,15 @@ program: program algorithms models common
 replay: replay protocol algorithms models common
 engine: engine replay program io protocol algorithms models common
 cli: cli engine replay program io protocol algorithms models common'
+# For awk: may[LAYER] is " LAYER and those it may use ", from $ALLOWED.
+READ_ALLOWED='
+    function read_allowed(    n, rows, i, w) {
+        n = split(allowed, rows, "\n")
+        for (i = 1; i <= n; i++) {
+            split(rows[i], w, " ")
+            may[substr(w[1], 1, length(w[1]) - 1)] = rows[i] " "
+        }
+    }'
 LAYERS="common models algorithms protocol io program replay engine cli"
 
 cd "$src"
@@ -28,11 +37,10 @@ files=$(find common models algorithms sim -name '*.[ch]' -o -name '*.cpp' -o -na
 # Every quoted #include: relative to the file's folder when such a file
 # exists, else to the tree; its layer against the file's.
 upward=$(grep -H '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' $files |
-    awk -v list="$files" -v allowed="$ALLOWED" '
+    awk -v list="$files" -v allowed="$ALLOWED" "$READ_ALLOWED"'
         BEGIN {
             n = split(list, f, "\n"); for (i = 1; i <= n; i++) exists[f[i]] = 1
-            n = split(allowed, rows, "\n")
-            for (i = 1; i <= n; i++) { split(rows[i], w, " "); may[substr(w[1], 1, length(w[1]) - 1)] = rows[i] " " }
+            read_allowed()
         }
         function layer(path) {
             if (path ~ /^sim\//) { split(path, p, "/"); return p[2] == "protocol" || p[2] == "io" ||
@@ -82,10 +90,9 @@ done | sort -u >"$defined"
 calls=$(for layer in $LAYERS; do
     nm -u "$build/libsc_$layer.a" 2>/dev/null | awk '$1 == "U" { print $2 }' | sort -u |
         join - "$defined" | sed "s/^/$layer /"
-done | awk -v allowed="$ALLOWED" '
+done | awk -v allowed="$ALLOWED" "$READ_ALLOWED"'
     BEGIN {
-        n = split(allowed, rows, "\n")
-        for (i = 1; i <= n; i++) { split(rows[i], w, " "); may[substr(w[1], 1, length(w[1]) - 1)] = rows[i] " " }
+        read_allowed()
     }
     index(may[$1], " " $3 " ") == 0 {
         printf "layers: %s calls %s, which %s defines, a layer above it\n", $1, $2, $3
