@@ -33,6 +33,10 @@ sc_err_t sc_allgather_bruck_reorder(sc_comm_t *comm, const sc_coll_args_t *args)
 sc_err_t sc_allgather_ring_reorder(sc_comm_t *comm, const sc_coll_args_t *args);
 
 /* The position rank r plays, and the rank playing position j. */
+/* public: in simcoll.h, the plug-ins' API (algorithms/plugin/) */
+/* The position rank `rank` plays in a mapping-aware algorithm, and the
+ * rank playing `position` (args->pi, args->pi_inv; the identity without a
+ * mapping). */
 static inline int sc_position(const sc_coll_args_t *args, int rank)
 {
     return args->pi ? args->pi[rank] : rank;
@@ -42,6 +46,7 @@ static inline int sc_player(const sc_coll_args_t *args, int position)
 {
     return args->pi_inv ? args->pi_inv[position] : position;
 }
+/* end public */
 
 /* The steps the allgather algorithms share with their variants, played by
  * the rank at position `me` through args' mapping, on m-byte blocks:

@@ -10,6 +10,7 @@
 #include "reduce/deciders.h"
 #include "reduce/ops.h"
 
+/* public: in simcoll.h, the plug-ins' API (algorithms/plugin/) */
 typedef enum {
     SC_ALLGATHER,
     SC_BCAST,
@@ -18,13 +19,17 @@ typedef enum {
     SC_ALLREDUCE,
 } sc_collective_t;
 
+/* What a verified run knows of every rank's input (below). */
+typedef struct sc_data sc_data_t;
+/* end public */
+
 /* Outside the enum, so that switches over collectives stay complete. */
 #define SC_NCOLLECTIVES (SC_ALLREDUCE + 1)
 
 /* One call's data as a verified run sees it: `bytes` per rank (the
  * allgather block, the message, the vector), and `seed`, which makes the
  * inputs of different calls of one program differ. */
-typedef struct {
+struct sc_data {
     size_t bytes;
     int p, root;
     sc_op_t op;
@@ -36,7 +41,7 @@ typedef struct {
     /* MAX and MIN: who holds the extreme of every element (--data extreme);
      * NULL for sc_op_sample's pattern. */
     const sc_extreme_t *extreme;
-} sc_data_t;
+};
 
 typedef struct {
     sc_collective_t collective;

@@ -7,6 +7,7 @@
 
 #include "../common/sc_error.h"
 
+/* public: in simcoll.h, the plug-ins' API (algorithms/plugin/) */
 /* A request returned by isend/irecv. Owned by the transport; wait/waitall
  * complete and release it and set the caller's pointer to NULL. */
 typedef struct sc_request sc_request_t;
@@ -22,11 +23,15 @@ typedef struct sc_comm sc_comm_t;
 /* Shared garbage memory handed out by sc_buf_alloc() in size-only runs. */
 typedef struct sc_scratch sc_scratch_t;
 
+/* What a transport implements (below); simcoll's own. */
+typedef struct sc_transport sc_transport_t;
+/* end public */
+
 /* What a transport implements. The SimGrid transport (sim/engine/transport.c)
  * simulates time; a recording transport can build a communication graph
  * from the same algorithm code. A receive must name the exact size of the
  * matching send: a mismatch is a bug in the algorithm and fails the run. */
-typedef struct {
+struct sc_transport {
     sc_err_t (*isend)(sc_comm_t *comm, const void *buf, size_t bytes, int dst,
                       int tag, sc_request_t **req);
     sc_err_t (*irecv)(sc_comm_t *comm, void *buf, size_t bytes, int src,
@@ -44,8 +49,9 @@ typedef struct {
     sc_err_t (*request_free)(sc_comm_t *comm, sc_request_t **req);
     sc_err_t (*iprobe)(sc_comm_t *comm, int src, int tag, int *flag, int *source,
                        size_t *bytes);
-} sc_transport_t;
+};
 
+/* public: in simcoll.h, the plug-ins' API (algorithms/plugin/) */
 /* One rank's view of the communicator, filled in by the transport. */
 struct sc_comm {
     int rank;
@@ -68,11 +74,13 @@ struct sc_comm {
      * then follow where the ranks are. */
     int read_nodes;
 };
+/* end public */
 
 /* Frees what algorithms kept on the communicator (algo_state), once its
  * runs are over; whoever filled it in calls this. */
 void sc_comm_release(sc_comm_t *comm);
 
+/* public: in simcoll.h, the plug-ins' API (algorithms/plugin/) */
 /* Non-blocking send of `bytes` bytes to rank `dst`. */
 sc_err_t sc_isend(sc_comm_t *comm, const void *buf, size_t bytes, int dst,
                   int tag, sc_request_t **req);
@@ -147,6 +155,7 @@ void sc_buf_copy(const sc_comm_t *comm, void *dst, const void *src,
  * p^2 steps in all at a scale where only sizes are simulated, can be
  * skipped when they do not. */
 int sc_moves_data(const sc_comm_t *comm);
+/* end public */
 
 /* The shared scratch area of a size-only run: one per run, shared by all of
  * its ranks. sc_scratch_get returns a buffer of at least `bytes` bytes

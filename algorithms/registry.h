@@ -9,6 +9,7 @@
 #include "reduce/ops.h"
 
 
+/* public: in simcoll.h, the plug-ins' API (algorithms/plugin/) */
 /* Arguments of every collective; each uses the fields it needs. */
 typedef struct {
     const void *sendbuf; /* allgather: this rank's block of `bytes`;
@@ -67,6 +68,7 @@ typedef struct {
     unsigned needs;             /* SC_NEEDS_* flags */
     const char *doc;            /* one line for `simcoll list` */
 } sc_algo_t;
+/* end public */
 
 /* The registry, terminated by an entry with a NULL name. */
 extern const sc_algo_t sc_algos[];

@@ -3,6 +3,7 @@
 #ifndef SC_ERROR_H
 #define SC_ERROR_H
 
+/* public: in simcoll.h, the plug-ins' API (algorithms/plugin/) */
 /* Every function that can fail returns an sc_err_t. The value doubles as the
  * process exit code chosen by main: 1 = a run failed, 2 = bad input. */
 typedef enum {
@@ -17,6 +18,7 @@ typedef enum {
  * value and what would be valid. A later call replaces the message. */
 sc_err_t sc_error(sc_err_t code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* end public */
 
 /* The last message recorded by sc_error(), or "" if none. */
 const char *sc_error_message(void);

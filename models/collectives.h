@@ -141,10 +141,12 @@ int sc_binomial_mask(int rel, int p);
  * or empty). Shared by the scatter-allgather broadcast and its model. */
 size_t sc_chunk_span_bytes(size_t bytes, int nchunks, int first, int count);
 
+/* public: in simcoll.h, the plug-ins' API (algorithms/plugin/) */
 /* Elements lo..hi-1 of a vector, in reductions. */
 typedef struct {
     size_t lo, hi;
 } sc_span_t;
+/* end public */
 
 static inline size_t sc_span_len(sc_span_t s)
 {

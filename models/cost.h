@@ -7,8 +7,13 @@
 
 #include "platform.h"
 
-/* The ranks of one run and where they are placed. */
-typedef struct {
+/* public: in simcoll.h, the plug-ins' API (algorithms/plugin/) */
+/* The ranks of one run and where they are placed (below); opaque to
+ * plug-ins. */
+typedef struct sc_model sc_model_t;
+/* end public */
+
+struct sc_model {
     const sc_platform_t *plat;
     int size;            /* number of ranks */
     const int *node_of;  /* node of each rank */
@@ -22,7 +27,7 @@ typedef struct {
      * (2 u + 1): the state of the gap g as messages are costed (see
      * sc_model_depart). NULL when no level has a gap. */
     double *nic_free;
-} sc_model_t;
+};
 
 /* Fills model; allocates nic_free if the platform's network has a gap.
  * Free with sc_model_destroy. */
@@ -50,11 +55,13 @@ double sc_wire_time(const sc_platform_t *plat, const sc_level_t *lv, size_t data
 double sc_model_depart(double *nic_free, int src_node, int dst_node, double gap, double ready,
                        double first_transfer);
 
+/* public: in simcoll.h, the plug-ins' API (algorithms/plugin/) */
 /* A prediction of one collective. On entry t[r] is the time rank r starts
  * (normally 0); on return, the time it finishes. The collective takes
  * max(t) - min(start). */
 typedef sc_err_t (*sc_model_fn)(const sc_model_t *model, size_t bytes,
                                 int root, double *t);
+/* end public */
 
 /* The level a message from rank a to rank b travels through: in a node or
  * between nodes (sc_model_level_id); between groups of nodes, the network

@@ -7,6 +7,7 @@
 
 #include "../../common/sc_error.h"
 
+/* public: in simcoll.h, the plug-ins' API (algorithms/plugin/) */
 typedef enum {
     SC_OP_SUM,
     SC_OP_PROD,
@@ -22,6 +23,7 @@ typedef enum {
 } sc_op_t;
 
 typedef enum { SC_TYPE_INT, SC_TYPE_DOUBLE, SC_NTYPES } sc_type_t;
+/* end public */
 
 /* "sum", "prod", ... and "int", "double", as the command line spells them. */
 const char *sc_op_name(sc_op_t op);

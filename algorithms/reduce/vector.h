@@ -8,6 +8,7 @@
 #include "../../models/collectives.h"
 #include "../registry.h"
 
+/* public: in simcoll.h, the plug-ins' API (algorithms/plugin/) */
 /* The number of elements of the vector. */
 size_t sc_vector_elems(const sc_coll_args_t *args);
 
@@ -19,6 +20,7 @@ size_t sc_span_bytes(const sc_coll_args_t *args, sc_span_t s);
  * and spends the time of it. In size-only runs only the time is spent. */
 sc_err_t sc_vector_combine(sc_comm_t *comm, const sc_coll_args_t *args, char *vec,
                            const char *in, sc_span_t s);
+/* end public */
 
 /* Point-to-point calls on spans of a vector: span s (or `out`) of vec goes
  * to dst; span s (or `in`) from src lands in place in vec, or, for the
@@ -74,6 +76,7 @@ static inline int sc_rank_of_virtual(const sc_comm_t *comm, int root, int v)
     return (v + root) % comm->size;
 }
 
+/* public: in simcoll.h, the plug-ins' API (algorithms/plugin/) */
 /* Copies this rank's input into recvbuf, where the algorithms work. */
 void sc_vector_start(sc_comm_t *comm, const sc_coll_args_t *args);
 
@@ -81,5 +84,6 @@ void sc_vector_start(sc_comm_t *comm, const sc_coll_args_t *args);
  * memory runs out. Free it with sc_buf_free. */
 sc_err_t sc_vector_alloc(sc_comm_t *comm, const sc_coll_args_t *args, size_t elems,
                          char **buf);
+/* end public */
 
 #endif

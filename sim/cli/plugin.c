@@ -18,20 +18,15 @@
 #include "sim/engine/child.h"
 #include "sim/io/files.h"
 
-/* The -I flags of the public headers: installed, or this source tree. */
+/* The -I flag of the plug-ins' header: this build's, the very text this
+ * simcoll was compiled with, or once the build is gone, the installed one. */
 static void include_flags(char *out, size_t size)
 {
     char header[4200], dir[4096];
-    snprintf(header, sizeof header, "%s/simcoll.h", SC_PLUGIN_INCLUDE_DIR);
-    if (access(header, R_OK) == 0) {
-        sc_shell_quote(SC_PLUGIN_INCLUDE_DIR, dir, sizeof dir);
-        snprintf(out, size, "-I%s", dir);
-        return;
-    }
-    char source[4096];
-    sc_shell_quote(SC_SOURCE_DIR "/algorithms/plugin", dir, sizeof dir);
-    sc_shell_quote(SC_SOURCE_DIR, source, sizeof source);
-    snprintf(out, size, "-I%s -I%s", dir, source);
+    snprintf(header, sizeof header, "%s/simcoll.h", SC_BUILD_INCLUDE_DIR);
+    const char *found = access(header, R_OK) == 0 ? SC_BUILD_INCLUDE_DIR : SC_PLUGIN_INCLUDE_DIR;
+    sc_shell_quote(found, dir, sizeof dir);
+    snprintf(out, size, "-I%s", dir);
 }
 
 /* Compiles `path` into a shared object at `so`; the compiler's messages

@@ -1,5 +1,5 @@
 /* Algorithms of the user's own: --load FILE.c|FILE.so, and the skeleton
- * `simcoll new-algo` writes (algorithms/plugin/simcoll.h is their API).
+ * `simcoll new-algo` writes (simcoll.h, made from algorithms/plugin/, is their API).
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #ifndef SC_CLI_PLUGIN_H
 #define SC_CLI_PLUGIN_H

@@ -4,7 +4,8 @@
 # taken, a plug-in that exits or aborts as it loads, a crash, a deadlock
 # and a wrong result are each reported as such (exit 2 before running, 1
 # after) and never take simcoll down; a shared object built by hand loads
-# too; a program can call a loaded algorithm.
+# too, against the one header simcoll.h; a program can call a loaded
+# algorithm.
 # usage: plugin.sh SIMCOLL SOURCE_DIR
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -u
@@ -69,8 +70,12 @@ grep -q "NO$" out.txt || fail "wrong.c: the table does not say NO"
     2> err.txt > /dev/null
 [ $? -eq 2 ] && grep -q "algorithm of your own" err.txt || fail "partition: $(cat err.txt)"
 
-# Built by hand, against this source tree's headers.
-cc -shared -fPIC -I"$src/algorithms/plugin" -I"$src" my_bcast.c -o my_bcast.so ||
+# Built by hand, against the build's simcoll.h alone, which stands by itself
+# (no other header of simcoll) and is strict C11.
+include=$(dirname "$simcoll")/include
+[ "$(ls "$include")" = simcoll.h ] || fail "the build's include directory: $(ls "$include")"
+! grep -q '#include "' "$include/simcoll.h" || fail "simcoll.h includes: $(grep '#include' "$include/simcoll.h")"
+cc -std=c11 -Wall -Wextra -Wpedantic -Werror -shared -fPIC -I"$include" my_bcast.c -o my_bcast.so ||
     fail "cc my_bcast.c"
 "$simcoll" --platform "$gige" --load ./my_bcast.so --algo my_bcast --np 9 --root 4 > so.txt ||
     fail "the shared object"
