@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "args.h"
 #include "common/sc_units.h"
@@ -38,17 +39,44 @@ static const char platform_usage[] =
     "core:8,socket:2,node:8,rack:4 is --cores 16 --sockets 2 --topology\n"
     "racks:8,4 (it takes the place of --nodes, --cores, --sockets and\n"
     "--topology).\n"
-    "--set changes one of them, absolutely (with SimGrid's units) or by a\n"
-    "factor of FILE's value (2x, 0.5x): LEVEL intra (shared memory) or inter\n"
-    "(network), PARAM latency, bandwidth, send-overhead, recv-overhead,\n"
-    "eager-limit or (inter) gap; node.speed; rack.bandwidth and\n"
-    "rack.latency, a rack's uplink (by default as fast as its nodes' links\n"
-    "together, with one NIC link's latency); or socket.bandwidth and\n"
-    "socket.latency, the link between a node's sockets, which a message\n"
-    "between them takes after the memory bus (by default it adds nothing,\n"
-    "as for sockets on one front-side bus). For example\n"
+    "--set changes one parameter, absolutely (with SimGrid's units) or by a\n"
+    "factor of FILE's value (2x, 0.5x); LEVEL intra is the shared memory,\n"
+    "inter the network; it takes\n";
+
+/* After the parameters --set takes, which models/params.c lists. */
+static const char platform_usage_end[] =
+    "A rack's uplink is by default as fast as its nodes' links together,\n"
+    "with one NIC link's latency; the link between a node's sockets, which a\n"
+    "message between them takes after the memory bus, by default adds\n"
+    "nothing, as for sockets on one front-side bus. For example\n"
     "  --set inter.bandwidth=2x --set inter.latency=1.5us --set node.speed=10Gf\n"
     "  --levels node:16,rack:8 --set rack.bandwidth=0.25x  (4:1 oversubscribed)\n";
+
+/* Prints `text` in lines of at most `width` columns, indented by two. */
+static void print_wrapped(const char *text, int width)
+{
+    int column = 0;
+    while (*text) {
+        int word = (int)strcspn(text, " ");
+        if (column > 0 && column + 1 + word > width) {
+            putchar('\n');
+            column = 0;
+        }
+        column += printf(column ? " %.*s" : "  %.*s", word, text);
+        text += word;
+        text += strspn(text, " ");
+    }
+    putchar('\n');
+}
+
+static void print_usage(void)
+{
+    char sets[512];
+    sc_generate_set_usage(sets, sizeof sets);
+    fputs(platform_usage, stdout);
+    print_wrapped(sets, 72);
+    fputs(platform_usage_end, stdout);
+}
 
 static const struct option longopts[] = {
     /* name       argument           flag  getopt returns */
@@ -99,7 +127,7 @@ static sc_err_t parse_platform_opts(int argc, char **argv, platform_opts_t *o, i
                 o->sets[o->nsets++] = optarg;
             break;
         case 'h':
-            fputs(platform_usage, stdout);
+            print_usage();
             *done = 1;
             return SC_OK;
         case ':':

@@ -44,6 +44,7 @@
 #include "algorithms/registry.h"
 #include "collective_cmd.h"
 #include "common/sc_units.h"
+#include "models/params.h"
 #include "program_cmd.h"
 #include "report.h"
 #include "sim/engine/engine.h"
@@ -201,12 +202,13 @@ static sc_err_t check_set_levels(const char *path, const study_t *st)
         if (split_sets(set->values[v], buf, sets, &nsets))
             return SC_ERR_INPUT; /* checked already */
         for (int i = 0; i < nsets; i++) {
-            if (!racks && !strncmp(sets[i], "rack.", 5))
+            int at = sc_param_at_find(sets[i], strcspn(sets[i], "."));
+            if (!racks && at == SC_AT_RACK)
                 return sc_error(SC_ERR_INPUT,
                                 "%s:%d: set: --set '%s': no point of the study has racks; add "
                                 "a topology axis with racks:N,R (R > 1)",
                                 path, set->line, sets[i]);
-            if (!split && !strncmp(sets[i], "socket.", 7))
+            if (!split && at == SC_AT_SOCKET)
                 return sc_error(SC_ERR_INPUT,
                                 "%s:%d: set: --set '%s': no point of the study has sockets; add "
                                 "a sockets axis with a value above 1",

@@ -390,9 +390,8 @@ static sc_err_t once(char *const *sets, int i)
     return SC_OK;
 }
 
-/* What `--set` takes, for its messages: every settable parameter of the
- * table, by level; `intro` says when the generator has a level. */
-static void set_usage(char *out, size_t len)
+/* `intro` says when the generator has a level. */
+void sc_generate_set_usage(char *out, size_t len)
 {
     static const char *const intro[SC_NAT] = {
         [SC_AT_NODE] = "", [SC_AT_RACK] = "(with racks) ", [SC_AT_SOCKET] = "or (with sockets) "};
@@ -465,7 +464,7 @@ static sc_err_t apply_set(const char *set, sc_level_t levels[SC_NLEVELS], int to
     char params[512];
     const char *eq = strchr(set, '='), *dot = strchr(set, '.');
     if (!eq || !dot || dot > eq) {
-        set_usage(params, sizeof params);
+        sc_generate_set_usage(params, sizeof params);
         return sc_error(SC_ERR_INPUT, "--set '%s': give LEVEL.PARAM=VALUE, with %s", set, params);
     }
     char name[64];
@@ -486,7 +485,7 @@ static sc_err_t apply_set(const char *set, sc_level_t levels[SC_NLEVELS], int to
     }
     /* A node's parameters are named whole, node.speed: node.X is no level
      * of LEVEL.PARAM, as the usage says. */
-    set_usage(params, sizeof params);
+    sc_generate_set_usage(params, sizeof params);
     if (at != SC_AT_INTRA && at != SC_AT_INTER)
         return sc_error(SC_ERR_INPUT, "--set '%s': unknown level '%.*s'; use %s", set,
                         (int)(dot - set), set, params);

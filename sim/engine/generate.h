@@ -83,6 +83,11 @@ sc_err_t sc_generate_check_net(const char *net);
 sc_err_t sc_generate_check_topology(const char *topology, long *nodes);
 sc_err_t sc_generate_check_cores(const char *cores);
 
+/* What --set takes, for messages and help: every settable parameter of
+ * models/params.c, by level ("intra.PARAM or inter.PARAM with PARAM
+ * latency, ...; node.speed; ..."), in at most len bytes. */
+void sc_generate_set_usage(char *out, size_t len);
+
 /* `simcoll platform --levels`: a cluster given by its levels, smallest
  * first, each LEVEL:N the number of LEVELs in one of the next (the last, in
  * the cluster): core:C (C cores a node; absent: the template's), node:N
