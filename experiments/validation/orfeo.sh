@@ -1,0 +1,427 @@
+#!/bin/sh
+# Predictions of simcoll against osu_bcast on ORFEO's GENOA nodes (Area
+# Science Park, Trieste: 2 x AMD EPYC 9374F, 64 cores a node), published by
+# github.com/robonoff/HPC-project (commit 1399da7, ex1/scripts/): OSU
+# micro-benchmarks 7.5.1 and Open MPI 5.0.5, ranks placed by core
+# (mpirun --map-by core) on two nodes of 64, 2 to 128 processes.
+#   point to point  latency_pt2pt.csv, osu_latency 1 B to 4 MiB between core 0
+#                   and cores 1 (same CCX), 4 (other CCD), 8 (other NUMA
+#                   domain), 32 (other socket) and another node;
+#   varied          osu_bcast, 2 B to 256 KiB, 2 to 128 processes (powers
+#                   of two), coll_tuned_bcast_algorithm 0, 1, 3, 5;
+#   fixed           osu_bcast of 4 B on 2 to 128 processes, the same four.
+# The platform (platforms/orfeo-genoa.xml) is fitted by simcoll calibrate to
+# the point-to-point file only; this script fits it again and checks the
+# shipped numbers. Nothing is fitted to the broadcasts. OSU reports the mean
+# over ranks of each rank's time (simcoll's mean_rank_time_s). The files are
+# read from a checkout (or git directory) of the repository, never copied.
+# Needs a built simcoll, git and gnuplot; about a minute.
+# usage: experiments/validation/orfeo.sh HPC_PROJECT_CHECKOUT [simcoll]
+# SPDX-License-Identifier: GPL-2.0-or-later
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+[ $# -ge 1 ] || { echo "usage: $0 HPC_PROJECT_CHECKOUT_OR_GIT_DIR [simcoll]" >&2; exit 2; }
+repo=$1
+simcoll=${2:-$top/build/simcoll}
+commit=1399da751ef0c6d0a545bfca4695b379c6fe9f44
+profile=openmpi-4.1
+[ -x "$simcoll" ] || { echo "orfeo.sh: build simcoll first (./setup.sh)" >&2; exit 2; }
+command -v gnuplot >/dev/null || { echo "orfeo.sh: needs gnuplot (apt-get install gnuplot-nox)" >&2; exit 2; }
+gitdir=$(git -C "$repo" rev-parse --absolute-git-dir 2>/dev/null) || gitdir=
+if [ -z "$gitdir" ] ||
+   ! git --git-dir="$gitdir" cat-file -e "$commit:ex1/scripts/latency_pt2pt.csv" 2>/dev/null; then
+    echo "orfeo.sh: '$repo' is not a clone of github.com/robonoff/HPC-project holding" \
+         "commit $commit" >&2
+    exit 2
+fi
+show() { git --git-dir="$gitdir" show "$commit:ex1/scripts/$1"; }
+results=$here/results
+out=$results/orfeo
+mkdir -p "$results"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+plat=$top/platforms/orfeo-genoa.xml
+# Median and largest |value| of a list of relative errors on stdin (one a line).
+stats() {
+    awk '{ print ($1 < 0 ? -$1 : $1), $1 }' | sort -g | awk '{ a[++n] = $1; s[n] = $2 }
+        END { if (!n) { print "-"; exit }
+              med = n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+              printf "%d %.1f%% %+.1f%%\n", n, 100 * med, 100 * s[n] }'
+}
+
+# --- What the job scripts ran -------------------------------------------
+# coll_tuned_bcast_algorithm is obeyed only with coll_tuned_use_dynamic_rules
+# true (Open MPI 5.0.5, ompi/mca/coll/tuned/coll_tuned_module.c); with false
+# the fixed decision rules run. The varied run of algorithm 1 set it false:
+# it measured the default again. Numbers of 5.0.5
+# (coll_tuned_bcast_decision.c): 1 basic_linear, 3 pipeline, 5 binary_tree,
+# all unsegmented (the segment size defaults to 0) and so, in simcoll,
+# bcast-ompi-linear, bcast-ompi-chain (pipeline = a chain of fanout 1) and
+# bcast-ompi-bintree. Per series: job script, data file, the algorithm's
+# number, whether the script turned the dynamic rules on, what ran, simcoll's
+# algorithm (profile: --mpi openmpi-4.1, whose bcast rules are 5.0.5's).
+cat > "$scratch/series" <<'EOF'
+varied/bcast0_mappingbycore.sh varied/csv/bcast0_core_mapping_genoa.csv 0 false default profile
+varied/bcast1_mappingbycore.sh varied/csv/bcast1_core_mapping_genoa.csv 1 false default profile
+varied/bcast3_mappingbycore.sh varied/csv/bcast3_core_mapping_genoa.csv 3 true pipeline bcast-ompi-chain
+varied/bcast5_mappingbycore.sh varied/csv/bcast5_core_mapping_genoa.csv 5 true binary_tree bcast-ompi-bintree
+fixed/bcast0_fixed.sh fixed/csv/bcast0_fixed_core.csv 0 false default profile
+fixed/bcast1_fixed.sh fixed/csv/bcast1_fixed_core.csv 1 true basic_linear bcast-ompi-linear
+fixed/bcast3_5_fixed.sh fixed/csv/bcast3_fixed_core.csv 3 true pipeline bcast-ompi-chain
+fixed/bcast3_5_fixed.sh fixed/csv/bcast5_fixed_core.csv 5 true binary_tree bcast-ompi-bintree
+EOF
+# Check the job scripts say so: 2 nodes of 64 tasks, and an mpirun line
+# (continuation lines joined) mapping by core with those dynamic rules and
+# that algorithm.
+while read -r job file alg dyn ran algo; do
+    show "bcast/$job" > "$scratch/job.sh"
+    if ! grep -q -- "--nodes=2" "$scratch/job.sh" ||
+       ! grep -q -- "--ntasks-per-node=64" "$scratch/job.sh" ||
+       ! sed -e :a -e '/\\$/N; s/\\\n//; ta' "$scratch/job.sh" | grep -v '^[[:space:]]*#' |
+         grep 'mpirun' | grep -- '--map-by core' | grep -- "coll_tuned_use_dynamic_rules $dyn " |
+         grep -q -- "coll_tuned_bcast_algorithm $alg "; then
+        echo "orfeo.sh: bcast/$job does not run algorithm $alg with dynamic rules $dyn," \
+             "64 ranks a node by core" >&2
+        exit 1
+    fi
+done < "$scratch/series"
+
+# --- The platform, from the point-to-point file only ---------------------
+# One OSU latency file per placement (calibrate reads OSU's text format).
+show latency_pt2pt.csv > "$scratch/latency_pt2pt.csv"
+for p in "Same CCX:ccx" "Same NUMA (different CCD):ccd" "Same Socket (different NUMA):numa" \
+         "Different Socket:socket" "Different Node:node"; do
+    label=${p%:*}
+    {
+        echo "# OSU MPI Latency Test v7.5.1"
+        echo "# Size          Latency (us)"
+        awk -F, -v l="$label" '$1 == l { printf "%-10d%18.2f\n", $2, $3 }' "$scratch/latency_pt2pt.csv"
+    } > "$scratch/${p##*:}.txt"
+    [ "$(grep -c '^[0-9]' "$scratch/${p##*:}.txt")" -eq 23 ] ||
+        { echo "orfeo.sh: latency_pt2pt.csv lacks the 23 sizes of '$label'" >&2; exit 1; }
+done
+# A ping-pong cannot tell the cores' time from the wire's. The fastest
+# one-way time of all (two cores of one CCX, sharing their L3) bounds what
+# the library's code costs a message; o_s = o_r = half of it, on both levels.
+overhead=$(awk -F, 'NR > 1 && (m == "" || $3 < m) { m = $3 } END { printf "%.4g", m / 2 }' \
+    "$scratch/latency_pt2pt.csv")
+# Template: ib-hdr100.xml's header (40 B) and ConnectX-6 gap (12.48 ns), the
+# only numbers of it that stay; the cores' speed, 3.85 GHz x 16 flop/cycle.
+"$simcoll" platform --like "$top/platforms/ib-hdr100.xml" --nodes 2 --cores 64 \
+    --set node.speed=61.6Gf \
+    --set "intra.send-overhead=${overhead}us" --set "intra.recv-overhead=${overhead}us" \
+    --set "inter.send-overhead=${overhead}us" --set "inter.recv-overhead=${overhead}us" \
+    -o "$scratch/template.xml"
+# Inside a socket: the most common pair of a socket's cores (24 of a core's
+# 31 partners are in another NUMA domain of 8 cores), breakpoint 2048 (below
+# it a message costs about the same whatever its size; above it the time
+# doubles with the size), eager limit 128 KiB (every placement's time falls
+# or flattens from 128 to 256 KiB: the switch to a single copy). The other
+# socket, fitted the same way, gives the socket link: what its latency and
+# its per-byte cost of eager messages add. Between nodes: breakpoint 256 (the
+# time jumps there, 1.52 to 1.82 us), the same eager limit.
+intra="--level intra --breakpoints 2048 --eager-limit 131072"
+inter="--breakpoints 256 --eager-limit 131072"
+# shellcheck disable=SC2086 # the option lists are split on purpose
+(cd "$scratch" && "$simcoll" calibrate $intra --osu-latency numa.txt --like template.xml \
+    -o intra.xml) > "$out-fit-intra.txt"
+# shellcheck disable=SC2086
+(cd "$scratch" && "$simcoll" calibrate $intra --osu-latency socket.txt --like template.xml \
+    -o socket.xml) > "$out-fit-socket.txt"
+# shellcheck disable=SC2086
+(cd "$scratch" && "$simcoll" calibrate $inter --osu-latency node.txt --like intra.xml \
+    -o inter.xml) > "$out-fit-inter.txt"
+# For the record (part of no platform): the same fit on the same CCX and on
+# another CCD of the same NUMA domain, the levels the model does not have.
+for p in ccx ccd; do
+    # shellcheck disable=SC2086
+    (cd "$scratch" && "$simcoll" calibrate $intra --osu-latency $p.txt --like template.xml \
+        -o $p.xml) > "$out-fit-$p.txt"
+done
+fitted() { # FILE PARAMETER: the fitted value, in base units
+    awk -v p="$2" 'index($0, p) == 1 { v = substr($0, length(p) + 1); sub(/^ +/, "", v)
+                                        split(v, f, " "); print f[1]; exit }' "$1"
+}
+socket_lat=$(awk -v a="$(fitted "$out-fit-socket.txt" latency)" \
+                 -v b="$(fitted "$out-fit-intra.txt" latency)" 'BEGIN { printf "%.4g", (a - b) * 1e9 }')
+socket_bw=$(awk -v bx="$(fitted "$out-fit-socket.txt" bandwidth)" \
+                -v fx="$(fitted "$out-fit-socket.txt" 'factor [2048, 131073)')" \
+                -v fs="$(fitted "$out-fit-intra.txt" 'factor [2048, 131073)')" \
+                'BEGIN { printf "%.4g", bx * fx / fs / 1e9 }')
+"$simcoll" platform --like "$scratch/inter.xml" --nodes 2 --cores 64 --sockets 2 \
+    --set "socket.latency=${socket_lat}ns" --set "socket.bandwidth=${socket_bw}GBps" \
+    -o "$scratch/refit.xml"
+{
+    echo "# socket link: latency ${socket_lat} ns (the other socket's fitted latency less the"
+    echo "# same socket's), bandwidth ${socket_bw} GB/s (the other socket's per-byte cost of"
+    echo "# messages of 2 KiB to 128 KiB, as the same socket's factor makes it)"
+    echo "# o_s = o_r = ${overhead} us on both levels (half the fastest one-way time)"
+} >> "$out-fit-socket.txt"
+
+# The platform's one-way times for each placement: one message from rank 0
+# to rank 1 (same CCX), 4 (other CCD), 8 (other NUMA domain), 32 (other
+# socket) and 64 (other node), as a program of one send; the model has one
+# level inside a socket, so rank 1, 4 and 8 cost the same. Per placement and
+# platform: size, measured and predicted seconds.
+sizes_p2p=$(awk '!/^#/ { print $1 }' "$scratch/numa.txt")
+residuals() { # PLATFORM NAME
+    for p in ccx:1 ccd:4 numa:8 socket:32 node:64; do
+        for s in $sizes_p2p; do
+            echo "send $s from=0 to=${p#*:}" > "$scratch/p.prog"
+            t=$("$simcoll" run --platform "$1" --np 65 --no-payload --format csv "$scratch/p.prog" |
+                awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+                         { print $(c["sim_time_s"]) }')
+            awk -v p="${p%:*}" -v s="$s" -v t="$t" '!/^#/ && $1 == s {
+                printf "%s,%s,%s,%.9g,%.9g,%.4f\n", p, name, s, $2 * 1e-6, t, (t - $2 * 1e-6) / ($2 * 1e-6) }' \
+                name="$2" "$scratch/${p%:*}.txt"
+        done
+    done
+}
+{
+    echo "placement,platform,size_bytes,measured_s,predicted_s,error"
+    residuals "$plat" shipped
+    residuals "$scratch/refit.xml" refit
+} > "$out-p2p.csv"
+# Median |error| per placement and platform; the shipped platform must be
+# the refit's (rounded to 4 digits): medians within 0.2 points.
+p2p_medians() {
+    awk -F, -v w="$1" 'NR > 1 && $2 == w { e = $6 < 0 ? -$6 : $6; print $1, e }' "$out-p2p.csv" |
+        sort -k1,1 -k2,2g | awk '{ v[$1, ++n[$1]] = $2 }
+            END { for (p in n) { k = n[p]; m = k % 2 ? v[p, (k + 1) / 2] : (v[p, k / 2] + v[p, k / 2 + 1]) / 2
+                                 printf "%s %.2f\n", p, 100 * m } }' | sort
+}
+# The other choice for the socket link, the memory bus's bandwidth (a
+# message between sockets then costs only the latency more): its residuals.
+sed 's|<link id="socket" bandwidth="[^"]*"|<link id="socket" bandwidth="'"$(fitted "$out-fit-intra.txt" bandwidth)"'Bps"|' \
+    "$plat" > "$scratch/socket-membus.xml"
+for s in $sizes_p2p; do
+    echo "send $s from=0 to=32" > "$scratch/p.prog"
+    "$simcoll" run --platform "$scratch/socket-membus.xml" --np 65 --no-payload --format csv \
+        "$scratch/p.prog" | awk -F, -v s="$s" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+                                                { print s, $(c["sim_time_s"]) }'
+done | awk 'NR == FNR { if (!/^#/) m[$1] = $2 * 1e-6; next } { print ($2 - m[$1]) / m[$1] }' \
+    "$scratch/socket.txt" - | stats |
+    awk '{ print "# the other choice, the socket link as fast as the memory bus: median |error| " $2 \
+               ", largest " $3 " on the other socket'"'"'s rows (" $1 " sizes)" }' >> "$out-fit-socket.txt"
+p2p_medians shipped > "$scratch/shipped.med"
+p2p_medians refit > "$scratch/refit.med"
+join "$scratch/shipped.med" "$scratch/refit.med" | awk '
+    { d = $2 - $3; if (d < 0) d = -d; if (d > 0.2) { bad = 1; print "differs: " $0 } }
+    END { if (bad || NR != 5) exit 1 }' || {
+    echo "orfeo.sh: $plat is not what the point-to-point file gives" >&2
+    exit 1
+}
+
+# A what-if, not a validation (chosen after seeing the errors): the per-byte
+# cost of the shared-memory eager messages charged to the two cores (half
+# each, on o_s and o_r) instead of to the node's one SHARED memory link, on
+# which calibrate puts it when a ping-pong is all there is.
+awk '
+    /"simcoll\/intra\/bandwidth-factor"/ { match($0, /value="[^"]*"/); f = substr($0, RSTART + 7, RLENGTH - 8) }
+    /<link id="node-0_membus"/ { match($0, /bandwidth="[^"]*"/); b = substr($0, RSTART + 11, RLENGTH - 12) }
+    END {
+        sub(/GBps$/, "", b); B = b * 1e9; n = split(f, seg, ";"); o = ""
+        for (i = 1; i <= n; i++) {
+            split(seg[i], kv, ":"); pb = (1 / (kv[2] * B) - 1 / B) / 2
+            o = o (i > 1 ? ";" : "") sprintf("%s:%sus:%.4gns", kv[1], OV, pb * 1e9)
+        }
+        print o
+    }' OV="$overhead" "$plat" > "$scratch/whatif.os"
+if ! grep -q 'GBps"' "$plat" || [ ! -s "$scratch/whatif.os" ]; then
+    echo "orfeo.sh: cannot read $plat" >&2
+    exit 1
+fi
+sed -e "s|\"simcoll/intra/send-overhead\" value=\"[^\"]*\"|\"simcoll/intra/send-overhead\" value=\"$(cat "$scratch/whatif.os")\"|" \
+    -e "s|\"simcoll/intra/recv-overhead\" value=\"[^\"]*\"|\"simcoll/intra/recv-overhead\" value=\"$(cat "$scratch/whatif.os")\"|" \
+    -e 's|"simcoll/intra/bandwidth-factor" value="[^"]*"|"simcoll/intra/bandwidth-factor" value="0:1"|' \
+    "$plat" > "$scratch/whatif.xml"
+
+# --- Predictions ---------------------------------------------------------
+# Each series with simcoll's algorithm at every process count and size it
+# measured, ranks by core as mpirun placed them (block: 64 a node, socket 0's
+# cores first). Measured rows: np,size,seconds.
+n=0
+while read -r job file alg dyn ran algo; do
+    n=$((n + 1))
+    show "bcast/$file" | awk -F, 'NR > 1 && NF >= 3 { gsub(/ /, ""); print $1 "," $2 "," $3 * 1e-6 }' \
+        > "$scratch/m$n.csv"
+    nps=$(cut -d, -f1 "$scratch/m$n.csv" | sort -n | uniq | paste -sd,)
+    sizes=$(cut -d, -f2 "$scratch/m$n.csv" | sort -n | uniq | paste -sd,)
+    case $algo in
+    profile) what="--coll bcast --mpi $profile" ;;
+    *) what="--algo $algo" ;;
+    esac
+    for p in shipped whatif; do
+        case $p in shipped) pf=$plat ;; whatif) pf=$scratch/whatif.xml ;; esac
+        # shellcheck disable=SC2086
+        "$simcoll" --platform "$pf" $what --np "$nps" --size "$sizes" --no-payload \
+            --format csv > "$scratch/p$n-$p.csv"
+    done
+done < "$scratch/series"
+
+# orfeo.csv: series (varied or fixed), Open MPI's algorithm number and what
+# ran, process count, bytes, simcoll's algorithm, measured and predicted mean
+# seconds, relative error, the slowest rank's predicted time, the what-if's
+# prediction and error, and whether the measured run used coll/han (128
+# ranks, 64 a node: Open MPI 5.0.5's hierarchical broadcast, which simcoll
+# does not have; below 128 the job is on one node, or its nodes hold unequal
+# counts, and han steps aside).
+n=0
+{
+    echo "series,ompi_algorithm,ran,np,size_bytes,algo,measured_s,predicted_s,error,predicted_slowest_s,whatif_s,whatif_error,han"
+    while read -r job file alg dyn ran algo; do
+        n=$((n + 1))
+        awk -F, -v series="${file%%/*}" -v alg="$alg" -v ran="$ran" '
+            FILENAME == ARGV[1] { m[$1 "," $2] = $3; next }
+            FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+            FILENAME == ARGV[2] { w[$(c["np"]) "," $(c["size_bytes"])] = $(c["mean_rank_time_s"]); next }
+            { k = $(c["np"]) "," $(c["size_bytes"]) }
+            (k in m) && m[k] > 0 {
+                p = $(c["mean_rank_time_s"]); q = w[k]
+                printf "%s,%s,%s,%s,%s,%.9g,%.9g,%.4f,%.9g,%.9g,%.4f,%s\n", series, alg, ran, k,
+                       $(c["algo"]), m[k], p, (p - m[k]) / m[k], $(c["sim_time_s"]), q,
+                       (q - m[k]) / m[k], $(c["np"]) == 128 ? "yes" : "no" }' \
+            "$scratch/m$n.csv" "$scratch/p$n-whatif.csv" "$scratch/p$n-shipped.csv"
+    done < "$scratch/series"
+} > "$out.csv"
+
+# --- Summary -------------------------------------------------------------
+rows() { # SERIES ALG NP_LO NP_HI COLUMN: errors of those points
+    awk -F, -v s="$1" -v a="$2" -v lo="$3" -v hi="$4" -v c="$5" \
+        'NR > 1 && $1 == s && $2 == a && $4 >= lo && $4 <= hi { print $c }' "$out.csv"
+}
+{
+    echo "# osu_bcast on ORFEO GENOA (robonoff/HPC-project $commit), platforms/orfeo-genoa.xml"
+    echo "# relative error (predicted - measured) / measured of mean_rank_time_s against OSU's average"
+    echo "# series alg ran simcoll processes: points median|error| largest | what-if: median largest"
+    while read -r job file alg dyn ran algo; do
+        series=${file%%/*}
+        for r in "2 64 one-node" "65 127 two-nodes-flat" "128 128 two-nodes-han"; do
+            # shellcheck disable=SC2086 # numbers and a label
+            set -- $r
+            a=$(rows "$series" "$alg" "$1" "$2" 9 | stats)
+            [ "$a" = "-" ] && continue
+            b=$(rows "$series" "$alg" "$1" "$2" 12 | stats | cut -d' ' -f2-)
+            echo "$series $alg $ran $algo $3($1-$2): $a | $b"
+        done
+    done < "$scratch/series"
+    for r in "2 64" "65 127" "128 128" "2 128"; do
+        # shellcheck disable=SC2086 # numbers
+        set -- $r
+        a=$(awk -F, -v lo="$1" -v hi="$2" 'NR > 1 && $4 >= lo && $4 <= hi { print $9 }' "$out.csv" | stats)
+        b=$(awk -F, -v lo="$1" -v hi="$2" 'NR > 1 && $4 >= lo && $4 <= hi { print $12 }' "$out.csv" | stats | cut -d' ' -f2-)
+        echo "all processes $1-$2: $a | $b"
+    done
+    # The varied series on one node (the rerun of the default left out) by
+    # size: 2 ranks share a CCX; up to 1 KiB, 2 to 128 KiB (eager copies),
+    # 256 KiB (one copy).
+    for r in "2 2 2 262144" "4 64 2 1024" "4 64 2048 131072" "4 64 262144 262144"; do
+        # shellcheck disable=SC2086 # numbers
+        set -- $r
+        # shellcheck disable=SC2016 # an awk expression
+        sel='NR > 1 && $1 == "varied" && $2 != 1 && $4 >= lo && $4 <= hi && $5 >= s0 && $5 <= s1'
+        a=$(awk -F, -v lo="$1" -v hi="$2" -v s0="$3" -v s1="$4" "$sel { print \$9 }" "$out.csv" | stats)
+        b=$(awk -F, -v lo="$1" -v hi="$2" -v s0="$3" -v s1="$4" "$sel { print \$12 }" "$out.csv" | stats |
+            cut -d' ' -f2-)
+        echo "varied processes $1-$2, bytes $3-$4: $a | $b"
+    done
+    echo
+    # Rankings: at each (series, processes, size) where several algorithms
+    # were measured (varied: default, pipeline, binary tree; the rerun of
+    # the default is left out; fixed: those and basic linear), does simcoll's
+    # fastest match the measured fastest (ties count when they share it), and
+    # Kendall's tau-b between the two orders (pairs tied on both sides count
+    # neither way; a point whose measurements all tie has no tau). Points
+    # where simcoll predicts every algorithm alike (2 processes: each is one
+    # message) rank nothing and are left out.
+    echo "# rankings: series processes: points top-1-agree mean-tau median-tau (what-if: top-1 mean-tau)"
+    for col in 8 11; do
+        awk -F, -v col="$col" 'NR > 1 && !($1 == "varied" && $2 == 1) {
+            k = $1 SUBSEP $4 SUBSEP $5; n[k]++; m[k, n[k]] = $7; p[k, n[k]] = $col }
+            END {
+                for (k in n) {
+                    c = n[k]; if (c < 2) continue
+                    mm = m[k, 1]; pm = p[k, 1]
+                    for (i = 2; i <= c; i++) { if (m[k, i] < mm) mm = m[k, i]; if (p[k, i] < pm) pm = p[k, i] }
+                    top = 0
+                    for (i = 1; i <= c; i++) if (m[k, i] == mm && p[k, i] <= pm * (1 + 1e-9)) top = 1
+                    C = D = tx = ty = 0
+                    for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++) {
+                        dx = m[k, i] - m[k, j]; dy = p[k, i] - p[k, j]
+                        if (dy != 0 && (dy < 0 ? -dy : dy) <= 1e-9 * pm) dy = 0
+                        if (dx == 0) tx++
+                        if (dy == 0) ty++
+                        if (dx * dy > 0) C++; else if (dx * dy < 0) D++
+                    }
+                    n0 = c * (c - 1) / 2; den = sqrt((n0 - tx) * (n0 - ty))
+                    if (ty == n0) continue
+                    split(k, f, SUBSEP)
+                    printf "%s %d %s %s\n", f[1], f[2], top, (den > 0 ? (C - D) / den : "none")
+                }
+            }' "$out.csv" > "$scratch/rank$col"
+    done
+    for s in varied fixed; do
+        for r in "2 64" "65 127" "128 128"; do
+            # shellcheck disable=SC2086 # numbers and a label
+            set -- $r
+            a=$(awk -v s="$s" -v lo="$1" -v hi="$2" '$1 == s && $2 >= lo && $2 <= hi' "$scratch/rank8")
+            [ -n "$a" ] || continue
+            b=$(echo "$a" | awk '{ n++; t += $3 } $4 != "none" { print $4 > "/dev/stderr"; m++; s += $4 }
+                END { printf "%d %d/%d %.2f", n, t, n, m ? s / m : 0 }' 2> "$scratch/taus")
+            med=$(sort -g "$scratch/taus" | awk '{ v[++n] = $1 } END { if (n) printf "%.2f", n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }')
+            w=$(awk -v s="$s" -v lo="$1" -v hi="$2" '$1 == s && $2 >= lo && $2 <= hi { n++; t += $3 }
+                $1 == s && $2 >= lo && $2 <= hi && $4 != "none" { m++; x += $4 }
+                END { printf "%d/%d %.2f", t, n, m ? x / m : 0 }' "$scratch/rank11")
+            echo "$s $1-$2: $b $med ($w)"
+        done
+    done
+    echo
+    # The varied run of algorithm 1 measured the default again: how far two
+    # measurements of the same broadcast lie apart, (rerun - first) / first.
+    echo "# repeatability, varied default measured twice: points median|difference| largest"
+    echo "default twice: $(awk -F, '$1 == "varied" && $2 == 0 { a[$4 "," $5] = $7 }
+        $1 == "varied" && $2 == 1 { b[$4 "," $5] = $7 }
+        END { for (k in a) if (k in b) print (b[k] - a[k]) / a[k] }' "$out.csv" | stats)"
+    echo
+    echo "# platform, one message one way: placement (rank 0 to): points median|error| largest"
+    for p in ccx ccd numa socket node; do
+        a=$(awk -F, -v p="$p" 'NR > 1 && $1 == p && $2 == "shipped" { print $6 }' "$out-p2p.csv" | stats)
+        echo "$p: $a"
+    done
+} > "$out-summary.txt"
+cat "$out-summary.txt"
+
+# --- Plots ---------------------------------------------------------------
+# Predicted against measured, every point (log-log; the diagonal is exact).
+awk -F, 'NR > 1 { print > (d "/" $3 ($13 == "yes" ? "-han" : "") ".dat") }' d="$scratch" "$out.csv"
+{
+    echo "set terminal pngcairo noenhanced size 900,700 font ',11'"
+    echo "set output '$out-scatter.png'"
+    echo "set logscale xy; set grid; set key top left"
+    echo "set xlabel 'measured (us)'; set ylabel 'predicted by simcoll (us)'"
+    echo "set title 'osu_bcast on ORFEO GENOA, Open MPI 5.0.5, 2-128 ranks, 64 a node'"
+    printf "set datafile separator ','\nplot x title 'exact' lw 2 lc rgb 'black'"
+    printf ", 2*x title 'x2' dt 2 lc rgb 'gray', x/2 title '/2' dt 2 lc rgb 'gray'"
+    for r in default basic_linear pipeline binary_tree; do
+        [ -s "$scratch/$r.dat" ] &&
+            printf ", '%s' using (\$7*1e6):(\$8*1e6) title '%s' pt 7 ps 0.6" "$scratch/$r.dat" "$r"
+        [ -s "$scratch/$r-han.dat" ] &&
+            printf ", '%s' using (\$7*1e6):(\$8*1e6) title '%s, 128 ranks (han)' pt 4 ps 0.8" "$scratch/$r-han.dat" "$r"
+    done
+    echo
+} | gnuplot
+# Time against size at 64 ranks (one node) and against the process count
+# at 4 bytes: measured and predicted per algorithm, through simcoll plot.
+awk -F, 'NR == 1 { print "series,np,size_bytes,source,time_s"; next }
+         !($1 == "varied" && $2 == 1) {
+             print $1 "," $4 "," $5 ",measured " $3 "," $7
+             print $1 "," $4 "," $5 ",simcoll " $3 "," $8 }' "$out.csv" > "$scratch/long.csv"
+"$simcoll" plot "$scratch/long.csv" -x size_bytes -y time_s --by source --where series=varied \
+    --where np=64 --logx --logy --title "osu_bcast, 64 ranks on one GENOA node (Open MPI 5.0.5)" \
+    -o "$out-64.png"
+"$simcoll" plot "$scratch/long.csv" -x np -y time_s --by source --where series=fixed \
+    --linx --logy --title "osu_bcast of 4 bytes, 2-128 ranks, 64 a node (Open MPI 5.0.5)" \
+    -o "$out-fixed.png"
+echo "results: $out.csv, $out-summary.txt, $out-p2p.csv, $out-fit-{intra,socket,inter,ccx,ccd}.txt," \
+     "$out-{scatter,64,fixed}.png"
