@@ -426,7 +426,7 @@ systems | while IFS='|' read -r name p2prun collruns others what; do
     gnuplot <<PLOT
 set terminal pngcairo noenhanced size 900,700 font ',11'
 set output '$results/cloud-noise-$name.png'
-set title "$what: simcoll against the measured median (bars: p10 to p90 of the iterations)"
+set title "cloud-noise $name: simcoll against the measured median (bars: p10 to p90 of the iterations)"
 set logscale xy
 set format x '%.0e'
 set format y '%.0e'
