@@ -140,3 +140,28 @@ sc_piecewise_t *sc_param_piecewise(const sc_param_t *p, void *owner)
            p->constant_of);
     return field(p, owner);
 }
+
+void sc_param_scale(const sc_param_t *p, void *owner, double factor)
+{
+    switch (p->kind) {
+    case SC_PARAM_PIECEWISE_TIME:
+    case SC_PARAM_PIECEWISE_FACTOR: {
+        sc_piecewise_t *pw = sc_param_piecewise(p, owner);
+        for (int k = 0; k < pw->n; k++) {
+            pw->seg[k].start *= factor;
+            pw->seg[k].per_byte *= factor;
+        }
+        return;
+    }
+    case SC_PARAM_SIZE: {
+        size_t *bytes = sc_param_size(p, owner);
+        *bytes = (size_t)((double)*bytes * factor + 0.5);
+        return;
+    }
+    case SC_PARAM_DURATION:
+    case SC_PARAM_BANDWIDTH:
+    case SC_PARAM_SPEED:
+        *sc_param_double(p, owner) *= factor;
+        return;
+    }
+}

@@ -88,6 +88,10 @@ void sc_param_describe(const sc_param_t *p, sc_param_at_t at, char *out, size_t 
  * which are plain numbers. */
 sc_quantity_t sc_param_quantity(const sc_param_t *p);
 
+/* Multiplies p's value in `owner` by `factor`: a piecewise parameter's
+ * every segment, a size rounded to whole bytes. */
+void sc_param_scale(const sc_param_t *p, void *owner, double factor);
+
 /* p's field in `owner`, the sc_level_t, sc_node_t or sc_platform_t that
  * p->in names: a double (durations, bandwidths, speeds), a size_t (sizes)
  * or an sc_piecewise_t (piecewise kinds, and constant forms). */

@@ -123,6 +123,13 @@ typedef struct {
      * smallest group holding both (a fat tree, racks); set by the file
      * check for a topology. */
     int routes_by_level;
+    /* Factors on the latency and on the bandwidth of every link, by the
+     * hierarchy level of the links (the lowest level of a route crossing
+     * it: 0 memory buses, then sockets' links, NIC links, uplinks), which
+     * the engine applies as it boots the platform (sim/engine/scale.c):
+     * what a sensitivity analysis changes. links_scaled 0: none. */
+    int links_scaled;
+    double link_latency_scale[SC_MAX_LEVELS], link_bandwidth_scale[SC_MAX_LEVELS];
     /* 1 if every node has the same core speed, and every node's memory bus
      * and every node pair's route the parameters of its level (`level`,
      * `between_groups`); cost models are only exact then (never on a torus

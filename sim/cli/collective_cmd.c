@@ -17,6 +17,7 @@
 #include "map_cmd.h"
 #include "plot.h"
 #include "run_setup.h"
+#include "sensitivity.h"
 #include "trace.h"
 
 /* --help after the usage lines of every command (sc_cli_usage): what
@@ -68,6 +69,9 @@ static const char usage_traces[] =
     "  --explain              after the table, the run step by step: messages,\n"
     "                         bytes, time against the cost model, waiting, the\n"
     "                         busiest NIC, and the critical path (one run)\n"
+    "  --sensitivity          after the table, how much the time depends on each\n"
+    "                         platform parameter: the run again with each 1% above\n"
+    "                         and below, its elasticity, and what measures it\n"
     "  --help, --version\n"
     "\n"
     "simcoll map computes pi for an algorithm and writes it (stdout or -o), and\n"
@@ -88,7 +92,7 @@ static const int collective_accepts[] = {
     SC_OPT_MAPPING,  SC_OPT_PARTITIONER, SC_OPT_ROOT,  SC_OPT_FORMAT,   SC_OPT_OP,
     SC_OPT_TYPE,     SC_OPT_NO_PAYLOAD, SC_OPT_HELP,   SC_OPT_COLL,     SC_OPT_MPI,
     SC_OPT_VERSION,  SC_OPT_DATA,     SC_OPT_TIMELINE, SC_OPT_TRACE,    SC_OPT_PAJE,
-    SC_OPT_EXPLAIN,  SC_OPT_LOAD,     SC_OPT_REPLAY,   0};
+    SC_OPT_EXPLAIN,  SC_OPT_LOAD,     SC_OPT_REPLAY,   SC_OPT_SENSITIVITY, 0};
 
 static const sc_run_syntax_t collective_syntax = {
     .name = NULL,
@@ -363,19 +367,20 @@ static sc_run_spec_t batch_spec(const sc_run_opts_t *o, const sc_platform_t *pla
                            .deciders = o->data.deciders, .extreme = o->data.extreme};
 }
 
-/* --timeline, --trace, --paje and --explain show one run, which the
- * batch must be. */
+/* --timeline, --trace, --paje, --explain and --sensitivity show one run,
+ * which the batch must be. */
 static sc_err_t check_shown(const sc_run_opts_t *o, const batch_t *b, int traced)
 {
     const char *terminal;
-    if (traced && b->nruns != 1)
+    if ((traced || o->sensitivity) && b->nruns != 1)
         return sc_error(SC_ERR_INPUT,
-                        "--timeline, --trace, --paje and --explain show one run, and this "
-                        "command makes %d: give one --algo, one --np and one --size",
+                        "--timeline, --trace, --paje, --explain and --sensitivity show one run, "
+                        "and this command makes %d: give one --algo, one --np and one --size",
                         b->nruns);
-    if (o->explain && o->format != SC_FORMAT_TABLE)
-        return sc_error(SC_ERR_INPUT, "--explain writes text after the table; it does not go "
-                                      "with --format csv or json");
+    if ((o->explain || o->sensitivity) && o->format != SC_FORMAT_TABLE)
+        return sc_error(SC_ERR_INPUT, "--%s writes text after the table; it does not go with "
+                                      "--format csv or json",
+                        o->explain ? "explain" : "sensitivity");
     if (o->timeline)
         return sc_gnuplot_terminal("--timeline", o->timeline, &terminal);
     return SC_OK;
@@ -407,6 +412,19 @@ static sc_err_t make_layouts(const sc_run_opts_t *o, const sc_platform_t *plat, 
     return err;
 }
 
+/* Run k of the batch as it simulates, its layout made. */
+static sc_run_spec_t run_spec(const sc_run_opts_t *o, const sc_platform_t *plat, const batch_t *b,
+                              int k)
+{
+    const plan_t *pl = &b->plans[b->runs[k].plan];
+    sc_run_spec_t spec = batch_spec(o, plat, pl, b->runs[k].bytes);
+    spec.placement = pl->layout.placement;
+    spec.pi = pl->layout.pi;
+    spec.payload = o->payload;
+    spec.replay = o->replay;
+    return spec;
+}
+
 /* Simulates every run of the batch into rows[*nrows...], counting those
  * whose result was wrong in *invalid. */
 static sc_err_t run_batch(const sc_run_opts_t *o, const sc_platform_t *plat, const batch_t *b,
@@ -416,12 +434,8 @@ static sc_err_t run_batch(const sc_run_opts_t *o, const sc_platform_t *plat, con
     for (int k = 0; k < b->nruns && !err; k++) {
         const plan_t *pl = &b->plans[b->runs[k].plan];
         const sc_layout_t *lay = &pl->layout;
-        sc_run_spec_t spec = batch_spec(o, plat, pl, b->runs[k].bytes);
-        spec.placement = lay->placement;
-        spec.pi = lay->pi;
-        spec.payload = o->payload;
+        sc_run_spec_t spec = run_spec(o, plat, b, k);
         spec.messages = traced;
-        spec.replay = o->replay;
         sc_report_row_t *row = &rows[*nrows];
         *row = (sc_report_row_t){.platform = plat->name, .algo = pl->algo, .np = pl->np,
                                  .bytes = b->runs[k].bytes, .op = o->op, .type = o->type,
@@ -472,6 +486,10 @@ int sc_cli_collective(int argc, char **argv)
     sc_report_print(stdout, o.format, rows, nrows, &prov);
     if (traced)
         err = write_traces(&o, &plat, &b.plans[b.runs[0].plan], &rows[0], &prov);
+    if (!err && o.sensitivity) {
+        sc_run_spec_t spec = run_spec(&o, &plat, &b, 0);
+        err = sc_sensitivity_print(stdout, o.platform, &spec, &rows[0].result);
+    }
     if (!err && invalid)
         err = sc_error(SC_ERR_RUN, "%d of %d runs gave a WRONG result (valid: no above)",
                        invalid, nrows);

@@ -19,6 +19,7 @@
 #include "common/sc_units.h"
 #include "report.h"
 #include "run_opts.h"
+#include "sensitivity.h"
 #include "trace.h"
 #include "sim/engine/engine.h"
 #include "sim/io/files.h"
@@ -36,7 +37,7 @@ static void print_run_usage(void)
     fputs("usage: simcoll run --platform FILE [--np N[,N...]] [--mapping M] [--mpi P]\n"
           "         [--pack none|auto|show] [--turning-from SIZE] [--trace-ops FILE]\n"
           "         [--timeline FILE.svg|.png] [--trace FILE.json] [--paje FILE]\n"
-          "         [--load FILE.c|FILE.so]\n"
+          "         [--load FILE.c|FILE.so] [--sensitivity]\n"
           "         [--no-payload] [--data decider=D]\n"
           "         [--format table|csv|json] PROGRAM\n"
           SC_CLI_DATA_HELP,
@@ -55,7 +56,7 @@ static void print_tune_usage(void)
 static const int run_accepts[] = {
     SC_OPT_PLATFORM, SC_OPT_NP, SC_OPT_MAPPING, SC_OPT_MPI_PROGRAM, SC_OPT_NO_PAYLOAD,
     SC_OPT_TRACE_OPS, SC_OPT_PACK, SC_OPT_FORMAT, SC_OPT_TURNING_FROM, SC_OPT_DATA,
-    SC_OPT_TIMELINE, SC_OPT_TRACE, SC_OPT_PAJE, SC_OPT_LOAD, SC_OPT_HELP, 0};
+    SC_OPT_TIMELINE, SC_OPT_TRACE, SC_OPT_PAJE, SC_OPT_LOAD, SC_OPT_SENSITIVITY, SC_OPT_HELP, 0};
 
 static const sc_run_syntax_t run_syntax = {
     .name = "run",
@@ -336,6 +337,7 @@ typedef struct {
     const sc_program_t *prog;
     int argc; /* the command line, named in the traces */
     char **argv;
+    FILE *sensitivity; /* --sensitivity's table, printed after the report */
 } program_run_t;
 
 /* --timeline, --trace or --paje: every message of the run. */
@@ -366,6 +368,9 @@ static sc_err_t check_traces(const sc_run_opts_t *o, int nnps)
                         : o->trace    ? "--trace"
                                       : "--paje",
                         o->np_list);
+    if (o->sensitivity && (nnps > 1 || o->format != SC_FORMAT_TABLE || o->pack == SC_PACK_SHOW))
+        return sc_error(SC_ERR_INPUT, "--sensitivity writes text after the table of one run: give "
+                                      "one --np, no --format csv or json, and no --pack show");
     if (o->timeline)
         return sc_gnuplot_terminal("--timeline", o->timeline, &terminal);
     return SC_OK;
@@ -457,6 +462,8 @@ static sc_err_t run_at(const program_run_t *r, int np, sc_program_report_row_t *
             (*nrows)++;
             *invalid += row->result.valid == 0;
             err = write_run_traces(r, &spec, row, &pl);
+            if (!err && r->sensitivity)
+                err = sc_sensitivity_print(r->sensitivity, o->platform, &spec, &row->result);
         }
     }
     sc_program_destroy(&packed);
@@ -475,7 +482,9 @@ int sc_cli_run_program(int argc, char **argv)
     sc_program_t prog = {0};
     sc_program_report_row_t *rows = NULL;
     int nrows = 0;
-    program_run_t r = {&o, &plat, &prog, argc, argv};
+    char *sensitivity = NULL;
+    size_t sensitivity_len = 0;
+    program_run_t r = {&o, &plat, &prog, argc, argv, NULL};
     err = sc_cli_load_all(o.loads, o.nloads);
     if (err || (err = sc_platform_load("--platform", o.platform, &plat)) ||
         (err = sc_cli_program_read(o.program, &prog)) ||
@@ -483,7 +492,9 @@ int sc_cli_run_program(int argc, char **argv)
         (err = check_traces(&o, nnps)))
         goto cleanup;
     rows = calloc((size_t)nnps, sizeof *rows);
-    if (!rows) {
+    if (o.sensitivity)
+        r.sensitivity = open_memstream(&sensitivity, &sensitivity_len);
+    if (!rows || (o.sensitivity && !r.sensitivity)) {
         err = sc_error(SC_ERR_RUN, "out of memory");
         goto cleanup;
     }
@@ -493,11 +504,17 @@ int sc_cli_run_program(int argc, char **argv)
     if (!err && o.pack != SC_PACK_SHOW) {
         sc_provenance_t prov = {o.platform, argc, argv};
         sc_program_report_print(stdout, o.format, rows, nrows, &prov);
+        if (r.sensitivity && fclose(r.sensitivity) == 0)
+            fputs(sensitivity, stdout);
+        r.sensitivity = NULL;
         if (invalid)
             err = sc_error(SC_ERR_RUN, "%d of %d runs gave a WRONG result (valid: no above)",
                            invalid, nrows);
     }
 cleanup:
+    if (r.sensitivity)
+        fclose(r.sensitivity);
+    free(sensitivity);
     for (int i = 0; rows && i < nrows; i++)
         sc_run_result_destroy(&rows[i].result);
     free(rows);

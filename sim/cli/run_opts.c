@@ -38,6 +38,7 @@ static const struct option all_options[] = {
     {"trace",        required_argument, NULL, SC_OPT_TRACE},
     {"paje",         required_argument, NULL, SC_OPT_PAJE},
     {"explain",      no_argument,       NULL, SC_OPT_EXPLAIN},
+    {"sensitivity",  no_argument,       NULL, SC_OPT_SENSITIVITY},
     {"load",         required_argument, NULL, SC_OPT_LOAD},
     {"replay",       no_argument,       NULL, SC_OPT_REPLAY},
     {"version",      no_argument,       NULL, SC_OPT_VERSION},
@@ -168,6 +169,7 @@ static sc_err_t set_option(int id, const char *value, sc_run_opts_t *o)
     case SC_OPT_NO_PAYLOAD: o->payload = 0; break;
     case SC_OPT_REPLAY: o->replay = 1; break;
     case SC_OPT_EXPLAIN: o->explain = 1; break;
+    case SC_OPT_SENSITIVITY: o->sensitivity = 1; break;
     default: return set_checked(id, value, o);
     }
     return SC_OK;

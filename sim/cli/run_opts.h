@@ -45,7 +45,7 @@ typedef struct {
      * where they would be ignored. */
     int root_given, op_given, type_given, format_given, from_given;
     int payload; /* 0 after --no-payload */
-    int replay, explain;
+    int replay, explain, sensitivity;
     sc_cli_data_t data;
     const sc_profile_t *mpi;
     const char *out, *machinefile, *rankfile, *plot; /* -o: map's pi, tune's curve */
@@ -86,6 +86,7 @@ enum {
     SC_OPT_TRACE,
     SC_OPT_PAJE,
     SC_OPT_EXPLAIN,
+    SC_OPT_SENSITIVITY,
     SC_OPT_LOAD,
     SC_OPT_REPLAY,
     SC_OPT_VERSION,

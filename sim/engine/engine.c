@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "engine.h"
 #include "engine_hosts.h"
+#include "scale.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -110,18 +111,19 @@ void sc_engine_boot(const sc_platform_t *plat, int actors)
     simgrid_init(&argc, argv);
     if (plat->topology) {
         sc_engine_build_topology(plat->engine_xml, plat->engine_xml_len);
-        return;
+    } else {
+        /* SimGrid reads files only: hand it the checked rewrite through a
+         * file that lives as long as this (child) process. */
+        char path[64];
+        if (sc_memory_file("simcoll-platform", plat->engine_xml, plat->engine_xml_len, path,
+                           sizeof path) < 0) {
+            fprintf(stderr, "[simcoll/ERROR] cannot hand the platform to SimGrid: %s\n",
+                    strerror(errno));
+            _exit(3);
+        }
+        simgrid_load_platform(path);
     }
-    /* SimGrid reads files only: hand it the checked rewrite through a file
-     * that lives as long as this (child) process. */
-    char path[64];
-    if (sc_memory_file("simcoll-platform", plat->engine_xml, plat->engine_xml_len, path,
-                       sizeof path) < 0) {
-        fprintf(stderr, "[simcoll/ERROR] cannot hand the platform to SimGrid: %s\n",
-                strerror(errno));
-        _exit(3);
-    }
-    simgrid_load_platform(path);
+    sc_engine_scale_links(plat);
 }
 
 int sc_engine_name_compare(const char *a, const char *b)
@@ -288,7 +290,18 @@ static sc_err_t describe_routes(const char *option, const char *path, sg_host_t 
 typedef struct {
     const char *option, *path;
     const sc_platform_t *checked;
+    /* Its links' factors (sc_platform_load_scaled), or NULL: applied once
+     * the first description knows the nodes, then described again. */
+    const sc_platform_t *link_scales;
 } source_t;
+
+/* Copies the factors on links of `from` into `to`. */
+static void copy_link_scales(sc_platform_t *to, const sc_platform_t *from)
+{
+    to->links_scaled = from->links_scaled;
+    memcpy(to->link_latency_scale, from->link_latency_scale, sizeof to->link_latency_scale);
+    memcpy(to->link_bandwidth_scale, from->link_bandwidth_scale, sizeof to->link_bandwidth_scale);
+}
 
 sg_host_t sc_engine_host(const sc_platform_t *plat, int node, int socket)
 {
@@ -469,6 +482,15 @@ static sc_err_t describe_in_child(void *arg, sc_wire_t *out)
     sc_engine_boot(src->checked, 0);
     sc_platform_t plat = {0};
     sc_err_t err = describe_platform(src, &plat);
+    if (!err && src->link_scales && src->link_scales->links_scaled) {
+        /* The links' levels follow the file's groupings of nodes. */
+        plat.ngroupings = src->checked->ngroupings;
+        memcpy(plat.group_size, src->checked->group_size, sizeof plat.group_size);
+        copy_link_scales(&plat, src->link_scales);
+        sc_engine_scale_links(&plat);
+        sc_platform_destroy(&plat);
+        err = describe_platform(src, &plat);
+    }
     if (!err)
         put_platform(out, &plat);
     sc_platform_destroy(&plat);
@@ -483,22 +505,68 @@ static sc_level_t with_route(sc_level_t properties, const sc_level_t *route)
     return properties;
 }
 
+/* Applies scalings[0..n-1] to the checked file: link parameters become
+ * factors on the links of their hierarchy levels (in `links`), the others
+ * change in `checked`. */
+static sc_err_t scale_checked(const char *option, const char *path, const sc_scaling_t *scalings,
+                              int n, sc_platform_t *checked, sc_platform_t *links)
+{
+    int s = sc_platform_socket_levels(checked);
+    for (int i = 0; i < n; i++) {
+        const sc_param_t *p = scalings[i].param;
+        sc_param_at_t at = scalings[i].at;
+        double f = scalings[i].factor;
+        const char *level = sc_param_at_name(at);
+        int lo = -1, hi = -1; /* the hierarchy levels of a link parameter */
+        if (p->carrier == SC_CARRIER_LINK) {
+            lo = at == SC_AT_INTRA ? 0 : at == SC_AT_SOCKET ? 1 : at == SC_AT_INTER ? s + 1 : s + 2;
+            hi = at == SC_AT_RACK ? s + 1 + checked->ngroupings : lo;
+            if ((at == SC_AT_SOCKET && !s) || hi < lo)
+                return sc_error(SC_ERR_INPUT, "%s '%s' has no %s level to change the %s of",
+                                option, path, level, p->name);
+        } else if (!(p->in == SC_IN_LEVEL && (at == SC_AT_INTRA || at == SC_AT_INTER)) &&
+                   p->in != SC_IN_PLATFORM) {
+            return sc_error(SC_ERR_INPUT, "%s%s%s cannot be scaled in a loaded platform",
+                            level ? level : "", level ? "." : "", p->name);
+        }
+        for (int l = lo; l >= 0 && l <= hi; l++) {
+            double *scale = p->kind == SC_PARAM_DURATION ? links->link_latency_scale
+                                                         : links->link_bandwidth_scale;
+            scale[l] = (scale[l] > 0 ? scale[l] : 1) * f;
+            links->links_scaled = 1;
+        }
+        if (p->carrier != SC_CARRIER_LINK)
+            sc_param_scale(p, p->in == SC_IN_PLATFORM ? (void *)checked : &checked->level[at], f);
+    }
+    return SC_OK;
+}
+
 sc_err_t sc_platform_load(const char *option, const char *name, sc_platform_t *plat)
+{
+    return sc_platform_load_scaled(option, name, NULL, 0, plat);
+}
+
+sc_err_t sc_platform_load_scaled(const char *option, const char *name, const sc_scaling_t *scalings,
+                                 int n, sc_platform_t *plat)
 {
     memset(plat, 0, sizeof *plat);
     char path[4096];
     sc_err_t err = sc_platform_find(option, name, path, sizeof path);
     /* Nothing reaches SimGrid that it could abort or crash on. */
-    sc_platform_t checked = {0};
+    sc_platform_t checked = {0}, links = {0};
     if (!err)
         err = sc_platform_file_check(option, path, &checked);
-    if (err)
+    if (!err)
+        err = scale_checked(option, path, scalings, n, &checked, &links);
+    if (err) {
+        sc_platform_destroy(&checked);
         return err;
+    }
     char what[4300];
     snprintf(what, sizeof what, "%s '%s': SimGrid failed on a platform simcoll had checked "
                                 "(a simcoll bug)",
              option, path);
-    source_t src = {option, path, &checked};
+    source_t src = {option, path, &checked, &links};
     sc_wire_t in;
     /* After the check, SimGrid dying on the file is simcoll's fault: exit 1,
      * and the platform fuzzer's finding (tests/fuzz/). Refusals of the
@@ -522,6 +590,7 @@ sc_err_t sc_platform_load(const char *option, const char *name, sc_platform_t *p
     plat->nlevels = checked.nlevels;
     memcpy(plat->group_size, checked.group_size, sizeof plat->group_size);
     plat->routes_by_level = checked.routes_by_level;
+    copy_link_scales(plat, &links);
     /* Between sockets: shared memory's properties, the route's latency and
      * bandwidth; between groups: the network's. */
     plat->between_sockets = with_route(plat->level[SC_LEVEL_INTRA], &plat->between_sockets);

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+#include "models/params.h"
 #include "models/platform.h"
 
 /* Finds the platform file (a shipped one by its name, see sc_platform_find),
@@ -16,6 +17,25 @@
  * message naming `option` (e.g. "--platform"), the file and the problem if
  * it is missing, unreadable, malformed or not a simcoll cluster. */
 sc_err_t sc_platform_load(const char *option, const char *path, sc_platform_t *plat);
+
+/* One parameter of the table (models/params.c) at one level, multiplied
+ * by a factor: what a sensitivity analysis changes. */
+typedef struct {
+    const sc_param_t *param;
+    sc_param_at_t at;
+    double factor;
+} sc_scaling_t;
+
+/* As sc_platform_load, with the parameters of scalings[0..n-1] multiplied:
+ * a latency or bandwidth on every link of its level (memory buses, the
+ * links between sockets, NIC links, the uplinks of every grouping above:
+ * sim/engine/scale.h), which every later boot of `plat` changes too; the
+ * others where the file gives them, every route of their level (the
+ * network's between groups, shared memory's between sockets). SC_ERR_INPUT
+ * if the platform lacks the level or the parameter is not the platform's
+ * (a node's speed). */
+sc_err_t sc_platform_load_scaled(const char *option, const char *name, const sc_scaling_t *scalings,
+                                 int n, sc_platform_t *plat);
 
 /* In a child process: starts SimGrid with simcoll's model configuration,
  * set for the number of actors the caller will start, and loads the

@@ -362,20 +362,6 @@ static sc_err_t set_value(const char *set, const char *text, sc_quantity_t kind,
                     sc_quantity_units(kind));
 }
 
-/* An overhead set absolutely becomes one constant; by a factor, every
- * segment of it scales. */
-static void scale_piecewise(sc_piecewise_t *pw, int absolute, double value, double factor)
-{
-    if (absolute) {
-        *pw = sc_piecewise_constant(value);
-        return;
-    }
-    for (int k = 0; k < pw->n; k++) {
-        pw->seg[k].start *= factor;
-        pw->seg[k].per_byte *= factor;
-    }
-}
-
 /* Refuses sets[i] if an earlier --set names the same parameter: a factor
  * is of the template's value, and a second one would scale the first's
  * result instead (inter.gap=2x then 3x made 6x). */
@@ -426,10 +412,14 @@ static sc_err_t set_param(const char *set, const char *text, const sc_param_t *p
     double v;
     sc_err_t err;
     if (p->kind == SC_PARAM_PIECEWISE_TIME) {
-        /* A factor scales the template's segments: pass 1 as the old value. */
+        /* Absolutely, one constant; by a factor, every segment scales (pass
+         * 1 as the old value). */
         if ((err = set_value(set, text, sc_param_quantity(p), 1, zero_ok, &v)))
             return err;
-        scale_piecewise(sc_param_piecewise(p, owner), !factor, v, v);
+        if (factor)
+            sc_param_scale(p, owner, v);
+        else
+            *sc_param_piecewise(p, owner) = sc_piecewise_constant(v);
         return SC_OK;
     }
     if (p->kind == SC_PARAM_SIZE) {

@@ -1,6 +1,7 @@
 /* Tests of platform loading, checking and the placement of ranks.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include <CUnit/CUnit.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "helpers.h"
 #include "models/cost.h"
 #include "models/params.h"
+#include "sim/engine/engine.h"
 #include "sim/engine/generate.h"
 #include "sim/engine/run.h"
 #include "sim/io/platform_props.h"
@@ -907,6 +909,120 @@ static void test_generated_what_if(void)
     remove(path);
 }
 
+
+/* A run of `algo` on np ranks placed `placement` on `path` with one
+ * parameter scaled (param NULL: none). */
+static sc_run_result_t scaled_run(const char *path, const char *param, sc_param_at_t at,
+                                  double factor, const char *algo, int np,
+                                  sc_placement_t placement, size_t bytes)
+{
+    sc_scaling_t scaling = {param ? sc_param_find(param, strlen(param), at) : NULL, at, factor};
+    sc_platform_t plat;
+    sc_run_result_t res = {0};
+    CU_ASSERT_EQUAL_FATAL(sc_platform_load_scaled("--platform", sc_test_path(path), &scaling,
+                                                  param ? 1 : 0, &plat),
+                          SC_OK);
+    sc_run_spec_t spec = {.plat = &plat, .algo = sc_algo_find(algo), .np = np, .bytes = bytes,
+                          .placement = placement, .payload = 1};
+    CU_ASSERT_EQUAL_FATAL(sc_run(&spec, &res), SC_OK);
+    CU_ASSERT_EQUAL(res.valid, 1);
+    sc_platform_destroy(&plat);
+    return res;
+}
+
+/* Sensitivity's platforms (sc_platform_load_scaled): each parameter at
+ * each level, doubled, changes the simulated time, and the cost model,
+ * which reads the scaled routes, still gives it to the simulated second
+ * (the platforms have no contention); a level the platform lacks, and a
+ * node's speed, are refused. */
+static void test_scaled_platforms(void)
+{
+    /* Inside a node: node 0's ranks alone (block); otherwise every rank,
+     * cyclic, so that every level carries messages. (The uplinks and the
+     * sockets' links of these files add no latency: nothing to scale.) */
+    static const struct {
+        const char *file, *param;
+        sc_param_at_t at;
+        int one_node;
+    } cases[] = {
+        {"tests/platforms/nocontention.xml", "latency", SC_AT_INTER, 0},
+        {"tests/platforms/nocontention.xml", "bandwidth", SC_AT_INTER, 0},
+        {"tests/platforms/nocontention.xml", "latency", SC_AT_INTRA, 1},
+        {"tests/platforms/nocontention.xml", "bandwidth", SC_AT_INTRA, 1},
+        {"tests/platforms/nocontention.xml", "send-overhead", SC_AT_INTER, 0},
+        {"tests/platforms/nocontention.xml", "send-overhead", SC_AT_INTRA, 1},
+        {"tests/platforms/nocontention.xml", "eager-limit", SC_AT_INTER, 0},
+        {"tests/platforms/nocontention-racks.xml", "bandwidth", SC_AT_RACK, 0},
+        {"tests/platforms/nocontention-racks.xml", "latency", SC_AT_INTER, 0},
+        {"tests/platforms/nocontention-sockets.xml", "bandwidth", SC_AT_SOCKET, 1},
+        {"tests/platforms/nocontention-sockets.xml", "latency", SC_AT_INTRA, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sc_platform_t base;
+        CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", sc_test_path(cases[i].file), &base),
+                              SC_OK);
+        /* 1500 bytes: eager inside a node, rendezvous between nodes. */
+        int np = cases[i].one_node ? base.nodes[0].cores : base.total_cores;
+        sc_placement_t placement = cases[i].one_node ? SC_PLACE_BLOCK : SC_PLACE_CYCLIC;
+        sc_platform_destroy(&base);
+        sc_run_result_t before =
+            scaled_run(cases[i].file, NULL, cases[i].at, 1, "bruck", np, placement, 1500);
+        sc_run_result_t after = scaled_run(cases[i].file, cases[i].param, cases[i].at, 2, "bruck",
+                                           np, placement, 1500);
+        if (fabs(after.sim_time_s - after.model_time_s) > 1e-9 * after.model_time_s ||
+            after.sim_time_s == before.sim_time_s)
+            fprintf(stderr, "\n%s %s.%s x2: simulated %.12g (before %.12g), model %.12g\n",
+                    cases[i].file, sc_param_at_name(cases[i].at), cases[i].param,
+                    after.sim_time_s, before.sim_time_s, after.model_time_s);
+        CU_ASSERT_DOUBLE_EQUAL(after.sim_time_s, after.model_time_s, 1e-9 * after.model_time_s);
+        CU_ASSERT_NOT_EQUAL(after.sim_time_s, before.sim_time_s);
+        sc_run_result_destroy(&before);
+        sc_run_result_destroy(&after);
+    }
+    /* The scaled level's own figures. */
+    sc_platform_t base, twice;
+    const char *name = "tests/platforms/nocontention.xml", *file = sc_test_path(name);
+    sc_scaling_t lat = {sc_param_find("latency", 7, SC_AT_INTER), SC_AT_INTER, 2};
+    CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", file, &base), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_platform_load_scaled("--platform", file, &lat, 1, &twice), SC_OK);
+    CU_ASSERT_DOUBLE_EQUAL(twice.level[SC_LEVEL_INTER].latency_s,
+                           2 * base.level[SC_LEVEL_INTER].latency_s, 1e-18);
+    CU_ASSERT_DOUBLE_EQUAL(twice.level[SC_LEVEL_INTRA].latency_s,
+                           base.level[SC_LEVEL_INTRA].latency_s, 1e-18);
+    sc_platform_destroy(&twice);
+    sc_scaling_t refused[] = {{sc_param_find("latency", 7, SC_AT_SOCKET), SC_AT_SOCKET, 2},
+                              {sc_param_find("bandwidth", 9, SC_AT_RACK), SC_AT_RACK, 2},
+                              {sc_param_find("speed", 5, SC_AT_NODE), SC_AT_NODE, 2}};
+    for (int i = 0; i < 3; i++) {
+        CU_ASSERT_PTR_NOT_NULL_FATAL(refused[i].param);
+        CU_ASSERT_EQUAL(sc_platform_load_scaled("--platform", file, &refused[i], 1, &twice),
+                        SC_ERR_INPUT);
+    }
+    /* One eager message between two nodes, T = o_s + L + (m + h) / B: the
+     * elasticity of T to L is L / T, as --sensitivity reckons it from runs
+     * 1% above and below (T is linear in L, so exactly), and to B close to
+     * -(m + h) / (B T), as the sign and size of a known case. */
+    double L = base.level[SC_LEVEL_INTER].latency_s, B = base.level[SC_LEVEL_INTER].bandwidth_Bps;
+    double T = sc_level_send_overhead(&base.level[SC_LEVEL_INTER], 512) + L + 552 / B;
+    sc_run_result_t up = scaled_run(name, "latency", SC_AT_INTER, 1.01, "bcast-binomial", 2,
+                                    SC_PLACE_CYCLIC, 512),
+                    down = scaled_run(name, "latency", SC_AT_INTER, 0.99, "bcast-binomial", 2,
+                                      SC_PLACE_CYCLIC, 512);
+    CU_ASSERT_DOUBLE_EQUAL((up.sim_time_s - down.sim_time_s) / (0.02 * T), L / T, 1e-9);
+    sc_run_result_destroy(&up);
+    sc_run_result_destroy(&down);
+    up = scaled_run(name, "bandwidth", SC_AT_INTER, 1.01, "bcast-binomial", 2, SC_PLACE_CYCLIC,
+                    512);
+    down = scaled_run(name, "bandwidth", SC_AT_INTER, 0.99, "bcast-binomial", 2, SC_PLACE_CYCLIC,
+                      512);
+    double e = (up.sim_time_s - down.sim_time_s) / (0.02 * T);
+    CU_ASSERT_TRUE(e < 0);
+    CU_ASSERT_DOUBLE_EQUAL(e, -552 / (B * T), 1e-3 * 552 / (B * T));
+    sc_run_result_destroy(&up);
+    sc_run_result_destroy(&down);
+    sc_platform_destroy(&base);
+}
+
 /* The table of parameters is consistent: what reads it relies on that. */
 static void test_params_table(void)
 {
@@ -957,6 +1073,7 @@ void sc_suite_platform(void)
 {
     CU_pSuite s = CU_add_suite("platform", NULL, NULL);
     CU_add_test(s, "the table of parameters", test_params_table);
+    CU_add_test(s, "scaled parameters (sensitivity)", test_scaled_platforms);
     CU_add_test(s, "what-if settings of a generated platform", test_generated_what_if);
     CU_add_test(s, "uneven nodes of a generated platform", test_generated_uneven);
     CU_add_test(s, "interconnect presets of a generated platform", test_generated_network);

@@ -1,0 +1,135 @@
+/* --sensitivity: the elasticity of a run's time to each platform parameter.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "sensitivity.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/sc_units.h"
+#include "models/params.h"
+#include "sim/engine/engine.h"
+
+/* The relative change each side of the platform's value. */
+#define STEP 0.01
+
+/* The levels a parameter is scaled at, in the order the table prints. */
+static const sc_param_at_t levels[] = {SC_AT_INTRA, SC_AT_SOCKET, SC_AT_INTER, SC_AT_RACK};
+
+/* The sc_level_t that holds p's value at `at` on plat (rack: the first
+ * grouping's routes), or NULL if plat has no such level. */
+static const sc_level_t *level_of(const sc_platform_t *plat, sc_param_at_t at)
+{
+    switch (at) {
+    case SC_AT_INTRA: return &plat->level[SC_LEVEL_INTRA];
+    case SC_AT_INTER: return &plat->level[SC_LEVEL_INTER];
+    case SC_AT_SOCKET: return sc_platform_socket_levels(plat) ? &plat->between_sockets : NULL;
+    case SC_AT_RACK: return plat->ngroupings ? &plat->between_groups[0] : NULL;
+    default: return NULL;
+    }
+}
+
+/* p's value at `at` for a message of `bytes`, written in `text`; 0 if the
+ * platform does not have it there or it is 0 (nothing to scale). */
+static int value_text(const sc_param_t *p, const sc_level_t *lv, size_t bytes, char *text,
+                      size_t len)
+{
+    if (p->in != SC_IN_LEVEL)
+        return 0;
+    void *owner = (void *)lv;
+    switch (p->kind) {
+    case SC_PARAM_PIECEWISE_TIME: {
+        const sc_piecewise_t *f = sc_param_piecewise(p, owner);
+        double v = sc_piecewise_at(f, bytes, 0);
+        if (f->n == 0 || v <= 0)
+            return 0;
+        sc_format_quantity(v, SC_QTY_TIME, text, len);
+        return 1;
+    }
+    case SC_PARAM_SIZE: {
+        size_t v = *sc_param_size(p, owner);
+        sc_format_bytes((double)v, text, len);
+        return v > 0;
+    }
+    case SC_PARAM_DURATION:
+    case SC_PARAM_BANDWIDTH: {
+        double v = *sc_param_double(p, owner);
+        sc_format_quantity(v, sc_param_quantity(p), text, len);
+        return v > 0 && isfinite(v);
+    }
+    default:
+        return 0; /* factors and speeds: not scaled here */
+    }
+}
+
+/* The run on the platform with p at `at` times `factor`. */
+static sc_err_t run_scaled(const char *path, const sc_run_spec_t *spec, const sc_param_t *p,
+                           sc_param_at_t at, double factor, sc_run_result_t *res)
+{
+    sc_scaling_t scaling = {p, at, factor};
+    sc_platform_t plat;
+    sc_err_t err = sc_platform_load_scaled("--platform", path, &scaling, 1, &plat);
+    if (err)
+        return err;
+    sc_run_spec_t scaled = *spec;
+    scaled.plat = &plat;
+    err = sc_run(&scaled, res);
+    sc_platform_destroy(&plat);
+    return err;
+}
+
+static double elasticity(double up, double down, double base)
+{
+    return base > 0 ? (up - down) / (2 * STEP * base) : NAN;
+}
+
+sc_err_t sc_sensitivity_print(FILE *out, const char *path, const sc_run_spec_t *spec,
+                              const sc_run_result_t *base)
+{
+    char t[64];
+    sc_format_duration(base->sim_time_s, t, sizeof t);
+    fprintf(out, "\nsensitivity of the simulated time (%s) to each parameter, changed by "
+                 "+-%g%% (elasticity: the time's relative change over the parameter's)\n",
+            t, 100 * STEP);
+    fprintf(out, "%-24s %-14s %12s %12s\n", "parameter", "value", "sim_time_s", "mean_rank");
+    sc_err_t err = SC_OK;
+    unsigned long long shown = 0; /* the parameters (by index) listed below */
+    int routes = 0;               /* socket. or rack. rows */
+    for (size_t l = 0; l < sizeof levels / sizeof levels[0] && !err; l++) {
+        const sc_level_t *lv = level_of(spec->plat, levels[l]);
+        for (int i = 0; lv && sc_params[i].name && !err; i++) {
+            const sc_param_t *p = &sc_params[i];
+            char value[64], name[64];
+            if (!(p->at & SC_AT(levels[l])) || p->constant_of ||
+                !value_text(p, lv, spec->bytes, value, sizeof value))
+                continue;
+            sc_run_result_t up, down;
+            if ((err = run_scaled(path, spec, p, levels[l], 1 + STEP, &up)))
+                break;
+            if (!(err = run_scaled(path, spec, p, levels[l], 1 - STEP, &down))) {
+                snprintf(name, sizeof name, "%s.%s", sc_param_at_name(levels[l]), p->name);
+                fprintf(out, "%-24s %-14s %12.3f %12.3f\n", name, value,
+                        elasticity(up.sim_time_s, down.sim_time_s, base->sim_time_s),
+                        elasticity(up.mean_rank_time_s, down.mean_rank_time_s,
+                                   base->mean_rank_time_s));
+                shown |= 1ull << i;
+                routes |= levels[l] == SC_AT_SOCKET || levels[l] == SC_AT_RACK;
+                sc_run_result_destroy(&down);
+            }
+            sc_run_result_destroy(&up);
+        }
+    }
+    if (err)
+        return err;
+    if (routes)
+        fprintf(out, "(socket. and rack. change the links between a node's sockets and the "
+                     "racks' uplinks; the value shown is their routes', memory buses or NIC "
+                     "links included)\n");
+    fprintf(out, "what measures each (simcoll calibrate fits it so):\n");
+    for (int i = 0; sc_params[i].name; i++)
+        if (shown & (1ull << i))
+            fprintf(out, "  %s: %s\n", sc_params[i].name,
+                    sc_params[i].fit ? sc_params[i].fit
+                                     : "not fitted: the template's, or --eager-limit's");
+    return SC_OK;
+}

@@ -1,0 +1,72 @@
+/* Scaling the links of a booted platform by hierarchy level.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "scale.h"
+
+#include <simgrid/host.h>
+#include <simgrid/link.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <xbt/dynar.h>
+
+#include "engine_hosts.h"
+
+/* A link's level rides on its data pointer, as level + 1 (0: not seen):
+ * SimGrid finds it from the link in O(1), where a table would need a
+ * search per link of every route. simcoll puts nothing else there. */
+static int level_of(sg_link_t link)
+{
+    return (int)(intptr_t)sg_link_get_data(link) - 1;
+}
+
+/* Lowers the level of every link of the route from a to b to `level`. */
+static void mark_route(sg_host_t a, sg_host_t b, int level)
+{
+    xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
+    sg_host_get_route(a, b, links);
+    for (unsigned i = 0; i < xbt_dynar_length(links); i++) {
+        sg_link_t link = xbt_dynar_get_as(links, i, sg_link_t);
+        int seen = level_of(link);
+        if (seen < 0 || level < seen)
+            sg_link_set_data(link, (void *)(intptr_t)(level + 1));
+    }
+    xbt_dynar_free(&links);
+}
+
+void sc_engine_scale_links(const sc_platform_t *plat)
+{
+    if (!plat->links_scaled)
+        return;
+    int s = sc_platform_socket_levels(plat), n = plat->nnodes;
+    for (int i = 0; i < n; i++) {
+        for (int k = 0; k < (s ? plat->sockets : 1); k++) {
+            sg_host_t h = sc_engine_host(plat, i, k);
+            mark_route(h, h, 0);
+        }
+        for (int k = 1; s && k < plat->sockets; k++)
+            mark_route(sc_engine_host(plat, i, 0), sc_engine_host(plat, i, k), 1);
+    }
+    for (int i = 0; i + 1 < n; i++) {
+        mark_route(sc_engine_host(plat, i, 0), sc_engine_host(plat, i + 1, 0),
+                   sc_platform_hier_level(plat, i, 0, i + 1, 0));
+        for (int g = 0; g < plat->ngroupings; g++)
+            if (i + plat->group_size[g] < n) {
+                int j = i + (int)plat->group_size[g];
+                mark_route(sc_engine_host(plat, i, 0), sc_engine_host(plat, j, 0),
+                           sc_platform_hier_level(plat, i, 0, j, 0));
+            }
+    }
+    sg_link_t *links = sg_link_list();
+    size_t count = sg_link_count();
+    for (size_t i = 0; i < count; i++) {
+        int level = level_of(links[i]);
+        if (level < 0)
+            level = s + 1;
+        sg_link_set_data(links[i], NULL);
+        double lat = plat->link_latency_scale[level], bw = plat->link_bandwidth_scale[level];
+        if (lat > 0)
+            sg_link_set_latency(links[i], sg_link_get_latency(links[i]) * lat);
+        if (bw > 0)
+            sg_link_set_bandwidth(links[i], sg_link_get_bandwidth(links[i]) * bw);
+    }
+    free(links);
+}
