@@ -44,6 +44,13 @@ const sc_param_t sc_params[] = {
     {"bandwidth-factor", LEVELS, SC_PARAM_PIECEWISE_FACTOR, 0, 2.0, 1, SC_CARRIER_PROP, 0, NULL, 0,
      "factor", "per segment, 1 / the ping-pong's slope over the bandwidth",
      "the share of the level's bandwidth an %s message gets", LEVEL(bandwidth_factor)},
+    /* At least 1: the engines add the latency beyond the route's after
+     * SimGrid has delivered a message, and cannot take any away
+     * (sc_protocol_extra_latency). SMPI's own default lat-factor peaks at
+     * 11.6; 100 times a route's latency is no longer a correction. */
+    {"latency-factor", LEVELS, SC_PARAM_PIECEWISE_FACTOR, 1, 100, 0, SC_CARRIER_PROP, 0, NULL, 0,
+     NULL, NULL, "the multiple of the level's latency an %s message takes",
+     LEVEL(latency_factor)},
     {"eager-limit", LEVELS, SC_PARAM_SIZE, 0, 0x1p40, 0, SC_CARRIER_PROP, 1, NULL, 1, NULL, NULL,
      "the largest %s message sent eagerly (bytes)", LEVEL(eager_limit)},
     {"gap", SC_AT(SC_AT_INTER), SC_PARAM_DURATION, 0, 1.0, 0, SC_CARRIER_PROP, 0, NULL, 1, "g",
