@@ -13,7 +13,7 @@
  * sc_wire_time, without a platform at hand). */
 static double wire(const sc_level_t *lv, size_t header, size_t data)
 {
-    return lv->latency_s +
+    return lv->latency_s * sc_level_latency_factor(lv, data) +
            round((double)(data + header) / sc_level_bandwidth_factor(lv, data)) /
                lv->bandwidth_Bps;
 }
