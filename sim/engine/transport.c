@@ -451,13 +451,11 @@ static void accept(rank_t *rk, sc_envelope_t *env)
     sc_matcher_accept(&rk->match, &protocol_ops, env);
 }
 
-/* Whether what SimGrid delivered at `arrived` from src to dst, carrying
- * `data` bytes, is held back by a latency factor (and then held). */
+/* With a latency factor: whether what SimGrid delivered at `arrived`
+ * from src to dst, carrying `data` bytes, is held back (and then held). */
 static int hold(rank_t *rk, int src, int dst, size_t data, double arrived, sc_envelope_t *env,
                 sc_request_t *send)
 {
-    if (!rk->world->holds)
-        return 0;
     double ready = arrived + sc_protocol_extra_latency(rk->world->model, src, dst, data);
     if (ready <= simgrid_get_clock())
         return 0;
@@ -476,7 +474,8 @@ static void take_from_pool(rank_t *rk, int slot, double arrived)
     if (env->sent)
         ((sent_t *)env->sent)->arrived = 1;
     repost(rk, slot);
-    if (!hold(rk, env->src, env->dst, sc_envelope_data_bytes(env), arrived, env, NULL))
+    if (!rk->world->holds ||
+        !hold(rk, env->src, env->dst, sc_envelope_data_bytes(env), arrived, env, NULL))
         accept(rk, env);
 }
 
@@ -518,7 +517,7 @@ static void put_done(rank_t *rk, int i, double arrived)
 {
     sc_request_t *s = rk->puts[i].req;
     rk->puts[i] = rk->puts[--rk->nputs];
-    if (!hold(rk, rk->comm.rank, s->peer, s->bytes, arrived, NULL, s))
+    if (!rk->world->holds || !hold(rk, rk->comm.rank, s->peer, s->bytes, arrived, NULL, s))
         complete(rk, s);
 }
 
@@ -536,14 +535,19 @@ static void release_held(rank_t *rk)
     }
 }
 
-/* sg_comm_test; with a latency factor, *arrived is when the communication
- * completed, which a rank busy meanwhile sees only now. */
-static int test(const rank_t *rk, sg_comm_t comm, double *arrived)
+/* drain with a latency factor: what SimGrid delivered is held from when
+ * it did (a rank busy meanwhile tests it only now), then what is ready
+ * goes on. */
+static void drain_holding(rank_t *rk)
 {
-    if (rk->world->holds)
-        return sc_comm_test_finish(comm, arrived);
-    *arrived = 0; /* unused: nothing is held */
-    return sg_comm_test(comm);
+    double arrived;
+    for (int k = 0; k < rk->npool; k++)
+        while (rk->pool_seq[k] < rk->envelopes_in && sc_comm_test_finish(rk->pool[k], &arrived))
+            take_from_pool(rk, k, arrived);
+    for (int i = 0; i < rk->nputs; i++)
+        if (sc_comm_test_finish(rk->puts[i].comm, &arrived))
+            put_done(rk, i--, arrived);
+    release_held(rk);
 }
 
 /* Handles every message that has already arrived and every send that has
@@ -562,15 +566,16 @@ static void drain(rank_t *rk)
 {
     if (!pool_at_least(rk, rk->envelopes_in - rk->envelopes_taken))
         return;
-    double arrived;
+    if (rk->world->holds) {
+        drain_holding(rk);
+        return;
+    }
     for (int k = 0; k < rk->npool; k++)
-        while (rk->pool_seq[k] < rk->envelopes_in && test(rk, rk->pool[k], &arrived))
-            take_from_pool(rk, k, arrived);
+        while (rk->pool_seq[k] < rk->envelopes_in && sg_comm_test(rk->pool[k]))
+            take_from_pool(rk, k, 0);
     for (int i = 0; i < rk->nputs; i++)
-        if (test(rk, rk->puts[i].comm, &arrived))
-            put_done(rk, i--, arrived);
-    if (rk->held.head)
-        release_held(rk);
+        if (sg_comm_test(rk->puts[i].comm))
+            put_done(rk, i--, 0);
 }
 
 /* Blocks until one message arrives or one send completes, and handles it,
