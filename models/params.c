@@ -47,8 +47,11 @@ const sc_param_t sc_params[] = {
     /* At least 1: the engines add the latency beyond the route's after
      * SimGrid has delivered a message, and cannot take any away
      * (sc_protocol_extra_latency). SMPI's own default lat-factor peaks at
-     * 11.6; 100 times a route's latency is no longer a correction. */
-    {"latency-factor", LEVELS, SC_PARAM_PIECEWISE_FACTOR, 1, 100, 0, SC_CARRIER_PROP, 0, NULL, 0,
+     * 11.6, but a factor is relative to the route's latency, which on a
+     * fast network is a small part of a message's intercept: calibrate
+     * fits about 110 to a rendezvous that takes 25 us more than a 0.23 us
+     * route (tests/measurements/osu_latency-5.6.txt). */
+    {"latency-factor", LEVELS, SC_PARAM_PIECEWISE_FACTOR, 1, 1000, 0, SC_CARRIER_PROP, 0, NULL, 0,
      NULL, NULL, "the multiple of the level's latency an %s message takes",
      LEVEL(latency_factor)},
     {"eager-limit", LEVELS, SC_PARAM_SIZE, 0, 0x1p40, 0, SC_CARRIER_PROP, 1, NULL, 1, NULL, NULL,

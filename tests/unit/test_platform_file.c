@@ -184,8 +184,8 @@ static const case_t cases[] = {
      "factor '0' is below 1"},
     {"<prop id=\"simcoll/header-bytes\" value=\"40\"/>",
      "<prop id=\"simcoll/header-bytes\" value=\"40\"/><prop "
-     "id=\"simcoll/inter/latency-factor\" value=\"0:1;64K:101\"/>",
-     "factor '101' is not a number of at least 1 and at most 100"},
+     "id=\"simcoll/inter/latency-factor\" value=\"0:1;64K:1001\"/>",
+     "factor '1001' is not a number of at least 1 and at most 1000"},
     {"<prop id=\"simcoll/header-bytes\" value=\"40\"/>",
      "<prop id=\"simcoll/header-bytes\" value=\"40\"/><prop "
      "id=\"simcoll/inter/latency-factor\" value=\"0:inf\"/>",
