@@ -50,7 +50,9 @@ const sc_param_t sc_params[] = {
      * 11.6, but a factor is relative to the route's latency, which on a
      * fast network is a small part of a message's intercept: calibrate
      * fits about 110 to a rendezvous that takes 25 us more than a 0.23 us
-     * route (tests/measurements/osu_latency-5.6.txt). */
+     * route (tests/measurements/osu_latency-5.6.txt). calibrate fits it
+     * only with --latency-factor, so its default report has no such
+     * note, and the row no fit_name. */
     {"latency-factor", LEVELS, SC_PARAM_PIECEWISE_FACTOR, 1, 1000, 0, SC_CARRIER_PROP, 0, NULL, 0,
      NULL, NULL, "the multiple of the level's latency an %s message takes",
      LEVEL(latency_factor)},
