@@ -169,6 +169,15 @@ static void test_model_exact_racks(void)
     check_model_exact("tests/platforms/nocontention-racks.xml", nps, 4, msizes, 3, 150);
 }
 
+/* The same with latency factors (tests/platforms/nocontention-racks-lat.xml):
+ * a message between racks takes its route's latency times the factor. */
+static void test_model_exact_racks_latency_factor(void)
+{
+    static const int nps[] = {5, 21};
+    static const size_t msizes[] = {1, 3000, 100000};
+    check_model_exact("tests/platforms/nocontention-racks-lat.xml", nps, 2, msizes, 3, 100);
+}
+
 /* The same on four levels (tests/platforms/nocontention-sockets.xml): in a
  * socket, between the sockets of a node, in a rack, between racks; and
  * every algorithm's output right there. */
@@ -273,6 +282,7 @@ void sc_suite_collectives(void)
     CU_add_test(s, "... with LogGP overheads and bandwidth factors", test_model_exact_loggp);
     CU_add_test(s, "... and latency factors", test_model_exact_latency_factor);
     CU_add_test(s, "cost model exact on racks (three levels)", test_model_exact_racks);
+    CU_add_test(s, "... with latency factors", test_model_exact_racks_latency_factor);
     CU_add_test(s, "cost model exact with sockets (four levels)", test_model_exact_sockets);
     CU_add_test(s, "barrier with late ranks", test_barrier_semantics);
     CU_add_test(s, "a wrong result is caught", test_wrong_result_is_caught);

@@ -130,10 +130,13 @@ static void test_same_as_actors_uneven_racks(void)
 static void test_same_as_actors_latency_factor(void)
 {
     static const int nps[] = {3, 8, 13};
+    static const int racks[] = {5, 12};
     int runs = compare_engines("tests/platforms/loggp-lat.xml", SC_PLACE_BLOCK, nps, 3) +
-               compare_engines("tests/platforms/loggp-lat.xml", SC_PLACE_CYCLIC, nps, 3);
+               compare_engines("tests/platforms/loggp-lat.xml", SC_PLACE_CYCLIC, nps, 3) +
+               compare_engines("tests/platforms/nocontention-racks-lat.xml", SC_PLACE_CYCLIC,
+                               racks, 2);
     printf(" [%d runs] ", runs);
-    CU_ASSERT_TRUE(runs > 300);
+    CU_ASSERT_TRUE(runs > 400);
 }
 
 static sc_err_t waits_for_any(sc_comm_t *comm, const sc_coll_args_t *args)
