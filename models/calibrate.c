@@ -2,6 +2,7 @@
  * point-to-point measurements, and predicting those measurements back.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "calibrate.h"
+#include "params.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -13,7 +14,7 @@
  * sc_wire_time, without a platform at hand). */
 static double wire(const sc_level_t *lv, size_t header, size_t data)
 {
-    return lv->latency_s +
+    return lv->latency_s * sc_level_latency_factor(lv, data) +
            round((double)(data + header) / sc_level_bandwidth_factor(lv, data)) /
                lv->bandwidth_Bps;
 }
@@ -573,6 +574,8 @@ static sc_err_t fit_streams_only(const sc_fit_spec_t *spec, const sc_series_t *s
     lv->latency_s = spec->fallback->latency_s;
     snprintf(value, sizeof value, "%.6g s", lv->latency_s);
     note(fit, "latency", value, "no ping-pong: the template's, kept (a stream does not show it)");
+    if (spec->latency_factor)
+        note(fit, "lat-factor", "-", "no ping-pong: the template's, kept with its latency");
     lv->gap_s = 0;
     note(fit, "g", "0 s", "shared memory: no NIC between a node's cores");
 cleanup:
@@ -581,6 +584,58 @@ cleanup:
     medians_free(&uni);
     medians_free(&bi);
     return err;
+}
+
+/* A latency factor per segment (sc_calibrate_fit), from the intercepts
+ * a[k] of the ping-pong's wire, fitted over used[k] sizes: a segment's
+ * intercept is L l_k + h / (B f_k), and past the eager limit the
+ * handshake's RTS and CTS add 2 w(0) = 2 (L + h / (B f_0)). L is the
+ * first segment's intercept, so l_0 = 1. Each is kept in the range
+ * platform files hold it to. */
+static void fit_latency_factor(const double *a, const int *used, const double *starts, int nseg,
+                               double eager_end, double h, sc_fit_t *fit, sc_level_t *lv)
+{
+    const char *param = "latency-factor";
+    const sc_param_t *range = sc_param_find(param, strlen(param), SC_AT_INTER);
+    char name[48], value[64];
+    double L = lv->latency_s, B = lv->bandwidth_Bps;
+    if (!(L > 0)) {
+        note(fit, "lat-factor", "-", "none: the latency is 0, and no factor changes that");
+        return;
+    }
+    const sc_piecewise_t *f = &lv->bandwidth_factor;
+    double handshake = 2 * (L + h / (B * f->seg[0].start));
+    lv->latency_factor = (sc_piecewise_t){.n = nseg};
+    for (int k = 0; k < nseg; k++) {
+        double l = NAN;
+        const char *how;
+        if (k == 0) {
+            l = 1;
+            how = "1: the latency is this segment's intercept";
+        } else if (used[k] < 2) {
+            l = lv->latency_factor.seg[k - 1].start;
+            how = "fewer than two sizes here: the one below";
+        } else {
+            l = (a[k] - (starts[k] >= eager_end ? handshake : 0) - h / (B * f->seg[k].start)) / L;
+            how = starts[k] >= eager_end
+                      ? "the latency's intercept here, less the handshake and the header, over "
+                        "the latency"
+                      : "the latency's intercept here, less the header, over the latency";
+            if (!(l >= range->min)) {
+                l = range->min;
+                how = "the intercept here is below the first segment's: 1, as simcoll cannot "
+                      "shorten a route";
+            } else if (l > range->max) {
+                l = range->max;
+                how = "the intercept here is more than the largest factor times the latency: "
+                      "the largest";
+            }
+        }
+        lv->latency_factor.seg[k] = (sc_segment_t){starts[k], l, 0};
+        segment_name(name, sizeof name, "lat-factor", starts, k, nseg);
+        snprintf(value, sizeof value, "%.4g", l);
+        note(fit, name, value, "%s", how);
+    }
 }
 
 sc_err_t sc_calibrate_fit(const sc_fit_spec_t *spec, const sc_series_t *series, int nseries,
@@ -727,6 +782,10 @@ sc_err_t sc_calibrate_fit(const sc_fit_spec_t *spec, const sc_series_t *series, 
              nseg > 1 ? starts[1] : INFINITY);
     }
     lv->latency_s = L;
+    /* The template's factor multiplied the template's latency. */
+    lv->latency_factor = (sc_piecewise_t){0};
+    if (spec->latency_factor)
+        fit_latency_factor(a, used, starts, nseg, (double)spec->eager_limit + 1, h, fit, lv);
 
     if (spec->shared_memory) {
         lv->gap_s = 0;

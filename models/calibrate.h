@@ -24,6 +24,10 @@ typedef struct {
      * NIC, so no gap, and without a ping-pong it may be fitted to streams
      * alone (sc_calibrate_fit). */
     int shared_memory;
+    /* 1 to fit a latency factor per segment to the ping-pong's intercepts
+     * (calibrate --latency-factor); 0: none, the intercept of the first
+     * segment gives the latency and the others are not fitted. */
+    int latency_factor;
 } sc_fit_spec_t;
 
 /* How one fitted parameter was obtained, for the report. */
@@ -55,6 +59,12 @@ typedef struct {
  *                    the slope of the last segment;
  *   latency L        the intercept of the first segment, less the header's
  *                    time;
+ *   latency factor   with spec->latency_factor, per segment: its intercept
+ *                    less the header's time (and past the eager limit the
+ *                    handshake's two header-only messages), over L; 1 in
+ *                    the first segment, at least 1 (simcoll cannot shorten
+ *                    a route); without, none (the template's is dropped: it
+ *                    belonged to the template's latency);
  *   g                1 / the largest message rate of a NIC (osu_mbw_mr,
  *                    osu_bw at small sizes), when that rate is below what the
  *                    senders' o_s allow, so that the NIC is what limits it.
@@ -65,8 +75,8 @@ typedef struct {
  * term between 0 and o_r's, or equal to o_r without one (one size: a + 0 m,
  * or 0 + b m past the eager limit; none: the nearest segment's); the
  * bandwidth the most bytes/s of any stream, one way or both, of the largest
- * size (pairs sharing the node's memory); no factors; no gap; the
- * template's latency, which no stream shows.
+ * size (pairs sharing the node's memory); no bandwidth factor; no gap;
+ * the template's latency and latency factor, which no stream shows.
  * SC_ERR_INPUT when there is no ping-pong series to fit L and the bandwidth
  * to (nor, for shared memory, streams of one pair), naming what is missing. */
 sc_err_t sc_calibrate_fit(const sc_fit_spec_t *spec, const sc_series_t *series, int nseries,

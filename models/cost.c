@@ -34,7 +34,10 @@ double sc_wire_bytes(const sc_platform_t *plat, const sc_level_t *lv, size_t dat
 
 double sc_wire_time(const sc_platform_t *plat, const sc_level_t *lv, size_t data)
 {
-    return lv->latency_s + sc_wire_bytes(plat, lv, data) / lv->bandwidth_Bps;
+    /* The latency factor goes by the data, as the bandwidth factor does;
+     * without one it is 1 and L * 1 is L, bit for bit. */
+    return lv->latency_s * sc_level_latency_factor(lv, data) +
+           sc_wire_bytes(plat, lv, data) / lv->bandwidth_Bps;
 }
 
 static double transfer(const sc_model_t *model, const sc_level_t *lv, size_t bytes)

@@ -41,7 +41,9 @@ void sc_model_destroy(sc_model_t *model);
  * whole bytes as SimGrid counts them. */
 double sc_wire_bytes(const sc_platform_t *plat, const sc_level_t *lv, size_t data);
 
-/* Time that piece takes on an idle route: latency + wire bytes / bandwidth. */
+/* Time that piece takes on an idle route: latency * latency factor(data)
+ * + wire bytes / bandwidth. SimGrid's links give it the latency; the
+ * engines add the rest of it at the receiver (sc_protocol_extra_latency). */
 double sc_wire_time(const sc_platform_t *plat, const sc_level_t *lv, size_t data);
 
 /* The gap g of the network level, shared by the transport and the models:
@@ -78,7 +80,9 @@ int sc_model_hier_level(const sc_model_t *model, int a, int b);
 /* Every message is costed as the transport of sim/ carries it, assuming no
  * other message shares a link (no contention). Each piece on the wire
  * carries the platform's header of h bytes besides any data, and a piece of
- * d data bytes takes w(d) = L + (h + d) / (B f(d)) (sc_wire_time):
+ * d data bytes takes w(d) = L l(d) + (h + d) / (B f(d)) (sc_wire_time), l
+ * the latency factor and f the bandwidth factor (both 1 by default; the
+ * header-only RTS and CTS take l(0) and f(0)):
  *
  *   eager (bytes <= eager_limit): the sender spends o_s(m) and the message
  *     leaves (after any wait for the NIC's gap, sc_model_depart); the data

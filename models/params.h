@@ -32,7 +32,8 @@ typedef enum {
     SC_PARAM_SPEED,           /* flop/s, a double */
     SC_PARAM_SIZE,            /* bytes, a size_t */
     SC_PARAM_PIECEWISE_TIME,  /* seconds by message size, an sc_piecewise_t */
-    SC_PARAM_PIECEWISE_FACTOR /* a share of the bandwidth by size, an sc_piecewise_t */
+    SC_PARAM_PIECEWISE_FACTOR /* a multiple of the bandwidth or latency by size, an
+                                 sc_piecewise_t */
 } sc_param_kind_t;
 
 /* What carries it in a platform file (sim/io/platform_file.c). */

@@ -50,9 +50,13 @@ sc_piecewise_t sc_piecewise_constant(double value);
  * 1995) with MPI's protocol switch:
  *   o_s(m)  the sender's core is busy for this long before the message
  *           leaves (send_overhead);
- *   L, G    it then takes latency + (header + m) / (bandwidth * factor(m))
- *           on the wire, where factor(m) is the share of the bandwidth a
- *           message of that size gets (1 unless measurements show less);
+ *   L, G    it then takes latency * lat_factor(m) + (header + m) /
+ *           (bandwidth * factor(m)) on the wire, where factor(m) is the
+ *           share of the bandwidth a message of that size gets and
+ *           lat_factor(m) the multiple of the route's latency it takes (both
+ *           1 unless measurements show otherwise; SMPI's smpi/bw-factor and
+ *           smpi/lat-factor). Both go by the message's data bytes m, the
+ *           header not counted;
  *   o_r(m)  the receiver's core is busy for this long once it has the
  *           message (recv_overhead);
  *   g       between the network levels: the node's NIC takes one message
@@ -63,6 +67,7 @@ typedef struct {
     double bandwidth_Bps; /* bottleneck bandwidth of the route, bytes/s */
     sc_piecewise_t send_overhead, recv_overhead; /* seconds */
     sc_piecewise_t bandwidth_factor;             /* no segments: 1 */
+    sc_piecewise_t latency_factor;               /* no segments: 1; at least 1 */
     double gap_s;         /* per message at each NIC, each direction */
     size_t eager_limit;   /* larger messages use the rendezvous protocol */
 } sc_level_t;
@@ -72,10 +77,11 @@ typedef struct {
 sc_level_t sc_level_hockney(double latency_s, double bandwidth_Bps, double overhead_s,
                             size_t eager_limit);
 
-/* o_s(m), o_r(m) and the bandwidth factor of a level. */
+/* o_s(m), o_r(m), the bandwidth factor and the latency factor of a level. */
 double sc_level_send_overhead(const sc_level_t *lv, size_t bytes);
 double sc_level_recv_overhead(const sc_level_t *lv, size_t bytes);
 double sc_level_bandwidth_factor(const sc_level_t *lv, size_t bytes);
+double sc_level_latency_factor(const sc_level_t *lv, size_t bytes);
 
 typedef struct {
     char *name;

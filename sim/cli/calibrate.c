@@ -186,7 +186,8 @@ static void print_residuals(const sc_level_t *lv, size_t header, int shared_memo
 
 static const char usage[] =
     "usage: simcoll calibrate MEASUREMENTS --like FILE [-o OUT] [--level inter|intra]\n"
-    "                         [--breakpoints S,S,...] [--eager-limit S] [--report]\n"
+    "                         [--breakpoints S,S,...] [--eager-limit S] [--latency-factor]\n"
+    "                         [--report]\n"
     "       simcoll calibrate --report --platform FILE MEASUREMENTS [--level inter|intra]\n"
     "       (either form) [--processes LO-HI]\n"
     "MEASUREMENTS (each may be given several times):\n"
@@ -202,7 +203,10 @@ static const char usage[] =
     "--processes keeps only the series run on LO to HI processes, where the file says\n"
     "(IMB prints each section's count; others are kept): IMB's Uniband and Biband on a\n"
     "job of N ranks a node run their sections of at most N processes inside one node,\n"
-    "what --level intra fits (without a ping-pong: to the streams alone).\n";
+    "what --level intra fits (without a ping-pong: to the streams alone).\n"
+    "--latency-factor also fits a latency factor per segment (SMPI's lat-factor): each\n"
+    "segment's ping-pong intercept over the first's, so that every segment's intercept\n"
+    "comes back; without it, the first segment's intercept alone gives the latency.\n";
 
 enum {
     OPT_LIKE = 300,
@@ -212,6 +216,7 @@ enum {
     OPT_REPORT,
     OPT_PLATFORM,
     OPT_PROCESSES,
+    OPT_LATENCY_FACTOR,
     OPT_HELP
 };
 
@@ -258,7 +263,7 @@ static const char *const levels[] = {"intra", "inter", NULL};
 /* The options of `simcoll calibrate`, and the measurements they name. */
 typedef struct {
     const char *like, *platform, *out, *breakpoints_text, *eager_text;
-    int level, report, np_lo, np_hi;
+    int level, report, np_lo, np_hi, latency_factor;
     all_series_t all;
     /* every file named, for sc_files_distinct: at most one per argument
      * and -o */
@@ -267,7 +272,7 @@ typedef struct {
 } calibrate_opts_t;
 
 /* getopt_long's table: one option per measurement format, then the rest. */
-static void calibrate_longopts(struct option longopts[NSOURCES + 10])
+static void calibrate_longopts(struct option longopts[NSOURCES + 11])
 {
     for (int i = 0; i < NSOURCES; i++)
         longopts[i] = (struct option){sources[i].option + 2, required_argument, NULL, i};
@@ -281,14 +286,16 @@ static void calibrate_longopts(struct option longopts[NSOURCES + 10])
     longopts[NSOURCES + 6] = (struct option){"output", required_argument, NULL, 'o'};
     longopts[NSOURCES + 7] = (struct option){"help", no_argument, NULL, OPT_HELP};
     longopts[NSOURCES + 8] = (struct option){"processes", required_argument, NULL, OPT_PROCESSES};
-    longopts[NSOURCES + 9] = (struct option){NULL, 0, NULL, 0};
+    longopts[NSOURCES + 9] = (struct option){"latency-factor", no_argument, NULL,
+                                             OPT_LATENCY_FACTOR};
+    longopts[NSOURCES + 10] = (struct option){NULL, 0, NULL, 0};
 }
 
 /* Reads argv into *o (o->files allocated by the caller), reading each
  * measurement file as it comes; sets *done after --help. */
 static sc_err_t parse_calibrate_opts(int argc, char **argv, calibrate_opts_t *o, int *done)
 {
-    struct option longopts[NSOURCES + 10];
+    struct option longopts[NSOURCES + 11];
     calibrate_longopts(longopts);
     char **args = argv + 1;
     int c;
@@ -314,6 +321,7 @@ static sc_err_t parse_calibrate_opts(int argc, char **argv, calibrate_opts_t *o,
         case OPT_BREAKPOINTS: o->breakpoints_text = optarg; break;
         case OPT_EAGER: o->eager_text = optarg; break;
         case OPT_REPORT: o->report = 1; break;
+        case OPT_LATENCY_FACTOR: o->latency_factor = 1; break;
         case OPT_LEVEL: err = sc_cli_choice(optarg, "--level", levels, &o->level); break;
         case OPT_PROCESSES: err = parse_processes(optarg, &o->np_lo, &o->np_hi); break;
         case OPT_HELP:
@@ -356,6 +364,10 @@ static sc_err_t check_calibrate_opts(calibrate_opts_t *o)
     if (o->platform && o->out)
         return sc_error(SC_ERR_INPUT, "calibrate: -o writes a fitted platform; with --platform "
                                       "nothing is fitted");
+    if (o->platform && o->latency_factor)
+        return sc_error(SC_ERR_INPUT, "calibrate: --latency-factor is part of a fit; with "
+                                      "--platform nothing is fitted (the platform's own factor "
+                                      "is what the residuals use)");
     o->files[o->nfiles++] = (sc_file_role_t){"-o", o->out, 1};
     return sc_files_distinct(o->files, o->nfiles);
 }
@@ -433,7 +445,8 @@ static sc_err_t fit_level(const calibrate_opts_t *o, int argc, char **argv)
     sc_fit_spec_t spec = {.breakpoints = breakpoints, .nbreakpoints = nbp,
                           .eager_limit = eager, .header_bytes = plat.header_bytes,
                           .fallback = &plat.level[o->level],
-                          .shared_memory = o->level == SC_LEVEL_INTRA};
+                          .shared_memory = o->level == SC_LEVEL_INTRA,
+                          .latency_factor = o->latency_factor};
     sc_fit_t fit;
     if (!err)
         err = sc_calibrate_fit(&spec, o->all.series, o->all.n, &fit);

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/replay/wait_any.h"
+
 /* Every rank owns one mailbox, its inbox, and is declared its permanent
  * receiver: a message put there starts flowing at once, whether or not the
  * rank is waiting, as an MPI eager message does. (A plain SimGrid put waits
@@ -32,6 +34,13 @@
  * receives (Open MPI's linear reduce has p - 1 ranks sending to the root at
  * once), the world records it and the simulation is run again with that
  * many receives from the start (sc_world_receives_short). */
+
+/* A latency factor (sim/protocol/protocol.h): an envelope SimGrid delivers
+ * is held in the rank's `held` queue for its extra latency, counted from
+ * when SimGrid delivered it (a rank busy meanwhile takes it later), and
+ * so is a rendezvous send whose data has arrived; a wait then also ends
+ * at the first of them to be ready. Without a factor none of this runs:
+ * the world's `holds` is 0. */
 
 /* An envelope the sender does not wait for (EAGER, RTS, CTS). SimGrid would
  * let the sender detach it, but 3.32 keeps detached communications on one
@@ -81,6 +90,7 @@ typedef struct {
     long envelopes_in;     /* put into the inbox by senders */
     long envelopes_taken;  /* taken out of the pool */
     sc_matcher_t match;  /* the protocol's queues */
+    sc_held_queue_t held; /* what the latency factor holds back */
     sent_t *sent; /* envelopes not yet released, newest first */
     put_t *puts; /* rendezvous data this rank is sending */
     int nputs, cap_puts;
@@ -94,6 +104,7 @@ typedef struct {
 struct sc_world {
     const sc_model_t *model;
     rank_t *ranks;
+    int holds;          /* a level has a latency factor */
     int receives;       /* posted by each rank when it begins */
     int receives_short; /* see sc_world_receives_short */
     /* sc_world_record_messages: the log, its room, its limit */
@@ -114,6 +125,7 @@ sc_err_t sc_world_create(const sc_model_t *model, sc_scratch_t *scratch, int rec
         return sc_error(SC_ERR_RUN, "out of memory creating %d ranks", model->size);
     }
     world->model = model;
+    world->holds = sc_protocol_has_extra_latency(model->plat);
     world->receives = receives > 1 ? receives : 1;
     for (int r = 0; r < model->size; r++) {
         rank_t *rk = &world->ranks[r];
@@ -134,6 +146,7 @@ void sc_world_destroy(sc_world_t *world)
         return;
     for (int r = 0; r < world->model->size; r++) {
         sc_matcher_destroy(&world->ranks[r].match);
+        sc_held_clear(&world->ranks[r].held);
         sc_comm_release(&world->ranks[r].comm);
         free(world->ranks[r].puts);
         free(world->ranks[r].waitset);
@@ -430,16 +443,40 @@ static void repost(rank_t *rk, int slot)
     rk->pool_seq[slot] = rk->receives_posted++;
 }
 
-static void take_from_pool(rank_t *rk, int slot)
+/* The rank takes in an envelope that has arrived. */
+static void accept(rank_t *rk, sc_envelope_t *env)
+{
+    if (env->record >= 0)
+        rk->world->msgs[env->record].arrived = simgrid_get_clock();
+    sc_matcher_accept(&rk->match, &protocol_ops, env);
+}
+
+/* With a latency factor: whether what SimGrid delivered at `arrived`
+ * from src to dst, carrying `data` bytes, is held back (and then held). */
+static int hold(rank_t *rk, int src, int dst, size_t data, double arrived, sc_envelope_t *env,
+                sc_request_t *send)
+{
+    double ready = arrived + sc_protocol_extra_latency(rk->world->model, src, dst, data);
+    if (ready <= simgrid_get_clock())
+        return 0;
+    if (!sc_held_push(&rk->held, ready, env, (sc_req_ref_t)send, rk->comm.rank)) {
+        fail(rk, "rank %d: out of memory holding a message", rk->comm.rank);
+        return 0;
+    }
+    return 1;
+}
+
+/* The envelope of receive `slot`, which SimGrid delivered at `arrived`. */
+static void take_from_pool(rank_t *rk, int slot, double arrived)
 {
     sc_envelope_t *env = *rk->pool_env[slot];
     rk->envelopes_taken++;
-    if (env->record >= 0)
-        rk->world->msgs[env->record].arrived = simgrid_get_clock();
     if (env->sent)
         ((sent_t *)env->sent)->arrived = 1;
     repost(rk, slot);
-    sc_matcher_accept(&rk->match, &protocol_ops, env);
+    if (!rk->world->holds ||
+        !hold(rk, env->src, env->dst, sc_envelope_data_bytes(env), arrived, env, NULL))
+        accept(rk, env);
 }
 
 /* Posts receives until the rank has n. Returns 0 if out of memory (the
@@ -474,10 +511,43 @@ static int pool_at_least(rank_t *rk, long needed)
     return 1;
 }
 
-static void put_done(rank_t *rk, int i)
+/* Rendezvous data put i, which SimGrid delivered at `arrived`: the send
+ * completes when the receiver has it. */
+static void put_done(rank_t *rk, int i, double arrived)
 {
-    complete(rk, rk->puts[i].req);
+    sc_request_t *s = rk->puts[i].req;
     rk->puts[i] = rk->puts[--rk->nputs];
+    if (!rk->world->holds || !hold(rk, rk->comm.rank, s->peer, s->bytes, arrived, NULL, s))
+        complete(rk, s);
+}
+
+/* Hands on what the latency factor held until now. */
+static void release_held(rank_t *rk)
+{
+    double now = simgrid_get_clock();
+    while (sc_held_due(&rk->held, now)) {
+        sc_held_t *h = sc_held_pop(&rk->held);
+        if (h->env)
+            accept(rk, h->env);
+        else
+            complete(rk, request(h->send));
+        free(h);
+    }
+}
+
+/* drain with a latency factor: what SimGrid delivered is held from when
+ * it did (a rank busy meanwhile tests it only now), then what is ready
+ * goes on. */
+static void drain_holding(rank_t *rk)
+{
+    double arrived;
+    for (int k = 0; k < rk->npool; k++)
+        while (rk->pool_seq[k] < rk->envelopes_in && sc_comm_test_finish(rk->pool[k], &arrived))
+            take_from_pool(rk, k, arrived);
+    for (int i = 0; i < rk->nputs; i++)
+        if (sc_comm_test_finish(rk->puts[i].comm, &arrived))
+            put_done(rk, i--, arrived);
+    release_held(rk);
 }
 
 /* Handles every message that has already arrived and every send that has
@@ -496,15 +566,20 @@ static void drain(rank_t *rk)
 {
     if (!pool_at_least(rk, rk->envelopes_in - rk->envelopes_taken))
         return;
+    if (rk->world->holds) {
+        drain_holding(rk);
+        return;
+    }
     for (int k = 0; k < rk->npool; k++)
         while (rk->pool_seq[k] < rk->envelopes_in && sg_comm_test(rk->pool[k]))
-            take_from_pool(rk, k);
+            take_from_pool(rk, k, 0);
     for (int i = 0; i < rk->nputs; i++)
         if (sg_comm_test(rk->puts[i].comm))
-            put_done(rk, i--);
+            put_done(rk, i--, 0);
 }
 
-/* Blocks until one message arrives or one send completes, and handles it. */
+/* Blocks until one message arrives or one send completes, and handles it,
+ * or until the first thing held is ready (which drain then hands on). */
 static void wait_one(rank_t *rk)
 {
     if (!pool_at_least(rk, rk->envelopes_in - rk->envelopes_taken))
@@ -512,15 +587,22 @@ static void wait_one(rank_t *rk)
     memcpy(rk->waitset, rk->pool, (size_t)rk->npool * sizeof *rk->pool);
     for (int i = 0; i < rk->nputs; i++)
         rk->waitset[rk->npool + i] = rk->puts[i].comm;
+    size_t n = (size_t)(rk->npool + rk->nputs);
     rk->waiting = 1;
-    ssize_t idx = sg_comm_wait_any(rk->waitset, (size_t)(rk->npool + rk->nputs));
+    /* drain has handed on all that was ready: the first held is later. */
+    ssize_t idx = rk->held.head ? sc_comm_wait_any_for(rk->waitset, n,
+                                                       rk->held.head->ready - simgrid_get_clock())
+                                : sg_comm_wait_any(rk->waitset, n);
     rk->waiting = 0;
+    if (idx < 0 && rk->held.head)
+        return; /* timed out: the first held is ready */
+    double now = rk->world->holds ? simgrid_get_clock() : 0; /* unused without */
     if (idx < 0)
         fail(rk, "rank %d: a SimGrid communication failed", rk->comm.rank);
     else if (idx < rk->npool)
-        take_from_pool(rk, (int)idx);
+        take_from_pool(rk, (int)idx, now);
     else
-        put_done(rk, (int)idx - rk->npool);
+        put_done(rk, (int)idx - rk->npool, now);
 }
 
 static sc_err_t check_peer(rank_t *rk, int peer, const char *what)
@@ -781,14 +863,16 @@ void sc_transport_sync(sc_comm_t *comm)
 sc_err_t sc_transport_end(sc_comm_t *comm)
 {
     rank_t *rk = comm->impl;
-    /* Requests the rank freed still count: their messages must arrive. */
-    for (drain(rk); rk->background > 0 && !rk->error; drain(rk))
+    /* Requests the rank freed still count: their messages must arrive;
+     * what is held is taken in, so that a message nobody received shows. */
+    for (drain(rk); (rk->background > 0 || rk->held.head) && !rk->error; drain(rk))
         wait_one(rk);
     release_sent(rk, 1);
     char leftover[256];
     if (!rk->error && sc_matcher_leftover(&rk->match, comm->rank, leftover, sizeof leftover))
         fail(rk, "%s", leftover);
     sc_matcher_destroy(&rk->match); /* its counts stay, for sc_world_check */
+    sc_held_clear(&rk->held);
     for (int k = 0; k < rk->npool; k++)
         sg_comm_unref(rk->pool[k]);
     if (rk->error)

@@ -1,6 +1,7 @@
 /* simcoll's properties of a platform zone: the message costs SimGrid's
- * links do not carry (overheads, bandwidth factors, the NIC's gap, the
- * protocol switch, the header), read by the table of models/params.c.
+ * links do not carry (overheads, bandwidth and latency factors, the NIC's
+ * gap, the protocol switch, the header), read by the table of
+ * models/params.c.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "platform_props.h"
 
@@ -90,10 +91,22 @@ static sc_err_t parse_piecewise(const char *what, const sc_param_t *spec, const 
             char *end;
             errno = 0;
             seg->start = strtod(fields[1], &end);
-            if (end == fields[1] || *end || errno || !(seg->start > 0 && seg->start <= spec->max))
+            int number = end != fields[1] && !*end && !errno && !isnan(seg->start);
+            int low = spec->above_min ? !(seg->start > spec->min) : !(seg->start >= spec->min);
+            if (number && low && spec->min >= 1)
+                /* A latency factor: its extra latency is added after
+                 * SimGrid's route (sc_protocol_extra_latency), which
+                 * cannot be shortened. */
                 err = sc_error(SC_ERR_INPUT,
-                               "%s: factor '%s' is not a number above 0 and at most %g",
-                               what, fields[1], spec->max);
+                               "%s: factor '%s' is below %g: simcoll adds the latency beyond "
+                               "the route's at the receiver and cannot take any away; give the "
+                               "links L times the smallest factor as latency and divide the "
+                               "factors by that factor",
+                               what, fields[1], spec->min);
+            else if (!number || low || !(seg->start <= spec->max))
+                err = sc_error(SC_ERR_INPUT, "%s: factor '%s' is not a number %s %g and at most %g",
+                               what, fields[1], spec->above_min ? "above" : "of at least",
+                               spec->min, spec->max);
             continue;
         }
         snprintf(sub, sizeof sub, "%s: segment start", what);

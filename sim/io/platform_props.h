@@ -1,6 +1,6 @@
 /* simcoll's properties of a platform zone: the message costs SimGrid's
- * links do not carry (overheads, bandwidth factors, the NIC's gap, the
- * protocol switch, the header), their syntax and ranges.
+ * links do not carry (overheads, bandwidth and latency factors, the NIC's
+ * gap, the protocol switch, the header), their syntax and ranges.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #ifndef SC_PLATFORM_PROPS_H
 #define SC_PLATFORM_PROPS_H
@@ -21,6 +21,8 @@
  *                                    give this or send-overhead
  *   simcoll/LEVEL/bandwidth-factor   share of the bandwidth a message gets,
  *                                    piecewise: SIZE:FACTOR;... (default 1)
+ *   simcoll/LEVEL/latency-factor     multiple of the latency a message takes,
+ *                                    the same syntax (default 1; at least 1)
  *   simcoll/LEVEL/eager-limit        bytes; larger messages use rendezvous
  *   simcoll/inter/gap                g, per message at each NIC (default 0)
  *   simcoll/header-bytes             bytes every message carries

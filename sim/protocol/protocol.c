@@ -52,6 +52,24 @@ double sc_protocol_wire_bytes(const sc_model_t *model, int src, int dst, size_t 
     return sc_wire_bytes(model->plat, sc_model_level(model, src, dst), data);
 }
 
+double sc_protocol_extra_latency(const sc_model_t *model, int src, int dst, size_t data)
+{
+    const sc_level_t *lv = sc_model_level(model, src, dst);
+    return (sc_level_latency_factor(lv, data) - 1) * lv->latency_s;
+}
+
+int sc_protocol_has_extra_latency(const sc_platform_t *plat)
+{
+    int any = plat->level[SC_LEVEL_INTRA].latency_factor.n > 0 ||
+              plat->level[SC_LEVEL_INTER].latency_factor.n > 0;
+    /* between_sockets and between_groups are copies of these levels with
+     * other routes (sim/engine/engine.c), factors included. */
+    any |= plat->between_sockets.latency_factor.n > 0;
+    for (int k = 0; k < plat->ngroupings; k++)
+        any |= plat->between_groups[k].latency_factor.n > 0;
+    return any;
+}
+
 sc_wait_cost_t sc_protocol_wait_begin(double path_bytes)
 {
     return (sc_wait_cost_t){.path = path_bytes, .longest = -1, .o_r = 0};
@@ -89,6 +107,58 @@ void sc_envelope_free(sc_envelope_t *env)
 {
     free(env->data);
     free(env);
+}
+
+size_t sc_envelope_data_bytes(const sc_envelope_t *env)
+{
+    return env->kind == SC_ENV_EAGER || env->kind == SC_ENV_DATA ? env->bytes : 0;
+}
+
+int sc_held_push(sc_held_queue_t *q, double ready, sc_envelope_t *env, sc_req_ref_t send,
+                 int rank)
+{
+    sc_held_t *h = malloc(sizeof *h);
+    if (!h)
+        return 0;
+    *h = (sc_held_t){.ready = ready, .env = env, .send = send, .rank = rank};
+    /* Items mostly come in the order they become ready: look from the end
+     * only when one does not. */
+    if (!q->tail || q->tail->ready <= ready) {
+        if (q->tail)
+            q->tail->next = h;
+        else
+            q->head = h;
+        q->tail = h;
+        return 1;
+    }
+    sc_held_t **link = &q->head;
+    while ((*link)->ready <= ready)
+        link = &(*link)->next;
+    h->next = *link;
+    *link = h;
+    return 1;
+}
+
+int sc_held_due(const sc_held_queue_t *q, double now)
+{
+    return q->head && q->head->ready <= now + 1e-12 * (now > 1 ? now : 1);
+}
+
+sc_held_t *sc_held_pop(sc_held_queue_t *q)
+{
+    sc_held_t *h = q->head;
+    if (h && !(q->head = h->next))
+        q->tail = NULL;
+    return h;
+}
+
+void sc_held_clear(sc_held_queue_t *q)
+{
+    for (sc_held_t *h; (h = sc_held_pop(q));) {
+        if (h->env)
+            sc_envelope_free(h->env);
+        free(h);
+    }
 }
 
 static void free_list(sc_envelope_t *env)

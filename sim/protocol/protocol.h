@@ -39,7 +39,24 @@
  *
  * Costs: the sender's core pays o_s, then waits for its node's NIC (the
  * gap g between messages leaving a node, sc_model_depart) before the
- * envelope leaves; the receiver pays o_r once a wait has its messages. */
+ * envelope leaves; the receiver pays o_r once a wait has its messages.
+ *
+ * A level's latency factor l(d) makes an envelope carrying d data bytes
+ * take L l(d) instead of the route's L (SMPI's smpi/lat-factor). SimGrid
+ * sees only wire bytes, which the bandwidth factor has inflated, so its
+ * links give every envelope L, and the engines add the rest, (l(d) - 1) L
+ * (sc_protocol_extra_latency), at the receiver: an envelope SimGrid
+ * delivers at t is held until t + (l(d) - 1) L before the protocol sees it
+ * (sc_held_t). So is the completion of a rendezvous send, whose data
+ * SimGrid delivers to both ends at once: the two ends complete together,
+ * as the cost model has it and as in SMPI, where the latency factor
+ * stretches the one transfer both ends wait for. The gap books the
+ * receiver's NIC at the envelope's arrival with its whole latency
+ * (sc_protocol_departure uses sc_wire_time). Only the time a message
+ * arrives moves: while held, it occupies no link, so under contention the
+ * flows differ from SMPI's, which delays their start instead. A factor
+ * below 1 would take latency away from SimGrid's route: platform files
+ * refuse it. */
 
 /* Messages and bytes a rank sent, by hierarchy level, and the bytes on
  * its critical path as Hockney-style cost formulas count them (their beta
@@ -89,6 +106,15 @@ double sc_protocol_departure(const sc_model_t *model, const sc_send_plan_t *plan
  * wire. */
 double sc_protocol_wire_bytes(const sc_model_t *model, int src, int dst, size_t data);
 
+/* The latency beyond its route's that an envelope carrying `data` bytes
+ * from src to dst takes: (l(data) - 1) L of its level, 0 without a latency
+ * factor. */
+double sc_protocol_extra_latency(const sc_model_t *model, int src, int dst, size_t data);
+
+/* 1 if a level of the platform has a latency factor: without one, nothing
+ * is ever held and the engines skip all of it. */
+int sc_protocol_has_extra_latency(const sc_platform_t *plat);
+
 /* ---- Waiting ---- */
 
 /* What a blocking wait adds up over its requests, in their order. */
@@ -131,6 +157,43 @@ typedef struct sc_envelope {
 
 /* A new envelope with no data and no handles; NULL if out of memory. */
 sc_envelope_t *sc_envelope_new(sc_env_kind_t kind, int src, int dst, int tag, size_t bytes);
+
+/* The data bytes an envelope carries on the wire: its message's for EAGER
+ * and DATA, none for RTS and CTS. */
+size_t sc_envelope_data_bytes(const sc_envelope_t *env);
+
+/* What SimGrid has delivered but the latency factor still holds back
+ * until `ready`: an envelope for a rank, or the completion of a rendezvous
+ * send whose data has arrived (`send`, the engine's request, of `rank`). */
+typedef struct sc_held {
+    double ready;
+    sc_envelope_t *env; /* NULL for a send */
+    sc_req_ref_t send;
+    int rank;
+    struct sc_held *next;
+} sc_held_t;
+
+/* A queue of them, in the order they become ready (those ready at the
+ * same time in the order they came); zeroed to start. */
+typedef struct {
+    sc_held_t *head, *tail;
+} sc_held_queue_t;
+
+/* Adds an item to the queue; 0 if out of memory. */
+int sc_held_push(sc_held_queue_t *q, double ready, sc_envelope_t *env, sc_req_ref_t send,
+                 int rank);
+
+/* Whether the first item is ready at `now`. SimGrid's clock after a wait
+ * of ready - now may fall short of `ready` by a rounding, as the replay's
+ * busy ranks allow for. */
+int sc_held_due(const sc_held_queue_t *q, double now);
+
+/* Takes the first item off the queue; the caller frees it (and owns its
+ * envelope). */
+sc_held_t *sc_held_pop(sc_held_queue_t *q);
+
+/* Frees every item and its envelope. */
+void sc_held_clear(sc_held_queue_t *q);
 
 /* Frees the envelope and its data. */
 void sc_envelope_free(sc_envelope_t *env);

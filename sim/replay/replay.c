@@ -39,7 +39,12 @@
  *     waits;
  *   - a rank whose wait is over takes in every other arrival of that
  *     instant before it goes on, as the transport's rank woken by one
- *     arrival drains all those of that instant (see wait_next).
+ *     arrival drains all those of that instant (see wait_next);
+ *   - with a latency factor, the node holds what SimGrid delivers (an
+ *     envelope, a rendezvous send's completion) for its extra latency in
+ *     its `held` queue, as the transport's rank does, and its wait ends
+ *     at the first of them to be ready too. The actor is always waiting
+ *     when something arrives, so that is SimGrid's delivery time.
  * Requests are named by their op's index in the schedule. */
 
 /* An envelope the sender does not wait for (EAGER, RTS, CTS): the sender
@@ -90,6 +95,7 @@ typedef struct {
     int cap_waitset, cap_slot_of;
     sent_t unreleased; /* list head */
     sent_t *arrived;   /* stack of envelopes receivers took */
+    sc_held_queue_t held; /* what the latency factor holds back */
 } node_t;
 
 /* Flags of a request (a SEND or RECV op). */
@@ -105,6 +111,7 @@ static struct {
     unsigned char *req;
     double *req_path;
     int receives, receives_short;
+    int holds; /* a level has a latency factor */
     sc_replay_result_t *res;
     int failed;
     char error_msg[256];
@@ -502,8 +509,35 @@ static int pool_at_least(node_t *nd, long n)
     return !R.failed;
 }
 
-/* An envelope the node's receive in `slot` got: to its rank at once if
- * the rank waits, else when it next makes a call. */
+/* An envelope for its rank: at once if the rank waits, else when it next
+ * makes a call. (inline: this is every arrival's path, which the compiler
+ * left a call once there were two callers.) */
+static inline void deliver(sc_envelope_t *env)
+{
+    rank_t *rk = &R.ranks[env->dst];
+    if (rk->state == RANK_WAITING)
+        sc_matcher_accept(&rk->match, &protocol_ops, env);
+    else
+        append(&rk->arrived, &rk->arrived_tail, env);
+}
+
+/* With a latency factor: whether what SimGrid delivers now from src to
+ * dst, carrying `data` bytes, is held back (and then held). */
+static int hold(node_t *nd, int src, int dst, size_t data, sc_envelope_t *env, long send_op,
+                int rank)
+{
+    double now = simgrid_get_clock();
+    double ready = now + sc_protocol_extra_latency(R.model, src, dst, data);
+    if (ready <= now)
+        return 0;
+    if (!sc_held_push(&nd->held, ready, env, (sc_req_ref_t)send_op, rank)) {
+        fail("out of memory replaying %d ranks", R.sched->np);
+        return 0;
+    }
+    return 1;
+}
+
+/* The envelope the node's receive in `slot` got. */
 static void take_from_pool(node_t *nd, int slot)
 {
     sc_envelope_t *env = *nd->cells[slot];
@@ -512,17 +546,33 @@ static void take_from_pool(node_t *nd, int slot)
         sent_arrived((sent_t *)env->sent);
     env->sent = NULL;
     repost(nd, slot);
-    rank_t *rk = &R.ranks[env->dst];
-    if (rk->state == RANK_WAITING)
-        sc_matcher_accept(&rk->match, &protocol_ops, env);
-    else
-        append(&rk->arrived, &rk->arrived_tail, env);
+    if (!R.holds || !hold(nd, env->src, env->dst, sc_envelope_data_bytes(env), env, 0, env->dst))
+        deliver(env);
 }
 
+/* Rendezvous data put i has arrived: the send completes when the receiver
+ * has it. */
 static void put_done(node_t *nd, int i)
 {
-    complete(&R.ranks[nd->puts[i].rank], nd->puts[i].send_op);
+    put_t p = nd->puts[i];
     nd->puts[i] = nd->puts[--nd->nputs];
+    const sc_sched_op_t *op = &R.sched->ops[p.send_op];
+    if (!R.holds || !hold(nd, p.rank, op->peer, (size_t)op->u.bytes, NULL, p.send_op, p.rank))
+        complete(&R.ranks[p.rank], p.send_op);
+}
+
+/* Hands on what the latency factor held until now. */
+static void release_held(node_t *nd)
+{
+    double now = simgrid_get_clock();
+    while (!R.failed && sc_held_due(&nd->held, now)) {
+        sc_held_t *h = sc_held_pop(&nd->held);
+        if (h->env)
+            deliver(h->env);
+        else
+            complete(&R.ranks[h->rank], (long)h->send);
+        free(h);
+    }
 }
 
 /* Waits for any of the node's communications: its receives and its
@@ -595,7 +645,7 @@ static int any_wait_over(const node_t *nd)
 }
 
 /* Blocks until something arrives or a send completes, or until the first
- * busy rank is free.
+ * busy rank is free or the first held item is ready; hands on what is.
  *
  * A rank whose wait is over takes in everything else of that instant
  * before it goes on (and pays o_r), as the transport's drain does after a
@@ -611,8 +661,13 @@ static void wait_next(node_t *nd)
         if (rk->state == RANK_BUSY && rk->busy_until < next)
             next = rk->busy_until;
     }
-    if (next > now && !any_can_resume(nd, now))
+    int held = nd->held.head != NULL; /* never without a latency factor */
+    if (held && nd->held.head->ready < next)
+        next = nd->held.head->ready;
+    if (next > now && !any_can_resume(nd, now) && !(held && sc_held_due(&nd->held, now)))
         wait_some(nd, isinf(next) ? -1 : next - now);
+    if (nd->held.head)
+        release_held(nd);
     if (any_wait_over(nd))
         while (!R.failed && wait_some(nd, 0))
             ;
@@ -638,7 +693,7 @@ static void node_main(int argc, char **argv)
         R.res->start[nd->ranks[i]] = simgrid_get_clock();
         advance(nd, nd->ranks[i]);
     }
-    while ((nd->left > 0 || nd->nputs > 0) && !R.failed) {
+    while ((nd->left > 0 || nd->nputs > 0 || nd->held.head) && !R.failed) {
         if (!pool_at_least(nd, nd->envelopes_in - nd->envelopes_taken))
             break;
         wait_next(nd);
@@ -668,6 +723,7 @@ static void teardown(void)
     }
     for (int i = 0; R.nodes && i < R.nnodes; i++) {
         node_t *nd = &R.nodes[i];
+        sc_held_clear(&nd->held);
         for (int k = 0; k < nd->npool; k++)
             free(nd->cells[k]);
         free(nd->cells);
@@ -695,6 +751,7 @@ sc_err_t sc_replay_run(const sc_schedule_t *sched, const sc_model_t *model, int 
     R.model = model;
     R.res = res;
     R.receives = receives > 1 ? receives : 1;
+    R.holds = sc_protocol_has_extra_latency(model->plat);
     memset(&res->total, 0, sizeof res->total);
     res->max_rank_bytes = 0;
     res->receives_short = 0;

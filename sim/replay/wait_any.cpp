@@ -1,4 +1,6 @@
-/* SimGrid 3.32's sg_comm_wait_any_for releases every communication it was
+/* What SimGrid 3.32's C API lacks, in C++.
+ *
+ * SimGrid 3.32's sg_comm_wait_any_for releases every communication it was
  * given when it times out (it keeps a reference only for those other than
  * the one it returns, and returns -1), so a caller that waits again on
  * them uses freed memory. The replay waits with a timeout at every busy
@@ -22,4 +24,15 @@ ssize_t sc_comm_wait_any_for(sg_comm_t *comms, size_t count, double timeout)
         if (static_cast<ssize_t>(i) != pos)
             waited[i]->add_ref(); /* given back to the caller */
     return pos;
+}
+
+/* sg_comm_test releases a completed communication at once, and with it
+ * the time it completed: read first. */
+int sc_comm_test_finish(sg_comm_t comm, double *finish)
+{
+    if (!comm->test())
+        return 0;
+    *finish = comm->get_finish_time();
+    comm->unref();
+    return 1;
 }

@@ -1,4 +1,6 @@
-/* A wait for any of several communications, with a timeout.
+/* What SimGrid 3.32's C API does not offer: a wait for any of several
+ * communications with a timeout, and a test that says when the
+ * communication completed.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #ifndef SC_WAIT_ANY_H
 #define SC_WAIT_ANY_H
@@ -14,6 +16,11 @@ extern "C" {
  * (released, as SimGrid's C calls release what they return), or -1 after
  * `timeout` seconds, when every communication stays the caller's. */
 ssize_t sc_comm_wait_any_for(sg_comm_t *comms, size_t count, double timeout);
+
+/* As sg_comm_test: 1 if the communication has completed (and it is
+ * released), then *finish is the simulated time it did, earlier than now
+ * when the caller was busy meanwhile; else 0. */
+int sc_comm_test_finish(sg_comm_t comm, double *finish);
 
 #ifdef __cplusplus
 }

@@ -31,5 +31,21 @@ sed -n '/# residuals per series/,$p' "$work/fit.txt" >"$work/a"
 sed -n '/# residuals per series/,$p' "$work/report.txt" >"$work/b"
 cmp -s "$work/a" "$work/b" || fail "the report on the written platform differs from the fit's"
 grep -q "smpi-pingpong.csv:1  latency" "$work/report.txt" || fail "--report gives no point"
+# --latency-factor: the factors reach the platform, which loads and runs,
+# and its residuals are again those of the fit.
+osu="--osu-latency $m/osu_latency-5.6.txt"
+"$simcoll" calibrate $osu --like "$src/tests/platforms/uneven.xml" --latency-factor \
+    -o "$work/lat.xml" >"$work/lat-fit.txt" 2>"$work/err" ||
+    fail "calibrate --latency-factor: $(cat "$work/err")"
+grep -q '<prop id="simcoll/inter/latency-factor" value="0:1;6141:' "$work/lat.xml" ||
+    fail "no fitted latency factor in the platform"
+"$simcoll" --platform "$work/lat.xml" --algo bruck --np 16 --size 64K >/dev/null 2>"$work/err" ||
+    fail "the platform with a fitted latency factor does not run: $(cat "$work/err")"
+"$simcoll" calibrate --report --platform "$work/lat.xml" $osu >"$work/lat-report.txt" 2>&1 ||
+    fail "calibrate --report on a latency factor failed"
+sed -n '/# residuals per series/,$p' "$work/lat-fit.txt" >"$work/a"
+sed -n '/# residuals per series/,$p' "$work/lat-report.txt" >"$work/b"
+cmp -s "$work/a" "$work/b" ||
+    fail "the report on the latency factor's platform differs from the fit's"
 [ $failures -eq 0 ] && echo "calibrate checks passed"
 exit $((failures > 0))

@@ -110,6 +110,44 @@ static void test_recovers_level(void)
     free_series(s, 3);
 }
 
+/* With --latency-factor (spec.latency_factor), a level whose latency
+ * steps up per segment comes back, its ping-pong too, the rendezvous
+ * segment's handshake accounted for; without, the template's factor is
+ * dropped, as it multiplied the template's latency. */
+static void test_latency_factor(void)
+{
+    sc_level_t want = truth(0);
+    want.latency_factor = (sc_piecewise_t){3, {{0, 1, 0}, {1420, 1.6, 0}, {131073, 4.5, 0}}};
+    sc_series_t s[3] = {make_series(&want, SC_MEASURE_SEND_OVERHEAD, 0, "isend.csv"),
+                        make_series(&want, SC_MEASURE_RECV_OVERHEAD, 0, "recv.csv"),
+                        make_series(&want, SC_MEASURE_LATENCY, 0, "lat.txt")};
+    sc_level_t start = sc_level_hockney(1e-6, 1e9, 0.8e-6, 65536);
+    sc_fit_spec_t spec = spec_for(&start);
+    spec.latency_factor = 1;
+    sc_fit_t fit;
+    CU_ASSERT_EQUAL_FATAL(sc_calibrate_fit(&spec, s, 3, &fit), SC_OK);
+    NEAR(fit.level.latency_s, want.latency_s);
+    CU_ASSERT_EQUAL_FATAL(fit.level.latency_factor.n, 3);
+    for (int k = 0; k < 3; k++) {
+        CU_ASSERT_EQUAL(fit.level.latency_factor.seg[k].min_bytes,
+                        want.latency_factor.seg[k].min_bytes);
+        NEAR(fit.level.latency_factor.seg[k].start, want.latency_factor.seg[k].start);
+    }
+    int named = 0;
+    for (int i = 0; i < fit.nnotes; i++)
+        named += !strncmp(fit.notes[i].what, "lat-factor [", 12);
+    CU_ASSERT_EQUAL(named, 3);
+    for (int j = 1; j < s[2].npoints; j += 3)
+        NEAR(sc_calibrate_predict(&fit.level, HEADER, 0, &s[2], &s[2].points[j]),
+             s[2].points[j].value);
+    /* Without the option: no factor, whatever the template had. */
+    start.latency_factor = want.latency_factor;
+    spec.latency_factor = 0;
+    CU_ASSERT_EQUAL_FATAL(sc_calibrate_fit(&spec, s, 3, &fit), SC_OK);
+    CU_ASSERT_EQUAL(fit.level.latency_factor.n, 0);
+    free_series(s, 3);
+}
+
 /* 1 if the note of a fit names parameter p (its segments too). */
 static int names(const sc_fit_note_t *n, const sc_param_t *p)
 {
@@ -293,6 +331,7 @@ void sc_suite_calibrate(void)
 {
     CU_pSuite s = CU_add_suite("calibrate", NULL, NULL);
     CU_add_test(s, "a known level comes back", test_recovers_level);
+    CU_add_test(s, "latency factors per segment, with the option", test_latency_factor);
     CU_add_test(s, "shared memory from streams alone", test_shared_memory_from_streams);
     CU_add_test(s, "streaming bandwidth and the NIC's gap", test_bandwidth_and_gap);
     CU_add_test(s, "no ping-pong, no fit", test_needs_pingpong);

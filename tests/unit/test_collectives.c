@@ -151,6 +151,15 @@ static void test_model_exact_loggp(void)
     check_model_exact("tests/platforms/loggp.xml", nps, 8, msizes, 6, 300);
 }
 
+/* The same with latency factors too (tests/platforms/loggp-lat.xml):
+ * their segments at 2048 bytes in a node, 1420 and 32768 across. */
+static void test_model_exact_latency_factor(void)
+{
+    static const int nps[] = {2, 3, 5, 8, 13};
+    static const size_t msizes[] = {8, 1500, 3000, 6000, 20000, 40000};
+    check_model_exact("tests/platforms/loggp-lat.xml", nps, 5, msizes, 6, 200);
+}
+
 /* The same on three levels (tests/platforms/nocontention-racks.xml): in a
  * node, in a rack, between racks through slower uplinks. */
 static void test_model_exact_racks(void)
@@ -158,6 +167,15 @@ static void test_model_exact_racks(void)
     static const int nps[] = {2, 5, 13, 21};
     static const size_t msizes[] = {1, 3000, 100000};
     check_model_exact("tests/platforms/nocontention-racks.xml", nps, 4, msizes, 3, 150);
+}
+
+/* The same with latency factors (tests/platforms/nocontention-racks-lat.xml):
+ * a message between racks takes its route's latency times the factor. */
+static void test_model_exact_racks_latency_factor(void)
+{
+    static const int nps[] = {5, 21};
+    static const size_t msizes[] = {1, 3000, 100000};
+    check_model_exact("tests/platforms/nocontention-racks-lat.xml", nps, 2, msizes, 3, 100);
 }
 
 /* The same on four levels (tests/platforms/nocontention-sockets.xml): in a
@@ -262,7 +280,9 @@ void sc_suite_collectives(void)
     CU_add_test(s, "results on uneven nodes", test_uneven_nodes);
     CU_add_test(s, "simulated time equals the model without contention", test_model_exact);
     CU_add_test(s, "... with LogGP overheads and bandwidth factors", test_model_exact_loggp);
+    CU_add_test(s, "... and latency factors", test_model_exact_latency_factor);
     CU_add_test(s, "cost model exact on racks (three levels)", test_model_exact_racks);
+    CU_add_test(s, "... with latency factors", test_model_exact_racks_latency_factor);
     CU_add_test(s, "cost model exact with sockets (four levels)", test_model_exact_sockets);
     CU_add_test(s, "barrier with late ranks", test_barrier_semantics);
     CU_add_test(s, "a wrong result is caught", test_wrong_result_is_caught);

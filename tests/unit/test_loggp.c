@@ -1,6 +1,7 @@
 /* The LogGP parameters of a level, one message at a time and under
  * concurrency: simulated times against closed forms worked out here from
- * the numbers of tests/platforms/loggp*.xml, and against the cost models.
+ * the numbers of tests/platforms/loggp*.xml, and against the cost models;
+ * with latency factors in both engines.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include <CUnit/CUnit.h>
 #include <math.h>
@@ -17,27 +18,34 @@ static const double H = 40; /* header bytes */
 static double inter_os(double m) { return m < 1024 ? 3e-6 + 0.01e-9 * m : 4e-6; }
 static double inter_or(double m) { return m < 1024 ? 2e-6 : 5e-6 + 0.02e-9 * m; }
 static double inter_f(double m) { return m < 1024 ? 0.6 : m < 65536 ? 0.9 : 0.95; }
-static double inter_wire(double m) /* two NIC links of 5 us, 100 MB/s */
+/* The latency factors of tests/platforms/loggp-lat.xml and
+ * loggp-gap-lat.xml (`lat`); the other platforms have none. */
+static double inter_l(double m, int lat) { return !lat ? 1 : m < 1420 ? 1.2 : m < 32768 ? 2 : 3.5; }
+static double inter_wire_l(double m, int lat) /* two NIC links of 5 us, 100 MB/s */
 {
-    return 10e-6 + round((H + m) / inter_f(m)) / 100e6;
+    return 10e-6 * inter_l(m, lat) + round((H + m) / inter_f(m)) / 100e6;
 }
+static double inter_wire(double m) { return inter_wire_l(m, 0); }
 static double intra_os(double m) { return m < 4096 ? 1e-6 : 2e-6 + 0.5e-9 * m; }
 static double intra_or(double m) { return m < 4096 ? 0.5e-6 : 1e-6 + 0.25e-9 * m; }
 static double intra_f(double m) { return m < 1024 ? 0.5 : 0.8; }
-static double intra_wire(double m) /* the memory bus: 200 ns, 1 GB/s */
+static double intra_l(double m, int lat) { return !lat ? 1 : m < 2048 ? 1.5 : 4; }
+static double intra_wire_l(double m, int lat) /* the memory bus: 200 ns, 1 GB/s */
 {
-    return 200e-9 + round((H + m) / intra_f(m)) / 1e9;
+    return 200e-9 * intra_l(m, lat) + round((H + m) / intra_f(m)) / 1e9;
 }
 
 /* One message, eager below the level's limit, else rendezvous (RTS, CTS,
  * data). */
-static double one_message(int inter, double m)
+static double one_message_l(int inter, double m, int lat)
 {
     double os = inter ? inter_os(m) : intra_os(m), orr = inter ? inter_or(m) : intra_or(m);
     double eager_limit = inter ? 16384 : 4096;
-    double w0 = inter ? inter_wire(0) : intra_wire(0), wm = inter ? inter_wire(m) : intra_wire(m);
+    double w0 = inter ? inter_wire_l(0, lat) : intra_wire_l(0, lat);
+    double wm = inter ? inter_wire_l(m, lat) : intra_wire_l(m, lat);
     return os + (m <= eager_limit ? wm : 2 * w0 + wm) + orr;
 }
+static double one_message(int inter, double m) { return one_message_l(inter, m, 0); }
 
 static void test_single_message(void)
 {
@@ -108,10 +116,12 @@ static int by_value(const void *a, const void *b)
 
 /* The gap g = 10 us, more than o_s: the four messages of node 0 leave one
  * g apart, whichever core sends them, and arrive one g apart; each sender
- * waits for its slot. The model predicts the same times. */
-static void test_gap_queues_messages(void)
+ * waits for its slot. The model predicts the same times. With latency
+ * factors (`lat`), messages arrive later, and the receiving NIC's slots
+ * with them. */
+static void check_gap(const char *relative, int lat)
 {
-    const sc_platform_t *plat = sc_test_platform("tests/platforms/loggp-gap.xml");
+    const sc_platform_t *plat = sc_test_platform(relative);
     if (!plat)
         return;
     const double g = 10e-6;
@@ -132,12 +142,12 @@ static void test_gap_queues_messages(void)
         qsort(send, 4, sizeof *send, by_value);
         qsort(recv, 4, sizeof *recv, by_value);
         for (int k = 0; k < 4; k++) {
-            double w_first = m <= 16384 ? inter_wire(m) : inter_wire(0);
+            double w_first = m <= 16384 ? inter_wire_l(m, lat) : inter_wire_l(0, lat);
             double leaves = inter_os(m) + k * g;
             /* Eager: the sender is done when its message leaves; rendezvous:
              * when the data has arrived (RTS, CTS, data). */
             double arrives = m <= 16384 ? leaves + w_first
-                                        : leaves + 2 * inter_wire(0) + inter_wire(m);
+                                        : leaves + 2 * inter_wire_l(0, lat) + inter_wire_l(m, lat);
             double sent = m <= 16384 ? leaves : arrives;
             if (fabs(send[k] - sent) > 1e-12 || fabs(recv[k] - (arrives + inter_or(m))) > 1e-12) {
                 fprintf(stderr, "\n%.0f bytes, slot %d: sender %.12g (want %.12g), receiver "
@@ -149,6 +159,12 @@ static void test_gap_queues_messages(void)
         CU_ASSERT_DOUBLE_EQUAL(res.model_time_s, res.sim_time_s, 1e-12);
         sc_run_result_destroy(&res);
     }
+}
+
+static void test_gap_queues_messages(void)
+{
+    check_gap("tests/platforms/loggp-gap.xml", 0);
+    check_gap("tests/platforms/loggp-gap-lat.xml", 1);
 }
 
 /* One rank receives from three other nodes at once: the messages arrive
@@ -188,10 +204,70 @@ static void test_recv_overhead_per_message(void)
     }
 }
 
+/* Rank 0 sends to rank 1, which sends the same back. */
+static sc_err_t pingpong(sc_comm_t *comm, const sc_coll_args_t *args)
+{
+    sc_err_t err = SC_OK;
+    if (comm->rank == 0 && !(err = sc_send(comm, args->sendbuf, args->bytes, 1, 1)))
+        err = sc_recv(comm, args->recvbuf, args->bytes, 1, 2);
+    if (comm->rank == 1 && !(err = sc_recv(comm, args->recvbuf, args->bytes, 0, 1)))
+        err = sc_send(comm, args->sendbuf, args->bytes, 0, 2);
+    return err;
+}
+
+static sc_err_t pingpong_model(const sc_model_t *model, size_t bytes, int root, double *t)
+{
+    (void)root;
+    t[1] = sc_model_send(model, 0, 1, bytes, &t[0], t[1]);
+    t[0] = sc_model_send(model, 1, 0, bytes, &t[1], t[0]);
+    return SC_OK;
+}
+
+/* Latency factors (tests/platforms/loggp-lat.xml): a message of m data
+ * bytes takes L l(m) where it took L, RTS and CTS L l(0), on either level,
+ * in both engines. One message, and a ping-pong, whose rendezvous sender
+ * completes with its receiver and so answers the reply's RTS at once. */
+static void test_latency_factor(void)
+{
+    const sc_platform_t *plat = sc_test_platform("tests/platforms/loggp-lat.xml");
+    if (!plat)
+        return;
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_latency_factor(&plat->level[SC_LEVEL_INTER], 1420), 2, 0);
+    sc_algo_t pp = {"pingpong", SC_BARRIER, pingpong, pingpong_model, 0, "one there and back"};
+    static const size_t sizes[] = {1,    1000, 1419,  1420,  2047,  2048,  4096,
+                                   4097, 5000, 16384, 16385, 32767, 32768, 70000};
+    for (int replay = 0; replay <= 1; replay++)
+        for (int inter = 0; inter <= 1; inter++)
+            for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+                double one = one_message_l(inter, (double)sizes[i], 1);
+                for (int twice = 0; twice <= 1; twice++) {
+                    sc_run_spec_t spec = {
+                        .plat = plat, .algo = twice ? &pp : sc_algo_find("bcast-binomial"),
+                        .np = 2, .bytes = sizes[i], .replay = replay,
+                        .placement = inter ? SC_PLACE_CYCLIC : SC_PLACE_BLOCK};
+                    sc_run_result_t res;
+                    CU_ASSERT_EQUAL_FATAL(sc_run(&spec, &res), SC_OK);
+                    double want = twice ? 2 * one : one;
+                    if (fabs(res.sim_time_s - want) > 1e-9 * want ||
+                        fabs(res.model_time_s - want) > 1e-9 * want) {
+                        fprintf(stderr,
+                                "\n%s%s %s %zu bytes: simulated %.12g, model %.12g, closed "
+                                "form %.12g\n",
+                                replay ? "replay, " : "", twice ? "ping-pong" : "one message",
+                                inter ? "inter" : "intra", sizes[i], res.sim_time_s,
+                                res.model_time_s, want);
+                        CU_FAIL("a message does not take its latency times the factor");
+                    }
+                    sc_run_result_destroy(&res);
+                }
+            }
+}
+
 void sc_suite_loggp(void)
 {
     CU_pSuite s = CU_add_suite("loggp", NULL, NULL);
     CU_add_test(s, "one message: o_s + wire + o_r, piecewise", test_single_message);
     CU_add_test(s, "the gap queues a node's messages", test_gap_queues_messages);
     CU_add_test(s, "o_r once per message received", test_recv_overhead_per_message);
+    CU_add_test(s, "latency factors, both engines", test_latency_factor);
 }

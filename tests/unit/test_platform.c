@@ -253,6 +253,47 @@ static void test_generated_platform(void)
     remove(path);
 }
 
+/* A template's latency factors carry into a generated platform as the
+ * template writes them, and read back the same; written by
+ * sc_piecewise_write (calibrate, --net), a factor reads back as it was. */
+static void test_generated_latency_factor(void)
+{
+    const sc_platform_t *t = sc_test_platform("tests/platforms/loggp-lat.xml");
+    if (!t)
+        return;
+    char path[SC_TEST_TEMP_LEN];
+    CU_ASSERT_FATAL(sc_test_temp_file(path) == 0);
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(t->path, NULL, NULL, 3, "2", 1, NULL, 0, path),
+                          SC_OK);
+    sc_platform_t gen;
+    CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
+    for (int l = 0; l < SC_NLEVELS; l++) {
+        CU_ASSERT_EQUAL(gen.level[l].latency_factor.n, t->level[l].latency_factor.n);
+        for (size_t m = 0; m < 1000000; m = 3 * m + 1)
+            CU_ASSERT_EQUAL(sc_level_latency_factor(&gen.level[l], m),
+                            sc_level_latency_factor(&t->level[l], m));
+    }
+    sc_platform_destroy(&gen);
+    FILE *f = fopen(path, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    char line[256];
+    int found = 0;
+    while (fgets(line, sizeof line, f))
+        found += strstr(line, "<prop id=\"simcoll/inter/latency-factor\" "
+                              "value=\"0:1.2;1420:2;32768:3.5\"/>") != NULL;
+    fclose(f);
+    CU_ASSERT_EQUAL(found, 1);
+    remove(path);
+    char *text = NULL;
+    size_t len = 0;
+    f = open_memstream(&text, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    sc_piecewise_write(f, &t->level[SC_LEVEL_INTER].latency_factor, 1);
+    fclose(f);
+    CU_ASSERT_STRING_EQUAL(text, "0:1.2;1420:2;32768:3.5");
+    free(text);
+}
+
 /* --cores LIST: uneven nodes in the order given, the zone named by their
  * runs; a list that disagrees with --nodes, or is not one, refused. */
 static void test_generated_uneven(void)
@@ -1057,15 +1098,16 @@ static void test_params_table(void)
      * each found by its id. */
     sc_platform_prop_t props[SC_MAX_PLATFORM_PROPS];
     int n = sc_platform_props_list(props);
-    CU_ASSERT_EQUAL(n, 12);
+    CU_ASSERT_EQUAL(n, 14);
     CU_ASSERT_STRING_EQUAL(props[0].id, "simcoll/intra/send-overhead");
-    CU_ASSERT_STRING_EQUAL(props[10].id, "simcoll/inter/gap");
-    CU_ASSERT_STRING_EQUAL(props[11].id, "simcoll/header-bytes");
+    CU_ASSERT_STRING_EQUAL(props[4].id, "simcoll/intra/latency-factor");
+    CU_ASSERT_STRING_EQUAL(props[12].id, "simcoll/inter/gap");
+    CU_ASSERT_STRING_EQUAL(props[13].id, "simcoll/header-bytes");
     for (int i = 0; i < n; i++)
         CU_ASSERT_EQUAL(sc_platform_prop_index(props[i].id), i);
     CU_ASSERT_EQUAL(sc_platform_prop_index("simcoll/intra/gap"), -1);
     char doc[200];
-    sc_param_describe(props[4].param, props[4].at, doc, sizeof doc);
+    sc_param_describe(props[5].param, props[5].at, doc, sizeof doc);
     CU_ASSERT_STRING_EQUAL(doc, "the largest intra-node message sent eagerly (bytes)");
 }
 
@@ -1089,4 +1131,5 @@ void sc_suite_platform(void)
     CU_add_test(s, "bad platforms", test_bad_platforms);
     CU_add_test(s, "placement", test_placement);
     CU_add_test(s, "generated platform", test_generated_platform);
+    CU_add_test(s, "latency factors of a generated platform", test_generated_latency_factor);
 }

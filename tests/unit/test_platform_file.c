@@ -172,6 +172,36 @@ static const case_t cases[] = {
      "<prop id=\"simcoll/header-bytes\" value=\"40\"/><prop "
      "id=\"simcoll/inter/bandwidth-factor\" value=\"0:nan\"/>",
      "factor 'nan' is not a number"},
+    /* a latency factor below 1 would shorten SimGrid's route */
+    {"<prop id=\"simcoll/header-bytes\" value=\"40\"/>",
+     "<prop id=\"simcoll/header-bytes\" value=\"40\"/><prop "
+     "id=\"simcoll/inter/latency-factor\" value=\"0:1.5;1420:0.9\"/>",
+     "latency-factor: factor '0.9' is below 1: simcoll adds the latency beyond the route's at "
+     "the receiver and cannot take any away"},
+    {"<prop id=\"simcoll/header-bytes\" value=\"40\"/>",
+     "<prop id=\"simcoll/header-bytes\" value=\"40\"/><prop "
+     "id=\"simcoll/intra/latency-factor\" value=\"0:0\"/>",
+     "factor '0' is below 1"},
+    {"<prop id=\"simcoll/header-bytes\" value=\"40\"/>",
+     "<prop id=\"simcoll/header-bytes\" value=\"40\"/><prop "
+     "id=\"simcoll/inter/latency-factor\" value=\"0:1;64K:1001\"/>",
+     "factor '1001' is not a number of at least 1 and at most 1000"},
+    {"<prop id=\"simcoll/header-bytes\" value=\"40\"/>",
+     "<prop id=\"simcoll/header-bytes\" value=\"40\"/><prop "
+     "id=\"simcoll/inter/latency-factor\" value=\"0:inf\"/>",
+     "factor 'inf' is not a number of at least 1"},
+    {"<prop id=\"simcoll/header-bytes\" value=\"40\"/>",
+     "<prop id=\"simcoll/header-bytes\" value=\"40\"/><prop "
+     "id=\"simcoll/inter/latency-factor\" value=\"0:nan\"/>",
+     "factor 'nan' is not a number of at least 1"},
+    {"<prop id=\"simcoll/header-bytes\" value=\"40\"/>",
+     "<prop id=\"simcoll/header-bytes\" value=\"40\"/><prop "
+     "id=\"simcoll/inter/latency-factor\" value=\"1420:2\"/>",
+     "the first segment starts at 1420 bytes"},
+    {"<prop id=\"simcoll/header-bytes\" value=\"40\"/>",
+     "<prop id=\"simcoll/header-bytes\" value=\"40\"/><prop "
+     "id=\"simcoll/inter/latency-factor\" value=\"0:1:2ns\"/>",
+     "segment '0:1:2ns' is not SIZE:FACTOR"},
     {"<prop id=\"simcoll/header-bytes\" value=\"40\"/>",
      "<prop id=\"simcoll/header-bytes\" value=\"40\"/><prop id=\"simcoll/inter/gap\" "
      "value=\"-1us\"/>",
@@ -184,6 +214,7 @@ static const case_t cases[] = {
      "<prop id=\"simcoll/inter/send-overhead\" value=\"0:0.8us;1420:1.2us:0.1ns\"/><prop "
      "id=\"simcoll/inter/recv-overhead\" value=\"0:2us\"/><prop "
      "id=\"simcoll/inter/bandwidth-factor\" value=\"65536:0.94;0:0.6\"/><prop "
+     "id=\"simcoll/inter/latency-factor\" value=\"1420:1.6;0:1\"/><prop "
      "id=\"simcoll/inter/gap\" value=\"3us\"/>",
      NULL},
     /* structure */

@@ -125,6 +125,20 @@ static void test_same_as_actors_uneven_racks(void)
     CU_ASSERT_TRUE(runs > 200);
 }
 
+/* Latency factors: both engines hold what SimGrid delivers for the
+ * latency beyond the route's, envelopes and rendezvous sends alike. */
+static void test_same_as_actors_latency_factor(void)
+{
+    static const int nps[] = {3, 8, 13};
+    static const int racks[] = {5, 12};
+    int runs = compare_engines("tests/platforms/loggp-lat.xml", SC_PLACE_BLOCK, nps, 3) +
+               compare_engines("tests/platforms/loggp-lat.xml", SC_PLACE_CYCLIC, nps, 3) +
+               compare_engines("tests/platforms/nocontention-racks-lat.xml", SC_PLACE_CYCLIC,
+                               racks, 2);
+    printf(" [%d runs] ", runs);
+    CU_ASSERT_TRUE(runs > 400);
+}
+
 static sc_err_t waits_for_any(sc_comm_t *comm, const sc_coll_args_t *args)
 {
     (void)args;
@@ -184,6 +198,7 @@ void sc_suite_replay(void)
     CU_pSuite s = CU_add_suite("replay", NULL, NULL);
     CU_add_test(s, "replay = actors, every algorithm, ib4x", test_same_as_actors_ib4x);
     CU_add_test(s, "replay = actors, uneven nodes, racks", test_same_as_actors_uneven_racks);
+    CU_add_test(s, "replay = actors, latency factors", test_same_as_actors_latency_factor);
     CU_add_test(s, "recording refuses timing-dependent calls",
                 test_refuses_timing_dependent_calls);
     CU_add_test(s, "runs a replay cannot play are refused", test_refuses_runs_it_cannot_play);
