@@ -90,6 +90,16 @@ typedef struct {
     double membus_Bps;  /* bandwidth of its shared-memory route */
 } sc_node_t;
 
+/* A parameter the platform file gives as a range LO..HI, as for one not
+ * measured: the platform holds its midpoint, and a run reports the time
+ * over every corner of its ranges (sim/cli/sensitivity.h). */
+enum { SC_MAX_RANGES = 4 };
+typedef struct {
+    int param;     /* its index in sc_params (models/params.h) */
+    int at;        /* its level, an sc_param_at_t */
+    double lo, hi; /* seconds or bytes */
+} sc_range_t;
+
 typedef struct {
     char *path;        /* the file it was read from */
     char *name;        /* the cluster zone's id */
@@ -136,6 +146,8 @@ typedef struct {
      * what a sensitivity analysis changes. links_scaled 0: none. */
     int links_scaled;
     double link_latency_scale[SC_MAX_LEVELS], link_bandwidth_scale[SC_MAX_LEVELS];
+    sc_range_t ranges[SC_MAX_RANGES];
+    int nranges;
     /* 1 if every node has the same core speed, and every node's memory bus
      * and every node pair's route the parameters of its level (`level`,
      * `between_groups`); cost models are only exact then (never on a torus

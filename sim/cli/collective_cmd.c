@@ -488,7 +488,16 @@ int sc_cli_collective(int argc, char **argv)
         err = write_traces(&o, &plat, &b.plans[b.runs[0].plan], &rows[0], &prov);
     if (!err && o.sensitivity) {
         sc_run_spec_t spec = run_spec(&o, &plat, &b, 0);
+        putchar('\n');
         err = sc_sensitivity_print(stdout, o.platform, &spec, &rows[0].result);
+    }
+    /* Ranged parameters: after a table, or on stderr beside CSV and JSON. */
+    for (int k = 0; k < nrows && !err && plat.nranges; k++) {
+        sc_run_spec_t spec = run_spec(&o, &plat, &b, k);
+        if (k == 0 && o.format == SC_FORMAT_TABLE)
+            putchar('\n');
+        err = sc_ranges_print(o.format == SC_FORMAT_TABLE ? stdout : stderr, o.platform, &spec,
+                              &rows[k].result);
     }
     if (!err && invalid)
         err = sc_error(SC_ERR_RUN, "%d of %d runs gave a WRONG result (valid: no above)",

@@ -337,7 +337,7 @@ typedef struct {
     const sc_program_t *prog;
     int argc; /* the command line, named in the traces */
     char **argv;
-    FILE *sensitivity; /* --sensitivity's table, printed after the report */
+    FILE *after; /* --sensitivity's table and the ranges' times, printed after a table */
 } program_run_t;
 
 /* --timeline, --trace or --paje: every message of the run. */
@@ -462,8 +462,11 @@ static sc_err_t run_at(const program_run_t *r, int np, sc_program_report_row_t *
             (*nrows)++;
             *invalid += row->result.valid == 0;
             err = write_run_traces(r, &spec, row, &pl);
-            if (!err && r->sensitivity)
-                err = sc_sensitivity_print(r->sensitivity, o->platform, &spec, &row->result);
+            if (!err && o->sensitivity)
+                err = sc_sensitivity_print(r->after, o->platform, &spec, &row->result);
+            if (!err && r->plat->nranges)
+                err = sc_ranges_print(o->format == SC_FORMAT_TABLE ? r->after : stderr,
+                                      o->platform, &spec, &row->result);
         }
     }
     sc_program_destroy(&packed);
@@ -482,8 +485,8 @@ int sc_cli_run_program(int argc, char **argv)
     sc_program_t prog = {0};
     sc_program_report_row_t *rows = NULL;
     int nrows = 0;
-    char *sensitivity = NULL;
-    size_t sensitivity_len = 0;
+    char *after = NULL;
+    size_t after_len = 0;
     program_run_t r = {&o, &plat, &prog, argc, argv, NULL};
     err = sc_cli_load_all(o.loads, o.nloads);
     if (err || (err = sc_platform_load("--platform", o.platform, &plat)) ||
@@ -492,9 +495,8 @@ int sc_cli_run_program(int argc, char **argv)
         (err = check_traces(&o, nnps)))
         goto cleanup;
     rows = calloc((size_t)nnps, sizeof *rows);
-    if (o.sensitivity)
-        r.sensitivity = open_memstream(&sensitivity, &sensitivity_len);
-    if (!rows || (o.sensitivity && !r.sensitivity)) {
+    r.after = open_memstream(&after, &after_len);
+    if (!rows || !r.after) {
         err = sc_error(SC_ERR_RUN, "out of memory");
         goto cleanup;
     }
@@ -504,17 +506,17 @@ int sc_cli_run_program(int argc, char **argv)
     if (!err && o.pack != SC_PACK_SHOW) {
         sc_provenance_t prov = {o.platform, argc, argv};
         sc_program_report_print(stdout, o.format, rows, nrows, &prov);
-        if (r.sensitivity && fclose(r.sensitivity) == 0)
-            fputs(sensitivity, stdout);
-        r.sensitivity = NULL;
+        if (fclose(r.after) == 0 && after_len)
+            printf("\n%s", after);
+        r.after = NULL;
         if (invalid)
             err = sc_error(SC_ERR_RUN, "%d of %d runs gave a WRONG result (valid: no above)",
                            invalid, nrows);
     }
 cleanup:
-    if (r.sensitivity)
-        fclose(r.sensitivity);
-    free(sensitivity);
+    if (r.after)
+        fclose(r.after);
+    free(after);
     for (int i = 0; rows && i < nrows; i++)
         sc_run_result_destroy(&rows[i].result);
     free(rows);

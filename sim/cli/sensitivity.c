@@ -88,7 +88,7 @@ sc_err_t sc_sensitivity_print(FILE *out, const char *path, const sc_run_spec_t *
 {
     char t[64];
     sc_format_duration(base->sim_time_s, t, sizeof t);
-    fprintf(out, "\nsensitivity of the simulated time (%s) to each parameter, changed by "
+    fprintf(out, "sensitivity of the simulated time (%s) to each parameter, changed by "
                  "+-%g%% (elasticity: the time's relative change over the parameter's)\n",
             t, 100 * STEP);
     fprintf(out, "%-24s %-14s %12s %12s\n", "parameter", "value", "sim_time_s", "mean_rank");
@@ -131,5 +131,72 @@ sc_err_t sc_sensitivity_print(FILE *out, const char *path, const sc_run_spec_t *
             fprintf(out, "  %s: %s\n", sc_params[i].name,
                     sc_params[i].fit ? sc_params[i].fit
                                      : "not fitted: the template's, or --eager-limit's");
+    return SC_OK;
+}
+
+sc_err_t sc_ranges_print(FILE *out, const char *path, const sc_run_spec_t *spec,
+                         const sc_run_result_t *mid)
+{
+    const sc_platform_t *plat = spec->plat;
+    int n = plat->nranges;
+    if (n == 0)
+        return SC_OK;
+    sc_scaling_t scalings[SC_MAX_RANGES];
+    double lo = INFINITY, hi = -INFINITY, mean_lo = INFINITY, mean_hi = -INFINITY;
+    sc_err_t err = SC_OK;
+    for (int corner = 0; corner < 1 << n && !err; corner++) {
+        for (int i = 0; i < n; i++) {
+            const sc_range_t *r = &plat->ranges[i];
+            double middle = sc_params[r->param].kind == SC_PARAM_SIZE ? floor((r->lo + r->hi) / 2)
+                                                                      : (r->lo + r->hi) / 2;
+            double end = corner & (1 << i) ? r->hi : r->lo;
+            scalings[i] = (sc_scaling_t){&sc_params[r->param], (sc_param_at_t)r->at,
+                                         end / middle};
+        }
+        sc_platform_t at_corner;
+        sc_run_result_t res;
+        if ((err = sc_platform_load_scaled("--platform", path, scalings, n, &at_corner)))
+            break;
+        sc_run_spec_t run = *spec;
+        run.plat = &at_corner;
+        if (!(err = sc_run(&run, &res))) {
+            lo = fmin(lo, res.sim_time_s);
+            hi = fmax(hi, res.sim_time_s);
+            mean_lo = fmin(mean_lo, res.mean_rank_time_s);
+            mean_hi = fmax(mean_hi, res.mean_rank_time_s);
+            sc_run_result_destroy(&res);
+        }
+        sc_platform_destroy(&at_corner);
+    }
+    if (err)
+        return err;
+    char t[4][64], m[64];
+    sc_format_duration(lo, t[0], sizeof t[0]);
+    sc_format_duration(hi, t[1], sizeof t[1]);
+    sc_format_duration(mean_lo, t[2], sizeof t[2]);
+    sc_format_duration(mean_hi, t[3], sizeof t[3]);
+    sc_format_duration(mid->sim_time_s, m, sizeof m);
+    if (spec->program)
+        fprintf(out, "%s np %d: ", spec->program->path, spec->np);
+    else
+        fprintf(out, "%s np %d, %zu bytes: ", spec->algo->name, spec->np, spec->bytes);
+    fprintf(out, "over the %d corners of ", 1 << n);
+    for (int i = 0; i < n; i++) {
+        const sc_range_t *r = &plat->ranges[i];
+        const sc_param_t *p = &sc_params[r->param];
+        char a[64], b[64];
+        if (p->kind == SC_PARAM_SIZE) {
+            sc_format_bytes(r->lo, a, sizeof a);
+            sc_format_bytes(r->hi, b, sizeof b);
+        } else {
+            sc_format_duration(r->lo, a, sizeof a);
+            sc_format_duration(r->hi, b, sizeof b);
+        }
+        fprintf(out, "%s%s.%s %s..%s", i ? ", " : "", sc_param_at_name((sc_param_at_t)r->at),
+                p->name, a, b);
+    }
+    fprintf(out, ", the simulated time is %s to %s (%s at their midpoints), the mean rank time "
+                 "%s to %s\n",
+            t[0], t[1], m, t[2], t[3]);
     return SC_OK;
 }

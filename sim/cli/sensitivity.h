@@ -20,4 +20,12 @@
 sc_err_t sc_sensitivity_print(FILE *out, const char *path, const sc_run_spec_t *spec,
                               const sc_run_result_t *base);
 
+/* With parameters given as ranges LO..HI (sc_range_t): runs `spec` at
+ * every corner of them (each at its LO or its HI: 2^n runs) and prints one
+ * line, the least and the most simulated and mean rank time, beside
+ * `mid`, the run at their midpoints (the platform's values). Nothing
+ * without ranges. */
+sc_err_t sc_ranges_print(FILE *out, const char *path, const sc_run_spec_t *spec,
+                         const sc_run_result_t *mid);
+
 #endif

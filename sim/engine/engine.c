@@ -591,6 +591,8 @@ sc_err_t sc_platform_load_scaled(const char *option, const char *name, const sc_
     memcpy(plat->group_size, checked.group_size, sizeof plat->group_size);
     plat->routes_by_level = checked.routes_by_level;
     copy_link_scales(plat, &links);
+    plat->nranges = checked.nranges;
+    memcpy(plat->ranges, checked.ranges, sizeof plat->ranges);
     /* Between sockets: shared memory's properties, the route's latency and
      * bandwidth; between groups: the network's. */
     plat->between_sockets = with_route(plat->level[SC_LEVEL_INTRA], &plat->between_sockets);

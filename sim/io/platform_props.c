@@ -180,6 +180,55 @@ static int has_constant_form(const sc_param_t *p)
     return 0;
 }
 
+/* A value of kind `kind` (a duration or a size), into *v. */
+static sc_err_t parse_number(const char *what, sc_param_kind_t kind, const char *text, double *v)
+{
+    size_t bytes;
+    if (kind != SC_PARAM_SIZE)
+        return sc_parse_duration(text, what, v);
+    sc_err_t err = sc_parse_size(text, what, &bytes);
+    *v = (double)bytes;
+    return err;
+}
+
+/* A duration or size, or a range of them LO..HI, whose midpoint *v is
+ * then and which is added to plat's ranges (as parameter `target`). */
+static sc_err_t parse_value(const char *what, const sc_param_t *spec, const sc_param_t *target,
+                            sc_param_at_t at, const char *text, double *v, sc_platform_t *plat)
+{
+    const char *dots = strstr(text, "..");
+    if (!dots)
+        return parse_number(what, spec->kind, text, v);
+    char lo_text[128];
+    double lo, hi;
+    snprintf(lo_text, sizeof lo_text, "%.*s", (int)(dots - text), text);
+    sc_err_t err = parse_number(what, spec->kind, lo_text, &lo);
+    if (!err)
+        err = parse_number(what, spec->kind, dots + 2, &hi);
+    if (err)
+        return err;
+    if (!(lo < hi))
+        return sc_error(SC_ERR_INPUT, "%s = '%s': a range LO..HI needs LO below HI", what, text);
+    if (hi > spec->max)
+        return sc_error(SC_ERR_INPUT, "%s = '%s' is out of range; use at most %g %s", what, text,
+                        spec->max, spec->kind == SC_PARAM_SIZE ? "bytes" : "s");
+    if (plat->nranges == SC_MAX_RANGES)
+        return sc_error(SC_ERR_INPUT, "%s = '%s': at most %d parameters may be ranges (a run "
+                                      "reports the time at every corner, 2^%d)",
+                        what, text, SC_MAX_RANGES, SC_MAX_RANGES);
+    plat->ranges[plat->nranges++] =
+        (sc_range_t){.param = (int)(target - sc_params), .at = at, .lo = lo, .hi = hi};
+    *v = spec->kind == SC_PARAM_SIZE ? floor((lo + hi) / 2) : (lo + hi) / 2;
+    return SC_OK;
+}
+
+/* The parameter a property's value sets: itself, or for a constant form
+ * the piecewise one it is a constant of. */
+static const sc_param_t *target_of(const sc_param_t *p, sc_param_at_t at)
+{
+    return p->constant_of ? sc_param_find(p->constant_of, strlen(p->constant_of), at) : p;
+}
+
 sc_err_t sc_platform_props_read(const char *file, const char *zone, const char *const *value,
                                 const int *line, sc_platform_t *plat)
 {
@@ -202,18 +251,21 @@ sc_err_t sc_platform_props_read(const char *file, const char *zone, const char *
         char what[1200];
         snprintf(what, sizeof what, "%s:%d: property %s", file, line[i], props[i].id);
         sc_err_t err = SC_OK;
-        size_t bytes;
         switch (spec->kind) {
         case SC_PARAM_SIZE:
-            err = sc_parse_size(value[i], what, &bytes);
-            number[i] = (double)bytes;
-            break;
         case SC_PARAM_DURATION:
-            err = sc_parse_duration(value[i], what, &number[i]);
+            err = parse_value(what, spec, target_of(spec, props[i].at), props[i].at, value[i],
+                              &number[i], plat);
             break;
         case SC_PARAM_PIECEWISE_TIME:
         case SC_PARAM_PIECEWISE_FACTOR:
-            err = parse_piecewise(what, spec, value[i], &pw[i]);
+            if (strstr(value[i], ".."))
+                err = sc_error(SC_ERR_INPUT, "%s = '%s': a range LO..HI is for one value, not a "
+                                             "piecewise one (give it in the constant form, as "
+                                             "simcoll/LEVEL/overhead for a send overhead)",
+                               what, value[i]);
+            else
+                err = parse_piecewise(what, spec, value[i], &pw[i]);
             break;
         case SC_PARAM_BANDWIDTH:
         case SC_PARAM_SPEED:

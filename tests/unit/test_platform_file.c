@@ -138,6 +138,25 @@ static const case_t cases[] = {
      "property simcoll/intra/overhead: '-0.8us' is not a "
      "duration"},
     {"value=\"0.8us\"", "value=\"nanus\"", "is not a duration"},
+    /* ranges LO..HI of parameters not measured */
+    {"value=\"0.8us\"", "value=\"0.9us..0.8us\"", "'0.9us..0.8us': a range LO..HI needs LO below HI"},
+    {"value=\"0.8us\"", "value=\"0.8us..\"", "is not a duration"},
+    {"value=\"0.8us\"", "value=\"0.1us..5s\"", "simcoll/intra/overhead = '0.1us..5s' is out of range"},
+    {"value=\"6140\"", "value=\"4K..x\"", "property simcoll/inter/eager-limit"},
+    {"<prop id=\"simcoll/intra/overhead\" value=\"0.8us\"/>",
+     "<prop id=\"simcoll/intra/send-overhead\" value=\"0:1us..2us\"/>",
+     "a range LO..HI is for one value, not a piecewise one"},
+    {"value=\"0.8us\"/>\n"
+     "    <prop id=\"simcoll/intra/eager-limit\" value=\"65536\"/>\n"
+     "    <prop id=\"simcoll/inter/overhead\" value=\"0.8us\"/>\n"
+     "    <prop id=\"simcoll/inter/eager-limit\" value=\"6140\"/>\n"
+     "    <prop id=\"simcoll/header-bytes\" value=\"40\"/>",
+     "value=\"0.1us..1us\"/>\n"
+     "    <prop id=\"simcoll/intra/eager-limit\" value=\"4K..64K\"/>\n"
+     "    <prop id=\"simcoll/inter/overhead\" value=\"0.1us..1us\"/>\n"
+     "    <prop id=\"simcoll/inter/eager-limit\" value=\"4K..64K\"/>\n"
+     "    <prop id=\"simcoll/header-bytes\" value=\"0..64\"/>",
+     "'0..64': at most 4 parameters may be ranges"},
     {"value=\"0.8us\"", "value=\"5s\"", "simcoll/intra/overhead = '5s' is out of range"},
     {"value=\"40\"", "value=\"1G\"", "simcoll/header-bytes = '1G' is out of range"},
     {"value=\"6140\"", "value=\"-1\"", "is negative"},
