@@ -76,6 +76,18 @@ int sc_smpi_gives(const sc_platform_prop_t *prop)
     return 0;
 }
 
+/* The shortest text of v that strtod reads back as v. */
+static void put_double(FILE *f, double v)
+{
+    char text[32];
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(text, sizeof text, "%.*g", digits, v);
+        if (strtod(text, NULL) == v)
+            break;
+    }
+    fputs(text, f);
+}
+
 /* An SMPI size: whole bytes in digits, at most INT_MAX (std::stoi). */
 static sc_err_t parse_bytes(const char *where, const char *text, long *bytes)
 {
@@ -203,8 +215,10 @@ static sc_err_t translate_overhead(const char *where, const char *value, FILE *o
                             "%s: segment at %ld bytes is out of range; a start is at most %g s, a "
                             "cost per byte at most %g s",
                             where, seg[k].size, p->max, SC_PROP_MAX_PER_BYTE);
-        fprintf(out, "%s%ld:%.17g:%.17g", k ? ";" : "", k ? seg[k].size + 1 : 0L, seg[k].v[0],
-                seg[k].v[1]);
+        fprintf(out, "%s%ld:", k ? ";" : "", k ? seg[k].size + 1 : 0L);
+        put_double(out, seg[k].v[0]);
+        fputc(':', out);
+        put_double(out, seg[k].v[1]);
     }
     return SC_OK;
 }
@@ -260,8 +274,10 @@ static sc_err_t translate_factor(const char *where, const char *value, const sc_
                         "%s: %d segments, with the factor 1 SMPI applies below the first "
                         "(%ld bytes with the envelope); simcoll takes at most %d",
                         where, m, seg[0].size, SC_MAX_SEGMENTS);
-    for (int k = 0; k < m; k++)
-        fprintf(out, "%s%ld:%.17g", k ? ";" : "", mine[k].size, mine[k].v[0]);
+    for (int k = 0; k < m; k++) {
+        fprintf(out, "%s%ld:", k ? ";" : "", mine[k].size);
+        put_double(out, mine[k].v[0]);
+    }
     return SC_OK;
 }
 
@@ -381,8 +397,10 @@ static sc_err_t write_overhead(FILE *f, const char *setting, const sc_piecewise_
         sc_err_t err = fits(setting, size);
         if (err)
             return err;
-        fprintf(f, "%s%.0f:%.17g:%.17g", k ? ";" : "", size, pw->seg[k].start,
-                pw->seg[k].per_byte);
+        fprintf(f, "%s%.0f:", k ? ";" : "", size);
+        put_double(f, pw->seg[k].start);
+        fputc(':', f);
+        put_double(f, pw->seg[k].per_byte);
     }
     fputs("\"/>\n", f);
     return SC_OK;
@@ -400,7 +418,8 @@ static sc_err_t write_factor(FILE *f, const char *setting, const sc_piecewise_t 
         sc_err_t err = fits(setting, size);
         if (err)
             return err;
-        fprintf(f, "%s%.0f:%.17g", k ? ";" : "", size, pw->seg[k].start);
+        fprintf(f, "%s%.0f:", k ? ";" : "", size);
+        put_double(f, pw->seg[k].start);
     }
     fputs("\"/>\n", f);
     return SC_OK;

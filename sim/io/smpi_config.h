@@ -55,8 +55,8 @@ const char *sc_smpi_renamed(const char *id);
  * the texts of simcoll's network-level properties: text[i] (new strings,
  * the caller frees them) for the props of sc_platform_props_list, NULL
  * where no setting gives it; from[i] is then the setting (its enum) the
- * text comes from. Values are written to 17 digits: they read back as
- * SMPI read them. SC_ERR_INPUT names the setting, the line, and what is
+ * text comes from. Values are written in the fewest digits that read back
+ * as the same doubles. SC_ERR_INPUT names the setting, the line, and what is
  * valid; what cannot be simulated as SMPI would (a latency factor below
  * 1, the two thresholds different, a negative overhead) is refused. */
 sc_err_t sc_smpi_translate(const char *file, const char *const value[SC_SMPI_N],
