@@ -205,7 +205,7 @@ static sc_err_t translate_overhead(const char *where, const char *value, FILE *o
     for (int k = 0; k < n; k++) {
         if (seg[k].v[0] < 0 || seg[k].v[1] < 0)
             return sc_error(SC_ERR_INPUT,
-                            "%s: segment at %ld bytes costs %.17g s + %.17g s a byte: simcoll "
+                            "%s: segment at %ld bytes costs %.15g s + %.15g s a byte: simcoll "
                             "takes no negative overhead (SMPI charges none where the sum is "
                             "negative, and subtracts where it is not); refit the segment, or "
                             "give 0",
@@ -244,15 +244,15 @@ static sc_err_t translate_factor(const char *where, const char *value, const sc_
     double smallest = seg[low].v[0];
     if (p->min >= 1 && smallest < p->min)
         return sc_error(SC_ERR_INPUT,
-                        "%s: factor %.17g (segment at %ld bytes) is below 1: simcoll adds the "
+                        "%s: factor %.15g (segment at %ld bytes) is below 1: simcoll adds the "
                         "latency beyond the route's at the receiver and cannot take any away. "
-                        "Give the NIC links %.17g times their latency and divide every factor by "
-                        "%.17g: the same latency for every size, in SMPI too",
+                        "Give the NIC links %.15g times their latency and divide every factor by "
+                        "%.15g: the same latency for every size, in SMPI too",
                         where, smallest, seg[low].size, smallest, smallest);
     for (int k = 0; k < n; k++)
         if (!(p->above_min ? seg[k].v[0] > p->min : seg[k].v[0] >= p->min) ||
             !(seg[k].v[0] <= p->max))
-            return sc_error(SC_ERR_INPUT, "%s: factor %.17g (segment at %ld bytes) is not %s %g "
+            return sc_error(SC_ERR_INPUT, "%s: factor %.15g (segment at %ld bytes) is not %s %g "
                                           "and at most %g",
                             where, seg[k].v[0], seg[k].size,
                             p->above_min ? "above" : "at least", p->min, p->max);
@@ -310,17 +310,20 @@ static sc_err_t translate_thresholds(const char *file, const char *const value[S
                         sc_smpi_names[given == SC_SMPI_DETACHED ? SC_SMPI_ASYNC_SMALL
                                                                 : SC_SMPI_DETACHED],
                         async, detached);
-    if (t[SC_SMPI_ASYNC_SMALL] != t[SC_SMPI_DETACHED])
+    if (t[SC_SMPI_ASYNC_SMALL] > t[SC_SMPI_DETACHED])
         return sc_error(SC_ERR_INPUT,
-                        "%s:%d: <config> %s %ld and %s %ld differ: %s, a send %s returns at once "
-                        "but its message waits for the receive. simcoll has one protocol switch, "
-                        "its eager limit: give both the same value, the eager limit + 1",
-                        file, line[SC_SMPI_DETACHED], async, t[SC_SMPI_ASYNC_SMALL], detached,
-                        t[SC_SMPI_DETACHED],
-                        t[SC_SMPI_ASYNC_SMALL] > t[SC_SMPI_DETACHED]
-                            ? "which SMPI refuses (async at most detached); below both"
-                            : "between the two",
-                        t[SC_SMPI_ASYNC_SMALL] > t[SC_SMPI_DETACHED] ? "" : "in between");
+                        "%s:%d: <config> %s %ld is above %s %ld, which SMPI refuses; give both "
+                        "the same value, the eager limit + 1",
+                        file, line[SC_SMPI_ASYNC_SMALL], async, t[SC_SMPI_ASYNC_SMALL], detached,
+                        t[SC_SMPI_DETACHED]);
+    if (t[SC_SMPI_ASYNC_SMALL] < t[SC_SMPI_DETACHED])
+        return sc_error(SC_ERR_INPUT,
+                        "%s:%d: <config> %s %ld is below %s %ld: a send of %ld to %ld bytes "
+                        "returns at once in SMPI, but its data waits for the receive, which "
+                        "simcoll does not model (one protocol switch, its eager limit). Give both "
+                        "the same value, the eager limit + 1",
+                        file, line[SC_SMPI_ASYNC_SMALL], async, t[SC_SMPI_ASYNC_SMALL], detached,
+                        t[SC_SMPI_DETACHED], t[SC_SMPI_ASYNC_SMALL], t[SC_SMPI_DETACHED] - 1);
     if (t[SC_SMPI_DETACHED] == 0)
         return sc_error(SC_ERR_INPUT,
                         "%s:%d: <config> %s 0 sends no message eagerly; simcoll sends messages "
