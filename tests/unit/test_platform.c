@@ -458,10 +458,16 @@ static void run_result(const char *path, const char *algo, int np, size_t bytes,
  * --smpi-config, it reads back the same, and writes the same again. */
 static void test_smpi_config(void)
 {
-    const sc_platform_t *config = sc_test_platform("tests/platforms/smpi-config.xml");
-    const sc_platform_t *props = sc_test_platform("tests/platforms/smpi-props.xml");
-    if (!config || !props)
-        return;
+    /* Loaded here, not among the suites' shared platforms (of which there
+     * may be 16). */
+    sc_platform_t loaded[2];
+    CU_ASSERT_EQUAL_FATAL(
+        sc_platform_load("--platform", sc_test_path("tests/platforms/smpi-config.xml"), &loaded[0]),
+        SC_OK);
+    CU_ASSERT_EQUAL_FATAL(
+        sc_platform_load("--platform", sc_test_path("tests/platforms/smpi-props.xml"), &loaded[1]),
+        SC_OK);
+    const sc_platform_t *config = &loaded[0], *props = &loaded[1];
     static const char *const algos[] = {"bcast-binomial", "allreduce-rd", "ring",
                                         "bcast-scatter-allgather"};
     /* about each boundary (multiples of 4 for the allreduce of ints) */
@@ -530,6 +536,8 @@ static void test_smpi_config(void)
     free(text[1]);
     remove(path);
     remove(again);
+    sc_platform_destroy(&loaded[0]);
+    sc_platform_destroy(&loaded[1]);
 }
 
 /* The level a message crosses in a topology (models/platform.h): a ring
