@@ -16,10 +16,10 @@
 static const char platform_usage[] =
     "usage: simcoll platform --like FILE|--net NET [--nodes N] [--cores C|LIST]\n"
     "                        [--topology racks:N,R|TOPO] [--sockets S]\n"
-    "                        [--set LEVEL.PARAM=VALUE]... [-o OUT]\n"
+    "                        [--set LEVEL.PARAM=VALUE]... [--smpi-config] [-o OUT]\n"
     "       simcoll platform --like FILE|--net NET\n"
     "                        --levels [core:C,][socket:S,]node:N[,rack:R]\n"
-    "                        [--set LEVEL.PARAM=VALUE]... [-o OUT]\n"
+    "                        [--set LEVEL.PARAM=VALUE]... [--smpi-config] [-o OUT]\n"
     "Writes a cluster of N nodes (of C cores; default: as FILE's) with the\n"
     "links and protocol properties of the nodes of FILE, to OUT or stdout.\n"
     "--net puts an interconnect preset's network level in their place (the\n"
@@ -39,6 +39,11 @@ static const char platform_usage[] =
     "core:8,socket:2,node:8,rack:4 is --cores 16 --sockets 2 --topology\n"
     "racks:8,4 (it takes the place of --nodes, --cores, --sockets and\n"
     "--topology).\n"
+    "--smpi-config writes the network's overheads, bandwidth and latency\n"
+    "factors and eager limit as SMPI's settings (smpi/os, smpi/or,\n"
+    "smpi/bw-factor, smpi/lat-factor and the two thresholds) in a <config>,\n"
+    "in place of their simcoll/inter/... properties, so that SMPI reading the\n"
+    "file charges the same (see platforms/README.md).\n"
     "--set changes one parameter, absolutely (with SimGrid's units) or by a\n"
     "factor of FILE's value (2x, 0.5x); LEVEL intra is the shared memory,\n"
     "inter the network; it takes\n";
@@ -89,6 +94,7 @@ static const struct option longopts[] = {
     {"sockets",   required_argument, NULL, 'S'},
     {"output",    required_argument, NULL, 'o'}, /* and -o */
     {"set",       required_argument, NULL, 's'},
+    {"smpi-config", no_argument,     NULL, 'M'},
     {"help",      no_argument,       NULL, 'h'},
     {NULL, 0, NULL, 0}};
 
@@ -96,7 +102,7 @@ static const struct option longopts[] = {
 typedef struct {
     const char *like, *out, *cores, *net, *topology, *levels;
     char **sets; /* --set, repeatable; room for one per argument (NULL: out of memory) */
-    int nodes, nsets, sockets;
+    int nodes, nsets, sockets, smpi_config;
 } platform_opts_t;
 
 /* Reads argv into *o (o->sets allocated by the caller); sets *done after
@@ -122,6 +128,7 @@ static sc_err_t parse_platform_opts(int argc, char **argv, platform_opts_t *o, i
         case 't': o->topology = optarg; break;
         case 'L': o->levels = optarg; break;
         case 'o': o->out = optarg; break;
+        case 'M': o->smpi_config = 1; break;
         case 's':
             if (o->sets)
                 o->sets[o->nsets++] = optarg;
@@ -137,7 +144,7 @@ static sc_err_t parse_platform_opts(int argc, char **argv, platform_opts_t *o, i
         default:
             err = sc_error(SC_ERR_INPUT,
                            "platform: unknown option '%s; use --like, --net, --nodes, --cores, "
-                           "--topology, --levels, --set, -o",
+                           "--topology, --levels, --set, --smpi-config, -o",
                            sc_cli_refused_option(argv + 1, before, longopts));
             break;
         }
@@ -183,8 +190,9 @@ int sc_cli_platform(int argc, char **argv)
     if (!err && !done)
         err = sc_files_distinct(files, 2);
     if (!err && !done)
-        err = sc_generate_platform(o.like, o.net, o.topology, o.nodes, o.cores,
-                                   o.sockets ? o.sockets : 1, o.sets, o.nsets, o.out);
+        err = sc_generate_platform_smpi(o.like, o.net, o.topology, o.nodes, o.cores,
+                                        o.sockets ? o.sockets : 1, o.sets, o.nsets,
+                                        o.smpi_config, o.out);
     free(o.sets);
     return err ? sc_cli_fail(err) : 0;
 }

@@ -19,6 +19,7 @@
 #include "sim/io/files.h"
 #include "sim/io/platform_file.h"
 #include "sim/io/platform_props.h"
+#include "sim/io/smpi_config.h"
 #include "sim/io/topology.h"
 
 /* One link as the generator rewrites it for every node. */
@@ -182,8 +183,11 @@ static void put_shape(FILE *f, const sc_generate_spec_t *spec)
     }
 }
 
+/* `config`: NULL, or the <config> of SMPI's settings, which then take the
+ * place of the network properties they give. */
 static void write_platform(FILE *f, const template_t *t, const char *template_path,
-                           const char *template_zone, const sc_generate_spec_t *spec)
+                           const char *template_zone, const sc_generate_spec_t *spec,
+                           const char *config)
 {
     int nodes = spec->nodes;
     /* The template's path goes into an attribute, where it can be escaped:
@@ -205,7 +209,10 @@ static void write_platform(FILE *f, const template_t *t, const char *template_pa
         fputs("\n", f);
         put_comment_text(f, spec->comment);
     }
-    fputs(" -->\n<platform version=\"4.1\">\n  <zone id=\"", f);
+    fputs(" -->\n<platform version=\"4.1\">\n", f);
+    if (config)
+        fputs(config, f);
+    fputs("  <zone id=\"", f);
     sc_xml_put_escaped(f, spec->net ? spec->net : template_zone);
     fputc('-', f);
     put_shape(f, spec);
@@ -238,6 +245,8 @@ static void write_platform(FILE *f, const template_t *t, const char *template_pa
             fputs(" --set ", f);
             sc_xml_put_escaped(f, spec->sets[i]);
         }
+        if (spec->smpi_config)
+            fputs(" --smpi-config", f);
     }
     fputs("\"/>\n", f);
     /* Sockets are built in racks (simcoll/sockets): one rack is one switch. */
@@ -254,7 +263,7 @@ static void write_platform(FILE *f, const template_t *t, const char *template_pa
     sc_platform_prop_t props[SC_MAX_PLATFORM_PROPS];
     int nprops = sc_platform_props_list(props);
     for (int i = 0; i < nprops; i++) {
-        if (!t->prop_values[i])
+        if (!t->prop_values[i] || (config && sc_smpi_gives(&props[i])))
             continue;
         fprintf(f, "    <prop id=\"%s\" value=\"", props[i].id);
         sc_xml_put_escaped(f, t->prop_values[i]);
@@ -288,6 +297,44 @@ static void write_platform(FILE *f, const template_t *t, const char *template_pa
                 "id=\"node-%d_membus\"/></route>\n",
                 n, n, n);
     fputs("  </zone>\n</platform>\n", f);
+}
+
+/* --smpi-config: the <config> of SMPI's settings for the network level
+ * the properties `t` writes give, into *config (a new string). */
+static sc_err_t smpi_config(const template_t *t, const char *zone, char **config)
+{
+    sc_platform_t plat = {0};
+    int line[SC_MAX_PLATFORM_PROPS] = {0};
+    sc_err_t err = sc_platform_props_read("--smpi-config: the platform", zone,
+                                          (const char *const *)t->prop_values, line, &plat);
+    sc_platform_prop_t props[SC_MAX_PLATFORM_PROPS];
+    int nprops = sc_platform_props_list(props);
+    for (int r = 0; r < plat.nranges && !err; r++) {
+        const sc_param_t *p = &sc_params[plat.ranges[r].param];
+        for (int i = 0; i < nprops && !err; i++)
+            if (props[i].at == (sc_param_at_t)plat.ranges[r].at && sc_smpi_gives(&props[i]) &&
+                (props[i].param == p || (props[i].param->constant_of &&
+                                         !strcmp(props[i].param->constant_of, p->name))))
+                err = sc_error(SC_ERR_INPUT,
+                               "--smpi-config: the network's %s is a range LO..HI, which SMPI "
+                               "cannot take; give one value",
+                               p->name);
+    }
+    size_t len = 0;
+    FILE *f = NULL;
+    if (!err && !(f = open_memstream(config, &len)))
+        err = sc_error(SC_ERR_RUN, "out of memory");
+    if (f) {
+        err = sc_smpi_write(f, &plat.level[SC_LEVEL_INTER], "  ");
+        if (fclose(f) != 0 && !err)
+            err = sc_error(SC_ERR_RUN, "out of memory");
+        if (err) {
+            free(*config);
+            *config = NULL;
+        }
+    }
+    sc_platform_destroy(&plat);
+    return err;
 }
 
 /* The properties of a fitted level, replacing the template's. */
@@ -693,16 +740,21 @@ sc_err_t sc_generate(const char *option, const char *template_path, const sc_gen
     if (err)
         goto cleanup;
 
+    char *config = NULL;
+    if (spec->smpi_config && (err = smpi_config(&t, plat.name, &config)))
+        goto cleanup;
     /* What is written is what loads: the text is checked by the platform
      * reader before it goes anywhere. */
     char *xml = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&xml, &len);
     if (!mem) {
+        free(config);
         err = sc_error(SC_ERR_RUN, "out of memory");
         goto cleanup;
     }
-    write_platform(mem, &t, template_path, plat.name, &full);
+    write_platform(mem, &t, template_path, plat.name, &full, config);
+    free(config);
     if (fclose(mem) != 0)
         err = sc_error(SC_ERR_RUN, "out of memory");
     if (!err)
@@ -871,8 +923,18 @@ sc_err_t sc_generate_platform(const char *template_path, const char *net, const 
                               int nodes, const char *cores, int sockets, char *const *sets,
                               int nsets, const char *out_path)
 {
+    return sc_generate_platform_smpi(template_path, net, topology, nodes, cores, sockets, sets,
+                                     nsets, 0, out_path);
+}
+
+sc_err_t sc_generate_platform_smpi(const char *template_path, const char *net,
+                                   const char *topology, int nodes, const char *cores,
+                                   int sockets, char *const *sets, int nsets, int smpi_config,
+                                   const char *out_path)
+{
     sc_generate_spec_t spec = {.nodes = nodes, .net = net, .topology = topology,
-                               .sockets = sockets, .sets = sets, .nsets = nsets};
+                               .sockets = sockets, .sets = sets, .nsets = nsets,
+                               .smpi_config = smpi_config};
     int *node_cores = NULL;
     sc_err_t err = SC_OK;
     if (sockets < 1 || sockets > SC_MAX_SOCKETS)

@@ -38,6 +38,10 @@ typedef struct {
      * factor of the template's value (2x, 0.5x; overheads: every segment). */
     char *const *sets;
     int nsets;
+    /* 1: the network's overheads, factors and eager limit as SMPI's
+     * settings in a <config> (sim/io/smpi_config.h), in place of their
+     * simcoll/inter/... properties (simcoll platform --smpi-config). */
+    int smpi_config;
 } sc_generate_spec_t;
 
 /* Writes the platform to `out_path` (stdout if NULL), whole or not at all.
@@ -61,10 +65,18 @@ extern const sc_network_preset_t sc_network_presets[];
  * separated by ',' or '+', each "C" (one node of C cores) or "KxC" (K nodes
  * of C cores): "4x16,2x8" is 4 nodes of 16 cores then 2 of 8. A list gives
  * the number of nodes, which `nodes`, if not 0, must equal. `sockets`
- * (1: none) splits each node's cores among that many sockets. */
+ * (1: none) splits each node's cores among that many sockets.
+ */
 sc_err_t sc_generate_platform(const char *template_path, const char *net,
                               const char *topology, int nodes, const char *cores, int sockets,
                               char *const *sets, int nsets, const char *out_path);
+
+/* The same, with the network's settings for SMPI in a <config> when
+ * smpi_config (simcoll platform --smpi-config; see sc_generate_spec_t). */
+sc_err_t sc_generate_platform_smpi(const char *template_path, const char *net,
+                                   const char *topology, int nodes, const char *cores,
+                                   int sockets, char *const *sets, int nsets, int smpi_config,
+                                   const char *out_path);
 
 /* The checks of simcoll platform's options that need no template, with the
  * generator's own messages (SC_ERR_INPUT), so that a sweep refuses a

@@ -22,6 +22,7 @@
 #include "common/sc_units.h"
 #include "files.h"
 #include "platform_props.h"
+#include "smpi_config.h"
 #include "topology.h"
 
 #define MAX_CORES_PER_HOST 65536
@@ -47,6 +48,12 @@ typedef struct {
     int topology_line;
     const char *sockets; /* simcoll/sockets, or NULL */
     int sockets_line;
+    /* SMPI's settings in <config> (sim/io/smpi_config.h), and the network
+     * properties they give: texts of their own, which prop_value[] then
+     * points to. */
+    const char *smpi_value[SC_SMPI_N];
+    int smpi_line[SC_SMPI_N];
+    char *smpi_text[SC_MAX_PLATFORM_PROPS];
 } check_t;
 
 static sc_err_t refuse(const check_t *c, int line, const char *fmt, ...)
@@ -251,6 +258,51 @@ static sc_err_t check_props_of(check_t *c, xmlNode *node)
         static const char *const allowed[] = {"id", "value", NULL};
         if ((err = only_attrs(c, child, allowed)))
             return err;
+    }
+    return err;
+}
+
+/* <config>: SimGrid's settings. simcoll configures SimGrid itself, and
+ * reads from there SMPI's calibration settings alone (sim/io/
+ * smpi_config.h); SMPI's others are SMPI's own (smpi/ois, smpi/wtime,
+ * ...): ignored. */
+static sc_err_t check_config(check_t *c, xmlNode *node)
+{
+    static const char *const allowed[] = {"id", NULL};
+    sc_err_t err = only_attrs(c, node, allowed);
+    if (err)
+        return err;
+    FOR_ELEMENTS(c, node, child, err)
+    {
+        static const char *const prop_attrs[] = {"id", "value", NULL};
+        const char *id, *value;
+        if (strcmp((const char *)child->name, "prop") != 0)
+            return refuse(c, line_of(child), "<%s> inside <config>: only <prop> may be there",
+                          child->name);
+        if ((err = only_attrs(c, child, prop_attrs)) || (err = required(c, child, "id", &id)))
+            return err;
+        if (!(value = attr(child, "value")))
+            return refuse(c, line_of(child), "<prop id=\"%s\"> needs value=\"...\"", id);
+        int k = sc_smpi_find(id);
+        if (k >= 0 && c->smpi_value[k])
+            return refuse(c, line_of(child), "<config> sets %s twice (first on line %d)", id,
+                          c->smpi_line[k]);
+        if (k >= 0) {
+            c->smpi_value[k] = value;
+            c->smpi_line[k] = line_of(child);
+        } else if (sc_smpi_renamed(id)) {
+            return refuse(c, line_of(child),
+                          "<config> %s: SimGrid 3.32 names it %s (older calibration scripts "
+                          "wrote the old name, which SimGrid now refuses); rename it",
+                          id, sc_smpi_renamed(id));
+        } else if (strncmp(id, "smpi/", 5) != 0) {
+            return refuse(c, line_of(child),
+                          "<config> %s: simcoll configures SimGrid itself; of <config> it reads "
+                          "SMPI's calibration settings (smpi/os, smpi/or, smpi/bw-factor, "
+                          "smpi/lat-factor, smpi/async-small-thresh, "
+                          "smpi/send-is-detached-thresh) and ignores SMPI's others",
+                          id);
+        }
     }
     return err;
 }
@@ -672,6 +724,31 @@ static sc_err_t read_props(check_t *c, const char *zone_id, sc_platform_t *plat)
 {
     char file[1100];
     snprintf(file, sizeof file, "%s '%s'", c->option, c->name);
+    /* SMPI's settings give the network's properties the zone does not. */
+    int from[SC_MAX_PLATFORM_PROPS];
+    sc_err_t err = sc_smpi_translate(file, c->smpi_value, c->smpi_line, c->smpi_text, from);
+    if (err)
+        return err;
+    sc_platform_prop_t props[SC_MAX_PLATFORM_PROPS];
+    int n = sc_platform_props_list(props);
+    for (int k = 0; k < SC_SMPI_N; k++) {
+        if (!c->smpi_value[k])
+            continue;
+        for (int i = 0; i < n; i++) {
+            const sc_param_t *p = props[i].param;
+            const char *name = p->constant_of ? p->constant_of : p->name;
+            if (props[i].at == SC_AT_INTER && c->prop_value[i] && !strcmp(name, sc_smpi_param(k)))
+                return refuse(c, c->smpi_line[k],
+                              "<config> gives %s, and the zone %s (line %d): both are the "
+                              "network's %s; keep one of them",
+                              sc_smpi_names[k], props[i].id, c->prop_line[i], name);
+        }
+    }
+    for (int i = 0; i < n; i++)
+        if (c->smpi_text[i]) {
+            c->prop_value[i] = c->smpi_text[i];
+            c->prop_line[i] = c->smpi_line[from[i]];
+        }
     return sc_platform_props_read(file, zone_id, c->prop_value, c->prop_line, plat);
 }
 
@@ -742,6 +819,17 @@ static sc_err_t rewrite(const check_t *c, xmlNode *zone, sc_platform_t *plat)
     put_attr(f, "id", attr(zone, "id"));
     fputs(" routing=\"Cluster\">\n", f);
     put_props(f, c, zone, "");
+    /* What SMPI's settings gave, as simcoll's properties (which the
+     * generator copies from here). */
+    sc_platform_prop_t props[SC_MAX_PLATFORM_PROPS];
+    int nprops = sc_platform_props_list(props);
+    for (int i = 0; i < nprops; i++)
+        if (c->smpi_text[i]) {
+            fputs("<prop", f);
+            put_attr(f, "id", props[i].id);
+            put_attr(f, "value", c->smpi_text[i]);
+            fputs("/>\n", f);
+        }
     static const char *const order[] = {"host", "link", "host_link", "route"};
     for (int k = 0; k < 4; k++) {
         sc_err_t err = SC_OK;
@@ -843,12 +931,19 @@ static sc_err_t check_document(check_t *c, xmlDoc *doc, sc_platform_t *plat)
     FOR_ELEMENTS(c, root, child, err)
     {
         const char *name = (const char *)child->name;
+        if (!strcmp(name, "config") && !zone) {
+            if ((err = check_config(c, child)))
+                return err;
+            continue;
+        }
         if (strcmp(name, "zone") != 0)
             return refuse(c, line_of(child),
                           "<%s> in <platform>: a simcoll platform holds one <zone "
                           "routing=\"Cluster\">%s",
                           name,
-                          !strcmp(name, "config") ? " (simcoll configures SimGrid itself)" : "");
+                          !strcmp(name, "config")
+                              ? ", after the <config> sections (SimGrid reads those first)"
+                              : "");
         if (zone)
             return refuse(c, line_of(child),
                           "a second <zone> (first on line %d); a simcoll "
@@ -901,6 +996,8 @@ sc_err_t sc_platform_xml_check(const char *option, const char *name, const char 
     /* The ids point into doc: nothing of them is kept. */
     free(c.hosts);
     free(c.links);
+    for (int i = 0; i < SC_MAX_PLATFORM_PROPS; i++)
+        free(c.smpi_text[i]);
     xmlFreeDoc(doc);
     xmlFreeParserCtxt(ctxt);
     return err;

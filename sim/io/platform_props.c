@@ -14,7 +14,6 @@
 
 #include "common/sc_units.h"
 
-#define MAX_PER_BYTE 1e-6 /* s/B: a millionth of a second a byte is 1 MB/s */
 
 int sc_platform_props_list(sc_platform_prop_t props[SC_MAX_PLATFORM_PROPS])
 {
@@ -117,11 +116,11 @@ static sc_err_t parse_piecewise(const char *what, const sc_param_t *spec, const 
             if ((err = sc_parse_duration(fields[2], sub, &seg->per_byte)))
                 break;
         }
-        if (seg->start > spec->max || seg->per_byte > MAX_PER_BYTE)
+        if (seg->start > spec->max || seg->per_byte > SC_PROP_MAX_PER_BYTE)
             err = sc_error(SC_ERR_INPUT,
                            "%s: segment '%s' is out of range; a start is at most %g s, a cost "
                            "per byte at most %g s",
-                           what, item, spec->max, MAX_PER_BYTE);
+                           what, item, spec->max, SC_PROP_MAX_PER_BYTE);
     }
     free(copy);
     if (err)

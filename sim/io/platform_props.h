@@ -30,6 +30,10 @@
  * SIZE is bytes (K, M, G: powers of 1024), START and PER_BYTE durations
  * (s, ms, us, ns, ps); segment k applies from its SIZE to the next one's,
  * and the first SIZE is 0. */
+/* The most an overhead's segment may cost a byte: a millionth of a second
+ * a byte is 1 MB/s. */
+#define SC_PROP_MAX_PER_BYTE 1e-6
+
 typedef struct {
     const sc_param_t *param;
     sc_param_at_t at;

@@ -452,6 +452,94 @@ static void run_result(const char *path, const char *algo, int np, size_t bytes,
     sc_platform_destroy(&plat);
 }
 
+/* A platform calibrated for SMPI (tests/platforms/smpi-config.xml: its
+ * network's settings in <config>) runs as the same platform with simcoll's
+ * properties (smpi-props.xml) does, to the bit; written with
+ * --smpi-config, it reads back the same, and writes the same again. */
+static void test_smpi_config(void)
+{
+    /* Loaded here, not among the suites' shared platforms (of which there
+     * may be 16). */
+    sc_platform_t loaded[2];
+    CU_ASSERT_EQUAL_FATAL(
+        sc_platform_load("--platform", sc_test_path("tests/platforms/smpi-config.xml"), &loaded[0]),
+        SC_OK);
+    CU_ASSERT_EQUAL_FATAL(
+        sc_platform_load("--platform", sc_test_path("tests/platforms/smpi-props.xml"), &loaded[1]),
+        SC_OK);
+    const sc_platform_t *config = &loaded[0], *props = &loaded[1];
+    static const char *const algos[] = {"bcast-binomial", "allreduce-rd", "ring",
+                                        "bcast-scatter-allgather"};
+    /* about each boundary (multiples of 4 for the allreduce of ints) */
+    static const size_t sizes[] = {0, 4, 1404, 1408, 1420, 1424, 16384, 16388, 65520, 1 << 20};
+    for (size_t a = 0; a < sizeof algos / sizeof algos[0]; a++)
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+            int valid_a, valid_b;
+            double ta = run_time(config->path, algos[a], 0, sizes[i], &valid_a);
+            double tb = run_time(props->path, algos[a], 0, sizes[i], &valid_b);
+            if (ta != tb)
+                fprintf(stderr, "\n%s %zu: %.17g vs %.17g\n", algos[a], sizes[i], ta, tb);
+            CU_ASSERT_EQUAL(ta, tb);
+            CU_ASSERT_TRUE(valid_a && valid_b);
+        }
+    char path[SC_TEST_TEMP_LEN], again[SC_TEST_TEMP_LEN];
+    CU_ASSERT_FATAL(sc_test_temp_file(path) == 0 && sc_test_temp_file(again) == 0);
+    CU_ASSERT_EQUAL_FATAL(
+        sc_generate_platform_smpi(config->path, NULL, NULL, 3, NULL, 1, NULL, 0, 1, path), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(
+        sc_generate_platform_smpi(path, NULL, NULL, 3, NULL, 1, NULL, 0, 1, again), SC_OK);
+    sc_platform_t gen, gen2;
+    CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", again, &gen2), SC_OK);
+    for (int l = 0; l < SC_NLEVELS; l++) {
+        const sc_level_t *x = &config->level[l], *y = &gen.level[l], *z = &gen2.level[l];
+        CU_ASSERT_EQUAL(memcmp(&x->send_overhead, &y->send_overhead, sizeof x->send_overhead), 0);
+        CU_ASSERT_EQUAL(memcmp(&x->recv_overhead, &y->recv_overhead, sizeof x->recv_overhead), 0);
+        CU_ASSERT_EQUAL(
+            memcmp(&x->bandwidth_factor, &y->bandwidth_factor, sizeof x->bandwidth_factor), 0);
+        CU_ASSERT_EQUAL(memcmp(&x->latency_factor, &y->latency_factor, sizeof x->latency_factor),
+                        0);
+        CU_ASSERT_EQUAL(x->eager_limit, y->eager_limit);
+        CU_ASSERT_EQUAL(memcmp(&y->send_overhead, &z->send_overhead, sizeof y->send_overhead), 0);
+        CU_ASSERT_EQUAL(
+            memcmp(&y->bandwidth_factor, &z->bandwidth_factor, sizeof y->bandwidth_factor), 0);
+        CU_ASSERT_EQUAL(y->eager_limit, z->eager_limit);
+    }
+    sc_platform_destroy(&gen);
+    sc_platform_destroy(&gen2);
+    /* The settings in place of the network's properties, and the same
+     * settings written again. */
+    char *text[2] = {NULL, NULL};
+    const char *files[2] = {path, again};
+    for (int k = 0; k < 2; k++) {
+        FILE *f = fopen(files[k], "r");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        size_t len = 0;
+        FILE *mem = open_memstream(&text[k], &len);
+        char line[1024];
+        while (fgets(line, sizeof line, f))
+            if ((strstr(line, "smpi/") || strstr(line, "simcoll/")) &&
+                !strstr(line, "generated-by"))
+                fputs(line, mem);
+        fclose(mem);
+        fclose(f);
+    }
+    CU_ASSERT_STRING_EQUAL(text[0], text[1]);
+    CU_ASSERT_PTR_NULL(strstr(text[0], "simcoll/inter/send-overhead"));
+    CU_ASSERT_PTR_NULL(strstr(text[0], "simcoll/inter/eager-limit"));
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(text[0], "<prop id=\"smpi/bw-factor\" value=\"15:0.6;1420:0.9;65536:0.95\"/>"));
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(text[0], "<prop id=\"smpi/send-is-detached-thresh\" value=\"16385\"/>"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text[0], "simcoll/intra/send-overhead"));
+    free(text[0]);
+    free(text[1]);
+    remove(path);
+    remove(again);
+    sc_platform_destroy(&loaded[0]);
+    sc_platform_destroy(&loaded[1]);
+}
+
 /* The level a message crosses in a topology (models/platform.h): a ring
  * on one-core nodes sends rank i's message to i + 1, across the smallest
  * group that holds both, and SimGrid's routes agree with those groups. */
@@ -1132,4 +1220,5 @@ void sc_suite_platform(void)
     CU_add_test(s, "placement", test_placement);
     CU_add_test(s, "generated platform", test_generated_platform);
     CU_add_test(s, "latency factors of a generated platform", test_generated_latency_factor);
+    CU_add_test(s, "SMPI's settings read and written back identically", test_smpi_config);
 }

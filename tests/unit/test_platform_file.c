@@ -9,6 +9,7 @@
 
 #include "helpers.h"
 #include "sim/io/platform_file.h"
+#include "sim/io/smpi_config.h"
 #include "suites.h"
 
 /* Two ib4x-like nodes; each case below changes one thing in it. */
@@ -240,8 +241,9 @@ static const case_t cases[] = {
     {"routing=\"Cluster\"", "routing=\"Full\"", "routing=\"Full\": simcoll simulates clusters"},
     {"routing=\"Cluster\"", "routing=\"Dijkstra\"", "routing=\"Dijkstra\""},
     {"<platform version=\"4.1\">", "<platform version=\"3\">", "version=\"3\""},
-    {"<platform version=\"4.1\">", "<platform version=\"4.1\"><config id=\"x\"/>",
-     "<config> in <platform>"},
+    {"<platform version=\"4.1\">", "<platform version=\"4.1\"><config id=\"x\"/>", NULL},
+    {"  </zone>\n", "  </zone>\n  <config/>\n", "p.xml':21: <config> in <platform>: a simcoll "
+     "platform holds one <zone routing=\"Cluster\">, after the <config> sections"},
     {"  </zone>\n", "  </zone>\n  <zone id=\"b\" routing=\"Cluster\"/>\n", "a second <zone>"},
     {"  <zone id=\"two\" routing=\"Cluster\">", "  <zone routing=\"Cluster\">",
      "<zone> needs a non-empty id"},
@@ -504,6 +506,265 @@ static void test_load_refuses(void)
     remove(path);
 }
 
+/* SMPI's settings in <config> (sim/io/smpi_config.h). */
+
+/* `good` without its network overhead and eager limit, with `config`
+ * (the settings' <prop>s, or NULL: none) in a <config> on line 4. */
+static char *smpi_variant(const char *config)
+{
+    char *a = variant("    <prop id=\"simcoll/inter/overhead\" value=\"0.8us\"/>\n", "");
+    char *b = replaced(a, "    <prop id=\"simcoll/inter/eager-limit\" value=\"6140\"/>\n", "");
+    free(a);
+    if (!config)
+        return b;
+    char *with = malloc(strlen(config) + 32);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(with);
+    sprintf(with, "<platform version=\"4.1\">\n  <config>%s</config>", config);
+    char *c = replaced(b, "<platform version=\"4.1\">", with);
+    free(b);
+    free(with);
+    return c;
+}
+
+static int same_piecewise(const sc_piecewise_t *a, const sc_piecewise_t *b)
+{
+    if (a->n != b->n)
+        return 0;
+    for (int k = 0; k < a->n; k++)
+        if (a->seg[k].min_bytes != b->seg[k].min_bytes || a->seg[k].start != b->seg[k].start ||
+            a->seg[k].per_byte != b->seg[k].per_byte)
+            return 0;
+    return 1;
+}
+
+/* Every parameter of two levels equal, to the bit. */
+static int same_level(const sc_level_t *a, const sc_level_t *b)
+{
+    return a->latency_s == b->latency_s && a->bandwidth_Bps == b->bandwidth_Bps &&
+           same_piecewise(&a->send_overhead, &b->send_overhead) &&
+           same_piecewise(&a->recv_overhead, &b->recv_overhead) &&
+           same_piecewise(&a->bandwidth_factor, &b->bandwidth_factor) &&
+           same_piecewise(&a->latency_factor, &b->latency_factor) && a->gap_s == b->gap_s &&
+           a->eager_limit == b->eager_limit;
+}
+
+/* The network level `config` gives, into *lv (the check must pass). */
+static void smpi_level(const char *config, sc_level_t *lv)
+{
+    char *xml = smpi_variant(config);
+    sc_platform_t plat;
+    sc_err_t err = check_keep(xml, &plat);
+    if (err)
+        fprintf(stderr, "\n%s\n", sc_error_message());
+    CU_ASSERT_EQUAL_FATAL(err, SC_OK);
+    *lv = plat.level[SC_LEVEL_INTER];
+    sc_platform_destroy(&plat);
+    free(xml);
+}
+
+/* The settings read as the same properties would be, segment for
+ * segment: SMPI's segment at SIZE from SIZE + 1 (overheads) or from SIZE
+ * - 15 (factors, by the size with SMPI's 16-byte envelope), a factor of 1
+ * below the first, the eager limit one below the thresholds. */
+static void test_smpi_read(void)
+{
+    sc_platform_t plat;
+    CU_ASSERT_EQUAL_FATAL(check_keep(good, &plat), SC_OK);
+    sc_level_t lv, want = plat.level[SC_LEVEL_INTER];
+    sc_platform_destroy(&plat);
+    smpi_level("<prop id=\"smpi/os\" value=\"0:0.8us:0\"/>"
+               "<prop id=\"smpi/async-small-thresh\" value=\"6141\"/>"
+               "<prop id=\"smpi/send-is-detached-thresh\" value=\"6141\"/>"
+               "<prop id=\"smpi/ois\" value=\"0:5us:0\"/><prop id=\"smpi/wtime\" value=\"1\"/>",
+               &lv);
+    CU_ASSERT_TRUE(same_level(&lv, &want));
+
+    smpi_level("<prop id=\"smpi/os\" value=\"100:1us:0;0:2e-6:0:0:0;5000:3us:1ns\"/>"
+               "<prop id=\"smpi/or\" value=\"7:1e-6:2e-9\"/>"
+               "<prop id=\"smpi/bw-factor\" value=\"64:0.5;1420:0.9\"/>"
+               "<prop id=\"smpi/lat-factor\" value=\"3:1.5;10:2;16:3\"/>"
+               "<prop id=\"smpi/async-small-thresh\" value=\"1\"/>"
+               "<prop id=\"smpi/send-is-detached-thresh\" value=\"1\"/>",
+               &lv);
+    const sc_piecewise_t os = {3, {{0, 2e-6, 0}, {101, 1e-6, 0}, {5001, 3e-6, 1e-9}}};
+    const sc_piecewise_t or = {1, {{0, 1e-6, 2e-9}}};
+    const sc_piecewise_t bw = {3, {{0, 1, 0}, {49, 0.5, 0}, {1405, 0.9, 0}}};
+    const sc_piecewise_t lat = {2, {{0, 2, 0}, {1, 3, 0}}};
+    CU_ASSERT_TRUE(same_piecewise(&lv.send_overhead, &os));
+    CU_ASSERT_TRUE(same_piecewise(&lv.recv_overhead, &or));
+    CU_ASSERT_TRUE(same_piecewise(&lv.bandwidth_factor, &bw));
+    CU_ASSERT_TRUE(same_piecewise(&lv.latency_factor, &lat));
+    CU_ASSERT_EQUAL(lv.eager_limit, 0);
+    /* A factor of 1 everywhere is the default: no segment. */
+    smpi_level("<prop id=\"smpi/os\" value=\"0:1us:0\"/>"
+               "<prop id=\"smpi/bw-factor\" value=\"0:1;65536:1\"/>"
+               "<prop id=\"smpi/async-small-thresh\" value=\"6141\"/>"
+               "<prop id=\"smpi/send-is-detached-thresh\" value=\"6141\"/>",
+               &lv);
+    CU_ASSERT_EQUAL(lv.bandwidth_factor.n, 0);
+    CU_ASSERT_EQUAL(lv.recv_overhead.n, 0);
+    /* SimGrid reads the settings as simcoll's properties. */
+    char *xml = smpi_variant("<prop id=\"smpi/os\" value=\"0:1us:0\"/>"
+                             "<prop id=\"smpi/async-small-thresh\" value=\"6141\"/>"
+                             "<prop id=\"smpi/send-is-detached-thresh\" value=\"6141\"/>");
+    CU_ASSERT_EQUAL_FATAL(check_keep(xml, &plat), SC_OK);
+    CU_ASSERT_PTR_NULL(strstr(plat.engine_xml, "config"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(plat.engine_xml, "<prop id=\"simcoll/inter/send-overhead\" "
+                                                   "value=\"0:1e-06:0\"/>"));
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(plat.engine_xml, "<prop id=\"simcoll/inter/eager-limit\" value=\"6140\"/>"));
+    sc_platform_destroy(&plat);
+    free(xml);
+}
+
+/* Read, written as SMPI's settings (sc_smpi_write), read again: the same
+ * network level, and the same text written again. */
+static void test_smpi_round_trip(void)
+{
+    static const char *const configs[] = {
+        "<prop id=\"smpi/os\" value=\"0:1.72337677392447e-06:2.80556540986036e-10;1420:0:0;"
+        "65536:7.58804087458976e-06:6.77088730090102e-11\"/>"
+        "<prop id=\"smpi/or\" value=\"0:3.27843243070814e-06:3.41675771019744e-09;1420:1us:0\"/>"
+        "<prop id=\"smpi/bw-factor\" value=\"0:0.057020586149179;1420:0.955647413834744;"
+        "65536:1.55105118737739;131072:0.683839496893133;450000:0.613154277278705\"/>"
+        "<prop id=\"smpi/lat-factor\" value=\"0:1.42;1420:1.15371118224093;"
+        "65536:1.89572829187563\"/>"
+        "<prop id=\"smpi/async-small-thresh\" value=\"17408\"/>"
+        "<prop id=\"smpi/send-is-detached-thresh\" value=\"17408\"/>",
+        /* defaults: no receive overhead, factors 1 */
+        "<prop id=\"smpi/os\" value=\"0:1us:0\"/>"
+        "<prop id=\"smpi/async-small-thresh\" value=\"65536\"/>"
+        "<prop id=\"smpi/send-is-detached-thresh\" value=\"65536\"/>",
+        /* factors 1 below SMPI's first size */
+        "<prop id=\"smpi/os\" value=\"0:1us:0\"/>"
+        "<prop id=\"smpi/bw-factor\" value=\"1000:0.5\"/>"
+        "<prop id=\"smpi/lat-factor\" value=\"100:2;7:1.5\"/>"
+        "<prop id=\"smpi/async-small-thresh\" value=\"1\"/>"
+        "<prop id=\"smpi/send-is-detached-thresh\" value=\"1\"/>",
+    };
+    for (size_t i = 0; i < sizeof configs / sizeof configs[0]; i++) {
+        sc_level_t first, second;
+        smpi_level(configs[i], &first);
+        char *text[2] = {NULL, NULL};
+        for (int pass = 0; pass < 2; pass++) {
+            size_t len = 0;
+            FILE *f = open_memstream(&text[pass], &len);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+            CU_ASSERT_EQUAL(sc_smpi_write(f, pass ? &second : &first, ""), SC_OK);
+            fclose(f);
+            /* The <prop>s between <config> and </config>. */
+            char *props = strstr(text[pass], "<prop");
+            CU_ASSERT_PTR_NOT_NULL_FATAL(props);
+            *strstr(props, "</config>") = '\0';
+            if (!pass)
+                smpi_level(props, &second);
+        }
+        if (!same_level(&first, &second) || strcmp(text[0], text[1]))
+            fprintf(stderr, "\nconfig %zu:\n%s\n%s\n", i, text[0], text[1]);
+        CU_ASSERT_TRUE(same_level(&first, &second));
+        CU_ASSERT_STRING_EQUAL(text[0], text[1]);
+        free(text[0]);
+        free(text[1]);
+    }
+    /* What SMPI cannot hold is refused. */
+    sc_level_t big = {.send_overhead = sc_piecewise_constant(1e-6), .eager_limit = 1ul << 31};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    CU_ASSERT_EQUAL(sc_smpi_write(f, &big, ""), SC_ERR_INPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "SMPI's are ints"));
+    fclose(f);
+    free(text);
+}
+
+/* Settings simcoll cannot simulate as SMPI would, or that SMPI would read
+ * otherwise than they seem, refused with the file, the line (<config> is
+ * on line 4, its props with it) and the reason. */
+static void test_smpi_refused(void)
+{
+#define OS "<prop id=\"smpi/os\" value=\"0:1us:0\"/>"
+#define THRESH                                                                                     \
+    "<prop id=\"smpi/async-small-thresh\" value=\"6141\"/>"                                        \
+    "<prop id=\"smpi/send-is-detached-thresh\" value=\"6141\"/>"
+    static const struct {
+        const char *config, *needle;
+    } smpi_cases[] = {
+        {OS THRESH "<prop id=\"smpi/lat-factor\" value=\"0:0.5;1420:1.2\"/>",
+         "p.xml':4: <config> smpi/lat-factor: factor 0.5 (segment at 0 bytes) is below 1: "
+         "simcoll adds the latency beyond the route's at the receiver and cannot take any away. "
+         "Give the NIC links 0.5 times their latency and divide every factor by 0.5"},
+        {OS THRESH "<prop id=\"smpi/bw-factor\" value=\"0:0\"/>", "factor 0 (segment at 0 "
+                                                                   "bytes) is not above 0"},
+        {OS THRESH "<prop id=\"smpi/bw-factor\" value=\"0:3\"/>", "and at most 2"},
+        {OS THRESH "<prop id=\"smpi/bw-factor\" value=\"0:fast\"/>", "factor 'fast' is not a "
+                                                                      "number"},
+        {OS THRESH "<prop id=\"smpi/bw-factor\" value=\"0:0.5:1\"/>", "is not SIZE:FACTOR"},
+        {"<prop id=\"smpi/os\" value=\"0:1us\"/>" THRESH,
+         "smpi/os: segment '0:1us' is not SIZE:START:PER_BYTE"},
+        {"<prop id=\"smpi/os\" value=\"0:1us:0;4e+05:2us:0\"/>" THRESH,
+         "'4e+05' is not a whole number of bytes"},
+        {"<prop id=\"smpi/os\" value=\"-1:1us:0\"/>" THRESH, "'-1' is not a whole number"},
+        {"<prop id=\"smpi/os\" value=\"0:-1us:0\"/>" THRESH, "takes no negative overhead"},
+        {"<prop id=\"smpi/os\" value=\"0:1us:-1ns\"/>" THRESH, "takes no negative overhead"},
+        {"<prop id=\"smpi/os\" value=\"0:2s:0\"/>" THRESH, "is out of range"},
+        {"<prop id=\"smpi/os\" value=\"0:1parsec:0\"/>" THRESH, "'1parsec' is not a duration"},
+        {"<prop id=\"smpi/os\" value=\"0:1us:0;0:2us:0\"/>" THRESH, "two segments at 0 bytes"},
+        {"<prop id=\"smpi/os\" value=\"\"/>" THRESH, "smpi/os: no segment"},
+        {OS "<prop id=\"smpi/send-is-detached-thresh\" value=\"6141\"/>",
+         "gives smpi/send-is-detached-thresh but not smpi/async-small-thresh"},
+        {OS "<prop id=\"smpi/async-small-thresh\" value=\"6141\"/>",
+         "gives smpi/async-small-thresh but not smpi/send-is-detached-thresh"},
+        {OS "<prop id=\"smpi/async-small-thresh\" value=\"100\"/>"
+            "<prop id=\"smpi/send-is-detached-thresh\" value=\"6141\"/>",
+         "smpi/async-small-thresh 100 is below smpi/send-is-detached-thresh 6141: a send of "
+         "100 to 6140 bytes returns at once in SMPI, but its data waits for the receive"},
+        {OS "<prop id=\"smpi/async-small-thresh\" value=\"7000\"/>"
+            "<prop id=\"smpi/send-is-detached-thresh\" value=\"6141\"/>",
+         "which SMPI refuses"},
+        {OS "<prop id=\"smpi/async-small-thresh\" value=\"0\"/>"
+            "<prop id=\"smpi/send-is-detached-thresh\" value=\"0\"/>",
+         "sends no message eagerly"},
+        {OS "<prop id=\"smpi/async-small-thresh\" value=\"1e4\"/>"
+            "<prop id=\"smpi/send-is-detached-thresh\" value=\"1e4\"/>",
+         "'1e4' is not a whole number of bytes"},
+        {OS "<prop id=\"smpi/async-small-thres\" value=\"6141\"/>"
+            "<prop id=\"smpi/send-is-detached-thresh\" value=\"6141\"/>",
+         "p.xml':4: <config> smpi/async-small-thres: SimGrid 3.32 names it "
+         "smpi/async-small-thresh"},
+        {OS THRESH "<prop id=\"network/model\" value=\"SMPI\"/>",
+         "<config> network/model: simcoll configures SimGrid itself"},
+        {OS OS THRESH, "<config> sets smpi/os twice"},
+        {OS THRESH "<cluster/>", "<cluster> inside <config>: only <prop>"},
+        {OS THRESH "<prop id=\"smpi/or\"/>", "<prop id=\"smpi/or\"> needs value="},
+        /* the zone's properties lack what no setting gives */
+        {THRESH, "lacks <prop id=\"simcoll/inter/send-overhead\">"},
+        {OS, "lacks <prop id=\"simcoll/inter/eager-limit\">"},
+    };
+    for (size_t i = 0; i < sizeof smpi_cases / sizeof smpi_cases[0]; i++) {
+        char *xml = smpi_variant(smpi_cases[i].config);
+        sc_platform_t plat;
+        sc_err_t err = check(xml, &plat);
+        if (err != SC_ERR_INPUT || !strstr(sc_error_message(), smpi_cases[i].needle)) {
+            fprintf(stderr, "\nsmpi case %zu: got %d '%s', want '%s'\n", i, err,
+                    sc_error_message(), smpi_cases[i].needle);
+            CU_FAIL("smpi case");
+        }
+        free(xml);
+    }
+    /* A setting and the zone's property for the same parameter. */
+    char *both = replaced(good, "<platform version=\"4.1\">",
+                          "<platform version=\"4.1\">\n  <config>" OS "</config>");
+    sc_platform_t plat;
+    CU_ASSERT_EQUAL(check(both, &plat), SC_ERR_INPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(),
+                                  "p.xml':4: <config> gives smpi/os, and the zone "
+                                  "simcoll/inter/overhead (line 8): both are the network's "
+                                  "send-overhead; keep one of them"));
+    free(both);
+#undef OS
+#undef THRESH
+}
+
 void sc_suite_platform_file(void)
 {
     CU_pSuite s = CU_add_suite("platform-file", NULL, NULL);
@@ -513,4 +774,7 @@ void sc_suite_platform_file(void)
     CU_add_test(s, "nodes of sockets", test_sockets);
     CU_add_test(s, "total cores bounded", test_too_many_cores);
     CU_add_test(s, "refused before SimGrid", test_load_refuses);
+    CU_add_test(s, "SMPI's settings read", test_smpi_read);
+    CU_add_test(s, "SMPI's settings written back identically", test_smpi_round_trip);
+    CU_add_test(s, "SMPI's settings refused", test_smpi_refused);
 }
