@@ -292,17 +292,19 @@ static const char *const enum_names[] = {"SC_ALLGATHER", "SC_BCAST", "SC_BARRIER
 int sc_cli_new_algo(int argc, char **argv)
 {
     if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        fputs("usage: simcoll new-algo COLLECTIVE NAME -o FILE.c\n"
+        fputs("usage: simcoll new-algo COLLECTIVE NAME -o FILE.c [--force]\n"
               "Writes a commented skeleton of an algorithm of your own for COLLECTIVE\n"
               "(allgather, bcast, barrier, reduce, allreduce) named NAME: a simple correct\n"
-              "algorithm to change. Run it with simcoll --load FILE.c --algo NAME ...\n",
+              "algorithm to change. Run it with simcoll --load FILE.c --algo NAME ...\n"
+              "A FILE.c that exists (your edits) is kept unless --force is given.\n",
               stdout);
         return 0;
     }
-    if (argc != 5 || strcmp(argv[3], "-o") != 0)
+    int force = argc == 6 && !strcmp(argv[5], "--force");
+    if ((argc != 5 && !force) || strcmp(argv[3], "-o") != 0)
         return sc_cli_fail(sc_error(SC_ERR_INPUT,
-                                    "new-algo needs COLLECTIVE NAME -o FILE.c, e.g. simcoll "
-                                    "new-algo allgather my_ring -o my_ring.c"));
+                                    "new-algo needs COLLECTIVE NAME -o FILE.c [--force], e.g. "
+                                    "simcoll new-algo allgather my_ring -o my_ring.c"));
     const sc_kind_t *kind = sc_kind_find(argv[1]);
     if (!kind)
         return sc_cli_fail(sc_error(SC_ERR_INPUT,
@@ -322,6 +324,11 @@ int sc_cli_new_algo(int argc, char **argv)
     if (!sc_ends_with(path, ".c"))
         return sc_cli_fail(
             sc_error(SC_ERR_INPUT, "new-algo -o %s: the file name must end in .c", path));
+    if (!force && access(path, F_OK) == 0)
+        return sc_cli_fail(sc_error(SC_ERR_INPUT,
+                                    "new-algo -o %s: the file exists (an algorithm you edited?); "
+                                    "choose another name, or give --force to overwrite it",
+                                    path));
     /* A C identifier for the function: the name with '-' as '_', and
      * "_run" after it, so that no name (int, exit, MY_TAG) makes a
      * skeleton that does not compile. */
@@ -361,5 +368,10 @@ int sc_cli_new_algo(int argc, char **argv)
             path, kind->name, path, name, path, name, name, fn, bodies[c], name, enum_names[c], fn,
             kind->name);
     err = sc_outputs_commit(outs);
-    return err ? sc_cli_fail(err) : 0;
+    if (err)
+        return sc_cli_fail(err);
+    fprintf(stderr, "simcoll: wrote %s, the skeleton of %s (%s); run it with simcoll --platform "
+                    "gige.xml --load %s --algo %s\n",
+            path, name, kind->name, path, name);
+    return 0;
 }

@@ -24,6 +24,17 @@ for coll in allgather bcast barrier reduce allreduce; do
     tail -n 1 $coll.csv | grep -q ",yes," || fail "my_$coll is not right: $(tail -n 1 $coll.csv)"
 done
 
+# An edited file is kept: new-algo refuses to write over it without --force.
+echo "/* my edits */" >> my_bcast.c
+"$simcoll" new-algo bcast my_bcast -o my_bcast.c > out.txt 2> err.txt
+[ $? -eq 2 ] && grep -q "the file exists .* give --force to overwrite it" err.txt ||
+    fail "new-algo over an edited file: $(cat err.txt)"
+tail -n 1 my_bcast.c | grep -q "my edits" || fail "new-algo changed the edited file"
+"$simcoll" new-algo bcast my_bcast -o my_bcast.c --force 2> err.txt || fail "--force: $(cat err.txt)"
+grep -q "^simcoll: wrote my_bcast.c, the skeleton of my_bcast (bcast)" err.txt ||
+    fail "new-algo does not say what it wrote: $(cat err.txt)"
+! grep -q "my edits" my_bcast.c || fail "--force kept the old file"
+
 # run REGEX CODE FILE: --load FILE --algo my_allgather exits CODE saying REGEX.
 run() {
     "$simcoll" --platform "$gige" --load "$3" --algo my_allgather --np 8 > out.txt 2> err.txt
