@@ -43,6 +43,8 @@ const sc_network_preset_t sc_network_presets[] = {
      "25 Gb/s Ethernet (RoCE), Mellanox ConnectX-4, Open MPI 4.0.3 + UCX (fitted to alaska)"},
     {"roce-50g", "roce-50g.xml",
      "50 Gb/s Ethernet (RoCE), Mellanox ConnectX-6, Open MPI 3.1.6 + UCX (fitted to cclake)"},
+    {"tengige", "tengige.xml",
+     "10 Gigabit Ethernet, Intel X520, Open MPI over TCP (fitted to Grid'5000 taurus)"},
     {NULL, NULL, NULL},
 };
 

@@ -23,7 +23,7 @@ const char *sc_test_path(const char *relative)
 static struct {
     char *relative;
     sc_platform_t plat;
-} loaded[16];
+} loaded[32];
 static int nloaded;
 
 const sc_platform_t *sc_test_platform(const char *relative)

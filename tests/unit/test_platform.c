@@ -131,6 +131,31 @@ static void test_shipped_excalibur_platforms(void)
     CU_ASSERT_DOUBLE_EQUAL(e50->gap_s, 19.46e-9, 1e-18);
 }
 
+/* tengige.xml: taurus's nodes, gige.xml's shared memory and the network fitted
+ * with a latency factor to taurus's Open MPI over TCP (platforms/README.md). */
+static void test_shipped_tengige(void)
+{
+    const sc_platform_t *t = sc_test_platform("platforms/tengige.xml");
+    if (!t)
+        return;
+    CU_ASSERT_STRING_EQUAL(t->name, "tengige");
+    CU_ASSERT_EQUAL(t->nnodes, 16);
+    CU_ASSERT_EQUAL(t->total_cores, 16 * 12);
+    CU_ASSERT_TRUE(t->uniform);
+    CU_ASSERT_DOUBLE_EQUAL(t->nodes[15].speed_flops, 18.4e9, 1);
+    check_level(&t->level[SC_LEVEL_INTRA], 30e-9, 5333e6, 0.24e-6, 65536); /* gige.xml's */
+    const sc_level_t *n = &t->level[SC_LEVEL_INTER];
+    check_level(n, 8.518e-6, 839.1e6, 3.627e-6 + 0.05674e-9, 65536);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_recv_overhead(n, 1420), 6.5e-6 + 1420 * 0.283e-9, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_bandwidth_factor(n, 127), 0.04488, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_latency_factor(n, 127), 1, 0);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_latency_factor(n, 128), 1.857, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_latency_factor(n, 1420), 5.314, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_latency_factor(n, 65536), 2.203, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_latency_factor(n, 65537), 6.639, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(n->gap_s, 67.2e-9, 1e-18);
+}
+
 static void test_uneven_platform(void)
 {
     const sc_platform_t *u = sc_test_platform("tests/platforms/uneven.xml");
@@ -1215,6 +1240,7 @@ void sc_suite_platform(void)
     CU_add_test(s, "shipped platforms", test_shipped_platforms);
     CU_add_test(s, "shipped platforms fitted to excalibur-tests",
                 test_shipped_excalibur_platforms);
+    CU_add_test(s, "shipped platform fitted to Grid'5000 taurus", test_shipped_tengige);
     CU_add_test(s, "uneven and non-uniform", test_uneven_platform);
     CU_add_test(s, "bad platforms", test_bad_platforms);
     CU_add_test(s, "placement", test_placement);

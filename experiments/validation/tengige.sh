@@ -1,0 +1,131 @@
+#!/bin/sh
+# platforms/tengige.xml's network level, fitted again from the point-to-point
+# timings it was fitted to, and checked: Grid'5000 taurus's Open MPI over TCP
+# (10 Gigabit Ethernet, Intel X520), data/taurus_26_07_2016/calibration/ of
+# github.com/Ezibenroc/platform-calibration at commit 899f044 (MIT licence).
+# Never fitted to collectives. Prints the fit, the shipped platform's residuals
+# per size range (the median over every ping-pong sample of (predicted -
+# measured) / measured; also for the same segments without a latency factor),
+# and fails unless every fitted number of the network level is the shipped
+# one to 4 digits (the gap, which the data cannot give, is the template's: the
+# shipped file's). Needs a built simcoll and git; seconds.
+# usage: experiments/validation/tengige.sh PLATFORM_CALIBRATION_CHECKOUT [simcoll]
+# SPDX-License-Identifier: GPL-2.0-or-later
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+[ $# -ge 1 ] || { echo "usage: $0 PLATFORM_CALIBRATION_CHECKOUT [simcoll]" >&2; exit 2; }
+repo=$1
+simcoll=${2:-$top/build/simcoll}
+commit=899f044
+dir=data/taurus_26_07_2016/calibration
+run=taurus-2016-06-09--1
+[ -x "$simcoll" ] || { echo "tengige.sh: build simcoll first (./setup.sh)" >&2; exit 2; }
+git -C "$repo" cat-file -e "$commit:$dir/${run}_PingPong.csv" 2>/dev/null || {
+    echo "tengige.sh: '$repo' is not a clone of github.com/Ezibenroc/platform-calibration" \
+         "holding commit $commit" >&2
+    exit 2
+}
+plat=$top/platforms/tengige.xml
+results=$here/results
+out=$results/tengige
+mkdir -p "$results"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+for t in Isend Recv PingPong; do
+    git -C "$repo" show "$commit:$dir/${run}_$t.csv" > "$scratch/${run}_$t.csv"
+done
+files="--smpi-csv ${run}_Isend.csv --smpi-csv ${run}_Recv.csv --smpi-csv ${run}_PingPong.csv"
+# Segments (platforms/README.md says why): 128 bytes, where the ping-pong
+# leaves its small-message floor; 1420 and 33500, the data set's breakpoints;
+# the eager limit, Open MPI's TCP BTL's 64 KiB.
+fit="--breakpoints 128,1420,33500 --eager-limit 65536"
+
+# The fit, with and without a latency factor; calibration runs where the
+# files are, so that its reports name them.
+# shellcheck disable=SC2086 # the option lists are split on purpose
+(cd "$scratch" && "$simcoll" calibrate $files --like "$plat" $fit --latency-factor -o refit.xml) \
+    > "$out-fit.txt"
+# shellcheck disable=SC2086
+(cd "$scratch" && "$simcoll" calibrate $files --like "$plat" $fit -o nolat.xml) > /dev/null
+# shellcheck disable=SC2086
+(cd "$scratch" && "$simcoll" calibrate --report --platform "$plat" $files) > "$scratch/shipped.txt"
+# shellcheck disable=SC2086
+(cd "$scratch" && "$simcoll" calibrate --report --platform nolat.xml $files) > "$scratch/nolat.txt"
+
+# Per series and size range, the median of the point-by-point residuals.
+ranges() {
+    awk -v edges="$1" '
+    function median(a, n,   i, j, t) {
+        for (i = 2; i <= n; i++) {
+            t = a[i]
+            for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]
+            a[j + 1] = t
+        }
+        return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+    }
+    BEGIN { ne = split(edges, e, ",") }
+    $1 ~ /_[A-Za-z]+\.csv:[0-9]+$/ && $NF ~ /%$/ {
+        f = $1; sub(/\.csv:[0-9]+$/, "", f); sub(/.*_/, "", f)
+        s = $(NF - 5) + 0; x = $NF; sub("%", "", x)
+        r = 0; for (i = 1; i <= ne; i++) if (s >= e[i]) r = i
+        k = f SUBSEP r; n[k]++; v[k, n[k]] = x + 0; seen[f] = 1
+    }
+    END {
+        for (f in seen) for (r = 0; r <= ne; r++) {
+            k = f SUBSEP r; if (!n[k]) continue
+            delete a; for (i = 1; i <= n[k]; i++) a[i] = v[k, i]
+            printf "%-9s %6s .. %-6s %6d samples  median %+.1f%%\n", f, r ? e[r] : 0,
+                   r < ne ? e[r + 1] - 1 : "", n[k], median(a, n[k])
+        }
+    }' "$2" | sort -k1,1 -k2,2n
+}
+{
+    echo "# platforms/tengige.xml: median residual per size range (bytes)"
+    ranges 64,1420,65537 "$scratch/shipped.txt"
+    echo "# by the fit's segments"
+    ranges 128,1420,33500,65537 "$scratch/shipped.txt"
+    echo "# the same segments without a latency factor: the ping-pong"
+    ranges 64,1420,65537 "$scratch/nolat.txt" | grep PingPong
+} > "$out-residuals.txt"
+echo "fit: $out-fit.txt"
+cat "$out-residuals.txt"
+
+# The shipped network level is the fit's: every number of the simcoll/inter
+# properties and of the NIC link, in base units, within 0.06% (4 digits).
+numbers() {
+    awk '
+    function si(v,   u, x) {
+        x = v + 0; u = v; sub(/^[-+0-9.eE]+/, "", u)
+        if (u == "s" || u == "") return x
+        if (u == "ms") return x * 1e-3
+        if (u == "us") return x * 1e-6
+        if (u == "ns") return x * 1e-9
+        if (u == "ps") return x * 1e-12
+        if (u == "Bps") return x
+        if (u == "kBps") return x * 1e3
+        if (u == "MBps") return x * 1e6
+        if (u == "GBps") return x * 1e9
+        return "unit?" u
+    }
+    /<prop id="simcoll\/inter\// || /<link id="node-0_nic"/ {
+        name = $0; sub(/^.*id="/, "", name); sub(/".*$/, "", name)
+        n = 0
+        while (match($0, /(value|bandwidth|latency)="[^"]*"/)) {
+            val = substr($0, RSTART, RLENGTH); $0 = substr($0, RSTART + RLENGTH)
+            sub(/^[a-z]+="/, "", val); sub(/"$/, "", val)
+            m = split(val, part, /[;:]/)
+            for (i = 1; i <= m; i++) print name "#" (++n), si(part[i])
+        }
+    }' "$1" | sort
+}
+numbers "$plat" > "$scratch/shipped.num"
+numbers "$scratch/refit.xml" > "$scratch/refit.num"
+join -a 1 -a 2 -e missing -o 0,1.2,2.2 "$scratch/shipped.num" "$scratch/refit.num" | awk '
+    { d = $2 - $3; if (d < 0) d = -d; t = $3 < 0 ? -$3 : $3
+      if ($2 == "missing" || $3 == "missing" || d > 6e-4 * t) { bad = 1; print "differs: " $0 } }
+    END { if (bad || NR == 0) exit 1 }' || {
+    echo "tengige.sh: $plat's network level is not what the point-to-point files give" >&2
+    exit 1
+}
+echo "tengige.sh: platforms/tengige.xml's network level is the fit (to 4 digits)"
