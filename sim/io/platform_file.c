@@ -1033,8 +1033,7 @@ sc_err_t sc_platform_find(const char *option, const char *name, char *out, size_
     return sc_error(SC_ERR_INPUT,
                     "%s '%s': no such file here%s%s (a shipped platform is found by its name: "
                     "gige.xml, ib4x.xml, ib4x-edr.xml, ib-hdr100.xml, roce-25g.xml, roce-50g.xml, "
-                    "tengige.xml; "
-                    "SIMCOLL_PLATFORM_PATH adds directories)",
+                    "tengige.xml, orfeo-genoa.xml; SIMCOLL_PLATFORM_PATH adds directories)",
                     option, name, looked[0] ? ", nor in" : "", looked[0] ? looked + 1 : "");
 }
 
