@@ -517,9 +517,11 @@ static char *smpi_variant(const char *config)
     free(a);
     if (!config)
         return b;
-    char *with = malloc(strlen(config) + 32);
+    static const char form[] = "<platform version=\"4.1\">\n  <config>%s</config>";
+    size_t len = strlen(config) + sizeof form; /* the form's %s makes room for the NUL */
+    char *with = malloc(len);
     CU_ASSERT_PTR_NOT_NULL_FATAL(with);
-    sprintf(with, "<platform version=\"4.1\">\n  <config>%s</config>", config);
+    snprintf(with, len, form, config);
     char *c = replaced(b, "<platform version=\"4.1\">", with);
     free(b);
     free(with);
