@@ -377,7 +377,11 @@ measure() {
 # Predictions: "algo np size" lines in, "algo np size sim_time_s mean_rank_time_s" out.
 predict() {
     sort -u | while read -r algo np size; do
-        "$simcoll" --platform "$1" --algo "$algo" --np "$np" --size "$size" --mapping cyclic \
+        # a barrier carries no data: simcoll refuses a --size it would ignore
+        sizes="--size $size"
+        [ "$algo" = barrier ] && sizes=
+        # shellcheck disable=SC2086 # $sizes is one option and its value, or nothing
+        "$simcoll" --platform "$1" --algo "$algo" --np "$np" $sizes --mapping cyclic \
             --no-payload --format csv |
             awk -F, -v a="$algo" -v n="$np" -v s="$size" '
                 NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }

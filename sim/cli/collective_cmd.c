@@ -154,26 +154,32 @@ static void lists_free(lists_t *l)
     free(l->sizes);
 }
 
-/* --root, --op and --type are refused when no collective run has a root
- * or reduces: silently ignored, they would let a user think they mattered. */
+/* --root, --op, --type and --size are refused when no collective run has a
+ * root, reduces or has data: silently ignored, they would let a user think
+ * they mattered. */
 static sc_err_t check_applies(const sc_run_opts_t *o, const lists_t *l)
 {
-    int rooted = 0, reduces = 0;
+    int rooted = 0, reduces = 0, data = 0;
     for (int i = 0; i < l->nalgos; i++) {
         rooted |= sc_kind(l->algos[i]->collective)->has_root;
         reduces |= sc_kind(l->algos[i]->collective)->is_reduction;
+        data |= sc_kind(l->algos[i]->collective)->has_data;
     }
     if (o->coll) {
         rooted = sc_kind_find(o->coll)->has_root;
         reduces = sc_kind_find(o->coll)->is_reduction;
+        data = sc_kind_find(o->coll)->has_data;
     }
     const char *option = o->root_given && !rooted ? "--root"
                          : o->op_given && !reduces ? "--op"
                          : o->type_given && !reduces ? "--type"
+                         : o->size_list && !data ? "--size"
                                                       : NULL;
     if (!option)
         return SC_OK;
-    const char *applies = strcmp(option, "--root") ? "reduce and allreduce" : "bcast and reduce";
+    const char *applies = !strcmp(option, "--root")   ? "bcast and reduce"
+                          : !strcmp(option, "--size") ? "allgather, bcast, reduce and allreduce"
+                                                      : "reduce and allreduce";
     if (o->coll)
         return sc_error(SC_ERR_INPUT, "%s applies to %s, not to %s", option, applies, o->coll);
     if (l->nalgos > 1)
