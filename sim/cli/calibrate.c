@@ -125,6 +125,58 @@ static void format_value(sc_measure_kind_t kind, double v, char *out, size_t len
         sc_format_duration(v, out, len);
 }
 
+/* A fit whose median residual on some series is above this is warned of
+ * (refused with --strict): the shipped fits are within 15% (platforms/
+ * README.md), and a wrong template, breakpoint or eager limit gives
+ * hundreds of percent. */
+#define BAD_FIT 0.25
+
+/* Series s's relative errors against the level into errs (sorted by size),
+ * *n of them; the median |error|, or NaN without a point. */
+static double series_median(const sc_level_t *lv, size_t header, int shared_memory,
+                            const sc_series_t *s, double *errs, int *n)
+{
+    *n = 0;
+    for (int j = 0; j < s->npoints; j++) {
+        double want = sc_calibrate_predict(lv, header, shared_memory, s, &s->points[j]);
+        if (!isnan(want) && s->points[j].value > 0)
+            errs[(*n)++] = (want - s->points[j].value) / s->points[j].value;
+    }
+    if (*n == 0)
+        return NAN;
+    qsort(errs, (size_t)*n, sizeof *errs, by_abs);
+    int m = *n;
+    return m % 2 ? fabs(errs[m / 2]) : (fabs(errs[m / 2 - 1]) + fabs(errs[m / 2])) / 2;
+}
+
+/* The largest points of one series, for the errors' room. */
+static int most_points(const all_series_t *all)
+{
+    int cap = 1;
+    for (int i = 0; i < all->n; i++)
+        if (all->series[i].npoints > cap)
+            cap = all->series[i].npoints;
+    return cap;
+}
+
+/* The series with the largest median |error|, or -1; its median in *worst. */
+static int worst_series(const sc_level_t *lv, size_t header, int shared_memory,
+                        const all_series_t *all, double *worst)
+{
+    double *errs = malloc((size_t)most_points(all) * sizeof *errs);
+    int at = -1, n;
+    *worst = 0;
+    for (int i = 0; errs && i < all->n; i++) {
+        double median = series_median(lv, header, shared_memory, &all->series[i], errs, &n);
+        if (!isnan(median) && median > *worst) {
+            *worst = median;
+            at = i;
+        }
+    }
+    free(errs);
+    return at;
+}
+
 /* Residuals of the level against every point: per point with `detail`,
  * then per series the median and largest relative error. */
 static void print_residuals(const sc_level_t *lv, size_t header, int shared_memory,
@@ -148,11 +200,7 @@ static void print_residuals(const sc_level_t *lv, size_t header, int shared_memo
             }
         }
     }
-    int cap = 1;
-    for (int i = 0; i < all->n; i++)
-        if (all->series[i].npoints > cap)
-            cap = all->series[i].npoints;
-    double *errs = malloc((size_t)cap * sizeof *errs);
+    double *errs = malloc((size_t)most_points(all) * sizeof *errs);
     if (!errs)
         return;
     printf("\n# residuals per series: (predicted - measured) / measured\n");
@@ -160,16 +208,10 @@ static void print_residuals(const sc_level_t *lv, size_t header, int shared_memo
            "largest");
     for (int i = 0; i < all->n; i++) {
         const sc_series_t *s = &all->series[i];
-        int n = 0;
-        for (int j = 0; j < s->npoints; j++) {
-            double want = sc_calibrate_predict(lv, header, shared_memory, s, &s->points[j]);
-            if (!isnan(want) && s->points[j].value > 0)
-                errs[n++] = (want - s->points[j].value) / s->points[j].value;
-        }
+        int n;
+        double median = series_median(lv, header, shared_memory, s, errs, &n);
         if (n == 0)
             continue;
-        qsort(errs, (size_t)n, sizeof *errs, by_abs);
-        double median = n % 2 ? fabs(errs[n / 2]) : (fabs(errs[n / 2 - 1]) + fabs(errs[n / 2])) / 2;
         /* A file of several series (IMB's sections) names each by its
          * process count. */
         char name[512];
@@ -187,7 +229,7 @@ static void print_residuals(const sc_level_t *lv, size_t header, int shared_memo
 static const char usage[] =
     "usage: simcoll calibrate MEASUREMENTS --like FILE [-o OUT] [--level inter|intra]\n"
     "                         [--breakpoints S,S,...] [--eager-limit S] [--latency-factor]\n"
-    "                         [--report]\n"
+    "                         [--report] [--strict]\n"
     "       simcoll calibrate --report --platform FILE MEASUREMENTS [--level inter|intra]\n"
     "       (either form) [--processes LO-HI]\n"
     "MEASUREMENTS (each may be given several times):\n"
@@ -206,7 +248,9 @@ static const char usage[] =
     "what --level intra fits (without a ping-pong: to the streams alone).\n"
     "--latency-factor also fits a latency factor per segment (SMPI's lat-factor): each\n"
     "segment's ping-pong intercept over the first's, so that every segment's intercept\n"
-    "comes back; without it, the first segment's intercept alone gives the latency.\n";
+    "comes back; without it, the first segment's intercept alone gives the latency.\n"
+    "A fit that misses a series by more than 25% at the median is warned of on\n"
+    "stderr; --strict refuses it instead (exit 2, no file written).\n";
 
 enum {
     OPT_LIKE = 300,
@@ -217,6 +261,7 @@ enum {
     OPT_PLATFORM,
     OPT_PROCESSES,
     OPT_LATENCY_FACTOR,
+    OPT_STRICT,
     OPT_HELP
 };
 
@@ -263,7 +308,7 @@ static const char *const levels[] = {"intra", "inter", NULL};
 /* The options of `simcoll calibrate`, and the measurements they name. */
 typedef struct {
     const char *like, *platform, *out, *breakpoints_text, *eager_text;
-    int level, report, np_lo, np_hi, latency_factor;
+    int level, report, np_lo, np_hi, latency_factor, strict;
     all_series_t all;
     /* every file named, for sc_files_distinct: at most one per argument
      * and -o */
@@ -272,7 +317,7 @@ typedef struct {
 } calibrate_opts_t;
 
 /* getopt_long's table: one option per measurement format, then the rest. */
-static void calibrate_longopts(struct option longopts[NSOURCES + 11])
+static void calibrate_longopts(struct option longopts[NSOURCES + 12])
 {
     for (int i = 0; i < NSOURCES; i++)
         longopts[i] = (struct option){sources[i].option + 2, required_argument, NULL, i};
@@ -288,14 +333,15 @@ static void calibrate_longopts(struct option longopts[NSOURCES + 11])
     longopts[NSOURCES + 8] = (struct option){"processes", required_argument, NULL, OPT_PROCESSES};
     longopts[NSOURCES + 9] = (struct option){"latency-factor", no_argument, NULL,
                                              OPT_LATENCY_FACTOR};
-    longopts[NSOURCES + 10] = (struct option){NULL, 0, NULL, 0};
+    longopts[NSOURCES + 10] = (struct option){"strict", no_argument, NULL, OPT_STRICT};
+    longopts[NSOURCES + 11] = (struct option){NULL, 0, NULL, 0};
 }
 
 /* Reads argv into *o (o->files allocated by the caller), reading each
  * measurement file as it comes; sets *done after --help. */
 static sc_err_t parse_calibrate_opts(int argc, char **argv, calibrate_opts_t *o, int *done)
 {
-    struct option longopts[NSOURCES + 11];
+    struct option longopts[NSOURCES + 12];
     calibrate_longopts(longopts);
     char **args = argv + 1;
     int c;
@@ -322,6 +368,7 @@ static sc_err_t parse_calibrate_opts(int argc, char **argv, calibrate_opts_t *o,
         case OPT_EAGER: o->eager_text = optarg; break;
         case OPT_REPORT: o->report = 1; break;
         case OPT_LATENCY_FACTOR: o->latency_factor = 1; break;
+        case OPT_STRICT: o->strict = 1; break;
         case OPT_LEVEL: err = sc_cli_choice(optarg, "--level", levels, &o->level); break;
         case OPT_PROCESSES: err = parse_processes(optarg, &o->np_lo, &o->np_hi); break;
         case OPT_HELP:
@@ -363,6 +410,9 @@ static sc_err_t check_calibrate_opts(calibrate_opts_t *o)
                                       "--platform FILE to report on a platform, not both");
     if (o->platform && o->out)
         return sc_error(SC_ERR_INPUT, "calibrate: -o writes a fitted platform; with --platform "
+                                      "nothing is fitted");
+    if (o->platform && o->strict)
+        return sc_error(SC_ERR_INPUT, "calibrate: --strict refuses a bad fit; with --platform "
                                       "nothing is fitted");
     if (o->platform && o->latency_factor)
         return sc_error(SC_ERR_INPUT, "calibrate: --latency-factor is part of a fit; with "
@@ -450,14 +500,39 @@ static sc_err_t fit_level(const calibrate_opts_t *o, int argc, char **argv)
     sc_fit_t fit;
     if (!err)
         err = sc_calibrate_fit(&spec, o->all.series, o->all.n, &fit);
+    double worst = 0;
+    int bad = err ? -1
+                  : worst_series(&fit.level, plat.header_bytes, o->level == SC_LEVEL_INTRA,
+                                 &o->all, &worst);
+    if (worst <= BAD_FIT)
+        bad = -1;
     /* With -o the fit is printed once its platform has loaded and been
-     * written: a fit that makes no platform prints nothing but the error. */
-    if (!err && o->out)
+     * written: a fit that makes no platform prints nothing but the error.
+     * --strict writes and prints no bad fit: refused input leaves stdout
+     * empty. */
+    int refused = o->strict && bad >= 0;
+    if (!err && o->out && !refused)
         err = write_fitted(o, &fit, argc, argv);
-    if (!err) {
+    if (!err && !refused) {
         print_fit(&fit, levels[o->level]);
         print_residuals(&fit.level, plat.header_bytes, o->level == SC_LEVEL_INTRA, &o->all,
                         o->report);
+    }
+    if (!err && bad >= 0) {
+        const sc_series_t *s = &o->all.series[bad];
+        char what[900];
+        snprintf(what, sizeof what,
+                 "the fit misses %s (%s) by %.1f%% at the median, above %.0f%%: the model does "
+                 "not follow these measurements (residuals above); check the template's level "
+                 "(--level), the breakpoints and the eager limit",
+                 s->path, kind_name(s->kind), 100 * worst, 100 * BAD_FIT);
+        if (refused)
+            err = sc_error(SC_ERR_INPUT,
+                           "calibrate --strict: %s; nothing written (without --strict, the "
+                           "fit and its residuals are printed)",
+                           what);
+        else
+            fprintf(stderr, "simcoll: warning: %s\n", what);
     }
     free(breakpoints);
     sc_platform_destroy(&plat);
