@@ -68,3 +68,9 @@ int sc_test_temp_file(char *path)
     close(fd);
     return 0;
 }
+
+int sc_test_sample(void)
+{
+    const char *k = getenv("SIMCOLL_TEST_SAMPLE");
+    return k && atoi(k) > 1 ? atoi(k) : 1;
+}

@@ -27,4 +27,16 @@ int sc_test_generic(const sc_algo_t *algo);
 extern const int sc_test_nps[];
 extern const int sc_test_nnps;
 
+/* The sanitizer job's share of the long suites' cases: SIMCOLL_TEST_SAMPLE
+ * = k (.ci/run) makes them run one case in k, in turn over what each case
+ * varies, so that every algorithm still runs; 1 (every case) without it.
+ * The normal build runs them whole. */
+int sc_test_sample(void);
+
+/* 1 if case number `index` runs under that sampling. */
+static inline int sc_test_sampled(long index)
+{
+    return index % sc_test_sample() == 0;
+}
+
 #endif

@@ -37,11 +37,14 @@ static int check_results(const char *relative, sc_placement_t placement, const i
     if (!plat)
         return 0;
     int runs = 0;
+    long cases = 0;
     for (const sc_algo_t *a = sc_algos; a->name; a++)
         for (int i = 0; i < nnps; i++)
             for (int s = 0; s < NSIZES; s++) {
                 int np = nps[i];
-                if (!applies(a, np, plat) || (sizes[s] > 10000 && np > BIG_NP))
+                /* + i: the sampled size turns from one count to the next */
+                if (!applies(a, np, plat) || (sizes[s] > 10000 && np > BIG_NP) ||
+                    !sc_test_sampled(cases++ + i))
                     continue;
                 sc_run_spec_t spec = {.plat = plat, .algo = a, .np = np,
                                       .bytes = fit(a, sizes[s]), .root = np / 3,
@@ -63,22 +66,22 @@ static int check_results(const char *relative, sc_placement_t placement, const i
 
 static void test_gige_block(void)
 {
-    CU_ASSERT_TRUE(check_results("platforms/gige.xml", SC_PLACE_BLOCK, sc_test_nps, sc_test_nnps) > 200);
+    CU_ASSERT_TRUE(check_results("platforms/gige.xml", SC_PLACE_BLOCK, sc_test_nps, sc_test_nnps) > 200 / sc_test_sample());
 }
 
 static void test_gige_cyclic(void)
 {
-    CU_ASSERT_TRUE(check_results("platforms/gige.xml", SC_PLACE_CYCLIC, sc_test_nps, sc_test_nnps) > 200);
+    CU_ASSERT_TRUE(check_results("platforms/gige.xml", SC_PLACE_CYCLIC, sc_test_nps, sc_test_nnps) > 200 / sc_test_sample());
 }
 
 static void test_ib4x_block(void)
 {
-    CU_ASSERT_TRUE(check_results("platforms/ib4x.xml", SC_PLACE_BLOCK, sc_test_nps, sc_test_nnps) > 200);
+    CU_ASSERT_TRUE(check_results("platforms/ib4x.xml", SC_PLACE_BLOCK, sc_test_nps, sc_test_nnps) > 200 / sc_test_sample());
 }
 
 static void test_ib4x_cyclic(void)
 {
-    CU_ASSERT_TRUE(check_results("platforms/ib4x.xml", SC_PLACE_CYCLIC, sc_test_nps, sc_test_nnps) > 200);
+    CU_ASSERT_TRUE(check_results("platforms/ib4x.xml", SC_PLACE_CYCLIC, sc_test_nps, sc_test_nnps) > 200 / sc_test_sample());
 }
 
 /* Nodes of 8, 4, 6, 8, 3 cores: 29 ranks fill them all. */
@@ -87,7 +90,7 @@ static void test_uneven_nodes(void)
     static const int nps[] = {6, 11, 13, 16, 21, 29};
     for (int pl = 0; pl < 2; pl++)
         CU_ASSERT_TRUE(check_results("tests/platforms/uneven.xml", (sc_placement_t)pl, nps,
-                                     (int)(sizeof nps / sizeof nps[0])) > 50);
+                                     (int)(sizeof nps / sizeof nps[0])) > 50 / sc_test_sample());
 }
 
 /* On a platform where no two messages share a link the cost model is exact:
@@ -100,11 +103,12 @@ static void check_model_exact(const char *relative, const int *nps, int nnps,
         return;
     double worst = 0;
     int runs = 0;
+    long cases = 0;
     for (const sc_algo_t *a = sc_algos; a->name; a++)
         for (int pl = 0; pl < 2; pl++)
             for (int i = 0; i < nnps; i++)
                 for (int s = 0; s < nsizes; s++) {
-                    if (!applies(a, nps[i], plat))
+                    if (!applies(a, nps[i], plat) || !sc_test_sampled(cases++ + i + pl))
                         continue;
                     sc_run_spec_t spec = {.plat = plat, .algo = a, .np = nps[i],
                                           .bytes = fit(a, msizes[s]), .root = nps[i] - 1,
@@ -129,7 +133,7 @@ static void check_model_exact(const char *relative, const int *nps, int nnps,
                     sc_run_result_destroy(&res);
                 }
     printf(" [%d runs, largest relative difference %.2g] ", runs, worst);
-    CU_ASSERT_TRUE(runs > min_runs);
+    CU_ASSERT_TRUE(runs > min_runs / sc_test_sample());
 }
 
 /* Sizes straddle both eager limits of tests/platforms/nocontention.xml

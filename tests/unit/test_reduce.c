@@ -138,15 +138,9 @@ static int all_ops_at(int np)
     return np == 3 || np == 12 || np == 33 || np == 100;
 }
 
-/* The sanitizer job's share of the process counts above: SIMCOLL_GRID_SAMPLE
- * = k keeps every k-th (.ci/run: the grids took most of its time, and a
- * memory error of an algorithm shows at a few counts as well as at many)
- * and 3 and 12, where every operation runs. */
-static int grid_sample(void)
-{
-    const char *k = getenv("SIMCOLL_GRID_SAMPLE");
-    return k && atoi(k) > 1 ? atoi(k) : 1;
-}
+/* Under SIMCOLL_TEST_SAMPLE = k (sc_test_sample), the grids keep every
+ * k-th process count and 3 and 12, where every operation runs: a memory
+ * error of an algorithm shows at a few counts as well as at many. */
 
 /* Every reduction algorithm x the process counts and lengths above x the
  * operations of `type`, roots spread over the ranks. */
@@ -160,7 +154,7 @@ static void check_grid(sc_type_t type)
     for (int o = 0; o < SC_NOPS; o++)
         if (sc_op_check((sc_op_t)o, type) == SC_OK)
             ops[nops++] = (sc_op_t)o;
-    int runs = 0, sample = grid_sample();
+    int runs = 0, sample = sc_test_sample();
     for (const sc_algo_t *a = sc_algos; a->name; a++) {
         if (!sc_algo_is_reduction(a) || !sc_test_generic(a))
             continue;
@@ -200,14 +194,14 @@ static void test_grid_double(void)
 /* 1 MiB vectors: every algorithm and operation on a few process counts (a
  * power of two for the algorithms that need one, and two that are not;
  * the grid suites cover many more counts with small vectors). Under
- * SIMCOLL_GRID_SAMPLE = k, every k-th operation at each count, in turn. */
+ * SIMCOLL_TEST_SAMPLE = k, every k-th operation at each count, in turn. */
 static void test_one_mib(void)
 {
     const sc_platform_t *plat = sc_test_platform(BIG);
     if (!plat)
         return;
     static const int nps[] = {7, 16, 65};
-    int runs = 0, sample = grid_sample();
+    int runs = 0, sample = sc_test_sample();
     for (const sc_algo_t *a = sc_algos; a->name; a++)
         for (int t = 0; sc_algo_is_reduction(a) && sc_test_generic(a) && t < SC_NTYPES; t++)
             for (int o = 0; o < SC_NOPS; o++)
