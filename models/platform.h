@@ -98,6 +98,7 @@ typedef struct {
     int param;     /* its index in sc_params (models/params.h) */
     int at;        /* its level, an sc_param_at_t */
     double lo, hi; /* seconds or bytes */
+    double mid;    /* the value the platform holds (a size: whole bytes) */
 } sc_range_t;
 
 typedef struct {

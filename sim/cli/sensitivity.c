@@ -146,11 +146,9 @@ sc_err_t sc_ranges_print(FILE *out, const char *path, const sc_run_spec_t *spec,
     for (int corner = 0; corner < 1 << n && !err; corner++) {
         for (int i = 0; i < n; i++) {
             const sc_range_t *r = &plat->ranges[i];
-            double middle = sc_params[r->param].kind == SC_PARAM_SIZE ? floor((r->lo + r->hi) / 2)
-                                                                      : (r->lo + r->hi) / 2;
             double end = corner & (1 << i) ? r->hi : r->lo;
             scalings[i] = (sc_scaling_t){&sc_params[r->param], (sc_param_at_t)r->at,
-                                         end / middle};
+                                         end / r->mid};
         }
         sc_platform_t at_corner;
         sc_run_result_t res;

@@ -215,9 +215,9 @@ static sc_err_t parse_value(const char *what, const sc_param_t *spec, const sc_p
         return sc_error(SC_ERR_INPUT, "%s = '%s': at most %d parameters may be ranges (a run "
                                       "reports the time at every corner, 2^%d)",
                         what, text, SC_MAX_RANGES, SC_MAX_RANGES);
-    plat->ranges[plat->nranges++] =
-        (sc_range_t){.param = (int)(target - sc_params), .at = at, .lo = lo, .hi = hi};
     *v = spec->kind == SC_PARAM_SIZE ? floor((lo + hi) / 2) : (lo + hi) / 2;
+    plat->ranges[plat->nranges++] = (sc_range_t){
+        .param = (int)(target - sc_params), .at = at, .lo = lo, .hi = hi, .mid = *v};
     return SC_OK;
 }
 
