@@ -10,21 +10,39 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The time a piece carrying `data` bytes holds the level's link, the
+ * bandwidth shared: its wire bytes over the bandwidth. */
+static double link_time(const sc_level_t *lv, size_t header, size_t data)
+{
+    return round((double)(data + header) / sc_level_bandwidth_factor(lv, data)) /
+           lv->bandwidth_Bps;
+}
+
+/* The least time the piece takes at its flow bound, 0 without one. */
+static double flow_time(const sc_level_t *lv, size_t header, size_t data)
+{
+    double bound = sc_level_flow_bound(lv, data);
+    return bound > 0 ? (double)(data + header) / bound : 0;
+}
+
 /* A level's wire time of a piece carrying `data` bytes (models/cost.c's
  * sc_wire_time, without a platform at hand). */
 static double wire(const sc_level_t *lv, size_t header, size_t data)
 {
     return lv->latency_s * sc_level_latency_factor(lv, data) +
-           round((double)(data + header) / sc_level_bandwidth_factor(lv, data)) /
-               lv->bandwidth_Bps;
+           fmax(link_time(lv, header, data), flow_time(lv, header, data));
 }
 
 /* Messages per second in one direction between two nodes when `pairs`
- * cores stream at once, each busy `per_message` a message: the slowest of
- * the cores, the NIC's gap and the wire. */
-static double stream_rate(const sc_level_t *lv, int pairs, double per_message, double link)
+ * cores stream at once, each busy `per_message` a message and each
+ * message `flow` at its flow bound: the slowest of the cores, the
+ * messages' own rate, the NIC's gap and the wire, which holds each for
+ * `link`. */
+static double stream_rate(const sc_level_t *lv, int pairs, double per_message, double flow,
+                          double link)
 {
-    double rate = per_message > 0 ? pairs / per_message : INFINITY;
+    double busiest = fmax(per_message, flow);
+    double rate = busiest > 0 ? pairs / busiest : INFINITY;
     if (lv->gap_s > 0 && 1 / lv->gap_s < rate)
         rate = 1 / lv->gap_s;
     if (link > 0 && 1 / link < rate)
@@ -37,8 +55,7 @@ double sc_calibrate_predict(const sc_level_t *lv, size_t header, int shared_memo
 {
     size_t m = p->bytes;
     double os = sc_level_send_overhead(lv, m), orr = sc_level_recv_overhead(lv, m);
-    double link = round((double)(m + header) / sc_level_bandwidth_factor(lv, m)) /
-                  lv->bandwidth_Bps;
+    double link = link_time(lv, header, m), flow = flow_time(lv, header, m);
     int pairs = s->pairs > 0 ? s->pairs : 1;
     switch (s->kind) {
     case SC_MEASURE_LATENCY:
@@ -54,10 +71,11 @@ double sc_calibrate_predict(const sc_level_t *lv, size_t header, int shared_memo
         return m <= lv->eager_limit ? orr : wire(lv, header, 0) + wire(lv, header, m) + orr;
     case SC_MEASURE_BANDWIDTH:
     case SC_MEASURE_MESSAGE_RATE: /* senders busy o_s a message, receivers o_r */
-        return (double)m * stream_rate(lv, pairs, os > orr ? os : orr, link);
+        return (double)m * stream_rate(lv, pairs, os > orr ? os : orr, flow, link);
     case SC_MEASURE_BIBANDWIDTH: /* every core sends and receives; the two
                                     directions share a node's one memory link */
-        return 2 * (double)m * stream_rate(lv, pairs, os + orr, shared_memory ? 2 * link : link);
+        return 2 * (double)m *
+               stream_rate(lv, pairs, os + orr, flow, shared_memory ? 2 * link : link);
     case SC_MEASURE_COLLECTIVE:
         break;
     }
@@ -593,7 +611,8 @@ cleanup:
  * first segment's intercept, so l_0 = 1. Each is kept in the range
  * platform files hold it to. */
 static void fit_latency_factor(const double *a, const int *used, const double *starts, int nseg,
-                               double eager_end, double h, sc_fit_t *fit, sc_level_t *lv)
+                               double eager_end, double h, const sc_piecewise_t *f,
+                               sc_fit_t *fit, sc_level_t *lv)
 {
     const char *param = "latency-factor";
     const sc_param_t *range = sc_param_find(param, strlen(param), SC_AT_INTER);
@@ -603,7 +622,6 @@ static void fit_latency_factor(const double *a, const int *used, const double *s
         note(fit, "lat-factor", "-", "none: the latency is 0, and no factor changes that");
         return;
     }
-    const sc_piecewise_t *f = &lv->bandwidth_factor;
     double handshake = 2 * (L + h / (B * f->seg[0].start));
     lv->latency_factor = (sc_piecewise_t){.n = nseg};
     for (int k = 0; k < nseg; k++) {
@@ -737,10 +755,19 @@ sc_err_t sc_calibrate_fit(const sc_fit_spec_t *spec, const sc_series_t *series, 
         snprintf(value, sizeof value, "%.6g B/s", B);
         note(fit, "bandwidth", value, "the largest streaming bandwidth in %s", bw.files);
     } else {
-        B = 1 / b[last];
+        /* In shared memory the flow factor may not pass 1: the fastest
+         * slope, not the last, gives the link. */
+        int k = last;
+        for (int j = 0; spec->shared_memory && j < nseg; j++)
+            if (used[j] >= 2 && b[j] > 0 && b[j] < b[k])
+                k = j;
+        B = 1 / b[k];
         snprintf(value, sizeof value, "%.6g B/s", B);
-        note(fit, "bandwidth", value, "1 / the latency's slope over %d sizes from %.0f bytes",
-             used[last], starts[last]);
+        note(fit, "bandwidth", value, "1 / the latency's slope over %d sizes from %.0f bytes%s",
+             used[k], starts[k],
+             spec->shared_memory ? ", one pair's fastest: what all the node's cores copy at "
+                                   "once was not measured"
+                                 : "");
     }
     if (!(B > 0 && isfinite(B))) {
         err = sc_error(SC_ERR_INPUT, "calibrate: the measurements in %s give a bandwidth of %g "
@@ -749,12 +776,28 @@ sc_err_t sc_calibrate_fit(const sc_fit_spec_t *spec, const sc_series_t *series, 
         goto cleanup;
     }
     lv->bandwidth_Bps = B;
-    lv->bandwidth_factor = (sc_piecewise_t){.n = nseg};
+    /* A ping-pong's slope is one pair's rate. On a network it is the
+     * wire's (one pair fills a NIC, and what slows it, packets and
+     * headers, takes the wire's time): the bandwidth factor, charged to
+     * the links as SMPI does. In shared memory it is what one core copies,
+     * a small part of what the node's memory carries for all its cores at
+     * once: the flow factor, which bounds each message alone. */
+    const char *factor_name = spec->shared_memory ? "flow factor" : "factor";
+    double most = spec->shared_memory ? 1 : 2;
+    sc_piecewise_t *pair_factor =
+        spec->shared_memory ? &lv->flow_factor : &lv->bandwidth_factor;
+    lv->bandwidth_factor = lv->flow_factor = (sc_piecewise_t){0};
+    pair_factor->n = nseg;
     for (int k = 0; k < nseg; k++) {
         double f = used[k] >= 2 && b[k] > 0 ? 1 / (b[k] * B) : NAN;
-        segment_name(name, sizeof name, "factor", starts, k, nseg);
-        if (!(f > 0 && f <= 2)) {
-            f = k > 0 ? lv->bandwidth_factor.seg[k - 1].start : 1;
+        segment_name(name, sizeof name, factor_name, starts, k, nseg);
+        if (f > most) {
+            f = most;
+            snprintf(value, sizeof value, "%.4g", f);
+            note(fit, name, value, "the latency's slope over %d sizes is faster than the "
+                                   "bandwidth: the most the factor may be", used[k]);
+        } else if (!(f > 0)) {
+            f = k > 0 ? pair_factor->seg[k - 1].start : 1;
             snprintf(value, sizeof value, "%.4g", f);
             note(fit, name, value, "%s: the one below",
                  used[k] < 2 ? "fewer than two sizes here" : "no usable slope here");
@@ -763,14 +806,17 @@ sc_err_t sc_calibrate_fit(const sc_fit_spec_t *spec, const sc_series_t *series, 
             note(fit, name, value, "bandwidth / (1 / the latency's slope over %d sizes)",
                  used[k]);
         }
-        lv->bandwidth_factor.seg[k] = (sc_segment_t){starts[k], f, 0};
+        pair_factor->seg[k] = (sc_segment_t){starts[k], f, 0};
     }
-    if (per_message > 0 &&
+    note(fit, spec->shared_memory ? "factor" : "flow factor", "none",
+         spec->shared_memory ? "shared memory: the flow factor takes the slope"
+                             : "a network: the bandwidth factor takes the slope");
+    if (per_message > 0 && !spec->shared_memory &&
         (err = cores_take_excess(series, nseries, starts, nseg, b, B, per_message,
                                  per_message_recv, fit, lv)))
         goto cleanup;
     /* The first segment's intercept is L plus the header's time. */
-    double L = a[0] - h / (B * lv->bandwidth_factor.seg[0].start);
+    double L = a[0] - h / (B * pair_factor->seg[0].start);
     if (used[0] == 0 || L < 0) {
         L = L < 0 ? 0 : spec->fallback->latency_s;
         snprintf(value, sizeof value, "%.6g s", L);
@@ -785,7 +831,8 @@ sc_err_t sc_calibrate_fit(const sc_fit_spec_t *spec, const sc_series_t *series, 
     /* The template's factor multiplied the template's latency. */
     lv->latency_factor = (sc_piecewise_t){0};
     if (spec->latency_factor)
-        fit_latency_factor(a, used, starts, nseg, (double)spec->eager_limit + 1, h, fit, lv);
+        fit_latency_factor(a, used, starts, nseg, (double)spec->eager_limit + 1, h, pair_factor,
+                           fit, lv);
 
     if (spec->shared_memory) {
         lv->gap_s = 0;

@@ -42,8 +42,10 @@ void sc_model_destroy(sc_model_t *model);
 double sc_wire_bytes(const sc_platform_t *plat, const sc_level_t *lv, size_t data);
 
 /* Time that piece takes on an idle route: latency * latency factor(data)
- * + wire bytes / bandwidth. SimGrid's links give it the latency; the
- * engines add the rest of it at the receiver (sc_protocol_extra_latency). */
+ * + wire bytes / bandwidth, or, if longer, the header and data at the
+ * level's flow bound (sc_level_flow_bound). SimGrid's links give it the
+ * latency; the engines add the rest of it at the receiver
+ * (sc_protocol_extra_latency). */
 double sc_wire_time(const sc_platform_t *plat, const sc_level_t *lv, size_t data);
 
 /* The gap g of the network level, shared by the transport and the models:
@@ -80,9 +82,10 @@ int sc_model_hier_level(const sc_model_t *model, int a, int b);
 /* Every message is costed as the transport of sim/ carries it, assuming no
  * other message shares a link (no contention). Each piece on the wire
  * carries the platform's header of h bytes besides any data, and a piece of
- * d data bytes takes w(d) = L l(d) + (h + d) / (B f(d)) (sc_wire_time), l
- * the latency factor and f the bandwidth factor (both 1 by default; the
- * header-only RTS and CTS take l(0) and f(0)):
+ * d data bytes takes w(d) = L l(d) + (h + d) / (B min(f(d), F(d)))
+ * (sc_wire_time), l the latency factor, f the bandwidth factor and F the
+ * flow factor (1, 1 and none by default; the header-only RTS and CTS take
+ * l(0), f(0) and F(0)):
  *
  *   eager (bytes <= eager_limit): the sender spends o_s(m) and the message
  *     leaves (after any wait for the NIC's gap, sc_model_depart); the data

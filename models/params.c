@@ -42,8 +42,9 @@ const sc_param_t sc_params[] = {
     {"overhead", LEVELS, SC_PARAM_DURATION, 0, 1.0, 0, SC_CARRIER_PROP, 0, "send-overhead", 0, NULL,
      NULL, "the software overhead of an %s message", LEVEL(send_overhead)},
     {"bandwidth-factor", LEVELS, SC_PARAM_PIECEWISE_FACTOR, 0, 2.0, 1, SC_CARRIER_PROP, 0, NULL, 0,
-     "factor", "per segment, 1 / the ping-pong's slope over the bandwidth",
-     "the share of the level's bandwidth an %s message gets", LEVEL(bandwidth_factor)},
+     "factor", "network, per segment: 1 / the ping-pong's slope over the bandwidth",
+     "the share of the level's bandwidth an %s message gets, charged to its links",
+     LEVEL(bandwidth_factor)},
     /* At least 1: the engines add the latency beyond the route's after
      * SimGrid has delivered a message, and cannot take any away
      * (sc_protocol_extra_latency). SMPI's own default lat-factor peaks at
@@ -56,6 +57,15 @@ const sc_param_t sc_params[] = {
     {"latency-factor", LEVELS, SC_PARAM_PIECEWISE_FACTOR, 1, 1000, 0, SC_CARRIER_PROP, 0, NULL, 0,
      NULL, NULL, "the multiple of the level's latency an %s message takes",
      LEVEL(latency_factor)},
+    /* At most 1: a message cannot pass its links' bandwidth. calibrate
+     * fits it instead of the bandwidth factor on shared memory, where one
+     * pair's ping-pong shows what one core copies, not what the node's
+     * memory carries for all its cores (experiments/validation/README.md,
+     * ORFEO). */
+    {"flow-factor", LEVELS, SC_PARAM_PIECEWISE_FACTOR, 0, 1.0, 1, SC_CARRIER_PROP, 0, NULL, 0,
+     "flow factor", "shared memory, per segment: 1 / the ping-pong's slope over the bandwidth",
+     "the most of the level's bandwidth one %s message moves at, whatever its links carry",
+     LEVEL(flow_factor)},
     {"eager-limit", LEVELS, SC_PARAM_SIZE, 0, 0x1p40, 0, SC_CARRIER_PROP, 1, NULL, 1, NULL, NULL,
      "the largest %s message sent eagerly (bytes)", LEVEL(eager_limit)},
     {"gap", SC_AT(SC_AT_INTER), SC_PARAM_DURATION, 0, 1.0, 0, SC_CARRIER_PROP, 0, NULL, 1, "g",

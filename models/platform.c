@@ -59,6 +59,11 @@ double sc_level_latency_factor(const sc_level_t *lv, size_t bytes)
     return sc_piecewise_at(&lv->latency_factor, bytes, 1);
 }
 
+double sc_level_flow_bound(const sc_level_t *lv, size_t bytes)
+{
+    return sc_piecewise_at(&lv->flow_factor, bytes, 0) * lv->bandwidth_Bps;
+}
+
 const char *sc_placement_name(sc_placement_t placement)
 {
     return placement == SC_PLACE_CYCLIC ? "cyclic" : "block";

@@ -57,6 +57,11 @@ sc_piecewise_t sc_piecewise_constant(double value);
  *           1 unless measurements show otherwise; SMPI's smpi/bw-factor and
  *           smpi/lat-factor). Both go by the message's data bytes m, the
  *           header not counted;
+ *   F       a message moves no faster than flow_factor(m) * bandwidth,
+ *           however little else shares its links: what one pair's copy
+ *           or adapter allows, which many pairs' messages do not share
+ *           (bandwidth_factor, SMPI's, charges the links instead). No
+ *           segments: only the links bound a message;
  *   o_r(m)  the receiver's core is busy for this long once it has the
  *           message (recv_overhead);
  *   g       between the network levels: the node's NIC takes one message
@@ -68,6 +73,7 @@ typedef struct {
     sc_piecewise_t send_overhead, recv_overhead; /* seconds */
     sc_piecewise_t bandwidth_factor;             /* no segments: 1 */
     sc_piecewise_t latency_factor;               /* no segments: 1; at least 1 */
+    sc_piecewise_t flow_factor;                  /* no segments: no bound */
     double gap_s;         /* per message at each NIC, each direction */
     size_t eager_limit;   /* larger messages use the rendezvous protocol */
 } sc_level_t;
@@ -82,6 +88,10 @@ double sc_level_send_overhead(const sc_level_t *lv, size_t bytes);
 double sc_level_recv_overhead(const sc_level_t *lv, size_t bytes);
 double sc_level_bandwidth_factor(const sc_level_t *lv, size_t bytes);
 double sc_level_latency_factor(const sc_level_t *lv, size_t bytes);
+
+/* The most bytes/s of data one message of `bytes` moves at on the level,
+ * flow_factor(m) * bandwidth; 0 if only its links bound it. */
+double sc_level_flow_bound(const sc_level_t *lv, size_t bytes);
 
 typedef struct {
     char *name;

@@ -146,8 +146,8 @@ fitted() { # FILE PARAMETER: the fitted value, in base units
 socket_lat=$(awk -v a="$(fitted "$out-fit-socket.txt" latency)" \
                  -v b="$(fitted "$out-fit-intra.txt" latency)" 'BEGIN { printf "%.4g", (a - b) * 1e9 }')
 socket_bw=$(awk -v bx="$(fitted "$out-fit-socket.txt" bandwidth)" \
-                -v fx="$(fitted "$out-fit-socket.txt" 'factor [2048, 131073)')" \
-                -v fs="$(fitted "$out-fit-intra.txt" 'factor [2048, 131073)')" \
+                -v fx="$(fitted "$out-fit-socket.txt" 'flow factor [2048, 131073)')" \
+                -v fs="$(fitted "$out-fit-intra.txt" 'flow factor [2048, 131073)')" \
                 'BEGIN { printf "%.4g", bx * fx / fs / 1e9 }')
 "$simcoll" platform --like "$scratch/inter.xml" --nodes 2 --cores 64 --sockets 2 \
     --set "socket.latency=${socket_lat}ns" --set "socket.bandwidth=${socket_bw}GBps" \
@@ -213,12 +213,17 @@ join "$scratch/shipped.med" "$scratch/refit.med" | awk '
     exit 1
 }
 
+# The model before the flow factor: the same fit, the ping-pong's per-byte
+# cost of shared memory charged to the node's one SHARED memory link as a
+# bandwidth factor (every intra-node message of the node together then
+# moves at one pair's rate).
+sed 's|"simcoll/intra/flow-factor"|"simcoll/intra/bandwidth-factor"|' "$plat" > "$scratch/before.xml"
 # A what-if, not a validation (chosen after seeing the errors): the per-byte
 # cost of the shared-memory eager messages charged to the two cores (half
-# each, on o_s and o_r) instead of to the node's one SHARED memory link, on
-# which calibrate puts it when a ping-pong is all there is.
+# each, on o_s and o_r), which are then busy with it, instead of bounding
+# each message (the flow factor).
 awk '
-    /"simcoll\/intra\/bandwidth-factor"/ { match($0, /value="[^"]*"/); f = substr($0, RSTART + 7, RLENGTH - 8) }
+    /"simcoll\/intra\/flow-factor"/ { match($0, /value="[^"]*"/); f = substr($0, RSTART + 7, RLENGTH - 8) }
     /<link id="node-0_membus"/ { match($0, /bandwidth="[^"]*"/); b = substr($0, RSTART + 11, RLENGTH - 12) }
     END {
         sub(/GBps$/, "", b); B = b * 1e9; n = split(f, seg, ";"); o = ""
@@ -234,7 +239,7 @@ if ! grep -q 'GBps"' "$plat" || [ ! -s "$scratch/whatif.os" ]; then
 fi
 sed -e "s|\"simcoll/intra/send-overhead\" value=\"[^\"]*\"|\"simcoll/intra/send-overhead\" value=\"$(cat "$scratch/whatif.os")\"|" \
     -e "s|\"simcoll/intra/recv-overhead\" value=\"[^\"]*\"|\"simcoll/intra/recv-overhead\" value=\"$(cat "$scratch/whatif.os")\"|" \
-    -e 's|"simcoll/intra/bandwidth-factor" value="[^"]*"|"simcoll/intra/bandwidth-factor" value="0:1"|' \
+    -e 's|"simcoll/intra/flow-factor" value="[^"]*"|"simcoll/intra/flow-factor" value="0:1"|' \
     "$plat" > "$scratch/whatif.xml"
 
 # --- Predictions ---------------------------------------------------------
@@ -252,8 +257,8 @@ while read -r job file alg dyn ran algo; do
     profile) what="--coll bcast --mpi $profile" ;;
     *) what="--algo $algo" ;;
     esac
-    for p in shipped whatif; do
-        case $p in shipped) pf=$plat ;; whatif) pf=$scratch/whatif.xml ;; esac
+    for p in shipped whatif before; do
+        case $p in shipped) pf=$plat ;; *) pf=$scratch/$p.xml ;; esac
         # shellcheck disable=SC2086
         "$simcoll" --platform "$pf" $what --np "$nps" --size "$sizes" --no-payload \
             --format csv > "$scratch/p$n-$p.csv"
@@ -263,26 +268,29 @@ done < "$scratch/series"
 # orfeo.csv: series (varied or fixed), Open MPI's algorithm number and what
 # ran, process count, bytes, simcoll's algorithm, measured and predicted mean
 # seconds, relative error, the slowest rank's predicted time, the what-if's
-# prediction and error, and whether the measured run used coll/han (128
-# ranks, 64 a node: Open MPI 5.0.5's hierarchical broadcast, which simcoll
-# does not have; below 128 the job is on one node, or its nodes hold unequal
-# counts, and han steps aside).
+# prediction and error, whether the measured run used coll/han (128 ranks,
+# 64 a node: Open MPI 5.0.5's hierarchical broadcast, which simcoll does not
+# have; below 128 the job is on one node, or its nodes hold unequal counts,
+# and han steps aside), and the model before the flow factor's prediction
+# and error.
 n=0
 {
-    echo "series,ompi_algorithm,ran,np,size_bytes,algo,measured_s,predicted_s,error,predicted_slowest_s,whatif_s,whatif_error,han"
+    echo "series,ompi_algorithm,ran,np,size_bytes,algo,measured_s,predicted_s,error,predicted_slowest_s,whatif_s,whatif_error,han,before_s,before_error"
     while read -r job file alg dyn ran algo; do
         n=$((n + 1))
         awk -F, -v series="${file%%/*}" -v alg="$alg" -v ran="$ran" '
             FILENAME == ARGV[1] { m[$1 "," $2] = $3; next }
             FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
             FILENAME == ARGV[2] { w[$(c["np"]) "," $(c["size_bytes"])] = $(c["mean_rank_time_s"]); next }
+            FILENAME == ARGV[3] { b[$(c["np"]) "," $(c["size_bytes"])] = $(c["mean_rank_time_s"]); next }
             { k = $(c["np"]) "," $(c["size_bytes"]) }
             (k in m) && m[k] > 0 {
-                p = $(c["mean_rank_time_s"]); q = w[k]
-                printf "%s,%s,%s,%s,%s,%.9g,%.9g,%.4f,%.9g,%.9g,%.4f,%s\n", series, alg, ran, k,
-                       $(c["algo"]), m[k], p, (p - m[k]) / m[k], $(c["sim_time_s"]), q,
-                       (q - m[k]) / m[k], $(c["np"]) == 128 ? "yes" : "no" }' \
-            "$scratch/m$n.csv" "$scratch/p$n-whatif.csv" "$scratch/p$n-shipped.csv"
+                p = $(c["mean_rank_time_s"]); q = w[k]; r = b[k]
+                printf "%s,%s,%s,%s,%s,%.9g,%.9g,%.4f,%.9g,%.9g,%.4f,%s,%.9g,%.4f\n", series, alg,
+                       ran, k, $(c["algo"]), m[k], p, (p - m[k]) / m[k], $(c["sim_time_s"]), q,
+                       (q - m[k]) / m[k], $(c["np"]) == 128 ? "yes" : "no", r, (r - m[k]) / m[k] }' \
+            "$scratch/m$n.csv" "$scratch/p$n-whatif.csv" "$scratch/p$n-before.csv" \
+            "$scratch/p$n-shipped.csv"
     done < "$scratch/series"
 } > "$out.csv"
 
@@ -294,7 +302,7 @@ rows() { # SERIES ALG NP_LO NP_HI COLUMN: errors of those points
 {
     echo "# osu_bcast on ORFEO GENOA (robonoff/HPC-project $commit), platforms/orfeo-genoa.xml"
     echo "# relative error (predicted - measured) / measured of mean_rank_time_s against OSU's average"
-    echo "# series alg ran simcoll processes: points median|error| largest | what-if: median largest"
+    echo "# series alg ran simcoll processes: points median|error| largest | what-if: median largest | before: median largest"
     while read -r job file alg dyn ran algo; do
         series=${file%%/*}
         for r in "2 64 one-node" "65 127 two-nodes-flat" "128 128 two-nodes-han"; do
@@ -303,7 +311,8 @@ rows() { # SERIES ALG NP_LO NP_HI COLUMN: errors of those points
             a=$(rows "$series" "$alg" "$1" "$2" 9 | stats)
             [ "$a" = "-" ] && continue
             b=$(rows "$series" "$alg" "$1" "$2" 12 | stats | cut -d' ' -f2-)
-            echo "$series $alg $ran $algo $3($1-$2): $a | $b"
+            c=$(rows "$series" "$alg" "$1" "$2" 15 | stats | cut -d' ' -f2-)
+            echo "$series $alg $ran $algo $3($1-$2): $a | $b | $c"
         done
     done < "$scratch/series"
     for r in "2 64" "65 127" "128 128" "2 128"; do
@@ -311,7 +320,8 @@ rows() { # SERIES ALG NP_LO NP_HI COLUMN: errors of those points
         set -- $r
         a=$(awk -F, -v lo="$1" -v hi="$2" 'NR > 1 && $4 >= lo && $4 <= hi { print $9 }' "$out.csv" | stats)
         b=$(awk -F, -v lo="$1" -v hi="$2" 'NR > 1 && $4 >= lo && $4 <= hi { print $12 }' "$out.csv" | stats | cut -d' ' -f2-)
-        echo "all processes $1-$2: $a | $b"
+        c=$(awk -F, -v lo="$1" -v hi="$2" 'NR > 1 && $4 >= lo && $4 <= hi { print $15 }' "$out.csv" | stats | cut -d' ' -f2-)
+        echo "all processes $1-$2: $a | $b | $c"
     done
     # The varied series on one node (the rerun of the default left out) by
     # size: 2 ranks share a CCX; up to 1 KiB, 2 to 128 KiB (eager copies),
@@ -324,7 +334,9 @@ rows() { # SERIES ALG NP_LO NP_HI COLUMN: errors of those points
         a=$(awk -F, -v lo="$1" -v hi="$2" -v s0="$3" -v s1="$4" "$sel { print \$9 }" "$out.csv" | stats)
         b=$(awk -F, -v lo="$1" -v hi="$2" -v s0="$3" -v s1="$4" "$sel { print \$12 }" "$out.csv" | stats |
             cut -d' ' -f2-)
-        echo "varied processes $1-$2, bytes $3-$4: $a | $b"
+        c=$(awk -F, -v lo="$1" -v hi="$2" -v s0="$3" -v s1="$4" "$sel { print \$15 }" "$out.csv" | stats |
+            cut -d' ' -f2-)
+        echo "varied processes $1-$2, bytes $3-$4: $a | $b | $c"
     done
     echo
     # Rankings: at each (series, processes, size) where several algorithms
@@ -335,8 +347,8 @@ rows() { # SERIES ALG NP_LO NP_HI COLUMN: errors of those points
     # neither way; a point whose measurements all tie has no tau). Points
     # where simcoll predicts every algorithm alike (2 processes: each is one
     # message) rank nothing and are left out.
-    echo "# rankings: series processes: points top-1-agree mean-tau median-tau (what-if: top-1 mean-tau)"
-    for col in 8 11; do
+    echo "# rankings: series processes: points top-1-agree mean-tau median-tau (what-if: top-1 mean-tau) (before: top-1 mean-tau)"
+    for col in 8 11 14; do
         awk -F, -v col="$col" 'NR > 1 && !($1 == "varied" && $2 == 1) {
             k = $1 SUBSEP $4 SUBSEP $5; n[k]++; m[k, n[k]] = $7; p[k, n[k]] = $col }
             END {
@@ -370,10 +382,12 @@ rows() { # SERIES ALG NP_LO NP_HI COLUMN: errors of those points
             b=$(echo "$a" | awk '{ n++; t += $3 } $4 != "none" { print $4 > "/dev/stderr"; m++; s += $4 }
                 END { printf "%d %d/%d %.2f", n, t, n, m ? s / m : 0 }' 2> "$scratch/taus")
             med=$(sort -g "$scratch/taus" | awk '{ v[++n] = $1 } END { if (n) printf "%.2f", n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }')
-            w=$(awk -v s="$s" -v lo="$1" -v hi="$2" '$1 == s && $2 >= lo && $2 <= hi { n++; t += $3 }
-                $1 == s && $2 >= lo && $2 <= hi && $4 != "none" { m++; x += $4 }
-                END { printf "%d/%d %.2f", t, n, m ? x / m : 0 }' "$scratch/rank11")
-            echo "$s $1-$2: $b $med ($w)"
+            other() { # FILE: top-1 and mean tau of another prediction
+                awk -v s="$s" -v lo="$1" -v hi="$2" '$1 == s && $2 >= lo && $2 <= hi { n++; t += $3 }
+                    $1 == s && $2 >= lo && $2 <= hi && $4 != "none" { m++; x += $4 }
+                    END { printf "%d/%d %.2f", t, n, m ? x / m : 0 }' "$3"
+            }
+            echo "$s $1-$2: $b $med ($(other "$1" "$2" "$scratch/rank11")) ($(other "$1" "$2" "$scratch/rank14"))"
         done
     done
     echo

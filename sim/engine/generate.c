@@ -322,6 +322,10 @@ static sc_err_t smpi_config(const template_t *t, const char *zone, char **config
                                "cannot take; give one value",
                                p->name);
     }
+    if (!err && plat.level[SC_LEVEL_INTER].flow_factor.n > 0)
+        err = sc_error(SC_ERR_INPUT,
+                       "--smpi-config: the network has a flow-factor, a bound on each message "
+                       "that SMPI has no setting for; remove it to write SMPI's settings");
     size_t len = 0;
     FILE *f = NULL;
     if (!err && !(f = open_memstream(config, &len)))

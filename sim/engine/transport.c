@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/replay/wait_any.h"
+#include "sim/replay/s4u_calls.h"
 
 /* Every rank owns one mailbox, its inbox, and is declared its permanent
  * receiver: a message put there starts flowing at once, whether or not the
@@ -292,10 +292,15 @@ static sg_mailbox_t inbox_of(const rank_t *rk, int rank)
     return rk->world->ranks[rank].inbox;
 }
 
-/* Bytes an envelope carrying `data` bytes to `peer` occupies on the wire. */
-static long wire_size(const rank_t *rk, int peer, size_t data)
+/* Puts in flight to `peer` a payload carrying `data` bytes: its wire
+ * bytes, at most at its level's flow bound. */
+static sg_comm_t put(const rank_t *rk, int peer, void *payload, size_t data)
 {
-    return (long)sc_protocol_wire_bytes(rk->world->model, rk->comm.rank, peer, data);
+    const sc_model_t *model = rk->world->model;
+    int me = rk->comm.rank;
+    return sc_mailbox_put_async(inbox_of(rk, peer), payload,
+                                (long)sc_protocol_wire_bytes(model, me, peer, data),
+                                sc_protocol_rate_bound(model, me, peer, data));
 }
 
 /* Counts an envelope put in flight to rank dst, and whether dst may see it
@@ -322,8 +327,7 @@ static void post_unwaited(rank_t *rk, sc_envelope_t *env, size_t data)
         return;
     }
     env->sent = sent;
-    *sent = (sent_t){sg_mailbox_put_async(inbox_of(rk, dst), env, wire_size(rk, dst, data)), env,
-                     0, rk->sent};
+    *sent = (sent_t){put(rk, dst, env, data), env, 0, rk->sent};
     rk->sent = sent;
     envelope_sent(rk->world, dst);
 }
@@ -409,8 +413,7 @@ static void on_send_data(sc_matcher_t *m, const sc_envelope_t *cts)
         }
         rk->cap_puts = cap;
     }
-    sg_comm_t c = sg_mailbox_put_async(inbox_of(rk, s->peer), data,
-                                       wire_size(rk, s->peer, s->bytes));
+    sg_comm_t c = put(rk, s->peer, data, s->bytes);
     envelope_sent(rk->world, s->peer);
     rk->puts[rk->nputs++] = (put_t){c, s};
 }

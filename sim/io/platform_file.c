@@ -1003,8 +1003,8 @@ sc_err_t sc_platform_xml_check(const char *option, const char *name, const char 
     return err;
 }
 
-/* Directories of shipped platforms, set by CMake: the installed ones and
- * the source tree's. */
+/* Directories of shipped platforms, set by CMake: the source tree's, then
+ * the installed ones. */
 #ifndef SC_PLATFORM_DIRS
 #define SC_PLATFORM_DIRS ""
 #endif

@@ -52,6 +52,18 @@ double sc_protocol_wire_bytes(const sc_model_t *model, int src, int dst, size_t 
     return sc_wire_bytes(model->plat, sc_model_level(model, src, dst), data);
 }
 
+double sc_protocol_rate_bound(const sc_model_t *model, int src, int dst, size_t data)
+{
+    const sc_level_t *lv = sc_model_level(model, src, dst);
+    double bound = sc_level_flow_bound(lv, data);
+    if (!(bound > 0))
+        return -1;
+    /* The wire bytes are the data and header inflated by the bandwidth
+     * factor: the same share of them per second. */
+    double wire = sc_wire_bytes(model->plat, lv, data);
+    return bound * wire / (double)(data + model->plat->header_bytes);
+}
+
 double sc_protocol_extra_latency(const sc_model_t *model, int src, int dst, size_t data)
 {
     const sc_level_t *lv = sc_model_level(model, src, dst);

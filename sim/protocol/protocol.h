@@ -106,6 +106,13 @@ double sc_protocol_departure(const sc_model_t *model, const sc_send_plan_t *plan
  * wire. */
 double sc_protocol_wire_bytes(const sc_model_t *model, int src, int dst, size_t data);
 
+/* The most wire bytes a second SimGrid may move an envelope carrying
+ * `data` bytes from src to dst at, so that its header and data go no
+ * faster than its level's flow bound (sc_level_flow_bound): the engines
+ * set it as the communication's rate, which bounds that flow alone while
+ * its links' bandwidth stays shared. -1 without a flow factor. */
+double sc_protocol_rate_bound(const sc_model_t *model, int src, int dst, size_t data);
+
 /* The latency beyond its route's that an envelope carrying `data` bytes
  * from src to dst takes: (l(data) - 1) L of its level, 0 without a latency
  * factor. */

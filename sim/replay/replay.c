@@ -1,7 +1,7 @@
 /* The replay engine: one actor per node plays its ranks' schedules.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "replay.h"
-#include "wait_any.h"
+#include "s4u_calls.h"
 
 #include <simgrid/actor.h>
 #include <simgrid/comm.h>
@@ -186,7 +186,8 @@ static sg_comm_t put(sc_envelope_t *env, size_t data)
 {
     node_t *to = node_of_rank(env->dst);
     double wire = sc_protocol_wire_bytes(R.model, env->src, env->dst, data);
-    sg_comm_t comm = sg_mailbox_put_async(to->inbox, env, (long)wire);
+    sg_comm_t comm = sc_mailbox_put_async(to->inbox, env, (long)wire,
+                                          sc_protocol_rate_bound(R.model, env->src, env->dst, data));
     envelope_sent(to);
     return comm;
 }

@@ -107,6 +107,38 @@ static void test_recovers_level(void)
         NEAR(sc_calibrate_predict(&fit.level, HEADER, 0, &s[2], &s[2].points[j]),
              s[2].points[j].value);
     CU_ASSERT_TRUE(fit.nnotes >= 9);
+    CU_ASSERT_EQUAL(fit.level.flow_factor.n, 0); /* a network's slope is the wire's */
+    free_series(s, 3);
+}
+
+/* In shared memory a ping-pong's slope is one pair's copy rate: it comes
+ * back as the flow factor, which bounds each message alone, and not as a
+ * bandwidth factor charged to the node's one memory link; the link's
+ * bandwidth is the fastest slope, so that no factor passes 1. */
+static void test_shared_memory_pingpong(void)
+{
+    sc_level_t want = truth(0);
+    want.bandwidth_Bps = 31e9;
+    want.bandwidth_factor = (sc_piecewise_t){0};
+    want.flow_factor = (sc_piecewise_t){3, {{0, 0.07, 0}, {1420, 0.085, 0}, {131073, 1, 0}}};
+    sc_series_t s[3] = {make_series(&want, SC_MEASURE_SEND_OVERHEAD, 0, "isend.csv"),
+                        make_series(&want, SC_MEASURE_RECV_OVERHEAD, 0, "recv.csv"),
+                        make_series(&want, SC_MEASURE_LATENCY, 0, "lat.txt")};
+    sc_level_t start = sc_level_hockney(1e-6, 1e9, 0.8e-6, 65536);
+    start.bandwidth_factor = sc_piecewise_constant(0.5); /* the template's: dropped */
+    sc_fit_spec_t spec = spec_for(&start);
+    spec.shared_memory = 1;
+    sc_fit_t fit;
+    CU_ASSERT_EQUAL_FATAL(sc_calibrate_fit(&spec, s, 3, &fit), SC_OK);
+    CU_ASSERT_EQUAL(fit.level.bandwidth_factor.n, 0);
+    CU_ASSERT_EQUAL_FATAL(fit.level.flow_factor.n, 3);
+    NEAR(fit.level.bandwidth_Bps, want.bandwidth_Bps);
+    for (int k = 0; k < 3; k++)
+        NEAR(fit.level.flow_factor.seg[k].start, want.flow_factor.seg[k].start);
+    NEAR(fit.level.latency_s, want.latency_s);
+    for (int j = 1; j < s[2].npoints; j += 3)
+        NEAR(sc_calibrate_predict(&fit.level, HEADER, 1, &s[2], &s[2].points[j]),
+             s[2].points[j].value);
     free_series(s, 3);
 }
 
@@ -332,6 +364,8 @@ void sc_suite_calibrate(void)
     CU_pSuite s = CU_add_suite("calibrate", NULL, NULL);
     CU_add_test(s, "a known level comes back", test_recovers_level);
     CU_add_test(s, "latency factors per segment, with the option", test_latency_factor);
+    CU_add_test(s, "shared memory: a ping-pong's slope bounds each message",
+                test_shared_memory_pingpong);
     CU_add_test(s, "shared memory from streams alone", test_shared_memory_from_streams);
     CU_add_test(s, "streaming bandwidth and the NIC's gap", test_bandwidth_and_gap);
     CU_add_test(s, "no ping-pong, no fit", test_needs_pingpong);

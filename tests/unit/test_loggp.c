@@ -1,7 +1,7 @@
 /* The LogGP parameters of a level, one message at a time and under
  * concurrency: simulated times against closed forms worked out here from
  * the numbers of tests/platforms/loggp*.xml, and against the cost models;
- * with latency factors in both engines.
+ * with latency factors and flow factors in both engines.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include <CUnit/CUnit.h>
 #include <math.h>
@@ -263,6 +263,75 @@ static void test_latency_factor(void)
             }
 }
 
+/* tests/platforms/loggp-flow.xml, by hand. */
+static double flow_intra_F(double m) { return m < 1024 ? 0.2 : 0.5; }
+static double flow_inter_F(double m) { return m < 65536 ? 0.5 : 1; }
+static double flow_wire(int inter, double m)
+{
+    if (!inter) /* one 1 GB/s memory bus of 200 ns, no bandwidth factor */
+        return 200e-9 + (H + m) / (flow_intra_F(m) * 1e9);
+    /* two NIC links of 5 us, 100 MB/s; the wire bytes inflated by the
+     * bandwidth factor 0.8, unless the flow bound is slower still */
+    return 10e-6 + fmax(round((H + m) / 0.8) / 100e6, (H + m) / (flow_inter_F(m) * 100e6));
+}
+static double flow_message(int inter, double m)
+{
+    if (!inter)
+        return 1e-6 + flow_wire(0, m) + 0.5e-6; /* always eager */
+    return 3e-6 + (m <= 16384 ? flow_wire(1, m) : 2 * flow_wire(1, 0) + flow_wire(1, m)) + 2e-6;
+}
+
+/* A flow factor bounds each message: alone, a message takes its data and
+ * header at F(m) B (or the wire bytes at B, whichever is slower), in both
+ * engines and in the model; four at once inside a node share the memory
+ * bus only when their bounds add up to more than it carries. */
+static void test_flow_factor(void)
+{
+    const sc_platform_t *plat = sc_test_platform("tests/platforms/loggp-flow.xml");
+    if (!plat)
+        return;
+    static const size_t sizes[] = {1, 1000, 1023, 1024, 5000, 16384, 16385, 65535, 65536, 200000};
+    for (int replay = 0; replay <= 1; replay++)
+        for (int inter = 0; inter <= 1; inter++)
+            for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+                sc_run_spec_t spec = {.plat = plat, .algo = sc_algo_find("bcast-binomial"),
+                                      .np = 2, .bytes = sizes[i], .replay = replay,
+                                      .placement = inter ? SC_PLACE_CYCLIC : SC_PLACE_BLOCK};
+                sc_run_result_t res;
+                CU_ASSERT_EQUAL_FATAL(sc_run(&spec, &res), SC_OK);
+                double want = flow_message(inter, (double)sizes[i]);
+                if (fabs(res.sim_time_s - want) > 1e-9 * want ||
+                    fabs(res.model_time_s - want) > 1e-9 * want) {
+                    fprintf(stderr, "\n%s%s %zu bytes: simulated %.12g, model %.12g, closed "
+                                    "form %.12g\n",
+                            replay ? "replay, " : "", inter ? "inter" : "intra", sizes[i],
+                            res.sim_time_s, res.model_time_s, want);
+                    CU_FAIL("one message does not move at its flow bound");
+                }
+                sc_run_result_destroy(&res);
+            }
+    /* Four pairs on node 0 at once: at 0.2 GB/s each they take 0.8 of the
+     * bus, each as fast as alone; at 0.5 GB/s each the bus's 1 GB/s splits
+     * four ways, 0.25 GB/s each. */
+    sc_algo_t algo = {"fan", SC_BARRIER, fan, fan_model, 0, "4 senders on one node"};
+    static const size_t fan_sizes[] = {500, 8000};
+    for (int replay = 0; replay <= 1; replay++)
+        for (size_t i = 0; i < 2; i++) {
+            double m = (double)fan_sizes[i];
+            sc_run_spec_t spec = {.plat = plat, .algo = &algo, .np = 8, .bytes = fan_sizes[i],
+                                  .replay = replay, .placement = SC_PLACE_BLOCK};
+            sc_run_result_t res;
+            CU_ASSERT_EQUAL_FATAL(sc_run(&spec, &res), SC_OK);
+            double rate = m < 1024 ? 0.2e9 : 0.25e9;
+            double want = 1e-6 + 200e-9 + (H + m) / rate + 0.5e-6;
+            CU_ASSERT_DOUBLE_EQUAL(res.sim_time_s, want, 1e-9 * want);
+            /* The model knows no contention: right where there is none. */
+            if (m < 1024)
+                CU_ASSERT_DOUBLE_EQUAL(res.model_time_s, want, 1e-9 * want);
+            sc_run_result_destroy(&res);
+        }
+}
+
 void sc_suite_loggp(void)
 {
     CU_pSuite s = CU_add_suite("loggp", NULL, NULL);
@@ -270,4 +339,5 @@ void sc_suite_loggp(void)
     CU_add_test(s, "the gap queues a node's messages", test_gap_queues_messages);
     CU_add_test(s, "o_r once per message received", test_recv_overhead_per_message);
     CU_add_test(s, "latency factors, both engines", test_latency_factor);
+    CU_add_test(s, "flow factors bound each message, both engines", test_flow_factor);
 }

@@ -1211,16 +1211,17 @@ static void test_params_table(void)
      * each found by its id. */
     sc_platform_prop_t props[SC_MAX_PLATFORM_PROPS];
     int n = sc_platform_props_list(props);
-    CU_ASSERT_EQUAL(n, 14);
+    CU_ASSERT_EQUAL(n, 16);
     CU_ASSERT_STRING_EQUAL(props[0].id, "simcoll/intra/send-overhead");
     CU_ASSERT_STRING_EQUAL(props[4].id, "simcoll/intra/latency-factor");
-    CU_ASSERT_STRING_EQUAL(props[12].id, "simcoll/inter/gap");
-    CU_ASSERT_STRING_EQUAL(props[13].id, "simcoll/header-bytes");
+    CU_ASSERT_STRING_EQUAL(props[5].id, "simcoll/intra/flow-factor");
+    CU_ASSERT_STRING_EQUAL(props[14].id, "simcoll/inter/gap");
+    CU_ASSERT_STRING_EQUAL(props[15].id, "simcoll/header-bytes");
     for (int i = 0; i < n; i++)
         CU_ASSERT_EQUAL(sc_platform_prop_index(props[i].id), i);
     CU_ASSERT_EQUAL(sc_platform_prop_index("simcoll/intra/gap"), -1);
     char doc[200];
-    sc_param_describe(props[5].param, props[5].at, doc, sizeof doc);
+    sc_param_describe(props[6].param, props[6].at, doc, sizeof doc);
     CU_ASSERT_STRING_EQUAL(doc, "the largest intra-node message sent eagerly (bytes)");
 }
 

@@ -1,16 +1,22 @@
-/* What SimGrid 3.32's C API does not offer: a wait for any of several
- * communications with a timeout, and a test that says when the
- * communication completed.
+/* What SimGrid 3.32's C API does not offer: a send with a rate of its own,
+ * a wait for any of several communications with a timeout, and a test
+ * that says when the communication completed. Both engines use them.
  * SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef SC_WAIT_ANY_H
-#define SC_WAIT_ANY_H
+#ifndef SC_S4U_CALLS_H
+#define SC_S4U_CALLS_H
 
 #include <simgrid/comm.h>
+#include <simgrid/mailbox.h>
 #include <sys/types.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* As sg_mailbox_put_async, the communication moving at most `rate` bytes
+ * a second however idle its links (SimGrid's Comm::set_rate, which the C
+ * API lacks); rate < 0: as fast as its links let it. */
+sg_comm_t sc_mailbox_put_async(sg_mailbox_t mailbox, void *payload, long bytes, double rate);
 
 /* As sg_comm_wait_any_for: the index of a communication that completed
  * (released, as SimGrid's C calls release what they return), or -1 after

@@ -1,5 +1,8 @@
 /* What SimGrid 3.32's C API lacks, in C++.
  *
+ * A communication's own rate (Comm::set_rate) must be set before it
+ * starts, which sg_mailbox_put_async does at once.
+ *
  * SimGrid 3.32's sg_comm_wait_any_for releases every communication it was
  * given when it times out (it keeps a reference only for those other than
  * the one it returns, and returns -1), so a caller that waits again on
@@ -7,11 +10,23 @@
  * rank's next free time, so this is the same call with the references
  * kept. It is C++ because SimGrid's C API cannot take a reference.
  * SPDX-License-Identifier: GPL-2.0-or-later */
-#include "wait_any.h"
+#include "s4u_calls.h"
 
 #include <simgrid/s4u/Comm.hpp>
+#include <simgrid/s4u/Mailbox.hpp>
 
 #include <vector>
+
+sg_comm_t sc_mailbox_put_async(sg_mailbox_t mailbox, void *payload, long bytes, double rate)
+{
+    if (rate < 0)
+        return sg_mailbox_put_async(mailbox, payload, bytes);
+    simgrid::s4u::CommPtr comm = mailbox->put_init(payload, bytes);
+    comm->set_rate(rate);
+    comm->start();
+    comm->add_ref(); /* the caller's, as sg_mailbox_put_async gives it */
+    return comm.get();
+}
 
 ssize_t sc_comm_wait_any_for(sg_comm_t *comms, size_t count, double timeout)
 {
