@@ -6,7 +6,7 @@
 set -eu
 cd "$(dirname "$0")"
 
-packages="gcc g++ make cmake pkg-config libsimgrid-dev libigraph-dev libcunit1-dev libxml2-dev libjemalloc-dev help2man gnuplot-nox pajeng perl"
+packages="gcc g++ make cmake pkg-config libsimgrid-dev libigraph-dev libcunit1-dev libxml2-dev libjemalloc-dev help2man gnuplot-nox pajeng perl openmpi-bin libopenmpi-dev"
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo=sudo
 missing=""

@@ -739,9 +739,10 @@ sc_err_t sc_calibrate_fit(const sc_fit_spec_t *spec, const sc_series_t *series, 
             last = k;
     if (last < 0) {
         err = sc_error(SC_ERR_INPUT,
-                       "calibrate: the ping-pong latency in %s does not grow with the size in "
-                       "any segment, so no bandwidth can be fitted; give sizes over a wider "
-                       "range",
+                       "calibrate: the ping-pong latency in %s, less the send and receive "
+                       "overheads, does not grow with the size in any segment, so no "
+                       "bandwidth can be fitted; give sizes over a wider range, or "
+                       "--breakpoints and --eager-limit at the library's protocol switches",
                        lat.files);
         goto cleanup;
     }

@@ -49,6 +49,10 @@ typedef struct {
     int pairs;              /* SC_MEASURE_MESSAGE_RATE (osu_mbw_mr), and IMB's Uniband
                                and Biband (np/2): the pairs streaming at once, whose
                                total the value is; 0 for one pair */
+    /* Between which ranks, where the file says (simcoll-probe): "intra"
+     * (one node, one socket), "socket" (one node, two sockets), "inter"
+     * (two nodes); else "". */
+    char placement[8];
     sc_point_t *points;
     int npoints;
 } sc_series_t;

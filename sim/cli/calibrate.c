@@ -32,6 +32,7 @@ static const source_t sources[] = {
     {"--imb", SC_MEASURE_FORMAT_IMB, -1},
     {"--netpipe", SC_MEASURE_FORMAT_NETPIPE, SC_MEASURE_LATENCY},
     {"--smpi-csv", SC_MEASURE_FORMAT_SMPI, -1},
+    {"--probe", SC_MEASURE_FORMAT_PROBE, -1},
     {"--measurements", SC_MEASURE_FORMAT_AUTO, -1},
 };
 enum { NSOURCES = sizeof sources / sizeof sources[0] };
@@ -237,6 +238,7 @@ static const char usage[] =
     "  --imb F          Intel MPI Benchmarks (PingPong, PingPing, Uniband, Biband)\n"
     "  --netpipe F      NetPIPE np.out\n"
     "  --smpi-csv F     SimGrid platform-calibration CSV (Isend, Recv, PingPong)\n"
+    "  --probe F        simcoll-probe's file (the series of --level's placement)\n"
     "  --measurements F any of these, recognized from its content\n"
     "Fits one level (default inter: between nodes) of the template's platform to the\n"
     "measurements, prints every fitted value, how it was obtained and the residuals,\n"
@@ -304,6 +306,35 @@ static sc_err_t keep_processes(all_series_t *all, int lo, int hi)
 }
 
 static const char *const levels[] = {"intra", "inter", NULL};
+
+/* A file that says between which ranks it measured (simcoll-probe) gives
+ * the level its series of that placement: the others are left out, and
+ * said so (the link between sockets is fitted by no option yet). */
+static sc_err_t keep_placement(all_series_t *all, const char *level)
+{
+    int kept = 0, other = 0, placed = 0;
+    for (int i = 0; i < all->n; i++) {
+        sc_series_t *s = &all->series[i];
+        placed |= s->placement[0] != '\0';
+        if (!s->placement[0] || !strcmp(s->placement, level)) {
+            all->series[kept++] = *s;
+        } else {
+            other++;
+            sc_series_free(s);
+        }
+    }
+    all->n = kept;
+    if (other)
+        fprintf(stderr, "simcoll: note: --level %s fits the series measured between ranks of "
+                        "placement %s; %d series of other placements not used\n",
+                level, level, other);
+    if (placed && kept == 0)
+        return sc_error(SC_ERR_INPUT, "--level %s: the measurements hold no series between "
+                                      "ranks of placement %s (simcoll-probe found no such "
+                                      "pair of ranks; see the file's '# pair' lines)",
+                        level, level);
+    return SC_OK;
+}
 
 /* The options of `simcoll calibrate`, and the measurements they name. */
 typedef struct {
@@ -398,6 +429,8 @@ static sc_err_t check_calibrate_opts(calibrate_opts_t *o)
         return sc_error(SC_ERR_INPUT, "calibrate needs measurements, e.g. --osu-latency lat.txt "
                                       "(simcoll calibrate --help lists the formats)");
     if (o->np_lo > 0 && (err = keep_processes(&o->all, o->np_lo, o->np_hi)))
+        return err;
+    if ((err = keep_placement(&o->all, levels[o->level])))
         return err;
     if (o->report && !o->like && !o->platform)
         return sc_error(SC_ERR_INPUT, "calibrate --report needs --platform FILE (the platform "

@@ -356,14 +356,16 @@ static sc_err_t scaled(const reader_t *r, const char *what, const char *tok, dou
 static const char *const format_expected[] = {
     [SC_MEASURE_FORMAT_AUTO] =
         ("the output of osu_* ('# OSU MPI ... Test'), IMB-MPI1 ('# Benchmarking NAME'), "
-         "NetPIPE (np.out: 'bytes Mbps seconds') or SimGrid's platform calibration (CSV: "
-         "'MPI_Send,size,start,duration')"),
+         "NetPIPE (np.out: 'bytes Mbps seconds'), SimGrid's platform calibration (CSV: "
+         "'MPI_Send,size,start,duration') or simcoll-probe ('# simcoll-probe 1')"),
     [SC_MEASURE_FORMAT_OSU] = ("OSU micro-benchmarks output (a '# OSU MPI ... Test' header, "
                                "a column header, rows)"),
     [SC_MEASURE_FORMAT_IMB] = "Intel MPI Benchmarks output ('# Benchmarking NAME' blocks)",
     [SC_MEASURE_FORMAT_NETPIPE] = "NetPIPE np.out rows ('bytes Mbps seconds')",
     [SC_MEASURE_FORMAT_SMPI] =
         "SimGrid platform-calibration CSV rows ('MPI_Send,size,start,duration')",
+    [SC_MEASURE_FORMAT_PROBE] =
+        "simcoll-probe's file ('# simcoll-probe 1', then 'kind placement pairs bytes value' rows)",
 };
 
 static const char *const format_found[] = {
@@ -372,7 +374,14 @@ static const char *const format_found[] = {
     [SC_MEASURE_FORMAT_IMB] = "Intel MPI Benchmarks output",
     [SC_MEASURE_FORMAT_NETPIPE] = "a NetPIPE np.out row",
     [SC_MEASURE_FORMAT_SMPI] = "a SimGrid calibration CSV row",
+    [SC_MEASURE_FORMAT_PROBE] = "simcoll-probe's file",
 };
+
+/* s is a trimmed line starting with '#'. */
+static int is_probe_header(const char *s)
+{
+    return starts_with(s, "# simcoll-probe ");
+}
 
 /* s is a trimmed line starting with '#'. */
 static int is_osu_header(const char *s)
@@ -440,9 +449,10 @@ static sc_err_t detect(reader_t *r, sc_measure_format_t *format, int *line, char
     while (next_line(r, &err) > 0) {
         char *s = trim(r->buf);
         if (*s == '#') {
-            sc_measure_format_t f = is_osu_header(s)   ? SC_MEASURE_FORMAT_OSU
-                                    : is_imb_marker(s) ? SC_MEASURE_FORMAT_IMB
-                                                       : SC_MEASURE_FORMAT_AUTO;
+            sc_measure_format_t f = is_osu_header(s)     ? SC_MEASURE_FORMAT_OSU
+                                    : is_imb_marker(s)   ? SC_MEASURE_FORMAT_IMB
+                                    : is_probe_header(s) ? SC_MEASURE_FORMAT_PROBE
+                                                         : SC_MEASURE_FORMAT_AUTO;
             if (f != SC_MEASURE_FORMAT_AUTO) {
                 *format = f;
                 *line = r->line;
@@ -1501,6 +1511,87 @@ static sc_err_t parse_smpi(reader_t *r)
 }
 
 /* ------------------------------------------------------------------ */
+/* simcoll-probe (sim/probe/simcoll_probe.c): "# simcoll-probe 1" first,
+ * comments about the cluster, then rows "kind placement pairs bytes
+ * value"; a series is a run of rows of one kind, placement and pairs. */
+
+static const struct {
+    const char *name;
+    sc_measure_kind_t kind;
+} probe_kinds[] = {
+    {"latency", SC_MEASURE_LATENCY},
+    {"send-overhead", SC_MEASURE_SEND_OVERHEAD},
+    {"recv-overhead", SC_MEASURE_RECV_OVERHEAD},
+    {"bandwidth", SC_MEASURE_BANDWIDTH},
+};
+static const char *const probe_placements[] = {"intra", "socket", "inter"};
+
+static sc_err_t parse_probe(reader_t *r)
+{
+    char *field[MAX_FIELDS + 1], shown[80], copy[LINE_MAX_CHARS + 1];
+    sc_err_t err = SC_OK;
+    int version_seen = 0;
+    reader_rewind(r);
+    while (!err && next_line(r, &err) > 0) {
+        char *s = trim(r->buf);
+        if (!version_seen && *s) {
+            if (strcmp(s, "# simcoll-probe 1") && !starts_with(s, "# simcoll-probe 1:"))
+                return fail_at(r, r->line, "'%s' is not simcoll-probe's first line; expected "
+                                           "'# simcoll-probe 1' (version 1)",
+                               show(s, shown, sizeof shown));
+            version_seen = 1;
+            continue;
+        }
+        if (!*s || *s == '#')
+            continue;
+        snprintf(copy, sizeof copy, "%s", s);
+        int n = split(s, field);
+        if (n != 5)
+            return fail_at(r, r->line, "'%s' has %d fields; expected 5: kind placement pairs "
+                                       "bytes value",
+                           show(copy, shown, sizeof shown), n);
+        size_t k = 0, nk = sizeof probe_kinds / sizeof probe_kinds[0], p = 0;
+        while (k < nk && strcmp(field[0], probe_kinds[k].name))
+            k++;
+        while (p < 3 && strcmp(field[1], probe_placements[p]))
+            p++;
+        if (k == nk)
+            return fail_at(r, r->line, "kind '%s'; expected latency, send-overhead, "
+                                       "recv-overhead or bandwidth",
+                           show(field[0], shown, sizeof shown));
+        if (p == 3)
+            return fail_at(r, r->line, "placement '%s'; expected intra, socket or inter",
+                           show(field[1], shown, sizeof shown));
+        int pairs;
+        size_t bytes;
+        double value;
+        if ((err = get_count(r, "pairs", field[2], &pairs)) ||
+            (err = get_size(r, "bytes", field[3], &bytes)) ||
+            (err = get_real(r, "value", field[4], &value)))
+            return err;
+        if (probe_kinds[k].kind != SC_MEASURE_BANDWIDTH && pairs != 1)
+            return fail_at(r, r->line, "%s with %d pairs; expected 1 (only bandwidth rows "
+                                       "stream several pairs at once)",
+                           probe_kinds[k].name, pairs);
+        const sc_series_t *open = r->open >= 0 ? &r->series[r->open] : NULL;
+        if (!open || open->kind != probe_kinds[k].kind ||
+            strcmp(open->placement, probe_placements[p]) ||
+            open->pairs != (pairs > 1 ? pairs : 0)) {
+            if ((err = series_close(r, "rows")) ||
+                (err = series_open(r, copy, probe_kinds[k].kind, "simcoll-probe 1", NULL, 0,
+                                   pairs > 1 ? pairs : 0)))
+                return err;
+            snprintf(r->series[r->open].placement, sizeof r->series[r->open].placement, "%s",
+                     probe_placements[p]);
+        }
+        err = point_add(r, bytes, value, NAN);
+    }
+    if (!err && !version_seen)
+        err = fail_at(r, 0, "no line in it; expected '# simcoll-probe 1' first");
+    return err;
+}
+
+/* ------------------------------------------------------------------ */
 
 sc_err_t sc_measurements_parse(const char *option, const char *name, const char *text, size_t len,
                                sc_measure_format_t format, sc_series_t **series, int *nseries)
@@ -1531,7 +1622,7 @@ sc_err_t sc_measurements_parse(const char *option, const char *name, const char 
         err = fail_at(r, line, "a NUL byte; expected text");
         goto cleanup;
     }
-    if ((int)format < (int)SC_MEASURE_FORMAT_AUTO || (int)format > (int)SC_MEASURE_FORMAT_SMPI) {
+    if ((int)format < (int)SC_MEASURE_FORMAT_AUTO || (int)format > (int)SC_MEASURE_FORMAT_PROBE) {
         err = sc_error(SC_ERR_RUN, "%s: unknown format %d", r->where, (int)format);
         goto cleanup;
     }
@@ -1559,6 +1650,7 @@ sc_err_t sc_measurements_parse(const char *option, const char *name, const char 
     case SC_MEASURE_FORMAT_OSU: err = parse_osu(r); break;
     case SC_MEASURE_FORMAT_IMB: err = parse_imb(r); break;
     case SC_MEASURE_FORMAT_NETPIPE: err = parse_netpipe(r); break;
+    case SC_MEASURE_FORMAT_PROBE: err = parse_probe(r); break;
     default: err = parse_smpi(r); break;
     }
     if (!err && r->nseries == 0)

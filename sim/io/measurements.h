@@ -1,5 +1,5 @@
 /* Reading benchmark output: OSU micro-benchmarks, Intel MPI Benchmarks,
- * NetPIPE, SimGrid's platform-calibration CSVs.
+ * NetPIPE, SimGrid's platform-calibration CSVs, simcoll-probe's files.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #ifndef SC_IO_MEASUREMENTS_H
 #define SC_IO_MEASUREMENTS_H
@@ -9,13 +9,14 @@
 /* The formats simcoll reads. SC_MEASURE_FORMAT_AUTO recognizes each from its
  * header lines (OSU's "# OSU MPI ... Test", IMB's "# Benchmarking",
  * NetPIPE's three numeric columns, SMPI's "MPI_Op,size,start,duration"
- * rows). */
+ * rows, simcoll-probe's "# simcoll-probe 1" first line). */
 typedef enum {
     SC_MEASURE_FORMAT_AUTO,
     SC_MEASURE_FORMAT_OSU,     /* OSU micro-benchmarks 3.x to 7.x, any test */
     SC_MEASURE_FORMAT_IMB,     /* Intel MPI Benchmarks (IMB-MPI1), 3.x to 2021 */
     SC_MEASURE_FORMAT_NETPIPE, /* NetPIPE 3.x np.out */
-    SC_MEASURE_FORMAT_SMPI     /* SimGrid's platform-calibration CSV */
+    SC_MEASURE_FORMAT_SMPI,    /* SimGrid's platform-calibration CSV */
+    SC_MEASURE_FORMAT_PROBE    /* simcoll-probe's file (sim/probe/) */
 } sc_measure_format_t;
 
 /* Reads every series in the file at `path` (named on the command line by

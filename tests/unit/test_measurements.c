@@ -378,6 +378,57 @@ static void test_smpi(void)
         expect_point(0, 0, 8, 2e-6, NAN, 2);
 }
 
+/* simcoll-probe's own output on this project's machine (sim/probe/;
+ * tests/measurements/probe-*.txt: 2 ranks over shared memory, and over
+ * TCP loopback with --each-rank-a-node): a series per run of rows of one
+ * kind, placement and pairs; refused rows name what is wrong. */
+static void test_probe(void)
+{
+    static const sc_measure_kind_t kinds[] = {SC_MEASURE_LATENCY, SC_MEASURE_SEND_OVERHEAD,
+                                              SC_MEASURE_RECV_OVERHEAD, SC_MEASURE_BANDWIDTH};
+    static const int npoints[] = {29, 21, 21, 7};
+    for (int tcp = 0; tcp <= 1; tcp++) {
+        if (!load(tcp ? "probe-tcp.txt" : "probe-shm.txt", SC_MEASURE_FORMAT_AUTO, 4))
+            continue;
+        for (int i = 0; i < 4; i++) {
+            expect_series(i, kinds[i], "simcoll-probe 1", "", 0, 0, npoints[i]);
+            CU_ASSERT_STRING_EQUAL(series[i].placement, tcp ? "inter" : "intra");
+        }
+    }
+    if (load("probe-shm.txt", SC_MEASURE_FORMAT_PROBE, 4)) {
+        expect_point(0, 0, 1, 5.6625e-7, NAN, 12);
+        expect_point(3, 6, 1048576, 2.107543e9, NAN, 90);
+    }
+    static const char head[] = "# simcoll-probe 1: x\n# a comment\n";
+    char text[256];
+    /* several pairs streaming: one series each */
+    snprintf(text, sizeof text, "%sbandwidth inter 1 8 1e6\nbandwidth inter 2 8 2e6\n"
+                                "bandwidth inter 2 64 9e6\n", head);
+    if (parse_text(text, SC_MEASURE_FORMAT_AUTO, 2)) {
+        CU_ASSERT_EQUAL(series[0].pairs, 0);
+        CU_ASSERT_EQUAL(series[1].pairs, 2);
+        CU_ASSERT_EQUAL(series[1].npoints, 2);
+    }
+    static const struct {
+        const char *rows, *needle;
+    } bad[] = {
+        {"latency intra 1 8\n", "has 4 fields; expected 5"},
+        {"latency nearby 1 8 1e-6\n", "placement 'nearby'; expected intra, socket or inter"},
+        {"bw intra 1 8 1e6\n", "kind 'bw'; expected latency, send-overhead"},
+        {"latency intra 2 8 1e-6\n", "latency with 2 pairs; expected 1"},
+        {"latency intra 0 8 1e-6\n", "pairs '0' is out of range"},
+        {"latency intra 1 8 -1e-6\n", "-1e-6"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(text, sizeof text, "%s%s", head, bad[i].rows);
+        expect_text_refused(text, SC_MEASURE_FORMAT_AUTO, bad[i].needle);
+    }
+    expect_text_refused("# simcoll-probe 2\nlatency intra 1 8 1e-6\n", SC_MEASURE_FORMAT_PROBE,
+                        "expected '# simcoll-probe 1' (version 1)");
+    expect_text_refused("latency intra 1 8 1e-6\n", SC_MEASURE_FORMAT_PROBE,
+                        "expected '# simcoll-probe 1'");
+}
+
 /* Each fixture gives the same with its format named as found by itself. */
 static void test_auto_and_explicit(void)
 {
@@ -680,6 +731,7 @@ void sc_suite_measurements(void)
     CU_add_test(s, "IMB blocks, -npmin, Uniband/Biband units, table", test_imb);
     CU_add_test(s, "NetPIPE np.out", test_netpipe);
     CU_add_test(s, "SimGrid calibration CSVs", test_smpi);
+    CU_add_test(s, "simcoll-probe's files", test_probe);
     CU_add_test(s, "format found from content or named", test_auto_and_explicit);
     CU_add_test(s, "negative, non-finite, oversized numbers refused", test_refused_numbers);
     CU_add_test(s, "headers without data, data without headers, malformed", test_refused_structure);

@@ -1,0 +1,482 @@
+/* simcoll-probe: the point-to-point measurements simcoll calibrate needs,
+ * taken with the cluster's own MPI library, in one file it reads directly.
+ *
+ * Run it under mpirun with ranks on at least two nodes (and, to measure
+ * between sockets, two ranks of a node on different sockets). Rank 0 picks
+ * a partner for each placement it can tell apart from the ranks' host
+ * names and processor ids: "intra" (its node, its socket), "socket" (its
+ * node, another socket), "inter" (another node). For each it measures
+ *   latency        the one-way time of a ping-pong (half the round trip),
+ *                  the median of --reps after --warmup, 1 B to --max-size
+ *                  in powers of two, and eight sizes more inside the
+ *                  largest step of the time between two sizes (where the
+ *                  library switches protocol: eager limit, TCP segment);
+ *   send-overhead  the time inside MPI_Isend (SMPI's calibration measures
+ *                  the same), the receive posted;
+ *   recv-overhead  the time inside MPI_Recv once MPI_Iprobe has seen the
+ *                  message arrive;
+ * and, through one node, k pairs streaming at once (k = 1, 2, 4, ... as
+ * ranks allow), each sender a window of 64 MPI_Isend to its receiver:
+ *   bandwidth      bytes a second in all, between two nodes ("inter") and
+ *                  inside rank 0's node ("intra"), at sizes from 8 B (the
+ *                  message rate) to 1 MiB.
+ * The file starts with the cluster as the probe saw it (hosts, cores,
+ * sockets, ranks, the MPI library, date, command line) in comment lines;
+ * each row is "kind placement pairs bytes value" (seconds, or bytes/s).
+ * Only standard MPI-3 calls: any MPI library runs it. Written here rather
+ * than taken from OSU or IMB because neither measures the overheads nor
+ * knows the ranks' placement, and simcoll calibrate wants both in one file.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* sched_getcpu */
+#endif
+#include <mpi.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { WINDOW = 64, TAG = 7, MAX_SIZES = 64, HOST_LEN = MPI_MAX_PROCESSOR_NAME };
+
+typedef struct {
+    int reps, warmup;
+    long max_size;
+    const char *out;
+    int each_rank_a_node; /* --each-rank-a-node */
+} options_t;
+
+/* Where a rank runs: its host (by name), processor and socket (-1 when
+ * the system does not say). */
+typedef struct {
+    char host[HOST_LEN];
+    int cpu, socket;
+} place_t;
+
+static int me, nranks;
+static place_t *places;
+static char *buffer;
+
+static void die(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (me == 0) {
+        fputs("simcoll-probe: ", stderr);
+        vfprintf(stderr, fmt, ap);
+        fputc('\n', stderr);
+    }
+    va_end(ap);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+    exit(2);
+}
+
+static int parse_count(const char *option, const char *text, long lo, long hi, long *v)
+{
+    char *end;
+    long x = strtol(text, &end, 10);
+    if (*text == '\0' || *end || x < lo || x > hi)
+        die("%s: '%s' is not an integer from %ld to %ld", option, text, lo, hi);
+    *v = x;
+    return 1;
+}
+
+static void parse_options(int argc, char **argv, options_t *o)
+{
+    *o = (options_t){.reps = 100, .warmup = 10, .max_size = 4l << 20, .out = NULL};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        long v;
+        if (!strcmp(a, "--each-rank-a-node")) {
+            o->each_rank_a_node = 1;
+            continue;
+        }
+        if (!strcmp(a, "--help")) {
+            if (me == 0)
+                printf("usage: mpirun ... simcoll-probe [--reps N] [--warmup N] [--max-size "
+                       "BYTES] [--each-rank-a-node] [-o FILE]\n"
+                       "Measures ping-pong latency, send and receive overheads between rank 0 "
+                       "and a rank of each placement (same socket, other socket, other node) "
+                       "and k pairs streaming through one node, for simcoll calibrate --probe "
+                       "FILE. Defaults: 100 repetitions after 10, sizes up to 4 MiB, standard "
+                       "output. --each-rank-a-node counts every rank as a node of its own, to "
+                       "measure a network between the ranks of one host (TCP loopback).\n");
+            MPI_Finalize();
+            exit(0);
+        }
+        if (i + 1 >= argc)
+            die("unknown option '%s' (or it lacks its value): use --reps, --warmup, "
+                "--max-size, --each-rank-a-node, -o or --help",
+                a);
+        const char *value = argv[++i];
+        if (!strcmp(a, "--reps") && parse_count(a, value, 1, 1000000, &v))
+            o->reps = (int)v;
+        else if (!strcmp(a, "--warmup") && parse_count(a, value, 0, 1000000, &v))
+            o->warmup = (int)v;
+        else if (!strcmp(a, "--max-size") && parse_count(a, value, 1, 1l << 30, &v))
+            o->max_size = v;
+        else if (!strcmp(a, "-o") || !strcmp(a, "--output"))
+            o->out = value;
+        else
+            die("unknown option '%s': use --reps, --warmup, --max-size, --each-rank-a-node, -o "
+                "or --help",
+                a);
+    }
+}
+
+/* The socket of processor `cpu` from Linux's sysfs, or -1. */
+static int socket_of_cpu(int cpu)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/physical_package_id",
+             cpu);
+    FILE *f = fopen(path, "r");
+    int id = -1;
+    if (f) {
+        if (fscanf(f, "%d", &id) != 1)
+            id = -1;
+        fclose(f);
+    }
+    return id;
+}
+
+static void gather_places(const options_t *o)
+{
+    place_t mine = {.cpu = sched_getcpu(), .socket = -1};
+    int len = 0;
+    MPI_Get_processor_name(mine.host, &len);
+    if (o->each_rank_a_node)
+        snprintf(mine.host + len, sizeof mine.host - (size_t)len, "#%d", me);
+    if (mine.cpu >= 0)
+        mine.socket = socket_of_cpu(mine.cpu);
+    places = malloc((size_t)nranks * sizeof *places);
+    if (!places)
+        die("out of memory");
+    MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, places, (int)sizeof mine, MPI_BYTE,
+                  MPI_COMM_WORLD);
+}
+
+static int same_host(int a, int b)
+{
+    return !strcmp(places[a].host, places[b].host);
+}
+
+/* The placements, in the order of simcoll's levels. */
+enum { INTRA, SOCKET, INTER, NPLACEMENTS };
+static const char *const placement_name[NPLACEMENTS] = {"intra", "socket", "inter"};
+
+/* Rank 0's partner of placement p, or -1. Ranks whose socket is unknown
+ * count as rank 0's socket: a node of one socket, or a system that does
+ * not say. */
+static int partner(int p)
+{
+    for (int r = 1; r < nranks; r++) {
+        int host = same_host(0, r);
+        int other_socket = places[0].socket >= 0 && places[r].socket >= 0 &&
+                           places[0].socket != places[r].socket;
+        if ((p == INTRA && host && !other_socket) || (p == SOCKET && host && other_socket) ||
+            (p == INTER && !host))
+            return r;
+    }
+    return -1;
+}
+
+static int by_value(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, by_value);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* What one test measures between rank 0 and `peer`: a time in seconds
+ * (rank 0's median), every rank of the two taking part. */
+typedef double (*pair_test_t)(int peer, long bytes, const options_t *o, double *samples);
+
+static double pingpong(int peer, long bytes, const options_t *o, double *t)
+{
+    int other = me == 0 ? peer : 0;
+    for (int i = -o->warmup; i < o->reps; i++) {
+        double start = MPI_Wtime();
+        if (me == 0) {
+            MPI_Send(buffer, (int)bytes, MPI_BYTE, other, TAG, MPI_COMM_WORLD);
+            MPI_Recv(buffer, (int)bytes, MPI_BYTE, other, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Recv(buffer, (int)bytes, MPI_BYTE, other, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(buffer, (int)bytes, MPI_BYTE, other, TAG, MPI_COMM_WORLD);
+        }
+        if (i >= 0)
+            t[i] = (MPI_Wtime() - start) / 2;
+    }
+    return me == 0 ? median(t, o->reps) : 0;
+}
+
+/* The time inside MPI_Isend, the peer's receive already posted (the peer
+ * says so first). */
+static double send_overhead(int peer, long bytes, const options_t *o, double *t)
+{
+    int other = me == 0 ? peer : 0;
+    for (int i = -o->warmup; i < o->reps; i++) {
+        if (me == 0) {
+            MPI_Request req;
+            MPI_Recv(NULL, 0, MPI_BYTE, other, TAG + 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            double start = MPI_Wtime();
+            MPI_Isend(buffer, (int)bytes, MPI_BYTE, other, TAG, MPI_COMM_WORLD, &req);
+            double took = MPI_Wtime() - start;
+            MPI_Wait(&req, MPI_STATUS_IGNORE);
+            if (i >= 0)
+                t[i] = took;
+        } else {
+            MPI_Request req;
+            MPI_Irecv(buffer, (int)bytes, MPI_BYTE, other, TAG, MPI_COMM_WORLD, &req);
+            MPI_Send(NULL, 0, MPI_BYTE, other, TAG + 1, MPI_COMM_WORLD);
+            MPI_Wait(&req, MPI_STATUS_IGNORE);
+        }
+    }
+    return me == 0 ? median(t, o->reps) : 0;
+}
+
+/* The time inside MPI_Recv of a message MPI_Iprobe has seen arrive (past
+ * the eager limit the receive fetches the data too, as calibrate knows). */
+static double recv_overhead(int peer, long bytes, const options_t *o, double *t)
+{
+    int other = me == 0 ? peer : 0;
+    for (int i = -o->warmup; i < o->reps; i++) {
+        if (me == 0) {
+            int there = 0;
+            while (!there)
+                MPI_Iprobe(other, TAG, MPI_COMM_WORLD, &there, MPI_STATUS_IGNORE);
+            double start = MPI_Wtime();
+            MPI_Recv(buffer, (int)bytes, MPI_BYTE, other, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            double took = MPI_Wtime() - start;
+            MPI_Send(NULL, 0, MPI_BYTE, other, TAG + 1, MPI_COMM_WORLD);
+            if (i >= 0)
+                t[i] = took;
+        } else {
+            MPI_Send(buffer, (int)bytes, MPI_BYTE, other, TAG, MPI_COMM_WORLD);
+            MPI_Recv(NULL, 0, MPI_BYTE, other, TAG + 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+    }
+    return me == 0 ? median(t, o->reps) : 0;
+}
+
+/* Runs `test` between rank 0 and peer; every other rank waits. */
+static double between(int peer, pair_test_t test, long bytes, const options_t *o, double *t)
+{
+    double v = 0;
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (me == 0 || me == peer)
+        v = test(peer, bytes, o, t);
+    MPI_Barrier(MPI_COMM_WORLD);
+    return v;
+}
+
+static void row(FILE *f, const char *kind, int placement, int pairs, long bytes, double value)
+{
+    if (me == 0)
+        fprintf(f, "%-13s %-6s %3d %9ld %.6e\n", kind, placement_name[placement], pairs, bytes,
+                value);
+}
+
+/* The sizes of the ping-pong: powers of two up to max, then eight more
+ * inside the step between two sizes where the one-way time grew most
+ * beyond doubling (a protocol switch), which `latency` holds for the
+ * powers of two. Returns how many, ascending. */
+static int switch_sizes(const long *pow2, const double *latency, int n, long *more,
+                        long *from, long *to)
+{
+    double worst = 0;
+    int at = -1;
+    for (int k = 1; k < n; k++) {
+        double grew = latency[k] / (latency[k - 1] > 0 ? latency[k - 1] : 1e-12);
+        if (pow2[k] >= 64 && grew > 2.0 && grew > worst) {
+            worst = grew;
+            at = k;
+        }
+    }
+    if (at < 0)
+        return 0;
+    *from = pow2[at - 1];
+    *to = pow2[at];
+    int m = 0;
+    for (int j = 1; j <= 8; j++) {
+        long s = *from + (*to - *from) * j / 9;
+        if (s > *from && s < *to && (m == 0 || s > more[m - 1]))
+            more[m++] = s;
+    }
+    return m;
+}
+
+static void measure_pair(FILE *f, int p, int peer, const options_t *o, double *t)
+{
+    long pow2[MAX_SIZES], extra[MAX_SIZES];
+    double lat[MAX_SIZES];
+    int n = 0;
+    for (long s = 1; s <= o->max_size && n < MAX_SIZES; s *= 2)
+        pow2[n++] = s;
+    for (int k = 0; k < n; k++) {
+        lat[k] = between(peer, pingpong, pow2[k], o, t);
+        row(f, "latency", p, 1, pow2[k], lat[k]);
+    }
+    long from = 0, to = 0;
+    int m = 0;
+    if (me == 0)
+        m = switch_sizes(pow2, lat, n, extra, &from, &to);
+    MPI_Bcast(&m, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Bcast(extra, m, MPI_LONG, 0, MPI_COMM_WORLD);
+    if (me == 0 && m > 0)
+        fprintf(f, "# %s: the one-way time grows most between %ld and %ld bytes (a protocol "
+                   "switch): sizes added there\n",
+                placement_name[p], from, to);
+    for (int k = 0; k < m; k++)
+        row(f, "latency", p, 1, extra[k], between(peer, pingpong, extra[k], o, t));
+    for (int k = 0; k < n; k++)
+        row(f, "send-overhead", p, 1, pow2[k], between(peer, send_overhead, pow2[k], o, t));
+    for (int k = 0; k < n; k++)
+        row(f, "recv-overhead", p, 1, pow2[k], between(peer, recv_overhead, pow2[k], o, t));
+}
+
+/* k pairs streaming at once: senders[i] to receivers[i], each a window of
+ * WINDOW messages of `bytes`, answered by one empty message; bytes a
+ * second in all, timed by senders[0] between two barriers of the pairs'
+ * ranks (everyone else waits at the world's). */
+static double stream(const int *senders, const int *receivers, int k, long bytes,
+                     const options_t *o)
+{
+    MPI_Request req[WINDOW];
+    int role = 0, peer = -1; /* 1 sender, 2 receiver */
+    for (int i = 0; i < k; i++) {
+        if (me == senders[i])
+            role = 1, peer = receivers[i];
+        if (me == receivers[i])
+            role = 2, peer = senders[i];
+    }
+    int iters = o->reps / 10 > 2 ? o->reps / 10 : 2, warm = o->warmup > 0 ? 1 : 0;
+    double start = 0, elapsed = 0;
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (int it = -warm; it < iters; it++) {
+        if (it == 0) {
+            MPI_Barrier(MPI_COMM_WORLD);
+            start = MPI_Wtime();
+        }
+        if (role == 1) {
+            for (int w = 0; w < WINDOW; w++)
+                MPI_Isend(buffer, (int)bytes, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, &req[w]);
+            MPI_Waitall(WINDOW, req, MPI_STATUSES_IGNORE);
+            MPI_Recv(NULL, 0, MPI_BYTE, peer, TAG + 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else if (role == 2) {
+            /* One buffer for the whole window, as osu_bw does: the data
+             * are never read. */
+            for (int w = 0; w < WINDOW; w++)
+                MPI_Irecv(buffer, (int)bytes, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, &req[w]);
+            MPI_Waitall(WINDOW, req, MPI_STATUSES_IGNORE);
+            MPI_Send(NULL, 0, MPI_BYTE, peer, TAG + 1, MPI_COMM_WORLD);
+        }
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    elapsed = MPI_Wtime() - start;
+    return (double)k * WINDOW * (double)iters * (double)bytes / elapsed;
+}
+
+/* Streams inside rank 0's node (its ranks paired in order) and from rank
+ * 0's node to the first other node (rank i of one to rank i of the other),
+ * for k = 1, 2, 4, ... pairs. */
+static void measure_streams(FILE *f, const options_t *o)
+{
+    int *a = malloc((size_t)nranks * sizeof *a), *b = malloc((size_t)nranks * sizeof *b);
+    if (!a || !b)
+        die("out of memory");
+    int na = 0, nb = 0, other = partner(INTER);
+    for (int r = 0; r < nranks; r++) {
+        if (same_host(0, r))
+            a[na++] = r;
+        else if (other >= 0 && same_host(other, r))
+            b[nb++] = r;
+    }
+    static const long sizes[] = {8, 64, 512, 4096, 32768, 262144, 1048576};
+    for (int p = INTRA; p <= INTER; p += INTER - INTRA) {
+        int most = p == INTRA ? na / 2 : (na < nb ? na : nb);
+        for (int k = 1; k <= most; k *= 2)
+            for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+                if (sizes[s] > o->max_size)
+                    break;
+                /* Inside the node the first k ranks send to the next k. */
+                const int *snd = a, *rcv = p == INTRA ? a + k : b;
+                row(f, "bandwidth", p, k, sizes[s], stream(snd, rcv, k, sizes[s], o));
+            }
+    }
+    free(a);
+    free(b);
+}
+
+static void header(FILE *f, int argc, char **argv)
+{
+    char version[MPI_MAX_LIBRARY_VERSION_STRING], date[64];
+    int len = 0;
+    MPI_Get_library_version(version, &len);
+    char *eol = strchr(version, '\n');
+    if (eol)
+        *eol = '\0';
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    fprintf(f, "# simcoll-probe 1: point-to-point measurements for simcoll calibrate --probe\n");
+    fprintf(f, "# date: %s\n# mpi: %s\n# command:", date, version);
+    for (int i = 0; i < argc; i++)
+        fprintf(f, " %s", argv[i]);
+    fprintf(f, "\n# ranks: %d\n", nranks);
+    for (int r = 0; r < nranks; r++)
+        fprintf(f, "# rank %d: host %s, cpu %d, socket %d\n", r, places[r].host, places[r].cpu,
+                places[r].socket);
+    for (int p = 0; p < NPLACEMENTS; p++) {
+        int peer = partner(p);
+        if (peer < 0)
+            fprintf(f, "# pair %s: none (no rank on %s)\n", placement_name[p],
+                    p == INTER ? "another host" : p == SOCKET ? "rank 0's host in another socket"
+                                                              : "rank 0's host and socket");
+        else
+            fprintf(f, "# pair %s: ranks 0 and %d\n", placement_name[p], peer);
+    }
+    fprintf(f, "# columns: kind placement pairs bytes value (seconds; bandwidth in bytes/s "
+               "in all)\n");
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    options_t o;
+    parse_options(argc, argv, &o);
+    if (nranks < 2)
+        die("needs at least 2 ranks (mpirun -np 2 or more), got %d", nranks);
+    gather_places(&o);
+    FILE *f = stdout;
+    if (me == 0 && o.out && !(f = fopen(o.out, "w")))
+        die("-o '%s': cannot write it", o.out);
+    buffer = malloc((size_t)o.max_size);
+    double *samples = malloc((size_t)o.reps * sizeof *samples);
+    if (!buffer || !samples)
+        die("out of memory for messages of %ld bytes", o.max_size);
+    memset(buffer, 1, (size_t)o.max_size);
+    if (me == 0)
+        header(f, argc, argv);
+    for (int p = 0; p < NPLACEMENTS; p++) {
+        int peer = partner(p);
+        if (peer >= 0)
+            measure_pair(f, p, peer, &o, samples);
+    }
+    measure_streams(f, &o);
+    if (me == 0 && f != stdout && fclose(f) != 0)
+        die("-o '%s': cannot write it", o.out);
+    free(samples);
+    free(buffer);
+    free(places);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,75 @@
+#!/bin/sh
+# simcoll-probe with a real MPI library on this machine, then simcoll
+# calibrate on what it wrote: 2 ranks over shared memory (the intra level)
+# and 2 ranks over TCP loopback, counted as two nodes (the inter level).
+# Functional: the file is complete and calibrate fits it; the timings of a
+# shared 2-core machine are not judged. Open MPI's mpirun (as CI, maybe
+# root: OMPI_ALLOW_RUN_AS_ROOT).
+# usage: probe.sh SIMCOLL_PROBE SIMCOLL SOURCE_DIR
+# SPDX-License-Identifier: GPL-2.0-or-later
+probe=$1 simcoll=$2 src=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+fail() {
+    echo "FAIL: $*"
+    failures=$((failures + 1))
+}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# Few repetitions: a test, not a measurement (sizes to 1 MiB, so that the
+# time grows with the size whatever the noise of a loaded machine).
+quick="--reps 10 --warmup 2 --max-size 1048576"
+mpirun -np 2 --oversubscribe "$probe" $quick -o "$work/shm.txt" >"$work/out" 2>&1 ||
+    fail "simcoll-probe over shared memory: $(cat "$work/out")"
+mpirun -np 2 --oversubscribe --mca btl tcp,self "$probe" $quick --each-rank-a-node \
+    -o "$work/tcp.txt" >"$work/out" 2>&1 ||
+    fail "simcoll-probe over TCP: $(cat "$work/out")"
+# Each file: the cluster's description, then every kind of row for its
+# placement: 21 sizes (1 B to 1 MiB) of each ping-pong and overhead.
+for f in shm:intra tcp:inter; do
+    file=$work/${f%:*}.txt placement=${f#*:}
+    head -n 1 "$file" | grep -q '^# simcoll-probe 1' || fail "$file: no version line"
+    for line in '^# mpi: ' '^# command: ' '^# rank 1: host ' "^# pair $placement: ranks 0 and 1"; do
+        grep -q "$line" "$file" || fail "$file lacks '$line'"
+    done
+    for kind in latency send-overhead recv-overhead; do
+        n=$(grep -c "^$kind  *$placement  *1 " "$file")
+        [ "$n" -ge 21 ] || fail "$file: $n $kind rows of $placement, expected 21 or more"
+    done
+    grep -q "^bandwidth  *$placement  *1  *1048576 " "$file" ||
+        fail "$file: no bandwidth of one pair at 1 MiB"
+done
+# calibrate reads what the probe wrote: the residuals of a shipped platform
+# on each file's level (a fit of such noisy numbers may fail honestly).
+"$simcoll" calibrate --report --platform "$src/platforms/gige.xml" --probe "$work/shm.txt" \
+    --level intra >"$work/report" 2>"$work/err" || fail "calibrate --report, intra: $(cat "$work/err")"
+grep -q "shm.txt .*latency" "$work/report" || fail "no latency residuals, intra: $(cat "$work/report")"
+"$simcoll" calibrate --report --platform "$src/platforms/gige.xml" --probe "$work/tcp.txt" \
+    >"$work/report" 2>"$work/err" || fail "calibrate --report, inter: $(cat "$work/err")"
+grep -q "tcp.txt .*latency" "$work/report" || fail "no latency residuals, inter: $(cat "$work/report")"
+# Fits from the probe's files of this machine kept in tests/measurements/,
+# each level from its placement's rows, at the switch the probe found; the
+# platform runs.
+m=$src/tests/measurements
+switch=$(sed -n 's/^# inter: the one-way time grows most between \([0-9]*\) and .*/\1/p' \
+    "$m/probe-tcp.txt")
+"$simcoll" calibrate --probe "$m/probe-shm.txt" --level intra --like "$src/platforms/gige.xml" \
+    -o "$work/intra.xml" >"$work/fit-intra.txt" 2>"$work/err" ||
+    fail "calibrate --level intra: $(cat "$work/err")"
+"$simcoll" calibrate --probe "$m/probe-tcp.txt" --eager-limit "$switch" --like "$work/intra.xml" \
+    -o "$work/both.xml" >"$work/fit-inter.txt" 2>"$work/err" ||
+    fail "calibrate --level inter: $(cat "$work/err")"
+grep -q 'simcoll/intra/flow-factor' "$work/both.xml" || fail "no intra flow factor fitted"
+"$simcoll" --platform "$work/both.xml" --algo bruck --np 16 >/dev/null 2>"$work/err" ||
+    fail "the fitted platform does not run: $(cat "$work/err")"
+# A level whose placement the file lacks is refused, naming it.
+"$simcoll" calibrate --probe "$work/shm.txt" --like "$src/platforms/gige.xml" \
+    -o "$work/none.xml" >/dev/null 2>"$work/err"
+[ $? -eq 2 ] && grep -q 'no series between ranks of placement inter' "$work/err" ||
+    fail "--level inter on a shared-memory probe: $(cat "$work/err")"
+[ -e "$work/none.xml" ] && fail "a refused fit wrote its platform"
+# Bad options: exit 2 and the value named.
+mpirun -np 2 --oversubscribe "$probe" --reps many >"$work/out" 2>&1
+grep -q "reps: 'many' is not an integer" "$work/out" || fail "--reps many: $(cat "$work/out")"
+[ $failures -eq 0 ] && echo "probe: all checks passed"
+exit $((failures > 0))
