@@ -15,6 +15,7 @@
 #include "plugin.h"
 #include "program_cmd.h"
 #include "sweep.h"
+#include "validate_cmd.h"
 
 /* new-algo reads its words from argv[1] on (COLLECTIVE at argv[1]). */
 static int new_algo_command(int argc, char **argv)
@@ -35,6 +36,8 @@ const sc_command_t sc_commands[] = {
                    "                        (--topology, --levels, --set: platform --help)"}},
     {"calibrate", sc_cli_calibrate,
                   {"calibrate MEASUREMENTS --like FILE [-o OUT] (calibrate --help)"}},
+    {"validate",  sc_cli_validate,
+                  {"validate --platform FILE --mpi PROFILE FILE[@ALGO]... (validate --help)"}},
     {"run",       sc_cli_run_program,
                   {"run --platform FILE [--np N] [options] PROGRAM (run --help)"}},
     {"tune",      sc_cli_tune,

@@ -1,0 +1,485 @@
+/* simcoll validate: every collective timing of benchmark files predicted
+ * on a platform, and the errors.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "validate_cmd.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "cli.h"
+#include "plot.h"
+#include "report.h"
+#include "run_setup.h"
+#include "common/sc_units.h"
+#include "sim/engine/engine.h"
+#include "sim/engine/run.h"
+#include "sim/io/measurements.h"
+
+static const char usage[] =
+    "usage: simcoll validate --platform FILE (--mpi PROFILE | --algo NAME) [--np N]\n"
+    "                        [--mapping block|cyclic] [--format table|csv|json] [--plot OUT.png]\n"
+    "                        FILE[@ALGO]...\n"
+    "Predicts every collective timing of the files (OSU's osu_bcast, osu_allreduce, ...;\n"
+    "IMB's Bcast, Allreduce, ...) on the platform and prints, point by point, the\n"
+    "measured time, the simulated one (the mean over ranks of each rank's time, which\n"
+    "OSU's average and IMB's t_avg are) and the relative error; then per operation the\n"
+    "median and largest error, and where one operation, process count and size were\n"
+    "measured with several algorithms (FILE@ALGO: that file's runs forced ALGO, as\n"
+    "coll_tuned_*_algorithm or MPIR_CVAR_*_ALGORITHM do), whether simcoll ranks them\n"
+    "as the machine did (the fastest, and Kendall's tau-b). Files without @ALGO run as\n"
+    "--mpi's library chooses, or --algo. --np gives the process count of files that do\n"
+    "not print it (OSU); ranks fill a node's cores first (--mapping block) or go round\n"
+    "the nodes (cyclic). Sizes only: no data is moved or checked. --plot draws the\n"
+    "simulated against the measured time, every point (log-log; .png or .svg).\n";
+
+/* One point: what was measured and what simcoll predicts. */
+typedef struct {
+    const char *file; /* as given, without @ALGO */
+    const char *op, *algo;
+    int np, file_index;
+    size_t bytes;
+    double measured, simulated, error;
+} point_t;
+
+typedef struct {
+    const char *platform, *algo, *plot;
+    const sc_profile_t *mpi;
+    int np;
+    sc_placement_t placement;
+    sc_format_t format;
+} validate_opts_t;
+
+static sc_err_t parse(int argc, char **argv, validate_opts_t *o, int *first_file, int *done)
+{
+    enum { OPT_PLATFORM = 256, OPT_MPI, OPT_ALGO, OPT_NP, OPT_MAPPING, OPT_FORMAT, OPT_PLOT,
+           OPT_HELP };
+    static const struct option longopts[] = {
+        {"platform", required_argument, NULL, OPT_PLATFORM},
+        {"mpi", required_argument, NULL, OPT_MPI},
+        {"algo", required_argument, NULL, OPT_ALGO},
+        {"np", required_argument, NULL, OPT_NP},
+        {"mapping", required_argument, NULL, OPT_MAPPING},
+        {"format", required_argument, NULL, OPT_FORMAT},
+        {"plot", required_argument, NULL, OPT_PLOT},
+        {"help", no_argument, NULL, OPT_HELP},
+        {NULL, 0, NULL, 0}};
+    static const char *const mappings[] = {"block", "cyclic", NULL};
+    static const char *const formats[] = {"table", "csv", "json", NULL};
+    *o = (validate_opts_t){.placement = SC_PLACE_BLOCK, .format = SC_FORMAT_TABLE};
+    *done = 0;
+    opterr = 0;
+    optind = 2;
+    sc_err_t err = SC_OK;
+    int c, index;
+    for (int before = optind; !err && (c = getopt_long(argc, argv, "", longopts, NULL)) != -1;
+         before = optind) {
+        switch (c) {
+        case OPT_PLATFORM: o->platform = optarg; break;
+        case OPT_MPI: err = sc_cli_profile(optarg, &o->mpi); break;
+        case OPT_ALGO: o->algo = optarg; break;
+        case OPT_NP: {
+            char *end;
+            long n = strtol(optarg, &end, 10);
+            if (!*optarg || *end || n < 1 || n > 1 << 24)
+                err = sc_error(SC_ERR_INPUT, "--np: '%s' is not an integer in 1..%d", optarg,
+                               1 << 24);
+            o->np = (int)n;
+            break;
+        }
+        case OPT_MAPPING:
+            if (!(err = sc_cli_choice(optarg, "--mapping", mappings, &index)))
+                o->placement = index ? SC_PLACE_CYCLIC : SC_PLACE_BLOCK;
+            break;
+        case OPT_FORMAT:
+            if (!(err = sc_cli_choice(optarg, "--format", formats, &index)))
+                o->format = (sc_format_t)index;
+            break;
+        case OPT_PLOT: {
+            const char *terminal; /* checked before any simulation */
+            if (!(err = sc_gnuplot_terminal("--plot", optarg, &terminal)))
+                o->plot = optarg;
+            break;
+        }
+        case OPT_HELP:
+            fputs(usage, stdout);
+            *done = 1;
+            return SC_OK;
+        default:
+            err = sc_error(SC_ERR_INPUT, "validate: unknown option '%s (validate --help)",
+                           sc_cli_refused_option(argv, before, longopts));
+        }
+    }
+    if (err)
+        return err;
+    *first_file = optind;
+    if (!o->platform)
+        return sc_error(SC_ERR_INPUT, "validate needs --platform FILE: the platform to predict on");
+    if (!o->mpi == !o->algo)
+        return sc_error(SC_ERR_INPUT,
+                        "validate needs --mpi PROFILE (the library's choices) or --algo NAME "
+                        "(one algorithm), one of the two, for files without @ALGO");
+    if (optind >= argc)
+        return sc_error(SC_ERR_INPUT, "validate needs measurement files (OSU or IMB output "
+                                      "of collectives), e.g. osu_bcast.txt");
+    return SC_OK;
+}
+
+/* The algorithm `name` (a file's @ALGO or --algo), which must run `op`. */
+static sc_err_t algo_of(const char *name, const char *what, const sc_kind_t *kind,
+                        const sc_algo_t **out)
+{
+    *out = sc_algo_find(name);
+    if (!*out)
+        return sc_error(SC_ERR_INPUT, "%s: unknown algorithm '%s' (simcoll list names them)",
+                        what, name);
+    if ((*out)->collective != kind->collective)
+        return sc_error(SC_ERR_INPUT, "%s: %s is an algorithm of %s, and the file times %s",
+                        what, name, sc_kind((*out)->collective)->name, kind->name);
+    return SC_OK;
+}
+
+/* Predicts the points of one collective series into pts[*n...]. */
+static sc_err_t predict_series(const validate_opts_t *o, const sc_platform_t *plat,
+                               const char *file, const char *forced, int file_index,
+                               const sc_series_t *s, point_t *pts, int *n)
+{
+    const sc_kind_t *kind = sc_kind_find(s->collective);
+    if (!kind) {
+        fprintf(stderr, "simcoll: note: '%s': %s is not a collective simcoll simulates (%s): "
+                        "its %d points left out\n",
+                file, s->collective, sc_kind_names(), s->npoints);
+        return SC_OK;
+    }
+    int np = s->np ? s->np : o->np;
+    if (!np)
+        return sc_error(SC_ERR_INPUT, "'%s' does not say how many processes ran its %s: give "
+                                      "--np N",
+                        file, kind->name);
+    if (np > plat->total_cores)
+        return sc_error(SC_ERR_INPUT, "'%s': %d processes ran its %s, more than the %d cores of "
+                                      "the platform",
+                        file, np, kind->name, plat->total_cores);
+    int *node_of = malloc((size_t)np * sizeof *node_of);
+    if (!node_of)
+        return sc_error(SC_ERR_RUN, "out of memory");
+    sc_err_t err = sc_place(plat, np, o->placement, node_of);
+    const sc_algo_t *fixed = NULL;
+    if (!err && (forced || o->algo))
+        err = algo_of(forced ? forced : o->algo, forced ? file : "--algo", kind, &fixed);
+    int empty = 0;
+    for (int i = 0; i < s->npoints && !err; i++) {
+        size_t bytes = kind->has_data ? s->points[i].bytes : 0;
+        /* IMB's 0-byte calls move nothing in simcoll: no time to compare. */
+        if (kind->has_data && bytes == 0) {
+            empty++;
+            continue;
+        }
+        if (kind->is_reduction && bytes % 4) {
+            fprintf(stderr, "simcoll: note: '%s' line %d: %zu bytes is no whole number of "
+                            "4-byte elements: left out\n",
+                    file, s->points[i].line, bytes);
+            continue;
+        }
+        sc_call_t call = {kind->collective, bytes, np, node_of, SC_TYPE_INT};
+        const sc_algo_t *algo = fixed ? fixed : sc_profile_choose(o->mpi, &call);
+        /* int: 4-byte elements, as the benchmarks' MPI_FLOAT. */
+        sc_run_spec_t spec = {.plat = plat, .algo = algo, .bytes = bytes, .op = SC_OP_SUM,
+                              .type = SC_TYPE_INT, .np = np, .placement = o->placement};
+        sc_run_result_t res;
+        if ((err = sc_run_check(&spec)) || (err = sc_run(&spec, &res)))
+            break;
+        double m = s->points[i].value, t = res.mean_rank_time_s;
+        pts[(*n)++] = (point_t){file, kind->name, algo->name, np, file_index, bytes, m, t,
+                                m > 0 ? (t - m) / m : NAN};
+        sc_run_result_destroy(&res);
+    }
+    if (empty)
+        fprintf(stderr, "simcoll: note: '%s': %d %s call%s of 0 bytes left out (simcoll moves "
+                        "nothing for them)\n",
+                file, empty, kind->name, empty > 1 ? "s" : "");
+    free(node_of);
+    return err;
+}
+
+static int by_abs(const void *a, const void *b)
+{
+    double x = fabs(*(const double *)a), y = fabs(*(const double *)b);
+    return x < y ? -1 : x > y;
+}
+
+/* Median and largest |error| of the points of `op` (NULL: all). */
+static int summarize(const point_t *pts, int n, const char *op, double *med, double *worst)
+{
+    double *e = malloc((size_t)(n ? n : 1) * sizeof *e);
+    int k = 0;
+    for (int i = 0; e && i < n; i++)
+        if ((!op || !strcmp(pts[i].op, op)) && !isnan(pts[i].error))
+            e[k++] = pts[i].error;
+    if (k) {
+        qsort(e, (size_t)k, sizeof *e, by_abs);
+        *med = k % 2 ? fabs(e[k / 2]) : (fabs(e[k / 2 - 1]) + fabs(e[k / 2])) / 2;
+        *worst = e[k - 1];
+    }
+    free(e);
+    return k;
+}
+
+/* Over every (op, np, bytes) that two or more files measured (each with
+ * its algorithm): how many, at how many simcoll's fastest is the measured
+ * fastest, and the mean of Kendall's tau-b between the two orders (pairs
+ * tied on one side count neither way; a point every prediction or every
+ * measurement ties has none). */
+static void rankings(const point_t *pts, int n, int *points, int *top, double *tau, int *taus)
+{
+    *points = *top = *taus = 0;
+    *tau = 0;
+    char *seen = calloc((size_t)(n ? n : 1), 1);
+    for (int i = 0; seen && i < n; i++) {
+        if (seen[i])
+            continue;
+        int same[64], c = 0;
+        for (int j = i; j < n && c < 64; j++)
+            if (!seen[j] && pts[j].np == pts[i].np &&
+                pts[j].bytes == pts[i].bytes && !strcmp(pts[j].op, pts[i].op)) {
+                seen[j] = 1;
+                same[c++] = j;
+            }
+        int files = 0;
+        for (int k = 1; k < c; k++)
+            files |= pts[same[k]].file_index != pts[same[0]].file_index;
+        if (!files)
+            continue;
+        (*points)++;
+        int fm = same[0], fs = same[0];
+        for (int k = 1; k < c; k++) {
+            if (pts[same[k]].measured < pts[fm].measured)
+                fm = same[k];
+            if (pts[same[k]].simulated < pts[fs].simulated)
+                fs = same[k];
+        }
+        *top += pts[fm].simulated <= pts[fs].simulated * (1 + 1e-9);
+        double concordant = 0, discordant = 0, tx = 0, ty = 0, n0 = c * (c - 1) / 2.0;
+        for (int a = 0; a < c; a++)
+            for (int b = a + 1; b < c; b++) {
+                double dx = pts[same[a]].measured - pts[same[b]].measured;
+                double dy = pts[same[a]].simulated - pts[same[b]].simulated;
+                tx += dx == 0;
+                ty += dy == 0;
+                concordant += dx * dy > 0;
+                discordant += dx * dy < 0;
+            }
+        if (ty < n0 && tx < n0) {
+            *tau += (concordant - discordant) / sqrt((n0 - tx) * (n0 - ty));
+            (*taus)++;
+        }
+    }
+    free(seen);
+}
+
+/* A number for JSON: null where there is none (an error of a time
+ * measured as 0). */
+static void json_number(double v, const char *after)
+{
+    if (isfinite(v))
+        printf("%.9g%s", v, after);
+    else
+        printf("null%s", after);
+}
+
+static void print_points(const validate_opts_t *o, const point_t *pts, int n)
+{
+    if (o->format == SC_FORMAT_CSV) {
+        puts("file,operation,np,size_bytes,algo,measured_s,simulated_s,error");
+        for (int i = 0; i < n; i++)
+            printf("%s,%s,%d,%zu,%s,%.9g,%.9g,%.6f\n", pts[i].file, pts[i].op, pts[i].np,
+                   pts[i].bytes, pts[i].algo, pts[i].measured, pts[i].simulated, pts[i].error);
+        return;
+    }
+    if (o->format == SC_FORMAT_JSON) {
+        puts("{\n  \"points\": [");
+        for (int i = 0; i < n; i++) {
+            fputs("    {\"file\": ", stdout);
+            sc_json_string(stdout, pts[i].file);
+            printf(", \"operation\": \"%s\", \"np\": %d, \"size_bytes\": %zu, \"algo\": ",
+                   pts[i].op, pts[i].np, pts[i].bytes);
+            sc_json_string(stdout, pts[i].algo);
+            printf(", \"measured_s\": %.9g, \"simulated_s\": %.9g, \"error\": ",
+                   pts[i].measured, pts[i].simulated);
+            json_number(pts[i].error, i + 1 < n ? "},\n" : "}\n");
+        }
+        puts("  ],");
+        return;
+    }
+    printf("%-10s %6s %10s %-24s %12s %12s %9s\n", "operation", "np", "size", "algo",
+           "measured", "simulated", "error");
+    for (int i = 0; i < n; i++) {
+        char size[32], m[32], t[32];
+        sc_format_bytes((double)pts[i].bytes, size, sizeof size);
+        sc_format_duration(pts[i].measured, m, sizeof m);
+        sc_format_duration(pts[i].simulated, t, sizeof t);
+        printf("%-10s %6d %10s %-24s %12s %12s %+8.1f%%\n", pts[i].op, pts[i].np, size,
+               pts[i].algo, m, t, 100 * pts[i].error);
+    }
+}
+
+static void print_summary(const validate_opts_t *o, const point_t *pts, int n)
+{
+    const char *ops[SC_NCOLLECTIVES + 1];
+    int nops = 0;
+    for (int i = 0; i < n; i++) {
+        int k = 0;
+        while (k < nops && strcmp(ops[k], pts[i].op))
+            k++;
+        if (k == nops)
+            ops[nops++] = pts[i].op;
+    }
+    ops[nops] = NULL; /* all */
+    int rp, top, taus;
+    double tau;
+    rankings(pts, n, &rp, &top, &tau, &taus);
+    if (o->format == SC_FORMAT_JSON) {
+        puts("  \"summary\": [");
+        for (int k = 0; k <= nops; k++) {
+            double med = NAN, worst = NAN;
+            int c = summarize(pts, n, ops[k], &med, &worst);
+            printf("    {\"operation\": \"%s\", \"points\": %d, \"median_abs_error\": ",
+                   ops[k] ? ops[k] : "all", c);
+            json_number(med, ", \"largest_error\": ");
+            json_number(worst, k < nops ? "},\n" : "}\n");
+        }
+        printf("  ],\n  \"rankings\": {\"points\": %d, \"top1_agree\": %d, \"mean_tau_b\": ",
+               rp, top);
+        if (taus)
+            printf("%.4f}\n}\n", tau / taus);
+        else
+            puts("null}\n}");
+        return;
+    }
+    FILE *f = o->format == SC_FORMAT_CSV ? stderr : stdout;
+    fprintf(f, "\n%-10s %7s %15s %10s\n", "operation", "points", "median |error|", "largest");
+    for (int k = 0; k <= nops; k++) {
+        double med = NAN, worst = NAN;
+        int c = summarize(pts, n, ops[k], &med, &worst);
+        fprintf(f, "%-10s %7d %14.1f%% %+9.1f%%\n", ops[k] ? ops[k] : "all", c, 100 * med,
+                100 * worst);
+    }
+    if (rp)
+        fprintf(f, "rankings: at %d points measured with several algorithms, simcoll's "
+                   "fastest is the measured fastest at %d; Kendall's tau-b %.2f on average\n",
+                rp, top, taus ? tau / taus : NAN);
+}
+
+/* Simulated against measured, a series per operation, the diagonal exact;
+ * the file appears whole or not at all (sc_gnuplot). */
+static sc_err_t plot_points(const char *path, const char *platform, const point_t *pts, int n)
+{
+    const char *terminal, *ops[SC_NCOLLECTIVES];
+    int nops = 0;
+    char *script = NULL, quoted[600];
+    size_t len;
+    sc_err_t err = sc_gnuplot_terminal("--plot", path, &terminal);
+    FILE *s = err ? NULL : open_memstream(&script, &len);
+    if (err || !s)
+        return err ? err : sc_error(SC_ERR_RUN, "out of memory");
+    for (int i = 0; i < n; i++) {
+        int k = 0;
+        while (k < nops && strcmp(ops[k], pts[i].op))
+            k++;
+        if (k == nops)
+            ops[nops++] = pts[i].op;
+    }
+    sc_gnuplot_quote(platform, quoted, sizeof quoted);
+    fprintf(s, "set terminal %s\nset output\nset logscale xy\nset grid\nset key top left\n"
+               "set xlabel 'measured (us)'\nset ylabel 'simulated (us)'\n"
+               "set title 'simcoll validate on %s'\n"
+               "plot x title 'exact' lc rgb 'black', 2*x title 'x2' dt 2 lc rgb 'gray', "
+               "x/2 title '/2' dt 2 lc rgb 'gray'",
+            terminal, quoted);
+    for (int k = 0; k < nops; k++)
+        fprintf(s, ", '-' title '%s' pt 7", ops[k]);
+    fputc('\n', s);
+    for (int k = 0; k < nops; k++) {
+        for (int i = 0; i < n; i++)
+            if (!strcmp(pts[i].op, ops[k]) && pts[i].measured > 0 && pts[i].simulated > 0)
+                fprintf(s, "%.9g %.9g\n", 1e6 * pts[i].measured, 1e6 * pts[i].simulated);
+        fputs("e\n", s);
+    }
+    err = fclose(s) == 0 ? sc_gnuplot("--plot", path, script)
+                         : sc_error(SC_ERR_RUN, "out of memory");
+    free(script);
+    return err;
+}
+
+int sc_cli_validate(int argc, char **argv)
+{
+    validate_opts_t o;
+    int first, done;
+    sc_err_t err = parse(argc, argv, &o, &first, &done);
+    if (err || done)
+        return err ? sc_cli_fail(err) : 0;
+    sc_platform_t plat = {0};
+    point_t *pts = NULL;
+    int npts = 0, cap = 0;
+    char **names = calloc((size_t)(argc - first), sizeof *names);
+    if (!names)
+        err = sc_error(SC_ERR_RUN, "out of memory");
+    else
+        err = sc_cli_load_platform(o.platform, &plat);
+    for (int f = first; !err && f < argc; f++) {
+        /* FILE@ALGO: the last @, so that a path may hold one. */
+        names[f - first] = strdup(argv[f]);
+        if (!names[f - first]) {
+            err = sc_error(SC_ERR_RUN, "out of memory");
+            break;
+        }
+        char *at = strrchr(names[f - first], '@'), *forced = NULL;
+        if (at) {
+            *at = '\0';
+            forced = at + 1;
+        }
+        sc_series_t *series;
+        int ns;
+        if ((err = sc_measurements_read("validate", names[f - first], SC_MEASURE_FORMAT_AUTO,
+                                        &series, &ns)))
+            break;
+        int points = 0;
+        for (int i = 0; i < ns; i++)
+            points += series[i].kind == SC_MEASURE_COLLECTIVE ? series[i].npoints : 0;
+        if (!points)
+            err = sc_error(SC_ERR_INPUT, "validate '%s': no collective timing in it (OSU's "
+                                         "osu_bcast..., IMB's Bcast...); point-to-point files "
+                                         "are for simcoll calibrate",
+                           names[f - first]);
+        if (!err && npts + points > cap) {
+            cap = 2 * (npts + points);
+            point_t *more = realloc(pts, (size_t)cap * sizeof *more);
+            if (more)
+                pts = more;
+            else
+                err = sc_error(SC_ERR_RUN, "out of memory");
+        }
+        for (int i = 0; i < ns && !err; i++)
+            if (series[i].kind == SC_MEASURE_COLLECTIVE)
+                err = predict_series(&o, &plat, names[f - first], forced, f - first,
+                                     &series[i], pts, &npts);
+        sc_series_destroy(series, ns);
+    }
+    if (!err && o.plot && npts)
+        err = plot_points(o.plot, plat.name, pts, npts);
+    if (!err) {
+        print_points(&o, pts, npts);
+        print_summary(&o, pts, npts);
+    }
+    if (err)
+        sc_cli_fail(err);
+    for (int f = 0; names && f < argc - first; f++)
+        free(names[f]);
+    free(names);
+    free(pts);
+    sc_platform_destroy(&plat);
+    return (int)err;
+}
