@@ -24,7 +24,8 @@ static const char usage[] =
     "                        [--mapping block|cyclic] [--format table|csv|json] [--plot OUT.png]\n"
     "                        FILE[@ALGO]...\n"
     "Predicts every collective timing of the files (OSU's osu_bcast, osu_allreduce, ...;\n"
-    "IMB's Bcast, Allreduce, ...) on the platform and prints, point by point, the\n"
+    "IMB's Bcast, Allreduce, ...; simcoll-probe --collectives) on the platform and\n"
+    "prints, point by point, the\n"
     "measured time, the simulated one (the mean over ranks of each rank's time, which\n"
     "OSU's average and IMB's t_avg are) and the relative error; then per operation the\n"
     "median and largest error, and where one operation, process count and size were\n"
@@ -451,8 +452,9 @@ int sc_cli_validate(int argc, char **argv)
             points += series[i].kind == SC_MEASURE_COLLECTIVE ? series[i].npoints : 0;
         if (!points)
             err = sc_error(SC_ERR_INPUT, "validate '%s': no collective timing in it (OSU's "
-                                         "osu_bcast..., IMB's Bcast...); point-to-point files "
-                                         "are for simcoll calibrate",
+                                         "osu_bcast..., IMB's Bcast..., simcoll-probe "
+                                         "--collectives); point-to-point files are for "
+                                         "simcoll calibrate",
                            names[f - first]);
         if (!err && npts + points > cap) {
             cap = 2 * (npts + points);

@@ -1513,7 +1513,8 @@ static sc_err_t parse_smpi(reader_t *r)
 /* ------------------------------------------------------------------ */
 /* simcoll-probe (sim/probe/simcoll_probe.c): "# simcoll-probe 1" first,
  * comments about the cluster, then rows "kind placement pairs bytes
- * value"; a series is a run of rows of one kind, placement and pairs. */
+ * value", or "collective NAME np bytes seconds"; a series is a run of rows
+ * of one kind, placement and pairs, or of one collective and np. */
 
 static const struct {
     const char *name;
@@ -1525,6 +1526,35 @@ static const struct {
     {"bandwidth", SC_MEASURE_BANDWIDTH},
 };
 static const char *const probe_placements[] = {"intra", "socket", "inter"};
+
+/* A row "collective NAME np bytes seconds" (OSU's average over ranks). */
+static sc_err_t probe_collective(reader_t *r, char **field, const char *line)
+{
+    char shown[80];
+    const char *name = field[1];
+    size_t len = strlen(name);
+    if (len == 0 || len >= sizeof r->series[0].collective ||
+        strspn(name, "abcdefghijklmnopqrstuvwxyz_") != len)
+        return fail_at(r, r->line, "collective '%s'; expected a name in lower case (bcast, "
+                                   "allreduce, ...)",
+                       show(name, shown, sizeof shown));
+    int np;
+    size_t bytes;
+    double value;
+    sc_err_t err;
+    if ((err = get_count(r, "np", field[2], &np)) ||
+        (err = get_size(r, "bytes", field[3], &bytes)) ||
+        (err = get_real(r, "seconds", field[4], &value)))
+        return err;
+    const sc_series_t *open = r->open >= 0 ? &r->series[r->open] : NULL;
+    if (!open || open->kind != SC_MEASURE_COLLECTIVE || strcmp(open->collective, name) ||
+        open->np != np) {
+        if ((err = series_close(r, "rows")) ||
+            (err = series_open(r, line, SC_MEASURE_COLLECTIVE, "simcoll-probe 1", name, np, 0)))
+            return err;
+    }
+    return point_add(r, bytes, value, NAN);
+}
 
 static sc_err_t parse_probe(reader_t *r)
 {
@@ -1548,8 +1578,13 @@ static sc_err_t parse_probe(reader_t *r)
         int n = split(s, field);
         if (n != 5)
             return fail_at(r, r->line, "'%s' has %d fields; expected 5: kind placement pairs "
-                                       "bytes value",
+                                       "bytes value, or collective NAME np bytes seconds",
                            show(copy, shown, sizeof shown), n);
+        if (!strcmp(field[0], "collective")) {
+            if ((err = probe_collective(r, field, copy)))
+                return err;
+            continue;
+        }
         size_t k = 0, nk = sizeof probe_kinds / sizeof probe_kinds[0], p = 0;
         while (k < nk && strcmp(field[0], probe_kinds[k].name))
             k++;

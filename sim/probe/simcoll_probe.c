@@ -20,9 +20,17 @@
  *   bandwidth      bytes a second in all, between two nodes ("inter") and
  *                  inside rank 0's node ("intra"), at sizes from 8 B (the
  *                  message rate) to 1 MiB.
+ * With --collectives, it also times collectives as OSU does (each rank's
+ * mean time per call after a barrier, averaged over the ranks) on the
+ * first n ranks for each --np n, at each of --sizes, as the library
+ * chooses, or as the MPI library's own controls in the environment force
+ * (OMPI_MCA_coll_tuned_*, MPIR_CVAR_*: recorded in the file), for simcoll
+ * validate. --skip-point-to-point leaves the rest out (a second run with
+ * another algorithm forced).
  * The file starts with the cluster as the probe saw it (hosts, cores,
  * sockets, ranks, the MPI library, date, command line) in comment lines;
- * each row is "kind placement pairs bytes value" (seconds, or bytes/s).
+ * each row is "kind placement pairs bytes value" (seconds, or bytes/s), or
+ * "collective NAME np bytes seconds".
  * Only standard MPI-3 calls: any MPI library runs it. Written here rather
  * than taken from OSU or IMB because neither measures the overheads nor
  * knows the ranks' placement, and simcoll calibrate wants both in one file.
@@ -46,7 +54,16 @@ typedef struct {
     long max_size;
     const char *out;
     int each_rank_a_node; /* --each-rank-a-node */
+    int skip_p2p;         /* --skip-point-to-point */
+    /* --collectives, --np, --sizes */
+    int ncolls, nnps, nsizes;
+    const char *colls[8];
+    long nps[64], sizes[64];
 } options_t;
+
+static const char *const collective_names[] = {"barrier", "bcast", "allgather", "reduce",
+                                               "allreduce"};
+enum { NCOLLECTIVES = 5 };
 
 /* Where a rank runs: its host (by name), processor and socket (-1 when
  * the system does not say). */
@@ -83,32 +100,77 @@ static int parse_count(const char *option, const char *text, long lo, long hi, l
     return 1;
 }
 
+/* A comma-separated list of integers from lo to hi, at most `most`. */
+static int parse_list(const char *option, const char *text, long lo, long hi, long *v, int most)
+{
+    char *copy = strdup(text), *save = NULL;
+    int n = 0;
+    if (!copy)
+        die("out of memory");
+    for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        if (n == most)
+            die("%s: more than %d values in '%s'", option, most, text);
+        parse_count(option, item, lo, hi, &v[n++]);
+    }
+    free(copy);
+    if (!n)
+        die("%s: '%s' holds no value", option, text);
+    return n;
+}
+
+static void parse_collectives(const char *text, options_t *o)
+{
+    char *copy = strdup(text), *save = NULL;
+    if (!copy)
+        die("out of memory");
+    for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        int k = 0;
+        while (k < NCOLLECTIVES && strcmp(item, collective_names[k]))
+            k++;
+        if (k == NCOLLECTIVES)
+            die("--collectives: unknown collective '%s': use barrier, bcast, allgather, "
+                "reduce, allreduce",
+                item);
+        if (o->ncolls < NCOLLECTIVES)
+            o->colls[o->ncolls++] = collective_names[k];
+    }
+    free(copy);
+}
+
 static void parse_options(int argc, char **argv, options_t *o)
 {
-    *o = (options_t){.reps = 100, .warmup = 10, .max_size = 4l << 20, .out = NULL};
+    *o = (options_t){.reps = 100, .warmup = 10, .max_size = 4l << 20, .out = NULL,
+                     .nsizes = 4, .sizes = {1, 1024, 65536, 1048576}};
+    int sizes_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         long v;
-        if (!strcmp(a, "--each-rank-a-node")) {
-            o->each_rank_a_node = 1;
+        if (!strcmp(a, "--each-rank-a-node") || !strcmp(a, "--skip-point-to-point")) {
+            *(a[2] == 'e' ? &o->each_rank_a_node : &o->skip_p2p) = 1;
             continue;
         }
         if (!strcmp(a, "--help")) {
             if (me == 0)
                 printf("usage: mpirun ... simcoll-probe [--reps N] [--warmup N] [--max-size "
                        "BYTES] [--each-rank-a-node] [-o FILE]\n"
+                       "         [--collectives barrier,bcast,allgather,reduce,allreduce "
+                       "[--np N,...] [--sizes S,...] [--skip-point-to-point]]\n"
                        "Measures ping-pong latency, send and receive overheads between rank 0 "
                        "and a rank of each placement (same socket, other socket, other node) "
                        "and k pairs streaming through one node, for simcoll calibrate --probe "
                        "FILE. Defaults: 100 repetitions after 10, sizes up to 4 MiB, standard "
                        "output. --each-rank-a-node counts every rank as a node of its own, to "
-                       "measure a network between the ranks of one host (TCP loopback).\n");
+                       "measure a network between the ranks of one host (TCP loopback). "
+                       "--collectives times those collectives on the first N ranks (--np, "
+                       "default all) at --sizes bytes (default 1,1024,65536,1048576), as "
+                       "the library chooses or as its environment forces.\n");
             MPI_Finalize();
             exit(0);
         }
         if (i + 1 >= argc)
             die("unknown option '%s' (or it lacks its value): use --reps, --warmup, "
-                "--max-size, --each-rank-a-node, -o or --help",
+                "--max-size, --each-rank-a-node, --collectives, --np, --sizes, "
+                "--skip-point-to-point, -o or --help",
                 a);
         const char *value = argv[++i];
         if (!strcmp(a, "--reps") && parse_count(a, value, 1, 1000000, &v))
@@ -119,10 +181,22 @@ static void parse_options(int argc, char **argv, options_t *o)
             o->max_size = v;
         else if (!strcmp(a, "-o") || !strcmp(a, "--output"))
             o->out = value;
+        else if (!strcmp(a, "--collectives"))
+            parse_collectives(value, o);
+        else if (!strcmp(a, "--np"))
+            o->nnps = parse_list(a, value, 1, nranks, o->nps, 64);
+        else if (!strcmp(a, "--sizes") && ++sizes_given)
+            o->nsizes = parse_list(a, value, 0, 1l << 30, o->sizes, 64);
         else
-            die("unknown option '%s': use --reps, --warmup, --max-size, --each-rank-a-node, -o "
-                "or --help",
+            die("unknown option '%s': use --reps, --warmup, --max-size, --each-rank-a-node, "
+                "--collectives, --np, --sizes, --skip-point-to-point, -o or --help",
                 a);
+    }
+    if ((o->nnps || o->skip_p2p || sizes_given) && !o->ncolls)
+        die("--np, --sizes and --skip-point-to-point go with --collectives LIST");
+    if (!o->nnps) {
+        o->nnps = 1;
+        o->nps[0] = nranks;
     }
 }
 
@@ -415,6 +489,72 @@ static void measure_streams(FILE *f, const options_t *o)
     free(b);
 }
 
+/* One call of collective c on comm over `bytes` (allgather: each rank's
+ * block; reduce, allreduce: floats summed, as OSU's). */
+static void call(const char *c, MPI_Comm comm, long bytes, char *in, char *out)
+{
+    int count = (int)bytes;
+    if (!strcmp(c, "barrier"))
+        MPI_Barrier(comm);
+    else if (!strcmp(c, "bcast"))
+        MPI_Bcast(in, count, MPI_BYTE, 0, comm);
+    else if (!strcmp(c, "allgather"))
+        MPI_Allgather(in, count, MPI_BYTE, out, count, MPI_BYTE, comm);
+    else if (!strcmp(c, "reduce"))
+        MPI_Reduce(in, out, count / 4, MPI_FLOAT, MPI_SUM, 0, comm);
+    else
+        MPI_Allreduce(in, out, count / 4, MPI_FLOAT, MPI_SUM, comm);
+}
+
+/* Each collective on the first n ranks for each --np n, at each size, as
+ * OSU times it: a barrier, then the call, per iteration; each rank's mean
+ * time per call, averaged over the ranks (OSU's "Avg Latency"). */
+static void measure_collectives(FILE *f, const options_t *o)
+{
+    long most = 0;
+    for (int k = 0; k < o->nsizes; k++)
+        most = o->sizes[k] > most ? o->sizes[k] : most;
+    size_t block = (size_t)(most ? most : 1);
+    char *in = calloc(block, 1), *out = calloc(block, (size_t)nranks);
+    if (!in || !out)
+        die("out of memory for collectives of %ld bytes on %d ranks", most, nranks);
+    for (int c = 0; c < o->ncolls; c++)
+        for (int q = 0; q < o->nnps; q++) {
+            MPI_Comm comm;
+            int n = (int)o->nps[q];
+            MPI_Comm_split(MPI_COMM_WORLD, me < n ? 0 : MPI_UNDEFINED, me, &comm);
+            for (int k = 0; k < (strcmp(o->colls[c], "barrier") ? o->nsizes : 1); k++) {
+                long bytes = strcmp(o->colls[c], "barrier") ? o->sizes[k] : 0;
+                /* The reductions sum whole floats. */
+                if (!strcmp(o->colls[c], "reduce") || !strcmp(o->colls[c], "allreduce"))
+                    bytes -= bytes % 4;
+                double total = 0, mean = 0;
+                if (comm != MPI_COMM_NULL) {
+                    for (int i = -o->warmup; i < o->reps; i++) {
+                        MPI_Barrier(comm);
+                        double start = MPI_Wtime();
+                        call(o->colls[c], comm, bytes, in, out);
+                        if (i >= 0)
+                            total += MPI_Wtime() - start;
+                    }
+                    double mine = total / o->reps;
+                    MPI_Reduce(&mine, &mean, 1, MPI_DOUBLE, MPI_SUM, 0, comm);
+                    mean /= n;
+                }
+                MPI_Barrier(MPI_COMM_WORLD);
+                if (me == 0 && (bytes > 0 || !strcmp(o->colls[c], "barrier")))
+                    fprintf(f, "collective    %-9s %5d %9ld %.6e\n", o->colls[c], n, bytes,
+                            mean);
+            }
+            if (comm != MPI_COMM_NULL)
+                MPI_Comm_free(&comm);
+        }
+    free(in);
+    free(out);
+}
+
+extern char **environ;
+
 static void header(FILE *f, int argc, char **argv)
 {
     char version[MPI_MAX_LIBRARY_VERSION_STRING], date[64];
@@ -425,7 +565,8 @@ static void header(FILE *f, int argc, char **argv)
         *eol = '\0';
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    fprintf(f, "# simcoll-probe 1: point-to-point measurements for simcoll calibrate --probe\n");
+    fprintf(f, "# simcoll-probe 1: measurements for simcoll calibrate --probe and simcoll "
+               "validate\n");
     fprintf(f, "# date: %s\n# mpi: %s\n# command:", date, version);
     for (int i = 0; i < argc; i++)
         fprintf(f, " %s", argv[i]);
@@ -442,8 +583,13 @@ static void header(FILE *f, int argc, char **argv)
         else
             fprintf(f, "# pair %s: ranks 0 and %d\n", placement_name[p], peer);
     }
+    /* What the library's own controls forced, for the collectives. */
+    for (char **e = environ; *e; e++)
+        if (!strncmp(*e, "OMPI_MCA_coll", 13) || !strncmp(*e, "MPIR_CVAR_", 10) ||
+            !strncmp(*e, "I_MPI_ADJUST_", 13) || !strncmp(*e, "MV2_", 4))
+            fprintf(f, "# environment: %s\n", *e);
     fprintf(f, "# columns: kind placement pairs bytes value (seconds; bandwidth in bytes/s "
-               "in all)\n");
+               "in all), or collective NAME np bytes seconds\n");
 }
 
 int main(int argc, char **argv)
@@ -466,12 +612,14 @@ int main(int argc, char **argv)
     memset(buffer, 1, (size_t)o.max_size);
     if (me == 0)
         header(f, argc, argv);
-    for (int p = 0; p < NPLACEMENTS; p++) {
+    for (int p = 0; p < NPLACEMENTS && !o.skip_p2p; p++) {
         int peer = partner(p);
         if (peer >= 0)
             measure_pair(f, p, peer, &o, samples);
     }
-    measure_streams(f, &o);
+    if (!o.skip_p2p)
+        measure_streams(f, &o);
+    measure_collectives(f, &o);
     if (me == 0 && f != stdout && fclose(f) != 0)
         die("-o '%s': cannot write it", o.out);
     free(samples);

@@ -68,8 +68,30 @@ grep -q 'simcoll/intra/flow-factor' "$work/both.xml" || fail "no intra flow fact
 [ $? -eq 2 ] && grep -q 'no series between ranks of placement inter' "$work/err" ||
     fail "--level inter on a shared-memory probe: $(cat "$work/err")"
 [ -e "$work/none.xml" ] && fail "a refused fit wrote its platform"
+# Collectives, as the library chooses and with Open MPI's basic linear
+# broadcast forced (coll_tuned_bcast_algorithm 1, which needs dynamic
+# rules): the environment is recorded, and simcoll validate predicts both
+# files and ranks the two algorithms at each size.
+mpirun -np 2 --oversubscribe "$probe" --collectives bcast,allreduce --sizes 4,1024 \
+    --skip-point-to-point --reps 10 -o "$work/coll.txt" >"$work/out" 2>&1 ||
+    fail "simcoll-probe --collectives: $(cat "$work/out")"
+OMPI_MCA_coll_tuned_use_dynamic_rules=1 OMPI_MCA_coll_tuned_bcast_algorithm=1 \
+    mpirun -np 2 --oversubscribe "$probe" --collectives bcast --sizes 4,1024 \
+    --skip-point-to-point --reps 10 -o "$work/linear.txt" >"$work/out" 2>&1 ||
+    fail "simcoll-probe --collectives, forced: $(cat "$work/out")"
+grep -q '^# environment: OMPI_MCA_coll_tuned_bcast_algorithm=1$' "$work/linear.txt" ||
+    fail "the forced algorithm is not recorded"
+[ "$(grep -c '^collective ' "$work/coll.txt")" -eq 4 ] || fail "coll.txt: not 4 collective rows"
+grep -q '^latency' "$work/coll.txt" && fail "--skip-point-to-point measured point to point"
+"$simcoll" validate --platform "$work/both.xml" --mpi openmpi-4.1 "$work/coll.txt" \
+    "$work/linear.txt@bcast-ompi-linear" >"$work/valid" 2>"$work/err" ||
+    fail "validate: $(cat "$work/err")"
+grep -q 'rankings: at 2 points measured with several algorithms' "$work/valid" ||
+    fail "validate ranks no algorithms: $(cat "$work/valid")"
 # Bad options: exit 2 and the value named.
 mpirun -np 2 --oversubscribe "$probe" --reps many >"$work/out" 2>&1
 grep -q "reps: 'many' is not an integer" "$work/out" || fail "--reps many: $(cat "$work/out")"
+mpirun -np 2 --oversubscribe "$probe" --collectives gather >"$work/out" 2>&1
+grep -q "unknown collective 'gather'" "$work/out" || fail "--collectives gather: $(cat "$work/out")"
 [ $failures -eq 0 ] && echo "probe: all checks passed"
 exit $((failures > 0))

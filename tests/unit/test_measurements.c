@@ -409,9 +409,20 @@ static void test_probe(void)
         CU_ASSERT_EQUAL(series[1].pairs, 2);
         CU_ASSERT_EQUAL(series[1].npoints, 2);
     }
+    /* collectives: a series per collective and process count */
+    snprintf(text, sizeof text, "%scollective bcast 2 8 1e-6\ncollective bcast 2 64 2e-6\n"
+                                "collective bcast 4 8 3e-6\ncollective barrier 4 0 4e-6\n", head);
+    if (parse_text(text, SC_MEASURE_FORMAT_AUTO, 3)) {
+        expect_series(0, SC_MEASURE_COLLECTIVE, "simcoll-probe 1", "bcast", 2, 0, 2);
+        expect_series(1, SC_MEASURE_COLLECTIVE, "simcoll-probe 1", "bcast", 4, 0, 1);
+        expect_series(2, SC_MEASURE_COLLECTIVE, "simcoll-probe 1", "barrier", 4, 0, 1);
+        expect_point(0, 1, 64, 2e-6, NAN, 4);
+    }
     static const struct {
         const char *rows, *needle;
     } bad[] = {
+        {"collective BCAST 2 8 1e-6\n", "collective 'BCAST'; expected a name in lower case"},
+        {"collective bcast 0 8 1e-6\n", "np '0' is out of range"},
         {"latency intra 1 8\n", "has 4 fields; expected 5"},
         {"latency nearby 1 8 1e-6\n", "placement 'nearby'; expected intra, socket or inter"},
         {"bw intra 1 8 1e6\n", "kind 'bw'; expected latency, send-overhead"},
