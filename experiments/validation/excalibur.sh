@@ -136,6 +136,17 @@ sizes() { awk '!/^#/ && NF == 2 { print $1 }' "$scratch/$1.txt" | paste -sd,; }
 # Per operation: points, median and largest |error|.
 awk -F, -f "$here/summary.awk" "$out.csv" | sort > "$out-summary.txt"
 cat "$out-summary.txt"
+# simcoll validate on the same OSU files must give the same table.
+"$simcoll" validate --platform "$plat" --mpi "$profile" --np 64 "$scratch/Osu_allreduce.txt" \
+    "$scratch/Osu_allgather.txt" 2>/dev/null |
+    awk '$1 ~ /^(allreduce|allgather)$/ && NF == 4 {
+             sub(/%/, "", $3); sub(/%/, "", $4); sub(/^[-+]/, "", $4)
+             printf "%s %d %.1f%% %.1f%%\n", $1, $2, $3, $4 }' | sort > "$scratch/validate.txt"
+if ! grep -v '^#' "$out-summary.txt" | cmp -s - "$scratch/validate.txt"; then
+    echo "excalibur.sh: simcoll validate does not give this table:" >&2
+    cat "$scratch/validate.txt" >&2
+    exit 1
+fi
 
 # Plots through simcoll plot: measured and predicted, one line each.
 osu=$(sed -n 's/^# OSU MPI Allreduce Latency Test \(v[0-9.]*\).*/\1/p' "$scratch/Osu_allreduce.txt")
