@@ -14,7 +14,7 @@ trap 'rm -rf "$work"' EXIT INT TERM
 
 # Wall-clock seconds vary from run to run: the partitioner's time (the
 # table's "mapped in", CSV's partition_time_s, JSON's and map's), and a
-# sweep's progress; and the names of a sweep's platforms, hashes of paths.
+# sweep's progress; and the hash of paths that ends a sweep's platform's name.
 # Runs of spaces are made one, since a table's columns
 # are as wide as their widest value.
 mask() {
@@ -24,7 +24,7 @@ mask() {
         -e 's/(partition(ed)? in|took|elapsed|ETA|left) [0-9.]+ ?[mun]?s/\1 T/g' \
         -e 's/[0-9.e-]+ s (elapsed|to partition)/T \1/g' \
         -e 's/: ok \([0-9.]+ s\), [0-9]+s left/: ok (T), T left/' \
-        -e 's/platform-[0-9a-f]{16}[.]xml/platform-H.xml/g'
+        -e 's/([.]platforms\/[^ ,]*)-[0-9a-f]{8}[.]xml/\1-H.xml/g'
 }
 
 # CSV: the column partition_time_s, wherever it stands.
