@@ -674,6 +674,34 @@ static sc_err_t model_time(const sc_run_spec_t *spec, const layout_t *lay, sc_ru
     return err;
 }
 
+sc_err_t sc_run_model(const sc_run_spec_t *spec, double *seconds)
+{
+    *seconds = NAN;
+    if (!spec->plat->uniform)
+        return SC_OK;
+    layout_t lay;
+    sc_err_t err = layout_init(spec, &lay);
+    if (err)
+        return err;
+    double *t = calloc((size_t)spec->np, sizeof *t);
+    sc_model_t model;
+    int complete = 0;
+    if (!t) {
+        layout_destroy(&lay);
+        return sc_error(SC_ERR_RUN, "out of memory for %d ranks", spec->np);
+    }
+    err = sc_model_init(&model, spec->plat, spec->np, lay.node_of, lay.socket_of, lay.play_pi,
+                        lay.play_pi_inv, sizeof(double));
+    if (!err)
+        err = sc_program_model(&lay.prog, &model, t, &complete);
+    sc_model_destroy(&model);
+    if (!err && complete)
+        *seconds = sc_model_max(t, spec->np);
+    free(t);
+    layout_destroy(&lay);
+    return err;
+}
+
 sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res)
 {
     memset(res, 0, sizeof *res);

@@ -99,6 +99,11 @@ typedef struct {
  * error but res->valid == 0. Free res with sc_run_result_destroy. */
 sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res);
 
+/* The cost model's time of the spec's program, every rank starting at 0,
+ * without simulating it: NaN when the platform's nodes differ or an
+ * algorithm of the program has no model. The checks are sc_run's. */
+sc_err_t sc_run_model(const sc_run_spec_t *spec, double *seconds);
+
 /* Only the checks of sc_run, so that a batch can be validated before any
  * simulation starts. */
 sc_err_t sc_run_check(const sc_run_spec_t *spec);
