@@ -505,9 +505,16 @@ int sc_cli_collective(int argc, char **argv)
         err = sc_ranges_print(o.format == SC_FORMAT_TABLE ? stdout : stderr, o.platform, &spec,
                               &rows[k].result);
     }
-    if (!err && invalid)
-        err = sc_error(SC_ERR_RUN, "%d of %d runs gave a WRONG result (valid: no above)",
-                       invalid, nrows);
+    for (int k = 0; k < nrows && !err && invalid; k++) {
+        const sc_report_row_t *row = &rows[k];
+        char size[32];
+        sc_format_bytes((double)row->bytes, size, sizeof size);
+        if (row->result.valid == 0)
+            err = sc_error(SC_ERR_RUN,
+                           "%d of %d runs gave a WRONG result (valid: no above); the first, %s "
+                           "at np %d, %s: %s",
+                           invalid, nrows, row->algo->name, row->np, size, row->result.wrong);
+    }
 cleanup:
     if (err)
         sc_cli_fail(err);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "algorithms/registry.h"
 #include "args.h"
 #include "sim/io/files.h"
 
@@ -219,8 +220,16 @@ static sc_err_t column(const table_t *t, const char *path, const char *option, c
         strncat(names, c ? ", " : "", sizeof names - strlen(names) - 1);
         strncat(names, t->name[c], sizeof names - strlen(names) - 1);
     }
-    return sc_error(SC_ERR_INPUT, "%s: '%s' has no column '%s'; its columns are %s", option, path,
-                    name, names);
+    const char **list = calloc((size_t)t->ncols + 1, sizeof *list);
+    if (!list)
+        return sc_error(SC_ERR_RUN, "out of memory");
+    memcpy(list, t->name, (size_t)t->ncols * sizeof *list);
+    char nearest[256];
+    snprintf(nearest, sizeof nearest, "%s", t->ncols ? sc_name_nearest(name, list) : "");
+    free(list);
+    return sc_error(SC_ERR_INPUT,
+                    "%s: '%s' has no column '%s'; did you mean '%s'? Its columns are %s", option,
+                    path, name, nearest, names);
 }
 
 /* An axis label for a column simcoll writes, with its unit. */

@@ -620,9 +620,12 @@ int sc_cli_run_program(int argc, char **argv)
         if (fclose(r.after) == 0 && after_len)
             printf("\n%s", after);
         r.after = NULL;
-        if (invalid)
-            err = sc_error(SC_ERR_RUN, "%d of %d runs gave a WRONG result (valid: no above)",
-                           invalid, nrows);
+        for (int k = 0; k < nrows && !err && invalid; k++)
+            if (rows[k].result.valid == 0)
+                err = sc_error(SC_ERR_RUN,
+                               "%d of %d runs gave a WRONG result (valid: no above); the first, "
+                               "at np %d: %s",
+                               invalid, nrows, rows[k].np, rows[k].result.wrong);
     }
 cleanup:
     if (r.after)

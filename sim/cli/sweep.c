@@ -151,8 +151,9 @@ static sc_err_t check_value(const char *path, int line, const char *key, const c
     if (!strcmp(key, "type"))
         return sc_type_parse(v, what, &type);
     if (!strcmp(key, "algo") && !sc_algo_find(v))
-        return sc_error(SC_ERR_INPUT, "%s: unknown algorithm '%s' (simcoll list shows them)",
-                        what, v);
+        return sc_error(SC_ERR_INPUT,
+                        "%s: unknown algorithm '%s'; did you mean '%s'? (simcoll list shows them)",
+                        what, v, sc_algo_nearest(v)->name);
     if (!strcmp(key, "coll"))
         err = sc_cli_coll(v);
     else if (!strcmp(key, "mpi"))
@@ -244,10 +245,10 @@ static sc_err_t add_axis(const char *path, int n, char *key, study_t *st)
             return sc_error(SC_ERR_INPUT, "%s:%d: '%s' is given twice", path, n, key);
     if (!known)
         return sc_error(SC_ERR_INPUT,
-                        "%s:%d: unknown key '%s'; use platform, algo, coll, mpi, np, size, "
-                        "mapping, op, type, root, data, set, nodes, cores, sockets, net, "
-                        "topology, payload or program",
-                        path, n, key);
+                        "%s:%d: unknown key '%s'; did you mean '%s'? Use platform, algo, coll, "
+                        "mpi, np, size, mapping, op, type, root, data, set, nodes, cores, "
+                        "sockets, net, topology, payload or program",
+                        path, n, key, sc_name_nearest(key, keys));
     if (st->naxes == MAX_AXES)
         return sc_error(SC_ERR_INPUT, "%s:%d: more than %d keys", path, n, MAX_AXES);
     axis_t *ax = &st->axis[st->naxes++];

@@ -74,6 +74,9 @@ typedef struct {
     double max_rank_bytes; /* the most bytes one rank sent */
     double path_bytes;     /* bytes on the critical path (sc_traffic_t) */
     int valid;             /* 1 right result, 0 wrong, -1 not checked */
+    char wrong[256];       /* valid 0: the lowest rank's wrong result, "rank 3,
+                              line 1: block 5 (rank 5's), byte 0: 0x00,
+                              expected 0x2a" */
     long speculated;       /* speculative reductions that bet (allreduce-spec) */
     long mispredicted;     /* of those, the bets that were wrong */
     double *start, *finish; /* per rank, simulated seconds */

@@ -172,7 +172,8 @@ grep -q ',ok,.*,gige-2x8-2sockets,ring,.*,[0-9]*;[0-9]*;[0-9]*,[0-9]*;[0-9]*;[0-
 for bad in "algo = ring\\nnp = 4x|3: np: '4x' is not an integer" \
            "algo = ring\\nsockets = 2x|3: sockets: '2x' is not an integer" \
            "algo = ring\\npayload = maybe|3: payload 'maybe': use yes or no" \
-           "algo = rign|2: algo: unknown algorithm 'rign'" "algo = ring\\nsize = -1|3: size" \
+           "algo = rign|2: algo: unknown algorithm 'rign'; did you mean 'ring'?" \
+           "algos = ring|2: unknown key 'algos'; did you mean 'algo'?" "algo = ring\\nsize = -1|3: size" \
            "algo = ring\\nset = inter.bandwidth=0x|3: set: --set 'inter.bandwidth=0x': '0x' is not a factor above 0" \
            "algo = ring\\nset = inter.latency=2x, inter.speed=2x|3: set: --set 'inter.speed=2x': unknown parameter 'speed'" \
            "algo = ring\\nset = inter.gap=2x; inter.gap=3x|3: set: --set 'inter.gap=3x': inter.gap is set twice" \
