@@ -12,10 +12,28 @@
 
 #include "algorithms/registry.h"
 #include "args.h"
+#include "common/sc_units.h"
 #include "sim/io/files.h"
+
+/* OUT.gp: the script itself, whole or not at all. */
+static sc_err_t write_script_file(const char *option, const char *path, const char *script)
+{
+    sc_outputs_t *outs = sc_outputs_new();
+    FILE *f = NULL;
+    sc_err_t err =
+        outs ? sc_outputs_add(outs, option, path, &f) : sc_error(SC_ERR_RUN, "out of memory");
+    if (err) {
+        sc_outputs_discard(outs);
+        return err;
+    }
+    fputs(script, f);
+    return sc_outputs_commit(outs);
+}
 
 sc_err_t sc_gnuplot(const char *option, const char *path, const char *script)
 {
+    if (sc_ends_with(path, ".gp"))
+        return write_script_file(option, path, script);
     char script_path[] = "/tmp/simcoll-plot-XXXXXX";
     int fd = mkstemp(script_path);
     size_t len = strlen(script);
@@ -53,14 +71,15 @@ sc_err_t sc_gnuplot(const char *option, const char *path, const char *script)
 
 sc_err_t sc_gnuplot_terminal(const char *option, const char *path, const char **terminal)
 {
-    if (sc_ends_with(path, ".png"))
+    /* A script is written for a PNG: gnuplot OUT.gp > OUT.png. */
+    if (sc_ends_with(path, ".png") || sc_ends_with(path, ".gp"))
         *terminal = "pngcairo noenhanced size 900,560 font ',11'";
     else if (sc_ends_with(path, ".svg"))
         *terminal = "svg noenhanced size 900,560 font ',11' background rgb 'white'";
     else
         return sc_error(SC_ERR_INPUT,
                         "%s '%s': the file name says what to draw: end it in .png "
-                        "or .svg",
+                        "or .svg (or .gp for gnuplot's script)",
                         option, path);
     return SC_OK;
 }
@@ -263,9 +282,37 @@ static const char *tick_format(const char *name)
         return "%.1s %cs";
     if (sc_ends_with(name, "_Bps"))
         return "%.1s %cB/s";
-    if (sc_ends_with(name, "bytes"))
-        return "%.0b %BB";
-    return "% g";
+    return "% g"; /* bytes get ticks of their own: write_byte_tics */
+}
+
+/* Ticks of a bytes axis, labelled as simcoll prints sizes ("16 B",
+ * "64 KiB"): gnuplot's %b %B would write "16   B" and "kiB". Logarithmic:
+ * at powers of 16 (of 4 or 2 over a short range), where the binary
+ * prefixes read as whole numbers; linear: at a power of two that makes
+ * about six of them. */
+static void write_byte_tics(FILE *s, char axis, double lo, double hi, int log)
+{
+    double ticks[64], step, first;
+    int n = 0;
+    if (log) {
+        step = hi >= 256 * lo ? 16 : hi >= 16 * lo ? 4 : 2;
+        first = pow(step, floor(log2(lo) / log2(step)));
+        for (double t = first; t <= hi * (1 + 1e-9) && n < 64; t *= step)
+            ticks[n++] = t;
+    } else {
+        double range = hi > lo ? hi - lo : hi > 0 ? hi : 1;
+        step = pow(2, ceil(log2(range / 6)));
+        first = floor(lo / step) * step;
+        for (double t = first; t <= hi + step * 1e-9 && n < 64; t += step)
+            ticks[n++] = t;
+    }
+    fprintf(s, "set %ctics (", axis);
+    for (int i = 0; i < n; i++) {
+        char label[32];
+        sc_format_bytes(ticks[i], label, sizeof label);
+        fprintf(s, "%s'%s' %.17g", i ? ", " : "", label, ticks[i]);
+    }
+    fputs(")\n", s);
 }
 
 enum { MAX_BY = 4 };
@@ -278,7 +325,6 @@ typedef struct {
     char *where[16];
     int nwhere;
     int logx, logy; /* -1: decide from the data */
-    int script;     /* -o OUT.gp: gnuplot's script, not the picture */
 } plot_opts_t;
 
 /* --by COLUMN[,COLUMN...] into o->by. */
@@ -377,8 +423,6 @@ static sc_err_t parse_plot(int argc, char **argv, plot_opts_t *o, int *done)
         o->csv = args[optind];
     if (!err && (!o->x || !o->y || !o->out))
         err = sc_error(SC_ERR_INPUT, "plot needs -x COLUMN, -y COLUMN and -o OUT.png|OUT.svg");
-    if (!err)
-        o->script = sc_ends_with(o->out, ".gp");
     return err;
 }
 
@@ -631,15 +675,13 @@ static sc_err_t write_axes(FILE *s, const plot_opts_t *o, int bars, const double
         sc_gnuplot_quote(relative ? ratio : label(names[a]), quoted, sizeof quoted);
         fprintf(s, "set %clabel '%s'\nset format %c '%s'\n", a ? 'y' : 'x', quoted,
                 a ? 'y' : 'x', relative ? "% g" : tick_format(names[a]));
-        /* Sizes in bytes tick at powers of 16 (1 B, 16 B, ... 4 KiB), where
-         * their binary prefixes read as whole numbers; ticks at powers
-         * of 10 would read "977 KiB". */
-        if (log && !relative && sc_ends_with(names[a], "bytes"))
-            fprintf(s, "set logscale %c 2\nset %ctics 16\n", a ? 'y' : 'x', a ? 'y' : 'x');
-        else if (log)
-            fprintf(s, "set logscale %c\n", a ? 'y' : 'x');
+        if (log)
+            fprintf(s, "set logscale %c%s\n", a ? 'y' : 'x',
+                    !relative && sc_ends_with(names[a], "bytes") ? " 2" : "");
         else if (bars)
             fputs("set yrange [0:*]\n", s);
+        if (!relative && sc_ends_with(names[a], "bytes") && !(log && lo[a] <= 0))
+            write_byte_tics(s, a ? 'y' : 'x', lo[a], hi[a], log);
     }
     if (bars) {
         sc_gnuplot_quote(label(o->x), quoted, sizeof quoted);
@@ -780,8 +822,7 @@ int sc_cli_plot(int argc, char **argv)
         return err ? sc_cli_fail(err) : 0;
     const char *terminal = NULL;
     table_t t = {0};
-    /* A script is written for a PNG: gnuplot OUT.gp > OUT.png. */
-    if ((err = sc_gnuplot_terminal("-o", o.script ? "OUT.png" : o.out, &terminal)) ||
+    if ((err = sc_gnuplot_terminal("-o", o.out, &terminal)) ||
         (err = read_table(o.csv, &t)))
         return sc_cli_fail(err);
     cols_t c = {.relative = -1};
@@ -804,19 +845,8 @@ int sc_cli_plot(int argc, char **argv)
     char *script = NULL;
     if (!err)
         err = write_script(&o, &t, &c, terminal, &script);
-    if (!err && o.script) {
-        sc_outputs_t *outs = sc_outputs_new();
-        FILE *f = NULL;
-        err = outs ? sc_outputs_add(outs, "-o", o.out, &f) : sc_error(SC_ERR_RUN, "out of memory");
-        if (!err) {
-            fputs(script, f);
-            err = sc_outputs_commit(outs);
-        } else {
-            sc_outputs_discard(outs);
-        }
-    } else if (!err) {
+    if (!err)
         err = sc_gnuplot("-o", o.out, script);
-    }
     free(script);
     table_free(&t);
     return err ? sc_cli_fail(err) : 0;

@@ -93,6 +93,13 @@ fi
     fail "--relative-to on a run's CSV: $(cat err.log)"
 [ "$(block d0 runs.gp)" = "$(printf '4 1\n8 1')" ] || fail "ring against itself: $(block d0 runs.gp)"
 
+# Sizes tick as simcoll prints them: "16 B" and "KiB", not "16   B" and "kiB".
+"$simcoll" --platform "$platforms/gige.xml" --compare ring --np 4 --size 16,1K,64K \
+    --format csv > sizes.csv || fail "the size runs failed"
+"$simcoll" plot sizes.csv -x size_bytes -y sim_time_s -o sizes.gp 2>err.log || fail "sizes: $(cat err.log)"
+grep -q "^set xtics ('16 B' 16, '256 B' 256, '4 KiB' 4096, '64 KiB' 65536)$" sizes.gp ||
+    fail "size ticks: $(grep tics sizes.gp)"
+
 # A line per row draws dots: said so.
 "$simcoll" plot whatif.csv -x np -y sim_time_s --by key -o dots.gp 2>err.log || fail "--by key failed"
 grep -q "each line has one point" err.log || fail "--by key: no warning: $(cat err.log)"
