@@ -318,7 +318,10 @@ static void write_byte_tics(FILE *s, char axis, double lo, double hi, int log)
 enum { MAX_BY = 4 };
 
 typedef struct {
-    const char *csv, *x, *y, *out, *title, *relative_to;
+    const char *csv, *x, *y, *out, *title;
+    const char *relative_to[MAX_BY]; /* COLUMN=VALUE: the reference rows */
+    int nrelative;
+    char relative_list[512];         /* them, joined by ", ", for labels */
     char by_list[256];
     const char *by[MAX_BY];
     int nby;
@@ -374,12 +377,13 @@ static sc_err_t parse_plot(int argc, char **argv, plot_opts_t *o, int *done)
         case 'L': o->logx = 0; break;
         case 'M': o->logy = 0; break;
         case 'r':
-            if (!strchr(optarg, '=') || *optarg == '=')
+            if (!strchr(optarg, '=') || *optarg == '=' || o->nrelative == MAX_BY)
                 err = sc_error(SC_ERR_INPUT,
                                "--relative-to '%s': give COLUMN=VALUE, the rows to compare with "
-                               "(e.g. set=inter.bandwidth=1x)",
-                               optarg);
-            o->relative_to = optarg;
+                               "(e.g. set=inter.bandwidth=1x), at most %d times",
+                               optarg, MAX_BY);
+            else
+                o->relative_to[o->nrelative++] = optarg;
             break;
         case 'w':
             if (o->nwhere == 16 || !strchr(optarg, '='))
@@ -390,7 +394,7 @@ static sc_err_t parse_plot(int argc, char **argv, plot_opts_t *o, int *done)
             break;
         case 'h':
             fputs("usage: simcoll plot FILE.csv -x COLUMN -y COLUMN [--by COLUMN[,COLUMN...]]\n"
-                  "                    [--where COLUMN=VALUE]... [--relative-to COLUMN=VALUE]\n"
+                  "                    [--where COLUMN=VALUE]... [--relative-to COLUMN=VALUE]...\n"
                   "                    [--logx|--linx] [--logy|--liny] [--title TEXT]\n"
                   "                    -o OUT.png|OUT.svg|OUT.gp\n"
                   "Draws y against x from a CSV simcoll wrote (runs, programs, tune curves,\n"
@@ -398,8 +402,9 @@ static sc_err_t parse_plot(int argc, char **argv, plot_opts_t *o, int *done)
                   "--by columns, of the rows --where keeps; two rows of one line at one x are\n"
                   "refused, naming the columns that tell them apart. An x of words (an axis\n"
                   "such as set or algo) is drawn as bars. --relative-to draws each row's y as\n"
-                  "a ratio: the y of the row with COLUMN=VALUE and otherwise the same point,\n"
-                  "over its own (a speedup, for times). Axes are logarithmic when the values\n"
+                  "a ratio: the y of the row with COLUMN=VALUE (each, when given several\n"
+                  "times) and otherwise the same point, over its own (a speedup, for times).\n"
+                  "Axes are logarithmic when the values\n"
                   "span a factor of 100 or more, unless told; seconds and bytes are labelled\n"
                   "with their prefixes (1 ms, 64 KiB). OUT.gp is gnuplot's script, the data\n"
                   "inline, for gnuplot OUT.gp > OUT.png.\n",
@@ -428,7 +433,7 @@ static sc_err_t parse_plot(int argc, char **argv, plot_opts_t *o, int *done)
 
 /* The columns plot reads, found in the table. */
 typedef struct {
-    int x, y, by[MAX_BY], where[16], relative; /* relative: -1 without --relative-to */
+    int x, y, by[MAX_BY], where[16], relative[MAX_BY];
 } cols_t;
 
 /* Whether row r passes every --where. */
@@ -505,18 +510,19 @@ static void line_name(const table_t *t, const plot_opts_t *o, const cols_t *c, i
 }
 
 /* The columns that say which point a row is, for --relative-to: a sweep's
- * axes (the names its key column lists), else the run's inputs; x always.
- * Sets same[col] for each. */
+ * axes (the names its key column lists), which x is one of or derives
+ * from (the run's platform, say); else the run's inputs and x. Sets
+ * same[col] for each. */
 static void point_columns(const table_t *t, const char *x, int *same)
 {
     static const char *const inputs[] = {"platform_file", "program", "algo", "np", "size_bytes",
                                          "op", "type", NULL};
     int key = -1;
-    for (int c = 0; c < t->ncols; c++) {
-        same[c] = strcmp(t->name[c], x) == 0;
+    for (int c = 0; c < t->ncols; c++)
         if (strcmp(t->name[c], "key") == 0)
             key = c;
-    }
+    for (int c = 0; c < t->ncols; c++)
+        same[c] = key < 0 && strcmp(t->name[c], x) == 0;
     for (int c = 0; c < t->ncols; c++) {
         size_t len = strlen(t->name[c]);
         if (key >= 0 && t->nrows > 0) {
@@ -530,20 +536,22 @@ static void point_columns(const table_t *t, const char *x, int *same)
     }
 }
 
-/* The row that row r is compared with under --relative-to: the value
- * asked for in its column, the same in every column of `same`; -1 if
- * none. */
+/* The row that row r is compared with under --relative-to: the values
+ * asked for in their columns, the same as row r in every other column of
+ * `same`; -1 if none. */
 static int reference_row(const table_t *t, const plot_opts_t *o, const cols_t *c,
                          const int *same, int r)
 {
-    const char *value = strchr(o->relative_to, '=') + 1;
     for (int q = 0; q < t->nrows; q++) {
-        if (strcmp(cell(t, q, c->relative), value) != 0 || !kept(t, o, c, q))
-            continue;
-        int match = 1;
-        for (int col = 0; col < t->ncols && match; col++)
-            match = !same[col] || col == c->relative ||
-                    strcmp(cell(t, q, col), cell(t, r, col)) == 0;
+        int match = kept(t, o, c, q);
+        for (int i = 0; i < o->nrelative && match; i++)
+            match = strcmp(cell(t, q, c->relative[i]), strchr(o->relative_to[i], '=') + 1) == 0;
+        for (int col = 0; col < t->ncols && match; col++) {
+            int asked = 0;
+            for (int i = 0; i < o->nrelative; i++)
+                asked |= col == c->relative[i];
+            match = !same[col] || asked || strcmp(cell(t, q, col), cell(t, r, col)) == 0;
+        }
         if (match)
             return q;
     }
@@ -576,7 +584,7 @@ static sc_err_t collect_points(const plot_opts_t *o, const table_t *t, const col
                            t->line[r], o->y, cell(t, r, c->y));
             break;
         }
-        if (c->relative >= 0) {
+        if (o->nrelative) {
             int q = reference_row(t, o, c, same, r);
             double ref;
             if (q < 0 || !is_number(cell(t, q, c->y), &ref)) {
@@ -602,7 +610,7 @@ static sc_err_t collect_points(const plot_opts_t *o, const table_t *t, const col
         fprintf(stderr,
                 "simcoll: plot: %d rows have no row with %s at the same point to compare with "
                 "(the first at line %d); they are left out\n",
-                unmatched, o->relative_to, first_unmatched);
+                unmatched, o->relative_list, first_unmatched);
     if (!err && *npts == 0)
         err = sc_error(SC_ERR_INPUT, "plot '%s': no row to draw%s", o->csv,
                        unmatched      ? " (none has a row to compare with)"
@@ -659,8 +667,7 @@ static sc_err_t write_axes(FILE *s, const plot_opts_t *o, int bars, const double
                            const double hi[2])
 {
     char quoted[1024], ratio[1024];
-    snprintf(ratio, sizeof ratio, "%s of %s over its own", label(o->y),
-             o->relative_to ? o->relative_to : "");
+    snprintf(ratio, sizeof ratio, "ratio: the reference's %s over this one's", label(o->y));
     const char *names[2] = {o->x, o->y};
     int logs[2] = {o->logx, o->logy};
     sc_err_t err = SC_OK;
@@ -671,7 +678,7 @@ static sc_err_t write_axes(FILE *s, const plot_opts_t *o, int bars, const double
                            "plot: a logarithmic %s axis needs values above 0, "
                            "and %s has %g (use --lin%c)",
                            a ? "y" : "x", names[a], lo[a], a ? 'y' : 'x');
-        int relative = a == 1 && o->relative_to;
+        int relative = a == 1 && o->nrelative;
         sc_gnuplot_quote(relative ? ratio : label(names[a]), quoted, sizeof quoted);
         fprintf(s, "set %clabel '%s'\nset format %c '%s'\n", a ? 'y' : 'x', quoted,
                 a ? 'y' : 'x', relative ? "% g" : tick_format(names[a]));
@@ -737,9 +744,17 @@ static void write_bars(FILE *s, const point_t *pts, int npts, const names_t *gro
         }
         fputc('\n', s);
     }
+    size_t longest = 0;
+    for (int k = 0; k < categories->n; k++)
+        if (strlen(categories->name[k]) > longest)
+            longest = strlen(categories->name[k]);
     fputs("EOD\n"
           "set style data histograms\nset style histogram clustered gap 1\n"
-          "set style fill solid 0.8 border -1\nset xtics scale 0\n",
+          "set style fill solid 0.8 border -1\n",
+          s);
+    /* Names that would run into each other under their clusters slant. */
+    fputs(longest * (size_t)categories->n > 90 ? "set xtics scale 0 rotate by -25\n"
+                                               : "set xtics scale 0\n",
           s);
     fputs("plot ", s);
     for (int g = 0; g < groups->n; g++) {
@@ -787,10 +802,18 @@ static sc_err_t write_script(const plot_opts_t *o, const table_t *t, const cols_
          * platform file, a command) squeeze the plot to half the width. */
         fprintf(s, "set terminal %s\nset output\nset grid\nset key below\n", terminal);
         err = write_axes(s, o, bars, lo, hi);
+        char quoted[1024];
         if (o->title) {
-            char quoted[1024];
             sc_gnuplot_quote(o->title, quoted, sizeof quoted);
             fprintf(s, "set title '%s'\n", quoted);
+        }
+        /* The reference, which the y label has no room for, heads the key,
+         * as wide as the picture. */
+        if (o->nrelative) {
+            char reference[600];
+            snprintf(reference, sizeof reference, "the reference: %s", o->relative_list);
+            sc_gnuplot_quote(reference, quoted, sizeof quoted);
+            fprintf(s, "set key title '%s'\n", quoted);
         }
         if (bars)
             write_bars(s, pts, npts, &groups, &categories);
@@ -825,7 +848,7 @@ int sc_cli_plot(int argc, char **argv)
     if ((err = sc_gnuplot_terminal("-o", o.out, &terminal)) ||
         (err = read_table(o.csv, &t)))
         return sc_cli_fail(err);
-    cols_t c = {.relative = -1};
+    cols_t c = {0};
     if (!(err = column(&t, o.csv, "-x", o.x, &c.x)))
         err = column(&t, o.csv, "-y", o.y, &c.y);
     for (int i = 0; i < o.nby && !err; i++)
@@ -836,11 +859,14 @@ int sc_cli_plot(int argc, char **argv)
                  o.where[i]);
         err = column(&t, o.csv, "--where", name, &c.where[i]);
     }
-    if (!err && o.relative_to) {
+    for (int i = 0; i < o.nrelative && !err; i++) {
         char name[256];
-        snprintf(name, sizeof name, "%.*s", (int)(strchr(o.relative_to, '=') - o.relative_to),
-                 o.relative_to);
-        err = column(&t, o.csv, "--relative-to", name, &c.relative);
+        snprintf(name, sizeof name, "%.*s", (int)(strchr(o.relative_to[i], '=') - o.relative_to[i]),
+                 o.relative_to[i]);
+        err = column(&t, o.csv, "--relative-to", name, &c.relative[i]);
+        size_t n = strlen(o.relative_list);
+        snprintf(o.relative_list + n, sizeof o.relative_list - n, "%s%s", i ? ", " : "",
+                 o.relative_to[i]);
     }
     char *script = NULL;
     if (!err)

@@ -81,6 +81,15 @@ if command -v gnuplot > /dev/null; then
         --relative-to set=inter.bandwidth=1x -o speedup.png 2>err.log || fail "bars as PNG: $(cat err.log)"
     head -c 4 speedup.png | grep -q PNG || fail "bars as PNG: not a PNG"
 fi
+# Against one setting of two axes: ring at 1x, every line.
+"$simcoll" plot whatif.csv -x np -y sim_time_s --by set,algo --relative-to set=inter.bandwidth=1x \
+    --relative-to algo=ring -o both.gp 2>err.log || fail "two --relative-to: $(cat err.log)"
+[ "$(block d0 both.gp)" = "$(printf '8 1\n16 1')" ] || fail "ring at 1x against itself: $(block d0 both.gp)"
+got=$(block d3 both.gp | awk '$1 == 16 { print $2 }')
+want=$(awk -v a="$(time_of 1x ring 16)" -v b="$(time_of 2x bruck 16)" 'BEGIN { printf "%.17g", a / b }')
+same "$got" "$want" || fail "bruck at 2x against ring at 1x: $got, expected $want"
+grep -q "set key title 'the reference: set=inter.bandwidth=1x, algo=ring'" both.gp ||
+    fail "the reference is not named: $(grep title both.gp)"
 "$simcoll" plot whatif.csv -x np -y sim_time_s --by set --where algo=ring \
     --relative-to set=inter.bandwidth=3x -o none.gp 2>err.log
 [ $? -eq 2 ] && grep -q "no row to draw (none has a row to compare with)" err.log ||
