@@ -730,10 +730,13 @@ static void write_bars(FILE *s, const point_t *pts, int npts, const names_t *gro
     char quoted[1024];
     fputs("$bars << EOD\n", s);
     for (int k = 0; k < categories->n; k++) {
-        /* gnuplot's own quoting: a string in double quotes, \" inside */
+        /* gnuplot's own quoting: a string in double quotes, \" and \\ inside */
         fputc('"', s);
-        for (const char *c = categories->name[k]; *c; c++)
-            fputs(*c == '"' ? "\\\"" : (char[]){*c, 0}, s);
+        for (const char *c = categories->name[k]; *c; c++) {
+            if (*c == '"' || *c == '\\')
+                fputc('\\', s);
+            fputc(*c, s);
+        }
         fputc('"', s);
         for (int g = 0; g < groups->n; g++) {
             double y = NAN;
