@@ -384,16 +384,21 @@ static void print_table(FILE *out, const sc_report_row_t *rows, int nrows)
 /* Under a table, what its columns cannot say: what the model leaves out,
  * and the partitioner's time, which is wall-clock time, differs from run
  * to run and belongs to no simulated column. */
+static void print_model_note(FILE *out)
+{
+    fputs("# model: the cost model's time for the same layout with no contention: each "
+          "message alone on its links, NICs and memory buses; simulated - model is what "
+          "messages sharing them cost\n",
+          out);
+}
+
 static void print_table_notes(FILE *out, const sc_report_row_t *rows, int nrows)
 {
     int modelled = 0;
     for (int i = 0; i < nrows; i++)
         modelled |= !isnan(rows[i].result.model_time_s);
     if (modelled)
-        fputs("# model: the cost model's time for the same layout with no contention: each "
-              "message alone on its links, NICs and memory buses; simulated - model is what "
-              "messages sharing them cost\n",
-              out);
+        print_model_note(out);
     for (int i = 0; i < nrows; i++) {
         if (!(rows[i].partition_wall_time_s > 0))
             continue;
@@ -482,6 +487,11 @@ void sc_program_report_print(FILE *out, sc_format_t format, const sc_program_rep
     sc_provenance_command(prov, command, sizeof command);
     if (format == SC_FORMAT_TABLE) {
         print_program_table(out, rows, nrows);
+        int modelled = 0;
+        for (int i = 0; i < nrows; i++)
+            modelled |= !isnan(rows[i].result.model_time_s);
+        if (modelled)
+            print_model_note(out);
         table_provenance(out, prov, command);
         return;
     }
