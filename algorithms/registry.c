@@ -146,6 +146,20 @@ static size_t edit_distance(const char *a, const char *b)
     return d;
 }
 
+const char *sc_name_nearest(const char *name, const char *const *names)
+{
+    const char *best = names[0];
+    size_t best_d = best ? edit_distance(name, best) : 0;
+    for (int i = 1; best && names[i]; i++) {
+        size_t d = edit_distance(name, names[i]);
+        if (d < best_d) {
+            best = names[i];
+            best_d = d;
+        }
+    }
+    return best;
+}
+
 const sc_algo_t *sc_algo_nearest(const char *name)
 {
     const sc_algo_t *best = &sc_algos[0];
@@ -154,6 +168,14 @@ const sc_algo_t *sc_algo_nearest(const char *name)
         size_t d = edit_distance(name, a->name);
         if (d < best_d) {
             best = a;
+            best_d = d;
+        }
+    }
+    /* A loaded algorithm misspelt is the likelier one to be meant. */
+    for (int i = 0; i < nadded; i++) {
+        size_t d = edit_distance(name, added[i]->name);
+        if (d <= best_d) {
+            best = added[i];
             best_d = d;
         }
     }

@@ -87,8 +87,14 @@ const sc_algo_t *sc_algo_added(int i);
 /* 1 for an algorithm sc_algo_add added. */
 int sc_algo_is_added(const sc_algo_t *algo);
 
+/* The one of `names` (NULL-terminated) closest to `name` by edit distance,
+ * for "did you mean" hints of other names (a study's keys, a CSV's
+ * columns); NULL if `names` is empty. */
+const char *sc_name_nearest(const char *name, const char *const *names);
+
 /* The entry whose name is closest to `name` (edit distance), for
- * "did you mean" hints. Never NULL. */
+ * "did you mean" hints, loaded algorithms among them (and preferred at
+ * the same distance). Never NULL. */
 const sc_algo_t *sc_algo_nearest(const char *name);
 
 /* 1 for reduce and allreduce, which work on vectors of op and type. */

@@ -16,7 +16,7 @@ import sys
 simcoll = sys.argv[1] if len(sys.argv) > 1 else 'build/simcoll'
 listing = subprocess.run([simcoll, 'list'], capture_output=True, text=True, check=True).stdout
 algos = [line.split()[0] for line in listing.splitlines()[1:] if line.strip()]
-ignored = {'command', 'partition_time_s', 'valid'}
+ignored = {'command', 'partition_wall_time_s', 'valid'}
 pairs = agree = 0
 differ = []
 for platform in ('ib4x.xml', 'gige.xml'):

@@ -191,26 +191,36 @@ static int least_squares(const medians_t *md, double lo, double hi, const double
     return n;
 }
 
-static void note(sc_fit_t *fit, const char *what, const char *value, const char *how_fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-/* Records how a parameter was obtained; a later note of the same
- * parameter replaces the earlier one, in its place. */
-static void note(sc_fit_t *fit, const char *what, const char *value, const char *how_fmt, ...)
+static sc_fit_note_t *note(sc_fit_t *fit, const char *what, const char *value,
+                           const char *how_fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Records how a parameter was obtained, as fitted; a later note of the
+ * same parameter replaces the earlier one, in its place. Returns the note
+ * (NULL when the notes are full), for its origin. */
+static sc_fit_note_t *note(sc_fit_t *fit, const char *what, const char *value,
+                           const char *how_fmt, ...)
 {
     sc_fit_note_t *n = NULL;
     for (int i = 0; i < fit->nnotes && !n; i++)
         if (strcmp(fit->notes[i].what, what) == 0)
             n = &fit->notes[i];
     if (!n && fit->nnotes == SC_MAX_FIT_NOTES)
-        return;
+        return NULL;
     if (!n)
         n = &fit->notes[fit->nnotes++];
+    n->origin = SC_FIT_FITTED;
     snprintf(n->what, sizeof n->what, "%s", what);
     snprintf(n->value, sizeof n->value, "%s", value);
     va_list ap;
     va_start(ap, how_fmt);
     vsnprintf(n->how, sizeof n->how, how_fmt, ap);
     va_end(ap);
+    return n;
+}
+
+static void set_origin(sc_fit_note_t *n, sc_fit_origin_t origin)
+{
+    if (n)
+        n->origin = origin;
 }
 
 /* The segments' first sizes: 0, the breakpoints, and past the eager limit. */
@@ -257,7 +267,7 @@ static void fit_overhead(const medians_t *md, const double *starts, int nseg,
         snprintf(value, sizeof value, fallback->n > 1 ? "%.4g s + %.4g s/B, ..." : "%.4g s + %.4g s/B",
                  fallback->n ? fallback->seg[0].start : 0,
                  fallback->n ? fallback->seg[0].per_byte : 0);
-        note(fit, param, value, "no samples: the template's, kept");
+        set_origin(note(fit, param, value, "no samples: the template's, kept"), SC_FIT_KEPT);
         return;
     }
     *out = (sc_piecewise_t){.n = nseg};
@@ -292,12 +302,14 @@ static void fit_overhead(const medians_t *md, const double *starts, int nseg,
                 }
             a = c ? sum / c : a;
         }
-        if (a < 0)
+        int negative = a < 0;
+        if (negative)
             a = 0;
         out->seg[k] = (sc_segment_t){lo, a, b};
         snprintf(value, sizeof value, "%.4g s + %.4g s/B", a, b);
-        note(fit, name, value, "least squares over %d size%s of %s", used, used == 1 ? "" : "s",
-             md->files);
+        set_origin(note(fit, name, value, "least squares over %d size%s of %s%s", used,
+                        used == 1 ? "" : "s", md->files, negative ? ", below 0 s: 0" : ""),
+                   negative ? SC_FIT_CLAMPED : SC_FIT_FITTED);
     }
 }
 
@@ -591,9 +603,12 @@ static sc_err_t fit_streams_only(const sc_fit_spec_t *spec, const sc_series_t *s
              "there the memory, not the cores, may have limited it", limited);
     lv->latency_s = spec->fallback->latency_s;
     snprintf(value, sizeof value, "%.6g s", lv->latency_s);
-    note(fit, "latency", value, "no ping-pong: the template's, kept (a stream does not show it)");
+    set_origin(note(fit, "latency", value,
+                    "no ping-pong: the template's, kept (a stream does not show it)"),
+               SC_FIT_KEPT);
     if (spec->latency_factor)
-        note(fit, "lat-factor", "-", "no ping-pong: the template's, kept with its latency");
+        set_origin(note(fit, "lat-factor", "-", "no ping-pong: the template's, kept with its latency"),
+                   SC_FIT_KEPT);
     lv->gap_s = 0;
     note(fit, "g", "0 s", "shared memory: no NIC between a node's cores");
 cleanup:
@@ -627,6 +642,7 @@ static void fit_latency_factor(const double *a, const int *used, const double *s
     for (int k = 0; k < nseg; k++) {
         double l = NAN;
         const char *how;
+        int clamped = 0;
         if (k == 0) {
             l = 1;
             how = "1: the latency is this segment's intercept";
@@ -639,6 +655,7 @@ static void fit_latency_factor(const double *a, const int *used, const double *s
                       ? "the latency's intercept here, less the handshake and the header, over "
                         "the latency"
                       : "the latency's intercept here, less the header, over the latency";
+            clamped = !(l >= range->min) || l > range->max;
             if (!(l >= range->min)) {
                 l = range->min;
                 how = "the intercept here is below the first segment's: 1, as simcoll cannot "
@@ -652,7 +669,7 @@ static void fit_latency_factor(const double *a, const int *used, const double *s
         lv->latency_factor.seg[k] = (sc_segment_t){starts[k], l, 0};
         segment_name(name, sizeof name, "lat-factor", starts, k, nseg);
         snprintf(value, sizeof value, "%.4g", l);
-        note(fit, name, value, "%s", how);
+        set_origin(note(fit, name, value, "%s", how), clamped ? SC_FIT_CLAMPED : SC_FIT_FITTED);
     }
 }
 
@@ -821,8 +838,10 @@ sc_err_t sc_calibrate_fit(const sc_fit_spec_t *spec, const sc_series_t *series, 
     if (used[0] == 0 || L < 0) {
         L = L < 0 ? 0 : spec->fallback->latency_s;
         snprintf(value, sizeof value, "%.6g s", L);
-        note(fit, "latency", value, used[0] ? "the intercept was below the header's time: 0"
-                                            : "no size in the first segment: the template's");
+        set_origin(note(fit, "latency", value,
+                        used[0] ? "the intercept was below the header's time: 0"
+                                : "no size in the first segment: the template's"),
+                   used[0] ? SC_FIT_CLAMPED : SC_FIT_KEPT);
     } else {
         snprintf(value, sizeof value, "%.6g s", L);
         note(fit, "latency", value, "the latency's intercept below %.0f bytes, less the header",
@@ -873,7 +892,8 @@ sc_err_t sc_calibrate_fit(const sc_fit_spec_t *spec, const sc_series_t *series, 
         goto cleanup;
     if (best_rate <= 0) {
         snprintf(value, sizeof value, "%.6g s", lv->gap_s);
-        note(fit, "g", value, "no message rate of small messages: the template's, kept");
+        set_origin(note(fit, "g", value, "no message rate of small messages: the template's, kept"),
+                   SC_FIT_KEPT);
     } else if (best_rate < 0.9 * best_cores) {
         lv->gap_s = 1 / best_rate;
         snprintf(value, sizeof value, "%.6g s", lv->gap_s);

@@ -30,11 +30,21 @@ typedef struct {
     int latency_factor;
 } sc_fit_spec_t;
 
+/* Where a value came from when the measurements did not give it: a fit
+ * that keeps the template's overheads or clamps a latency at 0 can miss
+ * the measurements by hundreds of percent, and says so. */
+typedef enum {
+    SC_FIT_FITTED,  /* from the measurements */
+    SC_FIT_KEPT,    /* the template's: no measurement gives it */
+    SC_FIT_CLAMPED, /* the fit's value was outside what simcoll takes, set to the bound */
+} sc_fit_origin_t;
+
 /* How one fitted parameter was obtained, for the report. */
 typedef struct {
     char what[48];  /* "o_s [0, 1420)", "bandwidth", "g" ... */
     char value[64]; /* as written to the platform */
     char how[200];  /* "least squares over 12 sizes of osu_latency.txt" */
+    sc_fit_origin_t origin;
 } sc_fit_note_t;
 
 enum { SC_MAX_FIT_NOTES = 4 * SC_MAX_SEGMENTS + 8 };

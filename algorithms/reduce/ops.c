@@ -51,8 +51,9 @@ sc_err_t sc_op_check(sc_op_t op, sc_type_t type)
 {
     if (type == SC_TYPE_DOUBLE && op >= SC_OP_LAND)
         return sc_error(SC_ERR_INPUT,
-                        "the operation %s is defined on int only, as in MPI; on double use "
-                        "sum, prod, max or min",
+                        "the operation %s is defined on int only, as in MPI: did you mean the "
+                        "type int (--type int; type=int in a program)? On double use sum, prod, "
+                        "max or min",
                         sc_op_name(op));
     return SC_OK;
 }

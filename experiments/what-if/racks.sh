@@ -20,16 +20,23 @@ cd "$here"
 # The generated platforms' paths are the scratch directory's: keep their names only.
 sed "s|$scratch/racks.csv.platforms/||g" "$scratch/racks.csv" > "$results/racks.csv"
 
-# The key column is quoted (its topology values hold commas): read it whole,
-# then split the rest of the row, whose columns come one place earlier.
-awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i - 1; next }
+# Fields with commas (the key, the topology, the platform named by it) are
+# quoted: split each row as CSV, then read the columns by name.
+awk 'function fields(line, f,    n, q, i, ch) {
+        n = 1; q = 0; f[1] = ""
+        for (i = 1; i <= length(line); i++) {
+            ch = substr(line, i, 1)
+            if (ch == "\"") { if (q && substr(line, i + 1, 1) == "\"") { f[n] = f[n] ch; i++ } else q = !q }
+            else if (ch == "," && !q) f[++n] = ""
+            else f[n] = f[n] ch
+        }
+        return n
+    }
+    NR == 1 { n = fields($0, h); for (i = 1; i <= n; i++) col[h[i]] = i; next }
     {
-        key = $0; sub(/^"/, "", key); sub(/",.*/, "", key)
-        rest = $0; sub(/^"[^"]*",/, "", rest)
-        split(rest, f, ",")
+        fields($0, f)
         if (f[col["status"]] != "ok") next
-        topo = key; sub(/.*topology=/, "", topo); sub(/;algo=.*/, "", topo)
-        split(topo, part, ";")   # fat-tree:2;8,8;1,U;1,1: U uplinks a rack
+        split(f[col["topology"]], part, ";")   # fat-tree:2;8,8;1,U;1,1: U uplinks a rack
         up = part[3]; sub(/^1,/, "", up)
         racks = part[1] == "fat-tree:2" ? "8 racks " 8 / up ":1" : "one switch"
         split(f[col["level_bytes"]], lb, ";")

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Regenerates results/whatif.csv (the sweep of study.ini), results/summary.txt
 # (each upgrade against the Gigabit Ethernet cluster of 8-core nodes, block
-# placement) and results/upgrades.png. About 2 minutes on 2 cores.
+# placement) and results/upgrades.png (simcoll plot --relative-to). 2 to 4
+# minutes on 2 cores.
 # usage: experiments/what-if/run.sh [--replot] [path/to/simcoll]
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
@@ -46,28 +47,10 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
         }
     }' "$results/whatif.csv" | sort -t, -k1,1 -k5,5gr > "$results/summary.txt"
 
-# One bar per upgrade, for each program (block placement; cyclic beside it).
-for prog in cg.prog stencil.prog; do
-    grep "^$prog," "$results/summary.txt" | awk -F, '{ print $3 "," $2 "," $5 }' |
-        sort -t, -k1,1 -k2,2 > "$scratch/$prog.csv"
-done
-gnuplot <<PLOT
-set terminal pngcairo noenhanced size 1000,560 font ',11'
-set output '$results/upgrades.png'
-set title '64 Jet-like nodes, 512 processes: speedup over gige, 8-core nodes, block placement'
-set datafile separator ','
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.8 border -1
-set ylabel 'speedup (higher is better)'
-set xtics rotate by -25 scale 0
-set key outside right top
-set grid ytics
-set yrange [0:*]
-set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb 'gray30'
-plot '< grep ",block," $scratch/cg.prog.csv' using 3:xtic(1) title 'cg.prog, block', \
-     '< grep ",cyclic," $scratch/cg.prog.csv' using 3 title 'cg.prog, cyclic', \
-     '< grep ",block," $scratch/stencil.prog.csv' using 3 title 'stencil.prog, block', \
-     '< grep ",cyclic," $scratch/stencil.prog.csv' using 3 title 'stencil.prog, cyclic'
-PLOT
+# One cluster of bars per configuration, a bar per program and placement, each
+# the speedup over gige with 8 cores and 1x bandwidth under block placement.
+"$simcoll" plot "$results/whatif.csv" -x run_platform -y sim_time_s --by program,mapping \
+    --relative-to platform=gige.xml --relative-to cores=8 --relative-to set=inter.bandwidth=1x \
+    --relative-to mapping=block --title '64 Jet-like nodes, 512 processes: speedup' \
+    -o "$results/upgrades.png"
 cat "$results/summary.txt"

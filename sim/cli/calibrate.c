@@ -109,6 +109,34 @@ static void print_fit(const sc_fit_t *fit, const char *level)
         printf("%-*s  %-24s  %s\n", w, fit->notes[i].what, fit->notes[i].value, fit->notes[i].how);
 }
 
+/* The parameters of one origin, "o_s, o_r, g" (clamped ones with their
+ * value: "latency 0 s"); empty if none. */
+static void with_origin(const sc_fit_t *fit, sc_fit_origin_t origin, char *out, size_t size)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (int i = 0; i < fit->nnotes && n < size; i++)
+        if (fit->notes[i].origin == origin)
+            n += (size_t)snprintf(out + n, size - n, "%s%s%s%s", n ? ", " : "",
+                                  fit->notes[i].what, origin == SC_FIT_CLAMPED ? " " : "",
+                                  origin == SC_FIT_CLAMPED ? fit->notes[i].value : "");
+}
+
+/* What the measurements did not give, in a clause: "o_s, o_r and g are the
+ * template's (no measurement gives them); latency 0 s was clamped (the fit
+ * gave a value simcoll does not take)"; empty if everything was fitted. */
+static void not_fitted(const sc_fit_t *fit, char *out, size_t size)
+{
+    char kept[512], clamped[512];
+    with_origin(fit, SC_FIT_KEPT, kept, sizeof kept);
+    with_origin(fit, SC_FIT_CLAMPED, clamped, sizeof clamped);
+    snprintf(out, size, "%s%s%s%s%s", *kept ? "kept from the template, as no measurement gives "
+                                             "them: " : "",
+             kept, *kept && *clamped ? "; " : "",
+             *clamped ? "clamped, as the fit gave a value simcoll does not take: " : "",
+             clamped);
+}
+
 static int by_abs(const void *a, const void *b)
 {
     double x = fabs(*(const double *)a), y = fabs(*(const double *)b);
@@ -546,19 +574,28 @@ static sc_err_t fit_level(const calibrate_opts_t *o, int argc, char **argv)
     int refused = o->strict && bad >= 0;
     if (!err && o->out && !refused)
         err = write_fitted(o, &fit, argc, argv);
+    char unfitted[1400] = "";
+    if (!err)
+        not_fitted(&fit, unfitted, sizeof unfitted);
     if (!err && !refused) {
         print_fit(&fit, levels[o->level]);
         print_residuals(&fit.level, plat.header_bytes, o->level == SC_LEVEL_INTRA, &o->all,
                         o->report);
+        if (*unfitted)
+            fprintf(stderr, "simcoll: calibrate: %s\n", unfitted);
     }
     if (!err && bad >= 0) {
         const sc_series_t *s = &o->all.series[bad];
-        char what[900];
+        char what[2600];
         snprintf(what, sizeof what,
                  "the fit misses %s (%s) by %.1f%% at the median, above %.0f%%: the model does "
                  "not follow these measurements (residuals above); check the template's level "
-                 "(--level), the breakpoints and the eager limit",
-                 s->path, kind_name(s->kind), 100 * worst, 100 * BAD_FIT);
+                 "(--level), the breakpoints and the eager limit%s%s%s",
+                 s->path, kind_name(s->kind), 100 * worst, 100 * BAD_FIT,
+                 !*unfitted ? ""
+                 : refused  ? ", and what was not fitted ("
+                            : ", and what was not fitted (above)",
+                 refused ? unfitted : "", refused && *unfitted ? ")" : "");
         if (refused)
             err = sc_error(SC_ERR_INPUT,
                            "calibrate --strict: %s; nothing written (without --strict, the "

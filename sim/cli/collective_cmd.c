@@ -358,6 +358,7 @@ static sc_err_t write_traces(const sc_run_opts_t *o, const sc_platform_t *plat, 
     sc_err_t err = sc_trace_write_all(o->timeline, o->trace, o->paje, &info, &row->result);
     sc_explain_t e;
     if (!err && o->explain && !(err = sc_explain(plat, pl->np, &row->result, &e))) {
+        e.reduction = sc_algo_is_reduction(pl->algo);
         sc_explain_print(stdout, title, plat, pl->np, &row->result, &e);
         sc_explain_destroy(&e);
     }
@@ -446,7 +447,7 @@ static sc_err_t run_batch(const sc_run_opts_t *o, const sc_platform_t *plat, con
         *row = (sc_report_row_t){.platform = plat->name, .algo = pl->algo, .np = pl->np,
                                  .bytes = b->runs[k].bytes, .op = o->op, .type = o->type,
                                  .mapping = lay->name, .cut_weight = lay->cut,
-                                 .graph_weight = lay->total, .partition_time_s = lay->seconds,
+                                 .graph_weight = lay->total, .partition_wall_time_s = lay->seconds,
                                  .mpi = o->mpi ? o->mpi->name : NULL};
         if (!(err = sc_run(&spec, &row->result))) {
             (*nrows)++;
@@ -505,9 +506,16 @@ int sc_cli_collective(int argc, char **argv)
         err = sc_ranges_print(o.format == SC_FORMAT_TABLE ? stdout : stderr, o.platform, &spec,
                               &rows[k].result);
     }
-    if (!err && invalid)
-        err = sc_error(SC_ERR_RUN, "%d of %d runs gave a WRONG result (valid: no above)",
-                       invalid, nrows);
+    for (int k = 0; k < nrows && !err && invalid; k++) {
+        const sc_report_row_t *row = &rows[k];
+        char size[32];
+        sc_format_bytes((double)row->bytes, size, sizeof size);
+        if (row->result.valid == 0)
+            err = sc_error(SC_ERR_RUN,
+                           "%d of %d runs gave a WRONG result (valid: no above); the first, %s "
+                           "at np %d, %s: %s",
+                           invalid, nrows, row->algo->name, row->np, size, row->result.wrong);
+    }
 cleanup:
     if (err)
         sc_cli_fail(err);

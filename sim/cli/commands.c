@@ -49,7 +49,7 @@ const sc_command_t sc_commands[] = {
     {"new-algo",  new_algo_command,
                   {"new-algo COLLECTIVE NAME -o FILE.c (an algorithm of your own)"}},
     {"list",      sc_cli_list,
-                  {"list [--mpi]"}},
+                  {"list [--mpi | --net | --coll NAME] (one collective's algorithms)"}},
     {NULL, NULL, {NULL, NULL}}};
 
 void sc_cli_usage(FILE *out)

@@ -88,7 +88,8 @@ static sc_err_t steps_of(const sc_run_result_t *res, int np, int *step_of_msg, i
  * `idle` model) and waited; inter-node bytes and messages in the step's
  * slots of nic and nic_messages (per node and direction). */
 static void tally_message(sc_explain_t *out, const sc_model_t *idle, const sc_platform_t *plat,
-                          const sc_run_result_t *res, long k, double *nic, long *nic_messages)
+                          const sc_run_result_t *res, long k, double *nic, long *nic_messages,
+                          double *bus, long *bus_messages)
 {
     const sc_msg_record_t *m = &res->msgs[k];
     sc_explain_step_t *st = &out->steps[out->step_of_msg[k] - 1];
@@ -110,6 +111,27 @@ static void tally_message(sc_explain_t *out, const sc_model_t *idle, const sc_pl
     st->waited_mean += waited;
     if (waited > st->waited_max)
         st->waited_max = waited;
+    int crosses = res->socket_of[m->src] != res->socket_of[m->dst];
+    if (m->level == SC_LEVEL_INTER && waited > st->waited_inter)
+        st->waited_inter = waited;
+    if (m->level == SC_LEVEL_INTRA && waited > st->waited_intra)
+        st->waited_intra = waited;
+    if (m->level == SC_LEVEL_INTRA && crosses && waited > st->waited_between_sockets)
+        st->waited_between_sockets = waited;
+    if (m->level == SC_LEVEL_INTRA && !crosses && waited > st->waited_in_socket)
+        st->waited_in_socket = waited;
+    if (m->level == SC_LEVEL_INTRA) {
+        /* every message inside a node uses its memory bus; one between its
+         * sockets also the link joining them (slot 2 node + 1) */
+        size_t base = 2 * (size_t)plat->nnodes * (size_t)(out->step_of_msg[k] - 1),
+               node = base + 2 * (size_t)res->node_of[m->src];
+        bus[node] += m->bytes;
+        bus_messages[node]++;
+        if (crosses && sc_platform_socket_levels(plat)) {
+            bus[node + 1] += m->bytes;
+            bus_messages[node + 1]++;
+        }
+    }
     if (m->level == SC_LEVEL_INTER) {
         size_t base = 2 * (size_t)plat->nnodes * (size_t)(out->step_of_msg[k] - 1);
         size_t up = base + 2 * (size_t)res->node_of[m->src],
@@ -121,15 +143,16 @@ static void tally_message(sc_explain_t *out, const sc_model_t *idle, const sc_pl
     }
 }
 
-/* Each step's mean wait and busiest NIC, from the tallies. */
+/* Each step's mean wait, busiest NIC, memory bus and link between
+ * sockets, from the tallies. */
 static void finish_steps(sc_explain_t *out, const sc_platform_t *plat, const double *nic,
-                         const long *nic_messages)
+                         const long *nic_messages, const double *bus, const long *bus_messages)
 {
     for (int s = 0; s < out->nsteps; s++) {
         sc_explain_step_t *st = &out->steps[s];
         long count = st->messages[SC_LEVEL_INTRA] + st->messages[SC_LEVEL_INTER];
         st->waited_mean = count ? st->waited_mean / (double)count : 0;
-        st->busiest_node = -1;
+        st->busiest_node = st->bus_node = st->socket_node = -1;
         for (int i = 0; i < 2 * plat->nnodes; i++) {
             size_t at = 2 * (size_t)plat->nnodes * (size_t)s + (size_t)i;
             if (nic[at] > st->busiest_bytes) {
@@ -138,8 +161,26 @@ static void finish_steps(sc_explain_t *out, const sc_platform_t *plat, const dou
                 st->busiest_node = i / 2;
                 st->busiest_in = i % 2;
             }
+            double *most = i % 2 ? &st->socket_bytes : &st->bus_bytes;
+            if (bus[at] > *most) {
+                *most = bus[at];
+                *(i % 2 ? &st->socket_messages : &st->bus_messages) = bus_messages[at];
+                *(i % 2 ? &st->socket_node : &st->bus_node) = i / 2;
+            }
         }
     }
+}
+
+sc_waited_at_t sc_explain_waited_at(const sc_explain_step_t *st)
+{
+    /* A step without messages between nodes waited inside them. */
+    if (st->busiest_node >= 0 && st->waited_inter >= st->waited_intra)
+        return SC_WAITED_NIC;
+    /* The link between sockets when what crossed it waited longer than
+     * what stayed in a socket, which had only the memory bus to wait for. */
+    return st->socket_node >= 0 && st->waited_between_sockets > st->waited_in_socket * (1 + 1e-9)
+               ? SC_WAITED_SOCKETS
+               : SC_WAITED_BUS;
 }
 
 /* The critical path, back from the rank that finished last, earliest
@@ -166,6 +207,22 @@ static sc_err_t critical_path(sc_explain_t *out, int np, const sc_run_result_t *
         out->path[i] = out->path[out->npath - 1 - i];
         out->path[out->npath - 1 - i] = t;
     }
+    /* Between two messages of the path their rank computes: it combines
+     * a reduction's data, copies, pays overheads. */
+    out->path_on_rank = malloc(((size_t)out->npath + 1) * sizeof *out->path_on_rank);
+    if (!out->path_on_rank)
+        return sc_error(SC_ERR_RUN, "--explain: out of memory");
+    for (int i = 0; i < out->npath; i++) {
+        const sc_msg_record_t *m = &res->msgs[out->path[i]];
+        double since = i ? res->msgs[out->path[i - 1]].completed : res->start[m->src];
+        out->path_on_rank[i] = m->posted > since ? m->posted - since : 0;
+    }
+    out->path_tail = 0;
+    if (out->npath) {
+        double done = res->msgs[out->path[out->npath - 1]].completed;
+        double end = res->finish[out->last_rank];
+        out->path_tail = end > done ? end - done : 0;
+    }
     return SC_OK;
 }
 
@@ -179,13 +236,20 @@ sc_err_t sc_explain(const sc_platform_t *plat, int np, const sc_run_result_t *re
     sc_err_t err = steps_of(res, np, out->step_of_msg, &out->nsteps);
     sc_model_t model = {0};
     double *nic = NULL; /* bytes per node and direction, per step */
+    /* bytes per node on its memory bus (even slots) and between its
+     * sockets (odd), per step */
+    double *bus = NULL;
+    long *bus_messages = NULL;
     if (!err)
         err = sc_model_init(&model, plat, np, res->node_of, res->socket_of, NULL, NULL,
                             sizeof(double));
     if (!err) {
         out->steps = calloc((size_t)out->nsteps + 1, sizeof *out->steps);
-        nic = calloc(2 * (size_t)plat->nnodes * ((size_t)out->nsteps + 1), sizeof *nic);
-        if (!out->steps || !nic)
+        size_t slots = 2 * (size_t)plat->nnodes * ((size_t)out->nsteps + 1);
+        nic = calloc(slots, sizeof *nic);
+        bus = calloc(slots, sizeof *bus);
+        bus_messages = calloc(slots, sizeof *bus_messages);
+        if (!out->steps || !nic || !bus || !bus_messages)
             err = sc_error(SC_ERR_RUN, "--explain: out of memory");
     }
     long *nic_messages =
@@ -199,11 +263,13 @@ sc_err_t sc_explain(const sc_platform_t *plat, int np, const sc_run_result_t *re
     for (int s = 0; !err && s < out->nsteps; s++)
         out->steps[s] = (sc_explain_step_t){.start = INFINITY, .end = -INFINITY};
     for (long k = 0; !err && k < res->nmsgs; k++)
-        tally_message(out, &idle, plat, res, k, nic, nic_messages);
+        tally_message(out, &idle, plat, res, k, nic, nic_messages, bus, bus_messages);
     if (!err)
-        finish_steps(out, plat, nic, nic_messages);
+        finish_steps(out, plat, nic, nic_messages, bus, bus_messages);
     free(nic);
     free(nic_messages);
+    free(bus);
+    free(bus_messages);
     sc_model_destroy(&model);
     if (!err)
         err = critical_path(out, np, res);
@@ -217,6 +283,7 @@ void sc_explain_destroy(sc_explain_t *e)
     free(e->step_of_msg);
     free(e->steps);
     free(e->path);
+    free(e->path_on_rank);
     *e = (sc_explain_t){0};
 }
 
@@ -247,10 +314,12 @@ void sc_explain_print(FILE *f, const char *title, const sc_platform_t *plat, int
     fprintf(f, "  A step's messages are those whose senders had completed a receive of the\n"
                "  previous step's.\n"
                "  alone: its slowest message on idle links and NICs (the cost model's point-to-\n"
-               "  point time); waited: how much longer its messages took (links, NICs, busy\n"
-               "  receivers), mean and most.\n\n");
+               "  point time); waited: how much longer its messages took (links, NICs, memory\n"
+               "  buses, busy receivers), mean and most; waited at: the busiest NIC when a\n"
+               "  message between nodes waited most, else the busiest memory bus (or link\n"
+               "  between a node's sockets).\n\n");
     fprintf(f, "  %4s %17s %17s %10s %10s %10s %10s %10s %10s  %s\n", "step", "inter-node",
-            "intra-node", "start", "end", "took", "alone", "waited", "(most)", "busiest NIC");
+            "intra-node", "start", "end", "took", "alone", "waited", "(most)", "waited at");
     for (int s = 0; s < e->nsteps; s++) {
         const sc_explain_step_t *st = &e->steps[s];
         char inter[40], intra[40], nic[96] = "-";
@@ -264,10 +333,19 @@ void sc_explain_print(FILE *f, const char *title, const sc_platform_t *plat, int
         seconds(st->alone, d, sizeof d);
         seconds(st->waited_mean, g, sizeof g);
         seconds(st->waited_max, h, sizeof h);
-        if (st->busiest_node >= 0) {
+        sc_waited_at_t at = sc_explain_waited_at(st);
+        if (at == SC_WAITED_NIC) {
             sc_format_bytes(st->busiest_bytes, nicb, sizeof nicb);
-            snprintf(nic, sizeof nic, "%s %s: %s in %ld", plat->nodes[st->busiest_node].name,
+            snprintf(nic, sizeof nic, "%s NIC %s: %s in %ld", plat->nodes[st->busiest_node].name,
                      st->busiest_in ? "in" : "out", nicb, st->busiest_messages);
+        } else if (at == SC_WAITED_SOCKETS) {
+            sc_format_bytes(st->socket_bytes, nicb, sizeof nicb);
+            snprintf(nic, sizeof nic, "%s link between sockets: %s in %ld",
+                     plat->nodes[st->socket_node].name, nicb, st->socket_messages);
+        } else if (st->bus_node >= 0) {
+            sc_format_bytes(st->bus_bytes, nicb, sizeof nicb);
+            snprintf(nic, sizeof nic, "%s memory bus: %s in %ld", plat->nodes[st->bus_node].name,
+                     nicb, st->bus_messages);
         }
         fprintf(f, "  %4d %17s %17s %10s %10s %10s %10s %10s %10s  %s\n", s + 1, inter, intra, a, b,
                 c, d, g, h, nic);
@@ -292,11 +370,22 @@ void sc_explain_print(FILE *f, const char *title, const sc_platform_t *plat, int
     int shown = e->npath > 24 ? 24 : e->npath;
     if (shown < e->npath)
         fprintf(f, "    ... %d earlier messages\n", e->npath - shown);
+    const char *busy = e->reduction ? "combining, copies, overheads" : "copies, overheads";
+    double on_ranks = e->path_tail, in_messages = 0;
+    for (int i = 0; i < e->npath; i++) {
+        const sc_msg_record_t *m = &res->msgs[e->path[i]];
+        on_ranks += e->path_on_rank[i];
+        in_messages += m->completed - m->posted;
+    }
     for (int i = e->npath - shown; i < e->npath; i++) {
         const sc_msg_record_t *m = &res->msgs[e->path[i]];
         sc_format_bytes(m->bytes, bytes[0], sizeof bytes[0]);
         seconds(m->posted - t0, a, sizeof a);
         seconds(m->arrived - t0, b, sizeof b);
+        if (e->path_on_rank[i] > 0) {
+            seconds(e->path_on_rank[i], c, sizeof c);
+            fprintf(f, "    on rank %d: %s (%s)\n", m->src, c, busy);
+        }
         int sockets = sc_platform_socket_levels(plat);
         const char *where = m->level == SC_LEVEL_INTER ? "between nodes"
                             : !sockets ? "in a node"
@@ -304,5 +393,16 @@ void sc_explain_print(FILE *f, const char *title, const sc_platform_t *plat, int
                                                                                : "in a socket";
         fprintf(f, "    step %d: rank %d -> rank %d (%s, %s), posted %s, arrived %s\n",
                 e->step_of_msg[e->path[i]], m->src, m->dst, bytes[0], where, a, b);
+    }
+    if (e->path_tail > 0) {
+        seconds(e->path_tail, c, sizeof c);
+        fprintf(f, "    on rank %d: %s (%s) to its end\n", e->last_rank, c, busy);
+    }
+    if (e->npath) {
+        seconds(in_messages, a, sizeof a);
+        seconds(on_ranks, b, sizeof b);
+        fprintf(f, "  on the path: %s from posting to completing its messages, %s on the ranks "
+                   "between them (%s)\n",
+                a, b, busy);
     }
 }

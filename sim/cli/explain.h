@@ -7,9 +7,13 @@
  * level, when the step's first message was posted and its last arrived,
  * what its slowest message would take alone (the cost model's point-to-point
  * time on idle links and NICs), how much longer its messages took than
- * that (waiting for links, NICs or a busy receiver), and the busiest NIC.
- * The critical path: from the rank that finished last, back through the
- * last message each rank completed before it posted the one that followed.
+ * that (waiting for links, NICs or a busy receiver), and where they waited:
+ * the busiest NIC when a message between nodes waited most, else the
+ * busiest memory bus (or link between a node's sockets, when the message
+ * that waited most crossed one). The critical path: from the rank that
+ * finished last, back through the last message each rank completed before
+ * it posted the one that followed, with the time each rank spent between
+ * them (combining a reduction's data, copies, overheads).
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #ifndef SC_CLI_EXPLAIN_H
 #define SC_CLI_EXPLAIN_H
@@ -27,15 +31,33 @@ typedef struct {
     int busiest_node, busiest_in;   /* the NIC that carried most bytes */
     double busiest_bytes;
     long busiest_messages;
+    /* Inside nodes: the memory bus and the link between sockets that
+     * carried most bytes (-1: none), and the longest waits inside nodes
+     * and between them, which say which of them the step waited at. */
+    int bus_node, socket_node;
+    double bus_bytes, socket_bytes;
+    long bus_messages, socket_messages;
+    double waited_intra, waited_inter;
+    double waited_in_socket, waited_between_sockets; /* of waited_intra */
 } sc_explain_step_t;
+
+/* Where a step's messages waited most: what --explain names. */
+typedef enum { SC_WAITED_NIC, SC_WAITED_BUS, SC_WAITED_SOCKETS } sc_waited_at_t;
+
+sc_waited_at_t sc_explain_waited_at(const sc_explain_step_t *st);
 
 typedef struct {
     int *step_of_msg;         /* by message, from 1 */
     sc_explain_step_t *steps; /* steps[0] is step 1 */
     int nsteps;
     long *path; /* message indices, earliest first */
+    /* by path message: the time its sender spent after it completed the
+     * path's message before (or started) and before it posted this one */
+    double *path_on_rank;
+    double path_tail; /* the last rank's, from its last path message to its end */
     int npath;
     int last_rank; /* the rank that finished last */
+    int reduction; /* the caller's: the ranks combine what they receive */
 } sc_explain_t;
 
 /* Needs res->msgs (a run with spec->messages) and res->node_of. */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "algorithms/kinds.h"
 #include "algorithms/profiles/profiles.h"
 #include "algorithms/registry.h"
 #include "args.h"
@@ -28,33 +29,38 @@ static void list_profiles(void)
 }
 
 /* simcoll's algorithms, then those --load added, in columns as wide as
- * the longest name. */
-static void list_algos(void)
+ * the longest name; only those of `coll` unless it is NULL (grep would
+ * also find the broadcasts whose description says "ring allgather"). */
+static void list_algos(const sc_kind_t *coll)
 {
     int width = 4;
     for (const sc_algo_t *a = sc_algos; a->name; a++)
-        if ((int)strlen(a->name) > width)
+        if ((!coll || a->collective == coll->collective) && (int)strlen(a->name) > width)
             width = (int)strlen(a->name);
     for (int i = 0; sc_algo_added(i); i++)
-        if ((int)strlen(sc_algo_added(i)->name) > width)
+        if ((!coll || sc_algo_added(i)->collective == coll->collective) &&
+            (int)strlen(sc_algo_added(i)->name) > width)
             width = (int)strlen(sc_algo_added(i)->name);
     printf("%-*s  %-10s %-6s %s\n", width, "name", "collective", "needs", "description");
     for (const sc_algo_t *a = sc_algos; a->name; a++)
-        list_algo(a, width);
+        if (!coll || a->collective == coll->collective)
+            list_algo(a, width);
     for (int i = 0; sc_algo_added(i); i++)
-        list_algo(sc_algo_added(i), width);
+        if (!coll || sc_algo_added(i)->collective == coll->collective)
+            list_algo(sc_algo_added(i), width);
 }
 
 int sc_cli_list(int argc, char **argv)
 {
     int profiles = argc == 3 && !strcmp(argv[2], "--mpi");
     if (argc == 3 && !strcmp(argv[2], "--help")) {
-        fputs("usage: simcoll list [--mpi | --net | --load FILE.c|FILE.so ...]\n"
+        fputs("usage: simcoll list [--mpi | --net | [--coll NAME] [--load FILE.c|FILE.so ...]]\n"
               "Prints every algorithm (name, collective, what it needs of the process\n"
               "count, description), with those of the files --load adds after simcoll's\n"
-              "own; with --mpi every MPI library profile and the rules by which it\n"
-              "chooses an algorithm; with --net the interconnect presets of simcoll\n"
-              "platform --net.\n",
+              "own, or with --coll only those of one collective (allgather, bcast,\n"
+              "barrier, reduce, allreduce); with --mpi every MPI library profile and the\n"
+              "rules by which it chooses an algorithm; with --net the interconnect\n"
+              "presets of simcoll platform --net.\n",
               stdout);
         return 0;
     }
@@ -65,21 +71,27 @@ int sc_cli_list(int argc, char **argv)
         return 0;
     }
     const char *loads[SC_CLI_MAX_LOADS] = {0};
+    const sc_kind_t *coll = NULL;
     int nloads = 0;
     sc_err_t err = SC_OK;
     for (int i = 2; !profiles && !err && i < argc; i += 2) {
-        if (strcmp(argv[i], "--load") != 0 || i + 1 == argc)
+        int is_coll = !strcmp(argv[i], "--coll");
+        if ((!is_coll && strcmp(argv[i], "--load") != 0) || i + 1 == argc)
             return sc_cli_fail(sc_error(SC_ERR_INPUT,
-                                        "list takes --mpi, --net, or --load FILE (any number), "
-                                        "not '%s'",
+                                        "list takes --mpi, --net, or --coll NAME and --load "
+                                        "FILE (any number), not '%s'",
                                         argv[i]));
-        err = sc_cli_add_load(loads, &nloads, argv[i + 1]);
+        if (is_coll && !(coll = sc_kind_find(argv[i + 1])))
+            err = sc_error(SC_ERR_INPUT, "--coll: unknown collective '%s'; use one of %s",
+                           argv[i + 1], sc_kind_names());
+        else if (!is_coll)
+            err = sc_cli_add_load(loads, &nloads, argv[i + 1]);
     }
     if (err || (err = sc_cli_load_all(loads, nloads)))
         return sc_cli_fail(err);
     if (profiles)
         list_profiles();
     else
-        list_algos();
+        list_algos(coll);
     return 0;
 }

@@ -10,11 +10,30 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "algorithms/registry.h"
 #include "args.h"
+#include "common/sc_units.h"
 #include "sim/io/files.h"
+
+/* OUT.gp: the script itself, whole or not at all. */
+static sc_err_t write_script_file(const char *option, const char *path, const char *script)
+{
+    sc_outputs_t *outs = sc_outputs_new();
+    FILE *f = NULL;
+    sc_err_t err =
+        outs ? sc_outputs_add(outs, option, path, &f) : sc_error(SC_ERR_RUN, "out of memory");
+    if (err) {
+        sc_outputs_discard(outs);
+        return err;
+    }
+    fputs(script, f);
+    return sc_outputs_commit(outs);
+}
 
 sc_err_t sc_gnuplot(const char *option, const char *path, const char *script)
 {
+    if (sc_ends_with(path, ".gp"))
+        return write_script_file(option, path, script);
     char script_path[] = "/tmp/simcoll-plot-XXXXXX";
     int fd = mkstemp(script_path);
     size_t len = strlen(script);
@@ -52,14 +71,15 @@ sc_err_t sc_gnuplot(const char *option, const char *path, const char *script)
 
 sc_err_t sc_gnuplot_terminal(const char *option, const char *path, const char **terminal)
 {
-    if (sc_ends_with(path, ".png"))
+    /* A script is written for a PNG: gnuplot OUT.gp > OUT.png. */
+    if (sc_ends_with(path, ".png") || sc_ends_with(path, ".gp"))
         *terminal = "pngcairo noenhanced size 900,560 font ',11'";
     else if (sc_ends_with(path, ".svg"))
         *terminal = "svg noenhanced size 900,560 font ',11' background rgb 'white'";
     else
         return sc_error(SC_ERR_INPUT,
                         "%s '%s': the file name says what to draw: end it in .png "
-                        "or .svg",
+                        "or .svg (or .gp for gnuplot's script)",
                         option, path);
     return SC_OK;
 }
@@ -219,8 +239,16 @@ static sc_err_t column(const table_t *t, const char *path, const char *option, c
         strncat(names, c ? ", " : "", sizeof names - strlen(names) - 1);
         strncat(names, t->name[c], sizeof names - strlen(names) - 1);
     }
-    return sc_error(SC_ERR_INPUT, "%s: '%s' has no column '%s'; its columns are %s", option, path,
-                    name, names);
+    const char **list = calloc((size_t)t->ncols + 1, sizeof *list);
+    if (!list)
+        return sc_error(SC_ERR_RUN, "out of memory");
+    memcpy(list, t->name, (size_t)t->ncols * sizeof *list);
+    char nearest[256];
+    snprintf(nearest, sizeof nearest, "%s", t->ncols ? sc_name_nearest(name, list) : "");
+    free(list);
+    return sc_error(SC_ERR_INPUT,
+                    "%s: '%s' has no column '%s'; did you mean '%s'? Its columns are %s", option,
+                    path, name, nearest, names);
 }
 
 /* An axis label for a column simcoll writes, with its unit. */
@@ -254,17 +282,71 @@ static const char *tick_format(const char *name)
         return "%.1s %cs";
     if (sc_ends_with(name, "_Bps"))
         return "%.1s %cB/s";
-    if (sc_ends_with(name, "bytes"))
-        return "%.0b %BB";
-    return "% g";
+    return "% g"; /* bytes get ticks of their own: write_byte_tics */
 }
 
+/* Ticks of a bytes axis, labelled as simcoll prints sizes ("16 B",
+ * "64 KiB"): gnuplot's %b %B would write "16   B" and "kiB". Logarithmic:
+ * at powers of 16 (of 4 or 2 over a short range), where the binary
+ * prefixes read as whole numbers; linear: at a power of two that makes
+ * about six of them. */
+static void write_byte_tics(FILE *s, char axis, double lo, double hi, int log)
+{
+    double ticks[64], step, first;
+    int n = 0;
+    if (log) {
+        step = hi >= 256 * lo ? 16 : hi >= 16 * lo ? 4 : 2;
+        first = pow(step, floor(log2(lo) / log2(step)));
+        for (double t = first; t <= hi * (1 + 1e-9) && n < 64; t *= step)
+            ticks[n++] = t;
+    } else {
+        double range = hi > lo ? hi - lo : hi > 0 ? hi : 1;
+        step = pow(2, ceil(log2(range / 6)));
+        first = floor(lo / step) * step;
+        for (double t = first; t <= hi + step * 1e-9 && n < 64; t += step)
+            ticks[n++] = t;
+    }
+    fprintf(s, "set %ctics (", axis);
+    for (int i = 0; i < n; i++) {
+        char label[32];
+        sc_format_bytes(ticks[i], label, sizeof label);
+        fprintf(s, "%s'%s' %.17g", i ? ", " : "", label, ticks[i]);
+    }
+    fputs(")\n", s);
+}
+
+enum { MAX_BY = 4 };
+
 typedef struct {
-    const char *csv, *x, *y, *by, *out, *title;
+    const char *csv, *x, *y, *out, *title;
+    const char *relative_to[MAX_BY]; /* COLUMN=VALUE: the reference rows */
+    int nrelative;
+    char relative_list[512];         /* them, joined by ", ", for labels */
+    char by_list[256];
+    const char *by[MAX_BY];
+    int nby;
     char *where[16];
     int nwhere;
     int logx, logy; /* -1: decide from the data */
 } plot_opts_t;
+
+/* --by COLUMN[,COLUMN...] into o->by. */
+static sc_err_t parse_by(const char *text, plot_opts_t *o)
+{
+    snprintf(o->by_list, sizeof o->by_list, "%s", text);
+    o->nby = 0;
+    for (char *c = o->by_list, *comma; c; c = comma) {
+        comma = strchr(c, ',');
+        if (comma)
+            *comma++ = '\0';
+        if (!*c || o->nby == MAX_BY)
+            return sc_error(SC_ERR_INPUT,
+                            "--by '%s': give one to %d column names separated by commas", text,
+                            MAX_BY);
+        o->by[o->nby++] = c;
+    }
+    return SC_OK;
+}
 
 static sc_err_t parse_plot(int argc, char **argv, plot_opts_t *o, int *done)
 {
@@ -273,6 +355,7 @@ static sc_err_t parse_plot(int argc, char **argv, plot_opts_t *o, int *done)
         {"title", required_argument, NULL, 't'}, {"logx", no_argument, NULL, 'X'},
         {"logy", no_argument, NULL, 'Y'},        {"linx", no_argument, NULL, 'L'},
         {"liny", no_argument, NULL, 'M'},        {"output", required_argument, NULL, 'o'},
+        {"relative-to", required_argument, NULL, 'r'},
         {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
     *o = (plot_opts_t){.logx = -1, .logy = -1};
     *done = 0;
@@ -286,13 +369,22 @@ static sc_err_t parse_plot(int argc, char **argv, plot_opts_t *o, int *done)
         switch (c) {
         case 'x': o->x = optarg; break;
         case 'y': o->y = optarg; break;
-        case 'b': o->by = optarg; break;
+        case 'b': err = parse_by(optarg, o); break;
         case 'o': o->out = optarg; break;
         case 't': o->title = optarg; break;
         case 'X': o->logx = 1; break;
         case 'Y': o->logy = 1; break;
         case 'L': o->logx = 0; break;
         case 'M': o->logy = 0; break;
+        case 'r':
+            if (!strchr(optarg, '=') || *optarg == '=' || o->nrelative == MAX_BY)
+                err = sc_error(SC_ERR_INPUT,
+                               "--relative-to '%s': give COLUMN=VALUE, the rows to compare with "
+                               "(e.g. set=inter.bandwidth=1x), at most %d times",
+                               optarg, MAX_BY);
+            else
+                o->relative_to[o->nrelative++] = optarg;
+            break;
         case 'w':
             if (o->nwhere == 16 || !strchr(optarg, '='))
                 err = sc_error(SC_ERR_INPUT, "--where '%s': give COLUMN=VALUE, at most 16 times",
@@ -301,13 +393,21 @@ static sc_err_t parse_plot(int argc, char **argv, plot_opts_t *o, int *done)
                 o->where[o->nwhere++] = optarg;
             break;
         case 'h':
-            fputs("usage: simcoll plot FILE.csv -x COLUMN -y COLUMN [--by COLUMN]\n"
-                  "                    [--where COLUMN=VALUE]... [--logx|--linx] [--logy|--liny]\n"
-                  "                    [--title TEXT] -o OUT.png|OUT.svg\n"
-                  "Draws y against x from a CSV simcoll wrote (runs, programs, tune curves),\n"
-                  "one line per value of the --by column, of the rows --where keeps. Axes are\n"
-                  "logarithmic when the values span a factor of 100 or more, unless told;\n"
-                  "seconds and bytes are labelled with their prefixes (1 ms, 64 KiB).\n",
+            fputs("usage: simcoll plot FILE.csv -x COLUMN -y COLUMN [--by COLUMN[,COLUMN...]]\n"
+                  "                    [--where COLUMN=VALUE]... [--relative-to COLUMN=VALUE]...\n"
+                  "                    [--logx|--linx] [--logy|--liny] [--title TEXT]\n"
+                  "                    -o OUT.png|OUT.svg|OUT.gp\n"
+                  "Draws y against x from a CSV simcoll wrote (runs, programs, tune curves,\n"
+                  "sweeps: every axis of the study is a column), one line per value of the\n"
+                  "--by columns, of the rows --where keeps; two rows of one line at one x are\n"
+                  "refused, naming the columns that tell them apart. An x of words (an axis\n"
+                  "such as set or algo) is drawn as bars. --relative-to draws each row's y as\n"
+                  "a ratio: the y of the row with COLUMN=VALUE (each, when given several\n"
+                  "times) and otherwise the same point, over its own (a speedup, for times).\n"
+                  "Axes are logarithmic when the values\n"
+                  "span a factor of 100 or more, unless told; seconds and bytes are labelled\n"
+                  "with their prefixes (1 ms, 64 KiB). OUT.gp is gnuplot's script, the data\n"
+                  "inline, for gnuplot OUT.gp > OUT.png.\n",
                   stdout);
             *done = 1;
             return SC_OK;
@@ -331,171 +431,406 @@ static sc_err_t parse_plot(int argc, char **argv, plot_opts_t *o, int *done)
     return err;
 }
 
+/* The columns plot reads, found in the table. */
+typedef struct {
+    int x, y, by[MAX_BY], where[16], relative[MAX_BY];
+} cols_t;
+
 /* Whether row r passes every --where. */
-static int kept(const table_t *t, const int *where_col, char *const *where, int nwhere, int r)
+static int kept(const table_t *t, const plot_opts_t *o, const cols_t *c, int r)
 {
-    for (int i = 0; i < nwhere; i++)
-        if (strcmp(cell(t, r, where_col[i]), strchr(where[i], '=') + 1) != 0)
+    for (int i = 0; i < o->nwhere; i++)
+        if (strcmp(cell(t, r, c->where[i]), strchr(o->where[i], '=') + 1) != 0)
             return 0;
     return 1;
 }
 
+static int is_number(const char *text, double *v)
+{
+    char *end;
+    *v = strtod(text, &end);
+    return end != text && !*end && isfinite(*v);
+}
+
+/* One point to draw: its line, x (a category's index for bars), y, and
+ * the row it comes from. */
 typedef struct {
+    int group, row;
     double x, y;
 } point_t;
 
-static int by_x(const void *a, const void *b)
+static int by_group_x(const void *a, const void *b)
 {
-    double x = ((const point_t *)a)->x, y = ((const point_t *)b)->x;
-    return x < y ? -1 : x > y;
+    const point_t *p = a, *q = b;
+    if (p->group != q->group)
+        return p->group < q->group ? -1 : 1;
+    if (p->x != q->x)
+        return p->x < q->x ? -1 : 1;
+    return p->row < q->row ? -1 : p->row > q->row;
 }
 
-/* The rows --where keeps, grouped by --by's column (groups[], the first
- * row of each its value), with the range [lo, hi] of x (0) and y (1); a
- * value that is not a number is SC_ERR_INPUT naming its line. */
-static sc_err_t collect_groups(const plot_opts_t *o, const table_t *t, int xc, int yc, int bc,
-                               const int *where_col, const char **groups, int *ngroups,
-                               double lo[2], double hi[2])
+/* Interned strings: the lines' names and the categories of a bar chart,
+ * in the order they first appear. */
+typedef struct {
+    char **name;
+    int n;
+} names_t;
+
+static int intern(names_t *names, const char *name)
 {
-    int npoints = 0;
-    sc_err_t err = SC_OK;
-    *ngroups = 0;
-    for (int r = 0; r < t->nrows && !err; r++) {
-        if (!kept(t, where_col, o->where, o->nwhere, r))
-            continue;
-        const char *g = bc >= 0 ? cell(t, r, bc) : "";
-        int known = 0;
-        for (int i = 0; i < *ngroups && !known; i++)
-            known = strcmp(groups[i], g) == 0;
-        if (!known)
-            groups[(*ngroups)++] = g;
-        for (int a = 0; a < 2 && !err; a++) {
-            const char *text = cell(t, r, a ? yc : xc);
-            char *end;
-            double v = strtod(text, &end);
-            if (end == text || *end || !isfinite(v))
-                err = sc_error(SC_ERR_INPUT, "plot '%s':%d: %s is '%s', not a number", o->csv,
-                               t->line[r], a ? o->y : o->x, text);
-            else if (v < lo[a])
-                lo[a] = v;
-            if (!err && v > hi[a])
-                hi[a] = v;
-        }
-        npoints++;
+    for (int i = 0; i < names->n; i++)
+        if (strcmp(names->name[i], name) == 0)
+            return i;
+    names->name[names->n] = strdup(name);
+    return names->name[names->n] ? names->n++ : -1;
+}
+
+static void names_free(names_t *names)
+{
+    for (int i = 0; i < names->n; i++)
+        free(names->name[i]);
+    free(names->name);
+}
+
+/* The name of row r's line: its --by values, each number after its
+ * column's name (np 64), words as they are; joined by ", ". */
+static void line_name(const table_t *t, const plot_opts_t *o, const cols_t *c, int r, char *out,
+                      size_t size)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (int i = 0; i < o->nby && n < size; i++) {
+        double v;
+        const char *value = cell(t, r, c->by[i]);
+        if (is_number(value, &v) || !*value)
+            n += (size_t)snprintf(out + n, size - n, "%s%s %s", i ? ", " : "", o->by[i], value);
+        else
+            n += (size_t)snprintf(out + n, size - n, "%s%s", i ? ", " : "", value);
     }
-    if (!err && npoints == 0)
+}
+
+/* The columns that say which point a row is, for --relative-to: a sweep's
+ * axes (the names its key column lists), which x is one of or derives
+ * from (the run's platform, say); else the run's inputs and x. Sets
+ * same[col] for each. */
+static void point_columns(const table_t *t, const char *x, int *same)
+{
+    static const char *const inputs[] = {"platform_file", "program", "algo", "np", "size_bytes",
+                                         "op", "type", NULL};
+    int key = -1;
+    for (int c = 0; c < t->ncols; c++)
+        if (strcmp(t->name[c], "key") == 0)
+            key = c;
+    for (int c = 0; c < t->ncols; c++)
+        same[c] = key < 0 && strcmp(t->name[c], x) == 0;
+    for (int c = 0; c < t->ncols; c++) {
+        size_t len = strlen(t->name[c]);
+        if (key >= 0 && t->nrows > 0) {
+            /* KEY=VALUE;... : the name at the start or after a ';' */
+            for (const char *k = cell(t, 0, key); k && !same[c]; k = strchr(k, ';'), k = k ? k + 1 : k)
+                same[c] = !strncmp(k, t->name[c], len) && k[len] == '=';
+        } else {
+            for (int i = 0; inputs[i] && !same[c]; i++)
+                same[c] = strcmp(inputs[i], t->name[c]) == 0;
+        }
+    }
+}
+
+/* The row that row r is compared with under --relative-to: the values
+ * asked for in their columns, the same as row r in every other column of
+ * `same`; -1 if none. */
+static int reference_row(const table_t *t, const plot_opts_t *o, const cols_t *c,
+                         const int *same, int r)
+{
+    for (int q = 0; q < t->nrows; q++) {
+        int match = kept(t, o, c, q);
+        for (int i = 0; i < o->nrelative && match; i++)
+            match = strcmp(cell(t, q, c->relative[i]), strchr(o->relative_to[i], '=') + 1) == 0;
+        for (int col = 0; col < t->ncols && match; col++) {
+            int asked = 0;
+            for (int i = 0; i < o->nrelative; i++)
+                asked |= col == c->relative[i];
+            match = !same[col] || asked || strcmp(cell(t, q, col), cell(t, r, col)) == 0;
+        }
+        if (match)
+            return q;
+    }
+    return -1;
+}
+
+/* The points of the rows --where keeps: lines (by --by), categories (an x
+ * of words), y or its ratio (--relative-to). A y that is not a number is
+ * SC_ERR_INPUT naming its line. */
+static sc_err_t collect_points(const plot_opts_t *o, const table_t *t, const cols_t *c,
+                               point_t *pts, int *npts, names_t *groups, names_t *categories)
+{
+    sc_err_t err = SC_OK;
+    int *same = calloc((size_t)t->ncols, sizeof *same);
+    int words = 0, unmatched = 0, first_unmatched = 0;
+    if (!same)
+        return sc_error(SC_ERR_RUN, "out of memory");
+    point_columns(t, o->x, same);
+    *npts = 0;
+    for (int r = 0; r < t->nrows; r++) {
+        double v;
+        words |= kept(t, o, c, r) && !is_number(cell(t, r, c->x), &v);
+    }
+    for (int r = 0; r < t->nrows && !err; r++) {
+        if (!kept(t, o, c, r))
+            continue;
+        double x, y;
+        if (!is_number(cell(t, r, c->y), &y)) {
+            err = sc_error(SC_ERR_INPUT, "plot '%s':%d: %s is '%s', not a number", o->csv,
+                           t->line[r], o->y, cell(t, r, c->y));
+            break;
+        }
+        if (o->nrelative) {
+            int q = reference_row(t, o, c, same, r);
+            double ref;
+            if (q < 0 || !is_number(cell(t, q, c->y), &ref)) {
+                first_unmatched = unmatched++ ? first_unmatched : t->line[r];
+                continue;
+            }
+            y = ref / y;
+        }
+        char name[1024];
+        line_name(t, o, c, r, name, sizeof name);
+        int g = intern(groups, name);
+        int k = words ? intern(categories, cell(t, r, c->x)) : 0;
+        if (g < 0 || k < 0) {
+            err = sc_error(SC_ERR_RUN, "out of memory");
+            break;
+        }
+        if (!words)
+            is_number(cell(t, r, c->x), &x);
+        pts[(*npts)++] = (point_t){g, r, words ? k : x, y};
+    }
+    free(same);
+    if (!err && unmatched)
+        fprintf(stderr,
+                "simcoll: plot: %d rows have no row with %s at the same point to compare with "
+                "(the first at line %d); they are left out\n",
+                unmatched, o->relative_list, first_unmatched);
+    if (!err && *npts == 0)
         err = sc_error(SC_ERR_INPUT, "plot '%s': no row to draw%s", o->csv,
-                       o->nwhere ? " (--where kept none)" : "");
+                       unmatched      ? " (none has a row to compare with)"
+                       : o->nwhere ? " (--where kept none)"
+                                   : "");
     return err;
 }
 
-/* An inline data block per group, its points in x order (pts: room for
- * every row). */
-static void write_blocks(FILE *s, const plot_opts_t *o, const table_t *t, int xc, int yc,
-                         int bc, const int *where_col, const char **groups, int ngroups,
-                         point_t *pts)
+/* Two rows of one line at one x would draw a zig-zag where a reader sees
+ * a curve: refused, naming the columns the two rows differ in (the
+ * columns that say which point a row is first), for --by or --where. */
+static sc_err_t check_one_value(const plot_opts_t *o, const table_t *t, const cols_t *c,
+                                point_t *pts, int npts)
 {
-    for (int g = 0; g < ngroups; g++) {
-        int n = 0;
-        for (int r = 0; r < t->nrows; r++)
-            if (kept(t, where_col, o->where, o->nwhere, r) &&
-                (bc < 0 || strcmp(cell(t, r, bc), groups[g]) == 0))
-                pts[n++] = (point_t){strtod(cell(t, r, xc), NULL), strtod(cell(t, r, yc), NULL)};
-        qsort(pts, (size_t)n, sizeof *pts, by_x);
-        fprintf(s, "$d%d << EOD\n", g);
-        for (int i = 0; i < n; i++)
-            fprintf(s, "%.17g %.17g\n", pts[i].x, pts[i].y);
-        fputs("EOD\n", s);
+    qsort(pts, (size_t)npts, sizeof *pts, by_group_x);
+    for (int i = 1; i < npts; i++) {
+        if (pts[i].group != pts[i - 1].group || pts[i].x != pts[i - 1].x)
+            continue;
+        int a = pts[i - 1].row < pts[i].row ? pts[i - 1].row : pts[i].row,
+            b = pts[i - 1].row < pts[i].row ? pts[i].row : pts[i - 1].row;
+        int *same = calloc((size_t)t->ncols, sizeof *same);
+        if (!same)
+            return sc_error(SC_ERR_RUN, "out of memory");
+        point_columns(t, o->x, same);
+        char differ[1024] = "", example[512] = "";
+        size_t n = 0;
+        for (int pass = 0; pass < 2 && !*differ; pass++)
+            for (int col = 0; col < t->ncols && n < sizeof differ; col++) {
+                const char *name = t->name[col];
+                if ((pass == 0 && !same[col]) || !strcmp(name, "key") ||
+                    !strcmp(name, o->y) || !strcmp(cell(t, a, col), cell(t, b, col)))
+                    continue;
+                if (!*example)
+                    snprintf(example, sizeof example, "--by %s%s%s, or --where %s=%s",
+                             o->nby ? o->by_list : "", o->nby ? "," : "", name, name,
+                             cell(t, a, col));
+                n += (size_t)snprintf(differ + n, sizeof differ - n, "%s%s ('%s', '%s')",
+                                      *differ ? ", " : "", name, cell(t, a, col),
+                                      cell(t, b, col));
+            }
+        free(same);
+        return sc_error(SC_ERR_INPUT,
+                        "plot '%s': lines %d and %d would put two values of %s at %s %s on one "
+                        "line; they differ in %s: draw a line for each (%s)",
+                        o->csv, t->line[a], t->line[b], o->y, o->x, cell(t, a, c->x),
+                        *differ ? differ : "nothing but y", *example ? example : "--where");
     }
+    return SC_OK;
 }
-
-/* The axes' labels, formats and scales. Both axes are written; a
- * logarithmic axis over values not above 0 is SC_ERR_INPUT (the y axis's
- * when both are). */
-static sc_err_t write_axes(FILE *s, const plot_opts_t *o, const double lo[2], const double hi[2])
+/* The axes' labels, formats and scales: y only for bars, whose x is the
+ * categories. A logarithmic axis over values not above 0 is SC_ERR_INPUT
+ * (the y axis's when both are). */
+static sc_err_t write_axes(FILE *s, const plot_opts_t *o, int bars, const double lo[2],
+                           const double hi[2])
 {
-    char quoted[1024];
+    char quoted[1024], ratio[1024];
+    snprintf(ratio, sizeof ratio, "ratio: the reference's %s over this one's", label(o->y));
     const char *names[2] = {o->x, o->y};
     int logs[2] = {o->logx, o->logy};
     sc_err_t err = SC_OK;
-    for (int a = 0; a < 2; a++) {
-        int log = logs[a] >= 0 ? logs[a] : lo[a] > 0 && hi[a] >= 100 * lo[a];
+    for (int a = bars; a < 2; a++) {
+        int log = logs[a] >= 0 ? logs[a] : !bars && lo[a] > 0 && hi[a] >= 100 * lo[a];
         if (log && lo[a] <= 0)
             err = sc_error(SC_ERR_INPUT,
                            "plot: a logarithmic %s axis needs values above 0, "
                            "and %s has %g (use --lin%c)",
                            a ? "y" : "x", names[a], lo[a], a ? 'y' : 'x');
-        sc_gnuplot_quote(label(names[a]), quoted, sizeof quoted);
+        int relative = a == 1 && o->nrelative;
+        sc_gnuplot_quote(relative ? ratio : label(names[a]), quoted, sizeof quoted);
         fprintf(s, "set %clabel '%s'\nset format %c '%s'\n", a ? 'y' : 'x', quoted,
-                a ? 'y' : 'x', tick_format(names[a]));
-        /* Sizes in bytes tick at powers of 16 (1 B, 16 B, ... 4 KiB), where
-         * their binary prefixes read as whole numbers; ticks at powers
-         * of 10 would read "977 KiB". */
-        if (log && sc_ends_with(names[a], "bytes"))
-            fprintf(s, "set logscale %c 2\nset %ctics 16\n", a ? 'y' : 'x', a ? 'y' : 'x');
-        else if (log)
-            fprintf(s, "set logscale %c\n", a ? 'y' : 'x');
+                a ? 'y' : 'x', relative ? "% g" : tick_format(names[a]));
+        if (log)
+            fprintf(s, "set logscale %c%s\n", a ? 'y' : 'x',
+                    !relative && sc_ends_with(names[a], "bytes") ? " 2" : "");
+        else if (bars)
+            fputs("set yrange [0:*]\n", s);
+        if (!relative && sc_ends_with(names[a], "bytes") && !(log && lo[a] <= 0))
+            write_byte_tics(s, a ? 'y' : 'x', lo[a], hi[a], log);
+    }
+    if (bars) {
+        sc_gnuplot_quote(label(o->x), quoted, sizeof quoted);
+        fprintf(s, "set xlabel '%s'\n", quoted);
     }
     return err;
 }
 
-/* The plot command: a line per group. */
-static void write_plot(FILE *s, const plot_opts_t *o, const char **groups, int ngroups)
+/* A line per group: an inline data block each, its points in x order
+ * (pts sorted so). */
+static void write_lines(FILE *s, const point_t *pts, int npts, const names_t *groups)
+{
+    for (int g = 0, i = 0; g < groups->n; g++) {
+        fprintf(s, "$d%d << EOD\n", g);
+        for (; i < npts && pts[i].group == g; i++)
+            fprintf(s, "%.17g %.17g\n", pts[i].x, pts[i].y);
+        fputs("EOD\n", s);
+    }
+}
+
+/* The plot command of lines. */
+static void write_line_plot(FILE *s, const names_t *groups, const plot_opts_t *o)
 {
     char quoted[1024];
     fputs("plot ", s);
-    for (int g = 0; g < ngroups; g++) {
-        char title[512];
-        /* A value that is a word says what it is; a number needs its
-         * column's name (np 64). */
-        char *end;
-        strtod(groups[g], &end);
-        int numeric = *groups[g] && *end == '\0';
-        if (o->by && !numeric)
-            snprintf(title, sizeof title, "%s", groups[g]);
-        else
-            snprintf(title, sizeof title, "%s %s", o->by ? o->by : o->y, groups[g]);
-        sc_gnuplot_quote(title, quoted, sizeof quoted);
+    for (int g = 0; g < groups->n; g++) {
+        sc_gnuplot_quote(o->nby ? groups->name[g] : o->y, quoted, sizeof quoted);
         fprintf(s, "%s$d%d using 1:2 with linespoints lw 2 title '%s'", g ? ", \\\n     " : "",
                 g, quoted);
     }
     fputc('\n', s);
 }
 
-/* Writes the gnuplot script: one inline data block per group. */
-static sc_err_t write_script(const plot_opts_t *o, const table_t *t, int xc, int yc, int bc,
-                             const int *where_col, const char *terminal, char **script)
+/* Bars: one data block, a row per category (x), a column per line; a
+ * line without that category gets NaN (no bar). */
+static void write_bars(FILE *s, const point_t *pts, int npts, const names_t *groups,
+                       const names_t *categories)
+{
+    char quoted[1024];
+    fputs("$bars << EOD\n", s);
+    for (int k = 0; k < categories->n; k++) {
+        /* gnuplot's own quoting: a string in double quotes, \" and \\ inside */
+        fputc('"', s);
+        for (const char *c = categories->name[k]; *c; c++) {
+            if (*c == '"' || *c == '\\')
+                fputc('\\', s);
+            fputc(*c, s);
+        }
+        fputc('"', s);
+        for (int g = 0; g < groups->n; g++) {
+            double y = NAN;
+            for (int i = 0; i < npts; i++)
+                if (pts[i].group == g && (int)pts[i].x == k)
+                    y = pts[i].y;
+            fprintf(s, " %.17g", y);
+        }
+        fputc('\n', s);
+    }
+    size_t longest = 0;
+    for (int k = 0; k < categories->n; k++)
+        if (strlen(categories->name[k]) > longest)
+            longest = strlen(categories->name[k]);
+    fputs("EOD\n"
+          "set style data histograms\nset style histogram clustered gap 1\n"
+          "set style fill solid 0.8 border -1\n",
+          s);
+    /* Names that would run into each other under their clusters slant. */
+    fputs(longest * (size_t)categories->n > 90 ? "set xtics scale 0 rotate by -25\n"
+                                               : "set xtics scale 0\n",
+          s);
+    fputs("plot ", s);
+    for (int g = 0; g < groups->n; g++) {
+        sc_gnuplot_quote(groups->name[g], quoted, sizeof quoted);
+        fprintf(s, "%s$bars using %d%s title '%s'", g ? ", \\\n     " : "", g + 2,
+                g ? "" : ":xtic(1)", quoted);
+    }
+    fputc('\n', s);
+}
+
+/* Writes the gnuplot script, the data inline. */
+static sc_err_t write_script(const plot_opts_t *o, const table_t *t, const cols_t *c,
+                             const char *terminal, char **script)
 {
     size_t len;
     FILE *s = open_memstream(script, &len);
     point_t *pts = malloc(((size_t)t->nrows + 1) * sizeof *pts);
-    const char **groups = malloc(((size_t)t->nrows + 1) * sizeof *groups);
-    if (!s || !pts || !groups) {
-        if (s)
-            fclose(s);
-        free(pts);
-        free(groups);
-        return sc_error(SC_ERR_RUN, "out of memory");
-    }
-    int ngroups = 0;
+    names_t groups = {calloc((size_t)t->nrows + 1, sizeof(char *)), 0},
+            categories = {calloc((size_t)t->nrows + 1, sizeof(char *)), 0};
+    sc_err_t err = !s || !pts || !groups.name || !categories.name
+                       ? sc_error(SC_ERR_RUN, "out of memory")
+                       : SC_OK;
+    int npts = 0;
+    if (!err)
+        err = collect_points(o, t, c, pts, &npts, &groups, &categories);
+    if (!err)
+        err = check_one_value(o, t, c, pts, npts);
+    int bars = categories.n > 0;
+    if (!err && bars && o->logx >= 0)
+        err = sc_error(SC_ERR_INPUT,
+                       "plot: x is %s, words (such as '%s'), drawn as bars; leave --logx and "
+                       "--linx out",
+                       o->x, categories.name[0]);
     double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
-    sc_err_t err = collect_groups(o, t, xc, yc, bc, where_col, groups, &ngroups, lo, hi);
+    for (int i = 0; !err && i < npts; i++)
+        for (int a = 0; a < 2; a++) {
+            double v = a ? pts[i].y : pts[i].x;
+            lo[a] = v < lo[a] ? v : lo[a];
+            hi[a] = v > hi[a] ? v : hi[a];
+        }
     if (!err) {
-        write_blocks(s, o, t, xc, yc, bc, where_col, groups, ngroups, pts);
+        if (!bars)
+            write_lines(s, pts, npts, &groups);
         /* The key goes under the plot: beside it, long titles (a
          * platform file, a command) squeeze the plot to half the width. */
         fprintf(s, "set terminal %s\nset output\nset grid\nset key below\n", terminal);
-        err = write_axes(s, o, lo, hi);
+        err = write_axes(s, o, bars, lo, hi);
+        char quoted[1024];
         if (o->title) {
-            char quoted[1024];
             sc_gnuplot_quote(o->title, quoted, sizeof quoted);
             fprintf(s, "set title '%s'\n", quoted);
         }
-        write_plot(s, o, groups, ngroups);
+        /* The reference, which the y label has no room for, heads the key,
+         * as wide as the picture. */
+        if (o->nrelative) {
+            char reference[600];
+            snprintf(reference, sizeof reference, "the reference: %s", o->relative_list);
+            sc_gnuplot_quote(reference, quoted, sizeof quoted);
+            fprintf(s, "set key title '%s'\n", quoted);
+        }
+        if (bars)
+            write_bars(s, pts, npts, &groups, &categories);
+        else
+            write_line_plot(s, &groups, o);
     }
+    if (!err && groups.n > 1 && npts == groups.n && !bars)
+        fprintf(stderr, "simcoll: plot: each line has one point: --by %s tells every row "
+                        "apart; group by a column the rows share (an axis of the study)\n",
+                o->by_list);
     free(pts);
-    free(groups);
-    if (fclose(s) != 0 && !err)
+    names_free(&groups);
+    names_free(&categories);
+    if (s && fclose(s) != 0 && !err)
         err = sc_error(SC_ERR_RUN, "out of memory");
     if (err) {
         free(*script);
@@ -513,21 +848,32 @@ int sc_cli_plot(int argc, char **argv)
         return err ? sc_cli_fail(err) : 0;
     const char *terminal = NULL;
     table_t t = {0};
-    if ((err = sc_gnuplot_terminal("-o", o.out, &terminal)) || (err = read_table(o.csv, &t)))
+    if ((err = sc_gnuplot_terminal("-o", o.out, &terminal)) ||
+        (err = read_table(o.csv, &t)))
         return sc_cli_fail(err);
-    int xc, yc, bc = -1, where_col[16];
-    if (!(err = column(&t, o.csv, "-x", o.x, &xc)) && !(err = column(&t, o.csv, "-y", o.y, &yc)) &&
-        o.by)
-        err = column(&t, o.csv, "--by", o.by, &bc);
+    cols_t c = {0};
+    if (!(err = column(&t, o.csv, "-x", o.x, &c.x)))
+        err = column(&t, o.csv, "-y", o.y, &c.y);
+    for (int i = 0; i < o.nby && !err; i++)
+        err = column(&t, o.csv, "--by", o.by[i], &c.by[i]);
     for (int i = 0; i < o.nwhere && !err; i++) {
         char name[256];
         snprintf(name, sizeof name, "%.*s", (int)(strchr(o.where[i], '=') - o.where[i]),
                  o.where[i]);
-        err = column(&t, o.csv, "--where", name, &where_col[i]);
+        err = column(&t, o.csv, "--where", name, &c.where[i]);
+    }
+    for (int i = 0; i < o.nrelative && !err; i++) {
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)(strchr(o.relative_to[i], '=') - o.relative_to[i]),
+                 o.relative_to[i]);
+        err = column(&t, o.csv, "--relative-to", name, &c.relative[i]);
+        size_t n = strlen(o.relative_list);
+        snprintf(o.relative_list + n, sizeof o.relative_list - n, "%s%s", i ? ", " : "",
+                 o.relative_to[i]);
     }
     char *script = NULL;
     if (!err)
-        err = write_script(&o, &t, xc, yc, bc, where_col, terminal, &script);
+        err = write_script(&o, &t, &c, terminal, &script);
     if (!err)
         err = sc_gnuplot("-o", o.out, script);
     free(script);

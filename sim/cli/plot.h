@@ -8,12 +8,15 @@
 #include "common/sc_error.h"
 
 /* Runs gnuplot on `script` (which must `set output` to stdout, i.e. with no
- * file) and writes what it draws to `path`, whole or not at all. The
- * terminal is the script's. `option` names the output in messages. */
+ * file) and writes what it draws to `path`, whole or not at all; a path
+ * ending in .gp gets the script itself (for gnuplot OUT.gp > OUT.png, and
+ * for the tests to read the series). The terminal is the script's.
+ * `option` names the output in messages. */
 sc_err_t sc_gnuplot(const char *option, const char *path, const char *script);
 
-/* The gnuplot terminal for `path` by its extension: "pngcairo" for .png,
- * "svg" for .svg; SC_ERR_INPUT naming `option` for others. */
+/* The gnuplot terminal for `path` by its extension: "pngcairo" for .png
+ * and .gp (a script draws a PNG), "svg" for .svg; SC_ERR_INPUT naming
+ * `option` for others. */
 sc_err_t sc_gnuplot_terminal(const char *option, const char *path, const char **terminal);
 
 /* Writes `text` into *out (of `size` bytes) as a gnuplot single-quoted

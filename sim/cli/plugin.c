@@ -30,7 +30,11 @@ static void include_flags(char *out, size_t size)
 }
 
 /* Compiles `path` into a shared object at `so`; the compiler's messages
- * become the error's. */
+ * become the error's, and when it compiles its warnings go to stderr, with
+ * the user's file name and line. A call of a function simcoll.h does not
+ * declare (sc_sendrcv for sc_sendrecv) is an error: a shared object may
+ * leave a symbol undefined, and the load would then name only the
+ * temporary file. */
 static sc_err_t compile(const char *path, const char *so)
 {
     const char *cc = getenv("CC");
@@ -38,7 +42,9 @@ static sc_err_t compile(const char *path, const char *so)
     include_flags(flags, sizeof flags);
     if (sc_shell_quote(path, src, sizeof src) || sc_shell_quote(so, out, sizeof out))
         return sc_error(SC_ERR_INPUT, "--load %.64s...: the path is too long", path);
-    snprintf(command, sizeof command, "%s -std=c11 -O2 -g -shared -fPIC %s -o %s %s 2>&1",
+    snprintf(command, sizeof command,
+             "%s -std=c11 -O2 -g -Wall -Werror=implicit-function-declaration -shared -fPIC %s "
+             "-o %s %s 2>&1",
              cc && *cc ? cc : "cc", flags, out, src);
     FILE *p = popen(command, "r");
     if (!p)
@@ -58,6 +64,9 @@ static sc_err_t compile(const char *path, const char *so)
     if (status != 0)
         return sc_error(SC_ERR_INPUT, "--load %s: it does not compile (%s):\n%s", path,
                         cc && *cc ? cc : "cc", messages[0] ? messages : "(no message)");
+    if (messages[0])
+        fprintf(stderr, "simcoll: --load %s: the compiler's warnings (%s):\n%s", path,
+                cc && *cc ? cc : "cc", messages);
     return SC_OK;
 }
 
@@ -165,8 +174,14 @@ sc_err_t sc_plugin_load(const char *path)
     void *handle = dlopen(where, RTLD_NOW | RTLD_LOCAL);
     if (source)
         unlink(so); /* the mapping stays */
-    if (!handle)
-        return sc_error(SC_ERR_INPUT, "--load %s: cannot load it: %s", path, dlerror());
+    if (!handle) {
+        /* The compiled file is a temporary one: its name means nothing. */
+        char why[2048];
+        const char *said = dlerror(), *at = source ? strstr(said, so) : NULL;
+        snprintf(why, sizeof why, "%.*s%s%s", at ? (int)(at - said) : (int)strlen(said), said,
+                 at ? "the plug-in" : "", at ? at + strlen(so) : "");
+        return sc_error(SC_ERR_INPUT, "--load %s: cannot load it: %s", path, why);
+    }
     const sc_algo_t *table = dlsym(handle, "simcoll_algorithms");
     if (!table)
         return sc_error(SC_ERR_INPUT,

@@ -392,20 +392,131 @@ static sc_err_t check_runs(const program_run_t *r, const int *nps, int nnps)
     return err;
 }
 
+/* The model's time of `prog` at np under the placement pl (NaN: none). */
+static sc_err_t model_of(const program_run_t *r, const sc_program_t *prog, int np,
+                         const place_t *pl, double *seconds)
+{
+    sc_run_spec_t spec = program_spec(r, prog, np, pl);
+    return sc_run_model(&spec, seconds);
+}
+
+/* The rewrites of the patent that the cost model finds faster: each is
+ * tried in the program's order on top of those kept, and kept only if the
+ * whole program's model time falls, so that the program packed is never
+ * slower than as written under the model. Without a model (uneven nodes,
+ * an algorithm without one) every rewrite is made, as the patent says.
+ * skip gets 1 for each rewrite left out; *as_written and *packed_s are the
+ * model's times of the program as written and packed. */
+static sc_err_t choose_rewrites(const program_run_t *r, int np, const place_t *pl,
+                                intervals_t *ivs, unsigned char *skip, const unsigned char *starts,
+                                double *as_written, double *packed_s)
+{
+    int n = r->prog->nstmts;
+    sc_err_t err = model_of(r, r->prog, np, pl, as_written);
+    *packed_s = *as_written;
+    if (err || isnan(*as_written)) {
+        memset(skip, 0, (size_t)n);
+        return err;
+    }
+    memcpy(skip, starts, (size_t)n);
+    for (int i = 0; i < n && !err; i++) {
+        if (!starts[i])
+            continue;
+        sc_program_t trial = {0};
+        double t;
+        skip[i] = 0;
+        if (!(err = sc_program_pack_some(r->prog, interval_of, ivs, skip, NULL, &trial)))
+            err = model_of(r, &trial, np, pl, &t);
+        sc_program_destroy(&trial);
+        if (!err && t < *packed_s)
+            *packed_s = t;
+        else
+            skip[i] = 1;
+    }
+    return err;
+}
+
+/* What --pack show says of each rewrite and, having simulated both, of the
+ * model's verdict: contention the model leaves out can make a rewrite it
+ * finds faster slower in the simulation, and the other way round. */
+static sc_err_t show_verdict(const program_run_t *r, int np, const place_t *pl,
+                             const sc_program_t *packed, const unsigned char *skip,
+                             const unsigned char *starts, double as_written, double packed_s)
+{
+    char a[32], b[32];
+    int kept = 0, offered = 0;
+    for (int i = 0; i < r->prog->nstmts; i++) {
+        if (!starts[i])
+            continue;
+        offered++;
+        kept += !skip[i];
+        if (skip[i])
+            printf("# line %d: left as written: the cost model finds the program no faster "
+                   "rewritten there\n",
+                   r->prog->stmts[i].line);
+    }
+    if (isnan(as_written)) {
+        printf("# every rewrite made: the program has no cost model to check them against\n");
+        return SC_OK;
+    }
+    sc_format_duration(as_written, a, sizeof a);
+    sc_format_duration(packed_s, b, sizeof b);
+    printf("# the cost model: %s as written, %s packed (%d of %d rewrites made)\n", a, b, kept,
+           offered);
+    if (!kept)
+        return SC_OK;
+    sc_run_result_t written_run, packed_run;
+    sc_run_spec_t spec = program_spec(r, r->prog, np, pl);
+    sc_err_t err = sc_run(&spec, &written_run);
+    if (err)
+        return err;
+    spec.program = packed;
+    if ((err = sc_run(&spec, &packed_run))) {
+        sc_run_result_destroy(&written_run);
+        return err;
+    }
+    sc_format_duration(written_run.sim_time_s, a, sizeof a);
+    sc_format_duration(packed_run.sim_time_s, b, sizeof b);
+    printf("# simulated: %s as written, %s packed", a, b);
+    if (packed_run.sim_time_s > written_run.sim_time_s)
+        printf(": the simulation disagrees with the model, packing is %.1f%% slower (contention "
+               "for NICs and memory buses, which the model leaves out)",
+               100 * (packed_run.sim_time_s / written_run.sim_time_s - 1));
+    printf("\n");
+    sc_run_result_destroy(&written_run);
+    sc_run_result_destroy(&packed_run);
+    return SC_OK;
+}
+
 /* --pack auto or show: the program packed for np into *packed, with the
- * intervals found on stderr; show prints it. */
+ * intervals found on stderr; show prints it, with the model's verdict on
+ * each rewrite and the simulation's on the whole. */
 static sc_err_t pack_at(const program_run_t *r, int np, const place_t *pl, sc_program_t *packed)
 {
     bench_t bench = {r->plat, np, pl, r->o->mpi, r->o->turning_from};
     intervals_t ivs = {&bench, NULL, 0, 0};
-    sc_err_t err = sc_program_pack(r->prog, interval_of, &ivs, packed);
+    int n = r->prog->nstmts;
+    unsigned char *starts = malloc((size_t)n + 1), *skip = malloc((size_t)n + 1);
+    double as_written = NAN, packed_s = NAN;
+    sc_err_t err = starts && skip ? SC_OK : sc_error(SC_ERR_RUN, "out of memory");
+    if (!err)
+        err = sc_program_pack_some(r->prog, interval_of, &ivs, NULL, starts, packed);
+    if (!err)
+        err = choose_rewrites(r, np, pl, &ivs, skip, starts, &as_written, &packed_s);
+    if (!err) {
+        sc_program_destroy(packed);
+        err = sc_program_pack_some(r->prog, interval_of, &ivs, skip, NULL, packed);
+    }
     if (!err)
         print_intervals(&ivs, np);
     free(ivs.known);
     if (!err && r->o->pack == SC_PACK_SHOW) {
         printf("# %s packed for np %d (simcoll run --pack show)\n", r->o->program, np);
         sc_program_print(packed, stdout);
+        err = show_verdict(r, np, pl, packed, skip, starts, as_written, packed_s);
     }
+    free(starts);
+    free(skip);
     return err;
 }
 
@@ -509,9 +620,12 @@ int sc_cli_run_program(int argc, char **argv)
         if (fclose(r.after) == 0 && after_len)
             printf("\n%s", after);
         r.after = NULL;
-        if (invalid)
-            err = sc_error(SC_ERR_RUN, "%d of %d runs gave a WRONG result (valid: no above)",
-                           invalid, nrows);
+        for (int k = 0; k < nrows && !err && invalid; k++)
+            if (rows[k].result.valid == 0)
+                err = sc_error(SC_ERR_RUN,
+                               "%d of %d runs gave a WRONG result (valid: no above); the first, "
+                               "at np %d: %s",
+                               invalid, nrows, rows[k].np, rows[k].result.wrong);
     }
 cleanup:
     if (r.after)

@@ -136,7 +136,7 @@ const char *sc_report_csv_header(void)
 {
     return "platform,algo,collective,np,nodes,size_bytes,mapping,sim_time_s,"
            "model_time_s,inter_node_bytes,intra_node_bytes,inter_node_messages,"
-           "intra_node_messages,messages,valid,cut_weight,graph_weight,partition_time_s,"
+           "intra_node_messages,messages,valid,cut_weight,graph_weight,partition_wall_time_s,"
            "op,type,max_rank_bytes,critical_path_bytes,mpi,speculated,mispredicted,"
            "mean_rank_time_s,level_bytes,level_messages,simcoll_version,platform_file,command";
 }
@@ -181,7 +181,7 @@ static void print_csv(FILE *out, const sc_report_row_t *rows, int nrows,
                 r->valid > 0    ? "yes"
                 : r->valid == 0 ? "no"
                                 : "",
-                cut, graph, row->partition_time_s,
+                cut, graph, row->partition_wall_time_s,
                 sc_algo_is_reduction(row->algo) ? sc_op_name(row->op) : "",
                 sc_algo_is_reduction(row->algo) ? sc_type_name(row->type) : "", r->max_rank_bytes,
                 r->path_bytes);
@@ -261,13 +261,13 @@ static void print_json(FILE *out, const sc_report_row_t *rows, int nrows,
                 ", \"sim_time_s\": %.9g, \"model_time_s\": %s, \"inter_node_bytes\": %.0f, "
                 "\"intra_node_bytes\": %.0f, \"inter_node_messages\": %ld, "
                 "\"intra_node_messages\": %ld, \"messages\": %ld, \"valid\": %s, "
-                "\"cut_weight\": %s, \"graph_weight\": %s, \"partition_time_s\": %.6g, ",
+                "\"cut_weight\": %s, \"graph_weight\": %s, \"partition_wall_time_s\": %.6g, ",
                 r->sim_time_s, model, r->bytes[SC_LEVEL_INTER], r->bytes[SC_LEVEL_INTRA],
                 r->messages[SC_LEVEL_INTER], r->messages[SC_LEVEL_INTRA], total_messages(r),
                 r->valid > 0    ? "true"
                 : r->valid == 0 ? "false"
                                 : "null",
-                cut, graph, row->partition_time_s);
+                cut, graph, row->partition_wall_time_s);
         if (sc_algo_is_reduction(row->algo))
             fprintf(out, "\"op\": \"%s\", \"type\": \"%s\", ", sc_op_name(row->op),
                     sc_type_name(row->type));
@@ -288,7 +288,7 @@ static void print_json(FILE *out, const sc_report_row_t *rows, int nrows,
     fputs("]\n", out);
 }
 
-enum { NCOLS = 19, CELL = 64, LEVELS_COL = 17, MPI_COL = 18 };
+enum { NCOLS = 18, CELL = 64, LEVELS_COL = 16, MPI_COL = 17 };
 
 static void table_cells(const sc_report_row_t *row, char cells[NCOLS][CELL])
 {
@@ -308,17 +308,13 @@ static void table_cells(const sc_report_row_t *row, char cells[NCOLS][CELL])
         snprintf(cells[11], CELL, "%.1f%%", 100 * row->cut_weight / row->graph_weight);
     else
         snprintf(cells[11], CELL, "-");
-    if (row->partition_time_s > 0)
-        sc_format_duration(row->partition_time_s, cells[12], CELL);
+    if (sc_algo_is_reduction(row->algo))
+        snprintf(cells[12], CELL, "%s/%s", sc_op_name(row->op), sc_type_name(row->type));
     else
         snprintf(cells[12], CELL, "-");
-    if (sc_algo_is_reduction(row->algo))
-        snprintf(cells[13], CELL, "%s/%s", sc_op_name(row->op), sc_type_name(row->type));
-    else
-        snprintf(cells[13], CELL, "-");
-    sc_format_bytes(r->max_rank_bytes, cells[14], CELL);
-    sc_format_bytes(r->path_bytes, cells[15], CELL);
-    valid_cell(r, cells[16], CELL);
+    sc_format_bytes(r->max_rank_bytes, cells[13], CELL);
+    sc_format_bytes(r->path_bytes, cells[14], CELL);
+    valid_cell(r, cells[15], CELL);
     /* Bytes between nodes by the network's level, 1 to the top. */
     cells[LEVELS_COL][0] = 0;
     for (int l = 1; l < r->nlevels && l < SC_MAX_LEVELS; l++) {
@@ -346,9 +342,9 @@ static void print_table(FILE *out, const sc_report_row_t *rows, int nrows)
     static const char *const head[NCOLS] = {
         "platform",  "algo",  "np",         "nodes",      "size",     "mapping",
         "simulated", "model", "inter-node", "intra-node", "messages", "cut",
-        "mapped in", "op",    "max/rank",   "crit. path", "valid", "by level", "mpi"};
+        "op",        "max/rank",   "crit. path", "valid", "by level", "mpi"};
     /* Text columns align left, numbers right. */
-    static const int left[NCOLS] = {1, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 1};
+    static const int left[NCOLS] = {1, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 1};
     /* The by-level column only on a network of several levels, the mpi
      * column only when a profile chose an algorithm. */
     int shown[NCOLS];
@@ -385,6 +381,37 @@ static void print_table(FILE *out, const sc_report_row_t *rows, int nrows)
     }
 }
 
+/* Under a table, what its columns cannot say: what the model leaves out,
+ * and the partitioner's time, which is wall-clock time, differs from run
+ * to run and belongs to no simulated column. */
+static void print_model_note(FILE *out)
+{
+    fputs("# model: the cost model's time for the same layout with no contention: each "
+          "message alone on its links, NICs and memory buses; simulated - model is what "
+          "messages sharing them cost\n",
+          out);
+}
+
+static void print_table_notes(FILE *out, const sc_report_row_t *rows, int nrows)
+{
+    int modelled = 0;
+    for (int i = 0; i < nrows; i++)
+        modelled |= !isnan(rows[i].result.model_time_s);
+    if (modelled)
+        print_model_note(out);
+    for (int i = 0; i < nrows; i++) {
+        if (!(rows[i].partition_wall_time_s > 0))
+            continue;
+        char took[CELL], size[CELL];
+        sc_format_duration(rows[i].partition_wall_time_s, took, sizeof took);
+        sc_format_bytes((double)rows[i].bytes, size, sizeof size);
+        fprintf(out,
+                "# mapping of %s at np %d, %s: partitioned in %s of wall time (not simulated; "
+                "it varies from run to run)\n",
+                rows[i].algo->name, rows[i].np, size, took);
+    }
+}
+
 void sc_report_print(FILE *out, sc_format_t format, const sc_report_row_t *rows, int nrows,
                      const sc_provenance_t *prov)
 {
@@ -395,6 +422,7 @@ void sc_report_print(FILE *out, sc_format_t format, const sc_report_row_t *rows,
     case SC_FORMAT_JSON: print_json(out, rows, nrows, prov, command); break;
     case SC_FORMAT_TABLE:
         print_table(out, rows, nrows);
+        print_table_notes(out, rows, nrows);
         table_provenance(out, prov, command);
         break;
     }
@@ -459,6 +487,11 @@ void sc_program_report_print(FILE *out, sc_format_t format, const sc_program_rep
     sc_provenance_command(prov, command, sizeof command);
     if (format == SC_FORMAT_TABLE) {
         print_program_table(out, rows, nrows);
+        int modelled = 0;
+        for (int i = 0; i < nrows; i++)
+            modelled |= !isnan(rows[i].result.model_time_s);
+        if (modelled)
+            print_model_note(out);
         table_provenance(out, prov, command);
         return;
     }

@@ -31,7 +31,7 @@ typedef struct {
     const char *mapping;
     double cut_weight; /* of the layout, see sc_run_cut */
     double graph_weight;
-    double partition_time_s; /* 0 unless the mapping was partitioned */
+    double partition_wall_time_s; /* wall-clock, not simulated; 0 unless partitioned */
     const char *mpi;         /* the --mpi profile that chose the algorithm, or NULL */
     sc_run_result_t result;
 } sc_report_row_t;
@@ -40,7 +40,7 @@ typedef struct {
  * platform, algo, collective, np, nodes, size_bytes, mapping, sim_time_s,
  * model_time_s, inter_node_bytes, intra_node_bytes, inter_node_messages,
  * intra_node_messages, messages, valid, cut_weight, graph_weight,
- * partition_time_s, op, type, max_rank_bytes, critical_path_bytes, mpi,
+ * partition_wall_time_s, op, type, max_rank_bytes, critical_path_bytes, mpi,
  * speculated, mispredicted, mean_rank_time_s (op and type empty / null
  * unless the collective is a reduction; mpi unless a profile chose the
  * algorithm). */

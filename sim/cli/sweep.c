@@ -17,10 +17,11 @@
  *
  * Each point runs as a child process of this one (the same code as the
  * command line), -j at a time. Its row goes to OUTPUT as soon as it ends,
- * in one write, behind two columns: key (the point, KEY=VALUE joined by
- * ';') and status (ok, or the run's error message). A rerun reads OUTPUT,
- * drops a last line a kill cut short, and runs only the points whose key
- * is missing.
+ * in one write, behind key (the point, KEY=VALUE joined by ';'), status
+ * (ok, or the run's error message) and a column per axis. A rerun reads
+ * OUTPUT, drops a last line a kill cut short, and runs only the points
+ * whose key is missing. Once every point ran, the rows are put in point
+ * order.
  *
  * For a job engine, --jobs prints one command per missing point, each
  * running that point alone (--point N) into OUTPUT.points/N.csv, and
@@ -31,6 +32,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,8 +151,9 @@ static sc_err_t check_value(const char *path, int line, const char *key, const c
     if (!strcmp(key, "type"))
         return sc_type_parse(v, what, &type);
     if (!strcmp(key, "algo") && !sc_algo_find(v))
-        return sc_error(SC_ERR_INPUT, "%s: unknown algorithm '%s' (simcoll list shows them)",
-                        what, v);
+        return sc_error(SC_ERR_INPUT,
+                        "%s: unknown algorithm '%s'; did you mean '%s'? (simcoll list shows them)",
+                        what, v, sc_algo_nearest(v)->name);
     if (!strcmp(key, "coll"))
         err = sc_cli_coll(v);
     else if (!strcmp(key, "mpi"))
@@ -242,10 +245,10 @@ static sc_err_t add_axis(const char *path, int n, char *key, study_t *st)
             return sc_error(SC_ERR_INPUT, "%s:%d: '%s' is given twice", path, n, key);
     if (!known)
         return sc_error(SC_ERR_INPUT,
-                        "%s:%d: unknown key '%s'; use platform, algo, coll, mpi, np, size, "
-                        "mapping, op, type, root, data, set, nodes, cores, sockets, net, "
-                        "topology, payload or program",
-                        path, n, key);
+                        "%s:%d: unknown key '%s'; did you mean '%s'? Use platform, algo, coll, "
+                        "mpi, np, size, mapping, op, type, root, data, set, nodes, cores, "
+                        "sockets, net, topology, payload or program",
+                        path, n, key, sc_name_nearest(key, keys));
     if (st->naxes == MAX_AXES)
         return sc_error(SC_ERR_INPUT, "%s:%d: more than %d keys", path, n, MAX_AXES);
     axis_t *ax = &st->axis[st->naxes++];
@@ -465,6 +468,27 @@ static void make_key(const study_t *st, long index, char *key, size_t size)
             (size_t)snprintf(key + n, size - n, "%s%s=%s", a ? ";" : "", st->axis[a].key, value[a]);
 }
 
+/* OUTPUT's header: key and status, the study's axes as columns named as in
+ * the study (so that a plot can group by any of them), then the run's
+ * columns, those whose names an axis takes renamed run_NAME (the run's
+ * platform, say, is the generated platform's name where the axis holds the
+ * template's file). */
+static void make_header(const study_t *st, const char *body, char *header, size_t size)
+{
+    size_t n = (size_t)snprintf(header, size, "key,status");
+    for (int a = 0; a < st->naxes && n < size; a++)
+        n += (size_t)snprintf(header + n, size - n, ",%s", st->axis[a].key);
+    for (const char *name = body; *name && n < size;) {
+        size_t len = strcspn(name, ",");
+        int taken = 0;
+        for (int a = 0; a < st->naxes && !taken; a++)
+            taken = strlen(st->axis[a].key) == len && !strncmp(st->axis[a].key, name, len);
+        n += (size_t)snprintf(header + n, size - n, ",%s%.*s", taken ? "run_" : "", (int)len,
+                              name);
+        name += len + (name[len] == ',');
+    }
+}
+
 sc_err_t sc_sweep_check_study(const char *name, const char *text, size_t len, long *points,
                               size_t *longest_key)
 {
@@ -508,13 +532,32 @@ static sc_err_t platform_of(const study_t *st, const char **value, const char *d
     }
     unsigned long h = 5381;
     char spec[2048];
-    /* without sockets, as before they could be given: the same names */
     snprintf(spec, sizeof spec, "%s|%s|%s|%s|%s|%s%s%s", plat, nodes ? nodes : "",
              cores ? cores : "", set ? set : "", net ? net : "", topology ? topology : "",
              sockets ? "|" : "", sockets ? sockets : "");
     for (const char *c = spec; *c; c++)
         h = h * 33 + (unsigned char)*c;
-    if ((size_t)snprintf(path, size, "%s/platform-%016lx.xml", dir, h) >= size)
+    /* Named by what it is made of, so that the platform_file column reads
+     * as what differs; the hash keeps apart templates of one name in two
+     * folders, and values too long for a file name. */
+    char name[256];
+    const char *base = strrchr(plat, '/') ? strrchr(plat, '/') + 1 : plat;
+    size_t len = (size_t)snprintf(name, sizeof name, "%.*s",
+                                (int)(sc_ends_with(base, ".xml") ? strlen(base) - 4 : strlen(base)),
+                                base);
+    const char *made[][2] = {{"net", net},         {"nodes", nodes}, {"cores", cores},
+                             {"sockets", sockets}, {"topology", topology}, {"set", set}};
+    for (size_t i = 0; i < sizeof made / sizeof made[0] && len < sizeof name; i++)
+        if (made[i][1])
+            len += (size_t)snprintf(name + len, sizeof name - len, "+%s=%s", made[i][0],
+                                    made[i][1]);
+    if (len > 200)
+        len = 200;
+    name[len] = '\0';
+    for (char *c = name; *c; c++)
+        if (*c == '/' || *c == ' ' || *c == '"' || *c == '\'')
+            *c = '_';
+    if ((size_t)snprintf(path, size, "%s/%s-%08lx.xml", dir, name, h & 0xffffffffUL) >= size)
         return sc_error(SC_ERR_INPUT, "sweep: the output's name is too long");
     if (access(path, R_OK) == 0)
         return SC_OK;
@@ -633,34 +676,52 @@ static sc_err_t start_job(const study_t *st, long index, const char *dir, job_t 
     return SC_OK;
 }
 
-/* The row of a finished point: key, status, and the run's CSV row (or
- * empty fields), as one line. */
+/* The first n bytes of s as a quoted CSV field, quotes doubled. */
+static void put_quoted(FILE *f, const char *s, size_t n)
+{
+    fputc('"', f);
+    for (size_t i = 0; i < n; i++)
+        fputs(s[i] == '"' ? "\"\"" : (char[]){s[i], 0}, f);
+    fputc('"', f);
+}
+
+/* The row of a finished point: key, status, the point's value of each
+ * axis, and the run's CSV row (or empty fields), as one line. */
 static char *job_row(const study_t *st, const job_t *job, int code, int ncols)
 {
     char key[KEY_MAX], *row = NULL;
     size_t len = 0;
+    const char *value[MAX_AXES];
     make_key(st, job->index, key, sizeof key);
+    point(st, job->index, value);
     FILE *f = open_memstream(&row, &len);
     if (!f)
         return NULL;
-    fputc('"', f);
-    for (const char *c = key; *c; c++)
-        fputs(*c == '"' ? "\"\"" : (char[]){*c, 0}, f);
-    fputs("\",", f);
+    put_quoted(f, key, strlen(key));
+    fputc(',', f);
     const char *data = job->outbuf ? strchr(job->outbuf, '\n') : NULL;
-    if (code == 0 && data && data[1]) {
-        fputs("ok,", f);
-        data++;
-        fwrite(data, 1, strcspn(data, "\n"), f);
+    int ok = code == 0 && data && data[1];
+    if (ok) {
+        fputs("ok", f);
     } else {
         /* The message, without "simcoll: " and its newline. */
         const char *msg = job->errbuf ? job->errbuf : "the run printed no row";
         if (!strncmp(msg, "simcoll: ", 9))
             msg += 9;
-        fputc('"', f);
-        for (const char *c = msg; *c && *c != '\n'; c++)
-            fputs(*c == '"' ? "\"\"" : (char[]){*c, 0}, f);
-        fputc('"', f);
+        put_quoted(f, msg, strcspn(msg, "\n"));
+    }
+    for (int a = 0; a < st->naxes; a++) {
+        fputc(',', f);
+        if (strpbrk(value[a], ",\"\r\n"))
+            put_quoted(f, value[a], strlen(value[a]));
+        else
+            fputs(value[a], f);
+    }
+    if (ok) {
+        fputc(',', f);
+        data++;
+        fwrite(data, 1, strcspn(data, "\n"), f);
+    } else {
         for (int i = 0; i < ncols; i++)
             fputc(',', f);
     }
@@ -707,7 +768,8 @@ static sc_err_t read_done(const char *path, const char *header, int create, char
         free(text);
         return sc_error(SC_ERR_INPUT,
                         "sweep -o '%s': it is not this sweep's output (its first "
-                        "line is not the header); give another file",
+                        "line is not this study's header: another study's, or one written "
+                        "before the axes had columns of their own); give another file",
                         path);
     }
     size_t complete = len;
@@ -990,6 +1052,109 @@ static sc_err_t merge_points(const study_t *st, long npoints, const char *out,
     return err;
 }
 
+/* The point whose key is `key`, or -1 (a row of another study): each
+ * axis's value is the one followed by the next axis's name, as values may
+ * hold ';'. */
+static long key_index(const study_t *st, const char *key)
+{
+    long index = 0;
+    for (int a = 0; a < st->naxes; a++) {
+        size_t klen = strlen(st->axis[a].key);
+        if (strncmp(key, st->axis[a].key, klen) != 0 || key[klen] != '=')
+            return -1;
+        key += klen + 1;
+        int found = -1;
+        for (int v = 0; v < st->axis[a].nvalues && found < 0; v++) {
+            const char *value = st->axis[a].values[v];
+            size_t vlen = strlen(value);
+            const char *rest = key + vlen;
+            if (strncmp(key, value, vlen) != 0)
+                continue;
+            if (a + 1 == st->naxes ? *rest == '\0'
+                                   : *rest == ';' &&
+                                         !strncmp(rest + 1, st->axis[a + 1].key,
+                                                  strlen(st->axis[a + 1].key)) &&
+                                         rest[1 + strlen(st->axis[a + 1].key)] == '=')
+                found = v;
+        }
+        if (found < 0)
+            return -1;
+        key += strlen(st->axis[a].values[found]) + (a + 1 < st->naxes);
+        index = index * st->axis[a].nvalues + found;
+    }
+    return index;
+}
+
+typedef struct {
+    long index; /* the point, or LONG_MAX: another study's row, kept last */
+    long at;    /* its place in the file: rows of one index keep their order */
+    char *line;
+} row_t;
+
+static int by_point(const void *a, const void *b)
+{
+    const row_t *x = a, *y = b;
+    if (x->index != y->index)
+        return x->index < y->index ? -1 : 1;
+    return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* Rewrites OUTPUT with its rows in point order, whatever order -j, reruns
+ * and --merge appended them in; written aside and renamed, so that a kill
+ * leaves the old file. Nothing is written when they are in order. */
+static sc_err_t sort_rows(const study_t *st, const char *out, size_t hlen)
+{
+    char what[4200], *text;
+    size_t len;
+    snprintf(what, sizeof what, "sweep -o '%s'", out);
+    sc_err_t err = sc_input_read(what, out, (size_t)1 << 30, &text, &len);
+    if (err)
+        return err;
+    long nrows = 0, sorted = 1;
+    for (size_t i = hlen + 1; i < len; i++)
+        nrows += text[i] == '\n';
+    row_t *rows = malloc((size_t)(nrows + 1) * sizeof *rows);
+    if (!rows) {
+        free(text);
+        return sc_error(SC_ERR_RUN, "out of memory");
+    }
+    long n = 0;
+    for (char *line = text + hlen + 1; line < text + len && n < nrows; n++) {
+        char *end = strchr(line, '\n');
+        *end = '\0';
+        char key[KEY_MAX], *w = key;
+        /* the key, quoted, quotes doubled */
+        for (const char *c = line + (*line == '"'); *c && w < key + KEY_MAX - 1; c++) {
+            if (*c == '"' && c[1] != '"')
+                break;
+            c += *c == '"';
+            *w++ = *c;
+        }
+        *w = '\0';
+        long index = key_index(st, key);
+        rows[n] = (row_t){index < 0 ? LONG_MAX : index, n, line};
+        sorted &= n == 0 || by_point(&rows[n - 1], &rows[n]) < 0;
+        line = end + 1;
+    }
+    if (!sorted) {
+        qsort(rows, (size_t)n, sizeof *rows, by_point);
+        sc_outputs_t *outs = sc_outputs_new();
+        FILE *f = NULL;
+        err = outs ? sc_outputs_add(outs, "-o", out, &f) : sc_error(SC_ERR_RUN, "out of memory");
+        if (!err) {
+            fwrite(text, 1, hlen + 1, f);
+            for (long i = 0; i < n; i++)
+                fprintf(f, "%s\n", rows[i].line);
+            err = sc_outputs_commit(outs);
+        } else {
+            sc_outputs_discard(outs);
+        }
+    }
+    free(rows);
+    free(text);
+    return err;
+}
+
 /* The options of `simcoll sweep`. */
 typedef struct {
     const char *study, *out;
@@ -1006,9 +1171,11 @@ static void print_sweep_usage(void)
           "set, nodes, cores, sockets, net, topology, payload, program; a value\n"
           "with commas between double quotes), N at a time (-j, --parallel), each\n"
           "row written to RESULTS.csv (default: the study's name with .csv) as it\n"
-          "ends, key and status columns first. Run it again after an interruption:\n"
-          "it runs only the points RESULTS.csv does not hold. Progress goes to\n"
-          "stderr: a bar on a terminal, else a line per point.\n"
+          "ends: key, status, a column per axis named as in the study, then the\n"
+          "run's (run_NAME where an axis has its name); in point order once all\n"
+          "ran. Run it again after an interruption: it runs only the points\n"
+          "RESULTS.csv does not hold. Progress goes to stderr: a bar on a terminal,\n"
+          "else a line per point.\n"
           "  --jobs     print one command per missing point instead (for GNU parallel\n"
           "             or a Slurm job array); each runs its point with --point N\n"
           "             into RESULTS.csv.points/N.csv\n"
@@ -1155,7 +1322,7 @@ int sc_cli_sweep(int argc, char **argv)
     long npoints = 1;
     for (int a = 0; a < st.naxes; a++)
         npoints *= st.axis[a].nvalues;
-    char default_out[4096], header[2048], dir[4200], point_out[4300];
+    char default_out[4096], header[4096], dir[4200], point_out[4300];
     const char *out = o.out;
     if (!out) {
         default_results(o.study, default_out, sizeof default_out);
@@ -1169,7 +1336,7 @@ int sc_cli_sweep(int argc, char **argv)
     if (!err && !o.the_point && !o.merge_mode)
         err = check_files(o.study, &st);
     const char *body = st.programs ? sc_program_report_csv_header() : sc_report_csv_header();
-    snprintf(header, sizeof header, "key,status,%s", body);
+    make_header(&st, body, header, sizeof header);
     int ncols = 1;
     for (const char *h = body; *h; h++)
         ncols += *h == ',';
@@ -1200,6 +1367,8 @@ int sc_cli_sweep(int argc, char **argv)
                 npoints - ntodo, out, ntodo);
         err = run_points(&st, todo, ntodo, o.parallel, out, dir, ncols, &failed);
     }
+    if (!err && !o.jobs_mode && !o.the_point)
+        err = sort_rows(&st, out, strlen(header));
     free_keys(done, ndone);
     free(todo);
     free(st.text);

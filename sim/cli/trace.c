@@ -349,22 +349,35 @@ static void write_messages(FILE *s, const timeline_t *t)
     fputs("EOD\n", s);
 }
 
-/* The algorithm's steps (explain.h): each message's step number at its
- * tail, where there are few enough to read; then the plot command. */
+/* The algorithm's steps (explain.h): each message's step number at the
+ * middle of its arrow, where there are few enough to read; then the plot
+ * command. At their tails the labels piled up: the first steps of most
+ * algorithms leave within microseconds of the start, one column at t = 0
+ * on a scale of milliseconds, while their arrows end apart. A label that
+ * would fall on one of the same step (arrows drawn over each other) is
+ * left out. */
 static void write_steps_and_plot(FILE *s, const timeline_t *t)
 {
     const sc_run_result_t *res = t->res;
     sc_explain_t e;
     int steps = res->nmsgs <= SC_TIMELINE_MAX_STEP_LABELS && !t->by_node &&
                 sc_explain(t->info->plat, t->info->np, res, &e) == SC_OK;
+    double(*at)[2] = steps ? malloc((size_t)res->nmsgs * sizeof *at) : NULL;
     fputs("$steps << EOD\n", s);
-    for (long k = 0; steps && k < res->nmsgs; k++) {
+    for (long k = 0; at && k < res->nmsgs; k++) {
         const sc_msg_record_t *m = &res->msgs[k];
-        fprintf(s, "%.9g %d %d\n", (m->left - t->t0) * t->scale, t->lane[m->src],
-                e.step_of_msg[k]);
+        at[k][0] = ((m->left + arrived(m)) / 2 - t->t0) * t->scale;
+        at[k][1] = (t->lane[m->src] + t->lane[m->dst]) / 2.0;
+        int same = 0;
+        for (long j = 0; j < k && !same; j++)
+            same = e.step_of_msg[j] == e.step_of_msg[k] && at[j][1] == at[k][1] &&
+                   fabs(at[j][0] - at[k][0]) <= 1e-9 * (fabs(at[k][0]) + 1);
+        if (!same)
+            fprintf(s, "%.9g %.9g %d\n", at[k][0], at[k][1], e.step_of_msg[k]);
     }
-    if (!steps)
+    if (!at) /* an empty block cannot be plotted: one label off the range */
         fputs("-1 -10 0\n", s);
+    free(at);
     fputs("EOD\n", s);
     if (steps)
         sc_explain_destroy(&e);

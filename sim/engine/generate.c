@@ -218,10 +218,19 @@ static void write_platform(FILE *f, const template_t *t, const char *template_pa
     sc_xml_put_escaped(f, spec->net ? spec->net : template_zone);
     fputc('-', f);
     put_shape(f, spec);
-    if (spec->topology)
-        fprintf(f, "-%.*s", (int)strcspn(spec->topology, ":"), spec->topology);
+    /* The name is the run's platform column: whatever makes two generated
+     * platforms differ is in it, so that a what-if's rows tell them apart
+     * (two fat trees of other shapes, other --set factors). */
+    if (spec->topology) {
+        fputc('-', f);
+        sc_xml_put_escaped(f, spec->topology);
+    }
     if (spec->sockets > 1)
         fprintf(f, "-%dsockets", spec->sockets);
+    for (int i = 0; i < spec->nsets; i++) {
+        fputc('-', f);
+        sc_xml_put_escaped(f, spec->sets[i]);
+    }
     fputs("\" routing=\"Cluster\">\n    <prop id=\"generated-by\" value=\"", f);
     if (spec->made_by) {
         sc_xml_put_escaped(f, spec->made_by);

@@ -482,6 +482,8 @@ static void put_results(session_t *s, sc_wire_t *out)
     sc_wire_put(out, &total, sizeof total);
     sc_wire_put_double(out, max_rank_bytes);
     sc_wire_put_int(out, s->interp.wrong ? 0 : s->interp.checked ? 1 : -1);
+    if (s->interp.wrong) /* what was wrong: only then */
+        sc_wire_put_str(out, s->interp.first_wrong);
     /* Speculation: every rank bets alike, rank 0 speaks for all. */
     long speculated, mispredicted;
     sc_allreduce_spec_counts(sc_world_comm(s->world, 0), &speculated, &mispredicted);
@@ -674,6 +676,45 @@ static sc_err_t model_time(const sc_run_spec_t *spec, const layout_t *lay, sc_ru
     return err;
 }
 
+/* Reads what was wrong into res->wrong; 0 when the results were cut short. */
+static int wrong_of(sc_wire_t *in, sc_run_result_t *res)
+{
+    char *said = sc_wire_get_str(in);
+    if (!said)
+        return 0;
+    snprintf(res->wrong, sizeof res->wrong, "%s", said);
+    free(said);
+    return 1;
+}
+
+sc_err_t sc_run_model(const sc_run_spec_t *spec, double *seconds)
+{
+    *seconds = NAN;
+    if (!spec->plat->uniform)
+        return SC_OK;
+    layout_t lay;
+    sc_err_t err = layout_init(spec, &lay);
+    if (err)
+        return err;
+    double *t = calloc((size_t)spec->np, sizeof *t);
+    sc_model_t model;
+    int complete = 0;
+    if (!t) {
+        layout_destroy(&lay);
+        return sc_error(SC_ERR_RUN, "out of memory for %d ranks", spec->np);
+    }
+    err = sc_model_init(&model, spec->plat, spec->np, lay.node_of, lay.socket_of, lay.play_pi,
+                        lay.play_pi_inv, sizeof(double));
+    if (!err)
+        err = sc_program_model(&lay.prog, &model, t, &complete);
+    sc_model_destroy(&model);
+    if (!err && complete)
+        *seconds = sc_model_max(t, spec->np);
+    free(t);
+    layout_destroy(&lay);
+    return err;
+}
+
 sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res)
 {
     memset(res, 0, sizeof *res);
@@ -718,6 +759,7 @@ sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res)
              sc_wire_get(&in, res->finish, (size_t)p * sizeof *res->finish) &&
              sc_wire_get(&in, &total, sizeof total) &&
              sc_wire_get_double(&in, &res->max_rank_bytes) && sc_wire_get_int(&in, &res->valid) &&
+             (res->valid != 0 || wrong_of(&in, res)) &&
              sc_wire_get(&in, &res->speculated, sizeof res->speculated) &&
              sc_wire_get(&in, &res->mispredicted, sizeof res->mispredicted) &&
              (!spec->trace ||

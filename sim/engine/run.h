@@ -74,6 +74,9 @@ typedef struct {
     double max_rank_bytes; /* the most bytes one rank sent */
     double path_bytes;     /* bytes on the critical path (sc_traffic_t) */
     int valid;             /* 1 right result, 0 wrong, -1 not checked */
+    char wrong[256];       /* valid 0: the lowest rank's wrong result, "rank 3,
+                              line 1: block 5 (rank 5's), byte 0: 0x00,
+                              expected 0x2a" */
     long speculated;       /* speculative reductions that bet (allreduce-spec) */
     long mispredicted;     /* of those, the bets that were wrong */
     double *start, *finish; /* per rank, simulated seconds */
@@ -98,6 +101,11 @@ typedef struct {
  * process. SC_ERR_RUN if the simulation fails; a wrong result is not an
  * error but res->valid == 0. Free res with sc_run_result_destroy. */
 sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res);
+
+/* The cost model's time of the spec's program, every rank starting at 0,
+ * without simulating it: NaN when the platform's nodes differ or an
+ * algorithm of the program has no model. The checks are sc_run's. */
+sc_err_t sc_run_model(const sc_run_spec_t *spec, double *seconds);
 
 /* Only the checks of sc_run, so that a batch can be validated before any
  * simulation starts. */

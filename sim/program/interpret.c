@@ -79,6 +79,47 @@ static void begin_pieces(sc_interp_t *s, int r, const sc_stmt_t *st)
     }
 }
 
+/* Records rank r's wrong output `got` against `want` (n bytes) if no lower
+ * rank's was: the first byte that differs, as the block of the rank it
+ * came from (allgather: blocks of `block` bytes) or the element of a
+ * reduction, with both values. */
+static void note_wrong(sc_interp_t *s, int r, const sc_stmt_t *st, const sc_piece_t *pc,
+                       const unsigned char *got, const unsigned char *want, size_t n,
+                       size_t block)
+{
+    if (s->first_wrong[0] && r >= s->first_wrong_rank)
+        return;
+    size_t at = 0;
+    while (at < n && got[at] == want[at])
+        at++;
+    char where[64] = "", what[160];
+    if (block)
+        snprintf(where, sizeof where, "block %zu (rank %zu's), ", at / block, at / block);
+    size_t in_block = block ? at % block : at;
+    int reduction = st->kind == SC_STMT_CALL && sc_kind(st->collective)->is_reduction;
+    size_t elem = reduction ? sc_type_size(st->type) : 1;
+    size_t first = at / elem * elem;
+    if (reduction && first + elem <= n && st->type == SC_TYPE_INT) {
+        int g, w;
+        memcpy(&g, got + first, sizeof g);
+        memcpy(&w, want + first, sizeof w);
+        snprintf(what, sizeof what, "element %zu: %d, expected %d", in_block / elem, g, w);
+    } else if (reduction && first + elem <= n) {
+        double g, w;
+        memcpy(&g, got + first, sizeof g);
+        memcpy(&w, want + first, sizeof w);
+        snprintf(what, sizeof what, "element %zu: %.17g, expected %.17g", in_block / elem, g, w);
+    } else {
+        snprintf(what, sizeof what, "byte %zu: 0x%02x, expected 0x%02x", in_block, got[at],
+                 want[at]);
+    }
+    char line[32] = "";
+    if (pc->line > 0) /* a program's; a single call has none */
+        snprintf(line, sizeof line, ", line %d", pc->line);
+    snprintf(s->first_wrong, sizeof s->first_wrong, "rank %d%s: %s%s", r, line, where, what);
+    s->first_wrong_rank = r;
+}
+
 static int check_call(sc_interp_t *s, int r, const sc_stmt_t *st, const sc_piece_t *pc, long seed)
 {
     const sc_kind_t *kind = sc_kind(st->collective);
@@ -95,7 +136,11 @@ static int check_call(sc_interp_t *s, int r, const sc_stmt_t *st, const sc_piece
             return 0;
         kind->expect(&d, o->expect);
     }
-    return memcmp(s->ranks[r].buf[pc->out], o->expect, bytes) == 0;
+    const unsigned char *got = s->ranks[r].buf[pc->out];
+    if (memcmp(got, o->expect, bytes) == 0)
+        return 1;
+    note_wrong(s, r, st, pc, got, o->expect, bytes, kind->output_blocks_per_rank ? d.bytes : 0);
+    return 0;
 }
 
 static int check_halo(sc_interp_t *s, int r, const sc_stmt_t *st, const sc_piece_t *pc, long seed)
@@ -115,6 +160,9 @@ static int check_halo(sc_interp_t *s, int r, const sc_stmt_t *st, const sc_piece
             sc_data_t data = face_data(s, pc, seed, face);
             fill_pattern(&data, from, want);
             ok = memcmp(ghosts + (size_t)ghost * pc->stride, want, pc->stride) == 0;
+            if (!ok)
+                note_wrong(s, r, st, pc, ghosts + (size_t)ghost * pc->stride, want, pc->stride,
+                           0);
         }
     free(want);
     return ok;
@@ -143,6 +191,8 @@ static int end_pieces(sc_interp_t *s, int r, const sc_stmt_t *st)
             if (want)
                 fill_pattern(&d, st->from, want);
             ok = want && memcmp(s->ranks[r].buf[pc->out], want, pc->stride) == 0;
+            if (want && !ok)
+                note_wrong(s, r, st, pc, s->ranks[r].buf[pc->out], want, pc->stride, 0);
             free(want);
         }
         if (ok >= 0) {
@@ -494,6 +544,7 @@ sc_err_t sc_interp_init(sc_interp_t *it, const size_t *buffer_bytes, size_t stag
     it->origins = calloc((size_t)it->norigins + 1, sizeof *it->origins);
     it->shared = area != NULL;
     it->checked = it->wrong = 0;
+    it->first_wrong[0] = '\0';
     if (!it->ranks || !it->barrier_entries || !it->origins)
         return sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
     for (int o = 0; o < it->norigins; o++)

@@ -62,6 +62,11 @@ typedef struct {
     long *barrier_entries; /* by statement: entries of all ranks so far */
     int shared;            /* every buffer is the one scratch area */
     int checked, wrong;    /* verification counts, for the run's result */
+    /* The wrong result of the lowest rank, said as a person debugging it
+     * needs it ("rank 3, line 1: block 5 (rank 5's), byte 0: 0x00,
+     * expected 0x2a"); empty while every result is right. */
+    char first_wrong[256];
+    int first_wrong_rank;
 } sc_interp_t;
 
 /* Allocates the ranks' buffers: buffer_bytes[b] for each of the program's

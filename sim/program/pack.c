@@ -199,6 +199,13 @@ static sc_err_t pack(writer_t *w, const sc_program_t *in, int i, int n, size_t t
 sc_err_t sc_program_pack(const sc_program_t *in, sc_interval_fn interval, void *ctx,
                          sc_program_t *out)
 {
+    return sc_program_pack_some(in, interval, ctx, NULL, NULL, out);
+}
+
+sc_err_t sc_program_pack_some(const sc_program_t *in, sc_interval_fn interval, void *ctx,
+                              const unsigned char *skip, unsigned char *starts,
+                              sc_program_t *out)
+{
     sc_program_t buffers_only = *in;
     buffers_only.stmts = NULL;
     buffers_only.nstmts = 0;
@@ -209,6 +216,8 @@ sc_err_t sc_program_pack(const sc_program_t *in, sc_interval_fn interval, void *
     out->stmts = NULL;
     writer_t w = {out, 0};
     int open[SC_PROGRAM_MAX_DEPTH], depth = 0;
+    if (starts)
+        memset(starts, 0, (size_t)in->nstmts);
     for (int i = 0; !err && i < in->nstmts; i++) {
         const sc_stmt_t *st = &in->stmts[i];
         sc_interval_t iv;
@@ -226,17 +235,24 @@ sc_err_t sc_program_pack(const sc_program_t *in, sc_interval_fn interval, void *
         }
         if ((err = interval(ctx, st, &iv)))
             break;
-        if (st->bytes > iv.max) {
+        size_t total = st->bytes;
+        int n = st->bytes < iv.min ? pack_run(in, i, iv, &total) : 1;
+        int rewrites = st->bytes > iv.max || n > 1;
+        /* A rewrite left out leaves all its statements as they are, so
+         * that the rewrites after it begin where they did. */
+        int made = rewrites && !(skip && skip[i]);
+        if (starts)
+            starts[i] = (unsigned char)rewrites;
+        if (made && st->bytes > iv.max)
             err = split(&w, st, iv);
-        } else if (st->bytes < iv.min) {
-            size_t total;
-            int n = pack_run(in, i, iv, &total);
+        else if (made)
             err = pack(&w, in, i, n, total);
-            i += n - 1;
-        } else {
-            err = emit(&w, st, st->pieces, st->npieces, st->bytes);
-        }
+        for (int k = 0; !made && !err && k < n; k++)
+            err = emit(&w, &in->stmts[i + k], in->stmts[i + k].pieces, in->stmts[i + k].npieces,
+                       in->stmts[i + k].bytes);
+        i += n - 1;
     }
+
     long statements, communications;
     if (!err) {
         sc_program_count(out, &statements, &communications);

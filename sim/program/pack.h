@@ -58,4 +58,13 @@ typedef sc_err_t (*sc_interval_fn)(void *ctx, const sc_stmt_t *st, sc_interval_t
 sc_err_t sc_program_pack(const sc_program_t *in, sc_interval_fn interval, void *ctx,
                          sc_program_t *out);
 
+/* sc_program_pack making only some of the rewrites: the rewrite that
+ * begins at statement i of `in` (a statement split, or a run of statements
+ * packed) is left out, its statements as written, when skip[i] (skip NULL:
+ * every rewrite is made). starts (unless NULL; in->nstmts flags) gets 1
+ * where a rewrite begins, made or not. Leaving one out moves no other. */
+sc_err_t sc_program_pack_some(const sc_program_t *in, sc_interval_fn interval, void *ctx,
+                              const unsigned char *skip, unsigned char *starts,
+                              sc_program_t *out);
+
 #endif

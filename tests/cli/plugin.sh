@@ -2,7 +2,8 @@
 # Algorithms of one's own (--load, new-algo): every collective's skeleton
 # compiles, runs and is right; a compile error, a missing table, a name
 # taken, a plug-in that exits or aborts as it loads, a crash, a deadlock
-# and a wrong result are each reported as such (exit 2 before running, 1
+# and a wrong result (its first wrong rank and block, got against expected)
+# are each reported as such (exit 2 before running, 1
 # after) and never take simcoll down; a shared object built by hand loads
 # too, against the one header simcoll.h; a program can call a loaded
 # algorithm.
@@ -45,6 +46,21 @@ run() {
 sed 's/int left = /int left = undefined_thing + /' my_allgather.c > compile_error.c
 run "it does not compile" 2 compile_error.c
 grep -q "error: .undefined_thing. undeclared" err.txt || fail "no compiler message: $(cat err.txt)"
+# A loaded algorithm's name misspelt: the hint is the loaded one.
+"$simcoll" --platform "$gige" --load my_allgather.c --algo my_allgathr --np 8 > out.txt 2> err.txt
+[ $? -eq 2 ] && grep -q "unknown algorithm 'my_allgathr'; did you mean 'my_allgather'?" err.txt ||
+    fail "a loaded algorithm misspelt: $(cat err.txt)"
+# A misspelt function is the compiler's error, at the user's file and line,
+# not an undefined symbol in a temporary file when it loads.
+sed 's/sc_sendrecv(/sc_sendrcv(/' my_allgather.c > misspelt.c
+run "it does not compile" 2 misspelt.c
+grep -q "misspelt.c:[0-9]*:[0-9]*: error: implicit declaration of function .sc_sendrcv." err.txt ||
+    fail "a misspelt function: $(cat err.txt)"
+# Warnings of a file that compiles are shown, with its name and line.
+sed 's/int left = /int unused_here = 0; int left = /' my_allgather.c > warns.c
+run "the compiler's warnings" 0 warns.c
+grep -q "warns.c:[0-9]*:[0-9]*: warning: unused variable .unused_here." err.txt ||
+    fail "no compiler warning: $(cat err.txt)"
 sed 's/simcoll_algorithms\[\]/other_name[]/' my_allgather.c > no_table.c
 run "defines no table" 2 no_table.c
 sed 's/"my_allgather", SC_ALLGATHER/"ring", SC_ALLGATHER/' my_allgather.c > taken.c
@@ -77,6 +93,16 @@ tail -n 1 out.txt | grep -q ",yes," || fail "hello.c is not right: $(cat out.txt
 sed 's/for (int k = 0; k < p - 1; k++)/for (int k = 0; k < p - 2; k++)/' my_allgather.c > wrong.c
 run "gave a WRONG result" 1 wrong.c
 grep -q "NO$" out.txt || fail "wrong.c: the table does not say NO"
+# The first wrong rank and block, got against expected: one ring step short,
+# rank 0 lacks the block of rank 1, its last.
+grep -q "the first, my_allgather at np 8, 2 KiB: rank 0: block 1 (rank 1's), byte 0: 0x00, expected 0x[0-9a-f][0-9a-f]$" err.txt ||
+    fail "wrong.c: no first wrong block: $(cat err.txt)"
+# A reduction's element, as a number of its type: rank 2's vector left out.
+sed 's/err = sc_vector_combine(/err = r == 2 ? SC_OK : sc_vector_combine(/' my_allreduce.c > wrong_sum.c
+"$simcoll" --platform "$gige" --load wrong_sum.c --algo my_allreduce --np 4 --size 64 --type int \
+    > out.txt 2> err.txt
+[ $? -eq 1 ] && grep -q "the first, my_allreduce at np 4, 64 B: rank 0: element 0: -*[0-9]*, expected -*[0-9]*$" err.txt ||
+    fail "wrong_sum.c: no first wrong element: $(cat err.txt)"
 "$simcoll" --platform "$gige" --load wrong.c --algo my_allgather --np 8 --mapping partition \
     2> err.txt > /dev/null
 [ $? -eq 2 ] && grep -q "algorithm of your own" err.txt || fail "partition: $(cat err.txt)"

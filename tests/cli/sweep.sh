@@ -44,6 +44,23 @@ grep -q "48 of 144 points failed" sweep.log ||
 [ "$(grep -c '",ok,' out.csv)" -eq 96 ] || fail "$(grep -c "\",ok," out.csv) ok rows, expected 96"
 grep -q '"100 processes do not fit platform' out.csv || fail "a failed point without its error"
 [ "$(tail -c 1 out.csv | od -An -c | tr -d ' ')" = '\n' ] || fail "the last line is cut"
+# Every row in point order, though two ran at a time, a kill came between
+# and the rerun ran what was left.
+for plat in gige ib4x; do for algo in ring bruck rd rd-exch; do
+    for np in 8 16 24 32 40 48 56 64 100; do for size in 64K 1M; do
+        echo "platform=$platforms/$plat.xml;algo=$algo;np=$np;size=$size;payload=no"
+done; done; done; done > order.expected
+tail -n +2 out.csv | cut -d'"' -f2 > order.got
+cmp -s order.expected order.got || fail "rows out of point order: $(diff order.expected order.got | head -n 4)"
+# The axes as columns named as in the study, behind key and status; the
+# run's columns of the same names renamed run_NAME.
+case $(head -n 1 out.csv) in
+key,status,platform,algo,np,size,payload,run_platform,run_algo,collective,run_np,nodes,size_bytes,*) ;;
+*) fail "header: $(head -n 1 out.csv)" ;; esac
+grep -q "^\"platform=$platforms/ib4x.xml;algo=bruck;np=16;size=1M;payload=no\",ok,$platforms/ib4x.xml,bruck,16,1M,no,ib4x,bruck,allgather,16,2,1048576," out.csv ||
+    fail "a row's axis columns: $(grep 'ib4x.xml;algo=bruck;np=16;size=1M' out.csv)"
+grep -q "^\"platform=$platforms/gige.xml;algo=rd;np=100;size=64K;payload=no\",\"100 processes do not fit[^\"]*\",$platforms/gige.xml,rd,100,64K,no,,," out.csv ||
+    fail "a failed row's axis columns: $(grep 'gige.xml;algo=rd;np=100;size=64K' out.csv)"
 
 # Nothing left to do: a rerun runs nothing and changes nothing.
 cp out.csv before.csv
@@ -82,7 +99,7 @@ grep -q "merged 4 rows into programs.csv; it holds 6 of 6 points" merge.log ||
     fail "second merge: $(cat merge.log)"
 "$simcoll" sweep programs.ini --merge 2>merge.log || fail "merge: $(cat merge.log)"
 grep -q "merged 0 rows" merge.log || fail "third merge: $(cat merge.log)"
-[ "$(head -n 1 programs.csv | cut -d, -f1-4)" = "key,status,program,platform" ] ||
+[ "$(head -n 1 programs.csv | cut -d, -f1-8)" = "key,status,platform,program,np,payload,run_program,run_platform" ] ||
     fail "program header: $(head -n 1 programs.csv)"
 [ "$(grep -c '",ok,' programs.csv)" -eq 6 ] || fail "$(grep -c '",ok,' programs.csv) ok rows, expected 6"
 [ -z "$(tail -n +2 programs.csv | cut -d'"' -f2 | sort | uniq -d)" ] || fail "a program point twice"
@@ -108,7 +125,7 @@ payload = no
 STUDY
 "$simcoll" sweep shapes.ini -o shapes.csv 2>/dev/null || fail "shapes: exit $?"
 for zone in gige-8x4 gige-2x8+2x4 ib4x-ddr-8x4 ib4x-ddr-2x8+2x4; do
-    grep -q ",ok,$zone,ring," shapes.csv || fail "no row on $zone: $(cat shapes.csv)"
+    grep -q ",ok,.*,$zone,ring," shapes.csv || fail "no row on $zone: $(cat shapes.csv)"
 done
 
 # A topology axis, its values quoted for their commas; a quote left open is
@@ -121,8 +138,9 @@ np = 16
 payload = no
 STUDY
 "$simcoll" sweep topologies.ini -o topologies.csv 2>/dev/null || fail "topologies: exit $?"
-for zone in gige-8x8-torus gige-4x8-fat-tree; do
-    grep -q ",ok,$zone,ring," topologies.csv || fail "no row on $zone: $(cat topologies.csv)"
+# Named by their whole topology: two fat trees or tori of other shapes differ.
+for zone in gige-8x8-torus:2,2,2 'gige-4x8-fat-tree:2;2,2;1,2;1,1'; do
+    grep -qF ",\"$zone\",ring," topologies.csv || fail "no row on $zone: $(cat topologies.csv)"
 done
 grep -q '^"platform=[^"]*;topology=fat-tree:2;2,2;1,2;1,1;algo=ring' topologies.csv ||
     fail "the key of the fat tree's point: $(cat topologies.csv)"
@@ -145,16 +163,17 @@ np = 16
 payload = no
 STUDY
 "$simcoll" sweep sockets.ini -o sockets.csv 2>/dev/null || fail "sockets: exit $?"
-grep -q ',ok,gige-2x8,ring,.*,[0-9]*;[0-9]*,[0-9]*;[0-9]*,' sockets.csv ||
+grep -q ',ok,.*,gige-2x8,ring,.*,[0-9]*;[0-9]*,[0-9]*;[0-9]*,' sockets.csv ||
     fail "no row on one socket a node: $(cat sockets.csv)"
-grep -q ',ok,gige-2x8-2sockets,ring,.*,[0-9]*;[0-9]*;[0-9]*,[0-9]*;[0-9]*;[0-9]*,' sockets.csv ||
+grep -q ',ok,.*,gige-2x8-2sockets,ring,.*,[0-9]*;[0-9]*;[0-9]*,[0-9]*;[0-9]*;[0-9]*,' sockets.csv ||
     fail "no row on two sockets a node: $(cat sockets.csv)"
 
 # A value every point would refuse stops the study before it runs.
 for bad in "algo = ring\\nnp = 4x|3: np: '4x' is not an integer" \
            "algo = ring\\nsockets = 2x|3: sockets: '2x' is not an integer" \
            "algo = ring\\npayload = maybe|3: payload 'maybe': use yes or no" \
-           "algo = rign|2: algo: unknown algorithm 'rign'" "algo = ring\\nsize = -1|3: size" \
+           "algo = rign|2: algo: unknown algorithm 'rign'; did you mean 'ring'?" \
+           "algos = ring|2: unknown key 'algos'; did you mean 'algo'?" "algo = ring\\nsize = -1|3: size" \
            "algo = ring\\nset = inter.bandwidth=0x|3: set: --set 'inter.bandwidth=0x': '0x' is not a factor above 0" \
            "algo = ring\\nset = inter.latency=2x, inter.speed=2x|3: set: --set 'inter.speed=2x': unknown parameter 'speed'" \
            "algo = ring\\nset = inter.gap=2x; inter.gap=3x|3: set: --set 'inter.gap=3x': inter.gap is set twice" \

@@ -32,6 +32,14 @@ pj_dump t.paje > dump.txt 2> dump.err || fail "pj_dump: $(head -n 3 dump.err)"
 grep -q '<svg' t.svg || fail "t.svg is not an SVG picture"
 [ "$(grep -c 'inter-node message' t.svg)" -ge 1 ] || fail "no legend in the timeline"
 
+# Step labels sit mid-arrow, not at the tails, where the first steps' piled
+# up at t = 0: Bruck's fourth step on gige (posted from 21 us, its arrows
+# ending from 1 ms on) is labelled past a tenth of the run's 1.45 ms.
+"$simcoll" --platform "$platforms/gige.xml" --algo bruck --np 16 --timeline t.gp > /dev/null ||
+    fail "the timeline's script"
+sed -n '/^\$steps << EOD/,/^EOD/p' t.gp | awk '$3 == 4 { n++; if ($1 < 0.145) bad++ }
+    END { exit !(n >= 1 && !bad) }' || fail "step 4's labels at the start: $(sed -n '/steps << EOD/,/EOD/p' t.gp)"
+
 # Above 64 ranks, a lane per node, and PNG.
 "$simcoll" platform --like "$platforms/gige.xml" --nodes 16 -o big.xml 2>/dev/null ||
     fail "platform"
@@ -57,6 +65,6 @@ messages=$(tail -n 1 prun.csv | cut -d, -f"$col")
 [ $? -eq 2 ] && grep -q "show one run, and this command makes 2" err.txt ||
     fail "two runs: $(cat err.txt)"
 "$simcoll" --platform "$platforms/gige.xml" --algo bruck --np 8 --timeline x.jpg 2> err.txt
-[ $? -eq 2 ] && grep -q "end it in .png or .svg" err.txt || fail "x.jpg: $(cat err.txt)"
+[ $? -eq 2 ] && grep -q "end it in .png or .svg (or .gp for gnuplot's script)" err.txt || fail "x.jpg: $(cat err.txt)"
 [ ! -e x.json ] && [ ! -e x.jpg ] && [ ! -e x.svg ] || fail "a refused command wrote a file"
 echo "trace.sh: ok"

@@ -13,23 +13,22 @@ trap 'rm -rf "$work"' EXIT INT TERM
 [ "$record" = --record ] && mkdir -p "$expected"
 
 # Wall-clock seconds vary from run to run: the partitioner's time (the
-# table's "mapped in", CSV's partition_time_s, JSON's and map's), and a
-# sweep's progress; and the names of a sweep's platforms, hashes of paths.
+# table's note "partitioned in", CSV's partition_wall_time_s, JSON's and map's), and a
+# sweep's progress; and the hash of paths that ends a sweep's platform's name.
 # Runs of spaces are made one, since a table's columns
 # are as wide as their widest value.
 mask() {
     sed -E -e 's/  +/ /g' \
-        -e 's/% [0-9.]+ [mun]?s /% T /' \
-        -e 's/"partition_time_s": [0-9.e+-]+/"partition_time_s": T/g' \
+        -e 's/"partition_wall_time_s": [0-9.e+-]+/"partition_wall_time_s": T/g' \
         -e 's/(partition(ed)? in|took|elapsed|ETA|left) [0-9.]+ ?[mun]?s/\1 T/g' \
         -e 's/[0-9.e-]+ s (elapsed|to partition)/T \1/g' \
         -e 's/: ok \([0-9.]+ s\), [0-9]+s left/: ok (T), T left/' \
-        -e 's/platform-[0-9a-f]{16}[.]xml/platform-H.xml/g'
+        -e 's/([.]platforms\/[^ ,]*)-[0-9a-f]{8}[.]xml/\1-H.xml/g'
 }
 
-# CSV: the column partition_time_s, wherever it stands.
+# CSV: the column partition_wall_time_s, wherever it stands.
 mask_csv() {
-    awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "partition_time_s") c = i }
+    awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "partition_wall_time_s") c = i }
                       c && NR > 1 && $c != "" { $c = "T" } { print }'
 }
 

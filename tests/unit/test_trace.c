@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "helpers.h"
+#include "models/cost.h"
 #include "sim/cli/explain.h"
 #include "sim/engine/run.h"
 #include "suites.h"
@@ -140,10 +141,48 @@ static void test_explain_bruck(void)
     sc_run_result_destroy(&res);
 }
 
+/* allreduce-rd of 1 MiB at np 8 on one node of gige, by hand: 3 steps of 8
+ * messages inside the node, all on its memory bus at once, so every step
+ * waits there (there is no NIC to name); between two messages of the
+ * critical path the rank combines 1 MiB, at least gamma x 1 MiB. */
+static void test_explain_memory_bus(void)
+{
+    const sc_platform_t *plat = sc_test_platform("platforms/gige.xml");
+    sc_run_result_t res;
+    if (!plat || !run_traced(plat, "allreduce-rd", 8, 1 << 20, &res))
+        return;
+    sc_explain_t e;
+    CU_ASSERT_EQUAL_FATAL(sc_explain(plat, 8, &res, &e), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(e.nsteps, 3);
+    for (int s = 0; s < e.nsteps; s++) {
+        const sc_explain_step_t *st = &e.steps[s];
+        CU_ASSERT_EQUAL(st->busiest_node, -1);
+        CU_ASSERT(st->waited_intra > 0);
+        CU_ASSERT_EQUAL(sc_explain_waited_at(st), SC_WAITED_BUS);
+        CU_ASSERT_EQUAL(st->bus_node, 0);
+        CU_ASSERT_EQUAL(st->bus_messages, 8);
+        CU_ASSERT_DOUBLE_EQUAL(st->bus_bytes, 8.0 * (1 << 20), 0);
+    }
+    sc_model_t model;
+    CU_ASSERT_EQUAL_FATAL(sc_model_init(&model, plat, 8, res.node_of, res.socket_of, NULL, NULL,
+                                        sizeof(double)),
+                          SC_OK);
+    double combine = sc_model_reduce_time(&model, 0, 1 << 20);
+    CU_ASSERT_EQUAL_FATAL(e.npath, 3);
+    for (int i = 1; i < e.npath; i++)
+        CU_ASSERT(e.path_on_rank[i] >= combine);
+    CU_ASSERT(e.path_tail >= combine); /* the last rank combines the last message too */
+    sc_model_destroy(&model);
+    sc_explain_destroy(&e);
+    sc_run_result_destroy(&res);
+}
+
 void sc_suite_trace(void)
 {
     CU_pSuite s = CU_add_suite("trace", NULL, NULL);
     CU_add_test(s, "every message recorded, in order, within the run", test_message_records);
     CU_add_test(s, "explain: the ring at np 4, no contention", test_explain_ring);
     CU_add_test(s, "explain: Bruck at np 16 on gige, the NIC of step 4", test_explain_bruck);
+    CU_add_test(s, "explain: allreduce-rd in one gige node, its memory bus and combining",
+                test_explain_memory_bus);
 }
