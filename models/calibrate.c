@@ -812,8 +812,10 @@ sc_err_t sc_calibrate_fit(const sc_fit_spec_t *spec, const sc_series_t *series, 
         if (f > most) {
             f = most;
             snprintf(value, sizeof value, "%.4g", f);
-            note(fit, name, value, "the latency's slope over %d sizes is faster than the "
-                                   "bandwidth: the most the factor may be", used[k]);
+            set_origin(note(fit, name, value, "the latency's slope over %d sizes is faster "
+                                              "than the bandwidth: the most the factor may be",
+                            used[k]),
+                       SC_FIT_CLAMPED);
         } else if (!(f > 0)) {
             f = k > 0 ? pair_factor->seg[k - 1].start : 1;
             snprintf(value, sizeof value, "%.4g", f);
