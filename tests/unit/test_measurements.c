@@ -434,6 +434,9 @@ static void test_probe(void)
         snprintf(text, sizeof text, "%s%s", head, bad[i].rows);
         expect_text_refused(text, SC_MEASURE_FORMAT_AUTO, bad[i].needle);
     }
+    /* a file cut in the middle of a row: its line named */
+    expect_text_refused("# simcoll-probe 1\nlatency intra 1 8 1e-6\nlatency intra 1 16",
+                        SC_MEASURE_FORMAT_AUTO, "t.txt':3: 'latency intra 1 16' has 4 fields");
     expect_text_refused("# simcoll-probe 2\nlatency intra 1 8 1e-6\n", SC_MEASURE_FORMAT_PROBE,
                         "expected '# simcoll-probe 1' (version 1)");
     expect_text_refused("latency intra 1 8 1e-6\n", SC_MEASURE_FORMAT_PROBE,
