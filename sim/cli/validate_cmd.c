@@ -327,9 +327,9 @@ static void print_points(const validate_opts_t *o, const point_t *pts, int n)
     }
 }
 
-static void print_summary(const validate_opts_t *o, const point_t *pts, int n)
+/* The operations of the points, in their first points' order: how many. */
+static int distinct_ops(const point_t *pts, int n, const char **ops)
 {
-    const char *ops[SC_NCOLLECTIVES + 1];
     int nops = 0;
     for (int i = 0; i < n; i++) {
         int k = 0;
@@ -338,6 +338,13 @@ static void print_summary(const validate_opts_t *o, const point_t *pts, int n)
         if (k == nops)
             ops[nops++] = pts[i].op;
     }
+    return nops;
+}
+
+static void print_summary(const validate_opts_t *o, const point_t *pts, int n)
+{
+    const char *ops[SC_NCOLLECTIVES + 1];
+    int nops = distinct_ops(pts, n, ops);
     ops[nops] = NULL; /* all */
     int rp, top, taus;
     double tau;
@@ -379,20 +386,13 @@ static void print_summary(const validate_opts_t *o, const point_t *pts, int n)
 static sc_err_t plot_points(const char *path, const char *platform, const point_t *pts, int n)
 {
     const char *terminal, *ops[SC_NCOLLECTIVES];
-    int nops = 0;
+    int nops = distinct_ops(pts, n, ops);
     char *script = NULL, quoted[600];
     size_t len;
     sc_err_t err = sc_gnuplot_terminal("--plot", path, &terminal);
     FILE *s = err ? NULL : open_memstream(&script, &len);
     if (err || !s)
         return err ? err : sc_error(SC_ERR_RUN, "out of memory");
-    for (int i = 0; i < n; i++) {
-        int k = 0;
-        while (k < nops && strcmp(ops[k], pts[i].op))
-            k++;
-        if (k == nops)
-            ops[nops++] = pts[i].op;
-    }
     sc_gnuplot_quote(platform, quoted, sizeof quoted);
     fprintf(s, "set terminal %s\nset output\nset logscale xy\nset grid\nset key top left\n"
                "set xlabel 'measured (us)'\nset ylabel 'simulated (us)'\n"
