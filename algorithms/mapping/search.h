@@ -36,4 +36,12 @@ sc_err_t sc_mapping_cut(const sc_platform_t *plat, const sc_algo_t *algo, int np
                         const int *socket_of_position, sc_graph_t *memo, double *cut,
                         double *total, double *top_cut, double *socket_cut);
 
+/* The same two for a graph given (a program's, a traffic matrix's: see
+ * graph.h) whose vertices are the positions 0..graph->size - 1. */
+sc_err_t sc_mapping_search_graph(const sc_platform_t *plat, const sc_graph_t *graph,
+                                 sc_partitioner_t how, int *pi, double *seconds);
+sc_err_t sc_mapping_graph_cut(const sc_platform_t *plat, const sc_graph_t *graph,
+                              const int *node_of_position, const int *socket_of_position,
+                              double *cut, double *total, double *top_cut, double *socket_cut);
+
 #endif

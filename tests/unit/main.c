@@ -32,6 +32,7 @@ int main(int argc, char **argv)
     sc_suite_reduce();
     sc_suite_early();
     sc_suite_program();
+    sc_suite_program_graph();
     sc_suite_program_run();
     sc_suite_trace();
     sc_suite_replay();

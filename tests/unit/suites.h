@@ -22,6 +22,7 @@ void sc_suite_profiles(void);
 void sc_suite_reduce(void);
 void sc_suite_early(void);
 void sc_suite_program(void);
+void sc_suite_program_graph(void);
 void sc_suite_program_run(void);
 void sc_suite_trace(void);
 void sc_suite_replay(void);
