@@ -26,6 +26,7 @@ int main(int argc, char **argv)
     sc_suite_mapping();
     sc_suite_variants();
     sc_suite_mapfile();
+    sc_suite_matrix();
     sc_suite_measurements();
     sc_suite_calibrate();
     sc_suite_profiles();

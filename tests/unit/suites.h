@@ -16,6 +16,7 @@ void sc_suite_collectives(void);
 void sc_suite_mapping(void);
 void sc_suite_variants(void);
 void sc_suite_mapfile(void);
+void sc_suite_matrix(void);
 void sc_suite_measurements(void);
 void sc_suite_calibrate(void);
 void sc_suite_profiles(void);
