@@ -50,6 +50,7 @@ static const struct option all_options[] = {
     {"turning-from", required_argument, NULL, SC_OPT_TURNING_FROM},
     {"dims",         required_argument, NULL, SC_OPT_DIMS},
     {"plot",         required_argument, NULL, SC_OPT_PLOT},
+    {"matrix",       required_argument, NULL, SC_OPT_MATRIX},
     {"help",         no_argument,       NULL, SC_OPT_HELP},
 };
 enum { NOPTIONS = sizeof all_options / sizeof all_options[0] };
@@ -162,6 +163,7 @@ static sc_err_t set_option(int id, const char *value, sc_run_opts_t *o)
     case SC_OPT_MACHINEFILE: o->machinefile = value; break;
     case SC_OPT_RANKFILE: o->rankfile = value; break;
     case SC_OPT_PLOT: o->plot = value; break;
+    case SC_OPT_MATRIX: o->matrix = value; break;
     case SC_OPT_TIMELINE: o->timeline = value; break;
     case SC_OPT_TRACE: o->trace = value; break;
     case SC_OPT_PAJE: o->paje = value; break;
@@ -265,10 +267,10 @@ sc_err_t sc_run_opts_files_distinct(const sc_run_opts_t *o, const char *mapping)
     /* inputs, then outputs: the order the commands have always named them */
     const sc_file_role_t files[] = {
         {"--platform", o->platform, 0},    {"the program", o->program, 0},
-        {"--mapping", mapping, 0},         {"--trace-ops", o->trace_ops, 1},
-        {"--timeline", o->timeline, 1},    {"--trace", o->trace, 1},
-        {"--paje", o->paje, 1},            {"-o", o->out, 1},
-        {"--plot", o->plot, 1},            {"--machinefile", o->machinefile, 1},
-        {"--rankfile", o->rankfile, 1}};
+        {"--mapping", mapping, 0},         {"--matrix", o->matrix, 0},
+        {"--trace-ops", o->trace_ops, 1},  {"--timeline", o->timeline, 1},
+        {"--trace", o->trace, 1},          {"--paje", o->paje, 1},
+        {"-o", o->out, 1},                 {"--plot", o->plot, 1},
+        {"--machinefile", o->machinefile, 1}, {"--rankfile", o->rankfile, 1}};
     return sc_files_distinct(files, (int)(sizeof files / sizeof files[0]));
 }

@@ -56,7 +56,8 @@ typedef struct {
     int nloads;
     sc_pack_t pack;
     double turning_from; /* where --pack and tune look for the turning point */
-    const char *program; /* run: the file */
+    const char *program; /* run, map: the file */
+    const char *matrix;  /* map: a traffic matrix */
 } sc_run_opts_t;
 
 /* The options, by what getopt_long returns for them. The letters are
@@ -96,7 +97,8 @@ enum {
     SC_OPT_PACK,
     SC_OPT_TURNING_FROM,
     SC_OPT_DIMS,
-    SC_OPT_PLOT
+    SC_OPT_PLOT,
+    SC_OPT_MATRIX
 };
 
 /* How one command reads its arguments. */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "algorithms/mapping/search.h"
 #include "sim/io/mapfile.h"
 
 sc_err_t sc_cli_find_algo(const char *name, const char *option, const sc_algo_t **out)
@@ -76,5 +77,31 @@ sc_err_t sc_cli_load_platform(const char *path, sc_platform_t *plat)
                         "memory buses or network routes differ), so the cost model is not "
                         "applied\n",
                 path);
+    return err;
+}
+
+sc_err_t sc_cli_graph_cut(const sc_platform_t *plat, const sc_graph_t *graph,
+                          sc_placement_t placement, const int *pi, double *cut, double *top_cut,
+                          double *socket_cut)
+{
+    int np = graph->size;
+    int *at = malloc(4 * (size_t)np * sizeof *at);
+    if (!at)
+        return sc_error(SC_ERR_RUN, "out of memory");
+    int *slot_node = at, *slot_socket = at + np, *node_of_position = at + 2 * np,
+        *socket_of_position = at + 3 * np;
+    double total;
+    sc_err_t err = sc_place(plat, np, placement, slot_node);
+    if (!err)
+        err = sc_place_sockets(plat, np, slot_node, slot_socket);
+    for (int i = 0; !err && i < np; i++) {
+        int j = pi ? pi[i] : i;
+        node_of_position[j] = slot_node[i];
+        socket_of_position[j] = slot_socket[i];
+    }
+    if (!err)
+        err = sc_mapping_graph_cut(plat, graph, node_of_position, socket_of_position, cut, &total,
+                                   top_cut, socket_cut);
+    free(at);
     return err;
 }

@@ -36,4 +36,13 @@ typedef struct {
 sc_err_t sc_cli_make_layout(const sc_platform_t *plat, const sc_algo_t *algo, int np, int root,
                             const sc_map_choice_t *choice, sc_graph_t *graph, sc_layout_t *out);
 
+/* The weight of `graph`, whose vertices are positions, between nodes
+ * (*cut), between the platform's largest groups of nodes (*top_cut unless
+ * NULL) and between sockets (*socket_cut unless NULL) when MPI places the
+ * ranks by `placement` and the rank in slot i plays position pi[i] (pi
+ * NULL: position i), as sc_run lays a spec out. */
+sc_err_t sc_cli_graph_cut(const sc_platform_t *plat, const sc_graph_t *graph,
+                          sc_placement_t placement, const int *pi, double *cut, double *top_cut,
+                          double *socket_cut);
+
 #endif

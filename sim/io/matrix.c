@@ -3,8 +3,8 @@
 #include "matrix.h"
 
 #include <ctype.h>
-#include <limits.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,7 +31,8 @@ typedef struct {
     long cap;
 } reader_t;
 
-static sc_err_t fail(const reader_t *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static sc_err_t fail(const reader_t *rd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 static sc_err_t fail(const reader_t *rd, const char *fmt, ...)
 {
@@ -73,9 +74,9 @@ static char *trim(char *s)
 }
 
 /* A rank written `word`, counted from `base`, into 0..size-1 (size 0: any
- * up to MAX_RANKS). */
+ * up to MAX_RANKS); `bound` says where size comes from. */
 static sc_err_t parse_rank(const reader_t *rd, const char *what, const char *word, int base,
-                           int size, int *rank)
+                           int size, const char *bound, int *rank)
 {
     char *end;
     errno = 0;
@@ -85,8 +86,7 @@ static sc_err_t parse_rank(const reader_t *rd, const char *what, const char *wor
                     base ? "counted from 1 in Matrix Market" : "counted from 0 in CSV");
     long top = size ? size - 1 + base : MAX_RANKS - 1 + base;
     if (v < base || v > top)
-        return fail(rd, "%s %ld is out of range %d..%ld%s", what, v, base, top,
-                    size ? " (the matrix's ranks)" : "");
+        return fail(rd, "%s %ld is out of range %d..%ld%s", what, v, base, top, bound);
     *rank = (int)(v - base);
     return SC_OK;
 }
@@ -174,16 +174,18 @@ static sc_err_t parse_market(reader_t *rd, const char *at, const char *end, int 
     char object[64] = "", format[64] = "", field[64] = "", symmetry[64] = "";
     int got = sscanf(buf, "%*s %63s %63s %63s %63s", object, format, field, symmetry);
     if (got < 2 || strcasecmp(object, "matrix") || strcasecmp(format, "coordinate"))
-        return fail(rd, "'%s': simcoll reads '%%%%MatrixMarket matrix coordinate FIELD SYMMETRY' "
-                        "(a sparse matrix), not a dense array or another object",
+        return fail(rd,
+                    "'%s': simcoll reads '%%%%MatrixMarket matrix coordinate FIELD SYMMETRY' "
+                    "(a sparse matrix), not a dense array or another object",
                     trim(buf));
     if (got < 4)
         return fail(rd, "the banner needs a field (real or integer) and a symmetry (general or "
                         "symmetric)");
     int integer = !strcasecmp(field, "integer"), symmetric = !strcasecmp(symmetry, "symmetric");
     if (!integer && strcasecmp(field, "real"))
-        return fail(rd, "field '%s': a traffic matrix holds bytes, so its field is real or "
-                        "integer",
+        return fail(rd,
+                    "field '%s': a traffic matrix holds bytes, so its field is real or "
+                    "integer",
                     field);
     if (!symmetric && strcasecmp(symmetry, "general"))
         return fail(rd, "symmetry '%s': use general (each direction its own entry) or symmetric",
@@ -209,8 +211,9 @@ static sc_err_t parse_market(reader_t *rd, const char *at, const char *end, int 
                 (err = parse_count(rd, "entries", words[2], 0, LONG_MAX, &expected)))
                 return err;
             if (rows != cols)
-                return fail(rd, "a traffic matrix is square (a row and a column per rank), and "
-                                "this one is %ld x %ld",
+                return fail(rd,
+                            "a traffic matrix is square (a row and a column per rank), and "
+                            "this one is %ld x %ld",
                             rows, cols);
             if (np && rows != np)
                 return fail(rd, "the matrix has %ld ranks, but --np is %d", rows, np);
@@ -224,8 +227,9 @@ static sc_err_t parse_market(reader_t *rd, const char *at, const char *end, int 
         int src, dst;
         double bytes;
         sc_err_t err;
-        if ((err = parse_rank(rd, "rank", words[0], 1, rd->m->size, &src)) ||
-            (err = parse_rank(rd, "rank", words[1], 1, rd->m->size, &dst)) ||
+        const char *bound = " (the size line's)";
+        if ((err = parse_rank(rd, "rank", words[0], 1, rd->m->size, bound, &src)) ||
+            (err = parse_rank(rd, "rank", words[1], 1, rd->m->size, bound, &dst)) ||
             (err = parse_weight(rd, "bytes", words[2], 2 * integer, &bytes)) ||
             (err = add_entry(rd, src, dst, bytes, 0)) ||
             (symmetric && src != dst && (err = add_entry(rd, dst, src, bytes, 0))))
@@ -244,6 +248,9 @@ static sc_err_t parse_csv(reader_t *rd, const char *at, const char *end, int np)
     char buf[MAX_LINE], *words[4];
     size_t n;
     int columns = 0, largest = -1, header_allowed = 1;
+    char bound[64] = "";
+    if (np)
+        snprintf(bound, sizeof bound, " (--np %d)", np);
     rd->line = 0;
     while (next_line(&at, end, buf, &n)) {
         rd->line++;
@@ -262,8 +269,7 @@ static sc_err_t parse_csv(reader_t *rd, const char *at, const char *end, int np)
             header_allowed = 0;
             if ((nw != 3 && nw != 4) || strcasecmp(words[1], "dst") ||
                 strcasecmp(words[2], "bytes") || (nw == 4 && strcasecmp(words[3], "messages")))
-                return fail(rd, "header '%s': use src,dst,bytes or src,dst,bytes,messages",
-                            shown);
+                return fail(rd, "header '%s': use src,dst,bytes or src,dst,bytes,messages", shown);
             columns = nw;
             continue;
         }
@@ -276,8 +282,8 @@ static sc_err_t parse_csv(reader_t *rd, const char *at, const char *end, int np)
         int src, dst;
         double bytes, messages = 0;
         sc_err_t err;
-        if ((err = parse_rank(rd, "rank", words[0], 0, np, &src)) ||
-            (err = parse_rank(rd, "rank", words[1], 0, np, &dst)) ||
+        if ((err = parse_rank(rd, "rank", words[0], 0, np, bound, &src)) ||
+            (err = parse_rank(rd, "rank", words[1], 0, np, bound, &dst)) ||
             (err = parse_weight(rd, "bytes", words[2], 0, &bytes)) ||
             (columns == 4 && (err = parse_weight(rd, "messages", words[3], 1, &messages))) ||
             (err = add_entry(rd, src, dst, bytes, messages)))
@@ -294,8 +300,7 @@ static sc_err_t parse_csv(reader_t *rd, const char *at, const char *end, int np)
     return SC_OK;
 }
 
-sc_err_t sc_matrix_parse(const char *name, const char *text, size_t len, int np,
-                         sc_matrix_t *m)
+sc_err_t sc_matrix_parse(const char *name, const char *text, size_t len, int np, sc_matrix_t *m)
 {
     *m = (sc_matrix_t){0};
     if (memchr(text, '\0', len))

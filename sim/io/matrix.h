@@ -39,8 +39,7 @@ typedef struct {
 sc_err_t sc_matrix_read(const char *path, int np, sc_matrix_t *m);
 
 /* The same on `len` bytes of text; `name` stands for the file. */
-sc_err_t sc_matrix_parse(const char *name, const char *text, size_t len, int np,
-                         sc_matrix_t *m);
+sc_err_t sc_matrix_parse(const char *name, const char *text, size_t len, int np, sc_matrix_t *m);
 
 void sc_matrix_destroy(sc_matrix_t *m);
 

@@ -85,9 +85,7 @@ static sc_err_t add_statement(walk_t *w, const sc_stmt_t *st, double times)
                         err = sc_graph_sum_edge(&w->sum, r, to, bytes);
                 }
         break;
-    case SC_STMT_SEND:
-        err = sc_graph_sum_edge(&w->sum, st->from, st->to, bytes);
-        break;
+    case SC_STMT_SEND: err = sc_graph_sum_edge(&w->sum, st->from, st->to, bytes); break;
     default: break;
     }
     return err;

@@ -76,26 +76,32 @@ static void test_hostile_files(void)
     sc_matrix_t m;
     CU_ASSERT_EQUAL(sc_matrix_read(sc_test_path("tests/matrices/bad-rank.mtx"), 0, &m),
                     SC_ERR_INPUT);
-    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "bad-rank.mtx:4: rank 5 is out of range 1..4"));
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(sc_error_message(), "bad-rank.mtx:4: rank 5 is out of range 1..4"));
     CU_ASSERT_EQUAL(sc_matrix_read(sc_test_path("tests/matrices/negative.csv"), 0, &m),
                     SC_ERR_INPUT);
     CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "negative.csv:3: bytes -5 is negative"));
     CU_ASSERT_EQUAL(sc_matrix_read(sc_test_path("tests/matrices/not-number.csv"), 0, &m),
                     SC_ERR_INPUT);
-    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "not-number.csv:2: bytes 'lots' is not a number"));
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(sc_error_message(), "not-number.csv:2: bytes 'lots' is not a number"));
     CU_ASSERT_EQUAL(sc_matrix_read(sc_test_path("tests/matrices/not-square.mtx"), 0, &m),
                     SC_ERR_INPUT);
-    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "not-square.mtx:2: a traffic matrix is square"));
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(sc_error_message(), "not-square.mtx:2: a traffic matrix is square"));
     CU_ASSERT_EQUAL(sc_matrix_read(sc_test_path("tests/matrices/short.mtx"), 0, &m), SC_ERR_INPUT);
-    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "short.mtx:4: 2 entries, but the size line announces 3"));
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(sc_error_message(), "short.mtx:4: 2 entries, but the size line announces 3"));
     CU_ASSERT_EQUAL(sc_matrix_read(sc_test_path("tests/matrices/ring8.mtx"), 16, &m), SC_ERR_INPUT);
-    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "ring8.mtx:4: the matrix has 8 ranks, but --np is 16"));
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(sc_error_message(), "ring8.mtx:4: the matrix has 8 ranks, but --np is 16"));
 
     const char *mm = "%%MatrixMarket matrix coordinate real general\n";
     char text[512];
     refused("%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n", 0, "t:1:");
     refused("%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n", 0, "field 'pattern'");
-    refused("%%MatrixMarket matrix coordinate complex general\n2 2 1\n1 2 1 0\n", 0, "field 'complex'");
+    refused("%%MatrixMarket matrix coordinate complex general\n2 2 1\n1 2 1 0\n", 0,
+            "field 'complex'");
     refused("%%MatrixMarket matrix coordinate real hermitian\n", 0, "symmetry 'hermitian'");
     refused("%%MatrixMarket matrix coordinate real\n", 0, "needs a field");
     snprintf(text, sizeof text, "%s", mm);

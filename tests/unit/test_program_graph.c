@@ -120,8 +120,8 @@ static void test_loops_multiply(void)
             CU_ASSERT_DOUBLE_EQUAL(w[a][b], 5 * once[a][b], 0);
 
     t1 = graph_of("allreduce 8 algo=allreduce-rd\n", 8, once, &err);
-    double until = graph_of("until 0.1 max=100 algo=allreduce-rd\n  send 3 from=0 to=7\nend\n",
-                            8, w, &err);
+    double until =
+        graph_of("until 0.1 max=100 algo=allreduce-rd\n  send 3 from=0 to=7\nend\n", 8, w, &err);
     CU_ASSERT_EQUAL_FATAL(err, SC_OK);
     CU_ASSERT_DOUBLE_EQUAL(until, 5 * t1 + 5 * 3, 0);
     CU_ASSERT_DOUBLE_EQUAL(w[0][7], 5 * once[0][7] + 15, 0);
@@ -137,9 +137,9 @@ static void test_large_calls_scale(void)
     CU_ASSERT_DOUBLE_EQUAL(g.total_weight, 64.0 * 63 * (1 << 20), 0);
     sc_graph_destroy(&g);
     /* a broadcast moves its message to every other rank at least once */
-    CU_ASSERT_EQUAL_FATAL(sc_graph_record_sized(sc_algo_find("bcast-binomial"), 64, 0, 1 << 20,
-                                                SC_TYPE_INT, &g),
-                          SC_OK);
+    CU_ASSERT_EQUAL_FATAL(
+        sc_graph_record_sized(sc_algo_find("bcast-binomial"), 64, 0, 1 << 20, SC_TYPE_INT, &g),
+        SC_OK);
     CU_ASSERT_DOUBLE_EQUAL(g.total_weight, 63.0 * (1 << 20), 0);
     sc_graph_destroy(&g);
 }
@@ -150,8 +150,7 @@ static void test_data_dependent_refused(void)
 {
     double w[MAXP][MAXP];
     sc_err_t err;
-    graph_of("send 1 from=0 to=1\nallreduce 8 algo=allreduce-early op=land type=int\n", 4, w,
-             &err);
+    graph_of("send 1 from=0 to=1\nallreduce 8 algo=allreduce-early op=land type=int\n", 4, w, &err);
     CU_ASSERT_EQUAL(err, SC_ERR_INPUT);
     CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "t.prog:2: allreduce-early sends messages"));
 }
