@@ -167,3 +167,40 @@ sc_err_t sc_mapping_search_graph(const sc_platform_t *plat, const sc_graph_t *gr
     free(slot_node);
     return err;
 }
+
+sc_err_t sc_mapping_bottleneck(const sc_platform_t *plat, const sc_graph_t *graph, int *pi)
+{
+    int np = graph->size, nnodes = plat->nnodes;
+    int *at = malloc(5 * (size_t)np * sizeof *at);
+    if (!at)
+        return sc_error(SC_ERR_RUN, "out of memory");
+    int *slot_node = at, *cyclic_node = at + np, *start = at + 2 * np, *node_of = at + 3 * np,
+        *best = at + 4 * np;
+    sc_err_t err = sc_place(plat, np, SC_PLACE_BLOCK, slot_node);
+    if (!err)
+        err = sc_place(plat, np, SC_PLACE_CYCLIC, cyclic_node);
+    sc_bottleneck_t least = {0, 0, 0};
+    for (int k = 0; k < 3 && !err; k++) {
+        if (k == 0)
+            memcpy(start, pi, (size_t)np * sizeof *start);
+        else if (k == 1)
+            for (int i = 0; i < np; i++)
+                start[i] = i;
+        else if (!sc_mapping_from_nodes(np, cyclic_node, slot_node, nnodes, start))
+            break;
+        /* each swap lowers the bottleneck: p of them are plenty */
+        if ((err = sc_mapping_balance(graph, nnodes, slot_node, start, np)))
+            break;
+        for (int i = 0; i < np; i++)
+            node_of[start[i]] = slot_node[i];
+        sc_bottleneck_t b = sc_graph_bottleneck(graph, node_of, nnodes, NULL);
+        if (k == 0 || sc_bottleneck_compare(&b, &least) < 0) {
+            least = b;
+            memcpy(best, start, (size_t)np * sizeof *best);
+        }
+    }
+    if (!err)
+        memcpy(pi, best, (size_t)np * sizeof *pi);
+    free(at);
+    return err;
+}

@@ -7,6 +7,7 @@
 
 #include "../../models/platform.h"
 #include "mapping.h"
+#include "objective.h"
 
 /* Both calls record the graph of `algo` on np ranks from `root`. `memo`
  * (NULL, or zeroed before the first call) lets calls for one algorithm,
@@ -43,5 +44,12 @@ sc_err_t sc_mapping_search_graph(const sc_platform_t *plat, const sc_graph_t *gr
 sc_err_t sc_mapping_graph_cut(const sc_platform_t *plat, const sc_graph_t *graph,
                               const int *node_of_position, const int *socket_of_position,
                               double *cut, double *total, double *top_cut, double *socket_cut);
+
+/* pi for the bottleneck (objective.h) on a graph of positions, from the
+ * cut's pi given in `pi`: that pi, MPI's block placement and its cyclic
+ * one (where cyclic fills the nodes as block does), each balanced by
+ * swaps (sc_mapping_balance), and the least loaded of the three kept, so
+ * that it is never more loaded than any of them. */
+sc_err_t sc_mapping_bottleneck(const sc_platform_t *plat, const sc_graph_t *graph, int *pi);
 
 #endif

@@ -10,6 +10,7 @@
 #include "algorithms/kinds.h"
 #include "common/sc_units.h"
 #include "algorithms/mapping/search.h"
+#include "map_search.h"
 #include "program_cmd.h"
 #include "run_setup.h"
 #include "sim/io/matrix.h"
@@ -18,7 +19,8 @@
 static const char map_usage[] =
     "usage: simcoll map --platform FILE --algo NAME [--np N] [--root R]\n"
     "                   [--partitioner multilevel|greedy] [-o PI] [--machinefile F]\n"
-    "                   [--rankfile F]\n"
+    "                   [--rankfile F] [--objective cut|bottleneck|time]\n"
+    "                   [--budget N|SECONDS] [--size S (with --algo and time)]\n"
     "       simcoll map --platform FILE [--np N] [--mpi P] [options as above] PROGRAM\n"
     "       simcoll map --platform FILE --matrix FILE [--np N] [options as above]\n"
     "Computes pi, the mapping of the algorithm's positions to ranks that cuts its\n"
@@ -27,7 +29,11 @@ static const char map_usage[] =
     "machinefile and an Open MPI rankfile placing the ranks the same way.\n"
     "A PROGRAM (as simcoll run takes) is mapped by the sum of its statements'\n"
     "graphs in bytes, loops multiplied out; a traffic matrix (--matrix: Matrix\n"
-    "Market coordinate, or CSV lines src,dst,bytes[,messages]) by its bytes.\n";
+    "Market coordinate, or CSV lines src,dst,bytes[,messages]) by its bytes.\n"
+    "--objective bottleneck lowers the bytes through the busiest node's link\n"
+    "(then the cut); time simulates the cut's, the bottleneck's, block and\n"
+    "cyclic mappings and improves the fastest by swapping ranks between\n"
+    "nodes, up to --budget simulations (default 24) or seconds (30s).\n";
 
 static void print_map_usage(void)
 {
@@ -37,7 +43,7 @@ static void print_map_usage(void)
 static const int map_accepts[] = {SC_OPT_PLATFORM, SC_OPT_ALGO, SC_OPT_NP, SC_OPT_ROOT,
                                   SC_OPT_PARTITIONER, SC_OPT_OUTPUT, SC_OPT_MACHINEFILE,
                                   SC_OPT_RANKFILE, SC_OPT_MATRIX, SC_OPT_MPI_PROGRAM,
-                                  SC_OPT_HELP, 0};
+                                  SC_OPT_OBJECTIVE, SC_OPT_BUDGET, SC_OPT_SIZE, SC_OPT_HELP, 0};
 
 static const sc_run_syntax_t map_syntax = {
     .name = "map",
@@ -70,6 +76,16 @@ sc_err_t sc_cli_map_options(int argc, char **argv, sc_run_opts_t *o, int *done)
     if (o->mpi && !o->program)
         return sc_error(SC_ERR_INPUT, "--mpi chooses the algorithms of a program's calls; give a "
                                       "program file");
+    int time = o->objective == SC_OBJECTIVE_TIME;
+    if (time && o->matrix)
+        return sc_error(SC_ERR_INPUT, "--objective time simulates the run, and a traffic matrix "
+                                      "has none; use cut or bottleneck");
+    if (o->budget_given && !time)
+        return sc_error(SC_ERR_INPUT, "--budget limits --objective time's simulations; give "
+                                      "--objective time");
+    if (o->size_list && !(time && o->algo))
+        return sc_error(SC_ERR_INPUT, "--size is the size --objective time simulates --algo's "
+                                      "call at; give --algo and --objective time");
     return sc_run_opts_files_distinct(o, NULL);
 }
 
@@ -82,6 +98,7 @@ typedef struct {
     int np;
     int *pi;
     double seconds, total, cut[3], top[3], sockets[3];
+    sc_bottleneck_t load[3];
     char extra[256]; /* a line more for the header, or "" */
 } mapped_t;
 
@@ -109,6 +126,25 @@ static sc_err_t map_algo(const sc_run_opts_t *o, const sc_platform_t *plat, mapp
     m->pi = lay.pi;
     lay.pi = NULL;
     m->seconds = lay.seconds;
+    if (o->objective_given) {
+        /* the graph the partition cut: flat for an SMP-aware algorithm */
+        if (!graph.size && (err = sc_graph_record(algo, m->np, o->root, &graph)))
+            goto cleanup;
+        size_t bytes = 2048;
+        if (o->size_list && (err = sc_parse_size(o->size_list, "--size", &bytes)))
+            goto cleanup;
+        sc_run_spec_t run = {.plat = plat, .algo = algo, .np = m->np, .root = o->root,
+                             .bytes = bytes, .op = SC_OP_SUM, .type = SC_TYPE_DOUBLE,
+                             .payload = 1};
+        if ((err = sc_run_check(&run)) ||
+            (err = sc_cli_map_objective(plat, &graph, &run, o->objective, &o->budget, m->pi)))
+            goto cleanup;
+        for (int k = 0; k < 3 && !err; k++)
+            err = sc_cli_graph_load(plat, &graph, k == 2 ? SC_PLACE_CYCLIC : SC_PLACE_BLOCK,
+                                    k ? NULL : m->pi, &m->load[k]);
+        if (err)
+            goto cleanup;
+    }
     /* How good is it, next to MPI's placements? */
     spec.pi = m->pi;
     if ((err = sc_run_cut(&spec, &graph, &m->cut[0], &m->total, &m->top[0], &m->sockets[0])))
@@ -126,18 +162,21 @@ cleanup:
 
 /* pi for a graph of positions (a program's, a matrix's), and its cuts. */
 static sc_err_t map_graph(const sc_platform_t *plat, const sc_graph_t *graph,
-                          sc_partitioner_t how, mapped_t *m)
+                          const sc_run_opts_t *o, const sc_run_spec_t *run, mapped_t *m)
 {
     m->pi = malloc((size_t)m->np * sizeof *m->pi);
     if (!m->pi)
         return sc_error(SC_ERR_RUN, "out of memory");
     m->unit = " bytes";
     m->total = graph->total_weight;
-    sc_err_t err = sc_mapping_search_graph(plat, graph, how, m->pi, &m->seconds);
+    sc_err_t err = sc_mapping_search_graph(plat, graph, o->map.partitioner, m->pi, &m->seconds);
+    if (!err)
+        err = sc_cli_map_objective(plat, graph, run, o->objective, &o->budget, m->pi);
     const sc_placement_t placement[3] = {SC_PLACE_BLOCK, SC_PLACE_BLOCK, SC_PLACE_CYCLIC};
     for (int k = 0; k < 3 && !err; k++)
-        err = sc_cli_graph_cut(plat, graph, placement[k], k ? NULL : m->pi, &m->cut[k], &m->top[k],
-                               &m->sockets[k]);
+        if (!(err = sc_cli_graph_cut(plat, graph, placement[k], k ? NULL : m->pi, &m->cut[k],
+                                     &m->top[k], &m->sockets[k])))
+            err = sc_cli_graph_load(plat, graph, placement[k], k ? NULL : m->pi, &m->load[k]);
     return err;
 }
 
@@ -191,7 +230,7 @@ static sc_err_t map_matrix(const sc_run_opts_t *o, const sc_platform_t *plat, ma
         err = sc_graph_sum_finish(&sum, &graph);
     sc_graph_sum_destroy(&sum);
     if (!err)
-        err = map_graph(plat, &graph, o->map.partitioner, m);
+        err = map_graph(plat, &graph, o, NULL, m);
     if (!err && mx.has_messages)
         err = matrix_messages(plat, &mx, m);
 cleanup:
@@ -208,8 +247,10 @@ static sc_err_t map_program(const sc_run_opts_t *o, const sc_platform_t *plat, m
     if (err)
         return err;
     snprintf(m->what, sizeof m->what, "%s", o->program);
+    sc_run_spec_t run = {.plat = plat, .program = &prog, .np = m->np, .payload = 1,
+                         .profile = o->mpi ? o->mpi : sc_cli_default_profile()};
     if (!(err = sc_cli_program_graph(plat, &prog, o->mpi, m->np, &graph)))
-        err = map_graph(plat, &graph, o->map.partitioner, m);
+        err = map_graph(plat, &graph, o, &run, m);
     sc_graph_destroy(&graph);
     sc_program_destroy(&prog);
     return err;
@@ -235,7 +276,13 @@ int sc_cli_map(int argc, char **argv)
                            : map_matrix(&o, &plat, &m)))
         goto cleanup;
     int np = m.np;
-    char header[2048], groups[256] = "", between_sockets[256] = "";
+    char header[2048], groups[256] = "", between_sockets[256] = "", objective[256] = "";
+    if (o.objective_given)
+        snprintf(objective, sizeof objective,
+                 "\nobjective %s: the busiest node's link carries %.0f%s (block placement %.0f, "
+                 "cyclic %.0f)",
+                 sc_objective_name(o.objective), m.load[0].load, m.unit, m.load[1].load,
+                 m.load[2].load);
     if (sc_platform_socket_levels(&plat))
         snprintf(between_sockets, sizeof between_sockets,
                  "\nbetween sockets (%d a node), in a node or not: %.0f (block %.0f, cyclic %.0f)",
@@ -250,10 +297,10 @@ int sc_cli_map(int argc, char **argv)
     snprintf(header, sizeof header,
              "simcoll map %s --np %d on %s (%s, %d nodes), partitioner %s\n"
              "cut weight %.0f of %.0f%s (block placement %.0f, cyclic %.0f); %.3g s to "
-             "partition%s%s%s",
+             "partition%s%s%s%s",
              m.what, np, o.platform, plat.name, plat.nnodes,
              sc_partitioner_name(o.map.partitioner), m.cut[0], m.total, m.unit, m.cut[1], m.cut[2],
-             m.seconds, m.extra, groups, between_sockets);
+             m.seconds, objective, m.extra, groups, between_sockets);
     slot_node = malloc((size_t)np * sizeof *slot_node);
     if (!slot_node) {
         err = sc_error(SC_ERR_RUN, "out of memory");

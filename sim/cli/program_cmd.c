@@ -20,6 +20,7 @@
 #include "common/sc_units.h"
 #include "report.h"
 #include "run_opts.h"
+#include "map_search.h"
 #include "run_setup.h"
 #include "sensitivity.h"
 #include "trace.h"
@@ -38,6 +39,7 @@
 static void print_run_usage(void)
 {
     fputs("usage: simcoll run --platform FILE [--np N[,N...]] [--mapping M] [--mpi P]\n"
+          "         [--objective cut|bottleneck|time] [--budget N|SECONDS]\n"
           "         [--pack none|auto|show] [--turning-from SIZE] [--trace-ops FILE]\n"
           "         [--timeline FILE.svg|.png] [--trace FILE.json] [--paje FILE]\n"
           "         [--load FILE.c|FILE.so] [--sensitivity]\n"
@@ -59,7 +61,8 @@ static void print_tune_usage(void)
 static const int run_accepts[] = {
     SC_OPT_PLATFORM, SC_OPT_NP, SC_OPT_MAPPING, SC_OPT_MPI_PROGRAM, SC_OPT_NO_PAYLOAD,
     SC_OPT_TRACE_OPS, SC_OPT_PACK, SC_OPT_FORMAT, SC_OPT_TURNING_FROM, SC_OPT_DATA,
-    SC_OPT_TIMELINE, SC_OPT_TRACE, SC_OPT_PAJE, SC_OPT_LOAD, SC_OPT_SENSITIVITY, SC_OPT_HELP, 0};
+    SC_OPT_TIMELINE, SC_OPT_TRACE, SC_OPT_PAJE, SC_OPT_LOAD, SC_OPT_SENSITIVITY,
+    SC_OPT_OBJECTIVE, SC_OPT_BUDGET, SC_OPT_HELP, 0};
 
 static const sc_run_syntax_t run_syntax = {
     .name = "run",
@@ -124,6 +127,12 @@ static sc_err_t program_options(int argc, char **argv, int tune, sc_run_opts_t *
                         "send");
     if (!tune && (err = check_run_options(o)))
         return err;
+    if (o->objective_given && !(o->mapping && partitions(o->mapping)))
+        return sc_error(SC_ERR_INPUT, "--objective says what --mapping partition or greedy "
+                                      "minimises; give one of them");
+    if (o->budget_given && o->objective != SC_OBJECTIVE_TIME)
+        return sc_error(SC_ERR_INPUT, "--budget limits --objective time's simulations; give "
+                                      "--objective time");
     if (tune && o->mapping && partitions(o->mapping))
         return sc_error(SC_ERR_INPUT,
                         "--mapping %s: tune measures a curve of sizes, and each size has a "
@@ -146,11 +155,16 @@ typedef struct {
     const char *name;
 } place_t;
 
+const sc_profile_t *sc_cli_default_profile(void)
+{
+    return sc_profile_find(DEFAULT_PROFILE);
+}
+
 sc_err_t sc_cli_program_graph(const sc_platform_t *plat, const sc_program_t *prog,
                               const sc_profile_t *profile, int np, sc_graph_t *graph)
 {
     sc_run_spec_t spec = {.plat = plat, .program = prog, .np = np,
-                          .profile = profile ? profile : sc_profile_find(DEFAULT_PROFILE)};
+                          .profile = profile ? profile : sc_cli_default_profile()};
     sc_program_t resolved;
     sc_err_t err = sc_run_resolved(&spec, &resolved);
     if (!err) {
@@ -415,6 +429,12 @@ static sc_err_t partition_place(const program_run_t *r, int np, place_t *pl)
                           : sc_error(SC_ERR_RUN, "out of memory");
     if (!err)
         err = sc_mapping_search_graph(r->plat, &graph, how, pl->pi, &seconds);
+    if (!err && o->objective != SC_OBJECTIVE_CUT) {
+        place_t block = {SC_PLACE_BLOCK, NULL, "block"};
+        sc_run_spec_t run = program_spec(r, r->prog, np, &block);
+        run.trace = 0;
+        err = sc_cli_map_objective(r->plat, &graph, &run, o->objective, &o->budget, pl->pi);
+    }
     double cut = 0, block = 0;
     if (!err && !(err = sc_cli_graph_cut(r->plat, &graph, SC_PLACE_BLOCK, pl->pi, &cut, NULL,
                                          NULL)) &&
@@ -426,6 +446,16 @@ static sc_err_t partition_place(const program_run_t *r, int np, place_t *pl)
         fprintf(stderr, "simcoll: --mapping %s at np %d: %s of %s between nodes (block placement "
                         "%s); %.3g s to partition\n",
                 o->mapping, np, at_cut, total, at_block, seconds);
+        sc_bottleneck_t load[2];
+        if (o->objective_given &&
+            !(err = sc_cli_graph_load(r->plat, &graph, SC_PLACE_BLOCK, pl->pi, &load[0])) &&
+            !(err = sc_cli_graph_load(r->plat, &graph, SC_PLACE_BLOCK, NULL, &load[1]))) {
+            sc_format_bytes(load[0].load, at_cut, sizeof at_cut);
+            sc_format_bytes(load[1].load, at_block, sizeof at_block);
+            fprintf(stderr, "simcoll: --objective %s at np %d: the busiest node's link carries %s "
+                            "(block placement %s)\n",
+                    sc_objective_name(o->objective), np, at_cut, at_block);
+        }
     }
     sc_graph_destroy(&graph);
     if (err) {

@@ -20,6 +20,10 @@ sc_err_t sc_cli_program_read(const char *path, sc_program_t *prog);
 sc_err_t sc_cli_program_graph(const sc_platform_t *plat, const sc_program_t *prog,
                               const sc_profile_t *profile, int np, sc_graph_t *graph);
 
+/* The profile that chooses the algorithms of calls naming none, unless
+ * --mpi says otherwise. */
+const sc_profile_t *sc_cli_default_profile(void);
+
 /* argv[1] is "run" or "tune"; returns the exit code. */
 int sc_cli_run_program(int argc, char **argv);
 int sc_cli_tune(int argc, char **argv);

@@ -80,17 +80,14 @@ sc_err_t sc_cli_load_platform(const char *path, sc_platform_t *plat)
     return err;
 }
 
-sc_err_t sc_cli_graph_cut(const sc_platform_t *plat, const sc_graph_t *graph,
-                          sc_placement_t placement, const int *pi, double *cut, double *top_cut,
-                          double *socket_cut)
+/* The node and socket of every position (at[0..np) and at[np..2np)) when
+ * MPI places the ranks by `placement` and slot i plays position pi[i]
+ * (pi NULL: position i); at has room for 4 np ints. */
+static sc_err_t place_positions(const sc_platform_t *plat, int np, sc_placement_t placement,
+                                const int *pi, int *at)
 {
-    int np = graph->size;
-    int *at = malloc(4 * (size_t)np * sizeof *at);
-    if (!at)
-        return sc_error(SC_ERR_RUN, "out of memory");
-    int *slot_node = at, *slot_socket = at + np, *node_of_position = at + 2 * np,
-        *socket_of_position = at + 3 * np;
-    double total;
+    int *node_of_position = at, *socket_of_position = at + np, *slot_node = at + 2 * np,
+        *slot_socket = at + 3 * np;
     sc_err_t err = sc_place(plat, np, placement, slot_node);
     if (!err)
         err = sc_place_sockets(plat, np, slot_node, slot_socket);
@@ -99,9 +96,33 @@ sc_err_t sc_cli_graph_cut(const sc_platform_t *plat, const sc_graph_t *graph,
         node_of_position[j] = slot_node[i];
         socket_of_position[j] = slot_socket[i];
     }
+    return err;
+}
+
+sc_err_t sc_cli_graph_cut(const sc_platform_t *plat, const sc_graph_t *graph,
+                          sc_placement_t placement, const int *pi, double *cut, double *top_cut,
+                          double *socket_cut)
+{
+    int np = graph->size;
+    int *at = malloc(4 * (size_t)np * sizeof *at);
+    double total;
+    sc_err_t err = at ? place_positions(plat, np, placement, pi, at)
+                      : sc_error(SC_ERR_RUN, "out of memory");
     if (!err)
-        err = sc_mapping_graph_cut(plat, graph, node_of_position, socket_of_position, cut, &total,
-                                   top_cut, socket_cut);
+        err = sc_mapping_graph_cut(plat, graph, at, at + np, cut, &total, top_cut, socket_cut);
+    free(at);
+    return err;
+}
+
+sc_err_t sc_cli_graph_load(const sc_platform_t *plat, const sc_graph_t *graph,
+                           sc_placement_t placement, const int *pi, sc_bottleneck_t *load)
+{
+    int np = graph->size;
+    int *at = malloc(4 * (size_t)np * sizeof *at);
+    sc_err_t err = at ? place_positions(plat, np, placement, pi, at)
+                      : sc_error(SC_ERR_RUN, "out of memory");
+    if (!err)
+        *load = sc_graph_bottleneck(graph, at, plat->nnodes, NULL);
     free(at);
     return err;
 }

@@ -54,3 +54,25 @@ for bad in bad-rank.mtx:4 negative.csv:3 not-number.csv:2 not-square.mtx:2 short
     grep -q "$bad: " out.err || fail "$file: no $bad in: $(cat out.err)"
     [ ! -e out.txt ] && [ ! -e out.hosts ] && [ ! -s out.stdout ] || fail "$file: something written"
 done
+
+# --objective time: never slower than the mappings it starts from, and
+# the pi it writes runs in the time it reports.
+"$simcoll" map --platform gige.xml --algo bruck --np 24 --objective time --budget 12 -o pit.txt \
+    2>time.err
+seconds() { # "1.27 ms" -> seconds
+    awk '{ f = $2 == "s" ? 1 : $2 == "ms" ? 1e-3 : $2 == "us" ? 1e-6 : $2 == "ns" ? 1e-9 : -1
+           if (f < 0) exit 1; printf "%.9e\n", $1 * f }'
+}
+final=$(sed -n 's/.* -> \([0-9.]* [mun]*s\) (.*faster); stopped.*/\1/p' time.err | seconds) ||
+    fail "no final time in: $(cat time.err)"
+starts=$(sed -n 's/.*--objective time: \(cut .*\); from .*/\1/p' time.err | tr ',' '\n' |
+    sed 's/^ *[a-z]* //')
+[ "$(printf '%s\n' "$starts" | grep -c .)" -eq 3 ] || fail "not three starts: $(cat time.err)"
+printf '%s\n' "$starts" | while read -r start; do
+    s=$(echo "$start" | seconds) || fail "start '$start'"
+    awk -v s="$s" -v f="$final" 'BEGIN { exit !(f <= s) }' || fail "final $final slower than a start $s"
+done
+run=$("$simcoll" --platform gige.xml --algo bruck --np 24 --mapping pit.txt --format csv |
+    awk -F, 'NR == 2 { print $8 }')
+awk -v r="$run" -v f="$final" 'BEGIN { d = r - f; if (d < 0) d = -d; exit !(d <= 1e-3 * f) }' ||
+    fail "pit.txt runs in $run s, the search said $final s"
