@@ -367,8 +367,8 @@ static size_t area_bytes(const sc_algo_t *algo, int p, size_t bytes)
     return sc_algo_is_reduction(algo) ? bytes : (size_t)p * bytes;
 }
 
-sc_err_t sc_graph_record_sized(const sc_algo_t *algo, int p, int root, size_t bytes,
-                               sc_type_t type, sc_graph_t *graph)
+sc_err_t sc_graph_record_sized(const sc_algo_t *algo, int p, int root, const int *node_of,
+                               size_t bytes, sc_type_t type, sc_graph_t *graph)
 {
     size_t elem = sc_algo_is_reduction(algo) ? sc_type_size(type) : 1;
     size_t recorded = bytes;
@@ -379,7 +379,7 @@ sc_err_t sc_graph_record_sized(const sc_algo_t *algo, int p, int root, size_t by
         if (recorded < elem)
             recorded = elem;
     }
-    sc_err_t err = record(algo, p, root, NULL, recorded, type, graph);
+    sc_err_t err = record(algo, p, root, node_of, recorded, type, graph);
     if (!err && recorded != bytes) {
         double scale = (double)bytes / (double)recorded;
         igraph_vector_scale(&graph->weight, scale);

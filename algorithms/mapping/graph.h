@@ -41,16 +41,16 @@ sc_err_t sc_graph_record_placed(const sc_algo_t *algo, int p, int root, const in
 void sc_graph_destroy(sc_graph_t *graph);
 
 /* The graph of one call of `bytes` (the allgather block, the broadcast
- * message, the reduction vector of `type`): weights in bytes, as the call
- * moves them. A call whose shared buffer (p blocks, or the vector) would
- * exceed SC_GRAPH_RECORD_MAX_BYTES is recorded at the largest size whose
- * buffer fits and its weights scaled up, which is exact for algorithms
- * whose messages grow in proportion to the data (all registered ones but
- * where a split rounds to whole elements). Ranks' nodes unknown, as
- * sc_graph_record. */
+ * message, the reduction vector of `type`), the ranks on node_of (NULL:
+ * not known): weights in bytes, as the call moves them. A call whose
+ * shared buffer (p blocks, or the vector) would exceed
+ * SC_GRAPH_RECORD_MAX_BYTES is recorded at the largest size whose buffer
+ * fits and its weights scaled up, which is exact for algorithms whose
+ * messages grow in proportion to the data (all registered ones but where
+ * a split rounds to whole elements). */
 #define SC_GRAPH_RECORD_MAX_BYTES (16u << 20)
-sc_err_t sc_graph_record_sized(const sc_algo_t *algo, int p, int root, size_t bytes,
-                               sc_type_t type, sc_graph_t *graph);
+sc_err_t sc_graph_record_sized(const sc_algo_t *algo, int p, int root, const int *node_of,
+                               size_t bytes, sc_type_t type, sc_graph_t *graph);
 
 /* Several graphs on the same vertices added up, edge by edge: edges are
  * collected, then igraph merges the parallel ones summing their weights.

@@ -166,11 +166,16 @@ sc_err_t sc_cli_program_graph(const sc_platform_t *plat, const sc_program_t *pro
     sc_run_spec_t spec = {.plat = plat, .program = prog, .np = np,
                           .profile = profile ? profile : sc_cli_default_profile()};
     sc_program_t resolved;
-    sc_err_t err = sc_run_resolved(&spec, &resolved);
+    int *node_of = malloc((size_t)np * sizeof *node_of);
+    sc_err_t err = node_of ? sc_run_resolved(&spec, &resolved)
+                           : sc_error(SC_ERR_RUN, "out of memory");
     if (!err) {
-        err = sc_program_graph(&resolved, np, graph);
+        /* the nodes the program was resolved with: block placement's */
+        if (!(err = sc_place(plat, np, SC_PLACE_BLOCK, node_of)))
+            err = sc_program_graph(&resolved, np, node_of, graph);
         sc_program_destroy(&resolved);
     }
+    free(node_of);
     return err;
 }
 

@@ -22,23 +22,32 @@ static void dense(const sc_graph_t *g, double w[MAXP][MAXP])
     }
 }
 
-/* The graph of the program `text` at p ranks (all on one node), into w;
- * the total weight, or -1 if it failed (the error is then in `err`). */
-static double graph_of(const char *text, int p, double w[MAXP][MAXP], sc_err_t *err)
+/* The graph of the program `text` at p ranks on nodes node_of (NULL: not
+ * known), into w; the total weight, or -1 if it failed (the error is then
+ * in `err`). */
+static double graph_on(const char *text, int p, const int *node_of, double w[MAXP][MAXP],
+                       sc_err_t *err)
 {
     sc_program_t prog;
-    int node_of[MAXP] = {0};
+    int one_node[MAXP] = {0};
     sc_graph_t g = {0};
     *err = sc_program_parse("t.prog", text, strlen(text), &prog);
     if (*err)
         return -1;
-    if (!(*err = sc_program_resolve(&prog, p, node_of, sc_profile_find("mpich-3.2"))) &&
-        !(*err = sc_program_graph(&prog, p, &g)))
+    if (!(*err = sc_program_resolve(&prog, p, node_of ? node_of : one_node,
+                                    sc_profile_find("mpich-3.2"))) &&
+        !(*err = sc_program_graph(&prog, p, node_of, &g)))
         dense(&g, w);
     double total = *err ? -1 : g.total_weight;
     sc_graph_destroy(&g);
     sc_program_destroy(&prog);
     return total;
+}
+
+/* The same with the nodes not known. */
+static double graph_of(const char *text, int p, double w[MAXP][MAXP], sc_err_t *err)
+{
+    return graph_on(text, p, NULL, w, err);
 }
 
 /* ring allgather of 16-byte blocks, a send and a periodic 1-D halo on 4
@@ -75,7 +84,7 @@ static void test_sum_of_statements(void)
         "allreduce 800 algo=allreduce-mpich type=double\n",
         "halo 40 dims=2x3\n",
         "send 7 from=4 to=1\n",
-        "allreduce 800\n", /* the profile's choice */
+        "allreduce 800\n", /* the profile's choice, nodes unknown: flat */
     };
     enum { N = sizeof statements / sizeof statements[0] };
     const int p = 6;
@@ -127,18 +136,34 @@ static void test_loops_multiply(void)
     CU_ASSERT_DOUBLE_EQUAL(w[0][7], 5 * once[0][7] + 15, 0);
 }
 
+/* A call of an algorithm that follows the nodes weighs nothing when they
+ * are known: what it sends between nodes depends on their counts of
+ * ranks only. Unknown, its flat fallback counts. */
+static void test_node_aware_left_out(void)
+{
+    double w[MAXP][MAXP];
+    sc_err_t err;
+    const int node_of[8] = {0, 0, 0, 0, 1, 1, 1, 1};
+    const char *text = "bcast 1000 algo=bcast-mpich-smp\nsend 5 from=0 to=1\n";
+    CU_ASSERT_DOUBLE_EQUAL(graph_on(text, 8, node_of, w, &err), 5, 0);
+    CU_ASSERT_EQUAL(err, SC_OK);
+    CU_ASSERT(graph_of(text, 8, w, &err) > 5);
+    CU_ASSERT_EQUAL(err, SC_OK);
+}
+
 /* A call too large to record at its size is recorded smaller and scaled:
  * ring allgather of 1 MiB blocks on 64 ranks moves 63 blocks a rank. */
 static void test_large_calls_scale(void)
 {
     sc_graph_t g;
     CU_ASSERT_EQUAL_FATAL(
-        sc_graph_record_sized(sc_algo_find("ring"), 64, 0, 1 << 20, SC_TYPE_INT, &g), SC_OK);
+        sc_graph_record_sized(sc_algo_find("ring"), 64, 0, NULL, 1 << 20, SC_TYPE_INT, &g), SC_OK);
     CU_ASSERT_DOUBLE_EQUAL(g.total_weight, 64.0 * 63 * (1 << 20), 0);
     sc_graph_destroy(&g);
     /* a broadcast moves its message to every other rank at least once */
     CU_ASSERT_EQUAL_FATAL(
-        sc_graph_record_sized(sc_algo_find("bcast-binomial"), 64, 0, 1 << 20, SC_TYPE_INT, &g),
+        sc_graph_record_sized(sc_algo_find("bcast-binomial"), 64, 0, NULL, 1 << 20, SC_TYPE_INT,
+                              &g),
         SC_OK);
     CU_ASSERT_DOUBLE_EQUAL(g.total_weight, 63.0 * (1 << 20), 0);
     sc_graph_destroy(&g);
@@ -161,6 +186,7 @@ void sc_suite_program_graph(void)
     CU_add_test(s, "a small program by hand", test_by_hand);
     CU_add_test(s, "the sum of its statements", test_sum_of_statements);
     CU_add_test(s, "loops multiply", test_loops_multiply);
+    CU_add_test(s, "node-aware calls left out", test_node_aware_left_out);
     CU_add_test(s, "large calls scale", test_large_calls_scale);
     CU_add_test(s, "data-dependent calls refused", test_data_dependent_refused);
 }
