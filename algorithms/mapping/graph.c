@@ -344,6 +344,9 @@ sc_err_t sc_graph_recordable(const sc_algo_t *algo)
     return SC_OK;
 }
 
+static sc_err_t record(const sc_algo_t *algo, int p, int root, const int *node_of, size_t bytes,
+                       sc_type_t type, sc_graph_t *graph);
+
 sc_err_t sc_graph_record(const sc_algo_t *algo, int p, int root, sc_graph_t *graph)
 {
     return sc_graph_record_placed(algo, p, root, NULL, graph);
@@ -351,6 +354,46 @@ sc_err_t sc_graph_record(const sc_algo_t *algo, int p, int root, sc_graph_t *gra
 
 sc_err_t sc_graph_record_placed(const sc_algo_t *algo, int p, int root, const int *node_of,
                                 sc_graph_t *graph)
+{
+    int reduction = sc_algo_is_reduction(algo);
+    return record(algo, p, root, node_of, reduction ? (size_t)p * sc_type_size(SC_TYPE_INT) : 1,
+                  SC_TYPE_INT, graph);
+}
+
+/* The area the ranks of a recording share: a reduction's vector, or p
+ * blocks (an allgather's output; the broadcast as long). */
+static size_t area_bytes(const sc_algo_t *algo, int p, size_t bytes)
+{
+    return sc_algo_is_reduction(algo) ? bytes : (size_t)p * bytes;
+}
+
+sc_err_t sc_graph_record_sized(const sc_algo_t *algo, int p, int root, const int *node_of,
+                               size_t bytes, sc_type_t type, sc_graph_t *graph)
+{
+    size_t elem = sc_algo_is_reduction(algo) ? sc_type_size(type) : 1;
+    size_t recorded = bytes;
+    if (area_bytes(algo, p, bytes) > SC_GRAPH_RECORD_MAX_BYTES) {
+        recorded = (size_t)((double)bytes * SC_GRAPH_RECORD_MAX_BYTES /
+                            (double)area_bytes(algo, p, bytes));
+        recorded = recorded / elem * elem;
+        if (recorded < elem)
+            recorded = elem;
+    }
+    sc_err_t err = record(algo, p, root, node_of, recorded, type, graph);
+    if (!err && recorded != bytes) {
+        double scale = (double)bytes / (double)recorded;
+        igraph_vector_scale(&graph->weight, scale);
+        graph->total_weight *= scale;
+    }
+    return err;
+}
+
+/* Records algo on p ranks with a call of `bytes` (the allgather block, the
+ * broadcast message, the reduction vector of `type`), all ranks sharing
+ * one area (area_bytes): the recorder moves no data, so what the ranks
+ * compute in it does not matter, only the sizes. */
+static sc_err_t record(const sc_algo_t *algo, int p, int root, const int *node_of, size_t bytes,
+                       sc_type_t type, sc_graph_t *graph)
 {
     memset(graph, 0, sizeof *graph);
     sc_err_t fixed = sc_graph_recordable(algo);
@@ -361,9 +404,8 @@ sc_err_t sc_graph_record_placed(const sc_algo_t *algo, int p, int root, const in
     int placed = 0;
     sc_err_t err = SC_OK;
     sc_scratch_t *scratch = sc_scratch_create();
-    int reduction = sc_algo_is_reduction(algo);
-    size_t bytes = reduction ? (size_t)p * sc_type_size(SC_TYPE_INT) : 1;
-    void *area = scratch ? sc_scratch_get(scratch, reduction ? bytes : (size_t)p) : NULL;
+    size_t need = area_bytes(algo, p, bytes);
+    void *area = scratch ? sc_scratch_get(scratch, need ? need : 1) : NULL;
     if (!area) {
         err = sc_error(SC_ERR_RUN, "out of memory recording %s", algo->name);
         goto cleanup;
@@ -372,7 +414,7 @@ sc_err_t sc_graph_record_placed(const sc_algo_t *algo, int p, int root, const in
         sc_comm_t comm = {.rank = r, .size = p, .transport = &recording_transport, .impl = &rec,
                           .scratch = scratch, .node_of = node_of};
         sc_coll_args_t args = {.sendbuf = area, .recvbuf = area, .bytes = bytes, .root = root,
-                               .op = SC_OP_SUM, .type = SC_TYPE_INT};
+                               .op = SC_OP_SUM, .type = type};
         err = algo->run(&comm, &args);
         sc_comm_release(&comm);
         placed |= comm.read_nodes;
@@ -504,4 +546,94 @@ double sc_graph_cut(const sc_graph_t *graph, const int *node_of_position)
             node_of_position[IGRAPH_TO(&graph->graph, e)])
             cut += VECTOR(graph->weight)[e];
     return cut;
+}
+
+sc_err_t sc_graph_sum_init(sc_graph_sum_t *sum, int size)
+{
+    igraph_setup();
+    memset(sum, 0, sizeof *sum);
+    sc_err_t err = sc_igraph_check(igraph_vector_int_init(&sum->ends, 0), "allocating a sum");
+    if (err)
+        return err;
+    if ((err = sc_igraph_check(igraph_vector_init(&sum->weight, 0), "allocating a sum"))) {
+        igraph_vector_int_destroy(&sum->ends);
+        return err;
+    }
+    sum->size = size;
+    return SC_OK;
+}
+
+sc_err_t sc_graph_sum_edge(sc_graph_sum_t *sum, int a, int b, double weight)
+{
+    if (a == b || weight == 0)
+        return SC_OK;
+    sc_err_t err;
+    if ((err = sc_igraph_check(igraph_vector_int_push_back(&sum->ends, a), "adding an edge")) ||
+        (err = sc_igraph_check(igraph_vector_int_push_back(&sum->ends, b), "adding an edge")) ||
+        (err = sc_igraph_check(igraph_vector_push_back(&sum->weight, weight), "adding an edge")))
+        return err;
+    return SC_OK;
+}
+
+sc_err_t sc_graph_sum_add(sc_graph_sum_t *sum, const sc_graph_t *graph, double factor)
+{
+    igraph_integer_t m = igraph_ecount(&graph->graph);
+    sc_err_t err = SC_OK;
+    for (igraph_integer_t e = 0; e < m && !err; e++)
+        err = sc_graph_sum_edge(sum, (int)IGRAPH_FROM(&graph->graph, e),
+                                (int)IGRAPH_TO(&graph->graph, e),
+                                factor * VECTOR(graph->weight)[e]);
+    return err;
+}
+
+sc_err_t sc_graph_sum_finish(sc_graph_sum_t *sum, sc_graph_t *out)
+{
+    memset(out, 0, sizeof *out);
+    igraph_attribute_combination_t comb;
+    sc_err_t err = sc_igraph_check(igraph_attribute_combination(&comb, "weight",
+                                                                IGRAPH_ATTRIBUTE_COMBINE_SUM, "",
+                                                                IGRAPH_ATTRIBUTE_COMBINE_IGNORE,
+                                                                IGRAPH_NO_MORE_ATTRIBUTES),
+                                   "summing graphs");
+    if (err)
+        return err;
+    if ((err = sc_igraph_check(igraph_create(&out->graph, &sum->ends, sum->size,
+                                             IGRAPH_UNDIRECTED),
+                               "creating the summed graph"))) {
+        igraph_attribute_combination_destroy(&comb);
+        return err;
+    }
+    /* igraph merges the parallel edges, adding their weights. */
+    if (!(err = sc_igraph_check(igraph_cattribute_EAN_setv(&out->graph, "weight", &sum->weight),
+                                "summing graphs")) &&
+        !(err = sc_igraph_check(igraph_simplify(&out->graph, 1, 1, &comb), "summing graphs")) &&
+        !(err = sc_igraph_check(igraph_vector_init(&out->weight, 0), "summing graphs"))) {
+        err = sc_igraph_check(igraph_cattribute_EANV(&out->graph, "weight",
+                                                     igraph_ess_all(IGRAPH_EDGEORDER_ID),
+                                                     &out->weight),
+                              "summing graphs");
+        if (err)
+            igraph_vector_destroy(&out->weight);
+    }
+    igraph_attribute_combination_destroy(&comb);
+    if (err) {
+        igraph_destroy(&out->graph);
+        memset(out, 0, sizeof *out);
+        return err;
+    }
+    /* The weights live in out->weight; the attribute would only be copied
+     * along by every igraph call on the graph. */
+    igraph_cattribute_remove_e(&out->graph, "weight");
+    out->size = sum->size;
+    out->total_weight = igraph_vector_sum(&out->weight);
+    return SC_OK;
+}
+
+void sc_graph_sum_destroy(sc_graph_sum_t *sum)
+{
+    if (sum->size) {
+        igraph_vector_int_destroy(&sum->ends);
+        igraph_vector_destroy(&sum->weight);
+    }
+    memset(sum, 0, sizeof *sum);
 }

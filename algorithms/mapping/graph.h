@@ -40,6 +40,38 @@ sc_err_t sc_graph_record_placed(const sc_algo_t *algo, int p, int root, const in
                                 sc_graph_t *graph);
 void sc_graph_destroy(sc_graph_t *graph);
 
+/* The graph of one call of `bytes` (the allgather block, the broadcast
+ * message, the reduction vector of `type`), the ranks on node_of (NULL:
+ * not known): weights in bytes, as the call moves them. A call whose
+ * shared buffer (p blocks, or the vector) would exceed
+ * SC_GRAPH_RECORD_MAX_BYTES is recorded at the largest size whose buffer
+ * fits and its weights scaled up, which is exact for algorithms whose
+ * messages grow in proportion to the data (all registered ones but where
+ * a split rounds to whole elements). */
+#define SC_GRAPH_RECORD_MAX_BYTES (16u << 20)
+sc_err_t sc_graph_record_sized(const sc_algo_t *algo, int p, int root, const int *node_of,
+                               size_t bytes, sc_type_t type, sc_graph_t *graph);
+
+/* Several graphs on the same vertices added up, edge by edge: edges are
+ * collected, then igraph merges the parallel ones summing their weights.
+ * init, any number of edge and add, then finish (which leaves the sum
+ * still to be destroyed). */
+typedef struct {
+    int size;
+    igraph_vector_int_t ends; /* the edges collected, two ends each */
+    igraph_vector_t weight;
+} sc_graph_sum_t;
+
+sc_err_t sc_graph_sum_init(sc_graph_sum_t *sum, int size);
+/* Adds `weight` to edge {a, b}; a loop (a == b) or a weight of 0 adds
+ * nothing. Vertices must be in 0..size-1. */
+sc_err_t sc_graph_sum_edge(sc_graph_sum_t *sum, int a, int b, double weight);
+/* Adds every edge of `graph` (of the sum's size), its weight times factor. */
+sc_err_t sc_graph_sum_add(sc_graph_sum_t *sum, const sc_graph_t *graph, double factor);
+/* The sum as a graph; free it with sc_graph_destroy. */
+sc_err_t sc_graph_sum_finish(sc_graph_sum_t *sum, sc_graph_t *out);
+void sc_graph_sum_destroy(sc_graph_sum_t *sum);
+
 /* The subgraph of the n vertices in[0..n-1] and the edges between them:
  * its vertex i is vertex in[i] of `graph`. */
 sc_err_t sc_graph_induced(const sc_graph_t *graph, const int *in, int n, sc_graph_t *out);

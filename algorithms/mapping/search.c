@@ -36,22 +36,32 @@ sc_err_t sc_mapping_cut(const sc_platform_t *plat, const sc_algo_t *algo, int np
 {
     sc_graph_t own = {0};
     const sc_graph_t *graph;
+    sc_err_t err = graph_under(algo, np, root, node_of, memo, &own, &graph);
+    if (!err)
+        err = sc_mapping_graph_cut(plat, graph, node_of_position, socket_of_position, cut, total,
+                                   top_cut, socket_cut);
+    sc_graph_destroy(&own);
+    return err;
+}
+
+sc_err_t sc_mapping_graph_cut(const sc_platform_t *plat, const sc_graph_t *graph,
+                              const int *node_of_position, const int *socket_of_position,
+                              double *cut, double *total, double *top_cut, double *socket_cut)
+{
+    int np = graph->size;
     /* the positions renumbered, by socket or by group */
     int *unit_of_position = socket_cut || top_cut ? malloc((size_t)np * sizeof(int)) : NULL;
-    sc_err_t err = (socket_cut || top_cut) && !unit_of_position
-                       ? sc_error(SC_ERR_RUN, "out of memory")
-                       : graph_under(algo, np, root, node_of, memo, &own, &graph);
-    if (!err) {
-        *cut = sc_graph_cut(graph, node_of_position);
-        *total = graph->total_weight;
-    }
-    if (!err && socket_cut) {
+    if ((socket_cut || top_cut) && !unit_of_position)
+        return sc_error(SC_ERR_RUN, "out of memory");
+    *cut = sc_graph_cut(graph, node_of_position);
+    *total = graph->total_weight;
+    if (socket_cut) {
         /* positions' sockets, numbered in the cluster */
         for (int j = 0; j < np; j++)
             unit_of_position[j] = socket_of_position[j] + node_of_position[j] * plat->sockets;
         *socket_cut = sc_graph_cut(graph, unit_of_position);
     }
-    if (!err && top_cut) {
+    if (top_cut) {
         *top_cut = *cut;
         if (plat->ngroupings > 0) {
             /* positions' nodes, renumbered as their largest groups */
@@ -61,9 +71,8 @@ sc_err_t sc_mapping_cut(const sc_platform_t *plat, const sc_algo_t *algo, int np
             *top_cut = sc_graph_cut(graph, unit_of_position);
         }
     }
-    sc_graph_destroy(&own);
     free(unit_of_position);
-    return err;
+    return SC_OK;
 }
 
 /* The cut between nodes when rank r (in slot r) plays position pi[r];
@@ -143,5 +152,55 @@ sc_err_t sc_mapping_search(const sc_platform_t *plat, const sc_algo_t *algo, int
         err = partition_slots(plat, np, graph, slot_node, how, pi, seconds);
     sc_graph_destroy(&own);
     free(slot_node);
+    return err;
+}
+
+sc_err_t sc_mapping_search_graph(const sc_platform_t *plat, const sc_graph_t *graph,
+                                 sc_partitioner_t how, int *pi, double *seconds)
+{
+    int np = graph->size;
+    int *slot_node = malloc((size_t)np * sizeof *slot_node);
+    sc_err_t err = slot_node ? sc_place(plat, np, SC_PLACE_BLOCK, slot_node)
+                             : sc_error(SC_ERR_RUN, "out of memory");
+    if (!err)
+        err = partition_slots(plat, np, graph, slot_node, how, pi, seconds);
+    free(slot_node);
+    return err;
+}
+
+sc_err_t sc_mapping_bottleneck(const sc_platform_t *plat, const sc_graph_t *graph, int *pi)
+{
+    int np = graph->size, nnodes = plat->nnodes;
+    int *at = malloc(5 * (size_t)np * sizeof *at);
+    if (!at)
+        return sc_error(SC_ERR_RUN, "out of memory");
+    int *slot_node = at, *cyclic_node = at + np, *start = at + 2 * np, *node_of = at + 3 * np,
+        *best = at + 4 * np;
+    sc_err_t err = sc_place(plat, np, SC_PLACE_BLOCK, slot_node);
+    if (!err)
+        err = sc_place(plat, np, SC_PLACE_CYCLIC, cyclic_node);
+    sc_bottleneck_t least = {0, 0, 0};
+    for (int k = 0; k < 3 && !err; k++) {
+        if (k == 0)
+            memcpy(start, pi, (size_t)np * sizeof *start);
+        else if (k == 1)
+            for (int i = 0; i < np; i++)
+                start[i] = i;
+        else if (!sc_mapping_from_nodes(np, cyclic_node, slot_node, nnodes, start))
+            break;
+        /* each swap lowers the bottleneck: p of them are plenty */
+        if ((err = sc_mapping_balance(graph, nnodes, slot_node, start, np)))
+            break;
+        for (int i = 0; i < np; i++)
+            node_of[start[i]] = slot_node[i];
+        sc_bottleneck_t b = sc_graph_bottleneck(graph, node_of, nnodes, NULL);
+        if (k == 0 || sc_bottleneck_compare(&b, &least) < 0) {
+            least = b;
+            memcpy(best, start, (size_t)np * sizeof *best);
+        }
+    }
+    if (!err)
+        memcpy(pi, best, (size_t)np * sizeof *pi);
+    free(at);
     return err;
 }

@@ -7,6 +7,7 @@
 
 #include "../../models/platform.h"
 #include "mapping.h"
+#include "objective.h"
 
 /* Both calls record the graph of `algo` on np ranks from `root`. `memo`
  * (NULL, or zeroed before the first call) lets calls for one algorithm,
@@ -35,5 +36,20 @@ sc_err_t sc_mapping_cut(const sc_platform_t *plat, const sc_algo_t *algo, int np
                         const int *node_of, const int *node_of_position,
                         const int *socket_of_position, sc_graph_t *memo, double *cut,
                         double *total, double *top_cut, double *socket_cut);
+
+/* The same two for a graph given (a program's, a traffic matrix's: see
+ * graph.h) whose vertices are the positions 0..graph->size - 1. */
+sc_err_t sc_mapping_search_graph(const sc_platform_t *plat, const sc_graph_t *graph,
+                                 sc_partitioner_t how, int *pi, double *seconds);
+sc_err_t sc_mapping_graph_cut(const sc_platform_t *plat, const sc_graph_t *graph,
+                              const int *node_of_position, const int *socket_of_position,
+                              double *cut, double *total, double *top_cut, double *socket_cut);
+
+/* pi for the bottleneck (objective.h) on a graph of positions, from the
+ * cut's pi given in `pi`: that pi, MPI's block placement and its cyclic
+ * one (where cyclic fills the nodes as block does), each balanced by
+ * swaps (sc_mapping_balance), and the least loaded of the three kept, so
+ * that it is never more loaded than any of them. */
+sc_err_t sc_mapping_bottleneck(const sc_platform_t *plat, const sc_graph_t *graph, int *pi);
 
 #endif

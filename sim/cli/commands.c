@@ -30,7 +30,8 @@ const sc_command_t sc_commands[] = {
                   {"--platform FILE (--algo NAME | --compare A,B,...) [options]",
                    "--platform FILE --coll NAME --mpi PROFILE [options]"}},
     {"map",       sc_cli_map,
-                  {"map --platform FILE --algo NAME [--np N] [-o PI] (map --help)"}},
+                  {"map --platform FILE --algo NAME|--matrix FILE|PROGRAM [--np N] [-o PI]\n"
+                   "                        (map --help)"}},
     {"platform",  sc_cli_platform,
                   {"platform --like FILE|--net NET --nodes N [--cores C|LIST] [-o OUT]\n"
                    "                        (--topology, --levels, --set: platform --help)"}},

@@ -9,17 +9,31 @@
 
 #include "algorithms/kinds.h"
 #include "common/sc_units.h"
+#include "algorithms/mapping/search.h"
+#include "map_search.h"
+#include "program_cmd.h"
 #include "run_setup.h"
+#include "sim/io/matrix.h"
 #include "sim/io/mapfile.h"
 
 static const char map_usage[] =
     "usage: simcoll map --platform FILE --algo NAME [--np N] [--root R]\n"
     "                   [--partitioner multilevel|greedy] [-o PI] [--machinefile F]\n"
-    "                   [--rankfile F]\n"
+    "                   [--rankfile F] [--objective cut|bottleneck|time]\n"
+    "                   [--budget N|SECONDS] [--size S (with --algo and time)]\n"
+    "       simcoll map --platform FILE [--np N] [--mpi P] [options as above] PROGRAM\n"
+    "       simcoll map --platform FILE --matrix FILE [--np N] [options as above]\n"
     "Computes pi, the mapping of the algorithm's positions to ranks that cuts its\n"
     "communication graph into node-sized parts with the least traffic between\n"
     "nodes, and writes it one position per line (stdout or -o), with an MPICH\n"
-    "machinefile and an Open MPI rankfile placing the ranks the same way.\n";
+    "machinefile and an Open MPI rankfile placing the ranks the same way.\n"
+    "A PROGRAM (as simcoll run takes) is mapped by the sum of its statements'\n"
+    "graphs in bytes, loops multiplied out; a traffic matrix (--matrix: Matrix\n"
+    "Market coordinate, or CSV lines src,dst,bytes[,messages]) by its bytes.\n"
+    "--objective bottleneck lowers the bytes through the busiest node's link\n"
+    "(then the cut); time simulates the cut's, the bottleneck's, block and\n"
+    "cyclic mappings and improves the fastest by swapping ranks between\n"
+    "nodes, up to --budget simulations (default 24) or seconds (30s).\n";
 
 static void print_map_usage(void)
 {
@@ -28,12 +42,14 @@ static void print_map_usage(void)
 
 static const int map_accepts[] = {SC_OPT_PLATFORM, SC_OPT_ALGO, SC_OPT_NP, SC_OPT_ROOT,
                                   SC_OPT_PARTITIONER, SC_OPT_OUTPUT, SC_OPT_MACHINEFILE,
-                                  SC_OPT_RANKFILE, SC_OPT_HELP, 0};
+                                  SC_OPT_RANKFILE, SC_OPT_MATRIX, SC_OPT_MPI_PROGRAM,
+                                  SC_OPT_OBJECTIVE, SC_OPT_BUDGET, SC_OPT_SIZE, SC_OPT_HELP, 0};
 
 static const sc_run_syntax_t map_syntax = {
     .name = "map",
     .shortopts = ":o:",
     .options = map_accepts,
+    .takes_program = 1,
     .refuses_option_values = 1,
     .help = print_map_usage,
 };
@@ -45,9 +61,199 @@ sc_err_t sc_cli_map_options(int argc, char **argv, sc_run_opts_t *o, int *done)
         return err;
     if ((err = sc_run_opts_need_platform(o)))
         return err;
-    if (!o->algo)
-        return sc_error(SC_ERR_INPUT, "map needs --algo NAME (simcoll list shows the algorithms)");
+    int what = !!o->algo + !!o->program + !!o->matrix;
+    if (what == 0)
+        return sc_error(SC_ERR_INPUT, "map needs --algo NAME (simcoll list shows the algorithms), "
+                                      "a program file or --matrix FILE");
+    if (what > 1)
+        return sc_error(SC_ERR_INPUT, "map maps one thing, and was given %s: give --algo NAME, a "
+                                      "program file or --matrix FILE",
+                        !o->algo ? "a program and --matrix"
+                        : o->program ? "--algo and a program"
+                                     : "--algo and --matrix");
+    if (o->root_given && !o->algo)
+        return sc_error(SC_ERR_INPUT, "--root applies to --algo; a program names its calls' roots");
+    if (o->mpi && !o->program)
+        return sc_error(SC_ERR_INPUT, "--mpi chooses the algorithms of a program's calls; give a "
+                                      "program file");
+    int time = o->objective == SC_OBJECTIVE_TIME;
+    if (time && o->matrix)
+        return sc_error(SC_ERR_INPUT, "--objective time simulates the run, and a traffic matrix "
+                                      "has none; use cut or bottleneck");
+    if (o->budget_given && !time)
+        return sc_error(SC_ERR_INPUT, "--budget limits --objective time's simulations; give "
+                                      "--objective time");
+    if (o->size_list && !(time && o->algo))
+        return sc_error(SC_ERR_INPUT, "--size is the size --objective time simulates --algo's "
+                                      "call at; give --algo and --objective time");
     return sc_run_opts_files_distinct(o, NULL);
+}
+
+/* What map worked out, whatever it mapped: pi, and the weight between
+ * nodes under it, under MPI's block placement and under its cyclic one
+ * ([0], [1], [2]), between the largest groups and between sockets. */
+typedef struct {
+    char what[1100]; /* "--algo bruck", "halo.prog", "--matrix t.mtx" */
+    const char *unit; /* of the weights: "" (an algorithm's, m = 1) or " bytes" */
+    int np;
+    int *pi;
+    double seconds, total, cut[3], top[3], sockets[3];
+    sc_bottleneck_t load[3];
+    char extra[256]; /* a line more for the header, or "" */
+} mapped_t;
+
+static sc_err_t map_algo(const sc_run_opts_t *o, const sc_platform_t *plat, mapped_t *m)
+{
+    const sc_algo_t *algo;
+    sc_layout_t lay = {0};
+    sc_graph_t graph = {0}; /* recorded once where placement does not change it */
+    sc_err_t err;
+    if ((err = sc_cli_find_algo(o->algo, "--algo", &algo)))
+        return err;
+    if (o->root_given && !sc_kind(algo->collective)->has_root) {
+        const char *what = sc_collective_name(algo->collective);
+        return sc_error(SC_ERR_INPUT, "--root applies to bcast and reduce, and %s is %s %s",
+                        algo->name, strchr("aeiou", what[0]) ? "an" : "a", what);
+    }
+    snprintf(m->what, sizeof m->what, "--algo %s", algo->name);
+    m->unit = "";
+    sc_run_spec_t spec = {.plat = plat, .algo = algo, .np = m->np, .root = o->root};
+    sc_map_choice_t choice = o->map;
+    choice.kind = SC_MAP_PARTITION;
+    if ((err = sc_graph_recordable(algo)) || (err = sc_run_check(&spec)) ||
+        (err = sc_cli_make_layout(plat, algo, m->np, o->root, &choice, &graph, &lay)))
+        goto cleanup;
+    m->pi = lay.pi;
+    lay.pi = NULL;
+    m->seconds = lay.seconds;
+    if (o->objective_given) {
+        /* the graph the partition cut: flat for an SMP-aware algorithm */
+        if (!graph.size && (err = sc_graph_record(algo, m->np, o->root, &graph)))
+            goto cleanup;
+        size_t bytes = 2048;
+        if (o->size_list && (err = sc_parse_size(o->size_list, "--size", &bytes)))
+            goto cleanup;
+        sc_run_spec_t run = {.plat = plat, .algo = algo, .np = m->np, .root = o->root,
+                             .bytes = bytes, .op = SC_OP_SUM, .type = SC_TYPE_DOUBLE,
+                             .payload = 1};
+        if ((err = sc_run_check(&run)) ||
+            (err = sc_cli_map_objective(plat, &graph, &run, o->objective, &o->budget, m->pi)))
+            goto cleanup;
+        for (int k = 0; k < 3 && !err; k++)
+            err = sc_cli_graph_load(plat, &graph, k == 2 ? SC_PLACE_CYCLIC : SC_PLACE_BLOCK,
+                                    k ? NULL : m->pi, &m->load[k]);
+        if (err)
+            goto cleanup;
+    }
+    /* How good is it, next to MPI's placements? */
+    spec.pi = m->pi;
+    if ((err = sc_run_cut(&spec, &graph, &m->cut[0], &m->total, &m->top[0], &m->sockets[0])))
+        goto cleanup;
+    spec.pi = NULL;
+    if ((err = sc_run_cut(&spec, &graph, &m->cut[1], &m->total, &m->top[1], &m->sockets[1])))
+        goto cleanup;
+    spec.placement = SC_PLACE_CYCLIC;
+    err = sc_run_cut(&spec, &graph, &m->cut[2], &m->total, &m->top[2], &m->sockets[2]);
+cleanup:
+    free(lay.pi);
+    sc_graph_destroy(&graph);
+    return err;
+}
+
+/* pi for a graph of positions (a program's, a matrix's), and its cuts. */
+static sc_err_t map_graph(const sc_platform_t *plat, const sc_graph_t *graph,
+                          const sc_run_opts_t *o, const sc_run_spec_t *run, mapped_t *m)
+{
+    m->pi = malloc((size_t)m->np * sizeof *m->pi);
+    if (!m->pi)
+        return sc_error(SC_ERR_RUN, "out of memory");
+    m->unit = " bytes";
+    m->total = graph->total_weight;
+    sc_err_t err = sc_mapping_search_graph(plat, graph, o->map.partitioner, m->pi, &m->seconds);
+    if (!err)
+        err = sc_cli_map_objective(plat, graph, run, o->objective, &o->budget, m->pi);
+    const sc_placement_t placement[3] = {SC_PLACE_BLOCK, SC_PLACE_BLOCK, SC_PLACE_CYCLIC};
+    for (int k = 0; k < 3 && !err; k++)
+        if (!(err = sc_cli_graph_cut(plat, graph, placement[k], k ? NULL : m->pi, &m->cut[k],
+                                     &m->top[k], &m->sockets[k])))
+            err = sc_cli_graph_load(plat, graph, placement[k], k ? NULL : m->pi, &m->load[k]);
+    return err;
+}
+
+/* The messages of a traffic matrix that gives them, between nodes under
+ * pi, block and cyclic placement, as a line of the header. */
+static sc_err_t matrix_messages(const sc_platform_t *plat, const sc_matrix_t *mx, mapped_t *m)
+{
+    sc_graph_sum_t sum;
+    sc_graph_t graph = {0};
+    sc_err_t err = sc_graph_sum_init(&sum, mx->size);
+    for (long e = 0; !err && e < mx->nentries; e++)
+        err = sc_graph_sum_edge(&sum, mx->entries[e].src, mx->entries[e].dst,
+                                mx->entries[e].messages);
+    if (!err)
+        err = sc_graph_sum_finish(&sum, &graph);
+    sc_graph_sum_destroy(&sum);
+    double cut[3] = {0};
+    const sc_placement_t placement[3] = {SC_PLACE_BLOCK, SC_PLACE_BLOCK, SC_PLACE_CYCLIC};
+    for (int k = 0; k < 3 && !err; k++)
+        err = sc_cli_graph_cut(plat, &graph, placement[k], k ? NULL : m->pi, &cut[k], NULL, NULL);
+    if (!err)
+        snprintf(m->extra, sizeof m->extra,
+                 "\nmessages between nodes %.0f of %.0f (block placement %.0f, cyclic %.0f)",
+                 cut[0], graph.total_weight, cut[1], cut[2]);
+    sc_graph_destroy(&graph);
+    return err;
+}
+
+static sc_err_t map_matrix(const sc_run_opts_t *o, const sc_platform_t *plat, mapped_t *m)
+{
+    sc_matrix_t mx;
+    sc_graph_sum_t sum;
+    sc_graph_t graph = {0};
+    sc_err_t err = sc_matrix_read(o->matrix, o->np_list ? m->np : 0, &mx);
+    if (err)
+        return err;
+    snprintf(m->what, sizeof m->what, "--matrix %s", o->matrix);
+    m->np = mx.size;
+    if (m->np > plat->total_cores) {
+        err = sc_error(SC_ERR_INPUT,
+                       "--matrix '%s' has %d ranks, which do not fit platform '%s': it has %d "
+                       "cores on %d nodes",
+                       o->matrix, m->np, plat->path, plat->total_cores, plat->nnodes);
+        goto cleanup;
+    }
+    if ((err = sc_graph_sum_init(&sum, mx.size)))
+        goto cleanup;
+    for (long e = 0; !err && e < mx.nentries; e++)
+        err = sc_graph_sum_edge(&sum, mx.entries[e].src, mx.entries[e].dst, mx.entries[e].bytes);
+    if (!err)
+        err = sc_graph_sum_finish(&sum, &graph);
+    sc_graph_sum_destroy(&sum);
+    if (!err)
+        err = map_graph(plat, &graph, o, NULL, m);
+    if (!err && mx.has_messages)
+        err = matrix_messages(plat, &mx, m);
+cleanup:
+    sc_graph_destroy(&graph);
+    sc_matrix_destroy(&mx);
+    return err;
+}
+
+static sc_err_t map_program(const sc_run_opts_t *o, const sc_platform_t *plat, mapped_t *m)
+{
+    sc_program_t prog;
+    sc_graph_t graph = {0};
+    sc_err_t err = sc_cli_program_read(o->program, &prog);
+    if (err)
+        return err;
+    snprintf(m->what, sizeof m->what, "%s", o->program);
+    sc_run_spec_t run = {.plat = plat, .program = &prog, .np = m->np, .payload = 1,
+                         .profile = o->mpi ? o->mpi : sc_cli_default_profile()};
+    if (!(err = sc_cli_program_graph(plat, &prog, o->mpi, m->np, &graph)))
+        err = map_graph(plat, &graph, o, &run, m);
+    sc_graph_destroy(&graph);
+    sc_program_destroy(&prog);
+    return err;
 }
 
 int sc_cli_map(int argc, char **argv)
@@ -57,57 +263,44 @@ int sc_cli_map(int argc, char **argv)
     sc_err_t err = sc_cli_map_options(argc, argv, &o, &done);
     if (err || done)
         return err ? sc_cli_fail(err) : 0;
-    const sc_algo_t *algo;
     sc_platform_t plat = {0};
-    sc_layout_t lay = {0};
-    sc_graph_t graph = {0}; /* recorded once where placement does not change it */
-    int *slot_node = NULL, np;
-    if ((err = sc_cli_find_algo(o.algo, "--algo", &algo)))
-        goto cleanup;
-    if (o.root_given && !sc_kind(algo->collective)->has_root) {
-        const char *what = sc_collective_name(algo->collective);
-        err = sc_error(SC_ERR_INPUT, "--root applies to bcast and reduce, and %s is %s %s",
-                       algo->name, strchr("aeiou", what[0]) ? "an" : "a", what);
-        goto cleanup;
-    }
+    mapped_t m = {0};
+    int *slot_node = NULL;
     if ((err = sc_cli_load_platform(o.platform, &plat)))
         goto cleanup;
-    if (o.np_list ? (err = sc_parse_int(o.np_list, "--np", 1, 1 << 30, &np))
-                  : (err = sc_cli_default_np(&plat, &np)))
+    if (o.np_list ? (err = sc_parse_int(o.np_list, "--np", 1, 1 << 30, &m.np))
+                  : o.matrix ? SC_OK : (err = sc_cli_default_np(&plat, &m.np)))
         goto cleanup;
-    sc_run_spec_t spec = {.plat = &plat, .algo = algo, .np = np, .root = o.root};
-    o.map.kind = SC_MAP_PARTITION;
-    if ((err = sc_graph_recordable(algo)) || (err = sc_run_check(&spec)) ||
-        (err = sc_cli_make_layout(&plat, algo, np, o.root, &o.map, &graph, &lay)))
+    if ((err = o.algo ? map_algo(&o, &plat, &m)
+               : o.program ? map_program(&o, &plat, &m)
+                           : map_matrix(&o, &plat, &m)))
         goto cleanup;
-    /* How good is it, next to MPI's placements? */
-    double cut = 0, total = 0, block = 0, cyclic = 0, top[3] = {0}, sockets[3] = {0};
-    spec.pi = lay.pi;
-    if ((err = sc_run_cut(&spec, &graph, &cut, &total, &top[0], &sockets[0])))
-        goto cleanup;
-    spec.pi = NULL;
-    if ((err = sc_run_cut(&spec, &graph, &block, &total, &top[1], &sockets[1])))
-        goto cleanup;
-    spec.placement = SC_PLACE_CYCLIC;
-    if ((err = sc_run_cut(&spec, &graph, &cyclic, &total, &top[2], &sockets[2])))
-        goto cleanup;
-    char header[1024], groups[256] = "", between_sockets[256] = "";
+    int np = m.np;
+    char header[2048], groups[256] = "", between_sockets[256] = "", objective[256] = "";
+    if (o.objective_given)
+        snprintf(objective, sizeof objective,
+                 "\nobjective %s: the busiest node's link carries %.0f%s (block placement %.0f, "
+                 "cyclic %.0f)",
+                 sc_objective_name(o.objective), m.load[0].load, m.unit, m.load[1].load,
+                 m.load[2].load);
     if (sc_platform_socket_levels(&plat))
         snprintf(between_sockets, sizeof between_sockets,
                  "\nbetween sockets (%d a node), in a node or not: %.0f (block %.0f, cyclic %.0f)",
-                 plat.sockets, sockets[0], sockets[1], sockets[2]);
+                 plat.sockets, m.sockets[0], m.sockets[1], m.sockets[2]);
     if (plat.ngroupings > 0)
         snprintf(groups, sizeof groups,
                  "\nbetween the largest groups of %ld node%s (racks): %.0f (block %.0f, "
                  "cyclic %.0f)",
                  plat.group_size[plat.ngroupings - 1],
-                 plat.group_size[plat.ngroupings - 1] == 1 ? "" : "s", top[0], top[1], top[2]);
+                 plat.group_size[plat.ngroupings - 1] == 1 ? "" : "s", m.top[0], m.top[1],
+                 m.top[2]);
     snprintf(header, sizeof header,
-             "simcoll map --algo %s --np %d on %s (%s, %d nodes), partitioner %s\n"
-             "cut weight %.0f of %.0f (block placement %.0f, cyclic %.0f); %.3g s to partition%s%s",
-             algo->name, np, o.platform, plat.name, plat.nnodes,
-             sc_partitioner_name(o.map.partitioner), cut, total, block, cyclic, lay.seconds,
-             groups, between_sockets);
+             "simcoll map %s --np %d on %s (%s, %d nodes), partitioner %s\n"
+             "cut weight %.0f of %.0f%s (block placement %.0f, cyclic %.0f); %.3g s to "
+             "partition%s%s%s%s",
+             m.what, np, o.platform, plat.name, plat.nnodes,
+             sc_partitioner_name(o.map.partitioner), m.cut[0], m.total, m.unit, m.cut[1], m.cut[2],
+             m.seconds, objective, m.extra, groups, between_sockets);
     slot_node = malloc((size_t)np * sizeof *slot_node);
     if (!slot_node) {
         err = sc_error(SC_ERR_RUN, "out of memory");
@@ -116,13 +309,13 @@ int sc_cli_map(int argc, char **argv)
     if ((err = sc_place(&plat, np, SC_PLACE_BLOCK, slot_node)))
         goto cleanup;
     if (o.out) {
-        err = sc_mapfile_write(&plat, np, lay.pi, slot_node, header, o.out, o.machinefile,
+        err = sc_mapfile_write(&plat, np, m.pi, slot_node, header, o.out, o.machinefile,
                                o.rankfile);
     } else {
-        if (!(err = sc_mapfile_write(&plat, np, lay.pi, slot_node, header, NULL, o.machinefile,
+        if (!(err = sc_mapfile_write(&plat, np, m.pi, slot_node, header, NULL, o.machinefile,
                                      o.rankfile)))
             for (int r = 0; r < np; r++)
-                printf("%d\n", lay.pi[r]);
+                printf("%d\n", m.pi[r]);
     }
     /* The figures, each line after the first of the header. */
     for (const char *line = strchr(header, '\n'); !err && line; line = strchr(line + 1, '\n')) {
@@ -132,8 +325,7 @@ int sc_cli_map(int argc, char **argv)
     }
 cleanup:
     free(slot_node);
-    free(lay.pi);
-    sc_graph_destroy(&graph);
+    free(m.pi);
     sc_platform_destroy(&plat);
     return err ? sc_cli_fail(err) : 0;
 }

@@ -14,16 +14,20 @@
 #include <unistd.h>
 
 #include "algorithms/kinds.h"
+#include "algorithms/mapping/search.h"
 #include "args.h"
 #include "plot.h"
 #include "common/sc_units.h"
 #include "report.h"
 #include "run_opts.h"
+#include "map_search.h"
+#include "run_setup.h"
 #include "sensitivity.h"
 #include "trace.h"
 #include "sim/engine/engine.h"
 #include "sim/io/files.h"
 #include "sim/io/mapfile.h"
+#include "sim/program/graph.h"
 #include "sim/program/pack.h"
 
 /* The profile that chooses for calls naming no algorithm, unless --mpi. */
@@ -35,6 +39,7 @@
 static void print_run_usage(void)
 {
     fputs("usage: simcoll run --platform FILE [--np N[,N...]] [--mapping M] [--mpi P]\n"
+          "         [--objective cut|bottleneck|time] [--budget N|SECONDS]\n"
           "         [--pack none|auto|show] [--turning-from SIZE] [--trace-ops FILE]\n"
           "         [--timeline FILE.svg|.png] [--trace FILE.json] [--paje FILE]\n"
           "         [--load FILE.c|FILE.so] [--sensitivity]\n"
@@ -56,7 +61,8 @@ static void print_tune_usage(void)
 static const int run_accepts[] = {
     SC_OPT_PLATFORM, SC_OPT_NP, SC_OPT_MAPPING, SC_OPT_MPI_PROGRAM, SC_OPT_NO_PAYLOAD,
     SC_OPT_TRACE_OPS, SC_OPT_PACK, SC_OPT_FORMAT, SC_OPT_TURNING_FROM, SC_OPT_DATA,
-    SC_OPT_TIMELINE, SC_OPT_TRACE, SC_OPT_PAJE, SC_OPT_LOAD, SC_OPT_SENSITIVITY, SC_OPT_HELP, 0};
+    SC_OPT_TIMELINE, SC_OPT_TRACE, SC_OPT_PAJE, SC_OPT_LOAD, SC_OPT_SENSITIVITY,
+    SC_OPT_OBJECTIVE, SC_OPT_BUDGET, SC_OPT_HELP, 0};
 
 static const sc_run_syntax_t run_syntax = {
     .name = "run",
@@ -97,6 +103,12 @@ static sc_err_t check_run_options(const sc_run_opts_t *o)
     return SC_OK;
 }
 
+/* --mapping partition or greedy: pi from the program's graph. */
+static int partitions(const char *mapping)
+{
+    return !strcmp(mapping, "partition") || !strcmp(mapping, "greedy");
+}
+
 /* Reads and checks the options of run or tune, before any file is read;
  * sets *done after --help. */
 static sc_err_t program_options(int argc, char **argv, int tune, sc_run_opts_t *o, int *done)
@@ -115,10 +127,17 @@ static sc_err_t program_options(int argc, char **argv, int tune, sc_run_opts_t *
                         "send");
     if (!tune && (err = check_run_options(o)))
         return err;
-    if (o->mapping && (!strcmp(o->mapping, "partition") || !strcmp(o->mapping, "greedy")))
+    if (o->objective_given && !(o->mapping && partitions(o->mapping)))
+        return sc_error(SC_ERR_INPUT, "--objective says what --mapping partition or greedy "
+                                      "minimises; give one of them");
+    if (o->budget_given && o->objective != SC_OBJECTIVE_TIME)
+        return sc_error(SC_ERR_INPUT, "--budget limits --objective time's simulations; give "
+                                      "--objective time");
+    if (tune && o->mapping && partitions(o->mapping))
         return sc_error(SC_ERR_INPUT,
-                        "--mapping %s partitions one algorithm's graph; a program runs several, "
-                        "so use block, cyclic or a mapping file (simcoll map writes one)",
+                        "--mapping %s: tune measures a curve of sizes, and each size has a "
+                        "graph and a partition of its own; use block, cyclic or a mapping file "
+                        "(simcoll map writes one)",
                         o->mapping);
     const char *terminal;
     if ((err = sc_run_opts_files_distinct(o, o->mapping)) ||
@@ -135,6 +154,30 @@ typedef struct {
     int *pi;
     const char *name;
 } place_t;
+
+const sc_profile_t *sc_cli_default_profile(void)
+{
+    return sc_profile_find(DEFAULT_PROFILE);
+}
+
+sc_err_t sc_cli_program_graph(const sc_platform_t *plat, const sc_program_t *prog,
+                              const sc_profile_t *profile, int np, sc_graph_t *graph)
+{
+    sc_run_spec_t spec = {.plat = plat, .program = prog, .np = np,
+                          .profile = profile ? profile : sc_cli_default_profile()};
+    sc_program_t resolved;
+    int *node_of = malloc((size_t)np * sizeof *node_of);
+    sc_err_t err = node_of ? sc_run_resolved(&spec, &resolved)
+                           : sc_error(SC_ERR_RUN, "out of memory");
+    if (!err) {
+        /* the nodes the program was resolved with: block placement's */
+        if (!(err = sc_place(plat, np, SC_PLACE_BLOCK, node_of)))
+            err = sc_program_graph(&resolved, np, node_of, graph);
+        sc_program_destroy(&resolved);
+    }
+    free(node_of);
+    return err;
+}
 
 static sc_err_t make_place(const char *mapping, int np, place_t *pl)
 {
@@ -338,6 +381,7 @@ typedef struct {
     int argc; /* the command line, named in the traces */
     char **argv;
     FILE *after; /* --sensitivity's table and the ranges' times, printed after a table */
+    place_t *places; /* by process count */
 } program_run_t;
 
 /* --timeline, --trace or --paje: every message of the run. */
@@ -376,18 +420,70 @@ static sc_err_t check_traces(const sc_run_opts_t *o, int nnps)
     return SC_OK;
 }
 
+/* --mapping partition or greedy at np: the program's graph cut into the
+ * platform's nodes, as simcoll map PROGRAM does; its figures on stderr. */
+static sc_err_t partition_place(const program_run_t *r, int np, place_t *pl)
+{
+    const sc_run_opts_t *o = r->o;
+    sc_partitioner_t how = strcmp(o->mapping, "greedy") ? SC_PARTITIONER_MULTILEVEL
+                                                        : SC_PARTITIONER_GREEDY;
+    *pl = (place_t){SC_PLACE_BLOCK, malloc((size_t)np * sizeof *pl->pi), o->mapping};
+    sc_graph_t graph = {0};
+    double seconds = 0;
+    sc_err_t err = pl->pi ? sc_cli_program_graph(r->plat, r->prog, o->mpi, np, &graph)
+                          : sc_error(SC_ERR_RUN, "out of memory");
+    if (!err)
+        err = sc_mapping_search_graph(r->plat, &graph, how, pl->pi, &seconds);
+    if (!err && o->objective != SC_OBJECTIVE_CUT) {
+        place_t block = {SC_PLACE_BLOCK, NULL, "block"};
+        sc_run_spec_t run = program_spec(r, r->prog, np, &block);
+        run.trace = 0;
+        err = sc_cli_map_objective(r->plat, &graph, &run, o->objective, &o->budget, pl->pi);
+    }
+    double cut = 0, block = 0;
+    if (!err && !(err = sc_cli_graph_cut(r->plat, &graph, SC_PLACE_BLOCK, pl->pi, &cut, NULL,
+                                         NULL)) &&
+        !(err = sc_cli_graph_cut(r->plat, &graph, SC_PLACE_BLOCK, NULL, &block, NULL, NULL))) {
+        char at_cut[32], at_block[32], total[32];
+        sc_format_bytes(cut, at_cut, sizeof at_cut);
+        sc_format_bytes(block, at_block, sizeof at_block);
+        sc_format_bytes(graph.total_weight, total, sizeof total);
+        fprintf(stderr, "simcoll: --mapping %s at np %d: %s of %s between nodes (block placement "
+                        "%s); %.3g s to partition\n",
+                o->mapping, np, at_cut, total, at_block, seconds);
+        sc_bottleneck_t load[2];
+        if (o->objective_given &&
+            !(err = sc_cli_graph_load(r->plat, &graph, SC_PLACE_BLOCK, pl->pi, &load[0])) &&
+            !(err = sc_cli_graph_load(r->plat, &graph, SC_PLACE_BLOCK, NULL, &load[1]))) {
+            sc_format_bytes(load[0].load, at_cut, sizeof at_cut);
+            sc_format_bytes(load[1].load, at_block, sizeof at_block);
+            fprintf(stderr, "simcoll: --objective %s at np %d: the busiest node's link carries %s "
+                            "(block placement %s)\n",
+                    sc_objective_name(o->objective), np, at_cut, at_block);
+        }
+    }
+    sc_graph_destroy(&graph);
+    if (err) {
+        free(pl->pi);
+        pl->pi = NULL;
+    }
+    return err;
+}
+
 /* Everything is checked before the first simulation starts, but for
- * what packing makes of the program, which needs simulations to tune. */
+ * what packing makes of the program, which needs simulations to tune;
+ * the places of the runs are worked out here, once. */
 static sc_err_t check_runs(const program_run_t *r, const int *nps, int nnps)
 {
     sc_err_t err = SC_OK;
     for (int i = 0; i < nnps && !err; i++) {
-        place_t pl;
-        if (!(err = make_place(r->o->mapping, nps[i], &pl))) {
-            sc_run_spec_t spec = program_spec(r, r->prog, nps[i], &pl);
+        place_t *pl = &r->places[i];
+        err = r->o->mapping && partitions(r->o->mapping) ? partition_place(r, nps[i], pl)
+                                                          : make_place(r->o->mapping, nps[i], pl);
+        if (!err) {
+            sc_run_spec_t spec = program_spec(r, r->prog, nps[i], pl);
             err = sc_run_check(&spec);
         }
-        free(pl.pi);
     }
     return err;
 }
@@ -548,31 +644,28 @@ static sc_err_t write_run_traces(const program_run_t *r, const sc_run_spec_t *sp
 
 /* The program at np, packed or not, into rows[*nrows] (unless --pack show,
  * which runs nothing); counts a wrong result in *invalid. */
-static sc_err_t run_at(const program_run_t *r, int np, sc_program_report_row_t *rows,
-                       int *nrows, int *invalid)
+static sc_err_t run_at(const program_run_t *r, int np, const place_t *pl,
+                       sc_program_report_row_t *rows, int *nrows, int *invalid)
 {
     const sc_run_opts_t *o = r->o;
-    place_t pl;
     sc_program_t packed = {0};
     const sc_program_t *runs = r->prog;
-    sc_err_t err = make_place(o->mapping, np, &pl);
-    if (err)
-        return err;
+    sc_err_t err = SC_OK;
     if (o->pack != SC_PACK_NONE) {
-        err = pack_at(r, np, &pl, &packed);
+        err = pack_at(r, np, pl, &packed);
         runs = &packed;
     }
     if (!err && o->pack != SC_PACK_SHOW) {
-        sc_run_spec_t spec = program_spec(r, runs, np, &pl);
+        sc_run_spec_t spec = program_spec(r, runs, np, pl);
         spec.messages = shows_messages(o);
         sc_program_report_row_t *row = &rows[*nrows];
         *row = (sc_program_report_row_t){.program = o->program, .platform = r->plat->name,
-                                         .np = np, .mapping = pl.name,
+                                         .np = np, .mapping = pl->name,
                                          .pack = o->pack == SC_PACK_AUTO ? "auto" : "none"};
         if (!(err = sc_run(&spec, &row->result))) {
             (*nrows)++;
             *invalid += row->result.valid == 0;
-            err = write_run_traces(r, &spec, row, &pl);
+            err = write_run_traces(r, &spec, row, pl);
             if (!err && o->sensitivity)
                 err = sc_sensitivity_print(r->after, o->platform, &spec, &row->result);
             if (!err && r->plat->nranges)
@@ -581,7 +674,6 @@ static sc_err_t run_at(const program_run_t *r, int np, sc_program_report_row_t *
         }
     }
     sc_program_destroy(&packed);
-    free(pl.pi);
     return err;
 }
 
@@ -598,7 +690,7 @@ int sc_cli_run_program(int argc, char **argv)
     int nrows = 0;
     char *after = NULL;
     size_t after_len = 0;
-    program_run_t r = {&o, &plat, &prog, argc, argv, NULL};
+    program_run_t r = {&o, &plat, &prog, argc, argv, NULL, NULL};
     err = sc_cli_load_all(o.loads, o.nloads);
     if (err || (err = sc_platform_load("--platform", o.platform, &plat)) ||
         (err = sc_cli_program_read(o.program, &prog)) ||
@@ -606,14 +698,15 @@ int sc_cli_run_program(int argc, char **argv)
         (err = check_traces(&o, nnps)))
         goto cleanup;
     rows = calloc((size_t)nnps, sizeof *rows);
+    r.places = calloc((size_t)nnps, sizeof *r.places);
     r.after = open_memstream(&after, &after_len);
-    if (!rows || !r.after) {
+    if (!rows || !r.places || !r.after) {
         err = sc_error(SC_ERR_RUN, "out of memory");
         goto cleanup;
     }
     err = check_runs(&r, nps, nnps);
     for (int i = 0; i < nnps && !err; i++)
-        err = run_at(&r, nps[i], rows, &nrows, &invalid);
+        err = run_at(&r, nps[i], &r.places[i], rows, &nrows, &invalid);
     if (!err && o.pack != SC_PACK_SHOW) {
         sc_provenance_t prov = {o.platform, argc, argv};
         sc_program_report_print(stdout, o.format, rows, nrows, &prov);
@@ -634,6 +727,9 @@ cleanup:
     for (int i = 0; rows && i < nrows; i++)
         sc_run_result_destroy(&rows[i].result);
     free(rows);
+    for (int i = 0; r.places && i < nnps; i++)
+        free(r.places[i].pi);
+    free(r.places);
     free(nps);
     sc_program_destroy(&prog);
     sc_platform_destroy(&plat);

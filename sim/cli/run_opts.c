@@ -50,6 +50,9 @@ static const struct option all_options[] = {
     {"turning-from", required_argument, NULL, SC_OPT_TURNING_FROM},
     {"dims",         required_argument, NULL, SC_OPT_DIMS},
     {"plot",         required_argument, NULL, SC_OPT_PLOT},
+    {"matrix",       required_argument, NULL, SC_OPT_MATRIX},
+    {"objective",    required_argument, NULL, SC_OPT_OBJECTIVE},
+    {"budget",       required_argument, NULL, SC_OPT_BUDGET},
     {"help",         no_argument,       NULL, SC_OPT_HELP},
 };
 enum { NOPTIONS = sizeof all_options / sizeof all_options[0] };
@@ -86,6 +89,29 @@ static void set_mapping(const char *value, sc_run_opts_t *o)
     }
 }
 
+/* --budget: a count of simulations, or a duration of wall time. */
+static sc_err_t set_budget(const char *value, sc_map_budget_t *budget)
+{
+    *budget = (sc_map_budget_t){0, 0};
+    size_t n = strlen(value);
+    if (n && value[n - 1] >= '0' && value[n - 1] <= '9') {
+        int count;
+        if (sc_parse_int(value, "--budget", 1, 1000000, &count))
+            return sc_error(SC_ERR_INPUT,
+                            "--budget: '%s' is neither a count of simulations (1 to 1000000) "
+                            "nor a duration (30s, 500ms)",
+                            value);
+        budget->simulations = count;
+        return SC_OK;
+    }
+    if (sc_parse_duration(value, "--budget", &budget->seconds) || !(budget->seconds > 0))
+        return sc_error(SC_ERR_INPUT,
+                        "--budget: '%s' is neither a count of simulations (1 to 1000000) nor a "
+                        "duration (30s, 500ms)",
+                        value);
+    return SC_OK;
+}
+
 /* Options whose value is a name, a number or a choice, checked as read. */
 static sc_err_t set_checked(int id, const char *value, sc_run_opts_t *o)
 {
@@ -93,6 +119,7 @@ static sc_err_t set_checked(int id, const char *value, sc_run_opts_t *o)
     static const char *const curve_formats[] = {"table", "csv", NULL}; /* tune: no JSON */
     static const char *const partitioners[] = {"multilevel", "greedy", NULL};
     static const char *const packs[] = {"none", "auto", "show", NULL};
+    static const char *const objectives[] = {"cut", "bottleneck", "time", NULL};
     int index;
     size_t bytes;
     sc_err_t err;
@@ -102,6 +129,14 @@ static sc_err_t set_checked(int id, const char *value, sc_run_opts_t *o)
         if (!(err = sc_cli_choice(value, "--partitioner", partitioners, &index)))
             o->map.partitioner = index ? SC_PARTITIONER_GREEDY : SC_PARTITIONER_MULTILEVEL;
         return err;
+    case SC_OPT_OBJECTIVE:
+        o->objective_given = 1;
+        if (!(err = sc_cli_choice(value, "--objective", objectives, &index)))
+            o->objective = (sc_objective_t)index;
+        return err;
+    case SC_OPT_BUDGET:
+        o->budget_given = 1;
+        return set_budget(value, &o->budget);
     case SC_OPT_ROOT:
         o->root_given = 1;
         return sc_parse_int(value, "--root", 0, 1 << 30, &o->root);
@@ -162,6 +197,7 @@ static sc_err_t set_option(int id, const char *value, sc_run_opts_t *o)
     case SC_OPT_MACHINEFILE: o->machinefile = value; break;
     case SC_OPT_RANKFILE: o->rankfile = value; break;
     case SC_OPT_PLOT: o->plot = value; break;
+    case SC_OPT_MATRIX: o->matrix = value; break;
     case SC_OPT_TIMELINE: o->timeline = value; break;
     case SC_OPT_TRACE: o->trace = value; break;
     case SC_OPT_PAJE: o->paje = value; break;
@@ -213,7 +249,8 @@ sc_err_t sc_run_opts_parse(const sc_run_syntax_t *syntax, int argc, char **argv,
     struct option longopts[NOPTIONS + 1];
     select_options(syntax->options, longopts);
     *o = (sc_run_opts_t){.format = SC_FORMAT_TABLE, .payload = 1, .op = SC_OP_SUM,
-                         .type = SC_TYPE_DOUBLE, .turning_from = SC_TURNING_FROM_PATENT};
+                         .type = SC_TYPE_DOUBLE, .turning_from = SC_TURNING_FROM_PATENT,
+                         .budget = {SC_MAP_BUDGET_SIMULATIONS, 0}};
     *done = 0;
     opterr = 0;
     optind = 0; /* GNU: restart parsing (sc_cli_main may run more than once) */
@@ -265,10 +302,10 @@ sc_err_t sc_run_opts_files_distinct(const sc_run_opts_t *o, const char *mapping)
     /* inputs, then outputs: the order the commands have always named them */
     const sc_file_role_t files[] = {
         {"--platform", o->platform, 0},    {"the program", o->program, 0},
-        {"--mapping", mapping, 0},         {"--trace-ops", o->trace_ops, 1},
-        {"--timeline", o->timeline, 1},    {"--trace", o->trace, 1},
-        {"--paje", o->paje, 1},            {"-o", o->out, 1},
-        {"--plot", o->plot, 1},            {"--machinefile", o->machinefile, 1},
-        {"--rankfile", o->rankfile, 1}};
+        {"--mapping", mapping, 0},         {"--matrix", o->matrix, 0},
+        {"--trace-ops", o->trace_ops, 1},  {"--timeline", o->timeline, 1},
+        {"--trace", o->trace, 1},          {"--paje", o->paje, 1},
+        {"-o", o->out, 1},                 {"--plot", o->plot, 1},
+        {"--machinefile", o->machinefile, 1}, {"--rankfile", o->rankfile, 1}};
     return sc_files_distinct(files, (int)(sizeof files / sizeof files[0]));
 }

@@ -5,6 +5,7 @@
 #ifndef SC_CLI_RUN_OPTS_H
 #define SC_CLI_RUN_OPTS_H
 
+#include "algorithms/mapping/objective.h"
 #include "algorithms/mapping/partition.h"
 #include "algorithms/profiles/profiles.h"
 #include "args.h"
@@ -26,6 +27,15 @@ typedef struct {
     sc_partitioner_t partitioner;
 } sc_map_choice_t;
 
+/* --budget of --objective time: simulations, or seconds of wall time
+ * (the other 0: not limited by it). By default 24 simulations: a second
+ * each for a program of 64 ranks (halo.prog on gige.xml). */
+#define SC_MAP_BUDGET_SIMULATIONS 24
+typedef struct {
+    long simulations;
+    double seconds;
+} sc_map_budget_t;
+
 /* --pack of simcoll run. */
 typedef enum { SC_PACK_NONE, SC_PACK_AUTO, SC_PACK_SHOW } sc_pack_t;
 
@@ -37,6 +47,9 @@ typedef struct {
     sc_map_choice_t map;          /* as understood (the collective run, map) */
     int mapping_greedy;           /* --mapping greedy was given */
     int partitioner_given;
+    sc_objective_t objective;     /* map, run: what the partition minimises */
+    int objective_given, budget_given;
+    sc_map_budget_t budget;
     int root;
     sc_op_t op;
     sc_type_t type;
@@ -56,7 +69,8 @@ typedef struct {
     int nloads;
     sc_pack_t pack;
     double turning_from; /* where --pack and tune look for the turning point */
-    const char *program; /* run: the file */
+    const char *program; /* run, map: the file */
+    const char *matrix;  /* map: a traffic matrix */
 } sc_run_opts_t;
 
 /* The options, by what getopt_long returns for them. The letters are
@@ -96,7 +110,10 @@ enum {
     SC_OPT_PACK,
     SC_OPT_TURNING_FROM,
     SC_OPT_DIMS,
-    SC_OPT_PLOT
+    SC_OPT_PLOT,
+    SC_OPT_MATRIX,
+    SC_OPT_OBJECTIVE,
+    SC_OPT_BUDGET
 };
 
 /* How one command reads its arguments. */

@@ -5,6 +5,7 @@
 #define SC_CLI_RUN_SETUP_H
 
 #include "algorithms/mapping/graph.h"
+#include "algorithms/mapping/objective.h"
 #include "algorithms/registry.h"
 #include "run_opts.h"
 #include "sim/engine/engine.h"
@@ -35,5 +36,20 @@ typedef struct {
  * memo. */
 sc_err_t sc_cli_make_layout(const sc_platform_t *plat, const sc_algo_t *algo, int np, int root,
                             const sc_map_choice_t *choice, sc_graph_t *graph, sc_layout_t *out);
+
+/* The weight of `graph`, whose vertices are positions, between nodes
+ * (*cut), between the platform's largest groups of nodes (*top_cut unless
+ * NULL) and between sockets (*socket_cut unless NULL) when MPI places the
+ * ranks by `placement` and the rank in slot i plays position pi[i] (pi
+ * NULL: position i), as sc_run lays a spec out. */
+sc_err_t sc_cli_graph_cut(const sc_platform_t *plat, const sc_graph_t *graph,
+                          sc_placement_t placement, const int *pi, double *cut, double *top_cut,
+                          double *socket_cut);
+
+/* The same layout's bottleneck (algorithms/mapping/objective.h): the
+ * bytes through the busiest node's link, how many nodes carry that much,
+ * the cut. */
+sc_err_t sc_cli_graph_load(const sc_platform_t *plat, const sc_graph_t *graph,
+                           sc_placement_t placement, const int *pi, sc_bottleneck_t *load);
 
 #endif

@@ -24,14 +24,17 @@ int main(int argc, char **argv)
     sc_suite_loggp();
     sc_suite_collectives();
     sc_suite_mapping();
+    sc_suite_objective();
     sc_suite_variants();
     sc_suite_mapfile();
+    sc_suite_matrix();
     sc_suite_measurements();
     sc_suite_calibrate();
     sc_suite_profiles();
     sc_suite_reduce();
     sc_suite_early();
     sc_suite_program();
+    sc_suite_program_graph();
     sc_suite_program_run();
     sc_suite_trace();
     sc_suite_replay();

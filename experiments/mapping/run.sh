@@ -1,0 +1,74 @@
+#!/bin/sh
+# Regenerates results/mapping.csv of this experiment: the simulated time of
+# each shipped program (experiments/packing/*.prog) and of bruck,
+# allreduce-rhrd and bcast-binomial (2 KiB) under MPI's block placement and
+# under the mappings of the three objectives (cut, bottleneck, time), on
+# gige.xml and ib4x.xml at the process counts of NPS (default 64 512; a
+# count beyond a platform's 64 cores runs on the platform grown to as many
+# 8-core nodes as it needs, simcoll platform --like). --objective time
+# gets BUDGET simulations (default 12). PLATFORMS, PROGRAMS and ALGOS
+# choose fewer of each (the names above). Programs run sizes only
+# (--no-payload): the times are the same, and broadcast.prog's buffers at
+# 512 ranks would not fit in memory.
+# Takes about 4 minutes at 64 ranks on one core; at 512 a broadcast.prog
+# simulation takes minutes.
+# usage: experiments/mapping/run.sh [path/to/simcoll]
+# SPDX-License-Identifier: GPL-2.0-or-later
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+simcoll=${1:-$top/build/simcoll}
+[ -x "$simcoll" ] || { echo "run.sh: build simcoll first (./setup.sh)" >&2; exit 2; }
+nps=${NPS:-64 512}
+budget=${BUDGET:-12}
+platforms=${PLATFORMS-gige ib4x}
+programs=${PROGRAMS-halo cg cg-pipelined broadcast}
+algos=${ALGOS-bruck allreduce-rhrd bcast-binomial}
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+mkdir -p "$here/results"
+out=$here/results/mapping.csv
+export SIMCOLL_PLATFORM_PATH="$top/platforms"
+
+# Seconds of the run's row: column `col` of the second CSV line.
+field() { awk -F, -v col="$1" 'NR == 2 { print $col }'; }
+
+echo "platform,np,case,block_s,cut_s,bottleneck_s,time_s,time_simulations,time_steps,time_wall_s" \
+    > "$scratch/mapping.csv"
+for platform in $platforms; do
+    for np in $nps; do
+        file=$platform.xml
+        if [ "$np" -gt 64 ]; then
+            file=$scratch/$platform-$np.xml
+            "$simcoll" platform --like $platform.xml --nodes $(((np + 7) / 8)) -o "$file"
+        fi
+        for prog in $programs; do
+            run() { "$simcoll" run --platform "$file" --np "$np" --no-payload --format csv "$@" \
+                        "$top/experiments/packing/$prog.prog" | field 7; }
+            block=$(run --mapping block)
+            cut=$(run --mapping partition 2>/dev/null)
+            bottleneck=$(run --mapping partition --objective bottleneck 2>/dev/null)
+            time=$(run --mapping partition --objective time --budget "$budget" 2>"$scratch/err")
+            summary=$(grep -- '--objective time: .* simulations took' "$scratch/err")
+            echo "$platform,$np,$prog.prog,$block,$cut,$bottleneck,$time,$(echo "$summary" |
+                sed -E 's/.*time: ([0-9]+) simulations took ([0-9.e+-]+) s, ([0-9]+) step.*/\1,\3,\2/')" \
+                >> "$scratch/mapping.csv"
+        done
+        for algo in $algos; do
+            run() { "$simcoll" --platform "$file" --np "$np" --algo $algo --format csv "$@" | field 8; }
+            block=$(run --mapping block)
+            cut=$(run --mapping partition)
+            "$simcoll" map --platform "$file" --np "$np" --algo $algo --objective bottleneck \
+                -o "$scratch/bottleneck.txt" 2>/dev/null
+            "$simcoll" map --platform "$file" --np "$np" --algo $algo --objective time \
+                --budget "$budget" -o "$scratch/time.txt" 2>"$scratch/err"
+            summary=$(grep -- '--objective time: .* simulations took' "$scratch/err")
+            echo "$platform,$np,$algo,$block,$cut,$(run --mapping "$scratch/bottleneck.txt"),$(run \
+                --mapping "$scratch/time.txt"),$(echo "$summary" |
+                sed -E 's/.*time: ([0-9]+) simulations took ([0-9.e+-]+) s, ([0-9]+) step.*/\1,\3,\2/')" \
+                >> "$scratch/mapping.csv"
+        done
+    done
+done
+mv "$scratch/mapping.csv" "$out"
+column -s, -t "$out"
