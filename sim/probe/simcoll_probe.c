@@ -1,5 +1,5 @@
-/* simcoll-probe: the point-to-point measurements simcoll calibrate needs,
- * taken with the cluster's own MPI library, in one file it reads directly.
+/* simcoll-probe: the measurements simcoll calibrate (and simcoll validate)
+ * need, taken with the cluster's own MPI library, in one file they read.
  *
  * Run it under mpirun with ranks on at least two nodes (and, to measure
  * between sockets, two ranks of a node on different sockets). Rank 0 picks
@@ -75,6 +75,9 @@ typedef struct {
 static int me, nranks;
 static place_t *places;
 static char *buffer;
+/* -o FILE is written as FILE.part and renamed when complete: a run that
+ * fails leaves no file that looks whole. */
+static char *partial;
 
 static void die(const char *fmt, ...)
 {
@@ -84,6 +87,8 @@ static void die(const char *fmt, ...)
         fputs("simcoll-probe: ", stderr);
         vfprintf(stderr, fmt, ap);
         fputc('\n', stderr);
+        if (partial)
+            remove(partial);
     }
     va_end(ap);
     MPI_Abort(MPI_COMM_WORLD, 2);
@@ -603,8 +608,17 @@ int main(int argc, char **argv)
         die("needs at least 2 ranks (mpirun -np 2 or more), got %d", nranks);
     gather_places(&o);
     FILE *f = stdout;
-    if (me == 0 && o.out && !(f = fopen(o.out, "w")))
-        die("-o '%s': cannot write it", o.out);
+    if (me == 0 && o.out) {
+        size_t len = strlen(o.out) + sizeof ".part";
+        if (!(partial = malloc(len)))
+            die("out of memory");
+        snprintf(partial, len, "%s.part", o.out);
+        if (!(f = fopen(partial, "w"))) {
+            free(partial);
+            partial = NULL;
+            die("-o '%s': cannot write it", o.out);
+        }
+    }
     buffer = malloc((size_t)o.max_size);
     double *samples = malloc((size_t)o.reps * sizeof *samples);
     if (!buffer || !samples)
@@ -620,8 +634,9 @@ int main(int argc, char **argv)
     if (!o.skip_p2p)
         measure_streams(f, &o);
     measure_collectives(f, &o);
-    if (me == 0 && f != stdout && fclose(f) != 0)
+    if (me == 0 && f != stdout && (fclose(f) != 0 || rename(partial, o.out) != 0))
         die("-o '%s': cannot write it", o.out);
+    free(partial);
     free(samples);
     free(buffer);
     free(places);
