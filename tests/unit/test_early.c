@@ -50,6 +50,7 @@ static void test_exact(void)
     const sc_platform_t *plat = sc_test_platform(BIG);
     static const size_t elems[] = {1, 3000};
     int runs = 0;
+    long cases_run = 0; /* under sampling, one in k in turn (sc_test_sampled) */
     for (int a = 0; a < 2; a++)
         for (int np = 1; plat && np <= 100; np = np < 33 ? np + 1 : np == 33 ? 64 : np + 36) {
             const sc_algo_t *early = sc_algo_find(a ? "reduce-early" : "allreduce-early");
@@ -58,6 +59,8 @@ static void test_exact(void)
             int ncases = decider_cases(np, cases);
             for (int c = -1; c < ncases; c++)
                 for (int e = 0; e < 2; e++) {
+                    if (!sc_test_sampled(cases_run++))
+                        continue;
                     sc_op_t op = deciding_ops[(np + c + e + 1) % 4];
                     sc_run_spec_t spec = {.plat = plat,
                                           .algo = early,
@@ -90,7 +93,7 @@ static void test_exact(void)
                 }
         }
     printf(" [%d runs] ", runs);
-    CU_ASSERT_TRUE(runs >= 2 * 35 * 8 * 2);
+    CU_ASSERT_TRUE(runs >= 2 * 35 * 8 * 2 / sc_test_sample());
 }
 
 /* Without a decider the algorithm is MPICH's recursive doubling, message
@@ -207,9 +210,12 @@ static void test_speculation(void)
     static const sc_extreme_t fixed = {3, 0}, moving = {SC_DECIDER_LAST, 0.3}, always = {0, 1};
     const sc_extreme_t *cases[] = {NULL, &fixed, &moving, &always};
     int runs = 0;
+    long cases_run = 0; /* under sampling, one in k in turn (sc_test_sampled) */
     for (int np = 1; plat && np <= 100; np = np < 33 ? np + 1 : np == 33 ? 64 : np + 36)
         for (int c = 0; c < 4; c++)
             for (int e = 0; e < 2; e++) {
+                if (!sc_test_sampled(cases_run++))
+                    continue;
                 sc_op_t op = (np + c + e) % 2 ? SC_OP_MAX : SC_OP_MIN;
                 sc_type_t type = (np + c) % 3 ? SC_TYPE_INT : SC_TYPE_DOUBLE;
                 sc_program_t prog;
@@ -253,7 +259,7 @@ static void test_speculation(void)
                 sc_program_destroy(&prog);
             }
     printf(" [%d runs] ", runs);
-    CU_ASSERT_TRUE(runs >= 35 * 8);
+    CU_ASSERT_TRUE(runs >= 35 * 8 / sc_test_sample());
 }
 
 /* A bet that holds costs a broadcast and a one-int check instead of the

@@ -382,6 +382,7 @@ static void test_shipped_platforms(void)
                                         "tests/platforms/uneven.xml"};
     static const int nps[] = {3, 6, 11, 13, 24, 29, 63};
     static const size_t sizes[] = {8, 9000 * 8};
+    long cases = 0; /* under sampling, one in k in turn (sc_test_sampled) */
     for (size_t f = 0; f < sizeof plats / sizeof plats[0]; f++) {
         const sc_platform_t *plat = sc_test_platform(plats[f]);
         for (const sc_algo_t *a = sc_algos; plat && a->name; a++)
@@ -390,7 +391,8 @@ static void test_shipped_platforms(void)
                 for (int pl = 0; pl < 2; pl++)
                     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
                         int np = nps[i];
-                        if (np > plat->total_cores || sc_algo_check(a, np) != SC_OK)
+                        if (np > plat->total_cores || sc_algo_check(a, np) != SC_OK ||
+                            !sc_test_sampled(cases++))
                             continue;
                         sc_run_spec_t spec = {.plat = plat, .algo = a, .np = np,
                                               .bytes = sizes[s], .root = np / 2,
@@ -483,6 +485,7 @@ static void test_ring_segmented(void)
     };
     static const int nps[] = {2, 3, 4, 5, 7, 8, 13, 16, 24, 29, 64, 65};
     int runs = 0;
+    long cases = 0; /* under sampling, one in k in turn (sc_test_sampled) */
     for (size_t a = 0; a < sizeof algos / sizeof algos[0]; a++)
         for (size_t i = 0; i < sizeof nps / sizeof nps[0]; i++)
             for (int t = 0; t < SC_NTYPES; t++) {
@@ -497,6 +500,8 @@ static void test_ring_segmented(void)
                 }
                 size_t nlengths = a < 2 && p > 16 ? 6 : sizeof n / sizeof n[0];
                 for (size_t j = 0; j < nlengths; j++) {
+                    if (!sc_test_sampled(cases++))
+                        continue;
                     sc_run_spec_t spec = {.plat = plat, .algo = &algos[a], .np = nps[i],
                                           .bytes = n[j] * sc_type_size((sc_type_t)t),
                                           .op = (sc_op_t)((j + i) % 2 ? SC_OP_SUM : SC_OP_MAX),
