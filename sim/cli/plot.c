@@ -18,14 +18,11 @@
 /* OUT.gp: the script itself, whole or not at all. */
 static sc_err_t write_script_file(const char *option, const char *path, const char *script)
 {
-    sc_outputs_t *outs = sc_outputs_new();
-    FILE *f = NULL;
-    sc_err_t err =
-        outs ? sc_outputs_add(outs, option, path, &f) : sc_error(SC_ERR_RUN, "out of memory");
-    if (err) {
-        sc_outputs_discard(outs);
+    sc_outputs_t *outs;
+    FILE *f;
+    sc_err_t err = sc_output_open(option, path, &outs, &f);
+    if (err)
         return err;
-    }
     fputs(script, f);
     return sc_outputs_commit(outs);
 }
@@ -45,10 +42,9 @@ sc_err_t sc_gnuplot(const char *option, const char *path, const char *script)
             unlink(script_path);
         return sc_error(SC_ERR_RUN, "%s %s: cannot write gnuplot's script in /tmp", option, path);
     }
-    sc_outputs_t *outs = sc_outputs_new();
-    FILE *out = NULL;
-    sc_err_t err =
-        outs ? sc_outputs_add(outs, option, path, &out) : sc_error(SC_ERR_RUN, "out of memory");
+    sc_outputs_t *outs;
+    FILE *out;
+    sc_err_t err = sc_output_open(option, path, &outs, &out);
     char command[64];
     snprintf(command, sizeof command, "gnuplot %s 2>/dev/null", script_path);
     FILE *g = !err ? popen(command, "r") : NULL;

@@ -352,14 +352,11 @@ int sc_cli_new_algo(int argc, char **argv)
     for (char *c = fn; *c; c++)
         if (*c == '-')
             *c = '_';
-    sc_outputs_t *outs = sc_outputs_new();
-    FILE *f = NULL;
-    sc_err_t err =
-        outs ? sc_outputs_add(outs, "-o", path, &f) : sc_error(SC_ERR_RUN, "out of memory");
-    if (err) {
-        sc_outputs_discard(outs);
+    sc_outputs_t *outs;
+    FILE *f;
+    sc_err_t err = sc_output_open("-o", path, &outs, &f);
+    if (err)
         return sc_cli_fail(err);
-    }
     int c = (int)kind->collective;
     fprintf(f,
             "/* %s: a %s algorithm of my own, for simcoll.\n"

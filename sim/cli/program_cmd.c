@@ -333,14 +333,11 @@ static void print_intervals(const intervals_t *ivs, int np)
 static sc_err_t write_trace(const char *path, const sc_program_t *prog,
                             const sc_run_result_t *res)
 {
-    sc_outputs_t *outs = sc_outputs_new();
+    sc_outputs_t *outs;
     FILE *f;
-    sc_err_t err = outs ? sc_outputs_add(outs, "--trace-ops", path, &f)
-                        : sc_error(SC_ERR_RUN, "out of memory");
-    if (err) {
-        sc_outputs_discard(outs);
+    sc_err_t err = sc_output_open("--trace-ops", path, &outs, &f);
+    if (err)
         return err;
-    }
     fprintf(f, "index,line,statement,algo,size_bytes,start_s,end_s,inter_node_bytes,"
                "intra_node_bytes,inter_node_messages,intra_node_messages,valid\n");
     for (long k = 0; k < res->nops; k++) {

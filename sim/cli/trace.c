@@ -50,14 +50,11 @@ static double arrived(const sc_msg_record_t *m)
 sc_err_t sc_trace_write_json(const char *option, const char *path, const sc_trace_info_t *info,
                              const sc_run_result_t *res)
 {
-    sc_outputs_t *outs = sc_outputs_new();
-    FILE *f = NULL;
-    sc_err_t err =
-        outs ? sc_outputs_add(outs, option, path, &f) : sc_error(SC_ERR_RUN, "out of memory");
-    if (err) {
-        sc_outputs_discard(outs);
+    sc_outputs_t *outs;
+    FILE *f;
+    sc_err_t err = sc_output_open(option, path, &outs, &f);
+    if (err)
         return err;
-    }
     double t0 = first_start(info, res);
     fputs("{\"displayTimeUnit\": \"ns\",\n \"otherData\": {\"title\": ", f);
     sc_json_string(f, info->title);
@@ -203,12 +200,10 @@ sc_err_t sc_trace_write_paje(const char *option, const char *path, const sc_trac
     }
     qsort(ev, (size_t)n, sizeof *ev, by_time);
 
-    sc_outputs_t *outs = sc_outputs_new();
-    FILE *f = NULL;
-    sc_err_t err =
-        outs ? sc_outputs_add(outs, option, path, &f) : sc_error(SC_ERR_RUN, "out of memory");
+    sc_outputs_t *outs;
+    FILE *f;
+    sc_err_t err = sc_output_open(option, path, &outs, &f);
     if (err) {
-        sc_outputs_discard(outs);
         free(ev);
         return err;
     }

@@ -323,6 +323,19 @@ static void discard_one(output_t *o)
     o->mem = NULL;
 }
 
+sc_err_t sc_output_open(const char *option, const char *path, sc_outputs_t **outs, FILE **f)
+{
+    *f = NULL;
+    *outs = sc_outputs_new();
+    sc_err_t err = *outs ? sc_outputs_add(*outs, option, path, f)
+                         : sc_error(SC_ERR_RUN, "out of memory");
+    if (err) {
+        sc_outputs_discard(*outs);
+        *outs = NULL;
+    }
+    return err;
+}
+
 void sc_outputs_discard(sc_outputs_t *outs)
 {
     if (!outs)

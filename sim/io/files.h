@@ -37,6 +37,11 @@ sc_outputs_t *sc_outputs_new(void);
  * written. The stream belongs to the set. */
 sc_err_t sc_outputs_add(sc_outputs_t *outs, const char *option, const char *path, FILE **f);
 
+/* A set of one output, `path` given with `option`, its stream in *f:
+ * sc_outputs_new and sc_outputs_add together. On failure nothing is left
+ * behind and *outs is NULL. */
+sc_err_t sc_output_open(const char *option, const char *path, sc_outputs_t **outs, FILE **f);
+
 /* A file a command reads or writes, for sc_files_distinct. */
 typedef struct {
     const char *option; /* for messages: "--platform", "-o" */
