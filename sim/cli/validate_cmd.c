@@ -82,15 +82,7 @@ static sc_err_t parse(int argc, char **argv, validate_opts_t *o, int *first_file
         case OPT_PLATFORM: o->platform = optarg; break;
         case OPT_MPI: err = sc_cli_profile(optarg, &o->mpi); break;
         case OPT_ALGO: o->algo = optarg; break;
-        case OPT_NP: {
-            char *end;
-            long n = strtol(optarg, &end, 10);
-            if (!*optarg || *end || n < 1 || n > 1 << 24)
-                err = sc_error(SC_ERR_INPUT, "--np: '%s' is not an integer in 1..%d", optarg,
-                               1 << 24);
-            o->np = (int)n;
-            break;
-        }
+        case OPT_NP: err = sc_parse_int(optarg, "--np", 1, 1 << 24, &o->np); break;
         case OPT_MAPPING:
             if (!(err = sc_cli_choice(optarg, "--mapping", mappings, &index)))
                 o->placement = index ? SC_PLACE_CYCLIC : SC_PLACE_BLOCK;
