@@ -801,7 +801,8 @@ sc_err_t sc_calibrate_fit(const sc_fit_spec_t *spec, const sc_series_t *series, 
      * a small part of what the node's memory carries for all its cores at
      * once: the flow factor, which bounds each message alone. */
     const char *factor_name = spec->shared_memory ? "flow factor" : "factor";
-    double most = spec->shared_memory ? 1 : 2;
+    const char *param = spec->shared_memory ? "flow-factor" : "bandwidth-factor";
+    double most = sc_param_find(param, strlen(param), SC_AT_INTRA)->max; /* files' bound */
     sc_piecewise_t *pair_factor =
         spec->shared_memory ? &lv->flow_factor : &lv->bandwidth_factor;
     lv->bandwidth_factor = lv->flow_factor = (sc_piecewise_t){0};
