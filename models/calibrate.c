@@ -10,29 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The time a piece carrying `data` bytes holds the level's link, the
- * bandwidth shared: its wire bytes over the bandwidth. */
-static double link_time(const sc_level_t *lv, size_t header, size_t data)
-{
-    return round((double)(data + header) / sc_level_bandwidth_factor(lv, data)) /
-           lv->bandwidth_Bps;
-}
-
-/* The least time the piece takes at its flow bound, 0 without one. */
-static double flow_time(const sc_level_t *lv, size_t header, size_t data)
-{
-    double bound = sc_level_flow_bound(lv, data);
-    return bound > 0 ? (double)(data + header) / bound : 0;
-}
-
-/* A level's wire time of a piece carrying `data` bytes (models/cost.c's
- * sc_wire_time, without a platform at hand). */
-static double wire(const sc_level_t *lv, size_t header, size_t data)
-{
-    return lv->latency_s * sc_level_latency_factor(lv, data) +
-           fmax(link_time(lv, header, data), flow_time(lv, header, data));
-}
-
 /* Messages per second in one direction between two nodes when `pairs`
  * cores stream at once, each busy `per_message` a message and each
  * message `flow` at its flow bound: the slowest of the cores, the
@@ -55,20 +32,24 @@ double sc_calibrate_predict(const sc_level_t *lv, size_t header, int shared_memo
 {
     size_t m = p->bytes;
     double os = sc_level_send_overhead(lv, m), orr = sc_level_recv_overhead(lv, m);
-    double link = link_time(lv, header, m), flow = flow_time(lv, header, m);
+    double link = sc_level_link_time(lv, header, m), flow = sc_level_flow_time(lv, header, m);
     int pairs = s->pairs > 0 ? s->pairs : 1;
     switch (s->kind) {
     case SC_MEASURE_LATENCY:
     case SC_MEASURE_PINGPING:
-        return os + (m <= lv->eager_limit ? wire(lv, header, m)
-                                          : 2 * wire(lv, header, 0) + wire(lv, header, m)) +
+        return os +
+               (m <= lv->eager_limit
+                    ? sc_level_wire_time(lv, header, m)
+                    : 2 * sc_level_wire_time(lv, header, 0) + sc_level_wire_time(lv, header, m)) +
                orr;
     case SC_MEASURE_SEND_OVERHEAD:
         return os;
     case SC_MEASURE_RECV_OVERHEAD:
         /* A rendezvous message has only announced itself: the receive
          * answers, and the data comes. */
-        return m <= lv->eager_limit ? orr : wire(lv, header, 0) + wire(lv, header, m) + orr;
+        return m <= lv->eager_limit
+                   ? orr
+                   : sc_level_wire_time(lv, header, 0) + sc_level_wire_time(lv, header, m) + orr;
     case SC_MEASURE_BANDWIDTH:
     case SC_MEASURE_MESSAGE_RATE: /* senders busy o_s a message, receivers o_r */
         return (double)m * stream_rate(lv, pairs, os > orr ? os : orr, flow, link);

@@ -34,16 +34,7 @@ double sc_wire_bytes(const sc_platform_t *plat, const sc_level_t *lv, size_t dat
 
 double sc_wire_time(const sc_platform_t *plat, const sc_level_t *lv, size_t data)
 {
-    /* The latency factor goes by the data, as the bandwidth factor does;
-     * without one it is 1 and L * 1 is L, bit for bit. */
-    double transfer = sc_wire_bytes(plat, lv, data) / lv->bandwidth_Bps;
-    double bound = sc_level_flow_bound(lv, data);
-    if (bound > 0) {
-        double flow = (double)(data + plat->header_bytes) / bound;
-        if (flow > transfer)
-            transfer = flow;
-    }
-    return lv->latency_s * sc_level_latency_factor(lv, data) + transfer;
+    return sc_level_wire_time(lv, plat->header_bytes, data);
 }
 
 static double transfer(const sc_model_t *model, const sc_level_t *lv, size_t bytes)

@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "platform.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +63,25 @@ double sc_level_latency_factor(const sc_level_t *lv, size_t bytes)
 double sc_level_flow_bound(const sc_level_t *lv, size_t bytes)
 {
     return sc_piecewise_at(&lv->flow_factor, bytes, 0) * lv->bandwidth_Bps;
+}
+
+double sc_level_link_time(const sc_level_t *lv, size_t header, size_t data)
+{
+    return round((double)(data + header) / sc_level_bandwidth_factor(lv, data)) /
+           lv->bandwidth_Bps;
+}
+
+double sc_level_flow_time(const sc_level_t *lv, size_t header, size_t data)
+{
+    double bound = sc_level_flow_bound(lv, data);
+    return bound > 0 ? (double)(data + header) / bound : 0;
+}
+
+double sc_level_wire_time(const sc_level_t *lv, size_t header, size_t data)
+{
+    /* Without a latency factor it is 1, and L * 1 is L bit for bit. */
+    return lv->latency_s * sc_level_latency_factor(lv, data) +
+           fmax(sc_level_link_time(lv, header, data), sc_level_flow_time(lv, header, data));
 }
 
 const char *sc_placement_name(sc_placement_t placement)

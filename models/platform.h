@@ -93,6 +93,21 @@ double sc_level_latency_factor(const sc_level_t *lv, size_t bytes);
  * flow_factor(m) * bandwidth; 0 if only its links bound it. */
 double sc_level_flow_bound(const sc_level_t *lv, size_t bytes);
 
+/* Seconds a piece carrying `data` bytes and a header of `header` holds the
+ * level's link, its bandwidth shared: its wire bytes (header and data over
+ * the bandwidth factor, whole bytes, as SimGrid counts them) over the
+ * bandwidth. */
+double sc_level_link_time(const sc_level_t *lv, size_t header, size_t data);
+
+/* The least seconds that piece takes at the level's flow bound; 0 without
+ * one. */
+double sc_level_flow_time(const sc_level_t *lv, size_t header, size_t data);
+
+/* Seconds that piece takes alone on the level's idle route: latency *
+ * latency factor(data), then the slower of the link and flow times. The
+ * cost models (sc_wire_time) and calibrate's predictions both use it. */
+double sc_level_wire_time(const sc_level_t *lv, size_t header, size_t data);
+
 typedef struct {
     char *name;
     int cores;
