@@ -14,8 +14,9 @@
  * free(). bench/'s floors place their ranks with it too. */
 sg_host_t *sc_engine_hosts_in_order(size_t *count);
 
-/* The host of a rank on `socket` of `node` of the loaded platform: the
- * node's, or with sockets the socket's (NODE-socket-K). */
-sg_host_t sc_engine_host(const sc_platform_t *plat, int node, int socket);
+/* The host of a rank on smallest domain `domain` of `node` of the loaded
+ * platform: the node's, or with domains the domain's (NODE-KIND-K, KIND
+ * the smallest kind, socket, numa or ccx). */
+sg_host_t sc_engine_host(const sc_platform_t *plat, int node, int domain);
 
 #endif
