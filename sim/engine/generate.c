@@ -284,6 +284,13 @@ static void write_platform(FILE *f, const template_t *t, const char *template_pa
             fprintf(f, "    <prop id=\"simcoll/%s%s\" value=\"%d\"/>\n",
                     sc_domain_name((sc_domain_kind_t)d), d == SC_DOMAIN_SOCKET ? "s" : "",
                     spec->domains[d]);
+    for (int d = SC_NDOMAIN_KINDS - 1; d >= 0; d--)
+        if (spec->domain_flow[d] && spec->domain_flow[d]->n > 0) {
+            fprintf(f, "    <prop id=\"simcoll/%s/flow-factor\" value=\"",
+                    sc_domain_name((sc_domain_kind_t)d));
+            sc_piecewise_write(f, spec->domain_flow[d], 1);
+            fputs("\"/>\n", f);
+        }
     sc_platform_prop_t props[SC_MAX_PLATFORM_PROPS];
     int nprops = sc_platform_props_list(props);
     for (int i = 0; i < nprops; i++) {

@@ -32,6 +32,9 @@ typedef struct {
                                 present; 0 or 1: none. Their links start
                                 adding nothing to the memory bus (--set
                                 socket.PARAM, numa.PARAM, ccx.PARAM). */
+    /* NULL, or a level's own flow factor (simcoll/KIND/flow-factor) for
+     * the domains of that kind, which must be in `domains` */
+    const sc_piecewise_t *domain_flow[SC_NDOMAIN_KINDS];
     const char *made_by;     /* the command, for the generated-by property;
                                 NULL: "simcoll platform --like ..." */
     const char *comment;     /* more lines for the leading comment, or NULL */
