@@ -1518,7 +1518,8 @@ static const struct {
     {"recv-overhead", SC_MEASURE_RECV_OVERHEAD},
     {"bandwidth", SC_MEASURE_BANDWIDTH},
 };
-static const char *const probe_placements[] = {"intra", "socket", "inter"};
+static const char *const probe_placements[] = {"intra", "ccx", "numa", "socket", "inter"};
+enum { NPROBE_PLACEMENTS = sizeof probe_placements / sizeof probe_placements[0] };
 
 /* A row "collective NAME np bytes seconds" (OSU's average over ranks). */
 static sc_err_t probe_collective(reader_t *r, char **field, const char *line)
@@ -1584,15 +1585,16 @@ static sc_err_t parse_probe(reader_t *r)
         size_t k = 0, nk = sizeof probe_kinds / sizeof probe_kinds[0], p = 0;
         while (k < nk && strcmp(field[0], probe_kinds[k].name))
             k++;
-        while (p < 3 && strcmp(field[1], probe_placements[p]))
+        while (p < NPROBE_PLACEMENTS && strcmp(field[1], probe_placements[p]))
             p++;
         if (k == nk)
             return sc_error_at(r->where, r->line,
                                "kind '%s'; expected latency, send-overhead, "
                                "recv-overhead or bandwidth",
                                show(field[0], shown, sizeof shown));
-        if (p == 3)
-            return sc_error_at(r->where, r->line, "placement '%s'; expected intra, socket or inter",
+        if (p == NPROBE_PLACEMENTS)
+            return sc_error_at(r->where, r->line,
+                               "placement '%s'; expected intra, ccx, numa, socket or inter",
                                show(field[1], shown, sizeof shown));
         int pairs;
         size_t bytes;
