@@ -42,9 +42,8 @@ static double transfer(const sc_model_t *model, const sc_level_t *lv, size_t byt
     return sc_wire_time(model->plat, lv, bytes);
 }
 
-sc_err_t sc_model_init(sc_model_t *model, const sc_platform_t *plat, int size,
-                       const int *node_of, const int *domain_of, const int *pi,
-                       const int *pi_inv, size_t elem_size)
+sc_err_t sc_model_init(sc_model_t *model, const sc_platform_t *plat, int size, const int *node_of,
+                       const int *domain_of, const int *pi, const int *pi_inv, size_t elem_size)
 {
     *model = (sc_model_t){plat, size, node_of, domain_of, pi, pi_inv, elem_size, NULL};
     if (plat->level[SC_LEVEL_INTER].gap_s > 0) {

@@ -31,9 +31,8 @@ struct sc_model {
 
 /* Fills model; allocates nic_free if the platform's network has a gap.
  * Free with sc_model_destroy. */
-sc_err_t sc_model_init(sc_model_t *model, const sc_platform_t *plat, int size,
-                       const int *node_of, const int *domain_of, const int *pi,
-                       const int *pi_inv, size_t elem_size);
+sc_err_t sc_model_init(sc_model_t *model, const sc_platform_t *plat, int size, const int *node_of,
+                       const int *domain_of, const int *pi, const int *pi_inv, size_t elem_size);
 void sc_model_destroy(sc_model_t *model);
 
 /* Bytes a piece carrying `data` bytes occupies on the wire of level lv: the

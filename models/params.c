@@ -8,7 +8,7 @@
 #include <string.h>
 
 #define LINKS                                                                                      \
-    (SC_AT(SC_AT_INTRA) | SC_AT(SC_AT_INTER) | SC_AT(SC_AT_RACK) | SC_AT(SC_AT_SOCKET) |          \
+    (SC_AT(SC_AT_INTRA) | SC_AT(SC_AT_INTER) | SC_AT(SC_AT_RACK) | SC_AT(SC_AT_SOCKET) |           \
      SC_AT(SC_AT_NUMA) | SC_AT(SC_AT_CCX))
 #define LEVELS (SC_AT(SC_AT_INTRA) | SC_AT(SC_AT_INTER))
 #define DOMAINS (SC_AT(SC_AT_SOCKET) | SC_AT(SC_AT_NUMA) | SC_AT(SC_AT_CCX))
@@ -58,8 +58,7 @@ const sc_param_t sc_params[] = {
      * only with --latency-factor, so its default report has no such
      * note, and the row no fit_name. */
     {"latency-factor", LEVELS, SC_PARAM_PIECEWISE_FACTOR, 1, 1000, 0, SC_CARRIER_PROP, 0, NULL, 0,
-     NULL, NULL, "the multiple of the level's latency an %s message takes",
-     LEVEL(latency_factor)},
+     NULL, NULL, "the multiple of the level's latency an %s message takes", LEVEL(latency_factor)},
     /* At most 1: a message cannot pass its links' bandwidth. calibrate
      * fits it instead of the bandwidth factor on shared memory, where one
      * pair's ping-pong shows what one core copies, not what the node's
@@ -67,8 +66,9 @@ const sc_param_t sc_params[] = {
      * ORFEO). Between a node's domains a pair copies at a rate of its own
      * (ORFEO: 32.7 GB/s in one CCX, 2.8 GB/s between two CCDs), which the
      * domains' levels may give; they take shared memory's otherwise. */
-    {"flow-factor", LEVELS | DOMAINS, SC_PARAM_PIECEWISE_FACTOR, 0, 1.0, 1, SC_CARRIER_PROP, 0, NULL, 0,
-     "flow factor", "shared memory, per segment: 1 / the ping-pong's slope over the bandwidth",
+    {"flow-factor", LEVELS | DOMAINS, SC_PARAM_PIECEWISE_FACTOR, 0, 1.0, 1, SC_CARRIER_PROP, 0,
+     NULL, 0, "flow factor",
+     "shared memory, per segment: 1 / the ping-pong's slope over the bandwidth",
      "the most of the level's bandwidth one %s message moves at, whatever its links carry",
      LEVEL(flow_factor)},
     {"eager-limit", LEVELS, SC_PARAM_SIZE, 0, 0x1p40, 0, SC_CARRIER_PROP, 1, NULL, 1, NULL, NULL,
@@ -91,18 +91,15 @@ const sc_param_t sc_params[] = {
 static const struct {
     const char *name, *messages;
 } levels[SC_NAT] = {
-    [SC_AT_INTRA] = {"intra", "intra-node"}, [SC_AT_INTER] = {"inter", "inter-node"},
-    [SC_AT_NODE] = {"node", NULL},           [SC_AT_RACK] = {"rack", NULL},
+    [SC_AT_INTRA] = {"intra", "intra-node"},
+    [SC_AT_INTER] = {"inter", "inter-node"},
+    [SC_AT_NODE] = {"node", NULL},
+    [SC_AT_RACK] = {"rack", NULL},
     [SC_AT_SOCKET] = {"socket", "between-socket"},
     [SC_AT_NUMA] = {"numa", "between-NUMA-domain"},
     [SC_AT_CCX] = {"ccx", "between-CCX"},
     [SC_AT_ZONE] = {NULL, NULL},
 };
-
-sc_param_at_t sc_param_at_of_domain(sc_domain_kind_t kind)
-{
-    return kind == SC_DOMAIN_SOCKET ? SC_AT_SOCKET : kind == SC_DOMAIN_NUMA ? SC_AT_NUMA : SC_AT_CCX;
-}
 
 int sc_param_at_domain(sc_param_at_t at)
 {

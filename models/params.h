@@ -77,9 +77,8 @@ extern const sc_param_t sc_params[];
  * zone, whose parameters are named without a level. */
 const char *sc_param_at_name(sc_param_at_t at);
 
-/* The level of the links between domains of `kind`, and back: the kind
- * of domains whose links `at` is, or -1. */
-sc_param_at_t sc_param_at_of_domain(sc_domain_kind_t kind);
+/* The kind of domains inside nodes whose links `at` is (an
+ * sc_domain_kind_t), or -1. */
 int sc_param_at_domain(sc_param_at_t at);
 
 /* The level named by the `len` bytes at `name`, or -1. */

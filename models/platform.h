@@ -158,7 +158,7 @@ typedef struct {
      * message between two domains of a node is shared memory (level[
      * SC_LEVEL_INTRA]'s overheads, factors and eager limit) over the route
      * between them: the memory bus and the link of the level where they
-     * part (one of the largest domain holding both), whose latency and
+     * part (one per domain of the next larger kind), whose latency and
      * bandwidth between_domains[d] holds. */
     int domain_count[SC_NDOMAIN_KINDS];
     sc_level_t between_domains[SC_NDOMAIN_KINDS];
@@ -258,8 +258,7 @@ sc_err_t sc_place(const sc_platform_t *plat, int np, sc_placement_t placement,
  * on node_of, numbered in its node: a node's ranks take its cores in rank
  * order, and its cores are its domains' in turn (cores / domains each), as
  * MPI binds ranks to cores. All 0 when nodes have no domains. */
-sc_err_t sc_place_domains(const sc_platform_t *plat, int np, const int *node_of,
-                          int *domain_of);
+sc_err_t sc_place_domains(const sc_platform_t *plat, int np, const int *node_of, int *domain_of);
 
 /* Number of distinct nodes that appear in node_of[0..np-1]. */
 int sc_place_nodes_used(const sc_platform_t *plat, int np, const int *node_of);

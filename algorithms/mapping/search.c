@@ -31,8 +31,8 @@ static sc_err_t graph_under(const sc_algo_t *algo, int np, int root, const int *
 
 sc_err_t sc_mapping_cut(const sc_platform_t *plat, const sc_algo_t *algo, int np, int root,
                         const int *node_of, const int *node_of_position,
-                        const int *domain_of_position, sc_graph_t *memo, double *cut,
-                        double *total, double *top_cut, double *domain_cut)
+                        const int *domain_of_position, sc_graph_t *memo, double *cut, double *total,
+                        double *top_cut, double *domain_cut)
 {
     sc_graph_t own = {0};
     const sc_graph_t *graph;
@@ -109,8 +109,8 @@ static sc_err_t partition_slots(const sc_platform_t *plat, int p, const sc_graph
     long group_size[SC_MAX_LEVELS] = {0};
     int ngroups = 0;
     for (int hier = 2; hier <= levels; hier++)
-        group_size[ngroups++] = sc_platform_domain_span(
-            plat, (sc_domain_kind_t)sc_platform_domain_kind(plat, hier));
+        group_size[ngroups++] =
+            sc_platform_domain_span(plat, (sc_domain_kind_t)sc_platform_domain_kind(plat, hier));
     group_size[ngroups++] = domains;
     for (int k = 0; k < plat->ngroupings; k++)
         group_size[ngroups++] = domains * plat->group_size[k];

@@ -34,8 +34,8 @@ sc_err_t sc_mapping_search(const sc_platform_t *plat, const sc_algo_t *algo, int
  * not (the same as *cut without domains). */
 sc_err_t sc_mapping_cut(const sc_platform_t *plat, const sc_algo_t *algo, int np, int root,
                         const int *node_of, const int *node_of_position,
-                        const int *domain_of_position, sc_graph_t *memo, double *cut,
-                        double *total, double *top_cut, double *domain_cut);
+                        const int *domain_of_position, sc_graph_t *memo, double *cut, double *total,
+                        double *top_cut, double *domain_cut);
 
 /* The same two for a graph given (a program's, a traffic matrix's: see
  * graph.h) whose vertices are the positions 0..graph->size - 1. */

@@ -634,8 +634,8 @@ static sc_err_t write_fitted(const calibrate_opts_t *o, const sc_fit_t *fit,
             gen.domain_flow[domain] = &link->flow_factor;
             snprintf(set_latency, sizeof set_latency, "%s.latency=%.10gs", levels[o->level],
                      link->latency_s);
-            snprintf(set_bandwidth, sizeof set_bandwidth, "%s.bandwidth=%.10gBps",
-                     levels[o->level], link->bandwidth_Bps);
+            snprintf(set_bandwidth, sizeof set_bandwidth, "%s.bandwidth=%.10gBps", levels[o->level],
+                     link->bandwidth_Bps);
             gen.sets = sets;
             gen.nsets = 2;
         }
@@ -662,8 +662,10 @@ static sc_err_t fit_level(const calibrate_opts_t *o, int argc, char **argv)
         err = sc_parse_size(o->eager_text, "--eager-limit", &eager);
     if (!err && o->breakpoints_text)
         err = parse_breakpoints(o->breakpoints_text, &breakpoints, &nbp);
-    sc_fit_spec_t spec = {.breakpoints = breakpoints, .nbreakpoints = nbp,
-                          .eager_limit = eager, .header_bytes = plat.header_bytes,
+    sc_fit_spec_t spec = {.breakpoints = breakpoints,
+                          .nbreakpoints = nbp,
+                          .eager_limit = eager,
+                          .header_bytes = plat.header_bytes,
                           .fallback = &plat.level[id],
                           .shared_memory = shared,
                           .latency_factor = o->latency_factor};
@@ -727,8 +729,9 @@ static sc_err_t report_level(const sc_platform_t *plat, const calibrate_opts_t *
     const sc_level_t *lv = &plat->level[domain >= 0 ? SC_LEVEL_INTRA : o->level];
     if (domain >= 0) {
         if (plat->domain_count[domain] <= 1)
-            return sc_error(SC_ERR_INPUT, "calibrate --report --level %s: platform '%s' has no "
-                                          "%s",
+            return sc_error(SC_ERR_INPUT,
+                            "calibrate --report --level %s: platform '%s' has no "
+                            "%s",
                             levels[o->level], o->platform,
                             sc_domain_plural((sc_domain_kind_t)domain));
         lv = &plat->between_domains[domain];

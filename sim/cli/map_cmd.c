@@ -287,8 +287,8 @@ int sc_cli_map(int argc, char **argv)
         sc_domain_kind_t smallest = (sc_domain_kind_t)sc_platform_domain_kind(&plat, 1);
         snprintf(between_domains, sizeof between_domains,
                  "\nbetween %s (%d a node), in a node or not: %.0f (block %.0f, cyclic %.0f)",
-                 sc_domain_plural(smallest), sc_platform_domains(&plat), m.domains[0],
-                 m.domains[1], m.domains[2]);
+                 sc_domain_plural(smallest), sc_platform_domains(&plat), m.domains[0], m.domains[1],
+                 m.domains[2]);
     }
     if (plat.ngroupings > 0)
         snprintf(groups, sizeof groups,
@@ -301,9 +301,9 @@ int sc_cli_map(int argc, char **argv)
              "simcoll map %s --np %d on %s (%s, %d nodes), partitioner %s\n"
              "cut weight %.0f of %.0f%s (block placement %.0f, cyclic %.0f); %.3g s to "
              "partition%s%s%s%s",
-             m.what, np, o.platform, plat.name, plat.nnodes,
-             sc_partitioner_name(o.map.partitioner), m.cut[0], m.total, m.unit, m.cut[1], m.cut[2],
-             m.seconds, objective, m.extra, groups, between_domains);
+             m.what, np, o.platform, plat.name, plat.nnodes, sc_partitioner_name(o.map.partitioner),
+             m.cut[0], m.total, m.unit, m.cut[1], m.cut[2], m.seconds, objective, m.extra, groups,
+             between_domains);
     slot_node = malloc((size_t)np * sizeof *slot_node);
     if (!slot_node) {
         err = sc_error(SC_ERR_RUN, "out of memory");

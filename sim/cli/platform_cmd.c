@@ -93,19 +93,19 @@ static void print_usage(void)
 
 static const struct option longopts[] = {
     /* name       argument           flag  getopt returns */
-    {"like",      required_argument, NULL, 'l'},
-    {"nodes",     required_argument, NULL, 'n'},
-    {"cores",     required_argument, NULL, 'c'},
-    {"net",       required_argument, NULL, 'N'},
-    {"topology",  required_argument, NULL, 't'},
-    {"levels",    required_argument, NULL, 'L'},
-    {"sockets",   required_argument, NULL, 'S'},
-    {"numa",      required_argument, NULL, 'U'},
-    {"ccx",       required_argument, NULL, 'X'},
-    {"output",    required_argument, NULL, 'o'}, /* and -o */
-    {"set",       required_argument, NULL, 's'},
-    {"smpi-config", no_argument,     NULL, 'M'},
-    {"help",      no_argument,       NULL, 'h'},
+    {"like", required_argument, NULL, 'l'},
+    {"nodes", required_argument, NULL, 'n'},
+    {"cores", required_argument, NULL, 'c'},
+    {"net", required_argument, NULL, 'N'},
+    {"topology", required_argument, NULL, 't'},
+    {"levels", required_argument, NULL, 'L'},
+    {"sockets", required_argument, NULL, 'S'},
+    {"numa", required_argument, NULL, 'U'},
+    {"ccx", required_argument, NULL, 'X'},
+    {"output", required_argument, NULL, 'o'}, /* and -o */
+    {"set", required_argument, NULL, 's'},
+    {"smpi-config", no_argument, NULL, 'M'},
+    {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
 
 /* The options of `simcoll platform`. */
@@ -132,8 +132,8 @@ static sc_err_t parse_platform_opts(int argc, char **argv, platform_opts_t *o, i
         case 'l': o->like = optarg; break;
         case 'n': err = sc_parse_int(optarg, "--nodes", 1, 1 << 20, &o->nodes); break;
         case 'S':
-            err = sc_parse_int(optarg, "--sockets", 1, SC_MAX_SOCKETS,
-                               &o->domains[SC_DOMAIN_SOCKET]);
+            err =
+                sc_parse_int(optarg, "--sockets", 1, SC_MAX_SOCKETS, &o->domains[SC_DOMAIN_SOCKET]);
             break;
         case 'U':
             err = sc_parse_int(optarg, "--numa", 1, SC_MAX_SOCKETS, &o->domains[SC_DOMAIN_NUMA]);

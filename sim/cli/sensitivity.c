@@ -13,7 +13,7 @@
 #define STEP 0.01
 
 /* The levels a parameter is scaled at, in the order the table prints. */
-static const sc_param_at_t levels[] = {SC_AT_INTRA, SC_AT_CCX,   SC_AT_NUMA,
+static const sc_param_at_t levels[] = {SC_AT_INTRA,  SC_AT_CCX,   SC_AT_NUMA,
                                        SC_AT_SOCKET, SC_AT_INTER, SC_AT_RACK};
 
 /* The sc_level_t that holds p's value at `at` on plat (rack: the first

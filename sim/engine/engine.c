@@ -349,8 +349,9 @@ static sc_err_t domain_nodes(sg_host_t *hosts, size_t count, sc_platform_t *plat
         for (int i = 0; names && i < n; i++)
             free(names[i]);
         free(names);
-        return sc_error(SC_ERR_RUN, "reading the platform: out of memory, or its %zu domain hosts "
-                                    "are not %d a node (a simcoll bug)",
+        return sc_error(SC_ERR_RUN,
+                        "reading the platform: out of memory, or its %zu domain hosts "
+                        "are not %d a node (a simcoll bug)",
                         count, domains);
     }
     qsort(names, (size_t)n, sizeof *names, compare_names);

@@ -462,9 +462,11 @@ static sc_err_t once(char *const *sets, int i)
 /* `intro` says when the generator has a level. */
 void sc_generate_set_usage(char *out, size_t len)
 {
-    static const char *const intro[SC_NAT] = {
-        [SC_AT_NODE] = "", [SC_AT_RACK] = "(with racks) ", [SC_AT_SOCKET] = "or (with sockets) ",
-        [SC_AT_NUMA] = "(with NUMA domains) ", [SC_AT_CCX] = "(with CCXs) "};
+    static const char *const intro[SC_NAT] = {[SC_AT_NODE] = "",
+                                              [SC_AT_RACK] = "(with racks) ",
+                                              [SC_AT_SOCKET] = "or (with sockets) ",
+                                              [SC_AT_NUMA] = "(with NUMA domains) ",
+                                              [SC_AT_CCX] = "(with CCXs) "};
     const unsigned levels = SC_AT(SC_AT_INTRA) | SC_AT(SC_AT_INTER);
     size_t n = (size_t)snprintf(out, len, "intra.PARAM or inter.PARAM with PARAM ");
     const char *sep = "";
@@ -588,7 +590,8 @@ static sc_err_t apply_link_set(const char *set, sc_param_at_t at, link_spec_t *l
     int domain = sc_param_at_domain(at);
     if (!link)
         return sc_error(SC_ERR_INPUT, "--set '%s': there are no %s; %s", set,
-                        domain >= 0 ? sc_domain_plural((sc_domain_kind_t)domain) : "racks", missing);
+                        domain >= 0 ? sc_domain_plural((sc_domain_kind_t)domain) : "racks",
+                        missing);
     const sc_param_t *p = sc_param_find(param, n, at);
     if (!p || !p->settable) {
         char use[256] = "";
@@ -795,8 +798,8 @@ sc_err_t sc_generate(const char *option, const char *template_path, const sc_gen
             snprintf(missing, sizeof missing, "give --levels ...,%s:N,... or --%s%s N",
                      sc_domain_name((sc_domain_kind_t)d), sc_domain_name((sc_domain_kind_t)d),
                      d == SC_DOMAIN_SOCKET ? "s" : "");
-            err = apply_link_set(spec->sets[i], at,
-                                 spec->domains[d] > 1 ? &t.domain_link[d] : NULL, missing);
+            err = apply_link_set(spec->sets[i], at, spec->domains[d] > 1 ? &t.domain_link[d] : NULL,
+                                 missing);
         }
     if (err)
         goto cleanup;
@@ -997,18 +1000,23 @@ sc_err_t sc_generate_platform(const char *template_path, const char *net, const 
                                      nsets, 0, out_path);
 }
 
-sc_err_t sc_generate_platform_smpi(const char *template_path, const char *net,
-                                   const char *topology, int nodes, const char *cores,
-                                   const int *domains, char *const *sets, int nsets,
-                                   int smpi_config, const char *out_path)
+sc_err_t sc_generate_platform_smpi(const char *template_path, const char *net, const char *topology,
+                                   int nodes, const char *cores, const int *domains,
+                                   char *const *sets, int nsets, int smpi_config,
+                                   const char *out_path)
 {
-    sc_generate_spec_t spec = {.nodes = nodes, .net = net, .topology = topology,
-                               .sets = sets, .nsets = nsets, .smpi_config = smpi_config};
+    sc_generate_spec_t spec = {.nodes = nodes,
+                               .net = net,
+                               .topology = topology,
+                               .sets = sets,
+                               .nsets = nsets,
+                               .smpi_config = smpi_config};
     int *node_cores = NULL;
     sc_err_t err = SC_OK;
     long long product = 1;
     for (int d = SC_NDOMAIN_KINDS - 1; d >= 0 && domains; d--) {
-        const char *name = sc_domain_name((sc_domain_kind_t)d), *s = d == SC_DOMAIN_SOCKET ? "s" : "";
+        const char *name = sc_domain_name((sc_domain_kind_t)d),
+                   *s = d == SC_DOMAIN_SOCKET ? "s" : "";
         int n = domains[d] ? domains[d] : 1;
         spec.domains[d] = n;
         if (n < 1 || n > SC_MAX_SOCKETS)

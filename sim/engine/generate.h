@@ -82,10 +82,9 @@ sc_err_t sc_generate_platform(const char *template_path, const char *net,
  * sc_domain_kind_t as sc_generate_spec_t's domains) and the network's
  * settings for SMPI in a <config> when smpi_config (simcoll platform
  * --smpi-config; see sc_generate_spec_t). */
-sc_err_t sc_generate_platform_smpi(const char *template_path, const char *net,
-                                   const char *topology, int nodes, const char *cores,
-                                   const int *domains, char *const *sets, int nsets,
-                                   int smpi_config,
+sc_err_t sc_generate_platform_smpi(const char *template_path, const char *net, const char *topology,
+                                   int nodes, const char *cores, const int *domains,
+                                   char *const *sets, int nsets, int smpi_config,
                                    const char *out_path);
 
 /* The checks of simcoll platform's options that need no template, with the

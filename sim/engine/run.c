@@ -208,10 +208,10 @@ static sc_err_t check_deciders(const sc_run_spec_t *spec, const sc_program_t *pr
 static sc_err_t check_replay(const sc_run_spec_t *spec, const layout_t *lay)
 {
     const sc_algo_t *sole = sole_call(&lay->prog);
-    const char *why = !sole ? "a program of more than one call"
-                      : spec->payload ? "a run with data (add --no-payload)"
+    const char *why = !sole                           ? "a program of more than one call"
+                      : spec->payload                 ? "a run with data (add --no-payload)"
                       : spec->trace || spec->messages ? "a traced run"
-                      : spec->start_skew_s > 0 ? "ranks that start at different times"
+                      : spec->start_skew_s > 0        ? "ranks that start at different times"
                       : sc_stmt_needs_stage(&lay->prog.stmts[0]) ? "a packed or split call"
                       : sc_platform_node_levels(spec->plat)
                           ? "on nodes with sockets, NUMA domains or CCXs (it runs a node's "
@@ -615,8 +615,8 @@ static sc_err_t simulate_replay(void *arg, sc_wire_t *out)
                               .finish = calloc((size_t)p, sizeof(double))};
     sc_scratch_t *scratch = sc_scratch_create();
     unsigned char *area = scratch ? sc_scratch_get(scratch, scratch_bytes(lay)) : NULL;
-    sc_err_t err = sc_model_init(&model, spec->plat, p, lay->node_of, lay->domain_of,
-                                 lay->play_pi, lay->play_pi_inv, sc_type_size(st->type));
+    sc_err_t err = sc_model_init(&model, spec->plat, p, lay->node_of, lay->domain_of, lay->play_pi,
+                                 lay->play_pi_inv, sc_type_size(st->type));
     if (!err && (!area || !res.start || !res.finish))
         err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
     if (!err) {
@@ -666,8 +666,8 @@ static sc_err_t model_time(const sc_run_spec_t *spec, const layout_t *lay, sc_ru
     memcpy(t, res->start, (size_t)p * sizeof *t);
     sc_model_t model;
     int complete = 0;
-    sc_err_t err = sc_model_init(&model, spec->plat, p, lay->node_of, lay->domain_of,
-                                 lay->play_pi, lay->play_pi_inv, sizeof(double));
+    sc_err_t err = sc_model_init(&model, spec->plat, p, lay->node_of, lay->domain_of, lay->play_pi,
+                                 lay->play_pi_inv, sizeof(double));
     if (!err)
         err = sc_program_model(&lay->prog, &model, t, &complete);
     sc_model_destroy(&model);

@@ -156,9 +156,9 @@ void add_node(sg4::NetZone *z, const node_spec &spec, const domains_spec &domain
             parent++;
         int instances = total / (domains.span(d) * domains.count[d]);
         for (int j = 0; j < instances; j++) {
-            std::string owner = parent == SC_NDOMAIN_KINDS
-                                    ? spec.name
-                                    : spec.name + "-" + domain_name(parent) + "-" + std::to_string(j);
+            std::string owner = parent == SC_NDOMAIN_KINDS ? spec.name
+                                                           : spec.name + "-" + domain_name(parent) +
+                                                                 "-" + std::to_string(j);
             between[d].push_back(
                 make_link(node, owner + "_" + domain_name(d) + "s", links.at(domain_name(d))));
         }

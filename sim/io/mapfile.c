@@ -151,7 +151,7 @@ sc_err_t sc_mapfile_write(const sc_platform_t *plat, int np, const int *pi, cons
         if (files[2])
             fprintf(files[2], "rank %d=%s slot=%d\n", j, host,
                     sc_platform_node_levels(plat) ? core_of_position[j]
-                                                    : slot_in_node[node_of_position[j]]++);
+                                                  : slot_in_node[node_of_position[j]]++);
     }
     err = sc_outputs_commit(outs);
     outs = NULL;

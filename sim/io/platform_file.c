@@ -657,11 +657,12 @@ static sc_err_t check_topology(check_t *c, xmlNode *zone, sc_platform_t *plat)
         if (!h->bus || !strcmp(h->bus, "network") || !strcmp(h->bus, "uplink") ||
             !strcmp(h->bus, "socket") || !strcmp(h->bus, "numa") || !strcmp(h->bus, "ccx") ||
             !find(c->links, c->nlinks, h->bus))
-            return refuse(c, h->loopback,
-                          "host '%s': in a zone with simcoll/topology a node's shared-memory "
-                          "<route> holds one link of its own, by its id (not half of a "
-                          "SPLITDUPLEX link), not \"network\", \"uplink\", \"socket\", \"numa\" or \"ccx\"",
-                          h->id);
+            return refuse(
+                c, h->loopback,
+                "host '%s': in a zone with simcoll/topology a node's shared-memory "
+                "<route> holds one link of its own, by its id (not half of a "
+                "SPLITDUPLEX link), not \"network\", \"uplink\", \"socket\", \"numa\" or \"ccx\"",
+                h->id);
         for (int k = 0; k < i; k++)
             if (c->hosts[k].bus && !strcmp(c->hosts[k].bus, h->bus))
                 return refuse(c, h->loopback,

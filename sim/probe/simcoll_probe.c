@@ -272,8 +272,7 @@ static int same_host(int a, int b)
 
 /* The placements, in the order of simcoll's levels. */
 enum { INTRA, CCX, NUMA, SOCKET, INTER, NPLACEMENTS };
-static const char *const placement_name[NPLACEMENTS] = {"intra", "ccx", "numa", "socket",
-                                                        "inter"};
+static const char *const placement_name[NPLACEMENTS] = {"intra", "ccx", "numa", "socket", "inter"};
 
 /* 1 if ranks a and b are known to differ in that field. */
 static int differ(int a, int b)
@@ -622,8 +621,7 @@ static void header(FILE *f, int argc, char **argv)
                 places[r].cpu, places[r].socket, places[r].numa, places[r].l3);
     static const char *const where[NPLACEMENTS] = {
         "rank 0's host, socket, NUMA domain and cache", "rank 0's NUMA domain, another cache",
-        "rank 0's socket, another NUMA domain", "rank 0's host, another socket",
-        "another host"};
+        "rank 0's socket, another NUMA domain", "rank 0's host, another socket", "another host"};
     for (int p = 0; p < NPLACEMENTS; p++) {
         int peer = partner(p);
         if (peer < 0)

@@ -536,7 +536,7 @@ static void test_nested_domains(void)
         CU_ASSERT_EQUAL(domain_of[r], r % 16 / 2);
     sc_model_t model;
     CU_ASSERT_EQUAL_FATAL(sc_model_init(&model, p, 32, node_of, domain_of, NULL, NULL, 8), SC_OK);
-    static const int pairs[][3] = {{0, 1, 0}, {0, 2, 1}, {0, 4, 2}, {0, 8, 3}, {0, 16, 4},
+    static const int pairs[][3] = {{0, 1, 0}, {0, 2, 1}, {0, 4, 2},   {0, 8, 3},   {0, 16, 4},
                                    {2, 4, 2}, {6, 8, 3}, {10, 12, 2}, {12, 14, 1}, {15, 31, 4}};
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
         int hier = pairs[i][2];
@@ -562,8 +562,8 @@ static void test_nested_domains(void)
             const sc_level_t *lv = sc_platform_level(p, k);
             if (sizes[s] > lv->eager_limit)
                 continue;
-            double closed = sc_level_send_overhead(lv, sizes[s]) +
-                            lv->latency_s + (double)(p->header_bytes + sizes[s]) / lv->bandwidth_Bps +
+            double closed = sc_level_send_overhead(lv, sizes[s]) + lv->latency_s +
+                            (double)(p->header_bytes + sizes[s]) / lv->bandwidth_Bps +
                             sc_level_recv_overhead(lv, sizes[s]);
             CU_ASSERT_DOUBLE_EQUAL(sim, closed, 1e-9 * closed);
         }
@@ -601,8 +601,11 @@ static void test_nested_domains(void)
 
     /* The mapping goes level by level: on one node, Bruck's positions
      * cross fewer CCXs than block and cyclic placements make them. */
-    sc_run_spec_t spec = {.plat = p, .algo = sc_algo_find("bruck-reorder"), .np = 16,
-                          .bytes = 64, .placement = SC_PLACE_BLOCK};
+    sc_run_spec_t spec = {.plat = p,
+                          .algo = sc_algo_find("bruck-reorder"),
+                          .np = 16,
+                          .bytes = 64,
+                          .placement = SC_PLACE_BLOCK};
     sc_graph_t graph = {0};
     int pi[16];
     double seconds, cut, total, top, mapped, placed[2];
@@ -635,9 +638,8 @@ static void test_nested_domains(void)
     CU_ASSERT_FATAL(sc_test_temp_file(path) == 0);
     char *sets[] = {"ccx.latency=20ns", "numa.latency=50ns", "socket.latency=100ns",
                     "socket.bandwidth=0.5x"};
-    CU_ASSERT_EQUAL_FATAL(sc_generate_platform_smpi(g->path, NULL, NULL, levels.nodes,
-                                                    levels.cores, levels.domains, sets, 4, 0,
-                                                    path),
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform_smpi(g->path, NULL, NULL, levels.nodes, levels.cores,
+                                                    levels.domains, sets, 4, 0, path),
                           SC_OK);
     sc_platform_t gen;
     CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
@@ -694,7 +696,8 @@ static void test_smpi_config(void)
     char path[SC_TEST_TEMP_LEN], again[SC_TEST_TEMP_LEN];
     CU_ASSERT_FATAL(sc_test_temp_file(path) == 0 && sc_test_temp_file(again) == 0);
     CU_ASSERT_EQUAL_FATAL(
-        sc_generate_platform_smpi(config->path, NULL, NULL, 3, NULL, NULL, NULL, 0, 1, path), SC_OK);
+        sc_generate_platform_smpi(config->path, NULL, NULL, 3, NULL, NULL, NULL, 0, 1, path),
+        SC_OK);
     CU_ASSERT_EQUAL_FATAL(
         sc_generate_platform_smpi(path, NULL, NULL, 3, NULL, NULL, NULL, 0, 1, again), SC_OK);
     sc_platform_t gen, gen2;
@@ -924,7 +927,8 @@ static void test_sockets(void)
     CU_ASSERT_DOUBLE_EQUAL(p->between_domains[SC_DOMAIN_SOCKET].latency_s, 200e-9, 1e-15);
     CU_ASSERT_DOUBLE_EQUAL(p->between_domains[SC_DOMAIN_SOCKET].bandwidth_Bps, 400e6, 1e-3);
     CU_ASSERT_EQUAL(p->between_domains[SC_DOMAIN_SOCKET].eager_limit, 4096);
-    CU_ASSERT_DOUBLE_EQUAL(sc_level_send_overhead(&p->between_domains[SC_DOMAIN_SOCKET], 1), 1e-6, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_send_overhead(&p->between_domains[SC_DOMAIN_SOCKET], 1), 1e-6,
+                           1e-15);
     CU_ASSERT_DOUBLE_EQUAL(p->level[SC_LEVEL_INTER].latency_s, 10e-6, 1e-15);
     CU_ASSERT_DOUBLE_EQUAL(p->level[SC_LEVEL_INTER].bandwidth_Bps, 100e6, 1e-3);
     /* between racks: the two NIC links (5 us each) and the uplinks */
@@ -989,8 +993,8 @@ static void test_sockets(void)
     CU_ASSERT_EQUAL(gen.total_cores, 12);
     CU_ASSERT_EQUAL(gen.nlevels, 3);
     CU_ASSERT_TRUE(gen.uniform);
-    CU_ASSERT_DOUBLE_EQUAL(gen.between_domains[SC_DOMAIN_SOCKET].latency_s, g->level[SC_LEVEL_INTRA].latency_s,
-                           1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(gen.between_domains[SC_DOMAIN_SOCKET].latency_s,
+                           g->level[SC_LEVEL_INTRA].latency_s, 1e-15);
     CU_ASSERT_DOUBLE_EQUAL(gen.between_domains[SC_DOMAIN_SOCKET].bandwidth_Bps,
                            g->level[SC_LEVEL_INTRA].bandwidth_Bps, 1e-3);
     CU_ASSERT_DOUBLE_EQUAL(gen.level[SC_LEVEL_INTER].latency_s,

@@ -452,19 +452,24 @@ static void test_sockets(void)
          "names the links between them PARENT_sockets, PARENT_numas and PARENT_ccxs"},
         {"<link_ctn id=\"node-1_membus\"/>", "<link_ctn id=\"socket\"/>", "\"socket\""},
         /* NUMA domains and CCXs: the same rules, and their product */
-        {"simcoll/sockets\" value=\"2", "simcoll/sockets\" value=\"2\"/>\n    <prop id=\"simcoll/numa\" value=\"2",
+        {"simcoll/sockets\" value=\"2",
+         "simcoll/sockets\" value=\"2\"/>\n    <prop id=\"simcoll/numa\" value=\"2",
          "a zone with simcoll/numa needs <link id=\"numa\">"},
         {"simcoll/sockets\" value=\"2",
          "simcoll/sockets\" value=\"2\"/>\n    <prop id=\"simcoll/numa\" value=\"3\"/>\n"
          "    <link id=\"numa\" bandwidth=\"10GBps\"/>\n    <prop id=\"x\" value=\"2",
          "has 8 cores, which 6 NUMA domains (simcoll/sockets x simcoll/numa) cannot share evenly"},
-        {"simcoll/sockets\" value=\"2", "simcoll/sockets\" value=\"64\"/>\n    <prop id=\"simcoll/ccx\" value=\"2",
+        {"simcoll/sockets\" value=\"2",
+         "simcoll/sockets\" value=\"64\"/>\n    <prop id=\"simcoll/ccx\" value=\"2",
          "simcoll/ccx '2': 128 smallest domains a node, more than 64"},
         {"    <prop id=\"simcoll/sockets\"",
-         "    <prop id=\"simcoll/ccx/flow-factor\" value=\"0:0.5\"/>\n    <prop id=\"simcoll/sockets\"",
-         "<prop id=\"simcoll/ccx/flow-factor\">: the nodes have no CCXs (simcoll/ccx above 1 gives them)"},
+         "    <prop id=\"simcoll/ccx/flow-factor\" value=\"0:0.5\"/>\n    <prop "
+         "id=\"simcoll/sockets\"",
+         "<prop id=\"simcoll/ccx/flow-factor\">: the nodes have no CCXs (simcoll/ccx above 1 gives "
+         "them)"},
         {"    <prop id=\"simcoll/sockets\"",
-         "    <prop id=\"simcoll/socket/flow-factor\" value=\"0:2\"/>\n    <prop id=\"simcoll/sockets\"",
+         "    <prop id=\"simcoll/socket/flow-factor\" value=\"0:2\"/>\n    <prop "
+         "id=\"simcoll/sockets\"",
          "simcoll/socket/flow-factor"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
