@@ -241,15 +241,35 @@ while read -r job file alg dyn ran algo; do
         "$simcoll" --platform "$pf" $what --np "$nps" --size "$sizes" --no-payload \
             --format csv > "$scratch/p$n-$p.csv"
     done
+    # 128 ranks, 64 a node: coll/han ran, with tuned's rules or the forced
+    # algorithm inside the nodes; the shipped platform predicts it so (the
+    # "before" column keeps the flat algorithm simcoll ran before it had han).
+    case $algo in
+    profile) han=bcast-ompi-han ;;
+    bcast-ompi-linear) han=bcast-ompi-han-linear ;;
+    bcast-ompi-chain) han=bcast-ompi-han-chain ;;
+    bcast-ompi-bintree) han=bcast-ompi-han-bintree ;;
+    *) echo "orfeo.sh: no han variant of $algo" >&2; exit 1 ;;
+    esac
+    if grep -q '^128,' "$scratch/m$n.csv"; then
+        "$simcoll" --platform "$plat" --algo "$han" --np 128 --size "$sizes" --no-payload \
+            --format csv > "$scratch/p$n-han.csv"
+        awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+                 FILENAME == ARGV[1] && (FNR == 1 || $(c["np"]) != 128) { print }
+                 FILENAME == ARGV[2] && FNR > 1 { print }' \
+            "$scratch/p$n-shipped.csv" "$scratch/p$n-han.csv" > "$scratch/p$n-merged.csv"
+        mv "$scratch/p$n-merged.csv" "$scratch/p$n-shipped.csv"
+    fi
 done < "$scratch/series"
 
 # orfeo.csv: series (varied or fixed), Open MPI's algorithm number and what
 # ran, process count, bytes, simcoll's algorithm, measured and predicted mean
 # seconds, relative error, the slowest rank's predicted time, whether the
 # measured run used coll/han (128 ranks, 64 a node: Open MPI 5.0.5's
-# hierarchical broadcast, which simcoll does not have; below 128 the job is
-# on one node, or its nodes hold unequal counts, and han steps aside), and
-# the prediction and error before nested levels inside nodes.
+# hierarchical broadcast, predicted by simcoll's bcast-ompi-han variants;
+# below 128 the job is on one node, or its nodes hold unequal counts, and
+# han steps aside), and the prediction and error before nested levels
+# inside nodes and han (the flat algorithm at 128).
 n=0
 {
     echo "series,ompi_algorithm,ran,np,size_bytes,algo,measured_s,predicted_s,error,predicted_slowest_s,han,before_s,before_error"
