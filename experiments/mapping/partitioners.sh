@@ -10,11 +10,14 @@
 # the mapping (2 KiB blocks for Bruck; halo.prog sizes only), and the same
 # figures for block placement. Simulations are skipped (left empty) above
 # SIM_MAX ranks for halo.prog (default 1024: one takes minutes at 65,536)
-# and BRUCK_SIM_MAX for Bruck (default 65536: about a minute each).
+# and BRUCK_SIM_MAX for Bruck (default 1024: at 65,536 its five simulations
+# take about two minutes each).
 # PARTITIONERS and GRAPHS choose fewer. Rows already in the file for other
 # (graph, np) pairs are kept, so that sizes can be run one at a time; then
 # report.sh redraws the plot and the README's tables.
-# Takes about 1 minute at 64 and 1024 ranks and 8 at 65,536, on one core.
+# Took 3.5 minutes at 64 and 1024 ranks, and 14.5 at 65,536 with Bruck's
+# simulations (BRUCK_SIM_MAX=65536; GRAPHS=halo and GRAPHS=bruck split it),
+# on one core of a machine shared with other work.
 # usage: experiments/mapping/partitioners.sh [path/to/simcoll]
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
@@ -25,7 +28,7 @@ simcoll=${1:-$top/build/simcoll}
 nps=${NPS:-64 1024 65536}
 repeats=${REPEATS:-3}
 sim_max=${SIM_MAX:-1024}
-bruck_sim_max=${BRUCK_SIM_MAX:-65536}
+bruck_sim_max=${BRUCK_SIM_MAX:-1024}
 partitioners=${PARTITIONERS:-multilevel greedy scotch metis}
 graphs=${GRAPHS:-bruck halo}
 scratch=$(mktemp -d)

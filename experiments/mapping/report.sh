@@ -65,6 +65,7 @@ set xrange [48:90000]
 set xtics (64, 1024, 65536)
 set grid
 set key top left
+set offsets 0, 0, graph 0.4, graph 0.05
 set style data linespoints
 data(g, p) = "< awk '\$1 == \"" . g . "\" && \$3 == \"" . p . "\"' $scratch/ratios.dat"
 parts = "multilevel greedy scotch metis"
@@ -81,8 +82,12 @@ do for [g in "bruck halo"] {
     set title name . ": partitioner wall time"
     set ylabel "seconds"
     set logscale y
+    set format y "%g"
+    set offsets 0, 0, 0, 0
     plot for [p in "multilevel greedy scotch metis"] data(g, p) using 2:6 lw 2 title p
     unset logscale y
+    set format y "% h"
+    set offsets 0, 0, graph 0.4, graph 0.05
 }
 unset multiplot
 EOF
