@@ -16,9 +16,9 @@ typedef enum {
      * sizes, strategy quality and balance 0 (algorithms/mapping/external.c;
      * in builds that found libscotch-dev only), sizes then made exact. */
     SC_PARTITIONER_SCOTCH,
-    /* METIS's recursive bisection with the parts' sizes as target weights and the least
-     * imbalance it takes (libmetis-dev; in builds that found it only),
-     * sizes then made exact. */
+    /* METIS's recursive bisection with the parts' sizes as target weights
+     * and the least imbalance it takes (libmetis-dev; in builds that found
+     * it only), sizes then made exact. */
     SC_PARTITIONER_METIS,
 } sc_partitioner_t;
 
