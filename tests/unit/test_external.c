@@ -32,6 +32,7 @@ static void two_cliques(int a, int b, double heavy, sc_graph_t *g)
                 CU_ASSERT_EQUAL_FATAL(sc_graph_sum_edge(&sum, i, j, heavy), SC_OK);
     CU_ASSERT_EQUAL_FATAL(sc_graph_sum_edge(&sum, a - 1, a, 1), SC_OK);
     CU_ASSERT_EQUAL_FATAL(sc_graph_sum_finish(&sum, g), SC_OK);
+    sc_graph_sum_destroy(&sum);
 }
 
 /* Exact sizes whatever the capacities, uneven and empty parts included, on
