@@ -22,8 +22,8 @@ put_table() { # NAME FILE
     cat "$scratch/readme" > "$readme"
 }
 
-# Simulated milliseconds, four significant digits ("" where not run).
-MS='function ms(s) { return s == "" ? "" : sprintf("%.4g", s * 1000) }'
+# Simulated milliseconds, four significant digits, zeros kept ("" where not run).
+MS='function ms(s,    x) { if (s == "") return ""; x = sprintf("%#.4g", s * 1000); sub(/[.]$/, "", x); return x }'
 
 if [ -f "$results/mapping.csv" ]; then
     awk -F, "$MS"'
