@@ -6,7 +6,8 @@
 set -eu
 cd "$(dirname "$0")"
 
-packages="gcc g++ make cmake pkg-config libsimgrid-dev libigraph-dev libcunit1-dev libxml2-dev libjemalloc-dev help2man gnuplot-nox pajeng perl openmpi-bin libopenmpi-dev"
+# libscotch-dev and libmetis-dev are optional (--partitioner scotch|metis).
+packages="gcc g++ make cmake pkg-config libsimgrid-dev libigraph-dev libcunit1-dev libxml2-dev libjemalloc-dev help2man gnuplot-nox pajeng perl openmpi-bin libopenmpi-dev libscotch-dev libmetis-dev"
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo=sudo
 missing=""

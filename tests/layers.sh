@@ -101,5 +101,25 @@ if [ -n "$calls" ]; then
     echo "$calls"
     bad=1
 fi
+# igraph, Scotch and METIS are algorithms/mapping's alone (ARCHITECTURE.md):
+# no other file includes their headers, and no other object calls them.
+outside=$(grep -l '^[[:space:]]*#[[:space:]]*include[[:space:]]*<\(igraph\|scotch\|metis\)[.]h>' \
+    $files | grep -v '^algorithms/mapping/' || true)
+for file in $outside; do
+    echo "layers: $file includes igraph, Scotch or METIS, which only algorithms/mapping may use"
+    bad=1
+done
+for layer in $LAYERS; do
+    nm -A -u "$build/libsc_$layer.a" 2>/dev/null |
+        awk -v l="$layer" '$NF ~ /^(igraph_|SCOTCH_|METIS_)/ { n = split($1, p, ":"); print l, p[n - 1], $NF }'
+done | sort -u | while read -r layer object symbol; do
+    [ "$layer" = algorithms ] && [ -e "algorithms/mapping/${object%.o}" ] ||
+        echo "layers: $object ($layer) calls $symbol, which only algorithms/mapping may call"
+done > "$defined.libs"
+if [ -s "$defined.libs" ]; then
+    cat "$defined.libs"
+    bad=1
+fi
+rm -f "$defined.libs"
 [ $bad = 0 ] || exit 1
 echo "layers: every dependency points down"

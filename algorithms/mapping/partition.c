@@ -5,13 +5,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "external.h"
+
 /* General-purpose partitioners (METIS, Scotch) balance parts only up to a
  * tolerance; here every part must hold exactly as many ranks as its node
- * has, so the packing and the refinement below never break that. */
+ * has, so the packing and the refinement below never break that. Where
+ * METIS or Scotch is asked for (external.c), its partition is made exact
+ * afterwards. */
 
 const char *sc_partitioner_name(sc_partitioner_t how)
 {
-    return how == SC_PARTITIONER_GREEDY ? "greedy" : "multilevel";
+    static const char *const names[SC_PARTITIONERS] = {"multilevel", "greedy", "scotch",
+                                                       "metis"};
+    return (unsigned)how < SC_PARTITIONERS ? names[how] : "?";
 }
 
 /* One level of the graph in compressed adjacency form. */
@@ -617,6 +623,8 @@ sc_err_t sc_partition(const sc_graph_t *graph, int nparts, const int *capacity,
         return sc_error(SC_ERR_INPUT,
                         "partition: the %d parts hold %d vertices but the graph has %d", nparts,
                         total, n);
+    if (how == SC_PARTITIONER_SCOTCH || how == SC_PARTITIONER_METIS)
+        return sc_partition_external(graph, nparts, capacity, how, part);
     csr_t c = {0};
     hierarchy_t h = {0};
     sc_err_t err = csr_from_igraph(&graph->graph, &graph->weight, &c);

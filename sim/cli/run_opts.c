@@ -117,7 +117,8 @@ static sc_err_t set_checked(int id, const char *value, sc_run_opts_t *o)
 {
     static const char *const formats[] = {"table", "csv", "json", NULL};
     static const char *const curve_formats[] = {"table", "csv", NULL}; /* tune: no JSON */
-    static const char *const partitioners[] = {"multilevel", "greedy", NULL};
+    /* In sc_partitioner_t's order. */
+    static const char *const partitioners[] = {"multilevel", "greedy", "scotch", "metis", NULL};
     static const char *const packs[] = {"none", "auto", "show", NULL};
     static const char *const objectives[] = {"cut", "bottleneck", "time", NULL};
     int index;
@@ -126,9 +127,15 @@ static sc_err_t set_checked(int id, const char *value, sc_run_opts_t *o)
     switch (id) {
     case SC_OPT_PARTITIONER:
         o->partitioner_given = 1;
-        if (!(err = sc_cli_choice(value, "--partitioner", partitioners, &index)))
-            o->map.partitioner = index ? SC_PARTITIONER_GREEDY : SC_PARTITIONER_MULTILEVEL;
-        return err;
+        if ((err = sc_cli_choice(value, "--partitioner", partitioners, &index)))
+            return err;
+        o->map.partitioner = (sc_partitioner_t)index;
+        if (!sc_partitioner_available(o->map.partitioner)) /* Scotch, METIS: optional */
+            return sc_error(SC_ERR_INPUT,
+                            "--partitioner: '%s' is not in this build (built without "
+                            "lib%s-dev: install it and build again); this build offers %s",
+                            value, value, sc_partitioners_available());
+        return SC_OK;
     case SC_OPT_OBJECTIVE:
         o->objective_given = 1;
         if (!(err = sc_cli_choice(value, "--objective", objectives, &index)))

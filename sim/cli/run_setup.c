@@ -39,7 +39,10 @@ sc_err_t sc_cli_make_layout(const sc_platform_t *plat, const sc_algo_t *algo, in
     case SC_MAP_PARTITION:
         break;
     }
-    out->name = choice->partitioner == SC_PARTITIONER_GREEDY ? "greedy" : "partition";
+    /* The report's mapping: "partition", or which other partitioner made it. */
+    out->name = choice->partitioner == SC_PARTITIONER_MULTILEVEL
+                    ? "partition"
+                    : sc_partitioner_name(choice->partitioner);
     sc_run_spec_t spec = {.plat = plat, .algo = algo, .np = np, .root = root};
     out->pi = malloc((size_t)np * sizeof *out->pi);
     sc_err_t err = out->pi

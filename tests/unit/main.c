@@ -24,6 +24,7 @@ int main(int argc, char **argv)
     sc_suite_loggp();
     sc_suite_collectives();
     sc_suite_mapping();
+    sc_suite_external();
     sc_suite_objective();
     sc_suite_variants();
     sc_suite_mapfile();

@@ -14,6 +14,7 @@ void sc_suite_transport(void);
 void sc_suite_loggp(void);
 void sc_suite_collectives(void);
 void sc_suite_mapping(void);
+void sc_suite_external(void);
 void sc_suite_objective(void);
 void sc_suite_variants(void);
 void sc_suite_mapfile(void);
