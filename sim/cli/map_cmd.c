@@ -18,8 +18,8 @@
 
 static const char map_usage[] =
     "usage: simcoll map --platform FILE --algo NAME [--np N] [--root R]\n"
-    "                   [--partitioner multilevel|greedy] [-o PI] [--machinefile F]\n"
-    "                   [--rankfile F] [--objective cut|bottleneck|time]\n"
+    "                   [--partitioner multilevel|greedy|scotch|metis] [-o PI]\n"
+    "                   [--machinefile F] [--rankfile F] [--objective cut|bottleneck|time]\n"
     "                   [--budget N|SECONDS] [--size S (with --algo and time)]\n"
     "       simcoll map --platform FILE [--np N] [--mpi P] [options as above] PROGRAM\n"
     "       simcoll map --platform FILE --matrix FILE [--np N] [options as above]\n"
