@@ -62,12 +62,16 @@ else()
     URL_HASH SHA256=${_sg_archive_sha256}
     DOWNLOAD_EXTRACT_TIMESTAMP TRUE
     CMAKE_ARGS ${_sg_options} -DCMAKE_INSTALL_PREFIX=${SIMCOLL_SIMGRID_DIR}
-    # Stripped (the library is 3.2 MB), and its sources and objects (480 MB)
-    # removed once installed.
+    # Stripped: the library is 3.2 MB.
     INSTALL_COMMAND ${CMAKE_COMMAND} --install <BINARY_DIR> --strip
             COMMAND ${CMAKE_COMMAND} -E touch ${_sg_stamp}
-            COMMAND ${CMAKE_COMMAND} -E rm -rf <SOURCE_DIR> <BINARY_DIR>
     BUILD_BYPRODUCTS ${_sg_library})
+  # Its sources and objects (480 MB) go once it is installed (a step of its
+  # own: a step runs in its folder, and this one removes the build's).
+  ExternalProject_Add_Step(simgrid_bundled clean
+    COMMAND ${CMAKE_COMMAND} -E rm -rf <SOURCE_DIR> <BINARY_DIR>
+    DEPENDEES install
+    WORKING_DIRECTORY ${_sg_work})
   add_dependencies(simcoll_simgrid simgrid_bundled)
   # An imported target's include folder must exist when CMake generates.
   file(MAKE_DIRECTORY ${SIMCOLL_SIMGRID_DIR}/include)
