@@ -18,6 +18,20 @@ sc_err_t sc_error(sc_err_t code, const char *fmt, ...)
     return code;
 }
 
+sc_err_t sc_error_at(const char *where, int line, const char *fmt, ...)
+{
+    char msg[sizeof sc_last_message];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (where && line > 0)
+        return sc_error(SC_ERR_INPUT, "%s:%d: %s", where, line, msg);
+    if (where)
+        return sc_error(SC_ERR_INPUT, "%s: %s", where, msg);
+    return sc_error(SC_ERR_INPUT, "%s", msg);
+}
+
 const char *sc_error_message(void)
 {
     return sc_last_message;

@@ -20,6 +20,13 @@ sc_err_t sc_error(sc_err_t code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* end public */
 
+/* sc_error(SC_ERR_INPUT, ...) about line `line` of an input: "WHERE:LINE:
+ * message", "WHERE: message" when line is 0 or less (the input as a whole),
+ * the message alone when where is NULL (a value from the command line).
+ * WHERE names the input as users gave it ("prog.txt", "--matrix 'm.csv'"). */
+sc_err_t sc_error_at(const char *where, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* The last message recorded by sc_error(), or "" if none. */
 const char *sc_error_message(void);
 

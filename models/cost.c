@@ -12,9 +12,9 @@ sc_level_id_t sc_model_level_id(const sc_model_t *model, int a, int b)
 
 int sc_model_hier_level(const sc_model_t *model, int a, int b)
 {
-    const int *socket = model->socket_of;
-    return sc_platform_hier_level(model->plat, model->node_of[a], socket ? socket[a] : 0,
-                                  model->node_of[b], socket ? socket[b] : 0);
+    const int *domain = model->domain_of;
+    return sc_platform_hier_level(model->plat, model->node_of[a], domain ? domain[a] : 0,
+                                  model->node_of[b], domain ? domain[b] : 0);
 }
 
 const sc_level_t *sc_model_level(const sc_model_t *model, int a, int b)
@@ -42,11 +42,10 @@ static double transfer(const sc_model_t *model, const sc_level_t *lv, size_t byt
     return sc_wire_time(model->plat, lv, bytes);
 }
 
-sc_err_t sc_model_init(sc_model_t *model, const sc_platform_t *plat, int size,
-                       const int *node_of, const int *socket_of, const int *pi,
-                       const int *pi_inv, size_t elem_size)
+sc_err_t sc_model_init(sc_model_t *model, const sc_platform_t *plat, int size, const int *node_of,
+                       const int *domain_of, const int *pi, const int *pi_inv, size_t elem_size)
 {
-    *model = (sc_model_t){plat, size, node_of, socket_of, pi, pi_inv, elem_size, NULL};
+    *model = (sc_model_t){plat, size, node_of, domain_of, pi, pi_inv, elem_size, NULL};
     if (plat->level[SC_LEVEL_INTER].gap_s > 0) {
         model->nic_free = calloc(2 * (size_t)plat->nnodes, sizeof *model->nic_free);
         if (!model->nic_free)
@@ -277,13 +276,13 @@ sc_err_t sc_model_sub(const sc_model_t *model, const int *members, int n, sc_mod
     double *ts = malloc((size_t)n * sizeof *ts);
     sc_err_t err = node_of && ts ? SC_OK : sc_error(SC_ERR_RUN, "out of memory in the cost model");
     if (!err) {
-        int *socket_of = node_of + n;
+        int *domain_of = node_of + n;
         for (int i = 0; i < n; i++) {
             node_of[i] = model->node_of[members[i]];
-            socket_of[i] = model->socket_of ? model->socket_of[members[i]] : 0;
+            domain_of[i] = model->domain_of ? model->domain_of[members[i]] : 0;
             ts[i] = t[members[i]];
         }
-        sc_model_t sub = {model->plat, n,    node_of,          socket_of,
+        sc_model_t sub = {model->plat, n,    node_of,          domain_of,
                           NULL,        NULL, model->elem_size, model->nic_free};
         err = fn(&sub, bytes, root, ts);
         for (int i = 0; i < n && !err; i++)

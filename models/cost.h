@@ -17,7 +17,7 @@ struct sc_model {
     const sc_platform_t *plat;
     int size;            /* number of ranks */
     const int *node_of;  /* node of each rank */
-    const int *socket_of; /* its socket there (sc_place_sockets); NULL: 0 */
+    const int *domain_of; /* its smallest domain there (sc_place_domains); NULL: 0 */
     /* For algorithms that play their schedule through a rank mapping (the
      * exch and reorder variants): pi[r] is the position rank r plays,
      * pi_inv[j] the rank playing position j. NULL: the identity. */
@@ -31,9 +31,8 @@ struct sc_model {
 
 /* Fills model; allocates nic_free if the platform's network has a gap.
  * Free with sc_model_destroy. */
-sc_err_t sc_model_init(sc_model_t *model, const sc_platform_t *plat, int size,
-                       const int *node_of, const int *socket_of, const int *pi,
-                       const int *pi_inv, size_t elem_size);
+sc_err_t sc_model_init(sc_model_t *model, const sc_platform_t *plat, int size, const int *node_of,
+                       const int *domain_of, const int *pi, const int *pi_inv, size_t elem_size);
 void sc_model_destroy(sc_model_t *model);
 
 /* Bytes a piece carrying `data` bytes occupies on the wire of level lv: the
@@ -75,8 +74,8 @@ sc_level_id_t sc_model_level_id(const sc_model_t *model, int a, int b);
 const sc_level_t *sc_model_level(const sc_model_t *model, int a, int b);
 
 /* The hierarchy level a message from rank a to rank b crosses
- * (sc_platform_hier_level): 0 on one node (one socket), 1 between its
- * sockets, then the network's levels. */
+ * (sc_platform_hier_level): 0 on one node (one smallest domain), then
+ * between its domains, level by level, then the network's levels. */
 int sc_model_hier_level(const sc_model_t *model, int a, int b);
 
 /* Every message is costed as the transport of sim/ carries it, assuming no

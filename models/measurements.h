@@ -50,8 +50,10 @@ typedef struct {
                                and Biband (np/2): the pairs streaming at once, whose
                                total the value is; 0 for one pair */
     /* Between which ranks, where the file says (simcoll-probe): "intra"
-     * (one node, one socket), "socket" (one node, two sockets), "inter"
-     * (two nodes); else "". */
+     * (one node, the smallest domain the system names), "ccx" (one NUMA
+     * domain, two last-level caches), "numa" (one socket, two NUMA
+     * domains), "socket" (one node, two sockets), "inter" (two nodes);
+     * else "". */
     char placement[8];
     sc_point_t *points;
     int npoints;

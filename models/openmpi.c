@@ -855,24 +855,18 @@ static sc_err_t reduce_by_rule(const sc_model_t *model, size_t bytes, double *t)
     return sc_error(SC_ERR_RUN, "internal: no Open MPI reduce for this rule");
 }
 
-static sc_err_t bcast_by_rule(const sc_model_t *model, size_t bytes, double *t, size_t elem)
+static sc_err_t bcast_by_rule(const sc_model_t *model, size_t bytes, int root, double *t,
+                              size_t elem)
 {
     switch (sc_ompi41_bcast_rule(bytes, model->size)) {
-    case SC_OMPI_BCAST_LINEAR:
-        return tree_bcast(model, bytes, 0, t, SC_OMPI_TREE_FLAT);
+    case SC_OMPI_BCAST_LINEAR: return tree_bcast(model, bytes, root, t, SC_OMPI_TREE_FLAT);
     case SC_OMPI_BCAST_CHAIN:
-    case SC_OMPI_BCAST_PIPELINE:
-        return tree_bcast(model, bytes, 0, t, SC_OMPI_TREE_CHAIN);
-    case SC_OMPI_BCAST_SPLIT_BINTREE:
-        return split_bintree(model, bytes, 0, t, elem);
-    case SC_OMPI_BCAST_BINTREE:
-        return tree_bcast(model, bytes, 0, t, SC_OMPI_TREE_BINARY);
-    case SC_OMPI_BCAST_BINOMIAL:
-        return tree_bcast(model, bytes, 0, t, SC_OMPI_TREE_BINOMIAL);
-    case SC_OMPI_BCAST_KNOMIAL:
-        return tree_bcast(model, bytes, 0, t, SC_OMPI_TREE_KNOMIAL);
-    case SC_OMPI_BCAST_SCATTER_ALLGATHER:
-        return scatter_allgather(model, bytes, 0, t, elem);
+    case SC_OMPI_BCAST_PIPELINE: return tree_bcast(model, bytes, root, t, SC_OMPI_TREE_CHAIN);
+    case SC_OMPI_BCAST_SPLIT_BINTREE: return split_bintree(model, bytes, root, t, elem);
+    case SC_OMPI_BCAST_BINTREE: return tree_bcast(model, bytes, root, t, SC_OMPI_TREE_BINARY);
+    case SC_OMPI_BCAST_BINOMIAL: return tree_bcast(model, bytes, root, t, SC_OMPI_TREE_BINOMIAL);
+    case SC_OMPI_BCAST_KNOMIAL: return tree_bcast(model, bytes, root, t, SC_OMPI_TREE_KNOMIAL);
+    case SC_OMPI_BCAST_SCATTER_ALLGATHER: return scatter_allgather(model, bytes, root, t, elem);
     case SC_OMPI_BCAST_SCATTER_ALLGATHER_RING:
         break; /* no 4.1 rule selects it */
     }
@@ -887,7 +881,7 @@ sc_err_t sc_model_allreduce_ompi_nonoverlapping(const sc_model_t *model, size_t 
     if (model->size == 1 || bytes == 0)
         return SC_OK;
     sc_err_t err = reduce_by_rule(model, bytes, t);
-    return err ? err : bcast_by_rule(model, bytes, t, model->elem_size);
+    return err ? err : bcast_by_rule(model, bytes, 0, t, model->elem_size);
 }
 
 size_t sc_ompi_ring_phases(size_t n, size_t elem, int p, size_t segsize)
@@ -1125,4 +1119,94 @@ sc_err_t sc_model_allgather_ompi_neighbor(const sc_model_t *model, size_t bytes,
     }
     sc_round_destroy(&R.round);
     return SC_OK;
+}
+
+/* ---- Open MPI 5.0's coll/han broadcast (algorithms/openmpi/han.c) ----
+ * Its steps on the subcommunicators, in the order the ranks run them: per
+ * 64 KiB segment, the up level among the ranks of the root's local rank
+ * (linear up to 4 nodes, binomial above), then each node from that rank.
+ * Tuned's flat broadcast when han steps aside (one node, one rank a node,
+ * nodes of unequal counts). */
+static sc_err_t tuned_bcast(const sc_model_t *model, size_t bytes, int root, double *t)
+{
+    return bcast_by_rule(model, bytes, root, t, 1);
+}
+
+static sc_err_t han_bcast(const sc_model_t *model, size_t bytes, int root, double *t,
+                          sc_model_fn low)
+{
+    int p = model->size;
+    if (p == 1 || bytes == 0)
+        return SC_OK;
+    /* nodes in the order of their lowest rank, and each rank's place on
+     * its node (sc_smp_init's numbering) */
+    int most = 0;
+    for (int r = 0; r < p; r++)
+        most = model->node_of[r] > most ? model->node_of[r] : most;
+    int *index_of = malloc(((size_t)most + 1) * sizeof *index_of);
+    int *node = malloc(4 * (size_t)p * sizeof *node);
+    if (!index_of || !node) {
+        free(index_of);
+        free(node);
+        return no_memory();
+    }
+    int *local = node + p, *count = local + p, *members = count + p, nnodes = 0;
+    for (int n = 0; n <= most; n++)
+        index_of[n] = -1;
+    for (int r = 0; r < p; r++) {
+        int *k = &index_of[model->node_of[r]];
+        if (*k < 0) {
+            *k = nnodes;
+            count[nnodes++] = 0;
+        }
+        node[r] = *k;
+        local[r] = count[*k]++;
+    }
+    int even = nnodes > 1 && count[0] > 1;
+    for (int k = 1; k < nnodes && even; k++)
+        even = count[k] == count[0];
+    sc_err_t err = SC_OK;
+    if (!even) {
+        err = low(model, bytes, root, t);
+        goto done;
+    }
+    int c = count[0];
+    sc_model_fn up = nnodes <= 4 ? sc_model_bcast_ompi_linear : sc_model_bcast_ompi_binomial;
+    for (size_t at = 0; at < bytes && !err; at += 65536) {
+        size_t seg = bytes - at < 65536 ? bytes - at : 65536;
+        for (int r = 0; r < p; r++)
+            if (local[r] == local[root])
+                members[node[r]] = r;
+        err = sc_model_sub(model, members, nnodes, up, seg, node[root], t);
+        for (int k = 0; k < nnodes && !err; k++) {
+            for (int r = 0; r < p; r++)
+                if (node[r] == k)
+                    members[local[r]] = r;
+            err = sc_model_sub(model, members, c, low, seg, local[root], t);
+        }
+    }
+done:
+    free(index_of);
+    free(node);
+    return err;
+}
+
+sc_err_t sc_model_bcast_ompi_han(const sc_model_t *model, size_t bytes, int root, double *t)
+{
+    return han_bcast(model, bytes, root, t, tuned_bcast);
+}
+
+sc_err_t sc_model_bcast_ompi_han_linear(const sc_model_t *model, size_t bytes, int root, double *t)
+{
+    return han_bcast(model, bytes, root, t, sc_model_bcast_ompi_linear);
+}
+
+sc_err_t sc_model_bcast_ompi_han_chain(const sc_model_t *model, size_t bytes, int root, double *t)
+{
+    return han_bcast(model, bytes, root, t, sc_model_bcast_ompi_chain);
+}
+
+sc_err_t sc_model_bcast_ompi_han_bintree(const sc_model_t *model, size_t bytes, int root, double *t)
+{
+    return han_bcast(model, bytes, root, t, sc_model_bcast_ompi_bintree);
 }

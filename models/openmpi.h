@@ -138,6 +138,13 @@ int sc_ompi_tree(sc_ompi_tree_t tree, int p, int root, int rank, int *parent, in
  * messages share a link they equal the simulation. Closed forms, where one
  * exists, are in the algorithms' header comments. */
 sc_err_t sc_model_bcast_ompi_linear(const sc_model_t *model, size_t bytes, int root, double *t);
+/* Open MPI 5.0's coll/han broadcast, with tuned's rules or the forced
+ * algorithm inside the nodes (algorithms/openmpi/han.c). */
+sc_err_t sc_model_bcast_ompi_han(const sc_model_t *model, size_t bytes, int root, double *t);
+sc_err_t sc_model_bcast_ompi_han_linear(const sc_model_t *model, size_t bytes, int root, double *t);
+sc_err_t sc_model_bcast_ompi_han_chain(const sc_model_t *model, size_t bytes, int root, double *t);
+sc_err_t sc_model_bcast_ompi_han_bintree(const sc_model_t *model, size_t bytes, int root,
+                                         double *t);
 sc_err_t sc_model_bcast_ompi_chain(const sc_model_t *model, size_t bytes, int root, double *t);
 sc_err_t sc_model_bcast_ompi_bintree(const sc_model_t *model, size_t bytes, int root, double *t);
 sc_err_t sc_model_bcast_ompi_binomial(const sc_model_t *model, size_t bytes, int root, double *t);

@@ -7,8 +7,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#define LINKS (SC_AT(SC_AT_INTRA) | SC_AT(SC_AT_INTER) | SC_AT(SC_AT_RACK) | SC_AT(SC_AT_SOCKET))
+#define LINKS                                                                                      \
+    (SC_AT(SC_AT_INTRA) | SC_AT(SC_AT_INTER) | SC_AT(SC_AT_RACK) | SC_AT(SC_AT_SOCKET) |           \
+     SC_AT(SC_AT_NUMA) | SC_AT(SC_AT_CCX))
 #define LEVELS (SC_AT(SC_AT_INTRA) | SC_AT(SC_AT_INTER))
+#define DOMAINS (SC_AT(SC_AT_SOCKET) | SC_AT(SC_AT_NUMA) | SC_AT(SC_AT_CCX))
 #define LEVEL(field) SC_IN_LEVEL, offsetof(sc_level_t, field)
 
 /* Adding a parameter is one row here and its use in the model
@@ -55,15 +58,17 @@ const sc_param_t sc_params[] = {
      * only with --latency-factor, so its default report has no such
      * note, and the row no fit_name. */
     {"latency-factor", LEVELS, SC_PARAM_PIECEWISE_FACTOR, 1, 1000, 0, SC_CARRIER_PROP, 0, NULL, 0,
-     NULL, NULL, "the multiple of the level's latency an %s message takes",
-     LEVEL(latency_factor)},
+     NULL, NULL, "the multiple of the level's latency an %s message takes", LEVEL(latency_factor)},
     /* At most 1: a message cannot pass its links' bandwidth. calibrate
      * fits it instead of the bandwidth factor on shared memory, where one
      * pair's ping-pong shows what one core copies, not what the node's
      * memory carries for all its cores (experiments/validation/README.md,
-     * ORFEO). */
-    {"flow-factor", LEVELS, SC_PARAM_PIECEWISE_FACTOR, 0, 1.0, 1, SC_CARRIER_PROP, 0, NULL, 0,
-     "flow factor", "shared memory, per segment: 1 / the ping-pong's slope over the bandwidth",
+     * ORFEO). Between a node's domains a pair copies at a rate of its own
+     * (ORFEO: 32.7 GB/s in one CCX, 2.8 GB/s between two CCDs), which the
+     * domains' levels may give; they take shared memory's otherwise. */
+    {"flow-factor", LEVELS | DOMAINS, SC_PARAM_PIECEWISE_FACTOR, 0, 1.0, 1, SC_CARRIER_PROP, 0,
+     NULL, 0, "flow factor",
+     "shared memory, per segment: 1 / the ping-pong's slope over the bandwidth",
      "the most of the level's bandwidth one %s message moves at, whatever its links carry",
      LEVEL(flow_factor)},
     {"eager-limit", LEVELS, SC_PARAM_SIZE, 0, 0x1p40, 0, SC_CARRIER_PROP, 1, NULL, 1, NULL, NULL,
@@ -86,10 +91,23 @@ const sc_param_t sc_params[] = {
 static const struct {
     const char *name, *messages;
 } levels[SC_NAT] = {
-    [SC_AT_INTRA] = {"intra", "intra-node"}, [SC_AT_INTER] = {"inter", "inter-node"},
-    [SC_AT_NODE] = {"node", NULL},           [SC_AT_RACK] = {"rack", NULL},
-    [SC_AT_SOCKET] = {"socket", NULL},       [SC_AT_ZONE] = {NULL, NULL},
+    [SC_AT_INTRA] = {"intra", "intra-node"},
+    [SC_AT_INTER] = {"inter", "inter-node"},
+    [SC_AT_NODE] = {"node", NULL},
+    [SC_AT_RACK] = {"rack", NULL},
+    [SC_AT_SOCKET] = {"socket", "between-socket"},
+    [SC_AT_NUMA] = {"numa", "between-NUMA-domain"},
+    [SC_AT_CCX] = {"ccx", "between-CCX"},
+    [SC_AT_ZONE] = {NULL, NULL},
 };
+
+int sc_param_at_domain(sc_param_at_t at)
+{
+    return at == SC_AT_SOCKET ? SC_DOMAIN_SOCKET
+           : at == SC_AT_NUMA ? SC_DOMAIN_NUMA
+           : at == SC_AT_CCX  ? SC_DOMAIN_CCX
+                              : -1;
+}
 
 const char *sc_param_at_name(sc_param_at_t at)
 {

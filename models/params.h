@@ -11,7 +11,7 @@
 
 /* Where a parameter exists. A message's cost is its level's sc_level_t:
  * intra and inter are plat->level[], a rack's uplink between_groups[], the
- * link between a node's sockets between_sockets; a node's are in
+ * links between a node's domains between_domains[]; a node's are in
  * sc_node_t, the zone's in sc_platform_t. */
 typedef enum {
     SC_AT_INTRA = SC_LEVEL_INTRA, /* a node's shared memory, its memory-bus link */
@@ -19,6 +19,8 @@ typedef enum {
     SC_AT_NODE,                   /* each node */
     SC_AT_RACK,                   /* a rack's uplink (racks:N,R) */
     SC_AT_SOCKET,                 /* the link between a node's sockets */
+    SC_AT_NUMA,                   /* between a socket's (or node's) NUMA domains */
+    SC_AT_CCX,                    /* between a NUMA domain's (...) CCXs */
     SC_AT_ZONE,                   /* the cluster as a whole */
     SC_NAT
 } sc_param_at_t;
@@ -71,9 +73,13 @@ typedef struct {
  * and messages list them. */
 extern const sc_param_t sc_params[];
 
-/* "intra", "inter", "node", "rack", "socket"; NULL for the zone, whose
- * parameters are named without a level. */
+/* "intra", "inter", "node", "rack", "socket", "numa", "ccx"; NULL for the
+ * zone, whose parameters are named without a level. */
 const char *sc_param_at_name(sc_param_at_t at);
+
+/* The kind of domains inside nodes whose links `at` is (an
+ * sc_domain_kind_t), or -1. */
+int sc_param_at_domain(sc_param_at_t at);
 
 /* The level named by the `len` bytes at `name`, or -1. */
 int sc_param_at_find(const char *name, size_t len);

@@ -141,44 +141,103 @@ int sc_place_nodes_used(const sc_platform_t *plat, int np, const int *node_of)
     return count;
 }
 
-sc_err_t sc_place_sockets(const sc_platform_t *plat, int np, const int *node_of, int *socket_of)
+const char *sc_domain_name(sc_domain_kind_t kind)
+{
+    static const char *const names[SC_NDOMAIN_KINDS] = {"ccx", "numa", "socket"};
+    return names[kind];
+}
+
+const char *sc_domain_plural(sc_domain_kind_t kind)
+{
+    static const char *const names[SC_NDOMAIN_KINDS] = {"CCXs", "NUMA domains", "sockets"};
+    return names[kind];
+}
+
+int sc_platform_node_levels(const sc_platform_t *plat)
+{
+    int levels = 0;
+    for (int d = 0; d < SC_NDOMAIN_KINDS; d++)
+        levels += plat->domain_count[d] > 1;
+    return levels;
+}
+
+int sc_platform_domains(const sc_platform_t *plat)
+{
+    return sc_platform_domain_span(plat, SC_NDOMAIN_KINDS);
+}
+
+int sc_platform_domain_span(const sc_platform_t *plat, sc_domain_kind_t kind)
+{
+    int span = 1;
+    for (int d = 0; d < (int)kind; d++)
+        if (plat->domain_count[d] > 1)
+            span *= plat->domain_count[d];
+    return span;
+}
+
+int sc_platform_domain_kind(const sc_platform_t *plat, int hier)
+{
+    for (int d = 0, level = 0; d < SC_NDOMAIN_KINDS; d++)
+        if (plat->domain_count[d] > 1 && ++level == hier)
+            return d;
+    return -1;
+}
+
+int sc_platform_domain_hier(const sc_platform_t *plat, sc_domain_kind_t kind)
+{
+    if (plat->domain_count[kind] <= 1)
+        return 0;
+    int hier = 0;
+    for (int d = 0; d <= (int)kind; d++)
+        hier += plat->domain_count[d] > 1;
+    return hier;
+}
+
+sc_err_t sc_place_domains(const sc_platform_t *plat, int np, const int *node_of, int *domain_of)
 {
     for (int r = 0; r < np; r++)
-        socket_of[r] = 0;
-    if (!sc_platform_socket_levels(plat))
+        domain_of[r] = 0;
+    int domains = sc_platform_domains(plat);
+    if (domains == 1)
         return SC_OK;
     int *used = calloc((size_t)plat->nnodes, sizeof *used);
     if (!used)
         return sc_error(SC_ERR_RUN, "out of memory placing %d ranks", np);
     for (int r = 0; r < np; r++) {
         int node = node_of[r];
-        socket_of[r] = used[node]++ / (plat->nodes[node].cores / plat->sockets);
+        domain_of[r] = used[node]++ / (plat->nodes[node].cores / domains);
     }
     free(used);
     return SC_OK;
 }
 
-int sc_platform_socket_levels(const sc_platform_t *plat)
-{
-    return plat->sockets > 1;
-}
-
 const sc_level_t *sc_platform_level(const sc_platform_t *plat, int hier)
 {
-    int s = sc_platform_socket_levels(plat);
+    int s = sc_platform_node_levels(plat);
     if (hier == 0)
         return &plat->level[SC_LEVEL_INTRA];
     if (hier <= s)
-        return &plat->between_sockets;
+        return &plat->between_domains[sc_platform_domain_kind(plat, hier)];
     hier -= s;
     return hier == 1 ? &plat->level[SC_LEVEL_INTER] : &plat->between_groups[hier - 2];
 }
 
-int sc_platform_hier_level(const sc_platform_t *plat, long a, int sa, long b, int sb)
+int sc_platform_hier_level(const sc_platform_t *plat, long a, int da, long b, int db)
 {
-    int s = sc_platform_socket_levels(plat);
-    if (a == b)
-        return sa == sb ? 0 : s;
+    int s = sc_platform_node_levels(plat);
+    if (a == b) {
+        /* the largest kind whose domains differ: its level, 1 the smallest */
+        int hier = 0, level = 0, span = 1;
+        for (int d = 0; d < SC_NDOMAIN_KINDS && da != db; d++) {
+            if (plat->domain_count[d] <= 1)
+                continue;
+            level++;
+            if (da / span != db / span)
+                hier = level;
+            span *= plat->domain_count[d];
+        }
+        return hier;
+    }
     for (int k = 0; k < plat->ngroupings; k++)
         if (a / plat->group_size[k] == b / plat->group_size[k])
             return s + 1 + k;

@@ -1,4 +1,5 @@
-/* A two-level cluster as the cost models see it: nodes, cores, levels.
+/* A hierarchical cluster as the cost models see it: nodes, their domains,
+ * cores, levels.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #ifndef SC_PLATFORM_H
 #define SC_PLATFORM_H
@@ -16,17 +17,33 @@ typedef enum {
 } sc_level_id_t;
 
 /* Levels of the hierarchy a message crosses, for its traffic: 0 inside a
- * node (inside a socket when nodes have sockets; 1 then between two
- * sockets of a node, and the levels below one higher), 1 between two nodes
- * of the smallest group of nodes (those on one switch; in a cluster on one
- * switch, every pair of nodes), 2 between two groups of the next larger
- * group, ... up to the top. Their costs are the two levels above (a network
- * level's link is every link of a topology; between sockets, shared memory
- * over the sockets' link). */
+ * node (inside its smallest domain when nodes have domains: 1 then between
+ * two of those in one domain of the next kind, ... up to between two
+ * domains of the largest kind, and the levels below one higher), then 1
+ * between two nodes of the smallest group of nodes (those on one switch;
+ * in a cluster on one switch, every pair of nodes), 2 between two groups
+ * of the next larger group, ... up to the top. Their costs are the two
+ * levels above (a network level's link is every link of a topology; inside
+ * a node, shared memory over the link of the level where two domains
+ * part). */
 enum { SC_MAX_LEVELS = 10 }; /* a fat tree has at most 8 levels of switches */
 
-/* Most sockets a node (simcoll/sockets, --sockets, a sweep's sockets). */
-enum { SC_MAX_SOCKETS = 64 };
+/* Levels inside a node, smallest first: a node's cores split evenly into
+ * sockets, a socket's into NUMA domains, a NUMA domain's into CCXs (cores
+ * that share a last-level cache). A platform has any of them. */
+typedef enum { SC_DOMAIN_CCX, SC_DOMAIN_NUMA, SC_DOMAIN_SOCKET, SC_NDOMAIN_KINDS } sc_domain_kind_t;
+
+/* "ccx", "numa", "socket": the level's name in --levels, --set and a
+ * platform file (simcoll/ccx, <link id="ccx">). */
+const char *sc_domain_name(sc_domain_kind_t kind);
+
+/* The plural a message uses, "CCXs", "NUMA domains", "sockets". */
+const char *sc_domain_plural(sc_domain_kind_t kind);
+
+/* Most domains of one kind in the next larger one present (a platform's
+ * simcoll/sockets, simcoll/numa, simcoll/ccx; --levels), and most smallest
+ * domains a node: SimGrid routes every pair of a node's domains. */
+enum { SC_MAX_SOCKETS = 64, SC_MAX_DOMAINS = 64 };
 
 /* A function of the message size, linear in pieces like SMPI's smpi/os:
  * segment k applies from seg[k].min_bytes (seg[0].min_bytes = 0) up to the
@@ -133,14 +150,18 @@ typedef struct {
     sc_node_t *nodes;  /* ordered by name, numbers compared by value */
     int total_cores;
     sc_level_t level[SC_NLEVELS];
-    /* Sockets per node (every node's cores split evenly among them), 1 if
-     * nodes have none: simcoll/sockets, in racks only (sim/engine/
-     * topology.cpp makes each socket a host). A message between two
-     * sockets of a node is shared memory (level[SC_LEVEL_INTRA]'s
-     * overheads and eager limit) over the route between them, whose
-     * latency and bandwidth between_sockets holds. */
-    int sockets; /* at most SC_MAX_SOCKETS */
-    sc_level_t between_sockets;
+    /* Domains inside each node (every node's cores split evenly among
+     * them; sim/engine/topology.cpp makes each smallest domain a host, in
+     * racks only): domain_count[d] domains of kind d in one domain of the
+     * next larger kind present (the node for the largest), 1 where nodes
+     * have no such level (simcoll/sockets, simcoll/numa, simcoll/ccx). A
+     * message between two domains of a node is shared memory (level[
+     * SC_LEVEL_INTRA]'s overheads, factors and eager limit) over the route
+     * between them: the memory bus and the link of the level where they
+     * part (one per domain of the next larger kind), whose latency and
+     * bandwidth between_domains[d] holds. */
+    int domain_count[SC_NDOMAIN_KINDS];
+    sc_level_t between_domains[SC_NDOMAIN_KINDS];
     size_t header_bytes; /* sent on the wire with every message */
     /* What SimGrid reads instead of the file: simcoll's rewrite of what it
      * checked (sim/io/platform_file.h), NUL-terminated. */
@@ -181,19 +202,39 @@ typedef struct {
     int uniform;
 } sc_platform_t;
 
-/* 1 if the platform's nodes have sockets (a hierarchy level of its own). */
-int sc_platform_socket_levels(const sc_platform_t *plat);
+/* How many levels nodes have inside them (domain kinds of more than one
+ * domain), 0 to SC_NDOMAIN_KINDS. */
+int sc_platform_node_levels(const sc_platform_t *plat);
 
-/* The hierarchy level of a message from core slot (node a, socket sa) to
- * (node b, socket sb): 0 in one socket of one node, 1 between two sockets
- * of a node; between nodes, s + 1 + the first grouping that holds both, or
- * the top, s + 1 + ngroupings, where s = sc_platform_socket_levels. */
-int sc_platform_hier_level(const sc_platform_t *plat, long a, int sa, long b, int sb);
+/* Smallest domains a node: the product of domain_count (1 without). */
+int sc_platform_domains(const sc_platform_t *plat);
+
+/* Smallest domains in one domain of `kind` (1 for the smallest kind
+ * present or below it). Two smallest domains p and q of a node are in one
+ * domain of `kind` when p / span == q / span. */
+int sc_platform_domain_span(const sc_platform_t *plat, sc_domain_kind_t kind);
+
+/* The domain kind a message between two domains of a node crosses at
+ * hierarchy level `hier` (1 to sc_platform_node_levels), or -1. */
+int sc_platform_domain_kind(const sc_platform_t *plat, int hier);
+
+/* The hierarchy level of a message between two domains of `kind` in one
+ * of the next larger kind (1 to sc_platform_node_levels), or 0 when nodes
+ * have no domains of that kind. */
+int sc_platform_domain_hier(const sc_platform_t *plat, sc_domain_kind_t kind);
+
+/* The hierarchy level of a message from core slot (node a, smallest domain
+ * da) to (node b, db): 0 in one smallest domain of one node, 1 + the
+ * level (among those present, smallest 0) of the largest kind whose
+ * domains differ between da and db; between nodes, s + 1 + the first
+ * grouping that holds both, or the top, s + 1 + ngroupings, where s =
+ * sc_platform_node_levels. */
+int sc_platform_hier_level(const sc_platform_t *plat, long a, int da, long b, int db);
 
 /* What a message crossing hierarchy level `hier` costs: level[0] inside a
- * node (or socket), between_sockets between sockets, level[1] between
- * nodes of the smallest group (or of a flat cluster), between_groups
- * above. */
+ * node (or its smallest domain), between_domains inside a node, level[1]
+ * between nodes of the smallest group (or of a flat cluster),
+ * between_groups above. */
 const sc_level_t *sc_platform_level(const sc_platform_t *plat, int hier);
 
 /* Frees what `plat` owns and zeroes it. */
@@ -213,12 +254,11 @@ const char *sc_placement_name(sc_placement_t placement);
 sc_err_t sc_place(const sc_platform_t *plat, int np, sc_placement_t placement,
                   int *node_of);
 
-/* Fills socket_of[0..np-1] with the socket of each rank placed on
- * node_of: a node's ranks take its cores in rank order, and its cores are
- * its sockets' in turn (cores / sockets each), as MPI binds ranks to cores.
- * All 0 when nodes have no sockets. */
-sc_err_t sc_place_sockets(const sc_platform_t *plat, int np, const int *node_of,
-                          int *socket_of);
+/* Fills domain_of[0..np-1] with the smallest domain of each rank placed
+ * on node_of, numbered in its node: a node's ranks take its cores in rank
+ * order, and its cores are its domains' in turn (cores / domains each), as
+ * MPI binds ranks to cores. All 0 when nodes have no domains. */
+sc_err_t sc_place_domains(const sc_platform_t *plat, int np, const int *node_of, int *domain_of);
 
 /* Number of distinct nodes that appear in node_of[0..np-1]. */
 int sc_place_nodes_used(const sc_platform_t *plat, int np, const int *node_of);

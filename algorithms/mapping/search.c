@@ -1,5 +1,5 @@
 /* The mapping search on a platform: graphs recorded once where they can
- * be, partitioned among nodes and sockets; the cut of a layout.
+ * be, partitioned among nodes and their domains; the cut of a layout.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "search.h"
 
@@ -31,35 +31,36 @@ static sc_err_t graph_under(const sc_algo_t *algo, int np, int root, const int *
 
 sc_err_t sc_mapping_cut(const sc_platform_t *plat, const sc_algo_t *algo, int np, int root,
                         const int *node_of, const int *node_of_position,
-                        const int *socket_of_position, sc_graph_t *memo, double *cut,
-                        double *total, double *top_cut, double *socket_cut)
+                        const int *domain_of_position, sc_graph_t *memo, double *cut, double *total,
+                        double *top_cut, double *domain_cut)
 {
     sc_graph_t own = {0};
     const sc_graph_t *graph;
     sc_err_t err = graph_under(algo, np, root, node_of, memo, &own, &graph);
     if (!err)
-        err = sc_mapping_graph_cut(plat, graph, node_of_position, socket_of_position, cut, total,
-                                   top_cut, socket_cut);
+        err = sc_mapping_graph_cut(plat, graph, node_of_position, domain_of_position, cut, total,
+                                   top_cut, domain_cut);
     sc_graph_destroy(&own);
     return err;
 }
 
 sc_err_t sc_mapping_graph_cut(const sc_platform_t *plat, const sc_graph_t *graph,
-                              const int *node_of_position, const int *socket_of_position,
-                              double *cut, double *total, double *top_cut, double *socket_cut)
+                              const int *node_of_position, const int *domain_of_position,
+                              double *cut, double *total, double *top_cut, double *domain_cut)
 {
     int np = graph->size;
-    /* the positions renumbered, by socket or by group */
-    int *unit_of_position = socket_cut || top_cut ? malloc((size_t)np * sizeof(int)) : NULL;
-    if ((socket_cut || top_cut) && !unit_of_position)
+    /* the positions renumbered, by smallest domain or by group */
+    int *unit_of_position = domain_cut || top_cut ? malloc((size_t)np * sizeof(int)) : NULL;
+    if ((domain_cut || top_cut) && !unit_of_position)
         return sc_error(SC_ERR_RUN, "out of memory");
     *cut = sc_graph_cut(graph, node_of_position);
     *total = graph->total_weight;
-    if (socket_cut) {
-        /* positions' sockets, numbered in the cluster */
+    if (domain_cut) {
+        /* positions' smallest domains, numbered in the cluster */
+        int domains = sc_platform_domains(plat);
         for (int j = 0; j < np; j++)
-            unit_of_position[j] = socket_of_position[j] + node_of_position[j] * plat->sockets;
-        *socket_cut = sc_graph_cut(graph, unit_of_position);
+            unit_of_position[j] = domain_of_position[j] + node_of_position[j] * domains;
+        *domain_cut = sc_graph_cut(graph, unit_of_position);
     }
     if (top_cut) {
         *top_cut = *cut;
@@ -86,38 +87,46 @@ static double node_cut(const sc_graph_t *graph, const int *slot_node, const int 
 }
 
 /* Partitions the graph among the slots' nodes, level by level; with
- * sockets, among their sockets (nnodes * S of them, a node's S sockets one
- * group): nodes first, then sockets within nodes. The partitioners are
- * heuristics, and what the mapping keeps from them is judged by the cut of
- * the units it partitions (sc_mapping_partition): with sockets, a pi that
- * cuts fewer edges between sockets may cut more between nodes (reduce-ompi-
- * in-order-binary, 16 ranks on 3 nodes of 4 sockets: 256 against 128), so
- * the partition into nodes alone is kept where its cut between nodes is
- * less. */
+ * domains in nodes, among their smallest domains (nnodes * D of them,
+ * grouped as the domains of each larger kind, then as nodes): nodes first,
+ * then sockets within nodes, then NUMA domains within sockets, ... The
+ * partitioners are heuristics, and what the mapping keeps from them is
+ * judged by the cut of the units it partitions (sc_mapping_partition):
+ * with domains, a pi that cuts fewer edges between domains may cut more
+ * between nodes (reduce-ompi-in-order-binary, 16 ranks on 3 nodes of 4
+ * sockets: 256 against 128), so the partition into nodes alone is kept
+ * where its cut between nodes is less. */
 static sc_err_t partition_slots(const sc_platform_t *plat, int p, const sc_graph_t *graph,
                                 const int *slot_node, sc_partitioner_t how, int *pi,
                                 double *seconds)
 {
-    int sockets = plat->sockets;
-    if (!sc_platform_socket_levels(plat))
+    int domains = sc_platform_domains(plat), levels = sc_platform_node_levels(plat);
+    if (!levels)
         return sc_mapping_partition(graph, plat->nnodes, slot_node, plat->ngroupings,
                                     plat->group_size, how, pi, seconds);
-    long group_size[SC_MAX_LEVELS - 1] = {sockets};
+    /* groups of consecutive smallest domains: those of each larger kind
+     * present, the node's, then the network's groups of nodes */
+    long group_size[SC_MAX_LEVELS] = {0};
+    int ngroups = 0;
+    for (int hier = 2; hier <= levels; hier++)
+        group_size[ngroups++] =
+            sc_platform_domain_span(plat, (sc_domain_kind_t)sc_platform_domain_kind(plat, hier));
+    group_size[ngroups++] = domains;
     for (int k = 0; k < plat->ngroupings; k++)
-        group_size[k + 1] = sockets * plat->group_size[k];
-    int *slot_socket = malloc(3 * (size_t)p * sizeof *slot_socket);
-    sc_err_t err = slot_socket ? sc_place_sockets(plat, p, slot_node, slot_socket)
+        group_size[ngroups++] = domains * plat->group_size[k];
+    int *slot_domain = malloc(3 * (size_t)p * sizeof *slot_domain);
+    sc_err_t err = slot_domain ? sc_place_domains(plat, p, slot_node, slot_domain)
                                : sc_error(SC_ERR_RUN, "out of memory");
     if (err) {
-        free(slot_socket);
+        free(slot_domain);
         return err;
     }
-    int *by_nodes = slot_socket + p, *scratch = by_nodes + p;
+    int *by_nodes = slot_domain + p, *scratch = by_nodes + p;
     for (int r = 0; r < p; r++)
-        slot_socket[r] += slot_node[r] * sockets; /* the slot's socket, numbered in the cluster */
+        slot_domain[r] += slot_node[r] * domains; /* numbered in the cluster */
     double more = 0;
-    if (!(err = sc_mapping_partition(graph, plat->nnodes * sockets, slot_socket,
-                                     plat->ngroupings + 1, group_size, how, pi, seconds)) &&
+    if (!(err = sc_mapping_partition(graph, plat->nnodes * domains, slot_domain, ngroups,
+                                     group_size, how, pi, seconds)) &&
         !(err = sc_mapping_partition(graph, plat->nnodes, slot_node, plat->ngroupings,
                                      plat->group_size, how, by_nodes, &more)) &&
         node_cut(graph, slot_node, by_nodes, p, scratch) <
@@ -125,7 +134,7 @@ static sc_err_t partition_slots(const sc_platform_t *plat, int p, const sc_graph
         memcpy(pi, by_nodes, (size_t)p * sizeof *pi);
     if (!err)
         *seconds += more;
-    free(slot_socket);
+    free(slot_domain);
     return err;
 }
 

@@ -18,6 +18,14 @@ sc_err_t sc_bcast_ompi_knomial(sc_comm_t *comm, const sc_coll_args_t *args);
 sc_err_t sc_bcast_ompi_split_bintree(sc_comm_t *comm, const sc_coll_args_t *args);
 sc_err_t sc_bcast_ompi_scatter_allgather(sc_comm_t *comm, const sc_coll_args_t *args);
 
+/* Open MPI 5.0's coll/han (han.c): 64 KiB segments among the ranks of the
+ * root's local rank, then on each node by tuned's rules, or by the
+ * algorithm coll_tuned_bcast_algorithm forces there. */
+sc_err_t sc_bcast_ompi_han(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_bcast_ompi_han_linear(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_bcast_ompi_han_chain(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_bcast_ompi_han_bintree(sc_comm_t *comm, const sc_coll_args_t *args);
+
 /* The broadcast coll/tuned's rule picks for args->bytes on comm, on
  * elements of `elem` bytes (the data type of the allreduce calling it). */
 sc_err_t sc_bcast_ompi_tuned(sc_comm_t *comm, const sc_coll_args_t *args, size_t elem);

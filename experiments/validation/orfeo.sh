@@ -42,6 +42,9 @@ mkdir -p "$results"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 plat=$top/platforms/orfeo-genoa.xml
+# The platform as shipped before nested levels inside nodes (one level inside
+# a socket): its predictions are the "before" columns.
+before=$here/before/orfeo-genoa-sockets.xml
 # Median and largest |value| of a list of relative errors on stdin (one a line).
 stats() {
     awk '{ print ($1 < 0 ? -$1 : $1), $1 }' | sort -g | awk '{ a[++n] = $1; s[n] = $2 }
@@ -113,57 +116,73 @@ overhead=$(awk -F, 'NR > 1 && (m == "" || $3 < m) { m = $3 } END { printf "%.4g"
     --set "intra.send-overhead=${overhead}us" --set "intra.recv-overhead=${overhead}us" \
     --set "inter.send-overhead=${overhead}us" --set "inter.recv-overhead=${overhead}us" \
     -o "$scratch/template.xml"
-# Inside a socket: the most common pair of a socket's cores (24 of a core's
-# 31 partners are in another NUMA domain of 8 cores), breakpoint 2048 (below
-# it a message costs about the same whatever its size; above it the time
-# doubles with the size), eager limit 128 KiB (every placement's time falls
-# or flattens from 128 to 256 KiB: the switch to a single copy). The other
-# socket, fitted the same way, gives the socket link: what its latency and
-# its per-byte cost of eager messages add. Between nodes: breakpoint 256 (the
-# time jumps there, 1.52 to 1.82 us), the same eager limit.
+# The levels inside a node, as the file's core pairs show them (AMD EPYC
+# 9374F): 4 cores a CCX (one CCX a CCD), 2 CCDs a NUMA domain of 8 cores, 4
+# NUMA domains a socket of 32, 2 sockets. Each placement is fitted alike:
+# breakpoint 2048 (below it a message costs about the same whatever its
+# size; above it the time doubles with the size), eager limit 128 KiB (every
+# placement's time falls or flattens from 128 to 256 KiB: the switch to a
+# single copy). One CCX gives shared memory itself (the memory bus and the
+# intra properties); each larger level, fitted on its own rows, gives its
+# link (the latency it adds to one CCX's, its fastest slope as bandwidth)
+# and its own flow factor (its pair's slopes: the copy rate of a pair that
+# far apart). Between nodes: breakpoint 256 (the time jumps there, 1.52 to
+# 1.82 us), the same eager limit.
 intra="--level intra --breakpoints 2048 --eager-limit 131072"
 inter="--breakpoints 256 --eager-limit 131072"
-# shellcheck disable=SC2086 # the option lists are split on purpose
-(cd "$scratch" && "$simcoll" calibrate $intra --osu-latency numa.txt --like template.xml \
-    -o intra.xml) > "$out-fit-intra.txt"
-# shellcheck disable=SC2086
-(cd "$scratch" && "$simcoll" calibrate $intra --osu-latency socket.txt --like template.xml \
-    -o socket.xml) > "$out-fit-socket.txt"
-# shellcheck disable=SC2086
-(cd "$scratch" && "$simcoll" calibrate $inter --osu-latency node.txt --like intra.xml \
-    -o inter.xml) > "$out-fit-inter.txt"
-# For the record (part of no platform): the same fit on the same CCX and on
-# another CCD of the same NUMA domain, the levels the model does not have.
-for p in ccx ccd; do
-    # shellcheck disable=SC2086
+for p in ccx ccd numa socket; do
+    # shellcheck disable=SC2086 # the option lists are split on purpose
     (cd "$scratch" && "$simcoll" calibrate $intra --osu-latency $p.txt --like template.xml \
         -o $p.xml) > "$out-fit-$p.txt"
 done
+# shellcheck disable=SC2086
+(cd "$scratch" && "$simcoll" calibrate $inter --osu-latency node.txt --like ccx.xml \
+    -o inter.xml) > "$out-fit-inter.txt"
 fitted() { # FILE PARAMETER: the fitted value, in base units
     awk -v p="$2" 'index($0, p) == 1 { v = substr($0, length(p) + 1); sub(/^ +/, "", v)
                                         split(v, f, " "); print f[1]; exit }' "$1"
 }
-socket_lat=$(awk -v a="$(fitted "$out-fit-socket.txt" latency)" \
-                 -v b="$(fitted "$out-fit-intra.txt" latency)" 'BEGIN { printf "%.4g", (a - b) * 1e9 }')
-socket_bw=$(awk -v bx="$(fitted "$out-fit-socket.txt" bandwidth)" \
-                -v fx="$(fitted "$out-fit-socket.txt" 'flow factor [2048, 131073)')" \
-                -v fs="$(fitted "$out-fit-intra.txt" 'flow factor [2048, 131073)')" \
-                'BEGIN { printf "%.4g", bx * fx / fs / 1e9 }')
-"$simcoll" platform --like "$scratch/inter.xml" --nodes 2 --cores 64 --sockets 2 \
-    --set "socket.latency=${socket_lat}ns" --set "socket.bandwidth=${socket_bw}GBps" \
-    -o "$scratch/refit.xml"
-{
-    echo "# socket link: latency ${socket_lat} ns (the other socket's fitted latency less the"
-    echo "# same socket's), bandwidth ${socket_bw} GB/s (the other socket's per-byte cost of"
-    echo "# messages of 2 KiB to 128 KiB, as the same socket's factor makes it)"
-    echo "# o_s = o_r = ${overhead} us on both levels (half the fastest one-way time)"
-} >> "$out-fit-socket.txt"
+# A level's link and flow factor from its placement's fit: latency less one
+# CCX's; bandwidth its fastest slope (one pair's single copy), slower than
+# the memory bus's, so that the route's bandwidth is the link's; the flow
+# factors of its slopes against that bandwidth, as calibrate fitted them.
+sets=
+flows=
+for l in ccx:ccd numa:numa socket:socket; do
+    level=${l%:*} fit=$out-fit-${l#*:}.txt
+    lat=$(awk -v a="$(fitted "$fit" latency)" -v b="$(fitted "$out-fit-ccx.txt" latency)" \
+              'BEGIN { if (a < b) exit 1; printf "%.4g", (a - b) * 1e9 }') ||
+        { echo "orfeo.sh: the $level level's latency is below one CCX's" >&2; exit 1; }
+    bw=$(awk -v a="$(fitted "$fit" bandwidth)" -v b="$(fitted "$out-fit-ccx.txt" bandwidth)" \
+             'BEGIN { if (a > b) exit 1; printf "%.4g", a / 1e9 }') ||
+        { echo "orfeo.sh: the $level level's bandwidth is above the memory bus's" >&2; exit 1; }
+    flow=$(awk '/^flow factor \[/ { split($3, lo, "[[,]"); printf "%s%s:%.4g", n++ ? ";" : "", lo[2], $5 }' \
+               "$fit")
+    [ -n "$flow" ] || { echo "orfeo.sh: no flow factor in $fit" >&2; exit 1; }
+    sets="$sets --set $level.latency=${lat}ns --set $level.bandwidth=${bw}GBps"
+    flows="$flows$level=$flow "
+    echo "# $level link: latency $lat ns (this placement's fitted latency less one CCX's)," \
+         "bandwidth $bw GB/s (its fastest slope); $level flow factor $flow" >> "$fit"
+done
+# shellcheck disable=SC2086 # the settings are split on purpose
+"$simcoll" platform --like "$scratch/inter.xml" --nodes 2 --cores 64 --sockets 2 --numa 4 --ccx 2 \
+    $sets -o "$scratch/levels.xml"
+# The levels' flow factors are properties no --set gives: after simcoll/ccx.
+awk -v flows="$flows" '
+    { print }
+    /<prop id="simcoll\/ccx"/ {
+        n = split(flows, f, " ")
+        for (i = 1; i <= n; i++) { split(f[i], kv, "="); printf "    <prop id=\"simcoll/%s/flow-factor\" value=\"%s\"/>\n", kv[1], kv[2] }
+    }' "$scratch/levels.xml" > "$scratch/refit.xml"
+# kept for the record, the scratch directory's name left out of its commands
+sed "s|$scratch/||g" "$scratch/refit.xml" > "$out-refit.xml"
+echo "# o_s = o_r = ${overhead} us on both levels (half the fastest one-way time)" >> "$out-fit-ccx.txt"
 
 # The platform's one-way times for each placement: one message from rank 0
 # to rank 1 (same CCX), 4 (other CCD), 8 (other NUMA domain), 32 (other
-# socket) and 64 (other node), as a program of one send; the model has one
-# level inside a socket, so rank 1, 4 and 8 cost the same. Per placement and
-# platform: size, measured and predicted seconds.
+# socket) and 64 (other node), as a program of one send. Per placement and
+# platform (shipped, refit, and before: one level inside a socket, where
+# ranks 1, 4 and 8 cost the same): size, measured and predicted seconds.
 sizes_p2p=$(awk '!/^#/ { print $1 }' "$scratch/numa.txt")
 residuals() { # PLATFORM NAME
     for p in ccx:1 ccd:4 numa:8 socket:32 node:64; do
@@ -182,6 +201,7 @@ residuals() { # PLATFORM NAME
     echo "placement,platform,size_bytes,measured_s,predicted_s,error"
     residuals "$plat" shipped
     residuals "$scratch/refit.xml" refit
+    residuals "$before" before
 } > "$out-p2p.csv"
 # Median |error| per placement and platform; the shipped platform must be
 # the refit's (rounded to 4 digits): medians within 0.2 points.
@@ -191,19 +211,6 @@ p2p_medians() {
             END { for (p in n) { k = n[p]; m = k % 2 ? v[p, (k + 1) / 2] : (v[p, k / 2] + v[p, k / 2 + 1]) / 2
                                  printf "%s %.2f\n", p, 100 * m } }' | sort
 }
-# The other choice for the socket link, the memory bus's bandwidth (a
-# message between sockets then costs only the latency more): its residuals.
-sed 's|<link id="socket" bandwidth="[^"]*"|<link id="socket" bandwidth="'"$(fitted "$out-fit-intra.txt" bandwidth)"'Bps"|' \
-    "$plat" > "$scratch/socket-membus.xml"
-for s in $sizes_p2p; do
-    echo "send $s from=0 to=32" > "$scratch/p.prog"
-    "$simcoll" run --platform "$scratch/socket-membus.xml" --np 65 --no-payload --format csv \
-        "$scratch/p.prog" | awk -F, -v s="$s" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-                                                { print s, $(c["sim_time_s"]) }'
-done | awk 'NR == FNR { if (!/^#/) m[$1] = $2 * 1e-6; next } { print ($2 - m[$1]) / m[$1] }' \
-    "$scratch/socket.txt" - | stats |
-    awk '{ print "# the other choice, the socket link as fast as the memory bus: median |error| " $2 \
-               ", largest " $3 " on the other socket'"'"'s rows (" $1 " sizes)" }' >> "$out-fit-socket.txt"
 p2p_medians shipped > "$scratch/shipped.med"
 p2p_medians refit > "$scratch/refit.med"
 join "$scratch/shipped.med" "$scratch/refit.med" | awk '
@@ -212,35 +219,6 @@ join "$scratch/shipped.med" "$scratch/refit.med" | awk '
     echo "orfeo.sh: $plat is not what the point-to-point file gives" >&2
     exit 1
 }
-
-# The model before the flow factor: the same fit, the ping-pong's per-byte
-# cost of shared memory charged to the node's one SHARED memory link as a
-# bandwidth factor (every intra-node message of the node together then
-# moves at one pair's rate).
-sed 's|"simcoll/intra/flow-factor"|"simcoll/intra/bandwidth-factor"|' "$plat" > "$scratch/before.xml"
-# A what-if, not a validation (chosen after seeing the errors): the per-byte
-# cost of the shared-memory eager messages charged to the two cores (half
-# each, on o_s and o_r), which are then busy with it, instead of bounding
-# each message (the flow factor).
-awk '
-    /"simcoll\/intra\/flow-factor"/ { match($0, /value="[^"]*"/); f = substr($0, RSTART + 7, RLENGTH - 8) }
-    /<link id="node-0_membus"/ { match($0, /bandwidth="[^"]*"/); b = substr($0, RSTART + 11, RLENGTH - 12) }
-    END {
-        sub(/GBps$/, "", b); B = b * 1e9; n = split(f, seg, ";"); o = ""
-        for (i = 1; i <= n; i++) {
-            split(seg[i], kv, ":"); pb = (1 / (kv[2] * B) - 1 / B) / 2
-            o = o (i > 1 ? ";" : "") sprintf("%s:%sus:%.4gns", kv[1], OV, pb * 1e9)
-        }
-        print o
-    }' OV="$overhead" "$plat" > "$scratch/whatif.os"
-if ! grep -q 'GBps"' "$plat" || [ ! -s "$scratch/whatif.os" ]; then
-    echo "orfeo.sh: cannot read $plat" >&2
-    exit 1
-fi
-sed -e "s|\"simcoll/intra/send-overhead\" value=\"[^\"]*\"|\"simcoll/intra/send-overhead\" value=\"$(cat "$scratch/whatif.os")\"|" \
-    -e "s|\"simcoll/intra/recv-overhead\" value=\"[^\"]*\"|\"simcoll/intra/recv-overhead\" value=\"$(cat "$scratch/whatif.os")\"|" \
-    -e 's|"simcoll/intra/flow-factor" value="[^"]*"|"simcoll/intra/flow-factor" value="0:1"|' \
-    "$plat" > "$scratch/whatif.xml"
 
 # --- Predictions ---------------------------------------------------------
 # Each series with simcoll's algorithm at every process count and size it
@@ -257,40 +235,57 @@ while read -r job file alg dyn ran algo; do
     profile) what="--coll bcast --mpi $profile" ;;
     *) what="--algo $algo" ;;
     esac
-    for p in shipped whatif before; do
-        case $p in shipped) pf=$plat ;; *) pf=$scratch/$p.xml ;; esac
+    for p in shipped before; do
+        case $p in shipped) pf=$plat ;; *) pf=$before ;; esac
         # shellcheck disable=SC2086
         "$simcoll" --platform "$pf" $what --np "$nps" --size "$sizes" --no-payload \
             --format csv > "$scratch/p$n-$p.csv"
     done
+    # 128 ranks, 64 a node: coll/han ran, with tuned's rules or the forced
+    # algorithm inside the nodes; the shipped platform predicts it so (the
+    # "before" column keeps the flat algorithm simcoll ran before it had han).
+    case $algo in
+    profile) han=bcast-ompi-han ;;
+    bcast-ompi-linear) han=bcast-ompi-han-linear ;;
+    bcast-ompi-chain) han=bcast-ompi-han-chain ;;
+    bcast-ompi-bintree) han=bcast-ompi-han-bintree ;;
+    *) echo "orfeo.sh: no han variant of $algo" >&2; exit 1 ;;
+    esac
+    if grep -q '^128,' "$scratch/m$n.csv"; then
+        "$simcoll" --platform "$plat" --algo "$han" --np 128 --size "$sizes" --no-payload \
+            --format csv > "$scratch/p$n-han.csv"
+        awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+                 FILENAME == ARGV[1] && (FNR == 1 || $(c["np"]) != 128) { print }
+                 FILENAME == ARGV[2] && FNR > 1 { print }' \
+            "$scratch/p$n-shipped.csv" "$scratch/p$n-han.csv" > "$scratch/p$n-merged.csv"
+        mv "$scratch/p$n-merged.csv" "$scratch/p$n-shipped.csv"
+    fi
 done < "$scratch/series"
 
 # orfeo.csv: series (varied or fixed), Open MPI's algorithm number and what
 # ran, process count, bytes, simcoll's algorithm, measured and predicted mean
-# seconds, relative error, the slowest rank's predicted time, the what-if's
-# prediction and error, whether the measured run used coll/han (128 ranks,
-# 64 a node: Open MPI 5.0.5's hierarchical broadcast, which simcoll does not
-# have; below 128 the job is on one node, or its nodes hold unequal counts,
-# and han steps aside), and the model before the flow factor's prediction
-# and error.
+# seconds, relative error, the slowest rank's predicted time, whether the
+# measured run used coll/han (128 ranks, 64 a node: Open MPI 5.0.5's
+# hierarchical broadcast, predicted by simcoll's bcast-ompi-han variants;
+# below 128 the job is on one node, or its nodes hold unequal counts, and
+# han steps aside), and the prediction and error before nested levels
+# inside nodes and han (the flat algorithm at 128).
 n=0
 {
-    echo "series,ompi_algorithm,ran,np,size_bytes,algo,measured_s,predicted_s,error,predicted_slowest_s,whatif_s,whatif_error,han,before_s,before_error"
+    echo "series,ompi_algorithm,ran,np,size_bytes,algo,measured_s,predicted_s,error,predicted_slowest_s,han,before_s,before_error"
     while read -r job file alg dyn ran algo; do
         n=$((n + 1))
         awk -F, -v series="${file%%/*}" -v alg="$alg" -v ran="$ran" '
             FILENAME == ARGV[1] { m[$1 "," $2] = $3; next }
             FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-            FILENAME == ARGV[2] { w[$(c["np"]) "," $(c["size_bytes"])] = $(c["mean_rank_time_s"]); next }
-            FILENAME == ARGV[3] { b[$(c["np"]) "," $(c["size_bytes"])] = $(c["mean_rank_time_s"]); next }
+            FILENAME == ARGV[2] { b[$(c["np"]) "," $(c["size_bytes"])] = $(c["mean_rank_time_s"]); next }
             { k = $(c["np"]) "," $(c["size_bytes"]) }
             (k in m) && m[k] > 0 {
-                p = $(c["mean_rank_time_s"]); q = w[k]; r = b[k]
-                printf "%s,%s,%s,%s,%s,%.9g,%.9g,%.4f,%.9g,%.9g,%.4f,%s,%.9g,%.4f\n", series, alg,
-                       ran, k, $(c["algo"]), m[k], p, (p - m[k]) / m[k], $(c["sim_time_s"]), q,
-                       (q - m[k]) / m[k], $(c["np"]) == 128 ? "yes" : "no", r, (r - m[k]) / m[k] }' \
-            "$scratch/m$n.csv" "$scratch/p$n-whatif.csv" "$scratch/p$n-before.csv" \
-            "$scratch/p$n-shipped.csv"
+                p = $(c["mean_rank_time_s"]); r = b[k]
+                printf "%s,%s,%s,%s,%s,%.9g,%.9g,%.4f,%.9g,%s,%.9g,%.4f\n", series, alg,
+                       ran, k, $(c["algo"]), m[k], p, (p - m[k]) / m[k], $(c["sim_time_s"]),
+                       $(c["np"]) == 128 ? "yes" : "no", r, (r - m[k]) / m[k] }' \
+            "$scratch/m$n.csv" "$scratch/p$n-before.csv" "$scratch/p$n-shipped.csv"
     done < "$scratch/series"
 } > "$out.csv"
 
@@ -302,7 +297,7 @@ rows() { # SERIES ALG NP_LO NP_HI COLUMN: errors of those points
 {
     echo "# osu_bcast on ORFEO GENOA (robonoff/HPC-project $commit), platforms/orfeo-genoa.xml"
     echo "# relative error (predicted - measured) / measured of mean_rank_time_s against OSU's average"
-    echo "# series alg ran simcoll processes: points median|error| largest | what-if: median largest | before: median largest"
+    echo "# series alg ran simcoll processes: points median|error| largest | before: median largest"
     while read -r job file alg dyn ran algo; do
         series=${file%%/*}
         for r in "2 64 one-node" "65 127 two-nodes-flat" "128 128 two-nodes-han"; do
@@ -310,18 +305,16 @@ rows() { # SERIES ALG NP_LO NP_HI COLUMN: errors of those points
             set -- $r
             a=$(rows "$series" "$alg" "$1" "$2" 9 | stats)
             [ "$a" = "-" ] && continue
-            b=$(rows "$series" "$alg" "$1" "$2" 12 | stats | cut -d' ' -f2-)
-            c=$(rows "$series" "$alg" "$1" "$2" 15 | stats | cut -d' ' -f2-)
-            echo "$series $alg $ran $algo $3($1-$2): $a | $b | $c"
+            b=$(rows "$series" "$alg" "$1" "$2" 13 | stats | cut -d' ' -f2-)
+            echo "$series $alg $ran $algo $3($1-$2): $a | $b"
         done
     done < "$scratch/series"
     for r in "2 64" "65 127" "128 128" "2 128"; do
         # shellcheck disable=SC2086 # numbers
         set -- $r
         a=$(awk -F, -v lo="$1" -v hi="$2" 'NR > 1 && $4 >= lo && $4 <= hi { print $9 }' "$out.csv" | stats)
-        b=$(awk -F, -v lo="$1" -v hi="$2" 'NR > 1 && $4 >= lo && $4 <= hi { print $12 }' "$out.csv" | stats | cut -d' ' -f2-)
-        c=$(awk -F, -v lo="$1" -v hi="$2" 'NR > 1 && $4 >= lo && $4 <= hi { print $15 }' "$out.csv" | stats | cut -d' ' -f2-)
-        echo "all processes $1-$2: $a | $b | $c"
+        b=$(awk -F, -v lo="$1" -v hi="$2" 'NR > 1 && $4 >= lo && $4 <= hi { print $13 }' "$out.csv" | stats | cut -d' ' -f2-)
+        echo "all processes $1-$2: $a | $b"
     done
     # The varied series on one node (the rerun of the default left out) by
     # size: 2 ranks share a CCX; up to 1 KiB, 2 to 128 KiB (eager copies),
@@ -332,11 +325,9 @@ rows() { # SERIES ALG NP_LO NP_HI COLUMN: errors of those points
         # shellcheck disable=SC2016 # an awk expression
         sel='NR > 1 && $1 == "varied" && $2 != 1 && $4 >= lo && $4 <= hi && $5 >= s0 && $5 <= s1'
         a=$(awk -F, -v lo="$1" -v hi="$2" -v s0="$3" -v s1="$4" "$sel { print \$9 }" "$out.csv" | stats)
-        b=$(awk -F, -v lo="$1" -v hi="$2" -v s0="$3" -v s1="$4" "$sel { print \$12 }" "$out.csv" | stats |
+        b=$(awk -F, -v lo="$1" -v hi="$2" -v s0="$3" -v s1="$4" "$sel { print \$13 }" "$out.csv" | stats |
             cut -d' ' -f2-)
-        c=$(awk -F, -v lo="$1" -v hi="$2" -v s0="$3" -v s1="$4" "$sel { print \$15 }" "$out.csv" | stats |
-            cut -d' ' -f2-)
-        echo "varied processes $1-$2, bytes $3-$4: $a | $b | $c"
+        echo "varied processes $1-$2, bytes $3-$4: $a | $b"
     done
     echo
     # Rankings: at each (series, processes, size) where several algorithms
@@ -347,8 +338,8 @@ rows() { # SERIES ALG NP_LO NP_HI COLUMN: errors of those points
     # neither way; a point whose measurements all tie has no tau). Points
     # where simcoll predicts every algorithm alike (2 processes: each is one
     # message) rank nothing and are left out.
-    echo "# rankings: series processes: points top-1-agree mean-tau median-tau (what-if: top-1 mean-tau) (before: top-1 mean-tau)"
-    for col in 8 11 14; do
+    echo "# rankings: series processes: points top-1-agree mean-tau median-tau (before: top-1 mean-tau)"
+    for col in 8 12; do
         awk -F, -v col="$col" 'NR > 1 && !($1 == "varied" && $2 == 1) {
             k = $1 SUBSEP $4 SUBSEP $5; n[k]++; m[k, n[k]] = $7; p[k, n[k]] = $col }
             END {
@@ -387,7 +378,7 @@ rows() { # SERIES ALG NP_LO NP_HI COLUMN: errors of those points
                     $1 == s && $2 >= lo && $2 <= hi && $4 != "none" { m++; x += $4 }
                     END { printf "%d/%d %.2f", t, n, m ? x / m : 0 }' "$3"
             }
-            echo "$s $1-$2: $b $med ($(other "$1" "$2" "$scratch/rank11")) ($(other "$1" "$2" "$scratch/rank14"))"
+            echo "$s $1-$2: $b $med ($(other "$1" "$2" "$scratch/rank12"))"
         done
     done
     echo
@@ -398,17 +389,19 @@ rows() { # SERIES ALG NP_LO NP_HI COLUMN: errors of those points
         $1 == "varied" && $2 == 1 { b[$4 "," $5] = $7 }
         END { for (k in a) if (k in b) print (b[k] - a[k]) / a[k] }' "$out.csv" | stats)"
     echo
-    echo "# platform, one message one way: placement (rank 0 to): points median|error| largest"
+    echo "# platform, one message one way: placement (rank 0 to): points median|error| largest | before: median largest"
     for p in ccx ccd numa socket node; do
         a=$(awk -F, -v p="$p" 'NR > 1 && $1 == p && $2 == "shipped" { print $6 }' "$out-p2p.csv" | stats)
-        echo "$p: $a"
+        b=$(awk -F, -v p="$p" 'NR > 1 && $1 == p && $2 == "before" { print $6 }' "$out-p2p.csv" | stats |
+            cut -d' ' -f2-)
+        echo "$p: $a | $b"
     done
 } > "$out-summary.txt"
 cat "$out-summary.txt"
 
 # --- Plots ---------------------------------------------------------------
 # Predicted against measured, every point (log-log; the diagonal is exact).
-awk -F, 'NR > 1 { print > (d "/" $3 ($13 == "yes" ? "-han" : "") ".dat") }' d="$scratch" "$out.csv"
+awk -F, 'NR > 1 { print > (d "/" $3 ($11 == "yes" ? "-han" : "") ".dat") }' d="$scratch" "$out.csv"
 {
     echo "set terminal pngcairo noenhanced size 900,700 font ',11'"
     echo "set output '$out-scatter.png'"
@@ -437,5 +430,6 @@ awk -F, 'NR == 1 { print "series,np,size_bytes,source,time_s"; next }
 "$simcoll" plot "$scratch/long.csv" -x np -y time_s --by source --where series=fixed \
     --linx --logy --title "osu_bcast of 4 bytes, 2-128 ranks, 64 a node (Open MPI 5.0.5)" \
     -o "$out-fixed.png"
-echo "results: $out.csv, $out-summary.txt, $out-p2p.csv, $out-fit-{intra,socket,inter,ccx,ccd}.txt," \
+echo "results: $out.csv, $out-summary.txt, $out-p2p.csv, $out-fit-{ccx,ccd,numa,socket,inter}.txt," \
+     "$out-refit.xml," \
      "$out-{scatter,64,fixed}.png"

@@ -257,10 +257,10 @@ static void print_residuals(const sc_level_t *lv, size_t header, int shared_memo
 }
 
 static const char usage[] =
-    "usage: simcoll calibrate MEASUREMENTS --like FILE [-o OUT] [--level inter|intra]\n"
+    "usage: simcoll calibrate MEASUREMENTS --like FILE [-o OUT] [--level LEVEL]\n"
     "                         [--breakpoints S,S,...] [--eager-limit S] [--latency-factor]\n"
-    "                         [--report] [--strict]\n"
-    "       simcoll calibrate --report --platform FILE MEASUREMENTS [--level inter|intra]\n"
+    "                         [--domains N] [--report] [--strict]\n"
+    "       simcoll calibrate --report --platform FILE MEASUREMENTS [--level LEVEL]\n"
     "       (either form) [--processes LO-HI]\n"
     "MEASUREMENTS (each may be given several times):\n"
     "  --osu-latency F  --osu-bw F  --osu-bibw F  --osu-mbw-mr F   OSU micro-benchmarks\n"
@@ -273,6 +273,13 @@ static const char usage[] =
     "measurements, prints every fitted value, how it was obtained and the residuals,\n"
     "and writes the platform to OUT. With --report and --platform, only the residuals\n"
     "of that platform, point by point.\n"
+    "LEVEL is inter (the network), intra (shared memory: the smallest domain of a\n"
+    "node, where the pair measured is), or socket, numa or ccx: the ping-pong between\n"
+    "two cores of different sockets (NUMA domains, CCXs) of a node, fitted as shared\n"
+    "memory; the template's shared memory then gives the rest (fit intra first), and\n"
+    "OUT has --domains N such domains in each node (in each socket, NUMA domain), with\n"
+    "their link (the latency the fit adds to the template's, the fit's bandwidth) and\n"
+    "their own flow factor (the fit's slopes).\n"
     "--processes keeps only the series run on LO to HI processes, where the file says\n"
     "(IMB prints each section's count; others are kept): IMB's Uniband and Biband on a\n"
     "job of N ranks a node run their sections of at most N processes inside one node,\n"
@@ -293,6 +300,7 @@ enum {
     OPT_PROCESSES,
     OPT_LATENCY_FACTOR,
     OPT_STRICT,
+    OPT_DOMAINS,
     OPT_HELP
 };
 
@@ -334,11 +342,26 @@ static sc_err_t keep_processes(all_series_t *all, int lo, int hi)
     return SC_OK;
 }
 
-static const char *const levels[] = {"intra", "inter", NULL};
+/* --level's choices: the two levels of sc_level_id_t, then the domains
+ * inside nodes, largest first. */
+static const char *const levels[] = {"intra", "inter", "socket", "numa", "ccx", NULL};
+
+/* The kind of domain --level `level` fits, or -1 (intra, inter). */
+static int level_domain(int level)
+{
+    static const int kinds[] = {-1, -1, SC_DOMAIN_SOCKET, SC_DOMAIN_NUMA, SC_DOMAIN_CCX};
+    return kinds[level];
+}
+
+/* Every level but the network's is shared memory, fitted as such. */
+static int shared_memory(int level)
+{
+    return level != SC_LEVEL_INTER;
+}
 
 /* A file that says between which ranks it measured (simcoll-probe) gives
  * the level its series of that placement: the others are left out, and
- * said so (the link between sockets is fitted by no option yet). */
+ * said so. */
 static sc_err_t keep_placement(all_series_t *all, const char *level)
 {
     int kept = 0, other = 0, placed = 0;
@@ -369,6 +392,7 @@ static sc_err_t keep_placement(all_series_t *all, const char *level)
 typedef struct {
     const char *like, *platform, *out, *breakpoints_text, *eager_text;
     int level, report, np_lo, np_hi, latency_factor, strict;
+    int domains; /* --domains: how many of --level's domains in the next larger; 0: not given */
     all_series_t all;
     /* every file named, for sc_files_distinct: at most one per argument
      * and -o */
@@ -377,7 +401,7 @@ typedef struct {
 } calibrate_opts_t;
 
 /* getopt_long's table: one option per measurement format, then the rest. */
-static void calibrate_longopts(struct option longopts[NSOURCES + 12])
+static void calibrate_longopts(struct option longopts[NSOURCES + 13])
 {
     for (int i = 0; i < NSOURCES; i++)
         longopts[i] = (struct option){sources[i].option + 2, required_argument, NULL, i};
@@ -394,14 +418,15 @@ static void calibrate_longopts(struct option longopts[NSOURCES + 12])
     longopts[NSOURCES + 9] = (struct option){"latency-factor", no_argument, NULL,
                                              OPT_LATENCY_FACTOR};
     longopts[NSOURCES + 10] = (struct option){"strict", no_argument, NULL, OPT_STRICT};
-    longopts[NSOURCES + 11] = (struct option){NULL, 0, NULL, 0};
+    longopts[NSOURCES + 11] = (struct option){"domains", required_argument, NULL, OPT_DOMAINS};
+    longopts[NSOURCES + 12] = (struct option){NULL, 0, NULL, 0};
 }
 
 /* Reads argv into *o (o->files allocated by the caller), reading each
  * measurement file as it comes; sets *done after --help. */
 static sc_err_t parse_calibrate_opts(int argc, char **argv, calibrate_opts_t *o, int *done)
 {
-    struct option longopts[NSOURCES + 12];
+    struct option longopts[NSOURCES + 13];
     calibrate_longopts(longopts);
     char **args = argv + 1;
     int c;
@@ -431,6 +456,9 @@ static sc_err_t parse_calibrate_opts(int argc, char **argv, calibrate_opts_t *o,
         case OPT_STRICT: o->strict = 1; break;
         case OPT_LEVEL: err = sc_cli_choice(optarg, "--level", levels, &o->level); break;
         case OPT_PROCESSES: err = parse_processes(optarg, &o->np_lo, &o->np_hi); break;
+        case OPT_DOMAINS:
+            err = sc_parse_int(optarg, "--domains", 2, SC_MAX_SOCKETS, &o->domains);
+            break;
         case OPT_HELP:
             fputs(usage, stdout);
             *done = 1;
@@ -480,6 +508,16 @@ static sc_err_t check_calibrate_opts(calibrate_opts_t *o)
         return sc_error(SC_ERR_INPUT, "calibrate: --latency-factor is part of a fit; with "
                                       "--platform nothing is fitted (the platform's own factor "
                                       "is what the residuals use)");
+    int domain = level_domain(o->level);
+    if (domain >= 0 && o->like && !o->domains)
+        return sc_error(SC_ERR_INPUT,
+                        "calibrate --level %s needs --domains N: how many %s each %s holds (2 "
+                        "to %d)",
+                        levels[o->level], sc_domain_plural((sc_domain_kind_t)domain),
+                        domain == SC_DOMAIN_SOCKET ? "node" : "socket (or node)", SC_MAX_SOCKETS);
+    if (o->domains && (domain < 0 || o->platform))
+        return sc_error(SC_ERR_INPUT, "calibrate: --domains goes with a fit of --level socket, "
+                                      "numa or ccx");
     o->files[o->nfiles++] = (sc_file_role_t){"-o", o->out, 1};
     return sc_files_distinct(o->files, o->nfiles);
 }
@@ -507,10 +545,62 @@ static sc_err_t parse_breakpoints(const char *text, size_t **breakpoints, int *n
     return err;
 }
 
+/* A level of domains inside nodes, from its placement's ping-pong fitted as
+ * shared memory (`fit`) and the template's shared memory (`bus`, the
+ * smallest domain's): the link of the level adds the fit's latency less
+ * the bus's, its bandwidth is the fit's (the route takes the slower of it
+ * and the bus's), and the fit's flow factors, against that route, are the
+ * level's own. */
+typedef struct {
+    double latency_s, bandwidth_Bps;
+    sc_piecewise_t flow_factor;
+} domain_link_t;
+
+static sc_err_t domain_link(const char *level, const sc_level_t *fit, const sc_level_t *bus,
+                            domain_link_t *link)
+{
+    if (fit->latency_s < bus->latency_s) {
+        char fitted[48], template[48];
+        sc_format_quantity(fit->latency_s, SC_QTY_TIME, fitted, sizeof fitted);
+        sc_format_quantity(bus->latency_s, SC_QTY_TIME, template, sizeof template);
+        return sc_error(SC_ERR_INPUT,
+                        "calibrate --level %s: the fitted latency, %s, is below the "
+                        "template's shared memory's, %s, which a message between two "
+                        "domains also crosses; fit --level intra on the closest pair of cores "
+                        "first and give that platform as --like",
+                        level, fitted, template);
+    }
+    link->latency_s = fit->latency_s - bus->latency_s;
+    link->bandwidth_Bps = fit->bandwidth_Bps;
+    link->flow_factor = fit->flow_factor;
+    double route = fmin(fit->bandwidth_Bps, bus->bandwidth_Bps);
+    for (int k = 0; k < link->flow_factor.n; k++)
+        link->flow_factor.seg[k].start =
+            fmin(1, link->flow_factor.seg[k].start * fit->bandwidth_Bps / route);
+    return SC_OK;
+}
+
+static void print_domain_link(const char *level, const domain_link_t *link)
+{
+    char lat[48], bw[48];
+    sc_format_quantity(link->latency_s, SC_QTY_TIME, lat, sizeof lat);
+    sc_format_quantity(link->bandwidth_Bps, SC_QTY_BANDWIDTH, bw, sizeof bw);
+    printf("# %s link: latency %s (the fit's less the template's shared memory's), "
+           "bandwidth %s (the fit's)",
+           level, lat, bw);
+    if (link->flow_factor.n > 0) {
+        printf("; simcoll/%s/flow-factor ", level);
+        for (int k = 0; k < link->flow_factor.n; k++)
+            printf("%s%.0f:%.4g", k ? ";" : "", link->flow_factor.seg[k].min_bytes,
+                   link->flow_factor.seg[k].start);
+    }
+    printf("\n");
+}
+
 /* -o: the platform of --like with the fitted level, naming the command and
- * the files it was fitted to. */
-static sc_err_t write_fitted(const calibrate_opts_t *o, const sc_fit_t *fit, int argc,
-                             char **argv)
+ * the files it was fitted to; a level of domains as `link` gives it. */
+static sc_err_t write_fitted(const calibrate_opts_t *o, const sc_fit_t *fit,
+                             const domain_link_t *link, int argc, char **argv)
 {
     char *made_by = NULL, *comment = NULL;
     size_t len1 = 0, len2 = 0;
@@ -532,8 +622,23 @@ static sc_err_t write_fitted(const calibrate_opts_t *o, const sc_fit_t *fit, int
     if (bad) {
         err = sc_error(SC_ERR_RUN, "out of memory");
     } else {
-        sc_generate_spec_t gen = {.level = &fit->level, .level_id = (sc_level_id_t)o->level,
-                                  .made_by = made_by, .comment = comment};
+        sc_generate_spec_t gen = {.made_by = made_by, .comment = comment};
+        int domain = level_domain(o->level);
+        char set_latency[96], set_bandwidth[96];
+        char *sets[] = {set_latency, set_bandwidth};
+        if (domain < 0) {
+            gen.level = &fit->level;
+            gen.level_id = (sc_level_id_t)o->level;
+        } else {
+            gen.domains[domain] = o->domains;
+            gen.domain_flow[domain] = &link->flow_factor;
+            snprintf(set_latency, sizeof set_latency, "%s.latency=%.10gs", levels[o->level],
+                     link->latency_s);
+            snprintf(set_bandwidth, sizeof set_bandwidth, "%s.bandwidth=%.10gBps", levels[o->level],
+                     link->bandwidth_Bps);
+            gen.sets = sets;
+            gen.nsets = 2;
+        }
         err = sc_generate("--like", o->like, &gen, o->out);
     }
     free(made_by);
@@ -549,23 +654,29 @@ static sc_err_t fit_level(const calibrate_opts_t *o, int argc, char **argv)
     size_t *breakpoints = NULL;
     int nbp = 0;
     sc_err_t err = sc_platform_load("--like", o->like, &plat);
-    size_t eager = err ? 0 : plat.level[o->level].eager_limit;
+    int domain = level_domain(o->level), shared = shared_memory(o->level);
+    /* a level of domains starts from shared memory's */
+    int id = domain >= 0 ? SC_LEVEL_INTRA : o->level;
+    size_t eager = err ? 0 : plat.level[id].eager_limit;
     if (!err && o->eager_text)
         err = sc_parse_size(o->eager_text, "--eager-limit", &eager);
     if (!err && o->breakpoints_text)
         err = parse_breakpoints(o->breakpoints_text, &breakpoints, &nbp);
-    sc_fit_spec_t spec = {.breakpoints = breakpoints, .nbreakpoints = nbp,
-                          .eager_limit = eager, .header_bytes = plat.header_bytes,
-                          .fallback = &plat.level[o->level],
-                          .shared_memory = o->level == SC_LEVEL_INTRA,
+    sc_fit_spec_t spec = {.breakpoints = breakpoints,
+                          .nbreakpoints = nbp,
+                          .eager_limit = eager,
+                          .header_bytes = plat.header_bytes,
+                          .fallback = &plat.level[id],
+                          .shared_memory = shared,
                           .latency_factor = o->latency_factor};
     sc_fit_t fit;
+    domain_link_t link = {0};
     if (!err)
         err = sc_calibrate_fit(&spec, o->all.series, o->all.n, &fit);
+    if (!err && domain >= 0)
+        err = domain_link(levels[o->level], &fit.level, &plat.level[SC_LEVEL_INTRA], &link);
     double worst = 0;
-    int bad = err ? -1
-                  : worst_series(&fit.level, plat.header_bytes, o->level == SC_LEVEL_INTRA,
-                                 &o->all, &worst);
+    int bad = err ? -1 : worst_series(&fit.level, plat.header_bytes, shared, &o->all, &worst);
     if (worst <= BAD_FIT)
         bad = -1;
     /* With -o the fit is printed once its platform has loaded and been
@@ -574,14 +685,15 @@ static sc_err_t fit_level(const calibrate_opts_t *o, int argc, char **argv)
      * empty. */
     int refused = o->strict && bad >= 0;
     if (!err && o->out && !refused)
-        err = write_fitted(o, &fit, argc, argv);
+        err = write_fitted(o, &fit, &link, argc, argv);
     char unfitted[1400] = "";
     if (!err)
         not_fitted(&fit, unfitted, sizeof unfitted);
     if (!err && !refused) {
         print_fit(&fit, levels[o->level]);
-        print_residuals(&fit.level, plat.header_bytes, o->level == SC_LEVEL_INTRA, &o->all,
-                        o->report);
+        if (domain >= 0)
+            print_domain_link(levels[o->level], &link);
+        print_residuals(&fit.level, plat.header_bytes, shared, &o->all, o->report);
         if (*unfitted)
             fprintf(stderr, "simcoll: calibrate: %s\n", unfitted);
     }
@@ -610,6 +722,24 @@ static sc_err_t fit_level(const calibrate_opts_t *o, int argc, char **argv)
     return err;
 }
 
+/* --report --platform: the residuals of the platform's level of --level. */
+static sc_err_t report_level(const sc_platform_t *plat, const calibrate_opts_t *o)
+{
+    int domain = level_domain(o->level);
+    const sc_level_t *lv = &plat->level[domain >= 0 ? SC_LEVEL_INTRA : o->level];
+    if (domain >= 0) {
+        if (plat->domain_count[domain] <= 1)
+            return sc_error(SC_ERR_INPUT,
+                            "calibrate --report --level %s: platform '%s' has no "
+                            "%s",
+                            levels[o->level], o->platform,
+                            sc_domain_plural((sc_domain_kind_t)domain));
+        lv = &plat->between_domains[domain];
+    }
+    print_residuals(lv, plat->header_bytes, shared_memory(o->level), &o->all, 1);
+    return SC_OK;
+}
+
 int sc_cli_calibrate(int argc, char **argv)
 {
     calibrate_opts_t o = {.level = SC_LEVEL_INTER,
@@ -622,8 +752,7 @@ int sc_cli_calibrate(int argc, char **argv)
         if (!o.platform)
             err = fit_level(&o, argc, argv);
         else if (!(err = sc_platform_load("--platform", o.platform, &plat))) /* report only */
-            print_residuals(&plat.level[o.level], plat.header_bytes,
-                            o.level == SC_LEVEL_INTRA, &o.all, 1);
+            err = report_level(&plat, &o);
     }
     free(o.files);
     sc_platform_destroy(&plat);

@@ -111,7 +111,7 @@ static void tally_message(sc_explain_t *out, const sc_model_t *idle, const sc_pl
     st->waited_mean += waited;
     if (waited > st->waited_max)
         st->waited_max = waited;
-    int crosses = res->socket_of[m->src] != res->socket_of[m->dst];
+    int crosses = res->domain_of[m->src] != res->domain_of[m->dst];
     if (m->level == SC_LEVEL_INTER && waited > st->waited_inter)
         st->waited_inter = waited;
     if (m->level == SC_LEVEL_INTRA && waited > st->waited_intra)
@@ -127,7 +127,7 @@ static void tally_message(sc_explain_t *out, const sc_model_t *idle, const sc_pl
                node = base + 2 * (size_t)res->node_of[m->src];
         bus[node] += m->bytes;
         bus_messages[node]++;
-        if (crosses && sc_platform_socket_levels(plat)) {
+        if (crosses && sc_platform_node_levels(plat)) {
             bus[node + 1] += m->bytes;
             bus_messages[node + 1]++;
         }
@@ -241,7 +241,7 @@ sc_err_t sc_explain(const sc_platform_t *plat, int np, const sc_run_result_t *re
     double *bus = NULL;
     long *bus_messages = NULL;
     if (!err)
-        err = sc_model_init(&model, plat, np, res->node_of, res->socket_of, NULL, NULL,
+        err = sc_model_init(&model, plat, np, res->node_of, res->domain_of, NULL, NULL,
                             sizeof(double));
     if (!err) {
         out->steps = calloc((size_t)out->nsteps + 1, sizeof *out->steps);
@@ -288,6 +288,23 @@ void sc_explain_destroy(sc_explain_t *e)
 }
 
 /* "12.3 us" */
+/* What a message between two of a node's smallest domains crosses, for
+ * the text: "sockets" when nodes have sockets alone, "domains" when they
+ * have several levels; and one smallest domain, "socket", "NUMA domain"
+ * or "CCX". */
+static const char *between_word(const sc_platform_t *plat)
+{
+    return sc_platform_node_levels(plat) > 1
+               ? "domains"
+               : sc_domain_plural((sc_domain_kind_t)sc_platform_domain_kind(plat, 1));
+}
+
+static const char *smallest_domain_word(const sc_platform_t *plat)
+{
+    static const char *const one[SC_NDOMAIN_KINDS] = {"CCX", "NUMA domain", "socket"};
+    return one[sc_platform_domain_kind(plat, 1)];
+}
+
 static void seconds(double s, char *out, size_t size)
 {
     if (fabs(s) < 1e-3)
@@ -340,8 +357,10 @@ void sc_explain_print(FILE *f, const char *title, const sc_platform_t *plat, int
                      st->busiest_in ? "in" : "out", nicb, st->busiest_messages);
         } else if (at == SC_WAITED_SOCKETS) {
             sc_format_bytes(st->socket_bytes, nicb, sizeof nicb);
-            snprintf(nic, sizeof nic, "%s link between sockets: %s in %ld",
-                     plat->nodes[st->socket_node].name, nicb, st->socket_messages);
+            snprintf(nic, sizeof nic, "%s link%s between %s: %s in %ld",
+                     plat->nodes[st->socket_node].name,
+                     sc_platform_node_levels(plat) > 1 ? "s" : "", between_word(plat), nicb,
+                     st->socket_messages);
         } else if (st->bus_node >= 0) {
             sc_format_bytes(st->bus_bytes, nicb, sizeof nicb);
             snprintf(nic, sizeof nic, "%s memory bus: %s in %ld", plat->nodes[st->bus_node].name,
@@ -386,11 +405,13 @@ void sc_explain_print(FILE *f, const char *title, const sc_platform_t *plat, int
             seconds(e->path_on_rank[i], c, sizeof c);
             fprintf(f, "    on rank %d: %s (%s)\n", m->src, c, busy);
         }
-        int sockets = sc_platform_socket_levels(plat);
-        const char *where = m->level == SC_LEVEL_INTER ? "between nodes"
-                            : !sockets ? "in a node"
-                            : res->socket_of[m->src] != res->socket_of[m->dst] ? "between sockets"
-                                                                               : "in a socket";
+        char where[64] = "between nodes";
+        if (m->level != SC_LEVEL_INTER && !sc_platform_node_levels(plat))
+            snprintf(where, sizeof where, "in a node");
+        else if (m->level != SC_LEVEL_INTER && res->domain_of[m->src] != res->domain_of[m->dst])
+            snprintf(where, sizeof where, "between %s", between_word(plat));
+        else if (m->level != SC_LEVEL_INTER)
+            snprintf(where, sizeof where, "in a %s", smallest_domain_word(plat));
         fprintf(f, "    step %d: rank %d -> rank %d (%s, %s), posted %s, arrived %s\n",
                 e->step_of_msg[e->path[i]], m->src, m->dst, bytes[0], where, a, b);
     }

@@ -91,13 +91,13 @@ sc_err_t sc_cli_map_options(int argc, char **argv, sc_run_opts_t *o, int *done)
 
 /* What map worked out, whatever it mapped: pi, and the weight between
  * nodes under it, under MPI's block placement and under its cyclic one
- * ([0], [1], [2]), between the largest groups and between sockets. */
+ * ([0], [1], [2]), between the largest groups and between smallest domains. */
 typedef struct {
     char what[1100]; /* "--algo bruck", "halo.prog", "--matrix t.mtx" */
     const char *unit; /* of the weights: "" (an algorithm's, m = 1) or " bytes" */
     int np;
     int *pi;
-    double seconds, total, cut[3], top[3], sockets[3];
+    double seconds, total, cut[3], top[3], domains[3];
     sc_bottleneck_t load[3];
     char extra[256]; /* a line more for the header, or "" */
 } mapped_t;
@@ -147,13 +147,13 @@ static sc_err_t map_algo(const sc_run_opts_t *o, const sc_platform_t *plat, mapp
     }
     /* How good is it, next to MPI's placements? */
     spec.pi = m->pi;
-    if ((err = sc_run_cut(&spec, &graph, &m->cut[0], &m->total, &m->top[0], &m->sockets[0])))
+    if ((err = sc_run_cut(&spec, &graph, &m->cut[0], &m->total, &m->top[0], &m->domains[0])))
         goto cleanup;
     spec.pi = NULL;
-    if ((err = sc_run_cut(&spec, &graph, &m->cut[1], &m->total, &m->top[1], &m->sockets[1])))
+    if ((err = sc_run_cut(&spec, &graph, &m->cut[1], &m->total, &m->top[1], &m->domains[1])))
         goto cleanup;
     spec.placement = SC_PLACE_CYCLIC;
-    err = sc_run_cut(&spec, &graph, &m->cut[2], &m->total, &m->top[2], &m->sockets[2]);
+    err = sc_run_cut(&spec, &graph, &m->cut[2], &m->total, &m->top[2], &m->domains[2]);
 cleanup:
     free(lay.pi);
     sc_graph_destroy(&graph);
@@ -175,7 +175,7 @@ static sc_err_t map_graph(const sc_platform_t *plat, const sc_graph_t *graph,
     const sc_placement_t placement[3] = {SC_PLACE_BLOCK, SC_PLACE_BLOCK, SC_PLACE_CYCLIC};
     for (int k = 0; k < 3 && !err; k++)
         if (!(err = sc_cli_graph_cut(plat, graph, placement[k], k ? NULL : m->pi, &m->cut[k],
-                                     &m->top[k], &m->sockets[k])))
+                                     &m->top[k], &m->domains[k])))
             err = sc_cli_graph_load(plat, graph, placement[k], k ? NULL : m->pi, &m->load[k]);
     return err;
 }
@@ -276,17 +276,20 @@ int sc_cli_map(int argc, char **argv)
                            : map_matrix(&o, &plat, &m)))
         goto cleanup;
     int np = m.np;
-    char header[2048], groups[256] = "", between_sockets[256] = "", objective[256] = "";
+    char header[2048], groups[256] = "", between_domains[256] = "", objective[256] = "";
     if (o.objective_given)
         snprintf(objective, sizeof objective,
                  "\nobjective %s: the busiest node's link carries %.0f%s (block placement %.0f, "
                  "cyclic %.0f)",
                  sc_objective_name(o.objective), m.load[0].load, m.unit, m.load[1].load,
                  m.load[2].load);
-    if (sc_platform_socket_levels(&plat))
-        snprintf(between_sockets, sizeof between_sockets,
-                 "\nbetween sockets (%d a node), in a node or not: %.0f (block %.0f, cyclic %.0f)",
-                 plat.sockets, m.sockets[0], m.sockets[1], m.sockets[2]);
+    if (sc_platform_node_levels(&plat)) {
+        sc_domain_kind_t smallest = (sc_domain_kind_t)sc_platform_domain_kind(&plat, 1);
+        snprintf(between_domains, sizeof between_domains,
+                 "\nbetween %s (%d a node), in a node or not: %.0f (block %.0f, cyclic %.0f)",
+                 sc_domain_plural(smallest), sc_platform_domains(&plat), m.domains[0], m.domains[1],
+                 m.domains[2]);
+    }
     if (plat.ngroupings > 0)
         snprintf(groups, sizeof groups,
                  "\nbetween the largest groups of %ld node%s (racks): %.0f (block %.0f, "
@@ -298,9 +301,9 @@ int sc_cli_map(int argc, char **argv)
              "simcoll map %s --np %d on %s (%s, %d nodes), partitioner %s\n"
              "cut weight %.0f of %.0f%s (block placement %.0f, cyclic %.0f); %.3g s to "
              "partition%s%s%s%s",
-             m.what, np, o.platform, plat.name, plat.nnodes,
-             sc_partitioner_name(o.map.partitioner), m.cut[0], m.total, m.unit, m.cut[1], m.cut[2],
-             m.seconds, objective, m.extra, groups, between_sockets);
+             m.what, np, o.platform, plat.name, plat.nnodes, sc_partitioner_name(o.map.partitioner),
+             m.cut[0], m.total, m.unit, m.cut[1], m.cut[2], m.seconds, objective, m.extra, groups,
+             between_domains);
     slot_node = malloc((size_t)np * sizeof *slot_node);
     if (!slot_node) {
         err = sc_error(SC_ERR_RUN, "out of memory");

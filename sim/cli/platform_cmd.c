@@ -15,10 +15,12 @@
 
 static const char platform_usage[] =
     "usage: simcoll platform --like FILE|--net NET [--nodes N] [--cores C|LIST]\n"
-    "                        [--topology racks:N,R|TOPO] [--sockets S]\n"
+    "                        [--topology racks:N,R|TOPO] [--sockets S] [--numa M]\n"
+    "                        [--ccx X]\n"
     "                        [--set LEVEL.PARAM=VALUE]... [--smpi-config] [-o OUT]\n"
     "       simcoll platform --like FILE|--net NET\n"
-    "                        --levels [core:C,][socket:S,]node:N[,rack:R]\n"
+    "                        --levels [core:C,][ccx:X,][numa:M,][socket:S,]node:N\n"
+    "                                 [,rack:R]\n"
     "                        [--set LEVEL.PARAM=VALUE]... [--smpi-config] [-o OUT]\n"
     "Writes a cluster of N nodes (of C cores; default: as FILE's) with the\n"
     "links and protocol properties of the nodes of FILE, to OUT or stdout.\n"
@@ -33,12 +35,18 @@ static const char platform_usage[] =
     "racks:N,R, R racks of N nodes on NIC links of FILE's, each rack's\n"
     "switch joined to a core switch by one uplink (rack.* below).\n"
     "--sockets S splits each node's cores among S sockets, joined by a\n"
-    "link of the node (socket.* below; not with SimGrid's topologies).\n"
+    "link of the node (socket.* below; not with SimGrid's topologies);\n"
+    "--numa M each socket's (or node's) among M NUMA domains, joined by a\n"
+    "link of the socket (numa.*); --ccx X each NUMA domain's (or socket's\n"
+    "or node's) among X CCXs, cores sharing a cache (ccx.*). A message\n"
+    "between two of a node's domains crosses its memory bus and the link of\n"
+    "the level where they part.\n"
     "--levels gives the cluster by levels, smallest first, each LEVEL:N\n"
     "the number of LEVELs in one of the next (the last: in the cluster):\n"
     "core:8,socket:2,node:8,rack:4 is --cores 16 --sockets 2 --topology\n"
-    "racks:8,4 (it takes the place of --nodes, --cores, --sockets and\n"
-    "--topology).\n"
+    "racks:8,4 (it takes the place of --nodes, --cores, --sockets, --numa,\n"
+    "--ccx and --topology); core:4,ccx:2,numa:4,socket:2,node:2 is two\n"
+    "nodes of two sockets of four NUMA domains of two CCXs of 4 cores.\n"
     "--smpi-config writes the network's overheads, bandwidth and latency\n"
     "factors and eager limit as SMPI's settings (smpi/os, smpi/or,\n"
     "smpi/bw-factor, smpi/lat-factor and the two thresholds) in a <config>,\n"
@@ -85,24 +93,27 @@ static void print_usage(void)
 
 static const struct option longopts[] = {
     /* name       argument           flag  getopt returns */
-    {"like",      required_argument, NULL, 'l'},
-    {"nodes",     required_argument, NULL, 'n'},
-    {"cores",     required_argument, NULL, 'c'},
-    {"net",       required_argument, NULL, 'N'},
-    {"topology",  required_argument, NULL, 't'},
-    {"levels",    required_argument, NULL, 'L'},
-    {"sockets",   required_argument, NULL, 'S'},
-    {"output",    required_argument, NULL, 'o'}, /* and -o */
-    {"set",       required_argument, NULL, 's'},
-    {"smpi-config", no_argument,     NULL, 'M'},
-    {"help",      no_argument,       NULL, 'h'},
+    {"like", required_argument, NULL, 'l'},
+    {"nodes", required_argument, NULL, 'n'},
+    {"cores", required_argument, NULL, 'c'},
+    {"net", required_argument, NULL, 'N'},
+    {"topology", required_argument, NULL, 't'},
+    {"levels", required_argument, NULL, 'L'},
+    {"sockets", required_argument, NULL, 'S'},
+    {"numa", required_argument, NULL, 'U'},
+    {"ccx", required_argument, NULL, 'X'},
+    {"output", required_argument, NULL, 'o'}, /* and -o */
+    {"set", required_argument, NULL, 's'},
+    {"smpi-config", no_argument, NULL, 'M'},
+    {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
 
 /* The options of `simcoll platform`. */
 typedef struct {
     const char *like, *out, *cores, *net, *topology, *levels;
     char **sets; /* --set, repeatable; room for one per argument (NULL: out of memory) */
-    int nodes, nsets, sockets, smpi_config;
+    int nodes, nsets, smpi_config;
+    int domains[SC_NDOMAIN_KINDS]; /* --ccx, --numa, --sockets; 0: not given */
 } platform_opts_t;
 
 /* Reads argv into *o (o->sets allocated by the caller); sets *done after
@@ -121,7 +132,14 @@ static sc_err_t parse_platform_opts(int argc, char **argv, platform_opts_t *o, i
         case 'l': o->like = optarg; break;
         case 'n': err = sc_parse_int(optarg, "--nodes", 1, 1 << 20, &o->nodes); break;
         case 'S':
-            err = sc_parse_int(optarg, "--sockets", 1, SC_MAX_SOCKETS, &o->sockets);
+            err =
+                sc_parse_int(optarg, "--sockets", 1, SC_MAX_SOCKETS, &o->domains[SC_DOMAIN_SOCKET]);
+            break;
+        case 'U':
+            err = sc_parse_int(optarg, "--numa", 1, SC_MAX_SOCKETS, &o->domains[SC_DOMAIN_NUMA]);
+            break;
+        case 'X':
+            err = sc_parse_int(optarg, "--ccx", 1, SC_MAX_SOCKETS, &o->domains[SC_DOMAIN_CCX]);
             break;
         case 'c': o->cores = optarg; break;
         case 'N': o->net = optarg; break;
@@ -144,7 +162,8 @@ static sc_err_t parse_platform_opts(int argc, char **argv, platform_opts_t *o, i
         default:
             err = sc_error(SC_ERR_INPUT,
                            "platform: unknown option '%s; use --like, --net, --nodes, --cores, "
-                           "--topology, --levels, --set, --smpi-config, -o",
+                           "--topology, --sockets, --numa, --ccx, --levels, --set, "
+                           "--smpi-config, -o",
                            sc_cli_refused_option(argv + 1, before, longopts));
             break;
         }
@@ -154,19 +173,21 @@ static sc_err_t parse_platform_opts(int argc, char **argv, platform_opts_t *o, i
     return err;
 }
 
-/* --levels stands for --nodes, --cores, --sockets and --topology, and
- * cannot go with them; o's strings then point into *by_levels. */
+/* --levels stands for --nodes, --cores, --sockets, --numa, --ccx and
+ * --topology, and cannot go with them; o's strings then point into
+ * *by_levels. */
 static sc_err_t apply_levels(platform_opts_t *o, sc_levels_t *by_levels)
 {
-    if (o->nodes || o->cores || o->topology || o->sockets)
+    if (o->nodes || o->cores || o->topology || o->domains[SC_DOMAIN_SOCKET] ||
+        o->domains[SC_DOMAIN_NUMA] || o->domains[SC_DOMAIN_CCX])
         return sc_error(SC_ERR_INPUT, "platform: --levels gives the nodes, cores, sockets and "
-                                      "racks; leave out --nodes, --cores, --sockets and "
-                                      "--topology");
+                                      "racks; leave out --nodes, --cores, --sockets, --numa, "
+                                      "--ccx and --topology");
     sc_err_t err = sc_levels_parse(o->levels, by_levels);
     if (err)
         return err;
     o->nodes = by_levels->nodes;
-    o->sockets = by_levels->sockets;
+    memcpy(o->domains, by_levels->domains, sizeof o->domains);
     o->topology = by_levels->topology[0] ? by_levels->topology : NULL;
     o->cores = by_levels->cores[0] ? by_levels->cores : NULL;
     return SC_OK;
@@ -190,9 +211,8 @@ int sc_cli_platform(int argc, char **argv)
     if (!err && !done)
         err = sc_files_distinct(files, 2);
     if (!err && !done)
-        err = sc_generate_platform_smpi(o.like, o.net, o.topology, o.nodes, o.cores,
-                                        o.sockets ? o.sockets : 1, o.sets, o.nsets,
-                                        o.smpi_config, o.out);
+        err = sc_generate_platform_smpi(o.like, o.net, o.topology, o.nodes, o.cores, o.domains,
+                                        o.sets, o.nsets, o.smpi_config, o.out);
     free(o.sets);
     return err ? sc_cli_fail(err) : 0;
 }

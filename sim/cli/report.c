@@ -41,8 +41,7 @@ static void put_levels(FILE *out, const sc_run_result_t *r, int json)
     }
 }
 
-/* Writes s as a CSV field, quoted only when it needs to be (RFC 4180). */
-static void csv_string(FILE *out, const char *s)
+void sc_csv_string(FILE *out, const char *s)
 {
     if (!strpbrk(s, ",\"\r\n")) {
         fputs(s, out);
@@ -99,9 +98,9 @@ void sc_provenance_command(const sc_provenance_t *prov, char *text, size_t size)
 static void csv_provenance(FILE *out, const sc_provenance_t *prov, const char *command)
 {
     fprintf(out, ",%s,", SC_VERSION);
-    csv_string(out, prov->platform_file);
+    sc_csv_string(out, prov->platform_file);
     fputc(',', out);
-    csv_string(out, command);
+    sc_csv_string(out, command);
 }
 
 static void json_provenance(FILE *out, const sc_provenance_t *prov, const char *command)
@@ -171,10 +170,10 @@ static void print_csv(FILE *out, const sc_report_row_t *rows, int nrows,
         number_or(model, r->model_time_s, "%.9g", "");
         number_or(cut, row->cut_weight, "%.0f", "");
         number_or(graph, row->graph_weight, "%.0f", "");
-        csv_string(out, row->platform);
+        sc_csv_string(out, row->platform);
         fprintf(out, ",%s,%s,%d,%d,%zu,", row->algo->name,
                 sc_collective_name(row->algo->collective), row->np, r->nodes, row->bytes);
-        csv_string(out, row->mapping);
+        sc_csv_string(out, row->mapping);
         fprintf(out, ",%.9g,%s,%.0f,%.0f,%ld,%ld,%ld,%s,%s,%s,%.6g,%s,%s,%.0f,%.0f,",
                 r->sim_time_s, model, r->bytes[SC_LEVEL_INTER], r->bytes[SC_LEVEL_INTRA],
                 r->messages[SC_LEVEL_INTER], r->messages[SC_LEVEL_INTRA], total_messages(r),
@@ -186,7 +185,7 @@ static void print_csv(FILE *out, const sc_report_row_t *rows, int nrows,
                 sc_algo_is_reduction(row->algo) ? sc_type_name(row->type) : "", r->max_rank_bytes,
                 r->path_bytes);
         if (row->mpi)
-            csv_string(out, row->mpi);
+            sc_csv_string(out, row->mpi);
         fprintf(out, ",%ld,%ld,%.9g", r->speculated, r->mispredicted, r->mean_rank_time_s);
         put_levels(out, r, 0);
         csv_provenance(out, prov, command);
@@ -512,11 +511,11 @@ void sc_program_report_print(FILE *out, sc_format_t format, const sc_program_rep
                             : r->valid == 0 ? (csv ? "no" : "false")
                                             : (csv ? "" : "null");
         if (csv) {
-            csv_string(out, row->program);
+            sc_csv_string(out, row->program);
             fputc(',', out);
-            csv_string(out, row->platform);
+            sc_csv_string(out, row->platform);
             fprintf(out, ",%d,%d,", row->np, r->nodes);
-            csv_string(out, row->mapping);
+            sc_csv_string(out, row->mapping);
             fprintf(out, ",%s,%.9g,%s,%ld,%.0f,%.0f,%ld,%ld,%ld,%s", row->pack, r->sim_time_s,
                     model, r->statements, r->bytes[SC_LEVEL_INTER], r->bytes[SC_LEVEL_INTRA],
                     r->messages[SC_LEVEL_INTER], r->messages[SC_LEVEL_INTRA], total_messages(r),

@@ -54,6 +54,9 @@ void sc_provenance_command(const sc_provenance_t *prov, char *text, size_t size)
  * U+FFFD). */
 void sc_json_string(FILE *out, const char *text);
 
+/* Writes s as a CSV field, quoted only when it needs to be (RFC 4180). */
+void sc_csv_string(FILE *out, const char *s);
+
 /* The CSV header of sc_report_print, without the newline. */
 const char *sc_report_csv_header(void);
 

@@ -80,28 +80,28 @@ sc_err_t sc_cli_load_platform(const char *path, sc_platform_t *plat)
     return err;
 }
 
-/* The node and socket of every position (at[0..np) and at[np..2np)) when
+/* The node and smallest domain of every position (at[0..np) and at[np..2np)) when
  * MPI places the ranks by `placement` and slot i plays position pi[i]
  * (pi NULL: position i); at has room for 4 np ints. */
 static sc_err_t place_positions(const sc_platform_t *plat, int np, sc_placement_t placement,
                                 const int *pi, int *at)
 {
-    int *node_of_position = at, *socket_of_position = at + np, *slot_node = at + 2 * np,
-        *slot_socket = at + 3 * np;
+    int *node_of_position = at, *domain_of_position = at + np, *slot_node = at + 2 * np,
+        *slot_domain = at + 3 * np;
     sc_err_t err = sc_place(plat, np, placement, slot_node);
     if (!err)
-        err = sc_place_sockets(plat, np, slot_node, slot_socket);
+        err = sc_place_domains(plat, np, slot_node, slot_domain);
     for (int i = 0; !err && i < np; i++) {
         int j = pi ? pi[i] : i;
         node_of_position[j] = slot_node[i];
-        socket_of_position[j] = slot_socket[i];
+        domain_of_position[j] = slot_domain[i];
     }
     return err;
 }
 
 sc_err_t sc_cli_graph_cut(const sc_platform_t *plat, const sc_graph_t *graph,
                           sc_placement_t placement, const int *pi, double *cut, double *top_cut,
-                          double *socket_cut)
+                          double *domain_cut)
 {
     int np = graph->size;
     int *at = malloc(4 * (size_t)np * sizeof *at);
@@ -109,7 +109,7 @@ sc_err_t sc_cli_graph_cut(const sc_platform_t *plat, const sc_graph_t *graph,
     sc_err_t err = at ? place_positions(plat, np, placement, pi, at)
                       : sc_error(SC_ERR_RUN, "out of memory");
     if (!err)
-        err = sc_mapping_graph_cut(plat, graph, at, at + np, cut, &total, top_cut, socket_cut);
+        err = sc_mapping_graph_cut(plat, graph, at, at + np, cut, &total, top_cut, domain_cut);
     free(at);
     return err;
 }

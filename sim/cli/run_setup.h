@@ -39,12 +39,12 @@ sc_err_t sc_cli_make_layout(const sc_platform_t *plat, const sc_algo_t *algo, in
 
 /* The weight of `graph`, whose vertices are positions, between nodes
  * (*cut), between the platform's largest groups of nodes (*top_cut unless
- * NULL) and between sockets (*socket_cut unless NULL) when MPI places the
+ * NULL) and between smallest domains (*domain_cut unless NULL) when MPI places the
  * ranks by `placement` and the rank in slot i plays position pi[i] (pi
  * NULL: position i), as sc_run lays a spec out. */
 sc_err_t sc_cli_graph_cut(const sc_platform_t *plat, const sc_graph_t *graph,
                           sc_placement_t placement, const int *pi, double *cut, double *top_cut,
-                          double *socket_cut);
+                          double *domain_cut);
 
 /* The same layout's bottleneck (algorithms/mapping/objective.h): the
  * bytes through the busiest node's link, how many nodes carry that much,

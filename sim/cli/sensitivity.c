@@ -13,7 +13,8 @@
 #define STEP 0.01
 
 /* The levels a parameter is scaled at, in the order the table prints. */
-static const sc_param_at_t levels[] = {SC_AT_INTRA, SC_AT_SOCKET, SC_AT_INTER, SC_AT_RACK};
+static const sc_param_at_t levels[] = {SC_AT_INTRA,  SC_AT_CCX,   SC_AT_NUMA,
+                                       SC_AT_SOCKET, SC_AT_INTER, SC_AT_RACK};
 
 /* The sc_level_t that holds p's value at `at` on plat (rack: the first
  * grouping's routes), or NULL if plat has no such level. */
@@ -22,7 +23,12 @@ static const sc_level_t *level_of(const sc_platform_t *plat, sc_param_at_t at)
     switch (at) {
     case SC_AT_INTRA: return &plat->level[SC_LEVEL_INTRA];
     case SC_AT_INTER: return &plat->level[SC_LEVEL_INTER];
-    case SC_AT_SOCKET: return sc_platform_socket_levels(plat) ? &plat->between_sockets : NULL;
+    case SC_AT_SOCKET:
+    case SC_AT_NUMA:
+    case SC_AT_CCX: {
+        sc_domain_kind_t kind = (sc_domain_kind_t)sc_param_at_domain(at);
+        return plat->domain_count[kind] > 1 ? &plat->between_domains[kind] : NULL;
+    }
     case SC_AT_RACK: return plat->ngroupings ? &plat->between_groups[0] : NULL;
     default: return NULL;
     }
@@ -93,7 +99,7 @@ sc_err_t sc_sensitivity_print(FILE *out, const char *path, const sc_run_spec_t *
     fprintf(out, "%-24s %-14s %12s %12s\n", "parameter", "value", "sim_time_s", "mean_rank");
     sc_err_t err = SC_OK;
     unsigned long long shown = 0; /* the parameters (by index) listed below */
-    int routes = 0;               /* socket. or rack. rows */
+    int routes = 0;               /* rows of domains' links or rack. */
     for (size_t l = 0; l < sizeof levels / sizeof levels[0] && !err; l++) {
         const sc_level_t *lv = level_of(spec->plat, levels[l]);
         for (int i = 0; lv && sc_params[i].name && !err; i++) {
@@ -112,7 +118,7 @@ sc_err_t sc_sensitivity_print(FILE *out, const char *path, const sc_run_spec_t *
                         elasticity(up.mean_rank_time_s, down.mean_rank_time_s,
                                    base->mean_rank_time_s));
                 shown |= 1ull << i;
-                routes |= levels[l] == SC_AT_SOCKET || levels[l] == SC_AT_RACK;
+                routes |= levels[l] != SC_AT_INTRA && levels[l] != SC_AT_INTER;
                 sc_run_result_destroy(&down);
             }
             sc_run_result_destroy(&up);
@@ -121,9 +127,9 @@ sc_err_t sc_sensitivity_print(FILE *out, const char *path, const sc_run_spec_t *
     if (err)
         return err;
     if (routes)
-        fprintf(out, "(socket. and rack. change the links between a node's sockets and the "
-                     "racks' uplinks; the value shown is their routes', memory buses or NIC "
-                     "links included)\n");
+        fprintf(out, "(socket., numa., ccx. and rack. change the links between a node's "
+                     "sockets, NUMA domains or CCXs and the racks' uplinks; the value shown is "
+                     "their routes', memory buses or NIC links included)\n");
     fprintf(out, "what measures each (simcoll calibrate fits it so):\n");
     for (int i = 0; sc_params[i].name; i++)
         if (shown & (1ull << i))

@@ -216,6 +216,12 @@ static sc_err_t check_set_levels(const char *path, const study_t *st)
                                 "%s:%d: set: --set '%s': no point of the study has sockets; add "
                                 "a sockets axis with a value above 1",
                                 path, set->line, sets[i]);
+            if (at == SC_AT_NUMA || at == SC_AT_CCX)
+                return sc_error(SC_ERR_INPUT,
+                                "%s:%d: set: --set '%s': a study's platforms have no NUMA "
+                                "domains or CCXs (no axis gives them); make the platform with "
+                                "simcoll platform --levels and give it on the platform axis",
+                                path, set->line, sets[i]);
         }
     }
     return SC_OK;

@@ -287,9 +287,13 @@ static void print_points(const validate_opts_t *o, const point_t *pts, int n)
 {
     if (o->format == SC_FORMAT_CSV) {
         puts("file,operation,np,size_bytes,algo,measured_s,simulated_s,error");
-        for (int i = 0; i < n; i++)
-            printf("%s,%s,%d,%zu,%s,%.9g,%.9g,%.6f\n", pts[i].file, pts[i].op, pts[i].np,
-                   pts[i].bytes, pts[i].algo, pts[i].measured, pts[i].simulated, pts[i].error);
+        for (int i = 0; i < n; i++) {
+            /* a file's name may hold a comma */
+            sc_csv_string(stdout, pts[i].file);
+            printf(",%s,%d,%zu,", pts[i].op, pts[i].np, pts[i].bytes);
+            sc_csv_string(stdout, pts[i].algo);
+            printf(",%.9g,%.9g,%.6f\n", pts[i].measured, pts[i].simulated, pts[i].error);
+        }
         return;
     }
     if (o->format == SC_FORMAT_JSON) {

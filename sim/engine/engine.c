@@ -309,7 +309,7 @@ static sc_err_t describe_routes(const char *option, const char *path, sg_host_t 
             inter->latency_s = latency[hier];
             inter->bandwidth_Bps = bandwidth[hier];
         }
-    int s = sc_platform_socket_levels(checked);
+    int s = sc_platform_node_levels(checked);
     for (int k = 0; k < checked->ngroupings; k++) {
         plat->between_groups[k].latency_s = seen[s + 2 + k] ? latency[s + 2 + k] : NAN;
         plat->between_groups[k].bandwidth_Bps = seen[s + 2 + k] ? bandwidth[s + 2 + k] : NAN;
@@ -333,16 +333,17 @@ static void copy_link_scales(sc_platform_t *to, const sc_platform_t *from)
     memcpy(to->link_bandwidth_scale, from->link_bandwidth_scale, sizeof to->link_bandwidth_scale);
 }
 
-sg_host_t sc_engine_host(const sc_platform_t *plat, int node, int socket)
+sg_host_t sc_engine_host(const sc_platform_t *plat, int node, int domain)
 {
     const char *name = plat->nodes[node].name;
-    if (!sc_platform_socket_levels(plat))
+    int smallest = sc_platform_domain_kind(plat, 1);
+    if (smallest < 0)
         return sg_host_by_name(name);
     size_t len = strlen(name) + 32;
     char *host_name = malloc(len);
     if (!host_name)
         return NULL;
-    snprintf(host_name, len, "%s-socket-%d", name, socket);
+    snprintf(host_name, len, "%s-%s-%d", name, sc_domain_name((sc_domain_kind_t)smallest), domain);
     sg_host_t host = sg_host_by_name(host_name);
     free(host_name);
     return host;
@@ -353,14 +354,17 @@ static int compare_names(const void *x, const void *y)
     return sc_engine_name_compare(*(char *const *)x, *(char *const *)y);
 }
 
-/* With sockets, SimGrid's hosts are the nodes' sockets (NODE-socket-K,
- * sim/engine/topology.cpp): the nodes are the names of the socket 0
- * hosts less that suffix, in simcoll's order. */
-static sc_err_t socket_nodes(sg_host_t *hosts, size_t count, int sockets, sc_platform_t *plat)
+/* With domains in nodes, SimGrid's hosts are the nodes' smallest domains
+ * (NODE-KIND-K, sim/engine/topology.cpp): the nodes are the names of the
+ * domain 0 hosts less that suffix, in simcoll's order. */
+static sc_err_t domain_nodes(sg_host_t *hosts, size_t count, sc_platform_t *plat)
 {
-    static const char suffix[] = "-socket-0";
+    int domains = sc_platform_domains(plat);
+    char suffix[32];
+    snprintf(suffix, sizeof suffix, "-%s-0",
+             sc_domain_name((sc_domain_kind_t)sc_platform_domain_kind(plat, 1)));
     size_t k = strlen(suffix);
-    plat->nnodes = (int)(count / (size_t)sockets);
+    plat->nnodes = (int)(count / (size_t)domains);
     plat->nodes = calloc((size_t)plat->nnodes, sizeof *plat->nodes);
     char **names = calloc((size_t)plat->nnodes, sizeof *names);
     int n = 0;
@@ -375,37 +379,44 @@ static sc_err_t socket_nodes(sg_host_t *hosts, size_t count, int sockets, sc_pla
         for (int i = 0; names && i < n; i++)
             free(names[i]);
         free(names);
-        return sc_error(SC_ERR_RUN, "reading the platform: out of memory, or its %zu socket hosts "
-                                    "are not %d a node (a simcoll bug)",
-                        count, sockets);
+        return sc_error(SC_ERR_RUN,
+                        "reading the platform: out of memory, or its %zu domain hosts "
+                        "are not %d a node (a simcoll bug)",
+                        count, domains);
     }
     qsort(names, (size_t)n, sizeof *names, compare_names);
     for (int i = 0; i < n; i++) {
         sc_node_t *node = &plat->nodes[i];
         node->name = names[i];
-        sg_host_t socket0 = sc_engine_host(plat, i, 0);
-        node->cores = sockets * sg_host_core_count(socket0);
-        node->speed_flops = sg_host_get_speed(socket0);
+        sg_host_t domain0 = sc_engine_host(plat, i, 0);
+        node->cores = domains * sg_host_core_count(domain0);
+        node->speed_flops = sg_host_get_speed(domain0);
         plat->total_cores += node->cores;
     }
     free(names);
     return SC_OK;
 }
 
-/* The route between the sockets of each node: the first node's gives
- * between_sockets its latency and bandwidth, one that differs makes the
- * platform non-uniform. */
-static void describe_socket_routes(sc_platform_t *plat)
+/* The routes between the domains of each node, at each level: from domain
+ * 0 to the first of another domain of that kind in the same parent. The
+ * first node's give between_domains their latency and bandwidth, one that
+ * differs makes the platform non-uniform. */
+static void describe_domain_routes(sc_platform_t *plat)
 {
-    for (int i = 0; i < plat->nnodes; i++) {
-        sg_host_t a = sc_engine_host(plat, i, 0), b = sc_engine_host(plat, i, 1);
-        double lat = sg_host_get_route_latency(a, b), bw = sg_host_get_route_bandwidth(a, b);
-        if (i == 0) {
-            plat->between_sockets.latency_s = lat;
-            plat->between_sockets.bandwidth_Bps = bw;
-        } else if (!same(lat, plat->between_sockets.latency_s) ||
-                   !same(bw, plat->between_sockets.bandwidth_Bps)) {
-            plat->uniform = 0;
+    for (int d = 0; d < SC_NDOMAIN_KINDS; d++) {
+        if (plat->domain_count[d] <= 1)
+            continue;
+        sc_level_t *between = &plat->between_domains[d];
+        int other = sc_platform_domain_span(plat, (sc_domain_kind_t)d);
+        for (int i = 0; i < plat->nnodes; i++) {
+            sg_host_t a = sc_engine_host(plat, i, 0), b = sc_engine_host(plat, i, other);
+            double lat = sg_host_get_route_latency(a, b), bw = sg_host_get_route_bandwidth(a, b);
+            if (i == 0) {
+                between->latency_s = lat;
+                between->bandwidth_Bps = bw;
+            } else if (!same(lat, between->latency_s) || !same(bw, between->bandwidth_Bps)) {
+                plat->uniform = 0;
+            }
         }
     }
 }
@@ -423,14 +434,14 @@ static sc_err_t describe_platform(const source_t *src, sc_platform_t *plat)
 
     sc_err_t err = SC_OK;
     sg_host_t *hosts = sc_engine_hosts_in_order(&count);
-    plat->sockets = src->checked->sockets;
-    if (sc_platform_socket_levels(plat)) {
-        /* describe_routes takes each node's routes from its socket 0 */
-        if (!(err = socket_nodes(hosts, count, plat->sockets, plat)))
+    memcpy(plat->domain_count, src->checked->domain_count, sizeof plat->domain_count);
+    if (sc_platform_node_levels(plat)) {
+        /* describe_routes takes each node's routes from its domain 0 */
+        if (!(err = domain_nodes(hosts, count, plat)))
             for (int i = 0; i < plat->nnodes; i++)
                 hosts[i] = sc_engine_host(plat, i, 0);
         if (!err && !(err = describe_routes(src->option, path, hosts, src->checked, plat)))
-            describe_socket_routes(plat);
+            describe_domain_routes(plat);
         free(hosts);
         return err;
     }
@@ -470,8 +481,8 @@ static void put_platform(sc_wire_t *w, const sc_platform_t *plat)
         sc_wire_put_double(w, plat->nodes[i].membus_Bps);
     }
     sc_wire_put(w, plat->level, sizeof plat->level);
-    sc_wire_put_int(w, plat->sockets);
-    sc_wire_put(w, &plat->between_sockets, sizeof plat->between_sockets);
+    sc_wire_put(w, plat->domain_count, sizeof plat->domain_count);
+    sc_wire_put(w, plat->between_domains, sizeof plat->between_domains);
     sc_wire_put(w, plat->between_groups, sizeof plat->between_groups);
     sc_wire_put(w, &plat->header_bytes, sizeof plat->header_bytes);
     sc_wire_put_int(w, plat->uniform);
@@ -493,8 +504,8 @@ static sc_err_t get_platform(sc_wire_t *w, const char *path, sc_platform_t *plat
         plat->total_cores += node->cores;
     }
     ok = ok && sc_wire_get(w, plat->level, sizeof plat->level) &&
-         sc_wire_get_int(w, &plat->sockets) &&
-         sc_wire_get(w, &plat->between_sockets, sizeof plat->between_sockets) &&
+         sc_wire_get(w, plat->domain_count, sizeof plat->domain_count) &&
+         sc_wire_get(w, plat->between_domains, sizeof plat->between_domains) &&
          sc_wire_get(w, plat->between_groups, sizeof plat->between_groups) &&
          sc_wire_get(w, &plat->header_bytes, sizeof plat->header_bytes) &&
          sc_wire_get_int(w, &plat->uniform);
@@ -541,7 +552,7 @@ static sc_level_t with_route(sc_level_t properties, const sc_level_t *route)
 static sc_err_t scale_checked(const char *option, const char *path, const sc_scaling_t *scalings,
                               int n, sc_platform_t *checked, sc_platform_t *links)
 {
-    int s = sc_platform_socket_levels(checked);
+    int s = sc_platform_node_levels(checked);
     for (int i = 0; i < n; i++) {
         const sc_param_t *p = scalings[i].param;
         sc_param_at_t at = scalings[i].at;
@@ -549,9 +560,13 @@ static sc_err_t scale_checked(const char *option, const char *path, const sc_sca
         const char *level = sc_param_at_name(at);
         int lo = -1, hi = -1; /* the hierarchy levels of a link parameter */
         if (p->carrier == SC_CARRIER_LINK) {
-            lo = at == SC_AT_INTRA ? 0 : at == SC_AT_SOCKET ? 1 : at == SC_AT_INTER ? s + 1 : s + 2;
+            int domain = sc_param_at_domain(at);
+            lo = at == SC_AT_INTRA   ? 0
+                 : domain >= 0       ? sc_platform_domain_hier(checked, (sc_domain_kind_t)domain)
+                 : at == SC_AT_INTER ? s + 1
+                                     : s + 2;
             hi = at == SC_AT_RACK ? s + 1 + checked->ngroupings : lo;
-            if ((at == SC_AT_SOCKET && !s) || hi < lo)
+            if ((domain >= 0 && !lo) || hi < lo)
                 return sc_error(SC_ERR_INPUT, "%s '%s' has no %s level to change the %s of",
                                 option, path, level, p->name);
         } else if (!(p->in == SC_IN_LEVEL && (at == SC_AT_INTRA || at == SC_AT_INTER)) &&
@@ -623,9 +638,15 @@ sc_err_t sc_platform_load_scaled(const char *option, const char *name, const sc_
     copy_link_scales(plat, &links);
     plat->nranges = checked.nranges;
     memcpy(plat->ranges, checked.ranges, sizeof plat->ranges);
-    /* Between sockets: shared memory's properties, the route's latency and
+    /* Between domains: shared memory's properties, the route's latency and
      * bandwidth; between groups: the network's. */
-    plat->between_sockets = with_route(plat->level[SC_LEVEL_INTRA], &plat->between_sockets);
+    for (int d = 0; d < SC_NDOMAIN_KINDS; d++) {
+        plat->between_domains[d] =
+            with_route(plat->level[SC_LEVEL_INTRA], &plat->between_domains[d]);
+        /* a pair's copy rate of its own (simcoll/KIND/flow-factor) */
+        if (checked.between_domains[d].flow_factor.n > 0)
+            plat->between_domains[d].flow_factor = checked.between_domains[d].flow_factor;
+    }
     for (int k = 0; k < plat->ngroupings; k++)
         plat->between_groups[k] =
             with_route(plat->level[SC_LEVEL_INTER], &plat->between_groups[k]);

@@ -28,10 +28,10 @@ typedef struct {
 
 /* As sc_platform_load, with the parameters of scalings[0..n-1] multiplied:
  * a latency or bandwidth on every link of its level (memory buses, the
- * links between sockets, NIC links, the uplinks of every grouping above:
+ * links between a node's domains, NIC links, the uplinks of every grouping above:
  * sim/engine/scale.h), which every later boot of `plat` changes too; the
  * others where the file gives them, every route of their level (the
- * network's between groups, shared memory's between sockets). SC_ERR_INPUT
+ * network's between groups, shared memory's between domains). SC_ERR_INPUT
  * if the platform lacks the level or the parameter is not the platform's
  * (a node's speed). */
 sc_err_t sc_platform_load_scaled(const char *option, const char *name, const sc_scaling_t *scalings,

@@ -17,9 +17,10 @@
  * free(). bench/'s floors place their ranks with it too. */
 sg_host_t *sc_engine_hosts_in_order(size_t *count);
 
-/* The host of a rank on `socket` of `node` of the loaded platform: the
- * node's, or with sockets the socket's (NODE-socket-K). */
-sg_host_t sc_engine_host(const sc_platform_t *plat, int node, int socket);
+/* The host of a rank on smallest domain `domain` of `node` of the loaded
+ * platform: the node's, or with domains the domain's (NODE-KIND-K, KIND
+ * the smallest kind, socket, numa or ccx). */
+sg_host_t sc_engine_host(const sc_platform_t *plat, int node, int domain);
 
 /* Appends the links of the route from a to b to `links` (of sg_link_t), as
  * SimGrid 3.32's sg_host_get_route, which 4.1 deprecates for

@@ -86,7 +86,9 @@ static sc_err_t load_network(const char *name, sc_level_t *level)
 typedef struct {
     link_spec_t membus, nic;
     link_spec_t uplink; /* racks: the link of a rack's switch to the core's */
-    link_spec_t socket; /* sockets: the link between a node's sockets */
+    /* domains in nodes: the links between a node's sockets, NUMA domains,
+     * CCXs (by sc_domain_kind_t) */
+    link_spec_t domain_link[SC_NDOMAIN_KINDS];
     double speed_flops;
     int cores;
     char *prop_values[SC_MAX_PLATFORM_PROPS]; /* of sc_platform_props_list's */
@@ -226,8 +228,10 @@ static void write_platform(FILE *f, const template_t *t, const char *template_pa
         fputc('-', f);
         sc_xml_put_escaped(f, spec->topology);
     }
-    if (spec->sockets > 1)
-        fprintf(f, "-%dsockets", spec->sockets);
+    for (int d = SC_NDOMAIN_KINDS - 1; d >= 0; d--)
+        if (spec->domains[d] > 1)
+            fprintf(f, "-%d%s%s", spec->domains[d], sc_domain_name((sc_domain_kind_t)d),
+                    d == SC_DOMAIN_SOCKET ? "s" : "");
     for (int i = 0; i < spec->nsets; i++) {
         fputc('-', f);
         sc_xml_put_escaped(f, spec->sets[i]);
@@ -246,8 +250,10 @@ static void write_platform(FILE *f, const template_t *t, const char *template_pa
             fputs(" --topology ", f);
             sc_xml_put_escaped(f, spec->topology);
         }
-        if (spec->sockets > 1)
-            fprintf(f, " --sockets %d", spec->sockets);
+        for (int d = SC_NDOMAIN_KINDS - 1; d >= 0; d--)
+            if (spec->domains[d] > 1)
+                fprintf(f, " --%s%s %d", sc_domain_name((sc_domain_kind_t)d),
+                        d == SC_DOMAIN_SOCKET ? "s" : "", spec->domains[d]);
         fprintf(f, " --nodes %d --cores ", nodes);
         if (spec->node_cores)
             put_shape(f, spec);
@@ -261,8 +267,12 @@ static void write_platform(FILE *f, const template_t *t, const char *template_pa
             fputs(" --smpi-config", f);
     }
     fputs("\"/>\n", f);
-    /* Sockets are built in racks (simcoll/sockets): one rack is one switch. */
-    int built = spec->topology || spec->sockets > 1;
+    /* Domains in nodes are built in racks (simcoll/sockets, ...): one rack
+     * is one switch. */
+    int domains = 0;
+    for (int d = 0; d < SC_NDOMAIN_KINDS; d++)
+        domains |= spec->domains[d] > 1;
+    int built = spec->topology || domains;
     if (spec->topology) {
         fputs("    <prop id=\"simcoll/topology\" value=\"", f);
         sc_xml_put_escaped(f, spec->topology);
@@ -270,8 +280,18 @@ static void write_platform(FILE *f, const template_t *t, const char *template_pa
     } else if (built) {
         fprintf(f, "    <prop id=\"simcoll/topology\" value=\"racks:%d,1\"/>\n", nodes);
     }
-    if (spec->sockets > 1)
-        fprintf(f, "    <prop id=\"simcoll/sockets\" value=\"%d\"/>\n", spec->sockets);
+    for (int d = SC_NDOMAIN_KINDS - 1; d >= 0; d--)
+        if (spec->domains[d] > 1)
+            fprintf(f, "    <prop id=\"simcoll/%s%s\" value=\"%d\"/>\n",
+                    sc_domain_name((sc_domain_kind_t)d), d == SC_DOMAIN_SOCKET ? "s" : "",
+                    spec->domains[d]);
+    for (int d = SC_NDOMAIN_KINDS - 1; d >= 0; d--)
+        if (spec->domain_flow[d] && spec->domain_flow[d]->n > 0) {
+            fprintf(f, "    <prop id=\"simcoll/%s/flow-factor\" value=\"",
+                    sc_domain_name((sc_domain_kind_t)d));
+            sc_piecewise_write(f, spec->domain_flow[d], 1);
+            fputs("\"/>\n", f);
+        }
     sc_platform_prop_t props[SC_MAX_PLATFORM_PROPS];
     int nprops = sc_platform_props_list(props);
     for (int i = 0; i < nprops; i++) {
@@ -290,8 +310,9 @@ static void write_platform(FILE *f, const template_t *t, const char *template_pa
         write_link(f, "network", &t->nic);
     if (t->uplink.bandwidth_Bps > 0)
         write_link(f, "uplink", &t->uplink);
-    if (spec->sockets > 1)
-        write_link(f, "socket", &t->socket);
+    for (int d = SC_NDOMAIN_KINDS - 1; d >= 0; d--)
+        if (spec->domains[d] > 1)
+            write_link(f, sc_domain_name((sc_domain_kind_t)d), &t->domain_link[d]);
     for (int n = 0; n < nodes; n++) {
         snprintf(id, sizeof id, "node-%d_nic", n);
         if (!built)
@@ -442,8 +463,11 @@ static sc_err_t once(char *const *sets, int i)
 /* `intro` says when the generator has a level. */
 void sc_generate_set_usage(char *out, size_t len)
 {
-    static const char *const intro[SC_NAT] = {
-        [SC_AT_NODE] = "", [SC_AT_RACK] = "(with racks) ", [SC_AT_SOCKET] = "or (with sockets) "};
+    static const char *const intro[SC_NAT] = {[SC_AT_NODE] = "",
+                                              [SC_AT_RACK] = "(with racks) ",
+                                              [SC_AT_SOCKET] = "or (with sockets) ",
+                                              [SC_AT_NUMA] = "(with NUMA domains) ",
+                                              [SC_AT_CCX] = "(with CCXs) "};
     const unsigned levels = SC_AT(SC_AT_INTRA) | SC_AT(SC_AT_INTER);
     size_t n = (size_t)snprintf(out, len, "intra.PARAM or inter.PARAM with PARAM ");
     const char *sep = "";
@@ -453,7 +477,7 @@ void sc_generate_set_usage(char *out, size_t len)
                                   p->at & SC_AT(SC_AT_INTRA) ? "" : " (inter only)");
             sep = ", ";
         }
-    for (int at = SC_AT_NODE; at <= SC_AT_SOCKET && n < len; at++) {
+    for (int at = SC_AT_NODE; at <= SC_AT_CCX && n < len; at++) {
         n += (size_t)snprintf(out + n, len - n, "; %s", intro[at]);
         sep = "";
         for (const sc_param_t *p = sc_params; p->name && n < len; p++)
@@ -524,7 +548,7 @@ static sc_err_t apply_set(const char *set, sc_level_t levels[SC_NLEVELS], int to
     snprintf(name, sizeof name, "%.*s", (int)(eq - set), set);
     const char *text = eq + 1;
     int at = set_level(set);
-    if (at == SC_AT_RACK || at == SC_AT_SOCKET)
+    if (at == SC_AT_RACK || sc_param_at_domain((sc_param_at_t)at) >= 0)
         return SC_OK; /* apply_link_set, once the links it starts from are known */
     const char *param = at >= 0 ? name + (dot - set) + 1 : NULL;
     const sc_param_t *p = at >= 0 ? sc_param_find(param, strlen(param), (sc_param_at_t)at) : NULL;
@@ -549,10 +573,11 @@ static sc_err_t apply_set(const char *set, sc_level_t levels[SC_NLEVELS], int to
     return set_param(set, text, p, &levels[at]);
 }
 
-/* Applies one --set LEVEL.PARAM (LEVEL rack or socket) to `link`: a
- * rack's uplink, which starts as fast as the rack's nodes' links together,
- * with one NIC link's latency; the link between a node's sockets, which a
- * message between sockets takes after the memory bus, and which starts
+/* Applies one --set LEVEL.PARAM (LEVEL rack, socket, numa or ccx) to
+ * `link`: a rack's uplink, which starts as fast as the rack's nodes' links
+ * together, with one NIC link's latency; the link between a node's sockets
+ * (NUMA domains, CCXs), which a message between them takes after the
+ * memory bus, and which starts
  * adding nothing (no latency, the memory bus's bandwidth), as in a node
  * whose sockets reach one memory (the shipped platforms' Xeon E5420s); a
  * factor scales those. link NULL: the platform has no such level,
@@ -563,8 +588,11 @@ static sc_err_t apply_link_set(const char *set, sc_param_at_t at, link_spec_t *l
     const char *level = sc_param_at_name(at);
     const char *eq = strchr(set, '='), *text = eq + 1, *param = set + strlen(level) + 1;
     size_t n = (size_t)(eq - param);
+    int domain = sc_param_at_domain(at);
     if (!link)
-        return sc_error(SC_ERR_INPUT, "--set '%s': there are no %ss; %s", set, level, missing);
+        return sc_error(SC_ERR_INPUT, "--set '%s': there are no %s; %s", set,
+                        domain >= 0 ? sc_domain_plural((sc_domain_kind_t)domain) : "racks",
+                        missing);
     const sc_param_t *p = sc_param_find(param, n, at);
     if (!p || !p->settable) {
         char use[256] = "";
@@ -587,31 +615,31 @@ static sc_err_t apply_link_set(const char *set, sc_param_at_t at, link_spec_t *l
     return err;
 }
 
-/* The link between a node's sockets before any --set (apply_link_set
+/* The link between a node's domains before any --set (apply_link_set
  * says why it adds nothing). */
-static link_spec_t socket_link(const link_spec_t *membus)
+static link_spec_t domain_link(const link_spec_t *membus)
 {
     return (link_spec_t){.bandwidth_Bps = membus->bandwidth_Bps, .policy = "FATPIPE"};
 }
 
 sc_err_t sc_generate_check_sets(char *const *sets, int nsets)
 {
-    /* Stand-ins for the template's values, none 0 but the socket link's
+    /* Stand-ins for the template's values, none 0 but the domain links'
      * latency, which is 0 whatever the template: what is refused on them
      * is refused on any template. */
     sc_level_t levels[SC_NLEVELS] = {0};
     int touched[SC_NLEVELS] = {0};
     double speed = 1;
     link_spec_t membus = {.bandwidth_Bps = 1, .latency_s = 1}, uplink = membus;
-    link_spec_t socket = socket_link(&membus);
+    link_spec_t domain = domain_link(&membus);
     sc_err_t err = SC_OK;
     for (int i = 0; i < nsets && !err; i++) {
         if (!(err = once(sets, i)))
             err = apply_set(sets[i], levels, touched, &speed);
         if (!err && set_level(sets[i]) == SC_AT_RACK)
             err = apply_link_set(sets[i], SC_AT_RACK, &uplink, NULL);
-        else if (!err && set_level(sets[i]) == SC_AT_SOCKET)
-            err = apply_link_set(sets[i], SC_AT_SOCKET, &socket, NULL);
+        else if (!err && sc_param_at_domain((sc_param_at_t)set_level(sets[i])) >= 0)
+            err = apply_link_set(sets[i], (sc_param_at_t)set_level(sets[i]), &domain, NULL);
     }
     return err;
 }
@@ -644,6 +672,16 @@ static sc_err_t check_generated(const char *cause, const char *xml, size_t len)
     }
     close(fd);
     return err;
+}
+
+/* "sockets", "NUMA domains" or "CCXs": the smallest domains of spec's
+ * nodes. */
+static const char *smallest_domains(const sc_generate_spec_t *spec)
+{
+    for (int d = 0; d < SC_NDOMAIN_KINDS; d++)
+        if (spec->domains[d] > 1)
+            return sc_domain_plural((sc_domain_kind_t)d);
+    return "domains";
 }
 
 sc_err_t sc_generate(const char *option, const char *template_path, const sc_generate_spec_t *spec,
@@ -717,12 +755,15 @@ sc_err_t sc_generate(const char *option, const char *template_path, const sc_gen
                        "simcoll platform: %d nodes with %lld cores in all, more than %d; simcoll "
                        "simulates at most that many ranks (nothing written)",
                        full.nodes, total, SC_MAX_CORES);
-    for (int n = 0; n < full.nodes && full.sockets > 1 && !err; n++)
-        if (cores_of(&full, n) % full.sockets)
+    int domains = 1;
+    for (int d = 0; d < SC_NDOMAIN_KINDS; d++)
+        domains *= full.domains[d] > 1 ? full.domains[d] : 1;
+    for (int n = 0; n < full.nodes && domains > 1 && !err; n++)
+        if (cores_of(&full, n) % domains)
             err = sc_error(SC_ERR_INPUT,
-                           "%d sockets a node cannot share node-%d's %d cores evenly; give "
+                           "%d %s a node cannot share node-%d's %d cores evenly; give "
                            "nodes a multiple of %d cores",
-                           full.sockets, n, cores_of(&full, n), full.sockets);
+                           domains, smallest_domains(&full), n, cores_of(&full, n), domains);
     if (err || (spec->level && (err = apply_level(&t, spec->level_id, spec->level))))
         goto cleanup;
     sc_level_t levels[SC_NLEVELS];
@@ -745,14 +786,22 @@ sc_err_t sc_generate(const char *option, const char *template_path, const sc_gen
     int racks = has_topology && topology.kind == SC_TOPO_RACKS && topology.racks > 1;
     t.uplink = t.nic;
     t.uplink.bandwidth_Bps = racks ? t.nic.bandwidth_Bps * topology.rack_nodes : 0;
-    t.socket = socket_link(&t.membus);
+    for (int d = 0; d < SC_NDOMAIN_KINDS; d++)
+        t.domain_link[d] = domain_link(&t.membus);
     for (int i = 0; i < spec->nsets && !err; i++)
         if (set_level(spec->sets[i]) == SC_AT_RACK)
             err = apply_link_set(spec->sets[i], SC_AT_RACK, racks ? &t.uplink : NULL,
                                  "give --levels ...,rack:R or --topology racks:N,R (R > 1)");
-        else if (set_level(spec->sets[i]) == SC_AT_SOCKET)
-            err = apply_link_set(spec->sets[i], SC_AT_SOCKET, spec->sockets > 1 ? &t.socket : NULL,
-                                 "give --levels ...,socket:S,... or --sockets S");
+        else if (sc_param_at_domain((sc_param_at_t)set_level(spec->sets[i])) >= 0) {
+            sc_param_at_t at = (sc_param_at_t)set_level(spec->sets[i]);
+            int d = sc_param_at_domain(at);
+            char missing[96];
+            snprintf(missing, sizeof missing, "give --levels ...,%s:N,... or --%s%s N",
+                     sc_domain_name((sc_domain_kind_t)d), sc_domain_name((sc_domain_kind_t)d),
+                     d == SC_DOMAIN_SOCKET ? "s" : "");
+            err = apply_link_set(spec->sets[i], at, spec->domains[d] > 1 ? &t.domain_link[d] : NULL,
+                                 missing);
+        }
     if (err)
         goto cleanup;
 
@@ -879,12 +928,12 @@ sc_err_t sc_generate_check_topology(const char *topology, long *nodes)
 
 sc_err_t sc_levels_parse(const char *text, sc_levels_t *out)
 {
-    static const char *const names[] = {"core", "socket", "node", "rack"};
+    static const char *const names[] = {"core", "ccx", "numa", "socket", "node", "rack"};
     static const char *const form =
         "give LEVEL:N items from the smallest, each the number of LEVELs in one of the next "
-        "(the last: in the cluster), LEVEL core, socket, node or rack; e.g. "
+        "(the last: in the cluster), LEVEL core, ccx, numa, socket, node or rack; e.g. "
         "core:8,socket:2,node:8,rack:4 is 4 racks of 8 nodes of 2 sockets of 8 cores";
-    enum { CORE, SOCKET, NODE, RACK, NAMES };
+    enum { CORE, CCX, NUMA, SOCKET, NODE, RACK, NAMES };
     int count[NAMES] = {0};
     memset(out, 0, sizeof *out);
     int last = -1;
@@ -906,7 +955,7 @@ sc_err_t sc_levels_parse(const char *text, sc_levels_t *out)
             return sc_error(SC_ERR_RUN, "out of memory");
         char what[64];
         snprintf(what, sizeof what, "--levels: %s", names[k]);
-        int most = k == CORE ? MAX_CORES : k == SOCKET ? SC_MAX_SOCKETS : MAX_NODES;
+        int most = k == CORE ? MAX_CORES : k < NODE ? SC_MAX_SOCKETS : MAX_NODES;
         sc_err_t err = sc_parse_int(number, what, 1, most, &count[k]);
         free(number);
         if (err)
@@ -924,12 +973,20 @@ sc_err_t sc_levels_parse(const char *text, sc_levels_t *out)
         return sc_error(SC_ERR_INPUT, "--levels '%s': %lld nodes, more than %d", text, nodes,
                         MAX_NODES);
     out->nodes = (int)nodes;
-    out->sockets = count[SOCKET] ? count[SOCKET] : 1;
-    if (count[CORE] && (long long)count[CORE] * out->sockets > MAX_CORES)
+    /* Counts of at most 64 below 2^16 cores: no overflow either. */
+    long long domains = 1;
+    for (int d = 0; d < SC_NDOMAIN_KINDS; d++) {
+        out->domains[d] = count[CCX + d] ? count[CCX + d] : 1;
+        domains *= out->domains[d];
+    }
+    if (domains > SC_MAX_DOMAINS)
+        return sc_error(SC_ERR_INPUT, "--levels '%s': %lld smallest domains a node, more than %d",
+                        text, domains, SC_MAX_DOMAINS);
+    if (count[CORE] && (long long)count[CORE] * domains > MAX_CORES)
         return sc_error(SC_ERR_INPUT, "--levels '%s': %lld cores a node, more than %d", text,
-                        (long long)count[CORE] * out->sockets, MAX_CORES);
+                        (long long)count[CORE] * domains, MAX_CORES);
     if (count[CORE])
-        snprintf(out->cores, sizeof out->cores, "%d", count[CORE] * out->sockets);
+        snprintf(out->cores, sizeof out->cores, "%d", (int)(count[CORE] * domains));
     if (count[RACK])
         snprintf(out->topology, sizeof out->topology, "racks:%d,%d", count[NODE], count[RACK]);
     return SC_OK;
@@ -939,28 +996,45 @@ sc_err_t sc_generate_platform(const char *template_path, const char *net, const 
                               int nodes, const char *cores, int sockets, char *const *sets,
                               int nsets, const char *out_path)
 {
-    return sc_generate_platform_smpi(template_path, net, topology, nodes, cores, sockets, sets,
+    const int domains[SC_NDOMAIN_KINDS] = {[SC_DOMAIN_SOCKET] = sockets};
+    return sc_generate_platform_smpi(template_path, net, topology, nodes, cores, domains, sets,
                                      nsets, 0, out_path);
 }
 
-sc_err_t sc_generate_platform_smpi(const char *template_path, const char *net,
-                                   const char *topology, int nodes, const char *cores,
-                                   int sockets, char *const *sets, int nsets, int smpi_config,
+sc_err_t sc_generate_platform_smpi(const char *template_path, const char *net, const char *topology,
+                                   int nodes, const char *cores, const int *domains,
+                                   char *const *sets, int nsets, int smpi_config,
                                    const char *out_path)
 {
-    sc_generate_spec_t spec = {.nodes = nodes, .net = net, .topology = topology,
-                               .sockets = sockets, .sets = sets, .nsets = nsets,
+    sc_generate_spec_t spec = {.nodes = nodes,
+                               .net = net,
+                               .topology = topology,
+                               .sets = sets,
+                               .nsets = nsets,
                                .smpi_config = smpi_config};
     int *node_cores = NULL;
     sc_err_t err = SC_OK;
-    if (sockets < 1 || sockets > SC_MAX_SOCKETS)
-        return sc_error(SC_ERR_INPUT, "--sockets %d: give 1 to %d sockets a node", sockets,
-                        SC_MAX_SOCKETS);
-    if (sockets > 1 && topology && strncmp(topology, "racks:", 6) != 0)
-        return sc_error(SC_ERR_INPUT,
-                        "--sockets %d: nodes have sockets on one switch or in racks "
-                        "(--topology racks:N,R), not in '%s'",
-                        sockets, topology);
+    long long product = 1;
+    for (int d = SC_NDOMAIN_KINDS - 1; d >= 0 && domains; d--) {
+        const char *name = sc_domain_name((sc_domain_kind_t)d),
+                   *s = d == SC_DOMAIN_SOCKET ? "s" : "";
+        int n = domains[d] ? domains[d] : 1;
+        spec.domains[d] = n;
+        if (n < 1 || n > SC_MAX_SOCKETS)
+            return sc_error(SC_ERR_INPUT, "--%s%s %d: give 1 to %d %s a %s", name, s, n,
+                            SC_MAX_SOCKETS, sc_domain_plural((sc_domain_kind_t)d),
+                            d == SC_DOMAIN_SOCKET ? "node" : "socket (or node)");
+        if (n > 1 && topology && strncmp(topology, "racks:", 6) != 0)
+            return sc_error(SC_ERR_INPUT,
+                            "--%s%s %d: nodes have %s on one switch or in racks "
+                            "(--topology racks:N,R), not in '%s'",
+                            name, s, n, sc_domain_plural((sc_domain_kind_t)d), topology);
+        if ((product *= n) > SC_MAX_DOMAINS)
+            return sc_error(SC_ERR_INPUT,
+                            "--sockets, --numa and --ccx make %lld smallest domains a node, more "
+                            "than %d",
+                            product, SC_MAX_DOMAINS);
+    }
 
     if (topology) {
         long connected = 0;

@@ -25,9 +25,16 @@ typedef struct {
                                 network, simcoll/topology's syntax
                                 (sim/io/topology.h): every link of it is a
                                 NIC link of the template's */
-    int sockets;             /* sockets a node (simcoll/sockets); 0 or 1:
-                                none. Their link starts adding nothing to
-                                the memory bus (--set socket.PARAM). */
+    int domains[SC_NDOMAIN_KINDS]; /* by sc_domain_kind_t: sockets a node
+                                (simcoll/sockets), NUMA domains a socket
+                                (simcoll/numa), CCXs a NUMA domain
+                                (simcoll/ccx), each in the next larger
+                                present; 0 or 1: none. Their links start
+                                adding nothing to the memory bus (--set
+                                socket.PARAM, numa.PARAM, ccx.PARAM). */
+    /* NULL, or a level's own flow factor (simcoll/KIND/flow-factor) for
+     * the domains of that kind, which must be in `domains` */
+    const sc_piecewise_t *domain_flow[SC_NDOMAIN_KINDS];
     const char *made_by;     /* the command, for the generated-by property;
                                 NULL: "simcoll platform --like ..." */
     const char *comment;     /* more lines for the leading comment, or NULL */
@@ -71,11 +78,13 @@ sc_err_t sc_generate_platform(const char *template_path, const char *net,
                               const char *topology, int nodes, const char *cores, int sockets,
                               char *const *sets, int nsets, const char *out_path);
 
-/* The same, with the network's settings for SMPI in a <config> when
- * smpi_config (simcoll platform --smpi-config; see sc_generate_spec_t). */
-sc_err_t sc_generate_platform_smpi(const char *template_path, const char *net,
-                                   const char *topology, int nodes, const char *cores,
-                                   int sockets, char *const *sets, int nsets, int smpi_config,
+/* The same, with domains in nodes (NULL: none; else counts by
+ * sc_domain_kind_t as sc_generate_spec_t's domains) and the network's
+ * settings for SMPI in a <config> when smpi_config (simcoll platform
+ * --smpi-config; see sc_generate_spec_t). */
+sc_err_t sc_generate_platform_smpi(const char *template_path, const char *net, const char *topology,
+                                   int nodes, const char *cores, const int *domains,
+                                   char *const *sets, int nsets, int smpi_config,
                                    const char *out_path);
 
 /* The checks of simcoll platform's options that need no template, with the
@@ -83,7 +92,8 @@ sc_err_t sc_generate_platform_smpi(const char *template_path, const char *net,
  * study's value before it runs a point, as the generator would at each:
  *   sets:     every --set LEVEL.PARAM=VALUE known, with a value of its
  *             kind, no parameter twice, no factor of socket.latency (0);
- *             whether there are racks or sockets for rack.* and socket.*
+ *             whether there are racks or domains for rack.*, socket.*,
+ *             numa.* and ccx.*
  *             depends on the other options, and is not checked;
  *   net:      the name of an interconnect preset;
  *   topology: its syntax and at most as many nodes as --nodes allows;
@@ -104,10 +114,13 @@ void sc_generate_set_usage(char *out, size_t len);
  * first, each LEVEL:N the number of LEVELs in one of the next (the last, in
  * the cluster): core:C (C cores a node; absent: the template's), node:N
  * (N nodes a rack, or in the cluster) and rack:R (R racks, the topology
- * racks:N,R), and socket:S between core and node (S sockets a node: C
- * cores a socket). SC_ERR_INPUT naming the bad item. */
+ * racks:N,R), and socket:S, numa:M, ccx:X between core and node (S
+ * sockets a node, M NUMA domains a socket, X CCXs a NUMA domain, any of
+ * them; C cores a smallest domain then). SC_ERR_INPUT naming the bad
+ * item. */
 typedef struct {
-    int nodes, sockets;
+    int nodes;
+    int domains[SC_NDOMAIN_KINDS]; /* 1: none */
     char cores[16];    /* --cores's text; "": as the template's */
     char topology[64]; /* --topology's; "" without racks */
 } sc_levels_t;

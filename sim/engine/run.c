@@ -40,7 +40,7 @@ typedef struct {
     sc_program_t prog;
     int *node_of;          /* by rank */
     int *node_of_position; /* by algorithm position */
-    int *socket_of, *socket_of_position; /* the same for sockets */
+    int *domain_of, *domain_of_position; /* the same for smallest domains */
     int *pi_inv;           /* NULL when the spec has no pi */
     const int *play_pi;    /* the mapping the algorithm plays through, */
     const int *play_pi_inv; /* NULL unless it is mapping-aware */
@@ -54,8 +54,8 @@ static void layout_destroy(layout_t *lay)
     sc_program_destroy(&lay->prog);
     free(lay->node_of);
     free(lay->node_of_position);
-    free(lay->socket_of);
-    free(lay->socket_of_position);
+    free(lay->domain_of);
+    free(lay->domain_of_position);
     free(lay->pi_inv);
     free(lay->buffer_bytes);
     *lay = (layout_t){0};
@@ -208,13 +208,14 @@ static sc_err_t check_deciders(const sc_run_spec_t *spec, const sc_program_t *pr
 static sc_err_t check_replay(const sc_run_spec_t *spec, const layout_t *lay)
 {
     const sc_algo_t *sole = sole_call(&lay->prog);
-    const char *why = !sole ? "a program of more than one call"
-                      : spec->payload ? "a run with data (add --no-payload)"
+    const char *why = !sole                           ? "a program of more than one call"
+                      : spec->payload                 ? "a run with data (add --no-payload)"
                       : spec->trace || spec->messages ? "a traced run"
-                      : spec->start_skew_s > 0 ? "ranks that start at different times"
+                      : spec->start_skew_s > 0        ? "ranks that start at different times"
                       : sc_stmt_needs_stage(&lay->prog.stmts[0]) ? "a packed or split call"
-                      : sc_platform_socket_levels(spec->plat)
-                          ? "on nodes with sockets (it runs a node's ranks on one host)"
+                      : sc_platform_node_levels(spec->plat)
+                          ? "on nodes with sockets, NUMA domains or CCXs (it runs a node's "
+                            "ranks on one host)"
                           : NULL;
     if (why)
         return sc_error(SC_ERR_INPUT,
@@ -240,24 +241,24 @@ static sc_err_t layout_init(const sc_run_spec_t *spec, layout_t *lay)
     int *slot_node = malloc(2 * (size_t)p * sizeof *slot_node);
     lay->node_of = malloc((size_t)p * sizeof *lay->node_of);
     lay->node_of_position = malloc((size_t)p * sizeof *lay->node_of_position);
-    lay->socket_of = malloc((size_t)p * sizeof *lay->socket_of);
-    lay->socket_of_position = malloc((size_t)p * sizeof *lay->socket_of_position);
+    lay->domain_of = malloc((size_t)p * sizeof *lay->domain_of);
+    lay->domain_of_position = malloc((size_t)p * sizeof *lay->domain_of_position);
     lay->pi_inv = spec->pi ? malloc((size_t)p * sizeof *lay->pi_inv) : NULL;
     lay->buffer_bytes = calloc((size_t)lay->prog.nbuffers + 1, sizeof *lay->buffer_bytes);
-    if (!slot_node || !lay->node_of || !lay->node_of_position || !lay->socket_of ||
-        !lay->socket_of_position || (spec->pi && !lay->pi_inv) || !lay->buffer_bytes) {
+    if (!slot_node || !lay->node_of || !lay->node_of_position || !lay->domain_of ||
+        !lay->domain_of_position || (spec->pi && !lay->pi_inv) || !lay->buffer_bytes) {
         err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
         goto cleanup;
     }
-    int *slot_socket = slot_node + p;
+    int *slot_domain = slot_node + p;
     if ((err = sc_place(plat, p, spec->placement, slot_node)) ||
-        (err = sc_place_sockets(plat, p, slot_node, slot_socket)) ||
+        (err = sc_place_domains(plat, p, slot_node, slot_domain)) ||
         (spec->pi && (err = sc_mapping_invert(p, spec->pi, lay->pi_inv))))
         goto cleanup;
     for (int j = 0; j < p; j++) {
         int slot = lay->pi_inv ? lay->pi_inv[j] : j;
         lay->node_of_position[j] = slot_node[slot];
-        lay->socket_of_position[j] = slot_socket[slot];
+        lay->domain_of_position[j] = slot_domain[slot];
     }
     /* Profiles choose by where the ranks are: resolve on the ranks' nodes,
      * which depend on the chosen algorithm only for a mapping-aware one,
@@ -268,7 +269,7 @@ static sc_err_t layout_init(const sc_run_spec_t *spec, layout_t *lay)
                                  : NULL;
     int plays = named && (named->needs & SC_USES_MAPPING) && spec->pi;
     memcpy(lay->node_of, plays ? slot_node : lay->node_of_position, (size_t)p * sizeof(int));
-    memcpy(lay->socket_of, plays ? slot_socket : lay->socket_of_position, (size_t)p * sizeof(int));
+    memcpy(lay->domain_of, plays ? slot_domain : lay->domain_of_position, (size_t)p * sizeof(int));
     if ((err = sc_program_resolve(&lay->prog, p, lay->node_of, spec->profile)))
         goto cleanup;
     if ((err = check_sizes(spec, lay)) || (err = check_deciders(spec, &lay->prog)))
@@ -529,7 +530,7 @@ static sc_err_t simulate(void *arg, sc_wire_t *out)
     }
     session = &s;
     /* The transport keeps the NICs' state (the gap) in the model. */
-    sc_err_t err = sc_model_init(&s.model, spec->plat, p, lay->node_of, lay->socket_of,
+    sc_err_t err = sc_model_init(&s.model, spec->plat, p, lay->node_of, lay->domain_of,
                                  lay->play_pi, lay->play_pi_inv, sizeof(double));
     if (!err && (!s.start || !s.finish || !s.finished || (spec->trace && (!s.ops || !s.marks))))
         err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
@@ -572,7 +573,7 @@ static sc_err_t simulate(void *arg, sc_wire_t *out)
     for (int r = 0; !err && r < p; r++) {
         char name[32];
         snprintf(name, sizeof name, "rank-%d", r);
-        sg_host_t host = sc_engine_host(spec->plat, lay->node_of[r], lay->socket_of[r]);
+        sg_host_t host = sc_engine_host(spec->plat, lay->node_of[r], lay->domain_of[r]);
         sg_actor_t actor = sg_actor_init(name, host);
         sg_actor_set_data(actor, sc_world_comm(s.world, r));
         sg_actor_start(actor, rank_main, 0, NULL);
@@ -614,8 +615,8 @@ static sc_err_t simulate_replay(void *arg, sc_wire_t *out)
                               .finish = calloc((size_t)p, sizeof(double))};
     sc_scratch_t *scratch = sc_scratch_create();
     unsigned char *area = scratch ? sc_scratch_get(scratch, scratch_bytes(lay)) : NULL;
-    sc_err_t err = sc_model_init(&model, spec->plat, p, lay->node_of, lay->socket_of,
-                                 lay->play_pi, lay->play_pi_inv, sc_type_size(st->type));
+    sc_err_t err = sc_model_init(&model, spec->plat, p, lay->node_of, lay->domain_of, lay->play_pi,
+                                 lay->play_pi_inv, sc_type_size(st->type));
     if (!err && (!area || !res.start || !res.finish))
         err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
     if (!err) {
@@ -665,8 +666,8 @@ static sc_err_t model_time(const sc_run_spec_t *spec, const layout_t *lay, sc_ru
     memcpy(t, res->start, (size_t)p * sizeof *t);
     sc_model_t model;
     int complete = 0;
-    sc_err_t err = sc_model_init(&model, spec->plat, p, lay->node_of, lay->socket_of,
-                                 lay->play_pi, lay->play_pi_inv, sizeof(double));
+    sc_err_t err = sc_model_init(&model, spec->plat, p, lay->node_of, lay->domain_of, lay->play_pi,
+                                 lay->play_pi_inv, sizeof(double));
     if (!err)
         err = sc_program_model(&lay->prog, &model, t, &complete);
     sc_model_destroy(&model);
@@ -703,7 +704,7 @@ sc_err_t sc_run_model(const sc_run_spec_t *spec, double *seconds)
         layout_destroy(&lay);
         return sc_error(SC_ERR_RUN, "out of memory for %d ranks", spec->np);
     }
-    err = sc_model_init(&model, spec->plat, spec->np, lay.node_of, lay.socket_of, lay.play_pi,
+    err = sc_model_init(&model, spec->plat, spec->np, lay.node_of, lay.domain_of, lay.play_pi,
                         lay.play_pi_inv, sizeof(double));
     if (!err)
         err = sc_program_model(&lay.prog, &model, t, &complete);
@@ -797,13 +798,13 @@ sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res)
     res->statements = lay.communications;
     res->nops = spec->trace ? lay.communications : 0;
     res->node_of = malloc((size_t)p * sizeof *res->node_of);
-    res->socket_of = malloc((size_t)p * sizeof *res->socket_of);
-    if (!res->node_of || !res->socket_of) {
+    res->domain_of = malloc((size_t)p * sizeof *res->domain_of);
+    if (!res->node_of || !res->domain_of) {
         err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
         goto cleanup;
     }
     memcpy(res->node_of, lay.node_of, (size_t)p * sizeof *res->node_of);
-    memcpy(res->socket_of, lay.socket_of, (size_t)p * sizeof *res->socket_of);
+    memcpy(res->domain_of, lay.domain_of, (size_t)p * sizeof *res->domain_of);
 
     double first_start = res->start[0];
     for (int r = 1; r < p; r++)
@@ -823,15 +824,15 @@ cleanup:
 }
 
 sc_err_t sc_run_cut(const sc_run_spec_t *spec, sc_graph_t *memo, double *cut, double *total,
-                    double *top_cut, double *socket_cut)
+                    double *top_cut, double *domain_cut)
 {
     layout_t lay;
     sc_err_t err = layout_init(spec, &lay);
     if (err)
         return err;
     err = sc_mapping_cut(spec->plat, spec->algo, spec->np, spec->root, lay.node_of,
-                         lay.node_of_position, lay.socket_of_position, memo, cut, total, top_cut,
-                         socket_cut);
+                         lay.node_of_position, lay.domain_of_position, memo, cut, total, top_cut,
+                         domain_cut);
     layout_destroy(&lay);
     return err;
 }
@@ -857,9 +858,9 @@ void sc_run_result_destroy(sc_run_result_t *res)
     free(res->ops);
     free(res->msgs);
     free(res->node_of);
-    free(res->socket_of);
+    free(res->domain_of);
     res->start = res->finish = NULL;
     res->ops = NULL;
     res->msgs = NULL;
-    res->node_of = res->socket_of = NULL;
+    res->node_of = res->domain_of = NULL;
 }

@@ -86,7 +86,7 @@ typedef struct {
     sc_msg_record_t *msgs; /* spec->messages: in the order they were sent */
     long nmsgs;
     int *node_of;          /* by rank: the node it ran on */
-    int *socket_of;        /* and its socket there (0 without sockets) */
+    int *domain_of;        /* and its smallest domain there (0 without) */
 } sc_run_result_t;
 
 /* Most communication statements a traced run records, and most messages
@@ -131,9 +131,9 @@ sc_err_t sc_run_partition(const sc_run_spec_t *spec, sc_graph_t *memo, sc_partit
 /* sc_mapping_cut of the spec's layout (its ranks and algorithm positions
  * where sc_run puts them): the weight of the algorithm's communication
  * graph between nodes (*cut), in all (*total), between the largest groups
- * of nodes (*top_cut unless NULL) and between sockets (*socket_cut unless
+ * of nodes (*top_cut unless NULL) and between domains (*domain_cut unless
  * NULL). */
 sc_err_t sc_run_cut(const sc_run_spec_t *spec, sc_graph_t *memo, double *cut, double *total,
-                    double *top_cut, double *socket_cut);
+                    double *top_cut, double *domain_cut);
 
 #endif

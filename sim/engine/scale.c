@@ -36,14 +36,23 @@ void sc_engine_scale_links(const sc_platform_t *plat)
 {
     if (!plat->links_scaled)
         return;
-    int s = sc_platform_socket_levels(plat), n = plat->nnodes;
+    int s = sc_platform_node_levels(plat), n = plat->nnodes, domains = sc_platform_domains(plat);
     for (int i = 0; i < n; i++) {
-        for (int k = 0; k < (s ? plat->sockets : 1); k++) {
+        for (int k = 0; k < domains; k++) {
             sg_host_t h = sc_engine_host(plat, i, k);
             mark_route(h, h, 0);
         }
-        for (int k = 1; s && k < plat->sockets; k++)
-            mark_route(sc_engine_host(plat, i, 0), sc_engine_host(plat, i, k), 1);
+        /* every link between domains: the route from the first domain of
+         * each parent to the first of its second child */
+        for (int d = 0; d < SC_NDOMAIN_KINDS; d++) {
+            if (plat->domain_count[d] <= 1)
+                continue;
+            int span = sc_platform_domain_span(plat, (sc_domain_kind_t)d);
+            int hier = sc_platform_domain_hier(plat, (sc_domain_kind_t)d);
+            for (int first = 0; first < domains; first += span * plat->domain_count[d])
+                mark_route(sc_engine_host(plat, i, first), sc_engine_host(plat, i, first + span),
+                           hier);
+        }
     }
     for (int i = 0; i + 1 < n; i++) {
         mark_route(sc_engine_host(plat, i, 0), sc_engine_host(plat, i + 1, 0),

@@ -5,8 +5,9 @@
  * file (plat->engine_xml): the nodes, each node's memory-bus link as its
  * loopback, and the "network" link as every link of the topology (racks,
  * which are simcoll's, not one of SimGrid's topologies: every node's link;
- * "uplink" every rack's link to the core switch; "socket" the link between
- * a node's sockets when it has them, simcoll/sockets).
+ * "uplink" every rack's link to the core switch; "socket", "numa" and
+ * "ccx" the links between a node's domains when it has them,
+ * simcoll/sockets, simcoll/numa and simcoll/ccx).
  * This is simcoll's one C++ file: SimGrid has no C API for it.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "topology_build.h"
@@ -24,6 +25,9 @@
 #include <string>
 #include <vector>
 
+extern "C" {
+#include "models/platform.h"
+}
 #include "sim/io/topology.h"
 
 /* SimGrid 4.1 (SIMCOLL_SIMGRID=bundled) deprecates the zone builders this
@@ -57,8 +61,8 @@ sg4::NetZone *new_zone(bool star, const std::string &name, sg4::NetZone *parent)
 #endif
 }
 
-/* Whether a rack's switch needs a zone of its own when nodes have sockets
- * (build_racks): SimGrid 3.32 routes from a socket to a router of the rack
+/* Whether a rack's switch needs a zone of its own when nodes have domains
+ * (build_racks): SimGrid 3.32 routes from a domain's host to a router of the rack
  * zone without the node's NIC link. 4.1 gets that route right, zone by zone
  * down from the router's, and so fails on a router in a zone of its own
  * (it asks that zone for a route to the node). */
@@ -79,6 +83,31 @@ struct link_spec {
     double bandwidth = 0, latency = 0;
     sg4::Link::SharingPolicy policy = sg4::Link::SharingPolicy::SHARED;
 };
+
+/* Domains inside each node (sc_platform_t's domain_count): count[d] of
+ * kind d (SC_DOMAIN_CCX, _NUMA, _SOCKET) in the next larger kind present. */
+struct domains_spec {
+    int count[SC_NDOMAIN_KINDS] = {1, 1, 1};
+
+    /* smallest domains a node */
+    int total() const
+    {
+        return span(SC_NDOMAIN_KINDS);
+    }
+    /* smallest domains in one domain of kind d */
+    int span(int d) const
+    {
+        int n = 1;
+        for (int k = 0; k < d; k++)
+            n *= count[k];
+        return n;
+    }
+};
+
+std::string domain_name(int kind)
+{
+    return sc_domain_name(static_cast<sc_domain_kind_t>(kind));
+}
 
 struct node_spec {
     std::string name;
@@ -130,19 +159,23 @@ sg4::LinkInRoute make_link(sg4::NetZone *z, const std::string &name, const link_
 
 /* Node i in zone z, which reaches z's centre through the node's NIC link
  * (named like the host_link of a star cluster, NODE_nic).
- * Without sockets the node is a host, which reaches itself through its
- * memory bus. With S sockets it is a full zone of S hosts (NODE-socket-K,
- * cores / S each) and a router (NODE_router): each socket reaches itself
- * through the node's memory bus (one link, shared as the node's is), the
- * other sockets through the memory bus and the node's link NODE_sockets (a
- * copy of "socket"; a SPLITDUPLEX one is taken UP from the lower socket to
- * the higher), and the router through the NIC link, so a message between
- * nodes crosses the two NIC links as it does without sockets. */
-void add_node(sg4::NetZone *z, const node_spec &spec, int sockets,
+ * Without domains the node is a host, which reaches itself through its
+ * memory bus. With D smallest domains it is a full zone of D hosts
+ * (NODE-KIND-K, cores / D each, KIND the smallest kind) and a router
+ * (NODE_router): each domain reaches itself through the node's memory bus
+ * (one link, shared as the node's is), another domain through the memory
+ * bus and the link of the level where the two part, one per domain of the
+ * next larger kind holding both (PARENT_sockets, PARENT_numas,
+ * PARENT_ccxs, copies of "socket", "numa" and "ccx", PARENT the node or
+ * NODE-KIND-J; a SPLITDUPLEX one is taken UP from the lower domain to the
+ * higher), and the router through the NIC link, so a message between
+ * nodes crosses the two NIC links as it does without domains. */
+void add_node(sg4::NetZone *z, const node_spec &spec, const domains_spec &domains,
               const std::map<std::string, link_spec> &links)
 {
     const link_spec &nic = links.at("network"), &bus = links.at(spec.membus);
-    if (sockets <= 1) {
+    int total = domains.total();
+    if (total <= 1) {
         sg4::Host *host = z->create_host(spec.name, spec.speed)->set_core_count(spec.cores)->seal();
         z->add_route(host->get_netpoint(), nullptr, nullptr, nullptr,
                      {make_link(z, spec.name + "_nic", nic)}, true);
@@ -154,18 +187,46 @@ void add_node(sg4::NetZone *z, const node_spec &spec, int sockets,
     simgrid::kernel::routing::NetPoint *router = node->create_router(spec.name + "_router");
     sg4::LinkInRoute nic_link = make_link(node, spec.name + "_nic", nic);
     sg4::LinkInRoute bus_link = make_link(node, spec.membus, bus);
-    sg4::LinkInRoute between = make_link(node, spec.name + "_sockets", links.at("socket"));
+    /* between[d][j]: the link between the domains of kind d in the j-th
+     * domain of the next larger kind present (or the node) */
+    std::vector<sg4::LinkInRoute> between[SC_NDOMAIN_KINDS];
+    int smallest = -1;
+    for (int d = 0; d < SC_NDOMAIN_KINDS; d++) {
+        if (domains.count[d] <= 1)
+            continue;
+        if (smallest < 0)
+            smallest = d;
+        int parent = d + 1;
+        while (parent < SC_NDOMAIN_KINDS && domains.count[parent] <= 1)
+            parent++;
+        int instances = total / (domains.span(d) * domains.count[d]);
+        for (int j = 0; j < instances; j++) {
+            std::string owner = parent == SC_NDOMAIN_KINDS ? spec.name
+                                                           : spec.name + "-" + domain_name(parent) +
+                                                                 "-" + std::to_string(j);
+            between[d].push_back(
+                make_link(node, owner + "_" + domain_name(d) + "s", links.at(domain_name(d))));
+        }
+    }
     std::vector<sg4::Host *> hosts;
-    for (int k = 0; k < sockets; k++) {
-        sg4::Host *host = node->create_host(spec.name + "-socket-" + std::to_string(k), spec.speed)
-                              ->set_core_count(spec.cores / sockets)
-                              ->seal();
+    for (int k = 0; k < total; k++) {
+        sg4::Host *host =
+            node->create_host(spec.name + "-" + domain_name(smallest) + "-" + std::to_string(k),
+                              spec.speed)
+                ->set_core_count(spec.cores / total)
+                ->seal();
         node->add_route(host->get_netpoint(), host->get_netpoint(), nullptr, nullptr, {bus_link},
                         false);
         node->add_route(host->get_netpoint(), router, nullptr, nullptr, {nic_link}, true);
-        for (sg4::Host *lower : hosts)
-            node->add_route(lower->get_netpoint(), host->get_netpoint(), nullptr, nullptr,
-                            {bus_link, between}, true);
+        for (int lower = 0; lower < k; lower++) {
+            int part = SC_NDOMAIN_KINDS - 1; /* the largest kind whose domains differ */
+            while (domains.count[part] <= 1 || lower / domains.span(part) == k / domains.span(part))
+                part--;
+            const sg4::LinkInRoute &link =
+                between[part][lower / (domains.span(part) * domains.count[part])];
+            node->add_route(hosts[lower]->get_netpoint(), host->get_netpoint(), nullptr, nullptr,
+                            {bus_link, link}, true);
+        }
         hosts.push_back(host);
     }
     node->seal();
@@ -179,7 +240,7 @@ void add_node(sg4::NetZone *z, const node_spec &spec, int sockets,
  * uplink (RACK_uplink). A message between racks crosses the sender's NIC
  * link, both racks' uplinks and the receiver's NIC link. One rack is one
  * switch: the nodes are on the core switch itself. */
-void build_racks(const std::string &zone_id, const sc_topology_t &t, int sockets,
+void build_racks(const std::string &zone_id, const sc_topology_t &t, const domains_spec &domains,
                  const std::vector<node_spec> &nodes, const std::map<std::string, link_spec> &links,
                  const std::vector<std::pair<std::string, std::string>> &props)
 {
@@ -188,7 +249,7 @@ void build_racks(const std::string &zone_id, const sc_topology_t &t, int sockets
         core->set_property(id, value);
     if (t.racks == 1) {
         for (const node_spec &spec : nodes)
-            add_node(core, spec, sockets, links);
+            add_node(core, spec, domains, links);
         core->seal();
         return;
     }
@@ -196,12 +257,12 @@ void build_racks(const std::string &zone_id, const sc_topology_t &t, int sockets
     for (unsigned r = 0; r < t.racks; r++) {
         std::string rack_id = zone_id + "-rack-" + std::to_string(r);
         sg4::NetZone *rack = new_zone(true, rack_id, core);
-        /* With sockets a host is two zones below its rack, and SimGrid 3.32
+        /* With domains a host is two zones below its rack, and SimGrid 3.32
          * routes from it to a router of the rack zone itself without the
          * node's NIC link (it takes the rack as the common zone of both and
          * finds no local route in it): the switch is then a zone of its own
          * in the rack, ZONE-rack-R-switch (not in 4.1: switch_zone_needed). */
-        bool own_zone = sockets > 1 && switch_zone_needed;
+        bool own_zone = domains.total() > 1 && switch_zone_needed;
         sg4::NetZone *switch_zone = rack;
         if (own_zone)
             switch_zone = new_zone(true, rack_id + "-switch", rack);
@@ -212,7 +273,7 @@ void build_racks(const std::string &zone_id, const sc_topology_t &t, int sockets
             rack->add_route(switch_zone->get_netpoint(), nullptr, rack_switch, nullptr, {}, true);
         }
         for (unsigned i = r * t.rack_nodes; i < (r + 1) * t.rack_nodes; i++)
-            add_node(rack, nodes.at(i), sockets, links);
+            add_node(rack, nodes.at(i), domains, links);
         rack->seal();
         core->add_route(rack->get_netpoint(), nullptr, rack_switch, nullptr,
                         {make_link(core, rack_id + "_uplink", uplink)}, true);
@@ -238,14 +299,16 @@ extern "C" void sc_engine_build_topology(const char *xml, size_t len)
     std::map<std::string, link_spec> links;
     std::map<std::string, size_t> node_index;
     std::string topology;
-    int sockets = 1;
+    domains_spec domains;
     for (xmlNode *n = zone->children; n; n = n->next) {
         if (is(n, "prop")) {
             props.emplace_back(attr(n, "id"), attr(n, "value"));
             if (props.back().first == "simcoll/topology")
                 topology = props.back().second;
-            if (props.back().first == "simcoll/sockets")
-                sockets = std::atoi(props.back().second.c_str());
+            for (int d = 0; d < SC_NDOMAIN_KINDS; d++)
+                if (props.back().first ==
+                    "simcoll/" + domain_name(d) + (d == SC_DOMAIN_SOCKET ? "s" : ""))
+                    domains.count[d] = std::max(1, std::atoi(props.back().second.c_str()));
         } else if (is(n, "host")) {
             node_index[attr(n, "id")] = nodes.size();
             nodes.push_back(
@@ -276,11 +339,11 @@ extern "C" void sc_engine_build_topology(const char *xml, size_t len)
     if (sc_topology_parse("simcoll/topology", topology.c_str(), &t) != SC_OK ||
         t.nodes != static_cast<long>(nodes.size()) || !links.count("network") ||
         (t.kind == SC_TOPO_RACKS && t.racks > 1 && !links.count("uplink")) ||
-        (sockets > 1 && (t.kind != SC_TOPO_RACKS || !links.count("socket"))))
+        (domains.total() > 1 && t.kind != SC_TOPO_RACKS))
         fail("the checked file disagrees with its topology");
     const link_spec &net = links.at("network");
     if (t.kind == SC_TOPO_RACKS) {
-        build_racks(zone_id, t, sockets, nodes, links, props);
+        build_racks(zone_id, t, domains, nodes, links, props);
         return;
     }
 

@@ -126,8 +126,8 @@ sc_err_t sc_mapfile_write(const sc_platform_t *plat, int np, const int *pi, cons
     if (err)
         goto cleanup;
     /* A node's cores are alike, so the positions on it take them in order;
-     * with sockets each takes the core of its slot (the k-th slot of a node
-     * is its core k), whose socket the mapping chose. */
+     * with domains each takes the core of its slot (the k-th slot of a node
+     * is its core k), whose domain the mapping chose. */
     int *core_of_position = node_of_position + np;
     for (int i = 0; i < np; i++) {
         node_of_position[pi[i]] = slot_node[i];
@@ -150,8 +150,8 @@ sc_err_t sc_mapfile_write(const sc_platform_t *plat, int np, const int *pi, cons
             fprintf(files[1], "%s:1\n", host);
         if (files[2])
             fprintf(files[2], "rank %d=%s slot=%d\n", j, host,
-                    sc_platform_socket_levels(plat) ? core_of_position[j]
-                                                    : slot_in_node[node_of_position[j]]++);
+                    sc_platform_node_levels(plat) ? core_of_position[j]
+                                                  : slot_in_node[node_of_position[j]]++);
     }
     err = sc_outputs_commit(outs);
     outs = NULL;

@@ -31,19 +31,6 @@ typedef struct {
     long cap;
 } reader_t;
 
-static sc_err_t fail(const reader_t *rd, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static sc_err_t fail(const reader_t *rd, const char *fmt, ...)
-{
-    char msg[768];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return sc_error(SC_ERR_INPUT, "%s:%d: %s", rd->name, rd->line, msg);
-}
-
 /* The next line of text into buf, without its end and any '\r'; 0 at the
  * end of the text. */
 static int next_line(const char **at, const char *end, char *buf, size_t *n)
@@ -82,11 +69,13 @@ static sc_err_t parse_rank(const reader_t *rd, const char *what, const char *wor
     errno = 0;
     long v = strtol(word, &end, 10);
     if (end == word || *end || errno == ERANGE)
-        return fail(rd, "%s '%s' is not an integer; a rank is %s", what, word,
-                    base ? "counted from 1 in Matrix Market" : "counted from 0 in CSV");
+        return sc_error_at(rd->name, rd->line, "%s '%s' is not an integer; a rank is %s", what,
+                           word,
+                           base ? "counted from 1 in Matrix Market" : "counted from 0 in CSV");
     long top = size ? size - 1 + base : MAX_RANKS - 1 + base;
     if (v < base || v > top)
-        return fail(rd, "%s %ld is out of range %d..%ld%s", what, v, base, top, bound);
+        return sc_error_at(rd->name, rd->line, "%s %ld is out of range %d..%ld%s", what, v, base,
+                           top, bound);
     *rank = (int)(v - base);
     return SC_OK;
 }
@@ -99,15 +88,18 @@ static sc_err_t parse_weight(const reader_t *rd, const char *what, const char *w
     errno = 0;
     double v = strtod(word, &end);
     if (end == word || *end)
-        return fail(rd, "%s '%s' is not a number; give a count of %s (>= 0)", what, word, what);
+        return sc_error_at(rd->name, rd->line, "%s '%s' is not a number; give a count of %s (>= 0)",
+                           what, word, what);
     if (!isfinite(v) || errno == ERANGE)
-        return fail(rd, "%s '%s' is not a finite number; give a count of %s (>= 0)", what, word,
-                    what);
+        return sc_error_at(rd->name, rd->line,
+                           "%s '%s' is not a finite number; give a count of %s (>= 0)", what, word,
+                           what);
     if (v < 0)
-        return fail(rd, "%s %s is negative; give a count of %s (>= 0)", what, word, what);
+        return sc_error_at(rd->name, rd->line, "%s %s is negative; give a count of %s (>= 0)", what,
+                           word, what);
     if (whole && v != floor(v))
-        return fail(rd, "%s %s is not a whole number%s", what, word,
-                    whole > 1 ? " (the matrix's field is integer)" : "");
+        return sc_error_at(rd->name, rd->line, "%s %s is not a whole number%s", what, word,
+                           whole > 1 ? " (the matrix's field is integer)" : "");
     *out = v;
     return SC_OK;
 }
@@ -158,7 +150,8 @@ static sc_err_t parse_count(const reader_t *rd, const char *what, const char *wo
     errno = 0;
     long v = strtol(word, &end, 10);
     if (end == word || *end || errno == ERANGE || v < least || v > most)
-        return fail(rd, "%s '%s' is not an integer from %ld to %ld", what, word, least, most);
+        return sc_error_at(rd->name, rd->line, "%s '%s' is not an integer from %ld to %ld", what,
+                           word, least, most);
     *out = v;
     return SC_OK;
 }
@@ -170,33 +163,36 @@ static sc_err_t parse_market(reader_t *rd, const char *at, const char *end, int 
     next_line(&at, end, buf, &n); /* the banner, read again here */
     rd->line = 1;
     if (n >= MAX_LINE)
-        return fail(rd, "line too long");
+        return sc_error_at(rd->name, rd->line, "line too long");
     char object[64] = "", format[64] = "", field[64] = "", symmetry[64] = "";
     int got = sscanf(buf, "%*s %63s %63s %63s %63s", object, format, field, symmetry);
     if (got < 2 || strcasecmp(object, "matrix") || strcasecmp(format, "coordinate"))
-        return fail(rd,
-                    "'%s': simcoll reads '%%%%MatrixMarket matrix coordinate FIELD SYMMETRY' "
-                    "(a sparse matrix), not a dense array or another object",
-                    trim(buf));
+        return sc_error_at(
+            rd->name, rd->line,
+            "'%s': simcoll reads '%%%%MatrixMarket matrix coordinate FIELD SYMMETRY' "
+            "(a sparse matrix), not a dense array or another object",
+            trim(buf));
     if (got < 4)
-        return fail(rd, "the banner needs a field (real or integer) and a symmetry (general or "
-                        "symmetric)");
+        return sc_error_at(rd->name, rd->line,
+                           "the banner needs a field (real or integer) and a symmetry (general or "
+                           "symmetric)");
     int integer = !strcasecmp(field, "integer"), symmetric = !strcasecmp(symmetry, "symmetric");
     if (!integer && strcasecmp(field, "real"))
-        return fail(rd,
-                    "field '%s': a traffic matrix holds bytes, so its field is real or "
-                    "integer",
-                    field);
+        return sc_error_at(rd->name, rd->line,
+                           "field '%s': a traffic matrix holds bytes, so its field is real or "
+                           "integer",
+                           field);
     if (!symmetric && strcasecmp(symmetry, "general"))
-        return fail(rd, "symmetry '%s': use general (each direction its own entry) or symmetric",
-                    symmetry);
+        return sc_error_at(rd->name, rd->line,
+                           "symmetry '%s': use general (each direction its own entry) or symmetric",
+                           symmetry);
     char *words[3];
     int nw;
     long expected = -1, seen = 0;
     while (next_line(&at, end, buf, &n)) {
         rd->line++;
         if (n >= MAX_LINE)
-            return fail(rd, "line too long");
+            return sc_error_at(rd->name, rd->line, "line too long");
         char *text = trim(buf);
         if (!*text || *text == '%')
             continue;
@@ -205,25 +201,29 @@ static sc_err_t parse_market(reader_t *rd, const char *at, const char *end, int 
             long rows, cols;
             sc_err_t err;
             if (nw != 3)
-                return fail(rd, "the size line is 'ROWS COLUMNS ENTRIES', got '%s'", text);
+                return sc_error_at(rd->name, rd->line,
+                                   "the size line is 'ROWS COLUMNS ENTRIES', got '%s'", text);
             if ((err = parse_count(rd, "rows", words[0], 1, MAX_RANKS, &rows)) ||
                 (err = parse_count(rd, "columns", words[1], 1, MAX_RANKS, &cols)) ||
                 (err = parse_count(rd, "entries", words[2], 0, LONG_MAX, &expected)))
                 return err;
             if (rows != cols)
-                return fail(rd,
-                            "a traffic matrix is square (a row and a column per rank), and "
-                            "this one is %ld x %ld",
-                            rows, cols);
+                return sc_error_at(rd->name, rd->line,
+                                   "a traffic matrix is square (a row and a column per rank), and "
+                                   "this one is %ld x %ld",
+                                   rows, cols);
             if (np && rows != np)
-                return fail(rd, "the matrix has %ld ranks, but --np is %d", rows, np);
+                return sc_error_at(rd->name, rd->line, "the matrix has %ld ranks, but --np is %d",
+                                   rows, np);
             rd->m->size = (int)rows;
             continue;
         }
         if (nw != 3)
-            return fail(rd, "an entry is 'I J BYTES' (ranks from 1), got '%s'", text);
+            return sc_error_at(rd->name, rd->line,
+                               "an entry is 'I J BYTES' (ranks from 1), got '%s'", text);
         if (seen == expected)
-            return fail(rd, "an entry more than the %ld the size line announces", expected);
+            return sc_error_at(rd->name, rd->line,
+                               "an entry more than the %ld the size line announces", expected);
         int src, dst;
         double bytes;
         sc_err_t err;
@@ -237,9 +237,11 @@ static sc_err_t parse_market(reader_t *rd, const char *at, const char *end, int 
         seen++;
     }
     if (expected < 0)
-        return fail(rd, "no size line 'ROWS COLUMNS ENTRIES' after the banner");
+        return sc_error_at(rd->name, rd->line,
+                           "no size line 'ROWS COLUMNS ENTRIES' after the banner");
     if (seen < expected)
-        return fail(rd, "%ld entries, but the size line announces %ld", seen, expected);
+        return sc_error_at(rd->name, rd->line, "%ld entries, but the size line announces %ld", seen,
+                           expected);
     return SC_OK;
 }
 
@@ -255,7 +257,7 @@ static sc_err_t parse_csv(reader_t *rd, const char *at, const char *end, int np)
     while (next_line(&at, end, buf, &n)) {
         rd->line++;
         if (n >= MAX_LINE)
-            return fail(rd, "line too long");
+            return sc_error_at(rd->name, rd->line, "line too long");
         char *hash = strchr(buf, '#');
         if (hash)
             *hash = '\0';
@@ -269,7 +271,9 @@ static sc_err_t parse_csv(reader_t *rd, const char *at, const char *end, int np)
             header_allowed = 0;
             if ((nw != 3 && nw != 4) || strcasecmp(words[1], "dst") ||
                 strcasecmp(words[2], "bytes") || (nw == 4 && strcasecmp(words[3], "messages")))
-                return fail(rd, "header '%s': use src,dst,bytes or src,dst,bytes,messages", shown);
+                return sc_error_at(rd->name, rd->line,
+                                   "header '%s': use src,dst,bytes or src,dst,bytes,messages",
+                                   shown);
             columns = nw;
             continue;
         }
@@ -277,8 +281,9 @@ static sc_err_t parse_csv(reader_t *rd, const char *at, const char *end, int np)
         if (!columns && (nw == 3 || nw == 4))
             columns = nw;
         if (nw != columns)
-            return fail(rd, "'%s' has %d field%s; each line is SRC,DST,BYTES%s", shown, nw,
-                        nw == 1 ? "" : "s", columns == 4 ? ",MESSAGES" : "");
+            return sc_error_at(rd->name, rd->line,
+                               "'%s' has %d field%s; each line is SRC,DST,BYTES%s", shown, nw,
+                               nw == 1 ? "" : "s", columns == 4 ? ",MESSAGES" : "");
         int src, dst;
         double bytes, messages = 0;
         sc_err_t err;
@@ -294,7 +299,8 @@ static sc_err_t parse_csv(reader_t *rd, const char *at, const char *end, int np)
             largest = dst;
     }
     if (largest < 0 && !np)
-        return fail(rd, "no entries: a traffic matrix has lines SRC,DST,BYTES");
+        return sc_error_at(rd->name, rd->line,
+                           "no entries: a traffic matrix has lines SRC,DST,BYTES");
     rd->m->size = np ? np : largest + 1;
     rd->m->has_messages = columns == 4;
     return SC_OK;

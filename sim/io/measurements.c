@@ -54,22 +54,6 @@ static const char *show(const char *s, char *out, size_t size)
     return out;
 }
 
-static sc_err_t fail_at(const reader_t *r, int line, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-/* "OPTION 'FILE':LINE: what was found; what was expected" */
-static sc_err_t fail_at(const reader_t *r, int line, const char *fmt, ...)
-{
-    char msg[800];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (line > 0)
-        return sc_error(SC_ERR_INPUT, "%s:%d: %s", r->where, line, msg);
-    return sc_error(SC_ERR_INPUT, "%s: %s", r->where, msg);
-}
-
 static sc_err_t out_of_memory(const reader_t *r)
 {
     return sc_error(SC_ERR_RUN, "%s: out of memory reading it", r->where);
@@ -91,7 +75,7 @@ static int next_line(reader_t *r, sc_err_t *err)
     if (r->at >= r->end)
         return 0;
     if (r->line == INT_MAX) {
-        *err = fail_at(r, 0, "more than %d lines; benchmark output is shorter", INT_MAX);
+        *err = sc_error_at(r->where, 0, "more than %d lines; benchmark output is shorter", INT_MAX);
         return -1;
     }
     r->line++;
@@ -101,8 +85,8 @@ static int next_line(reader_t *r, sc_err_t *err)
     if (n > 0 && start[n - 1] == '\r')
         n--;
     if (n > LINE_MAX_CHARS) {
-        *err =
-            fail_at(r, r->line, "a line of %zu characters; expected at most %d", n, LINE_MAX_CHARS);
+        *err = sc_error_at(r->where, r->line, "a line of %zu characters; expected at most %d", n,
+                           LINE_MAX_CHARS);
         return -1;
     }
     memcpy(r->buf, start, n);
@@ -152,8 +136,8 @@ static sc_err_t series_close(reader_t *r, const char *expected)
     int open = r->open;
     r->open = -1;
     if (open >= 0 && r->series[open].npoints == 0)
-        return fail_at(r, r->open_line, "'%s' is followed by no data; expected %s", r->open_text,
-                       expected);
+        return sc_error_at(r->where, r->open_line, "'%s' is followed by no data; expected %s",
+                           r->open_text, expected);
     return SC_OK;
 }
 
@@ -163,7 +147,8 @@ static sc_err_t series_open(reader_t *r, const char *header, sc_measure_kind_t k
 {
     if (r->nseries == r->cap) {
         if (r->cap >= INT_MAX / 2)
-            return fail_at(r, r->line, "too many series; expected fewer than %d", INT_MAX / 2);
+            return sc_error_at(r->where, r->line, "too many series; expected fewer than %d",
+                               INT_MAX / 2);
         int cap = r->cap ? 2 * r->cap : 4;
         sc_series_t *bigger = realloc(r->series, (size_t)cap * sizeof *bigger);
         if (!bigger)
@@ -196,9 +181,10 @@ static sc_err_t point_add(reader_t *r, size_t bytes, double value, double value2
 {
     sc_series_t *s = &r->series[r->open];
     if (!isfinite(value) || value < 0 || (!isnan(value2) && (!isfinite(value2) || value2 < 0)))
-        return fail_at(r, r->line, "a value that overflows a double; expected smaller numbers");
+        return sc_error_at(r->where, r->line,
+                           "a value that overflows a double; expected smaller numbers");
     if (s->npoints == INT_MAX)
-        return fail_at(r, r->line, "more than %d points in a series", INT_MAX);
+        return sc_error_at(r->where, r->line, "more than %d points in a series", INT_MAX);
     if ((s->npoints & (s->npoints - 1)) == 0) { /* 0, 1, 2, 4, ...: full */
         size_t cap = s->npoints ? 2 * (size_t)s->npoints : 1;
         sc_point_t *bigger = realloc(s->points, cap * sizeof *bigger);
@@ -290,18 +276,20 @@ static sc_err_t bad_number(const reader_t *r, num_t why, const char *what, const
     show(tok, shown, sizeof shown);
     switch (why) {
     case NUM_NEGATIVE:
-        return fail_at(r, r->line, "%s '%s' is negative; expected a number >= 0", what, shown);
+        return sc_error_at(r->where, r->line, "%s '%s' is negative; expected a number >= 0", what,
+                           shown);
     case NUM_NONFINITE:
-        return fail_at(r, r->line, "%s '%s' is not a finite number; expected a number >= 0", what,
-                       shown);
+        return sc_error_at(r->where, r->line,
+                           "%s '%s' is not a finite number; expected a number >= 0", what, shown);
     case NUM_RANGE:
-        return fail_at(r, r->line, "%s '%s' does not fit in size_t; expected at most %zu", what,
-                       shown, (size_t)SIZE_MAX);
+        return sc_error_at(r->where, r->line,
+                           "%s '%s' does not fit in size_t; expected at most %zu", what, shown,
+                           (size_t)SIZE_MAX);
     default:
-        return fail_at(r, r->line, "%s '%s' is not %s", what, shown,
-                       whole ? "a whole number; expected digits only"
-                             : "a number; expected a "
-                               "decimal like 12.5");
+        return sc_error_at(r->where, r->line, "%s '%s' is not %s", what, shown,
+                           whole ? "a whole number; expected digits only"
+                                 : "a number; expected a "
+                                   "decimal like 12.5");
     }
 }
 
@@ -324,8 +312,8 @@ static sc_err_t get_count(const reader_t *r, const char *what, const char *tok, 
     num_t why = parse_size(tok, &x);
     if (why == NUM_OK && (x == 0 || x > INT_MAX)) {
         char shown[80];
-        return fail_at(r, r->line, "%s '%s' is out of range; expected 1 to %d", what,
-                       show(tok, shown, sizeof shown), INT_MAX);
+        return sc_error_at(r->where, r->line, "%s '%s' is out of range; expected 1 to %d", what,
+                           show(tok, shown, sizeof shown), INT_MAX);
     }
     if (why != NUM_OK)
         return bad_number(r, why, what, tok, 1);
@@ -343,8 +331,8 @@ static sc_err_t scaled(const reader_t *r, const char *what, const char *tok, dou
     *v *= factor;
     if (!isfinite(*v)) {
         char shown[80];
-        return fail_at(r, r->line, "%s '%s' is too large; expected a number below %g", what,
-                       show(tok, shown, sizeof shown), DBL_MAX / factor);
+        return sc_error_at(r->where, r->line, "%s '%s' is too large; expected a number below %g",
+                           what, show(tok, shown, sizeof shown), DBL_MAX / factor);
     }
     return SC_OK;
 }
@@ -631,11 +619,12 @@ static sc_err_t osu_header(reader_t *r, const char *s, osu_test_t *t)
         ok = v == name;
     }
     if (!ok)
-        return fail_at(r, r->line,
-                       "'%s' is not a test simcoll reads; expected osu_latency, osu_bw, osu_bibw, "
-                       "osu_mbw_mr or a blocking collective (osu_bcast, osu_barrier, "
-                       "osu_allreduce, ...)",
-                       show(s, shown, sizeof shown));
+        return sc_error_at(
+            r->where, r->line,
+            "'%s' is not a test simcoll reads; expected osu_latency, osu_bw, osu_bibw, "
+            "osu_mbw_mr or a blocking collective (osu_bcast, osu_barrier, "
+            "osu_allreduce, ...)",
+            show(s, shown, sizeof shown));
     t->kind = osu_tests[best].kind;
     t->collective = osu_tests[best].collective;
     t->pairs = 0;
@@ -654,10 +643,11 @@ static sc_err_t osu_pairs(reader_t *r, const char *s, osu_test_t *t)
         while (isspace((unsigned char)*w))
             w++;
         if (starts_with(w, "varied"))
-            return fail_at(r, r->line,
-                           "'%s': osu_mbw_mr -vw prints a table of window sizes; expected a run "
-                           "with one window size",
-                           show(s, shown, sizeof shown));
+            return sc_error_at(
+                r->where, r->line,
+                "'%s': osu_mbw_mr -vw prints a table of window sizes; expected a run "
+                "with one window size",
+                show(s, shown, sizeof shown));
     }
     p += strlen("pairs:");
     while (isspace((unsigned char)*p))
@@ -666,10 +656,10 @@ static sc_err_t osu_pairs(reader_t *r, const char *s, osu_test_t *t)
     size_t n = strspn(p, "0123456789");
     snprintf(num, sizeof num, "%.*s", n < sizeof num - 1 ? (int)n : (int)sizeof num - 1, p);
     if (!n || n >= sizeof num - 1)
-        return fail_at(r, r->line,
-                       "'%s' has no pair count; expected '# [ pairs: P ] [ window "
-                       "size: W ]'",
-                       show(s, shown, sizeof shown));
+        return sc_error_at(r->where, r->line,
+                           "'%s' has no pair count; expected '# [ pairs: P ] [ window "
+                           "size: W ]'",
+                           show(s, shown, sizeof shown));
     return get_count(r, "pairs", num, &t->pairs);
 }
 
@@ -690,20 +680,20 @@ static int osu_columns(reader_t *r, const char *s, osu_test_t *t, sc_err_t *err)
         char shown[80], word[80];
         if (!n) {
             snprintf(word, sizeof word, "%.*s", (int)strcspn(p, " \t"), p);
-            *err = fail_at(r, r->line,
-                           "unknown column '%s'; expected OSU's Size, Latency (us), "
-                           "Avg/Min/Max Latency(us), Iterations, Bandwidth (MB/s), MB/s, "
-                           "Messages/s",
-                           show(word, shown, sizeof shown));
+            *err = sc_error_at(r->where, r->line,
+                               "unknown column '%s'; expected OSU's Size, Latency (us), "
+                               "Avg/Min/Max Latency(us), Iterations, Bandwidth (MB/s), MB/s, "
+                               "Messages/s",
+                               show(word, shown, sizeof shown));
             return -1;
         }
         if (seen & (1 << col) && col != OC_TAIL) {
-            *err = fail_at(r, r->line, "column '%s' appears twice; expected it once",
-                           osu_col_name[col]);
+            *err = sc_error_at(r->where, r->line, "column '%s' appears twice; expected it once",
+                               osu_col_name[col]);
             return -1;
         }
         if (t->ncols == MAX_FIELDS) {
-            *err = fail_at(r, r->line, "more than %d columns", MAX_FIELDS);
+            *err = sc_error_at(r->where, r->line, "more than %d columns", MAX_FIELDS);
             return -1;
         }
         seen |= 1 << col;
@@ -732,15 +722,15 @@ static int osu_columns(reader_t *r, const char *s, osu_test_t *t, sc_err_t *err)
         problem = "no Size column";
     if (problem) {
         char shown[80];
-        *err = fail_at(r, r->line, "'%s' has %s; expected %s", show(s, shown, sizeof shown),
-                       problem, expected);
+        *err = sc_error_at(r->where, r->line, "'%s' has %s; expected %s",
+                           show(s, shown, sizeof shown), problem, expected);
         return -1;
     }
     if (t->kind == SC_MEASURE_MESSAGE_RATE && t->pairs == 0) {
-        *err = fail_at(r, r->line,
-                       "osu_mbw_mr columns without the pair count; expected '# [ pairs: P ] "
-                       "[ window size: W ]' after the header on line %d",
-                       t->line);
+        *err = sc_error_at(r->where, r->line,
+                           "osu_mbw_mr columns without the pair count; expected '# [ pairs: P ] "
+                           "[ window size: W ]' after the header on line %d",
+                           t->line);
         return -1;
     }
     t->columns_line = r->line;
@@ -754,9 +744,9 @@ static sc_err_t osu_row(reader_t *r, char *s, const osu_test_t *t)
     snprintf(copy, sizeof copy, "%s", s);
     int n = split(s, field);
     if (n != t->ncols)
-        return fail_at(r, r->line,
-                       "'%s' has %d fields; expected %d, as the column header on line %d says",
-                       show(copy, shown, sizeof shown), n, t->ncols, t->columns_line);
+        return sc_error_at(r->where, r->line,
+                           "'%s' has %d fields; expected %d, as the column header on line %d says",
+                           show(copy, shown, sizeof shown), n, t->ncols, t->columns_line);
     size_t bytes = 0, count;
     double value = NAN, max = NAN, rate = NAN, x;
     sc_err_t err = SC_OK;
@@ -774,10 +764,10 @@ static sc_err_t osu_row(reader_t *r, char *s, const osu_test_t *t)
         case OC_XMIT: err = get_size(r, name, field[i], &count); break;
         case OC_VALID:
             if (strcasecmp(field[i], "Pass") != 0)
-                err = fail_at(r, r->line,
-                              "Validation '%s': OSU found wrong data at this size; expected "
-                              "'Pass'",
-                              show(field[i], shown, sizeof shown));
+                err = sc_error_at(r->where, r->line,
+                                  "Validation '%s': OSU found wrong data at this size; expected "
+                                  "'Pass'",
+                                  show(field[i], shown, sizeof shown));
             break;
         }
     }
@@ -805,10 +795,10 @@ static sc_err_t parse_osu(reader_t *r)
         if (*s == '#') {
             if (is_osu_header(s)) {
                 if (state == HEADER)
-                    return fail_at(r, t.line,
-                                   "'%s' is followed by no column header and no "
-                                   "data; expected '# Size ...' and rows",
-                                   show(t.source, shown, sizeof shown));
+                    return sc_error_at(r->where, t.line,
+                                       "'%s' is followed by no column header and no "
+                                       "data; expected '# Size ...' and rows",
+                                       show(t.source, shown, sizeof shown));
                 if ((err = series_close(r, no_data)) || (err = osu_header(r, s, &t)))
                     return err;
                 state = HEADER;
@@ -824,24 +814,24 @@ static sc_err_t parse_osu(reader_t *r)
             continue;
         }
         if (state == NONE)
-            return fail_at(r, r->line,
-                           "'%s' comes before any OSU header; expected a '# OSU MPI ... Test' "
-                           "line first",
-                           show(s, shown, sizeof shown));
+            return sc_error_at(r->where, r->line,
+                               "'%s' comes before any OSU header; expected a '# OSU MPI ... Test' "
+                               "line first",
+                               show(s, shown, sizeof shown));
         if (state == HEADER)
-            return fail_at(r, r->line,
-                           "'%s' comes before the column header; expected a '# Size ...' line "
-                           "after the header on line %d",
-                           show(s, shown, sizeof shown), t.line);
+            return sc_error_at(r->where, r->line,
+                               "'%s' comes before the column header; expected a '# Size ...' line "
+                               "after the header on line %d",
+                               show(s, shown, sizeof shown), t.line);
         err = osu_row(r, s, &t);
     }
     if (err)
         return err;
     if (state == HEADER)
-        return fail_at(r, t.line,
-                       "'%s' is followed by no column header and no data; expected '# Size "
-                       "...' and rows",
-                       show(t.source, shown, sizeof shown));
+        return sc_error_at(r->where, t.line,
+                           "'%s' is followed by no column header and no data; expected '# Size "
+                           "...' and rows",
+                           show(t.source, shown, sizeof shown));
     return series_close(r, no_data);
 }
 
@@ -943,7 +933,7 @@ static sc_err_t imb_columns(reader_t *r, const char *s, imb_state_t *b)
     snprintf(copy, sizeof copy, "%s", s);
     int n = split(copy, field), seen = 0;
     if (n > MAX_FIELDS)
-        return fail_at(r, r->line, "more than %d columns", MAX_FIELDS);
+        return sc_error_at(r->where, r->line, "more than %d columns", MAX_FIELDS);
     b->ncols = 0;
     for (int i = 0; i < n; i++) {
         int c = -1;
@@ -951,29 +941,29 @@ static sc_err_t imb_columns(reader_t *r, const char *s, imb_state_t *b)
             if (strcmp(field[i], imb_col_name[k]) == 0)
                 c = k;
         if (c < 0 && strcmp(field[i], "Group") == 0)
-            return fail_at(r, r->line,
-                           "a Group column: IMB -multi output; expected a run "
-                           "without -multi");
+            return sc_error_at(r->where, r->line,
+                               "a Group column: IMB -multi output; expected a run "
+                               "without -multi");
         if (c < 0)
-            return fail_at(r, r->line,
-                           "unknown column '%s'; expected IMB-MPI1's #bytes, #repetitions, "
-                           "t[usec], t_min[usec], t_max[usec], t_avg[usec], Mbytes/sec, "
-                           "Msg/sec",
-                           show(field[i], shown, sizeof shown));
+            return sc_error_at(r->where, r->line,
+                               "unknown column '%s'; expected IMB-MPI1's #bytes, #repetitions, "
+                               "t[usec], t_min[usec], t_max[usec], t_avg[usec], Mbytes/sec, "
+                               "Msg/sec",
+                               show(field[i], shown, sizeof shown));
         if (seen & (1 << c))
-            return fail_at(r, r->line, "column '%s' appears twice; expected it once",
-                           imb_col_name[c]);
+            return sc_error_at(r->where, r->line, "column '%s' appears twice; expected it once",
+                               imb_col_name[c]);
         seen |= 1 << c;
         b->col[b->ncols++] = (imb_col_t)c;
     }
     if (b->table && (!(seen & (1 << IC_NAME)) || !(seen & (1 << IC_PROCS))))
-        return fail_at(r, r->line,
-                       "a table without #Benchmarking and #procs columns; expected "
-                       "'#Benchmarking #procs #bytes #repetitions ...'");
+        return sc_error_at(r->where, r->line,
+                           "a table without #Benchmarking and #procs columns; expected "
+                           "'#Benchmarking #procs #bytes #repetitions ...'");
     if (!b->table && (seen & (1 << IC_NAME) || seen & (1 << IC_PROCS)))
-        return fail_at(r, r->line,
-                       "#Benchmarking or #procs column inside a '# Benchmarking' "
-                       "block; expected '#bytes #repetitions ...'");
+        return sc_error_at(r->where, r->line,
+                           "#Benchmarking or #procs column inside a '# Benchmarking' "
+                           "block; expected '#bytes #repetitions ...'");
     b->columns_line = r->line;
     return SC_OK;
 }
@@ -1005,8 +995,9 @@ static sc_err_t imb_check_columns(reader_t *r, const imb_state_t *b, int line)
                            : "'#bytes #repetitions t_min[usec] t_max[usec] t_avg[usec]'";
     }
     if (expected)
-        return fail_at(r, line, "the columns on line %d do not hold what %s measures; expected %s",
-                       b->columns_line, b->name, expected);
+        return sc_error_at(r->where, line,
+                           "the columns on line %d do not hold what %s measures; expected %s",
+                           b->columns_line, b->name, expected);
     return SC_OK;
 }
 
@@ -1044,10 +1035,10 @@ static sc_err_t imb_scale_bandwidth(reader_t *r, sc_series_t *s)
     for (int i = 0; i < s->npoints; i++) {
         s->points[i].value *= mega;
         if (!isfinite(s->points[i].value))
-            return fail_at(r, s->points[i].line,
-                           "Mbytes/sec is too large; expected a number "
-                           "below %g",
-                           DBL_MAX / mega);
+            return sc_error_at(r->where, s->points[i].line,
+                               "Mbytes/sec is too large; expected a number "
+                               "below %g",
+                               DBL_MAX / mega);
     }
     return SC_OK;
 }
@@ -1067,10 +1058,10 @@ static sc_err_t imb_close_series(reader_t *r)
 static sc_err_t imb_close_block(reader_t *r, imb_state_t *b)
 {
     if (b->active && !b->skip && r->open < 0)
-        return fail_at(r, b->line,
-                       "'# Benchmarking %s' is followed by no %s; expected a column "
-                       "header and rows",
-                       b->name, b->ncols ? "data" : "column header");
+        return sc_error_at(r->where, b->line,
+                           "'# Benchmarking %s' is followed by no %s; expected a column "
+                           "header and rows",
+                           b->name, b->ncols ? "data" : "column header");
     b->active = 0;
     return imb_close_series(r);
 }
@@ -1093,9 +1084,9 @@ static sc_err_t imb_row(reader_t *r, char *s, imb_state_t *b)
     if (n > 1 && n <= MAX_FIELDS && imb_failed_sample(field, n))
         return SC_OK;
     if (n != b->ncols)
-        return fail_at(r, r->line,
-                       "'%s' has %d fields; expected %d, as the column header on line %d says",
-                       show(copy, shown, sizeof shown), n, b->ncols, b->columns_line);
+        return sc_error_at(r->where, r->line,
+                           "'%s' has %d fields; expected %d, as the column header on line %d says",
+                           show(copy, shown, sizeof shown), n, b->ncols, b->columns_line);
     sc_err_t err = SC_OK;
     if (b->table) {
         /* One row of the table: a new series when the benchmark or the
@@ -1171,15 +1162,16 @@ static sc_err_t parse_imb(reader_t *r)
             if (b.table || (b.active && !b.skip && b.ncols))
                 err = imb_row(r, s, &b);
             else if (!b.active)
-                err = fail_at(r, r->line,
-                              "'%s' is outside any benchmark block; expected '# Benchmarking "
-                              "NAME', '# #processes = N' and a column header before rows",
-                              show(s, shown, sizeof shown));
+                err = sc_error_at(r->where, r->line,
+                                  "'%s' is outside any benchmark block; expected '# Benchmarking "
+                                  "NAME', '# #processes = N' and a column header before rows",
+                                  show(s, shown, sizeof shown));
             else if (!b.skip)
-                err = fail_at(r, r->line,
-                              "'%s' comes before the column header of '# Benchmarking %s' (line "
-                              "%d); expected '#bytes #repetitions ...'",
-                              show(s, shown, sizeof shown), b.name, b.line);
+                err =
+                    sc_error_at(r->where, r->line,
+                                "'%s' comes before the column header of '# Benchmarking %s' (line "
+                                "%d); expected '#bytes #repetitions ...'",
+                                show(s, shown, sizeof shown), b.name, b.line);
             continue;
         }
         if (starts_with(s, "#Benchmarking")) { /* the table layout */
@@ -1191,21 +1183,21 @@ static sc_err_t parse_imb(reader_t *r)
         }
         if (starts_with(s, "#bytes") || starts_with(s, "#repetitions")) {
             if (!b.active) {
-                err = fail_at(r, r->line,
-                              "column header '%s' outside any benchmark block; expected "
-                              "'# Benchmarking NAME' before it",
-                              show(s, shown, sizeof shown));
+                err = sc_error_at(r->where, r->line,
+                                  "column header '%s' outside any benchmark block; expected "
+                                  "'# Benchmarking NAME' before it",
+                                  show(s, shown, sizeof shown));
             } else if (!b.skip) {
                 if (b.ncols)
-                    err = fail_at(r, r->line,
-                                  "a second column header in '# Benchmarking %s' "
-                                  "(line %d); expected rows",
-                                  b.name, b.line);
+                    err = sc_error_at(r->where, r->line,
+                                      "a second column header in '# Benchmarking %s' "
+                                      "(line %d); expected rows",
+                                      b.name, b.line);
                 else if (!b.np)
-                    err = fail_at(r, r->line,
-                                  "'# Benchmarking %s' (line %d) has no process "
-                                  "count; expected '# #processes = N' before its columns",
-                                  b.name, b.line);
+                    err = sc_error_at(r->where, r->line,
+                                      "'# Benchmarking %s' (line %d) has no process "
+                                      "count; expected '# #processes = N' before its columns",
+                                      b.name, b.line);
                 else if (!(err = imb_columns(r, s, &b)) &&
                          !(err = imb_check_columns(r, &b, r->line)))
                     err = imb_open(r, &b, s);
@@ -1220,18 +1212,19 @@ static sc_err_t parse_imb(reader_t *r)
             int n = split(body, field);
             const char *name = n > 1 ? field[1] : "";
             if (starts_with(name, "Multi-")) {
-                err = fail_at(r, r->line,
-                              "'# Benchmarking %s' is IMB -multi output; expected a run without "
-                              "-multi",
-                              show(name, shown, sizeof shown));
+                err =
+                    sc_error_at(r->where, r->line,
+                                "'# Benchmarking %s' is IMB -multi output; expected a run without "
+                                "-multi",
+                                show(name, shown, sizeof shown));
                 break;
             }
             if (n != 2 || strlen(name) >= sizeof b.name) {
-                err = fail_at(r, r->line,
-                              "'# Benchmarking %s%s' is not one benchmark name of up to %d "
-                              "characters; expected '# Benchmarking NAME'",
-                              show(name, shown, sizeof shown), n > 2 ? " ..." : "",
-                              (int)sizeof b.name - 1);
+                err = sc_error_at(r->where, r->line,
+                                  "'# Benchmarking %s%s' is not one benchmark name of up to %d "
+                                  "characters; expected '# Benchmarking NAME'",
+                                  show(name, shown, sizeof shown), n > 2 ? " ..." : "",
+                                  (int)sizeof b.name - 1);
                 break;
             }
             b.active = 1;
@@ -1253,10 +1246,10 @@ static sc_err_t parse_imb(reader_t *r)
                 char num[32];
                 size_t n = *p == '=' ? strspn(p + 1 + strspn(p + 1, " \t"), "0123456789") : 0;
                 if (n == 0 || n >= sizeof num) {
-                    err = fail_at(r, r->line,
-                                  "'%s' has no process count; expected "
-                                  "'# #processes = N'",
-                                  show(s, shown, sizeof shown));
+                    err = sc_error_at(r->where, r->line,
+                                      "'%s' has no process count; expected "
+                                      "'# #processes = N'",
+                                      show(s, shown, sizeof shown));
                     break;
                 }
                 p += 1 + strspn(p + 1, " \t");
@@ -1270,10 +1263,10 @@ static sc_err_t parse_imb(reader_t *r)
     if (!err)
         err = imb_close_block(r, &b);
     if (!err && r->nseries == 0)
-        err = fail_at(r, 0,
-                      "no benchmark simcoll reads%s%s%s; expected PingPong, PingPing, "
-                      "Uniband, Biband or a collective (Bcast, Barrier, Allreduce, ...)",
-                      b.skipped[0] ? " (only " : "", b.skipped, b.skipped[0] ? ")" : "");
+        err = sc_error_at(r->where, 0,
+                          "no benchmark simcoll reads%s%s%s; expected PingPong, PingPing, "
+                          "Uniband, Biband or a collective (Bcast, Barrier, Allreduce, ...)",
+                          b.skipped[0] ? " (only " : "", b.skipped, b.skipped[0] ? ")" : "");
     return err;
 }
 
@@ -1329,10 +1322,10 @@ static sc_err_t parse_netpipe(reader_t *r)
         snprintf(copy, sizeof copy, "%s", s);
         int n = split(s, field);
         if (n != 3) {
-            err = fail_at(r, r->line,
-                          "'%s' has %d fields; expected NetPIPE's three: bytes Mbps "
-                          "seconds",
-                          show(copy, shown, sizeof shown), n);
+            err = sc_error_at(r->where, r->line,
+                              "'%s' has %d fields; expected NetPIPE's three: bytes Mbps "
+                              "seconds",
+                              show(copy, shown, sizeof shown), n);
             break;
         }
         size_t bytes;
@@ -1342,10 +1335,10 @@ static sc_err_t parse_netpipe(reader_t *r)
             (err = get_real(r, "seconds", field[2], &t)))
             break;
         if (!netpipe_consistent(field[1], bytes, mbps, field[2], t)) {
-            err = fail_at(r, r->line,
-                          "'%s': %s Mbps is not 8 x %zu bytes in %s s; expected NetPIPE's "
-                          "'bytes Mbps seconds', Mbps = 8 bytes / seconds / 2^20",
-                          show(copy, shown, sizeof shown), field[1], bytes, field[2]);
+            err = sc_error_at(r->where, r->line,
+                              "'%s': %s Mbps is not 8 x %zu bytes in %s s; expected NetPIPE's "
+                              "'bytes Mbps seconds', Mbps = 8 bytes / seconds / 2^20",
+                              show(copy, shown, sizeof shown), field[1], bytes, field[2]);
             break;
         }
         if (r->open < 0 &&
@@ -1396,10 +1389,10 @@ static int smpi_row(reader_t *r, smpi_row_t *row, int *header_seen, sc_err_t *er
         *p = '\0';
     }
     if (n != 4) {
-        *err = fail_at(r, r->line,
-                       "'%s' has %d comma-separated fields; expected 4: "
-                       "operation,size,start,duration",
-                       show(copy, shown, sizeof shown), n);
+        *err = sc_error_at(r->where, r->line,
+                           "'%s' has %d comma-separated fields; expected 4: "
+                           "operation,size,start,duration",
+                           show(copy, shown, sizeof shown), n);
         return -1;
     }
     for (int i = 0; i < 4; i++)
@@ -1415,11 +1408,11 @@ static int smpi_row(reader_t *r, smpi_row_t *row, int *header_seen, sc_err_t *er
         if (strcmp(field[0], ops[i].name) == 0)
             row->op = ops[i].op;
     if (row->op < 0) {
-        *err = fail_at(r, r->line,
-                       "operation '%s' is not one of the calibration's; expected "
-                       "MPI_Send, MPI_Recv, MPI_Isend (or MPI_Test, MPI_Iprobe, MPI_Wtime, "
-                       "skipped)",
-                       show(field[0], shown, sizeof shown));
+        *err = sc_error_at(r->where, r->line,
+                           "operation '%s' is not one of the calibration's; expected "
+                           "MPI_Send, MPI_Recv, MPI_Isend (or MPI_Test, MPI_Iprobe, MPI_Wtime, "
+                           "skipped)",
+                           show(field[0], shown, sizeof shown));
         return -1;
     }
     double start;
@@ -1448,10 +1441,10 @@ static sc_err_t parse_smpi(reader_t *r)
         return err;
     if (line_of[OP_ISEND] && (line_of[OP_SEND] || line_of[OP_RECV])) {
         int other = line_of[OP_SEND] ? line_of[OP_SEND] : line_of[OP_RECV];
-        return fail_at(r, other,
-                       "%s rows among the MPI_Isend rows of line %d; expected one experiment "
-                       "per file: Isend, Recv or PingPong",
-                       line_of[OP_SEND] ? "MPI_Send" : "MPI_Recv", line_of[OP_ISEND]);
+        return sc_error_at(r->where, other,
+                           "%s rows among the MPI_Isend rows of line %d; expected one experiment "
+                           "per file: Isend, Recv or PingPong",
+                           line_of[OP_SEND] ? "MPI_Send" : "MPI_Recv", line_of[OP_ISEND]);
     }
     sc_measure_kind_t kind = line_of[OP_ISEND]  ? SC_MEASURE_SEND_OVERHEAD
                              : line_of[OP_SEND] ? SC_MEASURE_LATENCY
@@ -1460,9 +1453,9 @@ static sc_err_t parse_smpi(reader_t *r)
                          : line_of[OP_SEND] ? "SimGrid platform-calibration PingPong"
                                             : "SimGrid platform-calibration Recv";
     if (!line_of[OP_ISEND] && !line_of[OP_SEND] && !line_of[OP_RECV])
-        return fail_at(r, 0,
-                       "no MPI_Send, MPI_Recv or MPI_Isend row; expected the Isend, Recv "
-                       "or PingPong CSV of SimGrid's platform calibration");
+        return sc_error_at(r->where, 0,
+                           "no MPI_Send, MPI_Recv or MPI_Isend row; expected the Isend, Recv "
+                           "or PingPong CSV of SimGrid's platform calibration");
     /* Second pass: the points. */
     header_seen = 0;
     int send_line = 0;
@@ -1478,21 +1471,21 @@ static sc_err_t parse_smpi(reader_t *r)
             err = point_add(r, row.bytes, row.duration, NAN);
         } else if (row.op == OP_SEND) {
             if (send_line)
-                err = fail_at(r, r->line,
-                              "an MPI_Send after the MPI_Send of line %d; expected "
-                              "MPI_Recv rows to follow MPI_Send rows (a PingPong CSV)",
-                              send_line);
+                err = sc_error_at(r->where, r->line,
+                                  "an MPI_Send after the MPI_Send of line %d; expected "
+                                  "MPI_Recv rows to follow MPI_Send rows (a PingPong CSV)",
+                                  send_line);
             send = row;
             send_line = r->line;
         } else if (!send_line) {
-            err = fail_at(r, r->line,
-                          "an MPI_Recv that follows no MPI_Send; expected MPI_Send "
-                          "then MPI_Recv of the same size (a PingPong CSV)");
+            err = sc_error_at(r->where, r->line,
+                              "an MPI_Recv that follows no MPI_Send; expected MPI_Send "
+                              "then MPI_Recv of the same size (a PingPong CSV)");
         } else if (row.bytes != send.bytes) {
-            err = fail_at(r, r->line,
-                          "an MPI_Recv of %zu bytes after the MPI_Send of %zu on line "
-                          "%d; expected the same size",
-                          row.bytes, send.bytes, send_line);
+            err = sc_error_at(r->where, r->line,
+                              "an MPI_Recv of %zu bytes after the MPI_Send of %zu on line "
+                              "%d; expected the same size",
+                              row.bytes, send.bytes, send_line);
         } else {
             /* Round trip: MPI_Send's time plus the MPI_Recv that waited for
              * the answer; one way is half of it. */
@@ -1504,9 +1497,9 @@ static sc_err_t parse_smpi(reader_t *r)
         }
     }
     if (!err && send_line)
-        err = fail_at(r, send_line,
-                      "an MPI_Send without its MPI_Recv; expected MPI_Send then "
-                      "MPI_Recv of the same size (a PingPong CSV)");
+        err = sc_error_at(r->where, send_line,
+                          "an MPI_Send without its MPI_Recv; expected MPI_Send then "
+                          "MPI_Recv of the same size (a PingPong CSV)");
     return err;
 }
 
@@ -1525,7 +1518,8 @@ static const struct {
     {"recv-overhead", SC_MEASURE_RECV_OVERHEAD},
     {"bandwidth", SC_MEASURE_BANDWIDTH},
 };
-static const char *const probe_placements[] = {"intra", "socket", "inter"};
+static const char *const probe_placements[] = {"intra", "ccx", "numa", "socket", "inter"};
+enum { NPROBE_PLACEMENTS = sizeof probe_placements / sizeof probe_placements[0] };
 
 /* A row "collective NAME np bytes seconds" (OSU's average over ranks). */
 static sc_err_t probe_collective(reader_t *r, char **field, const char *line)
@@ -1535,9 +1529,10 @@ static sc_err_t probe_collective(reader_t *r, char **field, const char *line)
     size_t len = strlen(name);
     if (len == 0 || len >= sizeof r->series[0].collective ||
         strspn(name, "abcdefghijklmnopqrstuvwxyz_") != len)
-        return fail_at(r, r->line, "collective '%s'; expected a name in lower case (bcast, "
-                                   "allreduce, ...)",
-                       show(name, shown, sizeof shown));
+        return sc_error_at(r->where, r->line,
+                           "collective '%s'; expected a name in lower case (bcast, "
+                           "allreduce, ...)",
+                           show(name, shown, sizeof shown));
     int np;
     size_t bytes;
     double value;
@@ -1566,9 +1561,10 @@ static sc_err_t parse_probe(reader_t *r)
         char *s = trim(r->buf);
         if (!version_seen && *s) {
             if (strcmp(s, "# simcoll-probe 1") && !starts_with(s, "# simcoll-probe 1:"))
-                return fail_at(r, r->line, "'%s' is not simcoll-probe's first line; expected "
-                                           "'# simcoll-probe 1' (version 1)",
-                               show(s, shown, sizeof shown));
+                return sc_error_at(r->where, r->line,
+                                   "'%s' is not simcoll-probe's first line; expected "
+                                   "'# simcoll-probe 1' (version 1)",
+                                   show(s, shown, sizeof shown));
             version_seen = 1;
             continue;
         }
@@ -1577,9 +1573,10 @@ static sc_err_t parse_probe(reader_t *r)
         snprintf(copy, sizeof copy, "%s", s);
         int n = split(s, field);
         if (n != 5)
-            return fail_at(r, r->line, "'%s' has %d fields; expected 5: kind placement pairs "
-                                       "bytes value, or collective NAME np bytes seconds",
-                           show(copy, shown, sizeof shown), n);
+            return sc_error_at(r->where, r->line,
+                               "'%s' has %d fields; expected 5: kind placement pairs "
+                               "bytes value, or collective NAME np bytes seconds",
+                               show(copy, shown, sizeof shown), n);
         if (!strcmp(field[0], "collective")) {
             if ((err = probe_collective(r, field, copy)))
                 return err;
@@ -1588,15 +1585,17 @@ static sc_err_t parse_probe(reader_t *r)
         size_t k = 0, nk = sizeof probe_kinds / sizeof probe_kinds[0], p = 0;
         while (k < nk && strcmp(field[0], probe_kinds[k].name))
             k++;
-        while (p < 3 && strcmp(field[1], probe_placements[p]))
+        while (p < NPROBE_PLACEMENTS && strcmp(field[1], probe_placements[p]))
             p++;
         if (k == nk)
-            return fail_at(r, r->line, "kind '%s'; expected latency, send-overhead, "
-                                       "recv-overhead or bandwidth",
-                           show(field[0], shown, sizeof shown));
-        if (p == 3)
-            return fail_at(r, r->line, "placement '%s'; expected intra, socket or inter",
-                           show(field[1], shown, sizeof shown));
+            return sc_error_at(r->where, r->line,
+                               "kind '%s'; expected latency, send-overhead, "
+                               "recv-overhead or bandwidth",
+                               show(field[0], shown, sizeof shown));
+        if (p == NPROBE_PLACEMENTS)
+            return sc_error_at(r->where, r->line,
+                               "placement '%s'; expected intra, ccx, numa, socket or inter",
+                               show(field[1], shown, sizeof shown));
         int pairs;
         size_t bytes;
         double value;
@@ -1605,9 +1604,10 @@ static sc_err_t parse_probe(reader_t *r)
             (err = get_real(r, "value", field[4], &value)))
             return err;
         if (probe_kinds[k].kind != SC_MEASURE_BANDWIDTH && pairs != 1)
-            return fail_at(r, r->line, "%s with %d pairs; expected 1 (only bandwidth rows "
-                                       "stream several pairs at once)",
-                           probe_kinds[k].name, pairs);
+            return sc_error_at(r->where, r->line,
+                               "%s with %d pairs; expected 1 (only bandwidth rows "
+                               "stream several pairs at once)",
+                               probe_kinds[k].name, pairs);
         const sc_series_t *open = r->open >= 0 ? &r->series[r->open] : NULL;
         if (!open || open->kind != probe_kinds[k].kind ||
             strcmp(open->placement, probe_placements[p]) ||
@@ -1622,7 +1622,7 @@ static sc_err_t parse_probe(reader_t *r)
         err = point_add(r, bytes, value, NAN);
     }
     if (!err && !version_seen)
-        err = fail_at(r, 0, "no line in it; expected '# simcoll-probe 1' first");
+        err = sc_error_at(r->where, 0, "no line in it; expected '# simcoll-probe 1' first");
     return err;
 }
 
@@ -1654,7 +1654,7 @@ sc_err_t sc_measurements_parse(const char *option, const char *name, const char 
         int line = 1;
         for (const char *p = text; p < nul; p++)
             line += *p == '\n' && line < INT_MAX;
-        err = fail_at(r, line, "a NUL byte; expected text");
+        err = sc_error_at(r->where, line, "a NUL byte; expected text");
         goto cleanup;
     }
     if ((int)format < (int)SC_MEASURE_FORMAT_AUTO || (int)format > (int)SC_MEASURE_FORMAT_PROBE) {
@@ -1668,15 +1668,16 @@ sc_err_t sc_measurements_parse(const char *option, const char *name, const char 
         goto cleanup;
     if (format == SC_MEASURE_FORMAT_AUTO && found == SC_MEASURE_FORMAT_AUTO) {
         if (line)
-            err = fail_at(r, line, "'%s' is %s; expected %s", evidence, format_found[found],
-                          format_expected[format]);
+            err = sc_error_at(r->where, line, "'%s' is %s; expected %s", evidence,
+                              format_found[found], format_expected[format]);
         else
-            err = fail_at(r, 0, "no measurement in it; expected %s", format_expected[format]);
+            err = sc_error_at(r->where, 0, "no measurement in it; expected %s",
+                              format_expected[format]);
         goto cleanup;
     }
     if (format != SC_MEASURE_FORMAT_AUTO && found != SC_MEASURE_FORMAT_AUTO && found != format) {
-        err = fail_at(r, line, "'%s' is %s; expected %s", evidence, format_found[found],
-                      format_expected[format]);
+        err = sc_error_at(r->where, line, "'%s' is %s; expected %s", evidence, format_found[found],
+                          format_expected[format]);
         goto cleanup;
     }
     if (format == SC_MEASURE_FORMAT_AUTO)
@@ -1689,7 +1690,8 @@ sc_err_t sc_measurements_parse(const char *option, const char *name, const char 
     default: err = parse_smpi(r); break;
     }
     if (!err && r->nseries == 0)
-        err = fail_at(r, 0, "no measurement in it; expected %s", format_expected[format]);
+        err =
+            sc_error_at(r->where, 0, "no measurement in it; expected %s", format_expected[format]);
 cleanup:
     if (err) {
         sc_series_destroy(r->series, r->nseries);

@@ -46,8 +46,9 @@ typedef struct {
     int prop_line[SC_MAX_PLATFORM_PROPS];
     const char *topology; /* simcoll/topology, or NULL */
     int topology_line;
-    const char *sockets; /* simcoll/sockets, or NULL */
-    int sockets_line;
+    /* simcoll/sockets, simcoll/numa, simcoll/ccx, by domain kind, or NULL */
+    const char *domains[SC_NDOMAIN_KINDS];
+    int domains_line[SC_NDOMAIN_KINDS];
     /* SMPI's settings in <config> (sim/io/smpi_config.h), and the network
      * properties they give: texts of their own, which prop_value[] then
      * points to. */
@@ -203,6 +204,18 @@ static decl_t *find_link(check_t *c, const char *name, int with_direction)
     return NULL;
 }
 
+/* The property giving each kind's domains in the next larger one. */
+static const char *const domain_props[SC_NDOMAIN_KINDS] = {"simcoll/ccx", "simcoll/numa",
+                                                           "simcoll/sockets"};
+
+static int domain_prop_kind(const char *id)
+{
+    for (int d = 0; d < SC_NDOMAIN_KINDS; d++)
+        if (!strcmp(id, domain_props[d]))
+            return d;
+    return -1;
+}
+
 static sc_err_t check_prop(check_t *c, xmlNode *node)
 {
     static const char *const allowed[] = {"id", "value", NULL};
@@ -215,10 +228,10 @@ static sc_err_t check_prop(check_t *c, xmlNode *node)
         return refuse(c, line_of(node), "<prop id=\"%s\"> needs value=\"...\"", id);
     if (strncmp(id, "simcoll/", 8) != 0)
         return SC_OK; /* not ours: SimGrid keeps it, nobody reads it */
-    if (!strcmp(id, "simcoll/topology") || !strcmp(id, "simcoll/sockets")) {
-        int topology = !strcmp(id, "simcoll/topology");
-        const char **seen = topology ? &c->topology : &c->sockets;
-        int *line = topology ? &c->topology_line : &c->sockets_line;
+    int kind = domain_prop_kind(id);
+    if (!strcmp(id, "simcoll/topology") || kind >= 0) {
+        const char **seen = kind < 0 ? &c->topology : &c->domains[kind];
+        int *line = kind < 0 ? &c->topology_line : &c->domains_line[kind];
         if (*seen)
             return refuse(c, line_of(node), "<prop id=\"%s\"> is set twice (first on line %d)", id,
                           *line);
@@ -242,7 +255,11 @@ static sc_err_t check_prop(check_t *c, xmlNode *node)
         strncat(known, k ? ", " : "", sizeof known - strlen(known) - 1);
         strncat(known, props[k].id, sizeof known - strlen(known) - 1);
     }
-    strncat(known, ", simcoll/topology, simcoll/sockets", sizeof known - strlen(known) - 1);
+    strncat(known, ", simcoll/topology", sizeof known - strlen(known) - 1);
+    for (int d = SC_NDOMAIN_KINDS - 1; d >= 0; d--) {
+        strncat(known, ", ", sizeof known - strlen(known) - 1);
+        strncat(known, domain_props[d], sizeof known - strlen(known) - 1);
+    }
     return refuse(c, line_of(node), "unknown simcoll property '%s'; the properties are %s", id,
                   known);
 }
@@ -501,53 +518,90 @@ static sc_err_t check_rack_names(check_t *c, xmlNode *zone)
     return SC_OK;
 }
 
-/* Sockets (simcoll/sockets = S): built with racks only (sim/engine/
- * topology.cpp makes each node a zone of S socket hosts, NODE-socket-K,
- * joined by the node's link NODE_sockets, a copy of the link "socket",
- * and leaving through the router NODE_router), every node's cores a
- * multiple of S. SimGrid refuses a second element of any of those names. */
-static sc_err_t check_sockets(check_t *c, const sc_topology_t *t, sc_platform_t *plat)
+/* Domains inside nodes (simcoll/sockets = S sockets a node, simcoll/numa
+ * = N NUMA domains a socket, or a node without sockets, simcoll/ccx = X
+ * CCXs a NUMA domain, or the next larger present): built with racks only
+ * (sim/engine/topology.cpp makes each node a zone of one host a smallest
+ * domain, NODE-KIND-K, joined by links of each level, PARENT_sockets,
+ * PARENT_numas, PARENT_ccxs, copies of the links "socket", "numa" and "ccx"
+ * (PARENT the node, NODE-socket-J or NODE-numa-J), and leaving through the
+ * router NODE_router), every node's cores a multiple of the domains'
+ * product. SimGrid refuses a second element of any of those names. */
+static sc_err_t check_domains(check_t *c, const sc_topology_t *t, sc_platform_t *plat)
 {
-    char *end;
-    long sockets = strtol(c->sockets, &end, 10);
-    if (end == c->sockets || *end || strspn(c->sockets, "0123456789") != strlen(c->sockets) ||
-        sockets < 1 || sockets > SC_MAX_SOCKETS)
-        return refuse(c, c->sockets_line,
-                      "simcoll/sockets '%s' is not a whole number of sockets a node in 1..%d",
-                      c->sockets, SC_MAX_SOCKETS);
-    plat->sockets = (int)sockets;
-    if (sockets == 1)
+    long product = 1;
+    int first = -1, smallest = -1;
+    char given[96] = ""; /* the properties that make the product */
+    for (int d = SC_NDOMAIN_KINDS - 1; d >= 0; d--) {
+        const char *text = c->domains[d];
+        const char *prop = domain_props[d], *name = sc_domain_name((sc_domain_kind_t)d);
+        if (!text)
+            continue;
+        int line = c->domains_line[d];
+        char *end;
+        long count = strtol(text, &end, 10);
+        if (end == text || *end || strspn(text, "0123456789") != strlen(text) || count < 1 ||
+            count > SC_MAX_SOCKETS)
+            return refuse(c, line, "%s '%s' is not a whole number of %s in 1..%d", prop, text,
+                          sc_domain_plural((sc_domain_kind_t)d), SC_MAX_SOCKETS);
+        plat->domain_count[d] = (int)count;
+        if (count == 1)
+            continue;
+        if (first < 0)
+            first = d;
+        smallest = d;
+        snprintf(given + strlen(given), sizeof given - strlen(given), "%s%s", *given ? " x " : "",
+                 prop);
+        if ((product *= count) > SC_MAX_DOMAINS)
+            return refuse(c, line,
+                          "%s '%s': %ld smallest domains a node, more than %d (the product of "
+                          "simcoll/sockets, simcoll/numa and simcoll/ccx)",
+                          prop, text, product, SC_MAX_DOMAINS);
+        if (t->kind != SC_TOPO_RACKS)
+            return refuse(c, line,
+                          "%s: nodes have %s in racks only (simcoll/topology 'racks:N,R'; "
+                          "racks:N,1 is one switch), not in '%s'",
+                          prop, sc_domain_plural((sc_domain_kind_t)d), c->topology);
+        if (!find(c->links, c->nlinks, name))
+            return refuse(c, line,
+                          "a zone with %s needs <link id=\"%s\">, the bandwidth, latency and "
+                          "sharing policy of the link between a node's %s",
+                          prop, name, sc_domain_plural((sc_domain_kind_t)d));
+        plat->nlevels++;
+    }
+    if (first < 0)
         return SC_OK;
-    if (t->kind != SC_TOPO_RACKS)
-        return refuse(c, c->sockets_line,
-                      "simcoll/sockets: nodes have sockets in racks only (simcoll/topology "
-                      "'racks:N,R'; racks:N,1 is one switch), not in '%s'",
-                      c->topology);
-    if (!find(c->links, c->nlinks, "socket"))
-        return refuse(c, c->sockets_line,
-                      "a zone with simcoll/sockets needs <link id=\"socket\">, the bandwidth, "
-                      "latency and sharing policy of the link between a node's sockets");
     for (int i = 0; i < c->nhosts; i++) {
         const decl_t *h = &c->hosts[i];
-        if (h->cores % sockets)
+        if (h->cores % product)
             return refuse(c, h->line,
-                          "<host id=\"%s\"> has %ld cores, which %ld sockets (simcoll/sockets) "
-                          "cannot share evenly; give it a multiple of %ld",
-                          h->id, h->cores, sockets, sockets);
+                          "<host id=\"%s\"> has %ld cores, which %ld %s (%s) cannot share "
+                          "evenly; give it a multiple of %ld",
+                          h->id, h->cores, product, sc_domain_plural((sc_domain_kind_t)smallest),
+                          given, product);
         size_t len = strlen(h->id);
-        if (strstr(h->id, "-socket-") || (len >= 7 && !strcmp(h->id + len - 7, "_router")))
-            return refuse(c, h->line,
-                          "<host id=\"%s\">: with sockets simcoll names each socket's host "
-                          "NODE-socket-K and each node's router NODE_router; rename the host",
-                          h->id);
+        for (int d = 0; d < SC_NDOMAIN_KINDS; d++) {
+            char part[16];
+            snprintf(part, sizeof part, "-%s-", sc_domain_name((sc_domain_kind_t)d));
+            if (strstr(h->id, part) || (len >= 7 && !strcmp(h->id + len - 7, "_router")))
+                return refuse(c, h->line,
+                              "<host id=\"%s\">: with domains in nodes simcoll names each "
+                              "domain NODE-%s-K (and its parents NODE-KIND-J) and each node's "
+                              "router NODE_router; rename the host",
+                              h->id, sc_domain_name((sc_domain_kind_t)smallest));
+        }
     }
     for (int i = 0; i < c->nlinks; i++)
-        if (names_like(c->links[i].id, "_sockets"))
-            return refuse(c, c->links[i].line,
-                          "<link id=\"%s\">: with sockets simcoll names each node's link between "
-                          "its sockets NODE_sockets; rename the link",
-                          c->links[i].id);
-    plat->nlevels++;
+        for (int d = 0; d < SC_NDOMAIN_KINDS; d++) {
+            char suffix[16];
+            snprintf(suffix, sizeof suffix, "_%ss", sc_domain_name((sc_domain_kind_t)d));
+            if (names_like(c->links[i].id, suffix))
+                return refuse(c, c->links[i].line,
+                              "<link id=\"%s\">: with domains in nodes simcoll names the links "
+                              "between them PARENT_sockets, PARENT_numas and PARENT_ccxs; "
+                              "rename the link",
+                              c->links[i].id);
+        }
     return SC_OK;
 }
 
@@ -592,7 +646,7 @@ static sc_err_t check_topology(check_t *c, xmlNode *zone, sc_platform_t *plat)
                       "a zone with simcoll/topology 'racks:...' of more than one rack needs "
                       "<link id=\"uplink\">, the bandwidth, latency and sharing policy of the "
                       "link from each rack's switch to the core switch");
-    if (c->sockets && (err = check_sockets(c, &t, plat)))
+    if ((err = check_domains(c, &t, plat)))
         return err;
     if (t.kind == SC_TOPO_RACKS && (err = check_rack_names(c, zone)))
         return err;
@@ -601,12 +655,14 @@ static sc_err_t check_topology(check_t *c, xmlNode *zone, sc_platform_t *plat)
         if (!h->loopback)
             continue; /* said below */
         if (!h->bus || !strcmp(h->bus, "network") || !strcmp(h->bus, "uplink") ||
-            !strcmp(h->bus, "socket") || !find(c->links, c->nlinks, h->bus))
-            return refuse(c, h->loopback,
-                          "host '%s': in a zone with simcoll/topology a node's shared-memory "
-                          "<route> holds one link of its own, by its id (not half of a "
-                          "SPLITDUPLEX link), not \"network\", \"uplink\" or \"socket\"",
-                          h->id);
+            !strcmp(h->bus, "socket") || !strcmp(h->bus, "numa") || !strcmp(h->bus, "ccx") ||
+            !find(c->links, c->nlinks, h->bus))
+            return refuse(
+                c, h->loopback,
+                "host '%s': in a zone with simcoll/topology a node's shared-memory "
+                "<route> holds one link of its own, by its id (not half of a "
+                "SPLITDUPLEX link), not \"network\", \"uplink\", \"socket\", \"numa\" or \"ccx\"",
+                h->id);
         for (int k = 0; k < i; k++)
             if (c->hosts[k].bus && !strcmp(c->hosts[k].bus, h->bus))
                 return refuse(c, h->loopback,
@@ -693,12 +749,14 @@ static sc_err_t check_zone(check_t *c, xmlNode *zone, sc_platform_t *plat)
         return err;
     plat->ngroupings = 0;
     plat->nlevels = 2;
-    plat->sockets = 1;
-    if (c->sockets && !c->topology)
-        return refuse(c, c->sockets_line,
-                      "simcoll/sockets: nodes have sockets in racks only; add <prop "
-                      "id=\"simcoll/topology\" value=\"racks:%d,1\"/> for one switch",
-                      c->nhosts);
+    for (int d = 0; d < SC_NDOMAIN_KINDS; d++) {
+        plat->domain_count[d] = 1;
+        if (c->domains[d] && !c->topology)
+            return refuse(c, c->domains_line[d],
+                          "%s: nodes have %s in racks only; add <prop "
+                          "id=\"simcoll/topology\" value=\"racks:%d,1\"/> for one switch",
+                          domain_props[d], sc_domain_plural((sc_domain_kind_t)d), c->nhosts);
+    }
     if (c->topology && (err = check_topology(c, zone, plat)))
         return err;
     for (int i = 0; i < c->nhosts; i++) {
@@ -744,11 +802,18 @@ static sc_err_t read_props(check_t *c, const char *zone_id, sc_platform_t *plat)
                               sc_smpi_names[k], props[i].id, c->prop_line[i], name);
         }
     }
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         if (c->smpi_text[i]) {
             c->prop_value[i] = c->smpi_text[i];
             c->prop_line[i] = c->smpi_line[from[i]];
         }
+        int domain = sc_param_at_domain(props[i].at);
+        if (c->prop_value[i] && domain >= 0 && plat->domain_count[domain] <= 1)
+            return refuse(c, c->prop_line[i],
+                          "<prop id=\"%s\">: the nodes have no %s (%s above 1 gives them)",
+                          props[i].id, sc_domain_plural((sc_domain_kind_t)domain),
+                          domain_props[domain]);
+    }
     return sc_platform_props_read(file, zone_id, c->prop_value, c->prop_line, plat);
 }
 

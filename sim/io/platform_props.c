@@ -144,7 +144,11 @@ static void *owner_of(const sc_platform_prop_t *prop, sc_platform_t *plat)
 {
     if (prop->param->in == SC_IN_PLATFORM)
         return plat;
-    assert(prop->param->in == SC_IN_LEVEL && (prop->at == SC_AT_INTRA || prop->at == SC_AT_INTER));
+    assert(prop->param->in == SC_IN_LEVEL);
+    int domain = sc_param_at_domain(prop->at);
+    if (domain >= 0)
+        return &plat->between_domains[domain];
+    assert(prop->at == SC_AT_INTRA || prop->at == SC_AT_INTER);
     return &plat->level[prop->at];
 }
 

@@ -4,8 +4,11 @@
  * Run it under mpirun with ranks on at least two nodes (and, to measure
  * between sockets, two ranks of a node on different sockets). Rank 0 picks
  * a partner for each placement it can tell apart from the ranks' host
- * names and processor ids: "intra" (its node, its socket), "socket" (its
- * node, another socket), "inter" (another node). For each it measures
+ * names and processor ids (and Linux's sysfs: socket, NUMA node, last-level
+ * cache): "intra" (its node and the smallest of those it shares), "ccx"
+ * (its NUMA domain, another last-level cache), "numa" (its socket, another
+ * NUMA domain), "socket" (its node, another socket), "inter" (another
+ * node); each of simcoll's levels (calibrate --level). For each it measures
  *   latency        the one-way time of a ping-pong (half the round trip),
  *                  the median of --reps after --warmup, 1 B to --max-size
  *                  in powers of two, and eight sizes more inside the
@@ -38,6 +41,8 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* sched_getcpu */
 #endif
+#include <dirent.h>
+#include <limits.h>
 #include <mpi.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -65,11 +70,11 @@ static const char *const collective_names[] = {"barrier", "bcast", "allgather", 
                                                "allreduce"};
 enum { NCOLLECTIVES = 5 };
 
-/* Where a rank runs: its host (by name), processor and socket (-1 when
- * the system does not say). */
+/* Where a rank runs: its host (by name), processor, socket, NUMA node and
+ * last-level cache (-1 when the system does not say). */
 typedef struct {
     char host[HOST_LEN];
-    int cpu, socket;
+    int cpu, socket, numa, l3;
 } place_t;
 
 static int me, nranks;
@@ -205,12 +210,13 @@ static void parse_options(int argc, char **argv, options_t *o)
     }
 }
 
-/* The socket of processor `cpu` from Linux's sysfs, or -1. */
-static int socket_of_cpu(int cpu)
+/* A number in a file of processor `cpu`'s directory in Linux's sysfs
+ * (topology/physical_package_id: its socket; cache/index3/id: its
+ * last-level cache), or -1. */
+static int cpu_number(int cpu, const char *file)
 {
-    char path[128];
-    snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/physical_package_id",
-             cpu);
+    char path[160];
+    snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/%s", cpu, file);
     FILE *f = fopen(path, "r");
     int id = -1;
     if (f) {
@@ -221,15 +227,37 @@ static int socket_of_cpu(int cpu)
     return id;
 }
 
+/* The NUMA node of processor `cpu`: sysfs links nodeN into its directory;
+ * -1 if none. */
+static int numa_of_cpu(int cpu)
+{
+    char path[96];
+    snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d", cpu);
+    DIR *d = opendir(path);
+    int node = -1;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        char *end;
+        long n = !strncmp(e->d_name, "node", 4) ? strtol(e->d_name + 4, &end, 10) : -1;
+        if (n >= 0 && end != e->d_name + 4 && !*end && n < INT_MAX)
+            node = (int)n;
+    }
+    if (d)
+        closedir(d);
+    return node;
+}
+
 static void gather_places(const options_t *o)
 {
-    place_t mine = {.cpu = sched_getcpu(), .socket = -1};
+    place_t mine = {.cpu = sched_getcpu(), .socket = -1, .numa = -1, .l3 = -1};
     int len = 0;
     MPI_Get_processor_name(mine.host, &len);
     if (o->each_rank_a_node)
         snprintf(mine.host + len, sizeof mine.host - (size_t)len, "#%d", me);
-    if (mine.cpu >= 0)
-        mine.socket = socket_of_cpu(mine.cpu);
+    if (mine.cpu >= 0) {
+        mine.socket = cpu_number(mine.cpu, "topology/physical_package_id");
+        mine.numa = numa_of_cpu(mine.cpu);
+        mine.l3 = cpu_number(mine.cpu, "cache/index3/id");
+    }
     places = malloc((size_t)nranks * sizeof *places);
     if (!places)
         die("out of memory");
@@ -243,22 +271,34 @@ static int same_host(int a, int b)
 }
 
 /* The placements, in the order of simcoll's levels. */
-enum { INTRA, SOCKET, INTER, NPLACEMENTS };
-static const char *const placement_name[NPLACEMENTS] = {"intra", "socket", "inter"};
+enum { INTRA, CCX, NUMA, SOCKET, INTER, NPLACEMENTS };
+static const char *const placement_name[NPLACEMENTS] = {"intra", "ccx", "numa", "socket", "inter"};
 
-/* Rank 0's partner of placement p, or -1. Ranks whose socket is unknown
- * count as rank 0's socket: a node of one socket, or a system that does
- * not say. */
+/* 1 if ranks a and b are known to differ in that field. */
+static int differ(int a, int b)
+{
+    return a >= 0 && b >= 0 && a != b;
+}
+
+/* The placement of rank r against rank 0: the largest of its node's
+ * levels where the two differ. What the system does not say counts as
+ * the same: a node of one socket, one NUMA domain, one cache. */
+static int placement_of(int r)
+{
+    const place_t *a = &places[0], *b = &places[r];
+    return !same_host(0, r)               ? INTER
+           : differ(a->socket, b->socket) ? SOCKET
+           : differ(a->numa, b->numa)     ? NUMA
+           : differ(a->l3, b->l3)         ? CCX
+                                          : INTRA;
+}
+
+/* Rank 0's partner of placement p, or -1. */
 static int partner(int p)
 {
-    for (int r = 1; r < nranks; r++) {
-        int host = same_host(0, r);
-        int other_socket = places[0].socket >= 0 && places[r].socket >= 0 &&
-                           places[0].socket != places[r].socket;
-        if ((p == INTRA && host && !other_socket) || (p == SOCKET && host && other_socket) ||
-            (p == INTER && !host))
+    for (int r = 1; r < nranks; r++)
+        if (placement_of(r) == p)
             return r;
-    }
     return -1;
 }
 
@@ -577,14 +617,15 @@ static void header(FILE *f, int argc, char **argv)
         fprintf(f, " %s", argv[i]);
     fprintf(f, "\n# ranks: %d\n", nranks);
     for (int r = 0; r < nranks; r++)
-        fprintf(f, "# rank %d: host %s, cpu %d, socket %d\n", r, places[r].host, places[r].cpu,
-                places[r].socket);
+        fprintf(f, "# rank %d: host %s, cpu %d, socket %d, numa %d, l3 %d\n", r, places[r].host,
+                places[r].cpu, places[r].socket, places[r].numa, places[r].l3);
+    static const char *const where[NPLACEMENTS] = {
+        "rank 0's host, socket, NUMA domain and cache", "rank 0's NUMA domain, another cache",
+        "rank 0's socket, another NUMA domain", "rank 0's host, another socket", "another host"};
     for (int p = 0; p < NPLACEMENTS; p++) {
         int peer = partner(p);
         if (peer < 0)
-            fprintf(f, "# pair %s: none (no rank on %s)\n", placement_name[p],
-                    p == INTER ? "another host" : p == SOCKET ? "rank 0's host in another socket"
-                                                              : "rank 0's host and socket");
+            fprintf(f, "# pair %s: none (no rank on %s)\n", placement_name[p], where[p]);
         else
             fprintf(f, "# pair %s: ranks 0 and %d\n", placement_name[p], peer);
     }

@@ -58,25 +58,13 @@ typedef struct {
     int depth;
 } parser_t;
 
-static sc_err_t fail(const parser_t *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static sc_err_t fail(const parser_t *ps, const char *fmt, ...)
-{
-    char msg[768];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return sc_error(SC_ERR_INPUT, "%s:%d: %s", ps->path, ps->line, msg);
-}
-
 /* Lower layers name the value ("'x' is not a size; ..."): the program's
  * message puts the file and line in front of theirs. */
 static sc_err_t fail_with_last(const parser_t *ps)
 {
     char msg[768];
     snprintf(msg, sizeof msg, "%s", sc_error_message());
-    return fail(ps, "%s", msg);
+    return sc_error_at(ps->path, ps->line, "%s", msg);
 }
 
 static int valid_name(const char *name)
@@ -116,8 +104,9 @@ static sc_err_t buffer_index(parser_t *ps, const char *name, int *index)
 static sc_err_t named_buffer(parser_t *ps, const char *key, const char *name, int *index)
 {
     if (!valid_name(name))
-        return fail(ps, "%s=%s: a buffer name is 1 to 64 letters, digits, '_', '-' or '.'", key,
-                    name);
+        return sc_error_at(ps->path, ps->line,
+                           "%s=%s: a buffer name is 1 to 64 letters, digits, '_', '-' or '.'", key,
+                           name);
     return buffer_index(ps, name, index);
 }
 
@@ -154,10 +143,11 @@ static sc_err_t parse_flops(const parser_t *ps, const char *text, double *flops)
                 *flops = value * units[i].scale;
                 return SC_OK;
             }
-    return fail(ps,
-                "compute %s: give a duration (a number and s, ms, us, ns or ps, e.g. 20us) or "
-                "floating-point operations (a number and f, kf, Mf, Gf or Tf, e.g. 2Gf)",
-                text);
+    return sc_error_at(
+        ps->path, ps->line,
+        "compute %s: give a duration (a number and s, ms, us, ns or ps, e.g. 20us) or "
+        "floating-point operations (a number and f, kf, Mf, Gf or Tf, e.g. 2Gf)",
+        text);
 }
 
 static sc_err_t parse_grid(const parser_t *ps, const char *text, sc_stmt_t *st)
@@ -184,10 +174,10 @@ static sc_err_t parse_grid(const parser_t *ps, const char *text, sc_stmt_t *st)
         }
     }
     if (*c || n < 2)
-        return fail(ps,
-                    "dims=%s: use 1, 2 or 3 (a grid of that many dimensions, as balanced as "
-                    "MPI_Dims_create makes it) or the sizes, e.g. 8x8 or 4x4x4",
-                    text);
+        return sc_error_at(ps->path, ps->line,
+                           "dims=%s: use 1, 2 or 3 (a grid of that many dimensions, as balanced as "
+                           "MPI_Dims_create makes it) or the sizes, e.g. 8x8 or 4x4x4",
+                           text);
     st->grid.ndims = n;
     return SC_OK;
 }
@@ -198,12 +188,14 @@ static sc_err_t parse_choice(const parser_t *ps, const char *key, const char *va
     if (strcmp(key, "algo") == 0) {
         const sc_algo_t *algo = sc_algo_find(value);
         if (!algo)
-            return fail(ps, "algo=%s: unknown algorithm; did you mean '%s'? (simcoll list shows all)",
-                        value, sc_algo_nearest(value)->name);
+            return sc_error_at(
+                ps->path, ps->line,
+                "algo=%s: unknown algorithm; did you mean '%s'? (simcoll list shows all)", value,
+                sc_algo_nearest(value)->name);
         if (algo->collective != st->collective)
-            return fail(ps, "algo=%s is for %s, not %s (simcoll list shows all)",
-                        value, sc_collective_name(algo->collective),
-                        sc_collective_name(st->collective));
+            return sc_error_at(
+                ps->path, ps->line, "algo=%s is for %s, not %s (simcoll list shows all)", value,
+                sc_collective_name(algo->collective), sc_collective_name(st->collective));
         st->choice.algo = algo;
         return SC_OK;
     }
@@ -213,7 +205,8 @@ static sc_err_t parse_choice(const parser_t *ps, const char *key, const char *va
         for (const sc_profile_t *pr = sc_profiles; pr->name; pr++)
             snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
                      pr == sc_profiles ? "" : ", ", pr->name);
-        return fail(ps, "mpi=%s: unknown profile; use one of %s", value, names);
+        return sc_error_at(ps->path, ps->line, "mpi=%s: unknown profile; use one of %s", value,
+                           names);
     }
     st->choice.profile = profile;
     return SC_OK;
@@ -228,15 +221,17 @@ static const struct {
 static sc_err_t parse_size(const parser_t *ps, const char *word, const char *text, size_t *bytes)
 {
     if (!text)
-        return fail(ps, "%s needs a size in bytes (K, M, G: powers of 1024), e.g. %s 4K", word,
-                    word);
+        return sc_error_at(ps->path, ps->line,
+                           "%s needs a size in bytes (K, M, G: powers of 1024), e.g. %s 4K", word,
+                           word);
     char what[64];
     snprintf(what, sizeof what, "%s size", word);
     if (sc_parse_size(text, what, bytes))
         return fail_with_last(ps);
     /* Byte counts of a run stay exact in doubles (sim/engine/run.c). */
     if (*bytes > (size_t)1 << 40)
-        return fail(ps, "%s size %s: at most 1 TiB per statement", word, text);
+        return sc_error_at(ps->path, ps->line, "%s size %s: at most 1 TiB per statement", word,
+                           text);
     return SC_OK;
 }
 
@@ -273,17 +268,19 @@ static sc_err_t parse_call(parser_t *ps, char **words, int nwords, sc_collective
         int has_root = coll == SC_REDUCE || coll == SC_BCAST;
         if (!value || !*value) {
             if (coll == SC_BARRIER && !value)
-                return fail(ps, "barrier takes no size, only algo= or mpi=; got '%s'", key);
-            return fail(ps, "'%s': options are KEY=VALUE, e.g. op=sum", words[w]);
+                return sc_error_at(ps->path, ps->line,
+                                   "barrier takes no size, only algo= or mpi=; got '%s'", key);
+            return sc_error_at(ps->path, ps->line, "'%s': options are KEY=VALUE, e.g. op=sum",
+                               words[w]);
         }
         if (is_choice) {
             if (st->choice.algo || st->choice.profile)
-                return fail(ps, "give one algo= or one mpi= per call");
+                return sc_error_at(ps->path, ps->line, "give one algo= or one mpi= per call");
             err = parse_choice(ps, key, value, st);
         } else if ((strcmp(key, "root") == 0 || strcmp(key, "op") == 0 ||
                     strcmp(key, "type") == 0) &&
                    (seen[key[0] == 'r' ? 0 : key[0] == 'o' ? 1 : 2]++)) {
-            return fail(ps, "%s= given twice", key);
+            return sc_error_at(ps->path, ps->line, "%s= given twice", key);
         } else if (strcmp(key, "root") == 0 && has_root) {
             err = parse_rank(ps, "root", value, &st->root);
         } else if (strcmp(key, "op") == 0 && is_reduction) {
@@ -293,7 +290,7 @@ static sc_err_t parse_call(parser_t *ps, char **words, int nwords, sc_collective
         } else if (is_data && coll != SC_BARRIER && (strcmp(key, "buf") == 0 || coll != SC_BCAST)) {
             int *slot = key[0] == 'i' ? &in : key[0] == 'o' ? &out : &buf;
             if (*slot >= 0)
-                return fail(ps, "%s= given twice", key);
+                return sc_error_at(ps->path, ps->line, "%s= given twice", key);
             err = named_buffer(ps, key, value, slot);
         } else {
             const char *takes = coll == SC_BARRIER  ? "algo=, mpi="
@@ -301,13 +298,15 @@ static sc_err_t parse_call(parser_t *ps, char **words, int nwords, sc_collective
                                 : coll == SC_REDUCE ? "algo=, mpi=, root=, op=, type=, in=, out=, buf="
                                 : is_reduction      ? "algo=, mpi=, op=, type=, in=, out=, buf="
                                                     : "algo=, mpi=, in=, out=, buf=";
-            return fail(ps, "%s does not take %s=; it takes %s", words[0], key, takes);
+            return sc_error_at(ps->path, ps->line, "%s does not take %s=; it takes %s", words[0],
+                               key, takes);
         }
         if (err)
             return err;
     }
     if (buf >= 0 && (in >= 0 || out >= 0))
-        return fail(ps, "buf= is in= and out= at once; give buf= alone or in= and out=");
+        return sc_error_at(ps->path, ps->line,
+                           "buf= is in= and out= at once; give buf= alone or in= and out=");
     if (coll == SC_BARRIER)
         return SC_OK;
     if (buf < 0 && in < 0 && out < 0 && (err = own_buffer(ps, &buf)))
@@ -349,19 +348,20 @@ static sc_err_t parse_halo(parser_t *ps, char **words, int nwords, sc_stmt_t *st
     for (int w = 2; !err && w < nwords; w++) {
         if (strcmp(words[w], "periodic") == 0) {
             if (st->grid.periodic++)
-                return fail(ps, "halo: periodic is given twice");
+                return sc_error_at(ps->path, ps->line, "halo: periodic is given twice");
             continue;
         }
         const char *value = split_option(words[w]);
         if (value && strcmp(words[w], "dims") == 0 && dims_given++)
-            return fail(ps, "halo: dims= is given twice");
+            return sc_error_at(ps->path, ps->line, "halo: dims= is given twice");
         if (value && strcmp(words[w], "dims") == 0)
             err = parse_grid(ps, value, st);
         else if (value && strcmp(words[w], "buf") == 0 && buf < 0)
             err = named_buffer(ps, "buf", value, &buf);
         else
-            return fail(ps, "halo does not take '%s%s%s'; it takes dims=, periodic and buf=",
-                        words[w], value ? "=" : "", value ? value : "");
+            return sc_error_at(ps->path, ps->line,
+                               "halo does not take '%s%s%s'; it takes dims=, periodic and buf=",
+                               words[w], value ? "=" : "", value ? value : "");
     }
     return err ? err : one_piece(ps, buf, st);
 }
@@ -381,13 +381,17 @@ static sc_err_t parse_send(parser_t *ps, char **words, int nwords, sc_stmt_t *st
         else if (value && strcmp(words[w], "buf") == 0 && buf < 0)
             err = named_buffer(ps, "buf", value, &buf);
         else
-            return fail(ps, "send does not take '%s%s%s'; it takes from=, to= and buf=, once each",
-                        words[w], value ? "=" : "", value ? value : "");
+            return sc_error_at(
+                ps->path, ps->line,
+                "send does not take '%s%s%s'; it takes from=, to= and buf=, once each", words[w],
+                value ? "=" : "", value ? value : "");
     }
     if (!err && (st->from < 0 || st->to < 0))
-        return fail(ps, "send needs from=RANK and to=RANK, e.g. send 1M from=0 to=1");
+        return sc_error_at(ps->path, ps->line,
+                           "send needs from=RANK and to=RANK, e.g. send 1M from=0 to=1");
     if (!err && st->from == st->to)
-        return fail(ps, "send from=%d to=%d: a rank does not send to itself", st->from, st->to);
+        return sc_error_at(ps->path, ps->line, "send from=%d to=%d: a rank does not send to itself",
+                           st->from, st->to);
     return err ? err : one_piece(ps, buf, st);
 }
 
@@ -396,16 +400,18 @@ static sc_err_t parse_compute(const parser_t *ps, char **words, int nwords, sc_s
     st->kind = SC_STMT_COMPUTE;
     const char *spread = nwords == 3 ? split_option(words[2]) : NULL;
     if (nwords < 2 || nwords > 3 || (nwords == 3 && (!spread || strcmp(words[2], "spread"))))
-        return fail(ps, "compute takes one duration (e.g. compute 20us) or flop count (e.g. "
-                        "compute 2Gf), and may take spread=F");
+        return sc_error_at(ps->path, ps->line,
+                           "compute takes one duration (e.g. compute 20us) or flop count (e.g. "
+                           "compute 2Gf), and may take spread=F");
     if (spread) {
         errno = 0;
         char *end;
         st->spread = strtod(spread, &end);
         if (end == spread || *end || errno || !(st->spread >= 0 && st->spread <= 1000))
-            return fail(ps, "compute spread=%s: give a number from 0 to 1000 (the last rank "
-                            "computes 1 + spread times what rank 0 does)",
-                        spread);
+            return sc_error_at(ps->path, ps->line,
+                               "compute spread=%s: give a number from 0 to 1000 (the last rank "
+                               "computes 1 + spread times what rank 0 does)",
+                               spread);
     }
     const char *text = words[1];
     size_t len = strlen(text);
@@ -424,11 +430,12 @@ static sc_err_t parse_loop(parser_t *ps, char **words, int nwords, sc_stmt_t *st
     st->kind = SC_STMT_LOOP;
     int count;
     if (nwords != 2)
-        return fail(ps, "loop takes one count, e.g. loop 100, and ends with a line 'end'");
+        return sc_error_at(ps->path, ps->line,
+                           "loop takes one count, e.g. loop 100, and ends with a line 'end'");
     if (sc_parse_int(words[1], "loop", 1, 1000000000, &count))
         return fail_with_last(ps);
     if (ps->depth == SC_PROGRAM_MAX_DEPTH)
-        return fail(ps, "loops nest at most %d deep", SC_PROGRAM_MAX_DEPTH);
+        return sc_error_at(ps->path, ps->line, "loops nest at most %d deep", SC_PROGRAM_MAX_DEPTH);
     st->count = count;
     ps->open_loops[ps->depth++] = ps->prog->nstmts;
     return SC_OK;
@@ -442,12 +449,15 @@ static sc_err_t parse_number(const parser_t *ps, const char *key, const char *te
     *value = strtod(text, &end);
     if (end == text || *end || errno || !isfinite(*value) || *value <= lo || *value >= hi) {
         if (errno == ERANGE)
-            return fail(ps, "until %s%s: beyond what a double holds (about 1e-308 to 1e308)",
-                        key, text);
+            return sc_error_at(ps->path, ps->line,
+                               "until %s%s: beyond what a double holds (about 1e-308 to 1e308)",
+                               key, text);
         if (isinf(hi))
-            return fail(ps, "until %s%s: give a number above %g, e.g. 1e-6", key, text, lo);
-        return fail(ps, "until %s%s: give a number between %g and %g, both excluded", key, text,
-                    lo, hi);
+            return sc_error_at(ps->path, ps->line, "until %s%s: give a number above %g, e.g. 1e-6",
+                               key, text, lo);
+        return sc_error_at(ps->path, ps->line,
+                           "until %s%s: give a number between %g and %g, both excluded", key, text,
+                           lo, hi);
     }
     return SC_OK;
 }
@@ -462,8 +472,9 @@ static sc_err_t parse_until(parser_t *ps, char **words, int nwords, sc_stmt_t *s
     sc_until_t *u = &st->until;
     *u = (sc_until_t){.on = 1, .error0 = 1, .rate = 0.5};
     if (nwords < 2 || strchr(words[1], '='))
-        return fail(ps, "until takes a tolerance first, e.g. until 1e-6 max=100, and ends with "
-                        "a line 'end'");
+        return sc_error_at(ps->path, ps->line,
+                           "until takes a tolerance first, e.g. until 1e-6 max=100, and ends with "
+                           "a line 'end'");
     sc_err_t err = parse_number(ps, "", words[1], 0, INFINITY, &u->tol);
     int max = 0, seen[5] = {0}; /* error, rate, save, rollback, predict */
     static const char *const once[] = {"error", "rate", "save", "rollback", "predict"};
@@ -472,13 +483,14 @@ static sc_err_t parse_until(parser_t *ps, char **words, int nwords, sc_stmt_t *s
         const char *key = words[w];
         for (int k = 0; k < 5; k++)
             if (strcmp(key, once[k]) == 0 && seen[k]++)
-                return fail(ps, "until: %s given twice", key);
+                return sc_error_at(ps->path, ps->line, "until: %s given twice", key);
         if (strcmp(key, "predict") == 0 && !value) {
             u->predict = 1;
         } else if (!value || !*value) {
-            return fail(ps, "until: '%s': options are KEY=VALUE (max=, error=, rate=, algo=, "
-                            "mpi=, save=, rollback=) or predict",
-                        key);
+            return sc_error_at(ps->path, ps->line,
+                               "until: '%s': options are KEY=VALUE (max=, error=, rate=, algo=, "
+                               "mpi=, save=, rollback=) or predict",
+                               key);
         } else if (strcmp(key, "max") == 0 && !max) {
             if (sc_parse_int(value, "until max", 1, 1000000000, &max))
                 return fail_with_last(ps);
@@ -495,21 +507,24 @@ static sc_err_t parse_until(parser_t *ps, char **words, int nwords, sc_stmt_t *s
                    !st->choice.profile) {
             err = parse_choice(ps, key, value, st);
         } else {
-            return fail(ps, "until does not take %s= (or takes it once); it takes max=, error=, "
-                            "rate=, one algo= or mpi=, predict, save= and rollback=",
-                        key);
+            return sc_error_at(ps->path, ps->line,
+                               "until does not take %s= (or takes it once); it takes max=, error=, "
+                               "rate=, one algo= or mpi=, predict, save= and rollback=",
+                               key);
         }
     }
     if (err)
         return err;
     if (!max)
-        return fail(ps, "until needs max=COUNT, the most iterations, e.g. until 1e-6 max=100");
+        return sc_error_at(ps->path, ps->line,
+                           "until needs max=COUNT, the most iterations, e.g. until 1e-6 max=100");
     if (!u->predict && (seen[2] || seen[3]))
-        return fail(ps, "until: save= and rollback= are the costs of predict; add predict or "
-                        "drop them");
+        return sc_error_at(ps->path, ps->line,
+                           "until: save= and rollback= are the costs of predict; add predict or "
+                           "drop them");
     st->count = max;
     if (ps->depth == SC_PROGRAM_MAX_DEPTH)
-        return fail(ps, "loops nest at most %d deep", SC_PROGRAM_MAX_DEPTH);
+        return sc_error_at(ps->path, ps->line, "loops nest at most %d deep", SC_PROGRAM_MAX_DEPTH);
     ps->open_loops[ps->depth++] = ps->prog->nstmts;
     return SC_OK;
 }
@@ -518,14 +533,15 @@ static sc_err_t parse_end(parser_t *ps, int nwords, sc_stmt_t *st)
 {
     st->kind = SC_STMT_END;
     if (nwords != 1)
-        return fail(ps, "end takes nothing after it");
+        return sc_error_at(ps->path, ps->line, "end takes nothing after it");
     if (ps->depth == 0)
-        return fail(ps, "end without a loop");
+        return sc_error_at(ps->path, ps->line, "end without a loop");
     int loop = ps->open_loops[--ps->depth];
     ps->prog->stmts[loop].end = ps->prog->nstmts;
     st->end = loop;
     if (loop == ps->prog->nstmts - 1)
-        return fail(ps, "the loop of line %d is empty", ps->prog->stmts[loop].line);
+        return sc_error_at(ps->path, ps->line, "the loop of line %d is empty",
+                           ps->prog->stmts[loop].line);
     return SC_OK;
 }
 
@@ -547,10 +563,11 @@ static sc_err_t parse_statement(parser_t *ps, char **words, int nwords, sc_stmt_
         return parse_until(ps, words, nwords, st);
     if (strcmp(words[0], "end") == 0)
         return parse_end(ps, nwords, st);
-    return fail(ps,
-                "unknown statement '%s'; use allgather, bcast, barrier, reduce, allreduce, halo, "
-                "send, compute, loop, until or end",
-                words[0]);
+    return sc_error_at(
+        ps->path, ps->line,
+        "unknown statement '%s'; use allgather, bcast, barrier, reduce, allreduce, halo, "
+        "send, compute, loop, until or end",
+        words[0]);
 }
 
 static sc_err_t add_statement(parser_t *ps, sc_stmt_t **st)
@@ -578,7 +595,7 @@ static sc_err_t split_words(const parser_t *ps, char *line, char **words, int *n
     *nwords = 0;
     for (char *w = strtok(line, " \t\r"); w; w = strtok(NULL, " \t\r")) {
         if (*nwords == MAX_WORDS)
-            return fail(ps, "more than %d words on a line", MAX_WORDS);
+            return sc_error_at(ps->path, ps->line, "more than %d words on a line", MAX_WORDS);
         words[(*nwords)++] = w;
     }
     return SC_OK;
@@ -601,7 +618,7 @@ sc_err_t sc_program_parse(const char *path, const char *text, size_t len, sc_pro
         ps.line = 1;
         for (const char *c = text; *c; c++)
             ps.line += *c == '\n';
-        err = fail(&ps, "a NUL byte: a program is a text file");
+        err = sc_error_at(ps.path, ps.line, "a NUL byte: a program is a text file");
         goto cleanup;
     }
     char *next = copy;
@@ -623,11 +640,11 @@ sc_err_t sc_program_parse(const char *path, const char *text, size_t len, sc_pro
     }
     if (!err && ps.depth > 0) {
         ps.line = prog->stmts[ps.open_loops[ps.depth - 1]].line;
-        err = fail(&ps, "this loop has no 'end'");
+        err = sc_error_at(ps.path, ps.line, "this loop has no 'end'");
     }
     if (!err && prog->nstmts == 0) {
         ps.line = 1;
-        err = fail(&ps, "the program has no statement");
+        err = sc_error_at(ps.path, ps.line, "the program has no statement");
     }
     if (!err)
         err = sc_program_check(prog);
@@ -636,8 +653,9 @@ sc_err_t sc_program_parse(const char *path, const char *text, size_t len, sc_pro
         sc_program_count(prog, &statements, &comms);
         if (statements > SC_PROGRAM_MAX_CALLS) {
             ps.line = 1;
-            err = fail(&ps, "the program runs %ld statements, loops multiplied out; at most %ld",
-                       statements, SC_PROGRAM_MAX_CALLS);
+            err = sc_error_at(ps.path, ps.line,
+                              "the program runs %ld statements, loops multiplied out; at most %ld",
+                              statements, SC_PROGRAM_MAX_CALLS);
         }
     }
 cleanup:

@@ -12,22 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* "PATH:LINE: " in front of a message about a statement of a file;
- * nothing for a program built from the command line, whose messages name
+/* Messages about a statement of a file carry its "PATH:LINE: " (sc_error_at);
+ * a program built from the command line has no path, and its messages name
  * the value alone. */
-static sc_err_t stmt_error(const sc_program_t *prog, const sc_stmt_t *st, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static sc_err_t stmt_error(const sc_program_t *prog, const sc_stmt_t *st, const char *fmt, ...)
+static const char *where(const sc_program_t *prog, const sc_stmt_t *st)
 {
-    char msg[768];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (st->line > 0)
-        return sc_error(SC_ERR_INPUT, "%s:%d: %s", prog->path, st->line, msg);
-    return sc_error(SC_ERR_INPUT, "%s", msg);
+    return st->line > 0 ? prog->path : NULL;
 }
 
 sc_err_t sc_program_check(const sc_program_t *prog)
@@ -38,13 +28,13 @@ sc_err_t sc_program_check(const sc_program_t *prog)
             continue;
         size_t elem = sc_type_size(st->type);
         if (sc_op_check(st->op, st->type))
-            return stmt_error(prog, st, "%s", sc_error_message());
+            return sc_error_at(where(prog, st), st->line, "%s", sc_error_message());
         if (st->bytes % elem)
-            return stmt_error(prog, st,
-                              "%s of %zu bytes: a vector of %s is a multiple of %zu bytes (use "
-                              "%zu or %zu)",
-                              sc_kind(st->collective)->name, st->bytes, sc_type_name(st->type),
-                              elem, st->bytes / elem * elem, (st->bytes / elem + 1) * elem);
+            return sc_error_at(where(prog, st), st->line,
+                               "%s of %zu bytes: a vector of %s is a multiple of %zu bytes (use "
+                               "%zu or %zu)",
+                               sc_kind(st->collective)->name, st->bytes, sc_type_name(st->type),
+                               elem, st->bytes / elem * elem, (st->bytes / elem + 1) * elem);
     }
     return SC_OK;
 }
@@ -174,10 +164,10 @@ static sc_err_t resolve_halo(const sc_program_t *prog, sc_stmt_t *st, int p)
                  st->grid.dims[k]);
     }
     if (ranks != p)
-        return stmt_error(prog, st,
-                          "halo dims=%s is a grid of %.0f ranks, but the run has %d; give a grid "
-                          "of %d ranks or dims=%d to let simcoll choose one",
-                          grid, ranks, p, p, st->grid.ndims);
+        return sc_error_at(where(prog, st), st->line,
+                           "halo dims=%s is a grid of %.0f ranks, but the run has %d; give a grid "
+                           "of %d ranks or dims=%d to let simcoll choose one",
+                           grid, ranks, p, p, st->grid.ndims);
     return SC_OK;
 }
 
@@ -193,14 +183,13 @@ static sc_err_t choose_algo(const sc_program_t *prog, sc_stmt_t *st, int p, cons
         sc_call_t call = {st->collective, st->bytes, p, node_of, st->type};
         st->algo = sc_profile_choose(profile, &call);
     } else {
-        return stmt_error(prog, st,
-                          "%s names no algorithm: give algo=NAME or mpi=PROFILE, or run "
-                          "the program with --mpi PROFILE",
-                          st->kind == SC_STMT_LOOP ? "until"
-                                                   : sc_collective_name(st->collective));
+        return sc_error_at(where(prog, st), st->line,
+                           "%s names no algorithm: give algo=NAME or mpi=PROFILE, or run "
+                           "the program with --mpi PROFILE",
+                           st->kind == SC_STMT_LOOP ? "until" : sc_collective_name(st->collective));
     }
     if (sc_algo_check(st->algo, p))
-        return stmt_error(prog, st, "%s", sc_error_message());
+        return sc_error_at(where(prog, st), st->line, "%s", sc_error_message());
     return SC_OK;
 }
 
@@ -214,33 +203,34 @@ sc_err_t sc_program_resolve(sc_program_t *prog, int p, const int *node_of,
         case SC_STMT_LOOP:
             if (st->until.on && !(err = choose_algo(prog, st, p, node_of, fallback)) &&
                 (st->algo->needs & SC_DATA_DEPENDENT) && !(st->algo->needs & SC_UNTIL))
-                err = stmt_error(prog, st,
-                                 "until: %s does not sum errors; use allreduce-if (early exit) "
-                                 "or an allreduce for sum",
-                                 st->algo->name);
+                err = sc_error_at(where(prog, st), st->line,
+                                  "until: %s does not sum errors; use allreduce-if (early exit) "
+                                  "or an allreduce for sum",
+                                  st->algo->name);
             break;
         case SC_STMT_CALL: {
             int has_root = st->collective == SC_BCAST || st->collective == SC_REDUCE;
             if (has_root && st->root >= p)
-                return stmt_error(prog, st, "root %d is out of range: ranks are 0..%d", st->root,
-                                  p - 1);
+                return sc_error_at(where(prog, st), st->line,
+                                   "root %d is out of range: ranks are 0..%d", st->root, p - 1);
             if ((err = choose_algo(prog, st, p, node_of, fallback)))
                 return err;
             if (st->algo->needs & SC_UNTIL)
-                err = stmt_error(prog, st,
-                                 "%s ends the iterations of a solver: use it in an until loop "
-                                 "(until TOL max=N algo=%s ...), not as a call",
-                                 st->algo->name, st->algo->name);
+                err = sc_error_at(where(prog, st), st->line,
+                                  "%s ends the iterations of a solver: use it in an until loop "
+                                  "(until TOL max=N algo=%s ...), not as a call",
+                                  st->algo->name, st->algo->name);
             else if ((st->algo->needs & SC_EARLY_EXIT) && !sc_op_can_decide(st->op))
-                err = stmt_error(prog, st,
-                                 "%s needs an operation one value can decide: land, lor, band "
-                                 "or bor, not %s",
-                                 st->algo->name, sc_op_name(st->op));
+                err = sc_error_at(where(prog, st), st->line,
+                                  "%s needs an operation one value can decide: land, lor, band "
+                                  "or bor, not %s",
+                                  st->algo->name, sc_op_name(st->op));
             else if ((st->algo->needs & SC_SPECULATIVE) && st->op != SC_OP_MAX &&
                      st->op != SC_OP_MIN)
-                err = stmt_error(prog, st, "%s speculates on who holds the extreme: it needs max "
-                                 "or min, not %s",
-                                 st->algo->name, sc_op_name(st->op));
+                err = sc_error_at(where(prog, st), st->line,
+                                  "%s speculates on who holds the extreme: it needs max "
+                                  "or min, not %s",
+                                  st->algo->name, sc_op_name(st->op));
             break;
         }
         case SC_STMT_HALO:
@@ -248,8 +238,8 @@ sc_err_t sc_program_resolve(sc_program_t *prog, int p, const int *node_of,
             break;
         case SC_STMT_SEND:
             if (st->from >= p || st->to >= p)
-                return stmt_error(prog, st, "send from %d to %d: ranks are 0..%d", st->from,
-                                  st->to, p - 1);
+                return sc_error_at(where(prog, st), st->line, "send from %d to %d: ranks are 0..%d",
+                                   st->from, st->to, p - 1);
             break;
         default: break;
         }

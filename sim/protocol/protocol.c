@@ -12,7 +12,7 @@ void sc_traffic_add(const sc_platform_t *plat, const sc_traffic_t *t, int sign,
                     long messages[SC_NLEVELS], double bytes[SC_NLEVELS])
 {
     for (int l = 0; l < SC_MAX_LEVELS; l++) {
-        sc_level_id_t id = l <= sc_platform_socket_levels(plat) ? SC_LEVEL_INTRA : SC_LEVEL_INTER;
+        sc_level_id_t id = l <= sc_platform_node_levels(plat) ? SC_LEVEL_INTRA : SC_LEVEL_INTER;
         messages[id] += sign * t->level_messages[l];
         bytes[id] += sign * t->level_bytes[l];
     }
@@ -74,9 +74,10 @@ int sc_protocol_has_extra_latency(const sc_platform_t *plat)
 {
     int any = plat->level[SC_LEVEL_INTRA].latency_factor.n > 0 ||
               plat->level[SC_LEVEL_INTER].latency_factor.n > 0;
-    /* between_sockets and between_groups are copies of these levels with
+    /* between_domains and between_groups are copies of these levels with
      * other routes (sim/engine/engine.c), factors included. */
-    any |= plat->between_sockets.latency_factor.n > 0;
+    for (int d = 0; d < SC_NDOMAIN_KINDS; d++)
+        any |= plat->between_domains[d].latency_factor.n > 0;
     for (int k = 0; k < plat->ngroupings; k++)
         any |= plat->between_groups[k].latency_factor.n > 0;
     return any;

@@ -68,13 +68,14 @@
 typedef struct {
     double path_bytes;
     /* by the level of the hierarchy a message crossed (sc_model_hier_level):
-     * 0 inside a node (a socket), then between sockets, then nodes */
+     * 0 inside a node (its smallest domain), then between its domains,
+     * then nodes */
     long level_messages[SC_MAX_LEVELS];
     double level_bytes[SC_MAX_LEVELS];
 } sc_traffic_t;
 
 /* Adds the messages and bytes of `t` inside a node (SC_LEVEL_INTRA:
- * hierarchy levels 0 to sc_platform_socket_levels(plat)) and between nodes
+ * hierarchy levels 0 to sc_platform_node_levels(plat)) and between nodes
  * (SC_LEVEL_INTER: every other level) to messages[] and bytes[], each times
  * `sign` (1 or -1). */
 void sc_traffic_add(const sc_platform_t *plat, const sc_traffic_t *t, int sign,

@@ -409,6 +409,16 @@ static void test_probe(void)
         CU_ASSERT_EQUAL(series[1].pairs, 2);
         CU_ASSERT_EQUAL(series[1].npoints, 2);
     }
+    /* every placement of a node's levels, a series each */
+    snprintf(text, sizeof text,
+             "%slatency intra 1 8 1e-7\nlatency ccx 1 8 3e-7\n"
+             "latency numa 1 8 4e-7\nlatency socket 1 8 5e-7\n",
+             head);
+    if (parse_text(text, SC_MEASURE_FORMAT_AUTO, 4)) {
+        static const char *const placed[] = {"intra", "ccx", "numa", "socket"};
+        for (int i = 0; i < 4; i++)
+            CU_ASSERT_STRING_EQUAL(series[i].placement, placed[i]);
+    }
     /* collectives: a series per collective and process count */
     snprintf(text, sizeof text, "%scollective bcast 2 8 1e-6\ncollective bcast 2 64 2e-6\n"
                                 "collective bcast 4 8 3e-6\ncollective barrier 4 0 4e-6\n", head);
@@ -424,7 +434,8 @@ static void test_probe(void)
         {"collective BCAST 2 8 1e-6\n", "collective 'BCAST'; expected a name in lower case"},
         {"collective bcast 0 8 1e-6\n", "np '0' is out of range"},
         {"latency intra 1 8\n", "has 4 fields; expected 5"},
-        {"latency nearby 1 8 1e-6\n", "placement 'nearby'; expected intra, socket or inter"},
+        {"latency nearby 1 8 1e-6\n",
+         "placement 'nearby'; expected intra, ccx, numa, socket or inter"},
         {"bw intra 1 8 1e6\n", "kind 'bw'; expected latency, send-overhead"},
         {"latency intra 2 8 1e-6\n", "latency with 2 pairs; expected 1"},
         {"latency intra 0 8 1e-6\n", "pairs '0' is out of range"},

@@ -15,6 +15,7 @@
 #include "sim/engine/generate.h"
 #include "sim/engine/run.h"
 #include "sim/io/platform_props.h"
+#include "sim/program/program.h"
 #include "suites.h"
 
 static void check_level(const sc_level_t *lv, double lat, double bw, double o, size_t eager)
@@ -477,6 +478,191 @@ static void run_result(const char *path, const char *algo, int np, size_t bytes,
     sc_platform_destroy(&plat);
 }
 
+/* Simulated and model time of one message of `bytes` from rank 0 to rank
+ * `to` of np ranks placed by block on plat. */
+static void one_send(const sc_platform_t *plat, int np, int to, size_t bytes, double *sim,
+                     double *model)
+{
+    char text[96];
+    snprintf(text, sizeof text, "send %zu from=0 to=%d\n", bytes, to);
+    sc_program_t prog;
+    CU_ASSERT_EQUAL_FATAL(sc_program_parse("send.prog", text, strlen(text), &prog), SC_OK);
+    sc_run_spec_t spec = {.plat = plat, .program = &prog, .np = np, .placement = SC_PLACE_BLOCK};
+    sc_run_result_t res;
+    CU_ASSERT_EQUAL_FATAL(sc_run(&spec, &res), SC_OK);
+    *sim = res.sim_time_s;
+    *model = res.model_time_s;
+    sc_run_result_destroy(&res);
+    sc_program_destroy(&prog);
+}
+
+/* Nested levels inside nodes (tests/platforms/nocontention-domains.xml: 2
+ * nodes of 2 sockets of 2 NUMA domains of 2 CCXs of 2 cores): each level's
+ * route (the memory bus and the link where two domains part), the domain
+ * each rank takes and the level of its messages, one message at each
+ * level against the closed form, the mapping level by level, and the
+ * levels in generated platforms. */
+static void test_nested_domains(void)
+{
+    const sc_platform_t *p = sc_test_platform("tests/platforms/nocontention-domains.xml");
+    if (!p)
+        return;
+    CU_ASSERT_EQUAL(p->nnodes, 2);
+    CU_ASSERT_EQUAL(p->total_cores, 32);
+    CU_ASSERT_EQUAL(p->nlevels, 5);
+    CU_ASSERT_EQUAL(sc_platform_node_levels(p), 3);
+    CU_ASSERT_EQUAL(sc_platform_domains(p), 8);
+    CU_ASSERT_EQUAL(sc_platform_domain_span(p, SC_DOMAIN_CCX), 1);
+    CU_ASSERT_EQUAL(sc_platform_domain_span(p, SC_DOMAIN_NUMA), 2);
+    CU_ASSERT_EQUAL(sc_platform_domain_span(p, SC_DOMAIN_SOCKET), 4);
+    CU_ASSERT_TRUE(p->uniform);
+    /* the memory bus (200 ns, 1 GB/s) and each level's slower link */
+    static const double latency[SC_NDOMAIN_KINDS] = {220e-9, 250e-9, 300e-9};
+    static const double bandwidth[SC_NDOMAIN_KINDS] = {800e6, 600e6, 400e6};
+    for (int d = 0; d < SC_NDOMAIN_KINDS; d++) {
+        const sc_level_t *lv = &p->between_domains[d];
+        CU_ASSERT_DOUBLE_EQUAL(lv->latency_s, latency[d], 1e-15);
+        CU_ASSERT_DOUBLE_EQUAL(lv->bandwidth_Bps, bandwidth[d], 1e-3);
+        CU_ASSERT_EQUAL(lv->eager_limit, 4096);
+        CU_ASSERT_EQUAL(sc_platform_domain_hier(p, (sc_domain_kind_t)d), d + 1);
+        CU_ASSERT_EQUAL(sc_platform_domain_kind(p, d + 1), d);
+    }
+
+    /* Block: rank r on node r / 16, CCX (r % 16) / 2 of it. */
+    int node_of[32], domain_of[32];
+    CU_ASSERT_EQUAL_FATAL(sc_place(p, 32, SC_PLACE_BLOCK, node_of), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_place_domains(p, 32, node_of, domain_of), SC_OK);
+    for (int r = 0; r < 32; r++)
+        CU_ASSERT_EQUAL(domain_of[r], r % 16 / 2);
+    sc_model_t model;
+    CU_ASSERT_EQUAL_FATAL(sc_model_init(&model, p, 32, node_of, domain_of, NULL, NULL, 8), SC_OK);
+    static const int pairs[][3] = {{0, 1, 0}, {0, 2, 1}, {0, 4, 2},   {0, 8, 3},   {0, 16, 4},
+                                   {2, 4, 2}, {6, 8, 3}, {10, 12, 2}, {12, 14, 1}, {15, 31, 4}};
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        int hier = pairs[i][2];
+        CU_ASSERT_EQUAL(sc_model_hier_level(&model, pairs[i][0], pairs[i][1]), hier);
+        CU_ASSERT_PTR_EQUAL(sc_model_level(&model, pairs[i][0], pairs[i][1]),
+                            sc_platform_level(p, hier));
+        CU_ASSERT_EQUAL(sc_model_level_id(&model, pairs[i][0], pairs[i][1]),
+                        hier < 4 ? SC_LEVEL_INTRA : SC_LEVEL_INTER);
+    }
+    CU_ASSERT_PTR_EQUAL(sc_platform_level(p, 2), &p->between_domains[SC_DOMAIN_NUMA]);
+    sc_model_destroy(&model);
+
+    /* One message to a rank at each level: eager ones cost o_s, the route's
+     * latency and (header + m) / its bandwidth, o_r; the model is exact,
+     * rendezvous included. */
+    static const int to[] = {1, 2, 4, 8, 16};
+    static const size_t sizes[] = {8, 3000, 100000};
+    for (int k = 0; k < 5; k++)
+        for (int s = 0; s < 3; s++) {
+            double sim, modeled;
+            one_send(p, 32, to[k], sizes[s], &sim, &modeled);
+            CU_ASSERT_DOUBLE_EQUAL(sim, modeled, 1e-9 * modeled);
+            const sc_level_t *lv = sc_platform_level(p, k);
+            if (sizes[s] > lv->eager_limit)
+                continue;
+            double closed = sc_level_send_overhead(lv, sizes[s]) + lv->latency_s +
+                            (double)(p->header_bytes + sizes[s]) / lv->bandwidth_Bps +
+                            sc_level_recv_overhead(lv, sizes[s]);
+            CU_ASSERT_DOUBLE_EQUAL(sim, closed, 1e-9 * closed);
+        }
+
+    /* A level's own flow factor (simcoll/numa/flow-factor): a message
+     * between NUMA domains moves at most at half the route's 600 MB/s;
+     * the other levels keep shared memory's (none here). */
+    char slow[SC_TEST_TEMP_LEN];
+    CU_ASSERT_FATAL(sc_test_temp_file(slow) == 0);
+    FILE *in = fopen(p->path, "r"), *out = fopen(slow, "w");
+    CU_ASSERT_FATAL(in && out);
+    char line[1024];
+    while (fgets(line, sizeof line, in)) {
+        fputs(line, out);
+        if (strstr(line, "simcoll/ccx"))
+            fputs("    <prop id=\"simcoll/numa/flow-factor\" value=\"0:0.5\"/>\n", out);
+    }
+    fclose(in);
+    CU_ASSERT_FATAL(fclose(out) == 0);
+    sc_platform_t halved;
+    CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", slow, &halved), SC_OK);
+    CU_ASSERT_EQUAL(halved.between_domains[SC_DOMAIN_NUMA].flow_factor.n, 1);
+    CU_ASSERT_EQUAL(halved.between_domains[SC_DOMAIN_CCX].flow_factor.n, 0);
+    for (int k = 1; k <= 3; k++) {
+        double sim, modeled, intact, ignored;
+        one_send(&halved, 32, to[k], 3000, &sim, &modeled);
+        one_send(p, 32, to[k], 3000, &intact, &ignored);
+        CU_ASSERT_DOUBLE_EQUAL(sim, modeled, 1e-9 * modeled);
+        const sc_level_t *lv = sc_platform_level(p, k);
+        double wire = 3040 / (k == 2 ? 300e6 : lv->bandwidth_Bps);
+        CU_ASSERT_DOUBLE_EQUAL(sim, 1e-6 + lv->latency_s + wire, 1e-9 * sim);
+        CU_ASSERT_TRUE(k == 2 ? sim > intact : sim == intact);
+    }
+    sc_platform_destroy(&halved);
+
+    /* The mapping goes level by level: on one node, Bruck's positions
+     * cross fewer CCXs than block and cyclic placements make them. */
+    sc_run_spec_t spec = {.plat = p,
+                          .algo = sc_algo_find("bruck-reorder"),
+                          .np = 16,
+                          .bytes = 64,
+                          .placement = SC_PLACE_BLOCK};
+    sc_graph_t graph = {0};
+    int pi[16];
+    double seconds, cut, total, top, mapped, placed[2];
+    CU_ASSERT_EQUAL_FATAL(sc_run_partition(&spec, &graph, SC_PARTITIONER_MULTILEVEL, pi, &seconds),
+                          SC_OK);
+    for (int c = 0; c < 2; c++) {
+        spec.placement = c ? SC_PLACE_CYCLIC : SC_PLACE_BLOCK;
+        CU_ASSERT_EQUAL(sc_run_cut(&spec, &graph, &cut, &total, &top, &placed[c]), SC_OK);
+    }
+    spec.placement = SC_PLACE_BLOCK;
+    spec.pi = pi;
+    CU_ASSERT_EQUAL(sc_run_cut(&spec, &graph, &cut, &total, &top, &mapped), SC_OK);
+    CU_ASSERT_TRUE(mapped <= placed[0] && mapped <= placed[1]);
+    CU_ASSERT_TRUE(mapped < total);
+    sc_graph_destroy(&graph);
+
+    /* Generated: core:2,ccx:2,numa:2,socket:2,node:2 is this cluster's
+     * shape; each level's link starts adding nothing to the memory bus,
+     * and --set adds to it. */
+    const sc_platform_t *g = sc_test_platform("platforms/ib4x.xml");
+    if (!g)
+        return;
+    sc_levels_t levels;
+    CU_ASSERT_EQUAL_FATAL(sc_levels_parse("core:2,ccx:2,numa:2,socket:2,node:2", &levels), SC_OK);
+    CU_ASSERT_EQUAL(levels.nodes, 2);
+    CU_ASSERT_STRING_EQUAL(levels.cores, "16");
+    for (int d = 0; d < SC_NDOMAIN_KINDS; d++)
+        CU_ASSERT_EQUAL(levels.domains[d], 2);
+    char path[SC_TEST_TEMP_LEN];
+    CU_ASSERT_FATAL(sc_test_temp_file(path) == 0);
+    char *sets[] = {"ccx.latency=20ns", "numa.latency=50ns", "socket.latency=100ns",
+                    "socket.bandwidth=0.5x"};
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform_smpi(g->path, NULL, NULL, levels.nodes, levels.cores,
+                                                    levels.domains, sets, 4, 0, path),
+                          SC_OK);
+    sc_platform_t gen;
+    CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
+    CU_ASSERT_EQUAL(gen.total_cores, 32);
+    CU_ASSERT_EQUAL(sc_platform_domains(&gen), 8);
+    CU_ASSERT_EQUAL(gen.nlevels, 5);
+    const sc_level_t *bus = &g->level[SC_LEVEL_INTRA];
+    static const double added[SC_NDOMAIN_KINDS] = {20e-9, 50e-9, 100e-9};
+    for (int d = 0; d < SC_NDOMAIN_KINDS; d++) {
+        CU_ASSERT_DOUBLE_EQUAL(gen.between_domains[d].latency_s, bus->latency_s + added[d], 1e-15);
+        CU_ASSERT_DOUBLE_EQUAL(gen.between_domains[d].bandwidth_Bps,
+                               (d == SC_DOMAIN_SOCKET ? 0.5 : 1) * bus->bandwidth_Bps, 1e-3);
+    }
+    sc_platform_destroy(&gen);
+    /* A level out of order, too many domains, a level's setting without it */
+    CU_ASSERT_EQUAL(sc_levels_parse("core:2,socket:2,numa:2,node:2", &levels), SC_ERR_INPUT);
+    CU_ASSERT_EQUAL(sc_levels_parse("ccx:8,numa:4,socket:4,node:2", &levels), SC_ERR_INPUT);
+    char *numa_set[] = {"numa.latency=50ns"};
+    CU_ASSERT_EQUAL(sc_generate_platform(g->path, NULL, NULL, 2, "4", 2, numa_set, 1, path),
+                    SC_ERR_INPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "--numa N"));
+}
+
 /* A platform calibrated for SMPI (tests/platforms/smpi-config.xml: its
  * network's settings in <config>) runs as the same platform with simcoll's
  * properties (smpi-props.xml) does, to the bit; written with
@@ -510,9 +696,10 @@ static void test_smpi_config(void)
     char path[SC_TEST_TEMP_LEN], again[SC_TEST_TEMP_LEN];
     CU_ASSERT_FATAL(sc_test_temp_file(path) == 0 && sc_test_temp_file(again) == 0);
     CU_ASSERT_EQUAL_FATAL(
-        sc_generate_platform_smpi(config->path, NULL, NULL, 3, NULL, 1, NULL, 0, 1, path), SC_OK);
+        sc_generate_platform_smpi(config->path, NULL, NULL, 3, NULL, NULL, NULL, 0, 1, path),
+        SC_OK);
     CU_ASSERT_EQUAL_FATAL(
-        sc_generate_platform_smpi(path, NULL, NULL, 3, NULL, 1, NULL, 0, 1, again), SC_OK);
+        sc_generate_platform_smpi(path, NULL, NULL, 3, NULL, NULL, NULL, 0, 1, again), SC_OK);
     sc_platform_t gen, gen2;
     CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
     CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", again, &gen2), SC_OK);
@@ -727,7 +914,7 @@ static void test_sockets(void)
         return;
     CU_ASSERT_EQUAL(p->nnodes, 4);
     CU_ASSERT_EQUAL(p->total_cores, 16);
-    CU_ASSERT_EQUAL(p->sockets, 2);
+    CU_ASSERT_EQUAL(p->domain_count[SC_DOMAIN_SOCKET], 2);
     CU_ASSERT_EQUAL(p->nlevels, 4);
     CU_ASSERT_TRUE(p->uniform);
     CU_ASSERT_STRING_EQUAL(p->nodes[1].name, "n1");
@@ -737,10 +924,11 @@ static void test_sockets(void)
      * limit; between nodes the two NIC links alone, as without sockets. */
     CU_ASSERT_DOUBLE_EQUAL(p->level[SC_LEVEL_INTRA].latency_s, 200e-9, 1e-15);
     CU_ASSERT_DOUBLE_EQUAL(p->level[SC_LEVEL_INTRA].bandwidth_Bps, 1e9, 1e-3);
-    CU_ASSERT_DOUBLE_EQUAL(p->between_sockets.latency_s, 200e-9, 1e-15);
-    CU_ASSERT_DOUBLE_EQUAL(p->between_sockets.bandwidth_Bps, 400e6, 1e-3);
-    CU_ASSERT_EQUAL(p->between_sockets.eager_limit, 4096);
-    CU_ASSERT_DOUBLE_EQUAL(sc_level_send_overhead(&p->between_sockets, 1), 1e-6, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(p->between_domains[SC_DOMAIN_SOCKET].latency_s, 200e-9, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(p->between_domains[SC_DOMAIN_SOCKET].bandwidth_Bps, 400e6, 1e-3);
+    CU_ASSERT_EQUAL(p->between_domains[SC_DOMAIN_SOCKET].eager_limit, 4096);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_send_overhead(&p->between_domains[SC_DOMAIN_SOCKET], 1), 1e-6,
+                           1e-15);
     CU_ASSERT_DOUBLE_EQUAL(p->level[SC_LEVEL_INTER].latency_s, 10e-6, 1e-15);
     CU_ASSERT_DOUBLE_EQUAL(p->level[SC_LEVEL_INTER].bandwidth_Bps, 100e6, 1e-3);
     /* between racks: the two NIC links (5 us each) and the uplinks */
@@ -748,28 +936,28 @@ static void test_sockets(void)
     CU_ASSERT_DOUBLE_EQUAL(p->between_groups[0].bandwidth_Bps, 40e6, 1e-3);
 
     /* A node's ranks take its cores in order, socket 0's first. */
-    int node_of[16], socket_of[16];
+    int node_of[16], domain_of[16];
     static const int block[16] = {0, 0, 1, 1, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, 1, 1};
     CU_ASSERT_EQUAL_FATAL(sc_place(p, 16, SC_PLACE_BLOCK, node_of), SC_OK);
-    CU_ASSERT_EQUAL_FATAL(sc_place_sockets(p, 16, node_of, socket_of), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_place_domains(p, 16, node_of, domain_of), SC_OK);
     for (int r = 0; r < 16; r++)
-        CU_ASSERT_EQUAL(socket_of[r], block[r]);
+        CU_ASSERT_EQUAL(domain_of[r], block[r]);
     sc_model_t model;
-    CU_ASSERT_EQUAL_FATAL(sc_model_init(&model, p, 16, node_of, socket_of, NULL, NULL, 8), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_model_init(&model, p, 16, node_of, domain_of, NULL, NULL, 8), SC_OK);
     CU_ASSERT_EQUAL(sc_model_hier_level(&model, 0, 1), 0);
     CU_ASSERT_EQUAL(sc_model_hier_level(&model, 0, 2), 1);
     CU_ASSERT_EQUAL(sc_model_hier_level(&model, 0, 4), 2);  /* n0 to n1, one rack */
     CU_ASSERT_EQUAL(sc_model_hier_level(&model, 0, 12), 3); /* n0 to n3, two racks */
     CU_ASSERT_EQUAL(sc_model_level_id(&model, 0, 2), SC_LEVEL_INTRA);
-    CU_ASSERT_PTR_EQUAL(sc_model_level(&model, 0, 2), &p->between_sockets);
+    CU_ASSERT_PTR_EQUAL(sc_model_level(&model, 0, 2), &p->between_domains[SC_DOMAIN_SOCKET]);
     CU_ASSERT_PTR_EQUAL(sc_model_level(&model, 0, 4), &p->level[SC_LEVEL_INTER]);
     sc_model_destroy(&model);
     /* cyclic: two ranks a node; n2 has one core a socket */
     static const int cyclic[8] = {0, 0, 0, 0, 0, 0, 1, 0};
     CU_ASSERT_EQUAL_FATAL(sc_place(p, 8, SC_PLACE_CYCLIC, node_of), SC_OK);
-    CU_ASSERT_EQUAL_FATAL(sc_place_sockets(p, 8, node_of, socket_of), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_place_domains(p, 8, node_of, domain_of), SC_OK);
     for (int r = 0; r < 8; r++)
-        CU_ASSERT_EQUAL(socket_of[r], cyclic[r]);
+        CU_ASSERT_EQUAL(domain_of[r], cyclic[r]);
 
     /* A ring on n0's 4 cores: of each step's 4 messages, 2 stay in a
      * socket and 2 cross to the other; the model is exact. */
@@ -792,22 +980,22 @@ static void test_sockets(void)
     CU_ASSERT_FATAL(sc_test_temp_file(path) == 0);
     sc_levels_t levels;
     CU_ASSERT_EQUAL_FATAL(sc_levels_parse("core:2,socket:3,node:2", &levels), SC_OK);
-    CU_ASSERT_EQUAL(levels.sockets, 3);
+    CU_ASSERT_EQUAL(levels.domains[SC_DOMAIN_SOCKET], 3);
     CU_ASSERT_EQUAL(levels.nodes, 2);
     CU_ASSERT_STRING_EQUAL(levels.cores, "6");
     CU_ASSERT_STRING_EQUAL(levels.topology, "");
     CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, NULL, levels.nodes, levels.cores,
-                                               levels.sockets, NULL, 0, path),
+                                               levels.domains[SC_DOMAIN_SOCKET], NULL, 0, path),
                           SC_OK);
     sc_platform_t gen;
     CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
-    CU_ASSERT_EQUAL(gen.sockets, 3);
+    CU_ASSERT_EQUAL(gen.domain_count[SC_DOMAIN_SOCKET], 3);
     CU_ASSERT_EQUAL(gen.total_cores, 12);
     CU_ASSERT_EQUAL(gen.nlevels, 3);
     CU_ASSERT_TRUE(gen.uniform);
-    CU_ASSERT_DOUBLE_EQUAL(gen.between_sockets.latency_s, g->level[SC_LEVEL_INTRA].latency_s,
-                           1e-15);
-    CU_ASSERT_DOUBLE_EQUAL(gen.between_sockets.bandwidth_Bps,
+    CU_ASSERT_DOUBLE_EQUAL(gen.between_domains[SC_DOMAIN_SOCKET].latency_s,
+                           g->level[SC_LEVEL_INTRA].latency_s, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(gen.between_domains[SC_DOMAIN_SOCKET].bandwidth_Bps,
                            g->level[SC_LEVEL_INTRA].bandwidth_Bps, 1e-3);
     CU_ASSERT_DOUBLE_EQUAL(gen.level[SC_LEVEL_INTER].latency_s,
                            g->level[SC_LEVEL_INTER].latency_s, 1e-15);
@@ -817,9 +1005,9 @@ static void test_sockets(void)
                           SC_OK);
     CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", path, &gen), SC_OK);
     CU_ASSERT_EQUAL(gen.nlevels, 4);
-    CU_ASSERT_DOUBLE_EQUAL(gen.between_sockets.latency_s,
+    CU_ASSERT_DOUBLE_EQUAL(gen.between_domains[SC_DOMAIN_SOCKET].latency_s,
                            g->level[SC_LEVEL_INTRA].latency_s + 100e-9, 1e-15);
-    CU_ASSERT_DOUBLE_EQUAL(gen.between_sockets.bandwidth_Bps,
+    CU_ASSERT_DOUBLE_EQUAL(gen.between_domains[SC_DOMAIN_SOCKET].bandwidth_Bps,
                            0.5 * g->level[SC_LEVEL_INTRA].bandwidth_Bps, 1e-3);
     sc_platform_destroy(&gen);
 
@@ -1181,7 +1369,8 @@ static void test_scaled_platforms(void)
 static void test_params_table(void)
 {
     const unsigned levels = SC_AT(SC_AT_INTRA) | SC_AT(SC_AT_INTER);
-    const unsigned links = levels | SC_AT(SC_AT_RACK) | SC_AT(SC_AT_SOCKET);
+    const unsigned domains = SC_AT(SC_AT_SOCKET) | SC_AT(SC_AT_NUMA) | SC_AT(SC_AT_CCX);
+    const unsigned links = levels | SC_AT(SC_AT_RACK) | domains;
     for (const sc_param_t *p = sc_params; p->name; p++) {
         CU_ASSERT_TRUE(p->at != 0 && p->doc && *p->doc);
         for (int at = 0; at < SC_NAT; at++)
@@ -1189,7 +1378,7 @@ static void test_params_table(void)
                 CU_ASSERT_PTR_EQUAL(sc_param_find(p->name, strlen(p->name), (sc_param_at_t)at), p);
         /* Only the properties' levels name their messages. */
         if (strstr(p->doc, "%s"))
-            CU_ASSERT_EQUAL(p->at & ~levels, 0);
+            CU_ASSERT_EQUAL(p->at & ~(levels | domains), 0);
         int piecewise = p->kind == SC_PARAM_PIECEWISE_TIME || p->kind == SC_PARAM_PIECEWISE_FACTOR;
         if (p->carrier != SC_CARRIER_PROP)
             CU_ASSERT_FALSE(piecewise || p->required || p->constant_of);
@@ -1207,16 +1396,18 @@ static void test_params_table(void)
                                                         : SC_IN_PLATFORM;
         CU_ASSERT_EQUAL(p->in, in);
     }
-    /* The properties: as many as before the table, in the files' order,
-     * each found by its id. */
+    /* The properties: as many as before the table, and the domains' flow
+     * factors, in the files' order, each found by its id. */
     sc_platform_prop_t props[SC_MAX_PLATFORM_PROPS];
     int n = sc_platform_props_list(props);
-    CU_ASSERT_EQUAL(n, 16);
+    CU_ASSERT_EQUAL(n, 19);
     CU_ASSERT_STRING_EQUAL(props[0].id, "simcoll/intra/send-overhead");
     CU_ASSERT_STRING_EQUAL(props[4].id, "simcoll/intra/latency-factor");
     CU_ASSERT_STRING_EQUAL(props[5].id, "simcoll/intra/flow-factor");
     CU_ASSERT_STRING_EQUAL(props[14].id, "simcoll/inter/gap");
-    CU_ASSERT_STRING_EQUAL(props[15].id, "simcoll/header-bytes");
+    CU_ASSERT_STRING_EQUAL(props[15].id, "simcoll/socket/flow-factor");
+    CU_ASSERT_STRING_EQUAL(props[17].id, "simcoll/ccx/flow-factor");
+    CU_ASSERT_STRING_EQUAL(props[18].id, "simcoll/header-bytes");
     for (int i = 0; i < n; i++)
         CU_ASSERT_EQUAL(sc_platform_prop_index(props[i].id), i);
     CU_ASSERT_EQUAL(sc_platform_prop_index("simcoll/intra/gap"), -1);
@@ -1237,6 +1428,7 @@ void sc_suite_platform(void)
     CU_add_test(s, "levels of a topology's messages", test_topology_levels);
     CU_add_test(s, "racks and their uplinks", test_racks);
     CU_add_test(s, "nodes of sockets", test_sockets);
+    CU_add_test(s, "nested levels inside nodes", test_nested_domains);
     CU_add_test(s, "a topology's nodes in name order", test_topology_file_order);
     CU_add_test(s, "shipped platforms", test_shipped_platforms);
     CU_add_test(s, "shipped platforms fitted to excalibur-tests",

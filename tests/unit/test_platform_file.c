@@ -430,7 +430,7 @@ static void test_sockets(void)
     sc_platform_t plat;
     char *xml = sockets_variant(NULL, NULL);
     CU_ASSERT_EQUAL(check_keep(xml, &plat), SC_OK);
-    CU_ASSERT_EQUAL(plat.sockets, 2);
+    CU_ASSERT_EQUAL(plat.domain_count[SC_DOMAIN_SOCKET], 2);
     CU_ASSERT_EQUAL(plat.nlevels, 3); /* socket, node, cluster */
     CU_ASSERT_EQUAL(plat.ngroupings, 0); /* one rack is no level */
     sc_platform_destroy(&plat);
@@ -439,7 +439,7 @@ static void test_sockets(void)
         {"simcoll/sockets\" value=\"2", "simcoll/sockets\" value=\"3",
          "<host id=\"node-0\"> has 8 cores, which 3 sockets (simcoll/sockets) cannot share evenly"},
         {"simcoll/sockets\" value=\"2", "simcoll/sockets\" value=\"2x",
-         "simcoll/sockets '2x' is not a whole number of sockets a node in 1..64"},
+         "simcoll/sockets '2x' is not a whole number of sockets in 1..64"},
         {"simcoll/sockets\" value=\"2", "simcoll/sockets\" value=\"0",
          "simcoll/sockets '0' is not a whole number"},
         {"<link id=\"socket\"", "<link id=\"sockets\"", "needs <link id=\"socket\">"},
@@ -449,8 +449,28 @@ static void test_sockets(void)
          "is set twice"},
         {"<link id=\"socket\"",
          "<link id=\"a_sockets\" bandwidth=\"1GBps\"/>\n    <link id=\"socket\"",
-         "names each node's link between its sockets NODE_sockets"},
+         "names the links between them PARENT_sockets, PARENT_numas and PARENT_ccxs"},
         {"<link_ctn id=\"node-1_membus\"/>", "<link_ctn id=\"socket\"/>", "\"socket\""},
+        /* NUMA domains and CCXs: the same rules, and their product */
+        {"simcoll/sockets\" value=\"2",
+         "simcoll/sockets\" value=\"2\"/>\n    <prop id=\"simcoll/numa\" value=\"2",
+         "a zone with simcoll/numa needs <link id=\"numa\">"},
+        {"simcoll/sockets\" value=\"2",
+         "simcoll/sockets\" value=\"2\"/>\n    <prop id=\"simcoll/numa\" value=\"3\"/>\n"
+         "    <link id=\"numa\" bandwidth=\"10GBps\"/>\n    <prop id=\"x\" value=\"2",
+         "has 8 cores, which 6 NUMA domains (simcoll/sockets x simcoll/numa) cannot share evenly"},
+        {"simcoll/sockets\" value=\"2",
+         "simcoll/sockets\" value=\"64\"/>\n    <prop id=\"simcoll/ccx\" value=\"2",
+         "simcoll/ccx '2': 128 smallest domains a node, more than 64"},
+        {"    <prop id=\"simcoll/sockets\"",
+         "    <prop id=\"simcoll/ccx/flow-factor\" value=\"0:0.5\"/>\n    <prop "
+         "id=\"simcoll/sockets\"",
+         "<prop id=\"simcoll/ccx/flow-factor\">: the nodes have no CCXs (simcoll/ccx above 1 gives "
+         "them)"},
+        {"    <prop id=\"simcoll/sockets\"",
+         "    <prop id=\"simcoll/socket/flow-factor\" value=\"0:2\"/>\n    <prop "
+         "id=\"simcoll/sockets\"",
+         "simcoll/socket/flow-factor"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         xml = sockets_variant(bad[i].from, bad[i].to);
