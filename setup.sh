@@ -1,13 +1,23 @@
 #!/bin/sh
 # Installs what simcoll needs on Debian 12, builds and installs it, and runs
 # the main job on a shipped platform.
-# Extra arguments go to cmake (e.g. -DSIMCOLL_WERROR=ON).
+# Extra arguments go to cmake (e.g. -DSIMCOLL_WERROR=ON). With
+# -DSIMCOLL_SIMGRID=bundled (or SIMCOLL_SIMGRID=bundled in the environment)
+# simcoll runs on SimGrid 4.1, built from third_party/simgrid once into
+# SIMCOLL_SIMGRID_CACHE (~/.cache/simcoll) and reused (cmake/simgrid.cmake);
+# without, on Debian's SimGrid 3.32.
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
 cd "$(dirname "$0")"
 
 # libscotch-dev and libmetis-dev are optional (--partitioner scotch|metis).
 packages="gcc g++ make cmake pkg-config libsimgrid-dev libigraph-dev libcunit1-dev libxml2-dev libjemalloc-dev help2man gnuplot-nox pajeng perl openmpi-bin libopenmpi-dev libscotch-dev libmetis-dev"
+simgrid=${SIMCOLL_SIMGRID:-system}
+for arg in "$@"; do
+    case $arg in -DSIMCOLL_SIMGRID=*) simgrid=${arg#-DSIMCOLL_SIMGRID=} ;; esac
+done
+# SimGrid's own build needs Boost's headers (Debian's SimGrid brings them too).
+[ "$simgrid" = bundled ] && packages="$packages libboost-dev"
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo=sudo
 missing=""
@@ -23,7 +33,7 @@ fi
 # Installed under PREFIX (default /usr/local as root, ~/.local otherwise):
 # simcoll in PREFIX/bin, the shipped platforms where it finds them by name.
 if [ "$(id -u)" -eq 0 ]; then prefix=${PREFIX:-/usr/local}; else prefix=${PREFIX:-$HOME/.local}; fi
-cmake -S . -B build -DCMAKE_INSTALL_PREFIX="$prefix" "$@"
+cmake -S . -B build -DCMAKE_INSTALL_PREFIX="$prefix" -DSIMCOLL_SIMGRID="$simgrid" "$@"
 cmake --build build -j "$(nproc)"
 cmake --install build >/dev/null
 echo "installed $prefix/bin/simcoll"

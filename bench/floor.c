@@ -17,6 +17,7 @@
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/mailbox.h>
+#include <simgrid/version.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +42,14 @@ static void rank_main(int argc, char **argv)
             sg_mailbox_get_async(inbox[me], &got),
             sg_mailbox_put_async(inbox[(me - k + np) % np], &token, bytes),
         };
+#if SIMGRID_VERSION >= 40100
+        /* 4.1 removed sg_comm_wait_all; its activity sets wait for each
+         * activity in turn, as this does. */
+        sg_comm_wait(comms[0]);
+        sg_comm_wait(comms[1]);
+#else
         sg_comm_wait_all(comms, 2);
+#endif
     }
 }
 

@@ -22,6 +22,10 @@
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/mailbox.h>
+#include <simgrid/version.h>
+#if SIMGRID_VERSION >= 40100
+#include <simgrid/activity_set.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +42,29 @@ typedef struct {
     int rank, k;
     int pending; /* communications of the current step not done */
 } rank_state_t;
+
+/* As 3.32's sg_comm_wait_any, which 4.1 removed: the index of the one of
+ * comms[0..m) that completed (released), the others still the caller's; -1
+ * if a communication failed. 4.1's set of activities returns the activity,
+ * not its index. */
+static ssize_t wait_any(sg_comm_t *comms, size_t m)
+{
+#if SIMGRID_VERSION >= 40100
+    sg_activity_set_t set = sg_activity_set_init();
+    for (size_t j = 0; j < m; j++)
+        sg_activity_set_push(set, (sg_activity_t)comms[j]);
+    sg_activity_t done = sg_activity_set_wait_any(set);
+    sg_activity_set_delete(set);
+    for (size_t j = 0; j < m; j++)
+        if ((sg_activity_t)comms[j] == done) {
+            sg_activity_unref(done);
+            return (ssize_t)j;
+        }
+    return -1;
+#else
+    return sg_comm_wait_any(comms, m);
+#endif
+}
 
 /* Starts the step of distance rs->k of rank rs->rank: its get and its put,
  * written to comms[2i], comms[2i + 1]. */
@@ -80,7 +107,7 @@ static void node_main(int argc, char **argv)
                 waitset[m] = comms[c];
                 slot[m++] = c;
             }
-        ssize_t done = sg_comm_wait_any(waitset, m);
+        ssize_t done = wait_any(waitset, m);
         if (done < 0) {
             fprintf(stderr, "bench_floor_grouped: a communication failed\n");
             exit(1);

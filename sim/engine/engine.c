@@ -23,6 +23,7 @@
 #include "child.h"
 #include "sim/io/files.h"
 #include "sim/io/platform_file.h"
+#include "sim/replay/s4u_calls.h"
 #include "topology_build.h"
 
 #ifndef SC_ACTOR_STACK_KIB
@@ -167,6 +168,35 @@ sg_host_t *sc_engine_hosts_in_order(size_t *count)
     return hosts;
 }
 
+void sc_engine_route(sg_host_t a, sg_host_t b, xbt_dynar_t links)
+{
+#if SC_SIMGRID_AT_LEAST(4, 1)
+    int n = 0;
+    const_sg_link_t *route = sg_host_get_route_links(a, b, &n);
+    for (int i = 0; i < n; i++) {
+        /* The links are the platform's, which simcoll marks (scale.c). */
+        sg_link_t link = (sg_link_t)route[i];
+        xbt_dynar_push_as(links, sg_link_t, link);
+    }
+    free(route);
+#else
+    sg_host_get_route(a, b, links);
+#endif
+}
+
+sg_netzone_t sc_engine_zone(void)
+{
+    sg_netzone_t root = sg_zone_get_root();
+#if SC_SIMGRID_AT_LEAST(4, 0)
+    int n = 0;
+    sg_netzone_t *children = sg_zone_get_childs(root, &n);
+    if (n == 1 && !strcmp(sg_zone_get_name(root), "_world_"))
+        root = children[0];
+    free(children);
+#endif
+    return root;
+}
+
 /* The links of the route from a to b (caller frees the dynar). */
 static xbt_dynar_t route_links(sg_host_t a, sg_host_t b)
 {
@@ -174,7 +204,7 @@ static xbt_dynar_t route_links(sg_host_t a, sg_host_t b)
                   "a <host_link> and a loopback <route>?)",
                   sg_host_get_name(a), sg_host_get_name(b));
     xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
-    sg_host_get_route(a, b, links);
+    sc_engine_route(a, b, links);
     return links;
 }
 
@@ -393,7 +423,7 @@ static void describe_domain_routes(sc_platform_t *plat)
 
 static sc_err_t describe_platform(const source_t *src, sc_platform_t *plat)
 {
-    const char *zone = sg_zone_get_name(sg_zone_get_root()), *path = src->path;
+    const char *zone = sg_zone_get_name(sc_engine_zone()), *path = src->path;
     plat->path = strdup(path);
     plat->name = strdup(zone);
     size_t count = sg_host_count();

@@ -16,6 +16,7 @@
 #include "common/sc_units.h"
 #include "sim/engine/child.h"
 #include "sim/engine/engine.h"
+#include "sim/engine/engine_hosts.h"
 #include "sim/io/files.h"
 #include "sim/io/platform_file.h"
 #include "sim/io/platform_props.h"
@@ -122,8 +123,8 @@ static sc_err_t read_template(void *arg, sc_wire_t *out)
     template_t t = {.speed_flops = sg_host_get_speed(a), .cores = sg_host_core_count(a)};
     xbt_dynar_t loop = xbt_dynar_new(sizeof(sg_link_t), NULL);
     xbt_dynar_t net = xbt_dynar_new(sizeof(sg_link_t), NULL);
-    sg_host_get_route(a, a, loop);
-    sg_host_get_route(a, b, net);
+    sc_engine_route(a, a, loop);
+    sc_engine_route(a, b, net);
     sc_err_t err = SC_OK;
     if (xbt_dynar_length(loop) != 1 || xbt_dynar_length(net) != 2) {
         err = sc_error(SC_ERR_INPUT,
@@ -141,7 +142,7 @@ static sc_err_t read_template(void *arg, sc_wire_t *out)
         sc_platform_prop_t props[SC_MAX_PLATFORM_PROPS];
         int nprops = sc_platform_props_list(props);
         for (int i = 0; i < nprops; i++) {
-            const char *value = sg_zone_get_property_value(sg_zone_get_root(), props[i].id);
+            const char *value = sg_zone_get_property_value(sc_engine_zone(), props[i].id);
             sc_wire_put_int(out, value != NULL); /* optional ones may be absent */
             if (value)
                 sc_wire_put_str(out, value);

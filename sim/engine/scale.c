@@ -22,7 +22,7 @@ static int level_of(sg_link_t link)
 static void mark_route(sg_host_t a, sg_host_t b, int level)
 {
     xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
-    sg_host_get_route(a, b, links);
+    sc_engine_route(a, b, links);
     for (unsigned i = 0; i < xbt_dynar_length(links); i++) {
         sg_link_t link = xbt_dynar_get_as(links, i, sg_link_t);
         int seen = level_of(link);

@@ -15,6 +15,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <simgrid/s4u.hpp>
+#include <simgrid/version.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -29,10 +30,54 @@ extern "C" {
 }
 #include "sim/io/topology.h"
 
+/* SimGrid 4.1 (SIMCOLL_SIMGRID=bundled) deprecates the zone builders this
+ * file calls (create_host, create_link, create_router, add_route between
+ * netpoints with gateways, the cluster builders) for NetZone::add_* and
+ * set_gateway. Those that 4.1 still runs as 3.32 did stay, warnings off
+ * here; those it does not are the helpers below, one per SimGrid. simcoll
+ * builds on 3.32 and 4.1 alike until 3.32 goes (issue 32). */
+#if SIMGRID_VERSION >= 40100
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+
 namespace sg4 = simgrid::s4u;
 
 namespace
 {
+
+/* A star (or full) zone in `parent`, or the platform's own zone when parent
+ * is null. SimGrid 3.32 makes the first zone without a parent the root;
+ * 4.x puts every platform under an implicit root zone (_world_), and a zone
+ * outside it has no network or CPU models: 4.1 then refuses its links. */
+sg4::NetZone *new_zone(bool star, const std::string &name, sg4::NetZone *parent)
+{
+#if SIMGRID_VERSION >= 40100
+    if (!parent)
+        parent = sg4::Engine::get_instance()->get_netzone_root();
+    return star ? parent->add_netzone_star(name) : parent->add_netzone_full(name);
+#else
+    sg4::NetZone *zone = star ? sg4::create_star_zone(name) : sg4::create_full_zone(name);
+    return parent ? zone->set_parent(parent) : zone;
+#endif
+}
+
+/* Whether a rack's switch needs a zone of its own when nodes have domains
+ * (build_racks): SimGrid 3.32 routes from a domain's host to a router of the rack
+ * zone without the node's NIC link. 4.1 gets that route right, zone by zone
+ * down from the router's, and so fails on a router in a zone of its own
+ * (it asks that zone for a route to the node). */
+constexpr bool switch_zone_needed = SIMGRID_VERSION < 40100;
+
+/* Where SimGrid's own topologies (torus, fat tree, dragonfly) go: for 3.32
+ * nowhere (they are the root), for 4.1 in its root zone (new_zone). */
+sg4::NetZone *cluster_parent()
+{
+#if SIMGRID_VERSION >= 40100
+    return sg4::Engine::get_instance()->get_netzone_root();
+#else
+    return nullptr;
+#endif
+}
 
 struct link_spec {
     double bandwidth = 0, latency = 0;
@@ -138,7 +183,7 @@ void add_node(sg4::NetZone *z, const node_spec &spec, const domains_spec &domain
                      {make_link(z, spec.membus, bus)}, false);
         return;
     }
-    sg4::NetZone *node = sg4::create_full_zone(spec.name)->set_parent(z);
+    sg4::NetZone *node = new_zone(false, spec.name, z);
     simgrid::kernel::routing::NetPoint *router = node->create_router(spec.name + "_router");
     sg4::LinkInRoute nic_link = make_link(node, spec.name + "_nic", nic);
     sg4::LinkInRoute bus_link = make_link(node, spec.membus, bus);
@@ -199,7 +244,7 @@ void build_racks(const std::string &zone_id, const sc_topology_t &t, const domai
                  const std::vector<node_spec> &nodes, const std::map<std::string, link_spec> &links,
                  const std::vector<std::pair<std::string, std::string>> &props)
 {
-    sg4::NetZone *core = sg4::create_star_zone(zone_id);
+    sg4::NetZone *core = new_zone(true, zone_id, nullptr);
     for (const auto &[id, value] : props)
         core->set_property(id, value);
     if (t.racks == 1) {
@@ -211,18 +256,19 @@ void build_racks(const std::string &zone_id, const sc_topology_t &t, const domai
     const link_spec &uplink = links.at("uplink");
     for (unsigned r = 0; r < t.racks; r++) {
         std::string rack_id = zone_id + "-rack-" + std::to_string(r);
-        sg4::NetZone *rack = sg4::create_star_zone(rack_id)->set_parent(core);
+        sg4::NetZone *rack = new_zone(true, rack_id, core);
         /* With domains a host is two zones below its rack, and SimGrid 3.32
          * routes from it to a router of the rack zone itself without the
          * node's NIC link (it takes the rack as the common zone of both and
          * finds no local route in it): the switch is then a zone of its own
-         * in the rack, ZONE-rack-R-switch. */
+         * in the rack, ZONE-rack-R-switch (not in 4.1: switch_zone_needed). */
+        bool own_zone = domains.total() > 1 && switch_zone_needed;
         sg4::NetZone *switch_zone = rack;
-        if (domains.total() > 1)
-            switch_zone = sg4::create_star_zone(rack_id + "-switch")->set_parent(rack);
+        if (own_zone)
+            switch_zone = new_zone(true, rack_id + "-switch", rack);
         simgrid::kernel::routing::NetPoint *rack_switch =
             switch_zone->create_router(rack_id + "_switch");
-        if (domains.total() > 1) {
+        if (own_zone) {
             switch_zone->seal();
             rack->add_route(switch_zone->get_netpoint(), nullptr, rack_switch, nullptr, {}, true);
         }
@@ -303,13 +349,19 @@ extern "C" void sc_engine_build_topology(const char *xml, size_t len)
 
     /* SimGrid numbers a topology's nodes 0, 1, ...: node i is simcoll's
      * (node-i in generated platforms). */
-    auto netpoint = [&nodes](sg4::NetZone *z, const std::vector<unsigned long> &,
-                             unsigned long id) {
+    auto host = [&nodes](sg4::NetZone *z, const std::vector<unsigned long> &, unsigned long id) {
         const node_spec &spec = nodes.at(id);
-        sg4::Host *host = z->create_host(spec.name, spec.speed)->set_core_count(spec.cores)->seal();
-        return std::make_pair(host->get_netpoint(),
+        return z->create_host(spec.name, spec.speed)->set_core_count(spec.cores)->seal();
+    };
+#if SIMGRID_VERSION < 40100
+    /* 3.32's builders take the node's netpoint (and gateway); 4.1's ignore
+     * that callback and take the host. */
+    auto netpoint = [&host](sg4::NetZone *z, const std::vector<unsigned long> &coord,
+                            unsigned long id) {
+        return std::make_pair(host(z, coord, id)->get_netpoint(),
                               static_cast<simgrid::kernel::routing::NetPoint *>(nullptr));
     };
+#endif
     auto loopback = [&nodes, &links](sg4::NetZone *z, const std::vector<unsigned long> &,
                                      unsigned long id) {
         const node_spec &spec = nodes.at(id);
@@ -319,25 +371,29 @@ extern "C" void sc_engine_build_topology(const char *xml, size_t len)
             ->set_sharing_policy(bus.policy)
             ->seal();
     };
+#if SIMGRID_VERSION >= 40100
+    sg4::ClusterCallbacks callbacks(host, loopback, {});
+#else
     sg4::ClusterCallbacks callbacks(netpoint, loopback, {});
+#endif
     sg4::NetZone *built = nullptr;
     switch (t.kind) {
     case SC_TOPO_TORUS:
-        built = sg4::create_torus_zone(zone_id, nullptr,
+        built = sg4::create_torus_zone(zone_id, cluster_parent(),
                                        std::vector<unsigned long>(t.dims, t.dims + t.ndims),
                                        callbacks, net.bandwidth, net.latency, net.policy);
         break;
     case SC_TOPO_FAT_TREE: {
         std::vector<unsigned int> down(t.down, t.down + t.levels), up(t.up, t.up + t.levels),
             count(t.links, t.links + t.levels);
-        built = sg4::create_fatTree_zone(zone_id, nullptr,
+        built = sg4::create_fatTree_zone(zone_id, cluster_parent(),
                                          sg4::FatTreeParams(t.levels, down, up, count), callbacks,
                                          net.bandwidth, net.latency, net.policy);
         break;
     }
     case SC_TOPO_DRAGONFLY:
         built = sg4::create_dragonfly_zone(
-            zone_id, nullptr,
+            zone_id, cluster_parent(),
             sg4::DragonflyParams({t.groups[0], t.groups[1]}, {t.chassis[0], t.chassis[1]},
                                  {t.routers[0], t.routers[1]}, t.nodes_per_router),
             callbacks, net.bandwidth, net.latency, net.policy);

@@ -595,7 +595,7 @@ static void wait_one(rank_t *rk)
     /* drain has handed on all that was ready: the first held is later. */
     ssize_t idx = rk->held.head ? sc_comm_wait_any_for(rk->waitset, n,
                                                        rk->held.head->ready - simgrid_get_clock())
-                                : sg_comm_wait_any(rk->waitset, n);
+                                : sc_comm_wait_any(rk->waitset, n);
     rk->waiting = 0;
     if (idx < 0 && rk->held.head)
         return; /* timed out: the first held is ready */

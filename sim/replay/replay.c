@@ -607,7 +607,7 @@ static int wait_some(node_t *nd, double timeout)
     if (n == 0)
         return 0;
     nd->waiting = 1;
-    ssize_t idx = timeout < 0 ? sg_comm_wait_any(set, (size_t)n)
+    ssize_t idx = timeout < 0 ? sc_comm_wait_any(set, (size_t)n)
                               : sc_comm_wait_any_for(set, (size_t)n, timeout);
     nd->waiting = 0;
     if (idx < 0)

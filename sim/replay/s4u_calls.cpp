@@ -9,11 +9,21 @@
  * them uses freed memory. The replay waits with a timeout at every busy
  * rank's next free time, so this is the same call with the references
  * kept. It is C++ because SimGrid's C API cannot take a reference.
+ *
+ * SimGrid 4.1 has neither Comm::wait_any_for nor sg_comm_wait_any: a set
+ * of activities (s4u::ActivitySet) waits for any of its own, and hands the
+ * one that completed back rather than its index. Both waits below are the
+ * same call as 3.32's on a set made for the call, with the same references
+ * kept and released.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "s4u_calls.h"
 
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
+#if SC_SIMGRID_AT_LEAST(4, 1)
+#include <simgrid/Exception.hpp>
+#include <simgrid/s4u/ActivitySet.hpp>
+#endif
 
 #include <vector>
 
@@ -28,6 +38,31 @@ sg_comm_t sc_mailbox_put_async(sg_mailbox_t mailbox, void *payload, long bytes, 
     return comm.get();
 }
 
+#if SC_SIMGRID_AT_LEAST(4, 1)
+ssize_t sc_comm_wait_any_for(sg_comm_t *comms, size_t count, double timeout)
+{
+    simgrid::s4u::ActivitySet set; /* holds references of its own */
+    for (size_t i = 0; i < count; i++)
+        set.push(comms[i]);
+    simgrid::s4u::ActivityPtr done;
+    try {
+        done = set.wait_any_for(timeout);
+    } catch (const simgrid::TimeoutException &) {
+        return -1;
+    }
+    for (size_t i = 0; i < count; i++)
+        if (comms[i] == done.get()) {
+            comms[i]->unref(); /* the caller's, as 3.32's wait released it */
+            return static_cast<ssize_t>(i);
+        }
+    return -1; /* not reached: the set holds only these */
+}
+
+ssize_t sc_comm_wait_any(sg_comm_t *comms, size_t count)
+{
+    return sc_comm_wait_any_for(comms, count, -1);
+}
+#else
 ssize_t sc_comm_wait_any_for(sg_comm_t *comms, size_t count, double timeout)
 {
     std::vector<simgrid::s4u::CommPtr> waited;
@@ -40,6 +75,12 @@ ssize_t sc_comm_wait_any_for(sg_comm_t *comms, size_t count, double timeout)
             waited[i]->add_ref(); /* given back to the caller */
     return pos;
 }
+
+ssize_t sc_comm_wait_any(sg_comm_t *comms, size_t count)
+{
+    return sg_comm_wait_any(comms, count);
+}
+#endif
 
 /* sg_comm_test releases a completed communication at once, and with it
  * the time it completed: read first. */

@@ -1,13 +1,22 @@
 /* What SimGrid 3.32's C API does not offer: a send with a rate of its own,
  * a wait for any of several communications with a timeout, and a test
- * that says when the communication completed. Both engines use them.
+ * that says when the communication completed; and the wait for any of
+ * several communications that SimGrid 4.1 removed (its activity sets
+ * replace it). Both engines use them, on either SimGrid (SIMCOLL_SIMGRID,
+ * cmake/simgrid.cmake).
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #ifndef SC_S4U_CALLS_H
 #define SC_S4U_CALLS_H
 
 #include <simgrid/comm.h>
 #include <simgrid/mailbox.h>
+#include <simgrid/version.h>
 #include <sys/types.h>
+
+/* Whether the SimGrid compiled against is MAJOR.MINOR or later: simcoll is
+ * tested on 3.32 (Debian 12's) and 4.1 (the bundled one). */
+#define SC_SIMGRID_AT_LEAST(major, minor) \
+    (SIMGRID_VERSION >= 100UL * (100UL * (major) + (minor)))
 
 #ifdef __cplusplus
 extern "C" {
@@ -22,6 +31,10 @@ sg_comm_t sc_mailbox_put_async(sg_mailbox_t mailbox, void *payload, long bytes, 
  * (released, as SimGrid's C calls release what they return), or -1 after
  * `timeout` seconds, when every communication stays the caller's. */
 ssize_t sc_comm_wait_any_for(sg_comm_t *comms, size_t count, double timeout);
+
+/* As sg_comm_wait_any (3.32): the index of a communication that completed,
+ * released; the others stay the caller's. */
+ssize_t sc_comm_wait_any(sg_comm_t *comms, size_t count);
 
 /* As sg_comm_test: 1 if the communication has completed (and it is
  * released), then *finish is the simulated time it did, earlier than now

@@ -15,7 +15,8 @@ trap 'rm -rf "$work"' EXIT INT TERM
 # Wall-clock seconds vary from run to run: the partitioner's time (the
 # table's note "partitioned in", CSV's partition_wall_time_s, JSON's and map's), and a
 # sweep's progress; and the hash of paths that ends a sweep's platform's name.
-# Runs of spaces are made one, since a table's columns
+# The simcoll run is SIMCOLL in outputs (a sweep's jobs name it), whichever
+# build it is (build/, build-41/ ...). Runs of spaces are made one, since a table's columns
 # are as wide as their widest value.
 mask() {
     sed -E -e 's/  +/ /g' \
@@ -54,7 +55,7 @@ grep -v '^#' "$src/tests/golden/corpus.txt" | grep . | while read -r name args; 
             *) mask <"$dir/$f" ;;
             esac
         done
-    } | sed "s|$src|SRC|g; s|$work|WORK|g" >"$work/$name.out"
+    } | sed "s|$simcoll|SIMCOLL|g; s|$src|SRC|g; s|$work|WORK|g" >"$work/$name.out"
     if [ "$record" = --record ]; then
         cp "$work/$name.out" "$expected/$name.out"
     elif ! cmp -s "$expected/$name.out" "$work/$name.out"; then
