@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csr.h"
+
 #ifdef SIMCOLL_HAVE_SCOTCH
 #include <scotch.h>
 #endif
@@ -66,58 +68,6 @@ const char *sc_partitioners_available(void)
                 strcat(list, sc_partitioner_name((sc_partitioner_t)how));
             }
     return list;
-}
-
-/* The graph in compressed adjacency form, each edge at both ends, with its
- * weight in bytes. */
-typedef struct {
-    int n, nadj;
-    int *xadj, *adj;
-    double *w;
-} adjacency_t;
-
-static void adjacency_free(adjacency_t *c)
-{
-    free(c->xadj);
-    free(c->adj);
-    free(c->w);
-    memset(c, 0, sizeof *c);
-}
-
-static sc_err_t adjacency_of(const sc_graph_t *graph, adjacency_t *c)
-{
-    const igraph_t *g = &graph->graph;
-    igraph_integer_t m = igraph_ecount(g);
-    int n = graph->size;
-    if (m > INT_MAX / 2)
-        return sc_error(SC_ERR_RUN, "partition: a graph of %lld edges is too large",
-                        (long long)m);
-    *c = (adjacency_t){n, (int)(2 * m), calloc((size_t)n + 1, sizeof(int)),
-                       malloc((size_t)(2 * m + 1) * sizeof(int)),
-                       malloc((size_t)(2 * m + 1) * sizeof(double))};
-    int *fill = malloc(((size_t)n + 1) * sizeof *fill);
-    if (!c->xadj || !c->adj || !c->w || !fill) {
-        free(fill);
-        adjacency_free(c);
-        return sc_error(SC_ERR_RUN, "out of memory for a graph of %d vertices", n);
-    }
-    for (igraph_integer_t e = 0; e < m; e++) {
-        c->xadj[IGRAPH_FROM(g, e) + 1]++;
-        c->xadj[IGRAPH_TO(g, e) + 1]++;
-    }
-    for (int v = 0; v < n; v++)
-        c->xadj[v + 1] += c->xadj[v];
-    memcpy(fill, c->xadj, ((size_t)n + 1) * sizeof *fill);
-    for (igraph_integer_t e = 0; e < m; e++) {
-        int a = (int)IGRAPH_FROM(g, e), b = (int)IGRAPH_TO(g, e);
-        double we = VECTOR(graph->weight)[e];
-        c->adj[fill[a]] = b;
-        c->w[fill[a]++] = we;
-        c->adj[fill[b]] = a;
-        c->w[fill[b]++] = we;
-    }
-    free(fill);
-    return SC_OK;
 }
 
 /* ---- Making the sizes exact ------------------------------------------ */
@@ -180,7 +130,7 @@ static move_t heap_pop(heap_t *h)
 }
 
 typedef struct {
-    const adjacency_t *c;
+    const sc_csr_t *c;
     int nparts;
     const int *capacity;
     int *part, *size;
@@ -194,13 +144,13 @@ typedef struct {
  * the first part with room if it is connected to none. */
 static double best_move(repair_t *r, int v, int *to)
 {
-    const adjacency_t *c = r->c;
+    const sc_csr_t *c = r->c;
     int ntouched = 0, a = r->part[v];
     for (int k = c->xadj[v]; k < c->xadj[v + 1]; k++) {
         int b = r->part[c->adj[k]];
         if (r->conn[b] == 0)
             r->touched[ntouched++] = b;
-        r->conn[b] += c->w[k];
+        r->conn[b] += c->ew[k];
     }
     int best = -1;
     for (int t = 0; t < ntouched; t++) {
@@ -231,7 +181,7 @@ static int over(const repair_t *r, int v)
  * neighbours or the parts with room changed) goes back with the new one;
  * a vertex whose neighbour moves is pushed again, as its loss may have
  * fallen. So each move made is the least loss of all. */
-static sc_err_t make_exact(const adjacency_t *c, int nparts, const int *capacity, int *part)
+static sc_err_t make_exact(const sc_csr_t *c, int nparts, const int *capacity, int *part)
 {
     repair_t r = {c, nparts, capacity, part, calloc((size_t)nparts, sizeof(int)),
                   calloc((size_t)nparts, sizeof(double)), malloc((size_t)nparts * sizeof(int)), 0};
@@ -273,11 +223,11 @@ static sc_err_t make_exact(const adjacency_t *c, int nparts, const int *capacity
 sc_err_t sc_partition_make_exact(const sc_graph_t *graph, int nparts, const int *capacity,
                                  int *part)
 {
-    adjacency_t c;
-    sc_err_t err = adjacency_of(graph, &c);
+    sc_csr_t c;
+    sc_err_t err = sc_csr_from_igraph(&graph->graph, &graph->weight, &c);
     if (!err)
         err = make_exact(&c, nparts, capacity, part);
-    adjacency_free(&c);
+    sc_csr_free(&c);
     return err;
 }
 
@@ -292,13 +242,13 @@ sc_err_t sc_partition_make_exact(const sc_graph_t *graph, int nparts, const int 
  * otherwise all are scaled so that the sum does, each rounded and at least
  * 1 (an edge of a few bytes still counts). The scale changes no ratio but
  * by rounding. `largest` is the library integers' maximum. */
-static double weight_scale(const adjacency_t *c, double largest)
+static double weight_scale(const sc_csr_t *c, double largest)
 {
     double total = 0, limit = largest / 4 - c->nadj;
     int whole = 1;
     for (int k = 0; k < c->nadj; k++) {
-        total += c->w[k];
-        whole = whole && c->w[k] == floor(c->w[k]);
+        total += c->ew[k];
+        whole = whole && c->ew[k] == floor(c->ew[k]);
     }
     return whole && total <= limit ? 1 : limit / total;
 }
@@ -317,7 +267,7 @@ static double scaled(double w, double scale)
  * hardly coarser than the graph, and it cut Bruck's graph of 1000 ranks in
  * 125 parts of 8 at 721714 against bisection's 436008 (multilevel's 428058),
  * and took 2.5 times as long at 65,536 ranks for the same cut. */
-static sc_err_t metis_parts(const adjacency_t *c, int k, const int *size, int *kpart)
+static sc_err_t metis_parts(const sc_csr_t *c, int k, const int *size, int *kpart)
 {
     double largest = sizeof(idx_t) == 4 ? (double)INT32_MAX : (double)INT64_MAX;
     idx_t *xadj = malloc(((size_t)c->n + 1) * sizeof *xadj);
@@ -335,7 +285,7 @@ static sc_err_t metis_parts(const adjacency_t *c, int k, const int *size, int *k
         xadj[v] = c->xadj[v];
     for (int e = 0; e < c->nadj; e++) {
         adj[e] = c->adj[e];
-        wgt[e] = (idx_t)scaled(c->w[e], scale);
+        wgt[e] = (idx_t)scaled(c->ew[e], scale);
     }
     for (int u = 0; u < k; u++)
         tpwgts[u] = (real_t)size[u] / (real_t)c->n;
@@ -371,7 +321,7 @@ cleanup:
  * one thread, deterministic, with a fixed seed: by default Scotch 7 runs
  * threads, and its partitions varied from run to run even with a fixed
  * global seed (bench/README.md). */
-static sc_err_t scotch_parts(const adjacency_t *c, int k, const int *size, int *kpart)
+static sc_err_t scotch_parts(const sc_csr_t *c, int k, const int *size, int *kpart)
 {
     /* Debian ships Scotch for 32- and 64-bit integers: the header and the
      * library linked must agree. */
@@ -396,7 +346,7 @@ static sc_err_t scotch_parts(const adjacency_t *c, int k, const int *size, int *
         xadj[v] = c->xadj[v];
     for (int e = 0; e < c->nadj; e++) {
         adj[e] = c->adj[e];
-        wgt[e] = (SCOTCH_Num)scaled(c->w[e], scale);
+        wgt[e] = (SCOTCH_Num)scaled(c->ew[e], scale);
     }
     for (int u = 0; u < k; u++)
         velo[u] = size[u];
@@ -471,7 +421,7 @@ sc_err_t sc_partition_external(const sc_graph_t *graph, int nparts, const int *c
     int *used = malloc((size_t)nparts * sizeof *used);
     int *size = malloc((size_t)nparts * sizeof *size);
     int *kpart = malloc((size_t)n * sizeof *kpart);
-    adjacency_t c = {0};
+    sc_csr_t c = {0};
     sc_err_t err = used && size && kpart
                        ? SC_OK
                        : sc_error(SC_ERR_RUN, "out of memory partitioning %d vertices", n);
@@ -485,7 +435,7 @@ sc_err_t sc_partition_external(const sc_graph_t *graph, int nparts, const int *c
             part[v] = used[0];
         goto cleanup;
     }
-    if (err || (err = adjacency_of(graph, &c)))
+    if (err || (err = sc_csr_from_igraph(&graph->graph, &graph->weight, &c)))
         goto cleanup;
 #ifdef SIMCOLL_HAVE_SCOTCH
     if (how == SC_PARTITIONER_SCOTCH)
@@ -505,7 +455,7 @@ sc_err_t sc_partition_external(const sc_graph_t *graph, int nparts, const int *c
     if (!err)
         err = make_exact(&c, nparts, capacity, part);
 cleanup:
-    adjacency_free(&c);
+    sc_csr_free(&c);
     free(used);
     free(size);
     free(kpart);

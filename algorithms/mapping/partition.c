@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csr.h"
 #include "external.h"
 
 /* General-purpose partitioners (METIS, Scotch) balance parts only up to a
@@ -18,58 +19,6 @@ const char *sc_partitioner_name(sc_partitioner_t how)
     static const char *const names[SC_PARTITIONERS] = {"multilevel", "greedy", "scotch",
                                                        "metis"};
     return (unsigned)how < SC_PARTITIONERS ? names[how] : "?";
-}
-
-/* One level of the graph in compressed adjacency form. */
-typedef struct {
-    int n;
-    int *xadj;  /* n + 1 offsets into adj/ew */
-    int *adj;   /* neighbours; each edge appears at both ends */
-    double *ew; /* weight of each adjacency entry */
-} csr_t;
-
-static void csr_free(csr_t *c)
-{
-    free(c->xadj);
-    free(c->adj);
-    free(c->ew);
-    memset(c, 0, sizeof *c);
-}
-
-static sc_err_t csr_from_igraph(const igraph_t *g, const igraph_vector_t *w, csr_t *c)
-{
-    int n = (int)igraph_vcount(g);
-    igraph_integer_t m = igraph_ecount(g);
-    c->n = n;
-    c->xadj = calloc((size_t)n + 1, sizeof *c->xadj);
-    c->adj = malloc((size_t)(2 * m + 1) * sizeof *c->adj);
-    c->ew = malloc((size_t)(2 * m + 1) * sizeof *c->ew);
-    if (!c->xadj || !c->adj || !c->ew) {
-        csr_free(c);
-        return sc_error(SC_ERR_RUN, "out of memory for a graph of %d vertices", n);
-    }
-    for (igraph_integer_t e = 0; e < m; e++) {
-        c->xadj[IGRAPH_FROM(g, e) + 1]++;
-        c->xadj[IGRAPH_TO(g, e) + 1]++;
-    }
-    for (int v = 0; v < n; v++)
-        c->xadj[v + 1] += c->xadj[v];
-    int *fill = malloc((size_t)n * sizeof *fill);
-    if (!fill) {
-        csr_free(c);
-        return sc_error(SC_ERR_RUN, "out of memory for a graph of %d vertices", n);
-    }
-    memcpy(fill, c->xadj, (size_t)n * sizeof *fill);
-    for (igraph_integer_t e = 0; e < m; e++) {
-        int a = (int)IGRAPH_FROM(g, e), b = (int)IGRAPH_TO(g, e);
-        double we = VECTOR(*w)[e];
-        c->adj[fill[a]] = b;
-        c->ew[fill[a]++] = we;
-        c->adj[fill[b]] = a;
-        c->ew[fill[b]++] = we;
-    }
-    free(fill);
-    return SC_OK;
 }
 
 /* The coarsening hierarchy: level 0 is the graph itself; vertex c of level
@@ -160,7 +109,7 @@ static int heavier_first(const void *x, const void *y)
 }
 
 /* The edges of c (each once), heaviest first; NULL if out of memory. */
-static edge_t *sorted_edges(const csr_t *c, int *count)
+static edge_t *sorted_edges(const sc_csr_t *c, int *count)
 {
     edge_t *edges = malloc((size_t)(c->xadj[c->n] / 2 + 1) * sizeof *edges);
     if (!edges)
@@ -178,7 +127,7 @@ static edge_t *sorted_edges(const csr_t *c, int *count)
 /* Greedy heavy-edge matching: heaviest edges first, each joining two
  * unmatched vertices whose weights together stay within maxw. Fills
  * mapping[v] and returns the number of coarse vertices, or -1. */
-static int heavy_edge_matching(const csr_t *c, const int *vw, int maxw, int *mapping)
+static int heavy_edge_matching(const sc_csr_t *c, const int *vw, int maxw, int *mapping)
 {
     int m;
     edge_t *edges = sorted_edges(c, &m);
@@ -259,11 +208,11 @@ static sc_err_t coarsen(const sc_graph_t *graph, int maxw, int nparts, hierarchy
     if (!mapping)
         err = sc_error(SC_ERR_RUN, "out of memory coarsening the graph");
     while (!err && h->n[h->levels - 1] > nparts) {
-        csr_t c = {0};
-        if ((err = csr_from_igraph(&g, &w, &c)))
+        sc_csr_t c = {0};
+        if ((err = sc_csr_from_igraph(&g, &w, &c)))
             break;
         int ncoarse = heavy_edge_matching(&c, h->vw[h->levels - 1], maxw, mapping);
-        csr_free(&c);
+        sc_csr_free(&c);
         if (ncoarse < 0) {
             err = sc_error(SC_ERR_RUN, "out of memory matching the graph");
             break;
@@ -282,7 +231,7 @@ static sc_err_t coarsen(const sc_graph_t *graph, int maxw, int nparts, hierarchy
 /* The part assignment being built, with each part's room left and the
  * parts indexed by room so a best fit is found without a scan. */
 typedef struct {
-    const csr_t *c;
+    const sc_csr_t *c;
     int nparts, maxcap;
     int *part;       /* of each vertex, -1 while unassigned */
     int *room;       /* capacity left in each part */
@@ -339,7 +288,7 @@ static int place(const hierarchy_t *h, packer_t *pk, int level, int id, int w)
 {
     pk->nmembers = 0;
     collect(h, pk, level, id);
-    const csr_t *c = pk->c;
+    const sc_csr_t *c = pk->c;
     for (int i = 0; i < pk->nmembers; i++) {
         int v = pk->members[i];
         for (int k = c->xadj[v]; k < c->xadj[v + 1]; k++) {
@@ -401,7 +350,7 @@ static int queue_push(queue_t *q, int w, item_t it)
 /* Packs the top level's vertices into parts, heaviest first; an item that
  * fits no part is replaced by its children, which are lighter, so they are
  * met later in the same sweep. */
-static sc_err_t pack(const hierarchy_t *h, const csr_t *c, int nparts, const int *capacity,
+static sc_err_t pack(const hierarchy_t *h, const sc_csr_t *c, int nparts, const int *capacity,
                      int *part)
 {
     packer_t pk = {.c = c, .nparts = nparts, .part = part};
@@ -466,7 +415,7 @@ static sc_err_t pack(const hierarchy_t *h, const csr_t *c, int nparts, const int
  * never change. For each vertex u with a neighbouring part B it would
  * rather be in, the best partner v of B is found by scanning B's members.
  * Passes repeat until none improves (at most max_passes). */
-static sc_err_t refine(const csr_t *c, int nparts, const int *capacity, int *part,
+static sc_err_t refine(const sc_csr_t *c, int nparts, const int *capacity, int *part,
                        int max_passes)
 {
     int n = c->n;
@@ -559,7 +508,7 @@ static sc_err_t refine(const csr_t *c, int nparts, const int *capacity, int *par
 
 /* Reference 004's merging as a one-level hierarchy: heaviest edges first,
  * merge two groups while together they still fit the largest part. */
-static sc_err_t greedy_groups(const csr_t *c, int maxcap, hierarchy_t *h)
+static sc_err_t greedy_groups(const sc_csr_t *c, int maxcap, hierarchy_t *h)
 {
     int n = c->n, m;
     edge_t *edges = sorted_edges(c, &m);
@@ -625,9 +574,9 @@ sc_err_t sc_partition(const sc_graph_t *graph, int nparts, const int *capacity,
                         total, n);
     if (how == SC_PARTITIONER_SCOTCH || how == SC_PARTITIONER_METIS)
         return sc_partition_external(graph, nparts, capacity, how, part);
-    csr_t c = {0};
+    sc_csr_t c = {0};
     hierarchy_t h = {0};
-    sc_err_t err = csr_from_igraph(&graph->graph, &graph->weight, &c);
+    sc_err_t err = sc_csr_from_igraph(&graph->graph, &graph->weight, &c);
     if (err)
         return err;
     h.levels = 1;
@@ -654,6 +603,6 @@ sc_err_t sc_partition(const sc_graph_t *graph, int nparts, const int *capacity,
         err = refine(&c, nparts, capacity, part, 20);
 cleanup:
     hierarchy_free(&h);
-    csr_free(&c);
+    sc_csr_free(&c);
     return err;
 }
