@@ -77,6 +77,16 @@ const sc_param_t sc_params[] = {
      "1 / the largest rate of small messages (osu_mbw_mr, osu_bw), when below what the "
      "senders' overheads allow",
      "the gap g between messages at a node's NIC, per direction", LEVEL(gap_s)},
+    /* Only where simcoll builds the network (simcoll/topology): SimGrid's
+     * host_link gives a node one link a direction, with no room for a
+     * second one that both directions cross (sim/io/platform_file.c). */
+    {"bidirectional-bandwidth", SC_AT(SC_AT_INTER), SC_PARAM_BANDWIDTH, 1, 1e15, 0, SC_CARRIER_PROP,
+     0, NULL, 1, "B_bi",
+     "the largest bandwidth of a stream both ways between two nodes (osu_bibw, IMB Biband; "
+     "per size, the median), when more than 5% below twice the bandwidth",
+     "what a node's NIC carries in both directions together, bytes/s (none: each direction "
+     "its bandwidth)",
+     LEVEL(bidirectional_Bps)},
     {"header-bytes", SC_AT(SC_AT_ZONE), SC_PARAM_SIZE, 0, 65536, 0, SC_CARRIER_PROP, 1, NULL, 0,
      NULL, NULL, "the bytes of header each message carries on the wire", SC_IN_PLATFORM,
      offsetof(sc_platform_t, header_bytes)},

@@ -83,7 +83,12 @@ sc_piecewise_t sc_piecewise_constant(double value);
  *           message (recv_overhead);
  *   g       between the network levels: the node's NIC takes one message
  *           every g in each direction, whichever of its cores sends or
- *           receives it (0: no limit). */
+ *           receives it (0: no limit);
+ *   B_bi    between the network levels: the NIC's two directions together
+ *           carry at most B_bi (0: B each), so that a node sending and
+ *           receiving at once may take longer than either alone: a
+ *           message of m bytes each way then takes (h + m) / (B_bi / 2)
+ *           where one way takes (h + m) / B. */
 typedef struct {
     double latency_s;     /* one-way wire latency of the route */
     double bandwidth_Bps; /* bottleneck bandwidth of the route, bytes/s */
@@ -92,6 +97,11 @@ typedef struct {
     sc_piecewise_t latency_factor;               /* no segments: 1; at least 1 */
     sc_piecewise_t flow_factor;                  /* no segments: no bound */
     double gap_s;         /* per message at each NIC, each direction */
+    /* Between the network levels: the most bytes/s a node's NIC carries in
+     * both directions together (what osu_bibw measures), a link every
+     * message into or out of the node crosses besides its NIC link; 0:
+     * each direction carries its own bandwidth (a full-duplex NIC). */
+    double bidirectional_Bps;
     size_t eager_limit;   /* larger messages use the rendezvous protocol */
 } sc_level_t;
 

@@ -14,7 +14,13 @@
 #     written as a SimGrid calibration PingPong CSV; simcoll calibrate fits
 #     them (medians per size) with the overheads above, eager limit 8 KiB;
 #   - gap g = 0: netgauge's stream of ten 1-byte messages takes per message
-#     what the slower overhead takes (its g at 1 byte is no NIC limit).
+#     what the slower overhead takes (its g at 1 byte is no NIC limit);
+#   - the NICs' limit both ways B_bi: netgauge's MPI_Sendrecv of a message
+#     each way at once (ng_one_one_mpi_bidirect_mpi_stripe1.out, medians
+#     per size), written as osu_bibw's bytes/s both ways (2 s / time);
+#     simcoll calibrate sets it where the largest size carried more than 5%
+#     less than twice the bandwidth (the nodes then sit on one switch that
+#     simcoll builds, simcoll/topology racks:N,1).
 # The platform is checked against the ping-pong medians (calibrate --report)
 # and against netgauge's concurrent ping-pongs of 2 to 16 pairs between the
 # same two nodes, simulated as a program of sends. Never against the
@@ -223,12 +229,25 @@ fit_platform() {
         awk 'BEGIN { print "Op,Size,Start,Duration" }
              { h = $2 * 1e-6; printf "MPI_Send,%d,0,%.9g\nMPI_Recv,%d,0,%.9g\n", $1, h, $1, h }' \
         > "$work/netgauge-pingpong-medians.csv"
+    # Both ways at once: each size's median exchange time t of s bytes each
+    # way, as osu_bibw prints it (its header, so that calibrate reads it as
+    # osu_bibw's; no OSU version: netgauge measured it), MB/s = 2 s / t (t
+    # in us).
+    bibw=
+    if [ -s "$p2p/ng_one_one_mpi_bidirect_mpi_stripe1.out" ]; then
+        awk '!/^#/ && NF >= 2 { print $1, $2 }' "$p2p/ng_one_one_mpi_bidirect_mpi_stripe1.out" |
+            sort -k1,1n -k2,2g | awk -v mode=medians -f "$here/cloud-noise.awk" |
+            awk 'BEGIN { print "# OSU MPI Bi-Directional Bandwidth Test"
+                         print "# Size      Bandwidth (MB/s)" }
+                 $1 > 0 && $2 > 0 { printf "%d %.6f\n", $1, 2 * $1 / $2 }' > "$work/netgauge-bibw.txt"
+        bibw="--osu-bibw netgauge-bibw.txt"
+    fi
     # Nodes and shared memory: placeholders (one rank a node uses neither);
     # 33 nodes for the ring on p + 1 ranks, 16 cores for 16 pairs.
     "$simcoll" platform --like "$top/platforms/ib4x-edr.xml" --nodes 33 --cores 16 \
         --set inter.gap=0s -o "$work/template.xml"
     (cd "$work" && "$simcoll" calibrate --smpi-csv netgauge-os.csv --smpi-csv netgauge-or.csv \
-        --smpi-csv netgauge-pingpong.csv --like template.xml \
+        --smpi-csv netgauge-pingpong.csv $bibw --like template.xml \
         --breakpoints 8192,65536 --eager-limit 8192 -o fitted.xml) > "$results/cloud-noise-$name-fit.txt"
     # The platform file: the fit, with a comment citing its numbers.
     plat=$results/cloud-noise-$name.xml
@@ -255,6 +274,11 @@ fit_platform() {
       ng_one_one_mpi_stripe1.out (1 B to 16 MiB; netgauge's one-way time, RTT/2),
       breakpoints 8192 and 65536 bytes. The fit and its residuals:
       experiments/validation/results/cloud-noise-$name-fit.txt and -residuals.txt.
+    bidirectional bandwidth (simcoll/inter/bidirectional-bandwidth, when present): what
+      each node's NIC carries both ways together, the median exchange of the largest size
+      of ng_one_one_mpi_bidirect_mpi_stripe1.out (one MPI_Sendrecv each way at once), as
+      2 x size / time; absent where that is within 5% of twice the bandwidth (the
+      directions do not share). The nodes then sit on one switch simcoll builds.
     eager limit 8192 bytes: Cray MPICH's default on Aries (MPICH_GNI_MAX_EAGER_MSG_SIZE),
       where Daint's ping-pong steps; on the others no step shows and the libraries'
       rendezvous thresholds were not recorded.

@@ -96,7 +96,7 @@ sc_err_t sc_sensitivity_print(FILE *out, const char *path, const sc_run_spec_t *
     fprintf(out, "sensitivity of the simulated time (%s) to each parameter, changed by "
                  "+-%g%% (elasticity: the time's relative change over the parameter's)\n",
             t, 100 * STEP);
-    fprintf(out, "%-24s %-14s %12s %12s\n", "parameter", "value", "sim_time_s", "mean_rank");
+    fprintf(out, "%-30s %-14s %12s %12s\n", "parameter", "value", "sim_time_s", "mean_rank");
     sc_err_t err = SC_OK;
     unsigned long long shown = 0; /* the parameters (by index) listed below */
     int routes = 0;               /* rows of domains' links or rack. */
@@ -113,10 +113,10 @@ sc_err_t sc_sensitivity_print(FILE *out, const char *path, const sc_run_spec_t *
                 break;
             if (!(err = run_scaled(path, spec, p, levels[l], 1 - STEP, &down))) {
                 snprintf(name, sizeof name, "%s.%s", sc_param_at_name(levels[l]), p->name);
-                fprintf(out, "%-24s %-14s %12.3f %12.3f\n", name, value,
-                        elasticity(up.sim_time_s, down.sim_time_s, base->sim_time_s),
-                        elasticity(up.mean_rank_time_s, down.mean_rank_time_s,
-                                   base->mean_rank_time_s));
+                fprintf(
+                    out, "%-30s %-14s %12.3f %12.3f\n", name, value,
+                    elasticity(up.sim_time_s, down.sim_time_s, base->sim_time_s),
+                    elasticity(up.mean_rank_time_s, down.mean_rank_time_s, base->mean_rank_time_s));
                 shown |= 1ull << i;
                 routes |= levels[l] != SC_AT_INTRA && levels[l] != SC_AT_INTER;
                 sc_run_result_destroy(&down);
@@ -191,6 +191,9 @@ sc_err_t sc_ranges_print(FILE *out, const char *path, const sc_run_spec_t *spec,
         if (p->kind == SC_PARAM_SIZE) {
             sc_format_bytes(r->lo, a, sizeof a);
             sc_format_bytes(r->hi, b, sizeof b);
+        } else if (p->kind == SC_PARAM_BANDWIDTH) {
+            sc_format_quantity(r->lo, SC_QTY_BANDWIDTH, a, sizeof a);
+            sc_format_quantity(r->hi, SC_QTY_BANDWIDTH, b, sizeof b);
         } else {
             sc_format_duration(r->lo, a, sizeof a);
             sc_format_duration(r->hi, b, sizeof b);

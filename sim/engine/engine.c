@@ -111,7 +111,8 @@ void sc_engine_boot(const sc_platform_t *plat, int actors)
     }
     simgrid_init(&argc, argv);
     if (plat->topology) {
-        sc_engine_build_topology(plat->engine_xml, plat->engine_xml_len);
+        sc_engine_build_topology(plat->engine_xml, plat->engine_xml_len,
+                                 plat->level[SC_LEVEL_INTER].bidirectional_Bps);
     } else {
         /* SimGrid reads files only: hand it the checked rewrite through a
          * file that lives as long as this (child) process. */

@@ -122,11 +122,29 @@ static sc_err_t read_template(void *arg, sc_wire_t *out)
     free(hosts);
     template_t t = {.speed_flops = sg_host_get_speed(a), .cores = sg_host_core_count(a)};
     xbt_dynar_t loop = xbt_dynar_new(sizeof(sg_link_t), NULL);
+    xbt_dynar_t route = xbt_dynar_new(sizeof(sg_link_t), NULL);
     xbt_dynar_t net = xbt_dynar_new(sizeof(sg_link_t), NULL);
     sc_engine_route(a, a, loop);
-    sc_engine_route(a, b, net);
+    sc_engine_route(a, b, route);
+    /* The nodes' links both ways cross (NODE_bidirectional) are the
+     * network level's property, copied with the others. */
+    for (unsigned i = 0; i < xbt_dynar_length(route); i++) {
+        sg_link_t link = xbt_dynar_get_as(route, i, sg_link_t);
+        if (!ends_with(sg_link_get_name(link), "_bidirectional"))
+            xbt_dynar_push_as(net, sg_link_t, link);
+    }
+    xbt_dynar_free(&route);
+    const char *topology = sg_zone_get_property_value(sc_engine_zone(), "simcoll/topology");
+    sc_topology_t one_switch;
     sc_err_t err = SC_OK;
-    if (xbt_dynar_length(loop) != 1 || xbt_dynar_length(net) != 2) {
+    if (topology && (sc_topology_parse("simcoll/topology", topology, &one_switch) != SC_OK ||
+                     one_switch.kind != SC_TOPO_RACKS || one_switch.racks != 1)) {
+        err = sc_error(SC_ERR_INPUT,
+                       "--like '%s': a platform with a topology (simcoll/topology) cannot be a "
+                       "template; give the template it was made from (its generated-by "
+                       "property) with --topology or --levels",
+                       path);
+    } else if (xbt_dynar_length(loop) != 1 || xbt_dynar_length(net) != 2) {
         err = sc_error(SC_ERR_INPUT,
                        "--like '%s': the generator copies clusters whose nodes have one "
                        "memory-bus link and one network link each (like platforms/*.xml); "
@@ -267,12 +285,15 @@ static void write_platform(FILE *f, const template_t *t, const char *template_pa
             fputs(" --smpi-config", f);
     }
     fputs("\"/>\n", f);
-    /* Domains in nodes are built in racks (simcoll/sockets, ...): one rack
-     * is one switch. */
+    /* Domains in nodes are built in racks (simcoll/sockets, ...), and so
+     * is the NICs' limit both ways (a link of each node's besides its NIC
+     * link): one rack is one switch. */
     int domains = 0;
     for (int d = 0; d < SC_NDOMAIN_KINDS; d++)
         domains |= spec->domains[d] > 1;
-    int built = spec->topology || domains;
+    int bidirectional =
+        t->prop_values[sc_platform_prop_index("simcoll/inter/bidirectional-bandwidth")] != NULL;
+    int built = spec->topology || domains || bidirectional;
     if (spec->topology) {
         fputs("    <prop id=\"simcoll/topology\" value=\"", f);
         sc_xml_put_escaped(f, spec->topology);
@@ -357,6 +378,11 @@ static sc_err_t smpi_config(const template_t *t, const char *zone, char **config
         err = sc_error(SC_ERR_INPUT,
                        "--smpi-config: the network has a flow-factor, a bound on each message "
                        "that SMPI has no setting for; remove it to write SMPI's settings");
+    if (!err && plat.level[SC_LEVEL_INTER].bidirectional_Bps > 0)
+        err = sc_error(SC_ERR_INPUT,
+                       "--smpi-config: the network has a bidirectional-bandwidth, a link of "
+                       "each node that simcoll builds and SMPI has no setting for; remove it to "
+                       "write SMPI's settings");
     size_t len = 0;
     FILE *f = NULL;
     if (!err && !(f = open_memstream(config, &len)))
@@ -393,6 +419,8 @@ static sc_err_t apply_level(template_t *t, sc_level_id_t id, const sc_level_t *l
         int piecewise = p->kind == SC_PARAM_PIECEWISE_TIME || p->kind == SC_PARAM_PIECEWISE_FACTOR;
         if (piecewise && sc_param_piecewise(p, &level)->n == 0)
             continue;
+        if (p->kind == SC_PARAM_BANDWIDTH && *sc_param_double(p, &level) == 0)
+            continue; /* none: the property is absent */
         char *text = NULL;
         size_t len = 0;
         FILE *f = open_memstream(&text, &len);
@@ -522,6 +550,11 @@ static sc_err_t set_param(const char *set, const char *text, const sc_param_t *p
         return SC_OK;
     }
     double *value = sc_param_double(p, owner);
+    if (factor && p->kind == SC_PARAM_BANDWIDTH && p->carrier == SC_CARRIER_PROP && *value == 0)
+        return sc_error(SC_ERR_INPUT,
+                        "--set '%s': the template has no %s, which a factor "
+                        "cannot scale; give a bandwidth (e.g. 10GBps)",
+                        set, p->name);
     if ((err = set_value(set, text, sc_param_quantity(p), *value, zero_ok, &v)))
         return err;
     *value = v;
@@ -628,6 +661,7 @@ sc_err_t sc_generate_check_sets(char *const *sets, int nsets)
      * latency, which is 0 whatever the template: what is refused on them
      * is refused on any template. */
     sc_level_t levels[SC_NLEVELS] = {0};
+    levels[SC_LEVEL_INTER].bidirectional_Bps = 1; /* a factor of none is refused (set_param) */
     int touched[SC_NLEVELS] = {0};
     double speed = 1;
     link_spec_t membus = {.bandwidth_Bps = 1, .latency_s = 1}, uplink = membus;
@@ -698,9 +732,11 @@ sc_err_t sc_generate(const char *option, const char *template_path, const sc_gen
         sc_platform_destroy(&plat);
         return err;
     }
-    if (plat.topology) {
+    if (plat.topology && (sc_platform_domains(&plat) > 1 || !plat.uniform)) {
         /* Its nodes' links are those of a star cluster, but the copy would
-         * lose the topology: say so rather than write a star. */
+         * lose the topology: say so rather than write a star. (Nodes on one
+         * switch that simcoll builds, for the NICs' limit both ways, are
+         * a star: read_template takes them.) */
         err = sc_error(SC_ERR_INPUT,
                        "%s '%s': a platform with a topology (simcoll/topology) cannot be a "
                        "template; give the template it was made from (its generated-by "

@@ -5,6 +5,7 @@
 #include <simgrid/host.h>
 #include <simgrid/link.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <xbt/dynar.h>
 
@@ -13,6 +14,9 @@
 /* A link's level rides on its data pointer, as level + 1 (0: not seen):
  * SimGrid finds it from the link in O(1), where a table would need a
  * search per link of every route. simcoll puts nothing else there. */
+/* The mark of a link that no level's factor scales. */
+enum { OWN_PARAMETER = SC_MAX_LEVELS };
+
 static int level_of(sg_link_t link)
 {
     return (int)(intptr_t)sg_link_get_data(link) - 1;
@@ -64,6 +68,15 @@ void sc_engine_scale_links(const sc_platform_t *plat)
                            sc_platform_hier_level(plat, i, 0, j, 0));
             }
     }
+    /* A node's bidirectional link has a parameter of its own
+     * (inter.bidirectional-bandwidth), which the engine gave it when it
+     * built it: no level's factor applies. */
+    if (plat->level[SC_LEVEL_INTER].bidirectional_Bps > 0)
+        for (int i = 0; i < n; i++) {
+            char name[1024];
+            snprintf(name, sizeof name, "%s_bidirectional", plat->nodes[i].name);
+            sg_link_set_data(sg_link_by_name(name), (void *)(intptr_t)(OWN_PARAMETER + 1));
+        }
     sg_link_t *links = sg_link_list();
     size_t count = sg_link_count();
     for (size_t i = 0; i < count; i++) {
@@ -71,6 +84,8 @@ void sc_engine_scale_links(const sc_platform_t *plat)
         if (level < 0)
             level = s + 1;
         sg_link_set_data(links[i], NULL);
+        if (level == OWN_PARAMETER)
+            continue;
         double lat = plat->link_latency_scale[level], bw = plat->link_bandwidth_scale[level];
         if (lat > 0)
             sg_link_set_latency(links[i], sg_link_get_latency(links[i]) * lat);

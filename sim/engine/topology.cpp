@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -116,6 +117,17 @@ struct node_spec {
     std::string membus; /* the link of its loopback route */
 };
 
+/* The link a node's messages cross in both directions besides its NIC
+ * link, when the network's bidirectional bandwidth is limited
+ * (simcoll/inter/bidirectional-bandwidth): NODE_bidirectional, SHARED by
+ * what enters and what leaves the node, no latency. */
+sg4::Link *bidirectional_link(sg4::NetZone *z, const std::string &node, double bandwidth)
+{
+    return z->create_link(node + "_bidirectional", bandwidth)
+        ->set_sharing_policy(sg4::Link::SharingPolicy::SHARED)
+        ->seal();
+}
+
 std::string attr(xmlNode *node, const char *name)
 {
     xmlChar *value = xmlGetProp(node, reinterpret_cast<const xmlChar *>(name));
@@ -169,23 +181,29 @@ sg4::LinkInRoute make_link(sg4::NetZone *z, const std::string &name, const link_
  * PARENT_ccxs, copies of "socket", "numa" and "ccx", PARENT the node or
  * NODE-KIND-J; a SPLITDUPLEX one is taken UP from the lower domain to the
  * higher), and the router through the NIC link, so a message between
- * nodes crosses the two NIC links as it does without domains. */
+ * nodes crosses the two NIC links as it does without domains (and each
+ * node's bidirectional link after its NIC link, with `bidirectional` > 0,
+ * its bandwidth). */
 void add_node(sg4::NetZone *z, const node_spec &spec, const domains_spec &domains,
-              const std::map<std::string, link_spec> &links)
+              const std::map<std::string, link_spec> &links, double bidirectional)
 {
     const link_spec &nic = links.at("network"), &bus = links.at(spec.membus);
     int total = domains.total();
     if (total <= 1) {
         sg4::Host *host = z->create_host(spec.name, spec.speed)->set_core_count(spec.cores)->seal();
-        z->add_route(host->get_netpoint(), nullptr, nullptr, nullptr,
-                     {make_link(z, spec.name + "_nic", nic)}, true);
+        std::vector<sg4::LinkInRoute> out{make_link(z, spec.name + "_nic", nic)};
+        if (bidirectional > 0)
+            out.emplace_back(bidirectional_link(z, spec.name, bidirectional));
+        z->add_route(host->get_netpoint(), nullptr, nullptr, nullptr, out, true);
         z->add_route(host->get_netpoint(), host->get_netpoint(), nullptr, nullptr,
                      {make_link(z, spec.membus, bus)}, false);
         return;
     }
     sg4::NetZone *node = new_zone(false, spec.name, z);
     simgrid::kernel::routing::NetPoint *router = node->create_router(spec.name + "_router");
-    sg4::LinkInRoute nic_link = make_link(node, spec.name + "_nic", nic);
+    std::vector<sg4::LinkInRoute> out{make_link(node, spec.name + "_nic", nic)};
+    if (bidirectional > 0)
+        out.emplace_back(bidirectional_link(node, spec.name, bidirectional));
     sg4::LinkInRoute bus_link = make_link(node, spec.membus, bus);
     /* between[d][j]: the link between the domains of kind d in the j-th
      * domain of the next larger kind present (or the node) */
@@ -217,7 +235,7 @@ void add_node(sg4::NetZone *z, const node_spec &spec, const domains_spec &domain
                 ->seal();
         node->add_route(host->get_netpoint(), host->get_netpoint(), nullptr, nullptr, {bus_link},
                         false);
-        node->add_route(host->get_netpoint(), router, nullptr, nullptr, {nic_link}, true);
+        node->add_route(host->get_netpoint(), router, nullptr, nullptr, out, true);
         for (int lower = 0; lower < k; lower++) {
             int part = SC_NDOMAIN_KINDS - 1; /* the largest kind whose domains differ */
             while (domains.count[part] <= 1 || lower / domains.span(part) == k / domains.span(part))
@@ -242,6 +260,7 @@ void add_node(sg4::NetZone *z, const node_spec &spec, const domains_spec &domain
  * switch: the nodes are on the core switch itself. */
 void build_racks(const std::string &zone_id, const sc_topology_t &t, const domains_spec &domains,
                  const std::vector<node_spec> &nodes, const std::map<std::string, link_spec> &links,
+                 double bidirectional,
                  const std::vector<std::pair<std::string, std::string>> &props)
 {
     sg4::NetZone *core = new_zone(true, zone_id, nullptr);
@@ -249,7 +268,7 @@ void build_racks(const std::string &zone_id, const sc_topology_t &t, const domai
         core->set_property(id, value);
     if (t.racks == 1) {
         for (const node_spec &spec : nodes)
-            add_node(core, spec, domains, links);
+            add_node(core, spec, domains, links, bidirectional);
         core->seal();
         return;
     }
@@ -273,7 +292,7 @@ void build_racks(const std::string &zone_id, const sc_topology_t &t, const domai
             rack->add_route(switch_zone->get_netpoint(), nullptr, rack_switch, nullptr, {}, true);
         }
         for (unsigned i = r * t.rack_nodes; i < (r + 1) * t.rack_nodes; i++)
-            add_node(rack, nodes.at(i), domains, links);
+            add_node(rack, nodes.at(i), domains, links, bidirectional);
         rack->seal();
         core->add_route(rack->get_netpoint(), nullptr, rack_switch, nullptr,
                         {make_link(core, rack_id + "_uplink", uplink)}, true);
@@ -283,7 +302,7 @@ void build_racks(const std::string &zone_id, const sc_topology_t &t, const domai
 
 } // namespace
 
-extern "C" void sc_engine_build_topology(const char *xml, size_t len)
+extern "C" void sc_engine_build_topology(const char *xml, size_t len, double bidirectional)
 {
     xmlDoc *doc = xmlReadMemory(xml, static_cast<int>(len), "platform", nullptr, XML_PARSE_NONET);
     xmlNode *platform = doc ? xmlDocGetRootElement(doc) : nullptr;
@@ -343,7 +362,7 @@ extern "C" void sc_engine_build_topology(const char *xml, size_t len)
         fail("the checked file disagrees with its topology");
     const link_spec &net = links.at("network");
     if (t.kind == SC_TOPO_RACKS) {
-        build_racks(zone_id, t, domains, nodes, links, props);
+        build_racks(zone_id, t, domains, nodes, links, bidirectional, props);
         return;
     }
 
@@ -371,10 +390,17 @@ extern "C" void sc_engine_build_topology(const char *xml, size_t len)
             ->set_sharing_policy(bus.policy)
             ->seal();
     };
+    /* SimGrid's limiter link: both directions of a node's messages cross it. */
+    std::function<sg4::ClusterCallbacks::ClusterLinkCb> limiter;
+    if (bidirectional > 0)
+        limiter = [&nodes, bidirectional](sg4::NetZone *z, const std::vector<unsigned long> &,
+                                          unsigned long id) {
+            return bidirectional_link(z, nodes.at(id).name, bidirectional);
+        };
 #if SIMGRID_VERSION >= 40100
-    sg4::ClusterCallbacks callbacks(host, loopback, {});
+    sg4::ClusterCallbacks callbacks(host, loopback, limiter);
 #else
-    sg4::ClusterCallbacks callbacks(netpoint, loopback, {});
+    sg4::ClusterCallbacks callbacks(netpoint, loopback, limiter);
 #endif
     sg4::NetZone *built = nullptr;
     switch (t.kind) {

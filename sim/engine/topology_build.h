@@ -11,9 +11,12 @@ extern "C" {
 
 /* After simgrid_init: builds the zone of simcoll's checked rewrite `xml`
  * (plat->engine_xml), whose simcoll/topology property names the network,
- * instead of loading it as a file. Exits the (child) process with a message
+ * instead of loading it as a file; with bidirectional_Bps > 0 (the
+ * network level's, which a sensitivity run may have scaled since the file
+ * was written) each node's messages in and out also cross a link of that
+ * bandwidth, NODE_bidirectional. Exits the (child) process with a message
  * if the rewrite disagrees with itself, which the platform check prevents. */
-void sc_engine_build_topology(const char *xml, size_t len);
+void sc_engine_build_topology(const char *xml, size_t len, double bidirectional_Bps);
 
 /* The order of simcoll's nodes (sc_engine_hosts_in_order): by name, with
  * numbers compared by value, node-2 before node-10. */

@@ -813,6 +813,17 @@ static sc_err_t read_props(check_t *c, const char *zone_id, sc_platform_t *plat)
                           "<prop id=\"%s\">: the nodes have no %s (%s above 1 gives them)",
                           props[i].id, sc_domain_plural((sc_domain_kind_t)domain),
                           domain_props[domain]);
+        /* SimGrid's host_link gives a node one link each way; the link
+         * both ways cross is one simcoll adds where it builds the network
+         * (sim/engine/topology.cpp). */
+        if (c->prop_value[i] && !c->topology &&
+            !strcmp(props[i].param->name, "bidirectional-bandwidth"))
+            return refuse(c, c->prop_line[i],
+                          "<prop id=\"%s\">: a NIC's limit both ways is built where simcoll "
+                          "builds the network; give the zone <prop id=\"simcoll/topology\" "
+                          "value=\"racks:%d,1\"/> and one <link id=\"network\"> instead of "
+                          "host_links",
+                          props[i].id, c->nhosts);
     }
     return sc_platform_props_read(file, zone_id, c->prop_value, c->prop_line, plat);
 }

@@ -184,9 +184,23 @@ static int has_constant_form(const sc_param_t *p)
 }
 
 /* A value of kind `kind` (a duration or a size), into *v. */
+/* The base unit of a property's kind, for messages. */
+static const char *unit_of(sc_param_kind_t kind)
+{
+    return kind == SC_PARAM_SIZE ? "bytes" : kind == SC_PARAM_BANDWIDTH ? "Bps" : "s";
+}
+
 static sc_err_t parse_number(const char *what, sc_param_kind_t kind, const char *text, double *v)
 {
     size_t bytes;
+    if (kind == SC_PARAM_BANDWIDTH) {
+        if (sc_parse_quantity(text, SC_QTY_BANDWIDTH, v) || !(*v > 0))
+            return sc_error(SC_ERR_INPUT,
+                            "%s = '%s' is not a bandwidth (a positive number with "
+                            "one of %s)",
+                            what, text, sc_quantity_units(SC_QTY_BANDWIDTH));
+        return SC_OK;
+    }
     if (kind != SC_PARAM_SIZE)
         return sc_parse_duration(text, what, v);
     sc_err_t err = sc_parse_size(text, what, &bytes);
@@ -214,7 +228,7 @@ static sc_err_t parse_value(const char *what, const sc_param_t *spec, const sc_p
         return sc_error(SC_ERR_INPUT, "%s = '%s': a range LO..HI needs LO below HI", what, text);
     if (hi > spec->max)
         return sc_error(SC_ERR_INPUT, "%s = '%s' is out of range; use at most %g %s", what, text,
-                        spec->max, spec->kind == SC_PARAM_SIZE ? "bytes" : "s");
+                        spec->max, unit_of(spec->kind));
     if (plat->nranges == SC_MAX_RANGES)
         return sc_error(SC_ERR_INPUT, "%s = '%s': at most %d parameters may be ranges (a run "
                                       "reports the time at every corner, 2^%d)",
@@ -257,6 +271,7 @@ sc_err_t sc_platform_props_read(const char *file, const char *zone, const char *
         switch (spec->kind) {
         case SC_PARAM_SIZE:
         case SC_PARAM_DURATION:
+        case SC_PARAM_BANDWIDTH:
             err = parse_value(what, spec, target_of(spec, props[i].at), props[i].at, value[i],
                               &number[i], plat);
             break;
@@ -270,16 +285,13 @@ sc_err_t sc_platform_props_read(const char *file, const char *zone, const char *
             else
                 err = parse_piecewise(what, spec, value[i], &pw[i]);
             break;
-        case SC_PARAM_BANDWIDTH:
-        case SC_PARAM_SPEED:
-            assert(!"a property of a link's or a host's kind");
-            break;
+        case SC_PARAM_SPEED: assert(!"a property of a host's kind"); break;
         }
         if (err)
             return err;
         if (number[i] > spec->max)
             return sc_error(SC_ERR_INPUT, "%s = '%s' is out of range; use at most %g %s", what,
-                            value[i], spec->max, spec->kind == SC_PARAM_SIZE ? "bytes" : "s");
+                            value[i], spec->max, unit_of(spec->kind));
     }
     /* A form and its constant form: exactly one of the two. */
     for (int old = 0; old < n; old++) {
@@ -314,7 +326,7 @@ sc_err_t sc_platform_props_read(const char *file, const char *zone, const char *
             *sc_param_piecewise(p, owner) = sc_piecewise_constant(number[i]);
         else if (p->kind == SC_PARAM_SIZE)
             *sc_param_size(p, owner) = (size_t)number[i]; /* at most 2^40: exact */
-        else if (p->kind == SC_PARAM_DURATION)
+        else if (p->kind == SC_PARAM_DURATION || p->kind == SC_PARAM_BANDWIDTH)
             *sc_param_double(p, owner) = number[i];
         else
             *sc_param_piecewise(p, owner) = pw[i];

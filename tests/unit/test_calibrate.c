@@ -241,6 +241,36 @@ static void test_bandwidth_and_gap(void)
     free_series(r, 3);
 }
 
+/* B_bi: a stream both ways between two nodes (osu_bibw) whose largest
+ * size carries less than twice the bandwidth gives the NIC's limit both
+ * ways, its median there; the fitted level then predicts that stream;
+ * near twice the bandwidth, the directions share nothing: no limit. */
+static void test_bidirectional(void)
+{
+    sc_level_t want = truth(0);
+    want.bidirectional_Bps = 1.5 * want.bandwidth_Bps;
+    sc_series_t s[3] = {make_series(&want, SC_MEASURE_SEND_OVERHEAD, 0, "isend.csv"),
+                        make_series(&want, SC_MEASURE_LATENCY, 0, "lat.txt"),
+                        make_series(&want, SC_MEASURE_BIBANDWIDTH, 0, "bibw.txt")};
+    sc_level_t start = sc_level_hockney(1e-6, 1e9, 0.8e-6, 65536);
+    sc_fit_spec_t spec = spec_for(&start);
+    sc_fit_t fit;
+    CU_ASSERT_EQUAL_FATAL(sc_calibrate_fit(&spec, s, 3, &fit), SC_OK);
+    const sc_point_t *last = &s[2].points[s[2].npoints - 2]; /* the median of the largest */
+    CLOSE(fit.level.bidirectional_Bps, last->value);
+    CU_ASSERT_TRUE(fit.level.bidirectional_Bps < 2 * fit.level.bandwidth_Bps);
+    NEAR(sc_calibrate_predict(&fit.level, HEADER, 0, &s[2], last), last->value);
+    free_series(s, 3);
+    want.bidirectional_Bps = 0; /* each direction its own bandwidth */
+    sc_series_t r[3] = {make_series(&want, SC_MEASURE_SEND_OVERHEAD, 0, "isend.csv"),
+                        make_series(&want, SC_MEASURE_LATENCY, 0, "lat.txt"),
+                        make_series(&want, SC_MEASURE_BIBANDWIDTH, 0, "bibw.txt")};
+    start.bidirectional_Bps = 1e9; /* not kept: the stream says no limit shows */
+    CU_ASSERT_EQUAL_FATAL(sc_calibrate_fit(&spec, r, 3, &fit), SC_OK);
+    CU_ASSERT_EQUAL(fit.level.bidirectional_Bps, 0);
+    free_series(r, 3);
+}
+
 /* OSU-like measurements only (no Isend or Recv samples): o_s and o_r come
  * from one pair's stream, and where 32 pairs stream faster through the NIC
  * than the ping-pong's slope allows, the rest of the slope goes to the
@@ -368,6 +398,7 @@ void sc_suite_calibrate(void)
                 test_shared_memory_pingpong);
     CU_add_test(s, "shared memory from streams alone", test_shared_memory_from_streams);
     CU_add_test(s, "streaming bandwidth and the NIC's gap", test_bandwidth_and_gap);
+    CU_add_test(s, "the NIC's limit both ways", test_bidirectional);
     CU_add_test(s, "no ping-pong, no fit", test_needs_pingpong);
     CU_add_test(s, "OSU only: overheads from streams", test_overheads_from_streams);
 }

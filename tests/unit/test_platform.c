@@ -496,6 +496,78 @@ static void one_send(const sc_platform_t *plat, int np, int to, size_t bytes, do
     sc_program_destroy(&prog);
 }
 
+/* The NIC's limit both ways (inter.bidirectional-bandwidth): an exchange
+ * of m bytes between two nodes (ring allgather on 2 ranks: RTS, CTS and
+ * DATA each way at once) takes longer by what its 3 headers and m data
+ * bytes take at B_bi / 2 instead of B, one way (a broadcast) nothing
+ * more; on one switch simcoll builds and on SimGrid's torus alike. */
+static void test_bidirectional(void)
+{
+    const sc_platform_t *g = sc_test_platform("platforms/ib4x.xml");
+    if (!g)
+        return;
+    char *limit[] = {"inter.bidirectional-bandwidth=1.5GBps"};
+    static const char *const topologies[] = {"racks:2,1", "torus:2"};
+    size_t m = 4 << 20;
+    for (int t = 0; t < 2; t++) {
+        char free_path[SC_TEST_TEMP_LEN], limited_path[SC_TEST_TEMP_LEN];
+        CU_ASSERT_FATAL(sc_test_temp_file(free_path) == 0 && sc_test_temp_file(limited_path) == 0);
+        CU_ASSERT_EQUAL_FATAL(
+            sc_generate_platform(g->path, NULL, topologies[t], 2, "1", 1, NULL, 0, free_path),
+            SC_OK);
+        CU_ASSERT_EQUAL_FATAL(
+            sc_generate_platform(g->path, NULL, topologies[t], 2, "1", 1, limit, 1, limited_path),
+            SC_OK);
+        sc_platform_t limited;
+        CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", limited_path, &limited), SC_OK);
+        double bi = limited.level[SC_LEVEL_INTER].bidirectional_Bps;
+        double b = limited.level[SC_LEVEL_INTER].bandwidth_Bps;
+        double h = (double)limited.header_bytes;
+        CU_ASSERT_DOUBLE_EQUAL(bi, 1.5e9, 1e-6);
+        sc_platform_destroy(&limited);
+        int valid;
+        double exchange = run_time(free_path, "ring", 2, m, &valid);
+        double slower = run_time(limited_path, "ring", 2, m, &valid);
+        double want = exchange + (3 * h + (double)m) * (2 / bi - 1 / b);
+        CU_ASSERT_DOUBLE_EQUAL(slower, want, 1e-9 * want);
+        CU_ASSERT_EQUAL(run_time(free_path, "bcast-binomial", 2, m, &valid),
+                        run_time(limited_path, "bcast-binomial", 2, m, &valid));
+        remove(free_path);
+        remove(limited_path);
+    }
+    /* Generated without a topology, the nodes go on one switch simcoll
+     * builds; such a platform is a template, whose limit its copies keep. */
+    char path[SC_TEST_TEMP_LEN], copy[SC_TEST_TEMP_LEN];
+    CU_ASSERT_FATAL(sc_test_temp_file(path) == 0 && sc_test_temp_file(copy) == 0);
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(g->path, NULL, NULL, 2, "1", 1, limit, 1, path),
+                          SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_generate_platform(path, NULL, NULL, 3, "2", 1, NULL, 0, copy), SC_OK);
+    sc_platform_t kept;
+    CU_ASSERT_EQUAL_FATAL(sc_platform_load("--platform", copy, &kept), SC_OK);
+    CU_ASSERT_TRUE(kept.topology);
+    CU_ASSERT_EQUAL(kept.nnodes, 3);
+    CU_ASSERT_DOUBLE_EQUAL(kept.level[SC_LEVEL_INTER].bidirectional_Bps, 1.5e9, 1e-6);
+    sc_platform_destroy(&kept);
+    /* A file of host_links cannot have it: SimGrid gives a host_link no
+     * second link. */
+    FILE *in = fopen(g->path, "r"), *out = fopen(path, "w");
+    CU_ASSERT_FATAL(in && out);
+    char line[1024];
+    while (fgets(line, sizeof line, in)) {
+        fputs(line, out);
+        if (strstr(line, "simcoll/header-bytes"))
+            fputs("    <prop id=\"simcoll/inter/bidirectional-bandwidth\" value=\"1GBps\"/>\n",
+                  out);
+    }
+    fclose(in);
+    CU_ASSERT_FATAL(fclose(out) == 0);
+    sc_platform_t refused;
+    CU_ASSERT_EQUAL(sc_platform_load("--platform", path, &refused), SC_ERR_INPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "value=\"racks:8,1\""));
+    remove(path);
+    remove(copy);
+}
+
 /* Nested levels inside nodes (tests/platforms/nocontention-domains.xml: 2
  * nodes of 2 sockets of 2 NUMA domains of 2 CCXs of 2 cores): each level's
  * route (the memory bus and the link where two domains part), the domain
@@ -1396,18 +1468,20 @@ static void test_params_table(void)
                                                         : SC_IN_PLATFORM;
         CU_ASSERT_EQUAL(p->in, in);
     }
-    /* The properties: as many as before the table, and the domains' flow
-     * factors, in the files' order, each found by its id. */
+    /* The properties: as many as before the table, the domains' flow
+     * factors and the NIC's limit both ways, in the files' order, each
+     * found by its id. */
     sc_platform_prop_t props[SC_MAX_PLATFORM_PROPS];
     int n = sc_platform_props_list(props);
-    CU_ASSERT_EQUAL(n, 19);
+    CU_ASSERT_EQUAL(n, 20);
     CU_ASSERT_STRING_EQUAL(props[0].id, "simcoll/intra/send-overhead");
     CU_ASSERT_STRING_EQUAL(props[4].id, "simcoll/intra/latency-factor");
     CU_ASSERT_STRING_EQUAL(props[5].id, "simcoll/intra/flow-factor");
     CU_ASSERT_STRING_EQUAL(props[14].id, "simcoll/inter/gap");
-    CU_ASSERT_STRING_EQUAL(props[15].id, "simcoll/socket/flow-factor");
-    CU_ASSERT_STRING_EQUAL(props[17].id, "simcoll/ccx/flow-factor");
-    CU_ASSERT_STRING_EQUAL(props[18].id, "simcoll/header-bytes");
+    CU_ASSERT_STRING_EQUAL(props[15].id, "simcoll/inter/bidirectional-bandwidth");
+    CU_ASSERT_STRING_EQUAL(props[16].id, "simcoll/socket/flow-factor");
+    CU_ASSERT_STRING_EQUAL(props[18].id, "simcoll/ccx/flow-factor");
+    CU_ASSERT_STRING_EQUAL(props[19].id, "simcoll/header-bytes");
     for (int i = 0; i < n; i++)
         CU_ASSERT_EQUAL(sc_platform_prop_index(props[i].id), i);
     CU_ASSERT_EQUAL(sc_platform_prop_index("simcoll/intra/gap"), -1);
@@ -1427,6 +1501,7 @@ void sc_suite_platform(void)
     CU_add_test(s, "SimGrid's topologies in a generated platform", test_generated_topology);
     CU_add_test(s, "levels of a topology's messages", test_topology_levels);
     CU_add_test(s, "racks and their uplinks", test_racks);
+    CU_add_test(s, "a NIC's limit both ways", test_bidirectional);
     CU_add_test(s, "nodes of sockets", test_sockets);
     CU_add_test(s, "nested levels inside nodes", test_nested_domains);
     CU_add_test(s, "a topology's nodes in name order", test_topology_file_order);
