@@ -2,7 +2,8 @@
 # Which parameter each validated prediction depends on (issue 28): simcoll
 # --sensitivity on the shipped platforms at points of the Jet, alaska,
 # cclake and ORFEO validations (run.sh, excalibur.sh, orfeo.sh), each
-# collective as the library ran it. Writes, per point, the parameters whose
+# collective as the library ran it, and on the platforms cloud-noise.sh
+# fitted (results/) at points of its validation. Writes, per point, the parameters whose
 # elasticity is at least 0.05 in size (the time's relative change over the
 # parameter's, from runs 1% above and below) to results/sensitivity.txt.
 # Needs only simcoll and the shipped platforms; about a minute.
@@ -16,16 +17,31 @@ out=$top/experiments/validation/results/sensitivity.txt
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 
+# The parameters of a --sensitivity run whose elasticity matters.
+significant() {
+    awk '/^sensitivity/ { print; next }
+         /^parameter/ { on = 1; print; next }
+         /^(what|\()/ { on = 0 }
+         on && ($(NF - 1) >= 0.05 || $(NF - 1) <= -0.05 || $NF >= 0.05 || $NF <= -0.05)'
+}
+
 # point PLATFORM PROFILE ARGS...: one point's parameters that matter.
 point() {
     plat=$1 profile=$2
     shift 2
     echo "== $plat --mpi $profile $*"
-    "$simcoll" --platform "$plat" --mpi "$profile" "$@" --no-payload --sensitivity |
-        awk '/^sensitivity/ { print; next }
-             /^parameter/ { on = 1; print; next }
-             /^(what|\()/ { on = 0 }
-             on && ($(NF - 1) >= 0.05 || $(NF - 1) <= -0.05 || $NF >= 0.05 || $NF <= -0.05)'
+    "$simcoll" --platform "$plat" --mpi "$profile" "$@" --no-payload --sensitivity | significant
+}
+
+# cloud_noise SYSTEM ARGS...: a point of cloud-noise.sh, one rank a node on
+# the platform it fitted (results/cloud-noise-SYSTEM.xml), the algorithm
+# that sends the benchmark's messages.
+cloud_noise() {
+    name=$1
+    plat=$top/experiments/validation/results/cloud-noise-$name.xml
+    shift
+    echo "== cloud-noise-$name.xml $*"
+    "$simcoll" --platform "$plat" --mapping cyclic "$@" --no-payload --sensitivity | significant
 }
 
 {
@@ -44,6 +60,14 @@ point() {
     done
     point orfeo-genoa.xml openmpi-4.1 --coll bcast --np 2 --size 1K
     point orfeo-genoa.xml openmpi-4.1 --coll bcast --np 64 --size 128K
+    # dissemination of 16 B on 4 nodes; pipelined ring of 16 MiB on 4 nodes
+    # (4 segments of 4 MiB) and on 32 (512 KiB)
+    for system in daint deep-est gcp; do
+        cloud_noise $system --algo barrier --np 4
+    done
+    cloud_noise daint --algo ring --np 5 --size 4M
+    cloud_noise gcp --algo ring --np 5 --size 4M
+    cloud_noise alps --algo ring --np 33 --size 512K
 } > "$tmp"
 mv "$tmp" "$out"
 trap - EXIT
