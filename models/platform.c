@@ -141,16 +141,28 @@ int sc_place_nodes_used(const sc_platform_t *plat, int np, const int *node_of)
     return count;
 }
 
+/* Each kind of domain as files and options name it, and as messages do. */
+static const struct {
+    const char *name, *singular, *plural;
+} domain_words[SC_NDOMAIN_KINDS] = {
+    [SC_DOMAIN_CCX] = {"ccx", "CCX", "CCXs"},
+    [SC_DOMAIN_NUMA] = {"numa", "NUMA domain", "NUMA domains"},
+    [SC_DOMAIN_SOCKET] = {"socket", "socket", "sockets"},
+};
+
 const char *sc_domain_name(sc_domain_kind_t kind)
 {
-    static const char *const names[SC_NDOMAIN_KINDS] = {"ccx", "numa", "socket"};
-    return names[kind];
+    return domain_words[kind].name;
+}
+
+const char *sc_domain_singular(sc_domain_kind_t kind)
+{
+    return domain_words[kind].singular;
 }
 
 const char *sc_domain_plural(sc_domain_kind_t kind)
 {
-    static const char *const names[SC_NDOMAIN_KINDS] = {"CCXs", "NUMA domains", "sockets"};
-    return names[kind];
+    return domain_words[kind].plural;
 }
 
 int sc_platform_node_levels(const sc_platform_t *plat)

@@ -37,7 +37,9 @@ typedef enum { SC_DOMAIN_CCX, SC_DOMAIN_NUMA, SC_DOMAIN_SOCKET, SC_NDOMAIN_KINDS
  * platform file (simcoll/ccx, <link id="ccx">). */
 const char *sc_domain_name(sc_domain_kind_t kind);
 
-/* The plural a message uses, "CCXs", "NUMA domains", "sockets". */
+/* The words a message uses: "CCX", "NUMA domain", "socket"; and their
+ * plurals, "CCXs", "NUMA domains", "sockets". */
+const char *sc_domain_singular(sc_domain_kind_t kind);
 const char *sc_domain_plural(sc_domain_kind_t kind);
 
 /* Most domains of one kind in the next larger one present (a platform's

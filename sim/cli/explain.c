@@ -287,7 +287,6 @@ void sc_explain_destroy(sc_explain_t *e)
     *e = (sc_explain_t){0};
 }
 
-/* "12.3 us" */
 /* What a message between two of a node's smallest domains crosses, for
  * the text: "sockets" when nodes have sockets alone, "domains" when they
  * have several levels; and one smallest domain, "socket", "NUMA domain"
@@ -301,10 +300,10 @@ static const char *between_word(const sc_platform_t *plat)
 
 static const char *smallest_domain_word(const sc_platform_t *plat)
 {
-    static const char *const one[SC_NDOMAIN_KINDS] = {"CCX", "NUMA domain", "socket"};
-    return one[sc_platform_domain_kind(plat, 1)];
+    return sc_domain_singular((sc_domain_kind_t)sc_platform_domain_kind(plat, 1));
 }
 
+/* "12.3 us" */
 static void seconds(double s, char *out, size_t size)
 {
     if (fabs(s) < 1e-3)
@@ -334,7 +333,7 @@ void sc_explain_print(FILE *f, const char *title, const sc_platform_t *plat, int
                "  point time); waited: how much longer its messages took (links, NICs, memory\n"
                "  buses, busy receivers), mean and most; waited at: the busiest NIC when a\n"
                "  message between nodes waited most, else the busiest memory bus (or link\n"
-               "  between a node's sockets).\n\n");
+               "  between a node's sockets, NUMA domains or CCXs).\n\n");
     fprintf(f, "  %4s %17s %17s %10s %10s %10s %10s %10s %10s  %s\n", "step", "inter-node",
             "intra-node", "start", "end", "took", "alone", "waited", "(most)", "waited at");
     for (int s = 0; s < e->nsteps; s++) {
