@@ -4,11 +4,13 @@
  * A study file has one axis per line, KEY = VALUE, VALUE, ... ('#' starts a
  * comment). KEY is a simcoll option without its dashes (platform, algo,
  * coll, mpi, np, size, mapping, op, type, root, data, set, nodes, cores,
- * sockets, net, topology), payload (yes, the default, or no) or program (a program
- * file: the points run simcoll run, and algo, coll, size, op, type and root
- * do not apply).
+ * sockets, net, topology, levels), payload (yes, the default, or no) or program (a
+ * program file: the points run simcoll run, and algo, coll, size, op, type and
+ * root do not apply).
  * platform is required. A value of set holds ';'-separated --set settings,
- * several making one platform. With nodes, cores, sockets, net, topology or set,
+ * several making one platform. levels is simcoll platform --levels's (the
+ * cluster by levels, NUMA domains and CCXs too), in place of nodes, cores,
+ * sockets and topology. With nodes, cores, sockets, net, topology, levels or set,
  * each platform is generated from the named one (simcoll platform --like)
  * into OUTPUT.platforms/. A value may be written between double quotes,
  * which it needs when it holds commas (topology = "torus:4,4,4"). A value
@@ -75,10 +77,10 @@ typedef struct {
     char *text;   /* the file, split in place */
 } study_t;
 
-static const char *const keys[] = {"platform", "algo",  "coll",    "mpi",     "np",   "size",
-                                   "mapping",  "op",    "type",    "root",    "data", "set",
-                                   "nodes",    "cores", "sockets", "net",     "topology", "payload",
-                                   "program",  NULL};
+static const char *const keys[] = {"platform", "algo",    "coll",    "mpi",  "np",       "size",
+                                   "mapping",  "op",      "type",    "root", "data",     "set",
+                                   "nodes",    "cores",   "sockets", "net",  "topology", "levels",
+                                   "payload",  "program", NULL};
 
 /* What a point of a program study cannot say: simcoll run has no such
  * options, the program says them. */
@@ -154,8 +156,11 @@ static sc_err_t check_value(const char *path, int line, const char *key, const c
         return sc_error(SC_ERR_INPUT,
                         "%s: unknown algorithm '%s'; did you mean '%s'? (simcoll list shows them)",
                         what, v, sc_algo_nearest(v)->name);
+    sc_levels_t levels;
     if (!strcmp(key, "coll"))
         err = sc_cli_coll(v);
+    else if (!strcmp(key, "levels"))
+        err = sc_levels_parse(v, &levels);
     else if (!strcmp(key, "mpi"))
         err = sc_cli_profile(v, &profile);
     else if (!strcmp(key, "data"))
@@ -184,21 +189,29 @@ static const axis_t *find_axis(const study_t *st, const char *key)
     return NULL;
 }
 
-/* rack.* and socket.* settings need racks and sockets, which the
- * topology and sockets axes give: a setting no point has them for is
- * refused as every point would refuse it. */
+/* rack.*, socket.*, numa.* and ccx.* settings need racks and those
+ * domains, which the topology, sockets and levels axes give: a setting no
+ * point has them for is refused as every point would refuse it. */
 static sc_err_t check_set_levels(const char *path, const study_t *st)
 {
     const axis_t *set = find_axis(st, "set"), *topology = find_axis(st, "topology"),
-                 *sockets = find_axis(st, "sockets");
-    int racks = 0, split = 0;
+                 *sockets = find_axis(st, "sockets"), *levels = find_axis(st, "levels");
+    int racks = 0, split[SC_NDOMAIN_KINDS] = {0};
     for (int v = 0; topology && v < topology->nvalues; v++) {
         sc_topology_t t;
         racks |= !sc_topology_parse("--topology", topology->values[v], &t) &&
                  t.kind == SC_TOPO_RACKS && t.racks > 1;
     }
     for (int v = 0; sockets && v < sockets->nvalues; v++)
-        split |= atoi(sockets->values[v]) > 1; /* checked as integers */
+        split[SC_DOMAIN_SOCKET] |= atoi(sockets->values[v]) > 1; /* checked as integers */
+    for (int v = 0; levels && v < levels->nvalues; v++) {
+        sc_levels_t l;
+        if (sc_levels_parse(levels->values[v], &l))
+            return SC_ERR_INPUT; /* checked already */
+        racks |= l.topology[0] != '\0';
+        for (int d = 0; d < SC_NDOMAIN_KINDS; d++)
+            split[d] |= l.domains[d] > 1;
+    }
     for (int v = 0; set && v < set->nvalues; v++) {
         char buf[KEY_MAX], *sets[MAX_SETS];
         int nsets;
@@ -211,17 +224,15 @@ static sc_err_t check_set_levels(const char *path, const study_t *st)
                                 "%s:%d: set: --set '%s': no point of the study has racks; add "
                                 "a topology axis with racks:N,R (R > 1)",
                                 path, set->line, sets[i]);
-            if (!split && at == SC_AT_SOCKET)
-                return sc_error(SC_ERR_INPUT,
-                                "%s:%d: set: --set '%s': no point of the study has sockets; add "
-                                "a sockets axis with a value above 1",
-                                path, set->line, sets[i]);
-            if (at == SC_AT_NUMA || at == SC_AT_CCX)
-                return sc_error(SC_ERR_INPUT,
-                                "%s:%d: set: --set '%s': a study's platforms have no NUMA "
-                                "domains or CCXs (no axis gives them); make the platform with "
-                                "simcoll platform --levels and give it on the platform axis",
-                                path, set->line, sets[i]);
+            int domain = at >= 0 ? sc_param_at_domain((sc_param_at_t)at) : -1;
+            if (domain >= 0 && !split[domain])
+                return sc_error(
+                    SC_ERR_INPUT, "%s:%d: set: --set '%s': no point of the study has %s; add %s",
+                    path, set->line, sets[i], sc_domain_plural((sc_domain_kind_t)domain),
+                    domain == SC_DOMAIN_SOCKET
+                        ? "a sockets axis with a value above 1, or a levels axis "
+                          "with socket:S"
+                        : "a levels axis with them (e.g. core:4,numa:4,node:2)");
         }
     }
     return SC_OK;
@@ -253,7 +264,7 @@ static sc_err_t add_axis(const char *path, int n, char *key, study_t *st)
         return sc_error(SC_ERR_INPUT,
                         "%s:%d: unknown key '%s'; did you mean '%s'? Use platform, algo, coll, "
                         "mpi, np, size, mapping, op, type, root, data, set, nodes, cores, "
-                        "sockets, net, topology, payload or program",
+                        "sockets, net, topology, levels, payload or program",
                         path, n, key, sc_name_nearest(key, keys));
     if (st->naxes == MAX_AXES)
         return sc_error(SC_ERR_INPUT, "%s:%d: more than %d keys", path, n, MAX_AXES);
@@ -373,8 +384,16 @@ static sc_err_t check_shape(const char *path, const study_t *st)
                 return sc_error(SC_ERR_INPUT,
                                 "%s: '%s' with 'program': a program names its own calls; use "
                                 "platform, mpi, np, mapping, data, set, nodes, cores, sockets, "
-                                "net, topology and payload with it",
+                                "net, topology, levels and payload with it",
                                 path, call_keys[k]);
+    /* levels gives what these would: a point could not say which wins. */
+    static const char *const by_levels[] = {"nodes", "cores", "sockets", "topology", NULL};
+    for (int k = 0; find_axis(st, "levels") && by_levels[k]; k++)
+        if (find_axis(st, by_levels[k]))
+            return sc_error(SC_ERR_INPUT,
+                            "%s:%d: '%s' with 'levels': levels gives the nodes, cores, sockets "
+                            "and topology; give them in its values (e.g. core:8,socket:2,node:4)",
+                            path, find_axis(st, by_levels[k])->line, by_levels[k]);
     return SC_OK;
 }
 
@@ -524,23 +543,25 @@ sc_err_t sc_sweep_check_study(const char *name, const char *text, size_t len, lo
 
 /* The platform file of a point: the one named, or one generated from it
  * into `dir` (named by the point's platform, nodes, cores, set, net,
- * topology and sockets). */
+ * topology, sockets and levels). */
 static sc_err_t platform_of(const study_t *st, const char **value, const char *dir, char *path,
                             size_t size)
 {
     const char *plat = axis_value(st, value, "platform"), *nodes = axis_value(st, value, "nodes"),
                *cores = axis_value(st, value, "cores"), *set = axis_value(st, value, "set"),
                *net = axis_value(st, value, "net"), *topology = axis_value(st, value, "topology"),
-               *sockets = axis_value(st, value, "sockets");
-    if (!nodes && !cores && !set && !net && !topology && !sockets) {
+               *sockets = axis_value(st, value, "sockets"),
+               *levels = axis_value(st, value, "levels");
+    if (!nodes && !cores && !set && !net && !topology && !sockets && !levels) {
         snprintf(path, size, "%s", plat);
         return SC_OK;
     }
     unsigned long h = 5381;
     char spec[2048];
-    snprintf(spec, sizeof spec, "%s|%s|%s|%s|%s|%s%s%s", plat, nodes ? nodes : "",
+    snprintf(spec, sizeof spec, "%s|%s|%s|%s|%s|%s%s%s%s%s", plat, nodes ? nodes : "",
              cores ? cores : "", set ? set : "", net ? net : "", topology ? topology : "",
-             sockets ? "|" : "", sockets ? sockets : "");
+             sockets ? "|" : "", sockets ? sockets : "", levels ? "|levels=" : "",
+             levels ? levels : "");
     for (const char *c = spec; *c; c++)
         h = h * 33 + (unsigned char)*c;
     /* Named by what it is made of, so that the platform_file column reads
@@ -551,8 +572,9 @@ static sc_err_t platform_of(const study_t *st, const char **value, const char *d
     size_t len = (size_t)snprintf(name, sizeof name, "%.*s",
                                 (int)(sc_ends_with(base, ".xml") ? strlen(base) - 4 : strlen(base)),
                                 base);
-    const char *made[][2] = {{"net", net},         {"nodes", nodes}, {"cores", cores},
-                             {"sockets", sockets}, {"topology", topology}, {"set", set}};
+    const char *made[][2] = {{"net", net},         {"nodes", nodes},       {"cores", cores},
+                             {"sockets", sockets}, {"topology", topology}, {"levels", levels},
+                             {"set", set}};
     for (size_t i = 0; i < sizeof made / sizeof made[0] && len < sizeof name; i++)
         if (made[i][1])
             len += (size_t)snprintf(name + len, sizeof name - len, "+%s=%s", made[i][0],
@@ -567,18 +589,26 @@ static sc_err_t platform_of(const study_t *st, const char **value, const char *d
         return sc_error(SC_ERR_INPUT, "sweep: the output's name is too long");
     if (access(path, R_OK) == 0)
         return SC_OK;
-    int n = 0, per_node = 1;
+    int n = 0, domains[SC_NDOMAIN_KINDS] = {1, 1, 1};
     sc_err_t err = SC_OK;
-    if (nodes)
+    sc_levels_t by_levels;
+    if (levels && !(err = sc_levels_parse(levels, &by_levels))) {
+        n = by_levels.nodes;
+        memcpy(domains, by_levels.domains, sizeof domains);
+        cores = by_levels.cores[0] ? by_levels.cores : NULL;
+        topology = by_levels.topology[0] ? by_levels.topology : NULL;
+    }
+    if (!err && nodes)
         err = sc_parse_int(nodes, "nodes", 1, 1 << 20, &n);
     if (!err && sockets)
-        err = sc_parse_int(sockets, "sockets", 1, SC_MAX_SOCKETS, &per_node);
+        err = sc_parse_int(sockets, "sockets", 1, SC_MAX_SOCKETS, &domains[SC_DOMAIN_SOCKET]);
     char setbuf[KEY_MAX], *sets[MAX_SETS];
     int nsets = 0;
     if (!err && set)
         err = split_sets(set, setbuf, sets, &nsets);
-    return err ? err : sc_generate_platform(plat, net, topology, n, cores, per_node, sets, nsets,
-                                                  path);
+    return err ? err
+               : sc_generate_platform_smpi(plat, net, topology, n, cores, domains, sets, nsets, 0,
+                                           path);
 }
 
 /* The command line of a point: simcoll's options, and CSV output. */
@@ -595,8 +625,7 @@ static int job_args(const study_t *st, const char **value, const char *platform,
         const char *k = st->axis[a].key;
         if (!strcmp(k, "platform") || !strcmp(k, "nodes") || !strcmp(k, "cores") ||
             !strcmp(k, "set") || !strcmp(k, "net") || !strcmp(k, "topology") ||
-            !strcmp(k, "sockets") ||
-            !strcmp(k, "program"))
+            !strcmp(k, "sockets") || !strcmp(k, "levels") || !strcmp(k, "program"))
             continue;
         if (!strcmp(k, "payload")) {
             if (!strcmp(value[a], "no"))
@@ -1174,14 +1203,16 @@ static void print_sweep_usage(void)
           "       simcoll sweep STUDY --merge [-o RESULTS.csv]\n"
           "Runs simcoll at every point of the study's axes (one KEY = VALUE, ... per\n"
           "line: platform, algo, coll, mpi, np, size, mapping, op, type, root, data,\n"
-          "set, nodes, cores, sockets, net, topology, payload, program; a value\n"
-          "with commas between double quotes), N at a time (-j, --parallel), each\n"
-          "row written to RESULTS.csv (default: the study's name with .csv) as it\n"
-          "ends: key, status, a column per axis named as in the study, then the\n"
+          "set, nodes, cores, sockets, net, topology, levels, payload, program; a\n"
+          "value with commas between double quotes), N at a time (-j, --parallel),\n"
+          "each row written to RESULTS.csv (default: the study's name with .csv) as\n"
+          "it ends: key, status, a column per axis named as in the study, then the\n"
           "run's (run_NAME where an axis has its name); in point order once all\n"
           "ran. Run it again after an interruption: it runs only the points\n"
           "RESULTS.csv does not hold. Progress goes to stderr: a bar on a terminal,\n"
-          "else a line per point.\n"
+          "else a line per point. levels takes simcoll platform --levels's value\n"
+          "(core:4,numa:4,socket:2,node:8) in place of nodes, cores, sockets and\n"
+          "topology.\n"
           "  --jobs     print one command per missing point instead (for GNU parallel\n"
           "             or a Slurm job array); each runs its point with --point N\n"
           "             into RESULTS.csv.points/N.csv\n"

@@ -168,6 +168,23 @@ grep -q ',ok,.*,gige-2x8,ring,.*,[0-9]*;[0-9]*,[0-9]*;[0-9]*,' sockets.csv ||
 grep -q ',ok,.*,gige-2x8-2sockets,ring,.*,[0-9]*;[0-9]*;[0-9]*,[0-9]*;[0-9]*;[0-9]*,' sockets.csv ||
     fail "no row on two sockets a node: $(cat sockets.csv)"
 
+# A levels axis: nodes of NUMA domains, and of sockets of NUMA domains of
+# CCXs, with the NUMA domains' link set; each row counts its levels (one
+# node of 16 cores: no network level's traffic, five levels listed).
+cat > levels.ini <<STUDY
+platform = $platforms/gige.xml
+levels = "core:4,numa:2,node:2", "core:2,ccx:2,numa:2,socket:2,node:2"
+set = numa.latency=100ns
+algo = ring
+np = 16
+payload = no
+STUDY
+"$simcoll" sweep levels.ini -o levels.csv 2>/dev/null || fail "levels: exit $?"
+grep -q ',ok,.*,gige-2x8-2numa-numa.latency=100ns,ring,.*,[0-9]*;[0-9]*;[0-9]*,[0-9]*;[0-9]*;[0-9]*,' levels.csv ||
+    fail "no row on nodes of two NUMA domains: $(cat levels.csv)"
+grep -q ',ok,.*,gige-2x16-2sockets-2numa-2ccx-numa.latency=100ns,ring,.*,[0-9]*;[0-9]*;[0-9]*;[0-9]*;[0-9]*,' levels.csv ||
+    fail "no row on nodes of sockets, NUMA domains and CCXs: $(cat levels.csv)"
+
 # A value every point would refuse stops the study before it runs.
 for bad in "algo = ring\\nnp = 4x|3: np: '4x' is not an integer" \
            "algo = ring\\nsockets = 2x|3: sockets: '2x' is not an integer" \
@@ -179,6 +196,9 @@ for bad in "algo = ring\\nnp = 4x|3: np: '4x' is not an integer" \
            "algo = ring\\nset = inter.gap=2x; inter.gap=3x|3: set: --set 'inter.gap=3x': inter.gap is set twice" \
            "algo = ring\\nset = socket.latency=2x|3: set: --set 'socket.latency=2x': socket.latency starts at 0" \
            "algo = ring\\nset = rack.bandwidth=0.25x|3: set: --set 'rack.bandwidth=0.25x': no point of the study has racks" \
+           "algo = ring\\nset = numa.latency=1us|3: set: --set 'numa.latency=1us': no point of the study has NUMA domains; add a levels axis" \
+           "algo = ring\\nlevels = \"core:4,numa:0,node:2\"|3: levels: --levels: numa: '0' is not an integer in 1..64" \
+           "algo = ring\\nnodes = 2\\nlevels = \"core:4,numa:2,node:2\"|3: 'nodes' with 'levels': levels gives the nodes" \
            "algo = ring\\nsockets = 1, 2\\nset = rack.bandwidth=2x; socket.latency=1us|4: set: --set 'rack.bandwidth=2x': no point of the study has racks" \
            "algo = ring\\nnet = gige, ib5x|3: net: --net: unknown interconnect 'ib5x'; use gige, ib4x-ddr" \
            "algo = ring\\ntopology = torus:2, torus:x|3: topology: --topology 'torus:x'" \
