@@ -46,6 +46,8 @@ const sc_network_preset_t sc_network_presets[] = {
      "50 Gb/s Ethernet (RoCE), Mellanox ConnectX-6, Open MPI 3.1.6 + UCX (fitted to cclake)"},
     {"tengige", "tengige.xml",
      "10 Gigabit Ethernet, Intel X520, Open MPI over TCP (fitted to Grid'5000 taurus)"},
+    {"ib-fdr", "ib-fdr.xml",
+     "InfiniBand FDR, Mellanox ConnectX-3, MVAPICH2 2.1 (fitted to TACC Stampede)"},
     {NULL, NULL, NULL},
 };
 

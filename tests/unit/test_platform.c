@@ -157,6 +157,29 @@ static void test_shipped_tengige(void)
     CU_ASSERT_DOUBLE_EQUAL(n->gap_s, 67.2e-9, 1e-18);
 }
 
+/* ib-fdr.xml: Stampede's nodes, ib4x.xml's shared memory (but the memory
+ * bus) and the network fitted to Stampede's MVAPICH2 over InfiniBand FDR. */
+static void test_shipped_ib_fdr(void)
+{
+    const sc_platform_t *t = sc_test_platform("platforms/ib-fdr.xml");
+    if (!t)
+        return;
+    CU_ASSERT_STRING_EQUAL(t->name, "ib-fdr");
+    CU_ASSERT_EQUAL(t->nnodes, 16);
+    CU_ASSERT_EQUAL(t->total_cores, 16 * 16);
+    CU_ASSERT_TRUE(t->uniform);
+    CU_ASSERT_DOUBLE_EQUAL(t->nodes[15].speed_flops, 21.6e9, 1);
+    check_level(&t->level[SC_LEVEL_INTRA], 30e-9, 102.4e9, 0.24e-6, 65536);
+    const sc_level_t *n = &t->level[SC_LEVEL_INTER];
+    check_level(n, 389.8e-9, 5.081e9, 474.9e-9 + 0.2835e-9, 17420);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_recv_overhead(n, 1420), 400e-9, 1e-18);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_bandwidth_factor(n, 149), 0.1545, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_latency_factor(n, 150), 3.038, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_latency_factor(n, 17420), 4.624, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(sc_level_latency_factor(n, 17421), 8.237, 1e-12);
+    CU_ASSERT_EQUAL(n->gap_s, 0);
+}
+
 static void test_uneven_platform(void)
 {
     const sc_platform_t *u = sc_test_platform("tests/platforms/uneven.xml");
@@ -1509,6 +1532,7 @@ void sc_suite_platform(void)
     CU_add_test(s, "shipped platforms fitted to excalibur-tests",
                 test_shipped_excalibur_platforms);
     CU_add_test(s, "shipped platform fitted to Grid'5000 taurus", test_shipped_tengige);
+    CU_add_test(s, "shipped platform fitted to TACC Stampede", test_shipped_ib_fdr);
     CU_add_test(s, "uneven and non-uniform", test_uneven_platform);
     CU_add_test(s, "bad platforms", test_bad_platforms);
     CU_add_test(s, "placement", test_placement);

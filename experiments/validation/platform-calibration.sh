@@ -1,45 +1,77 @@
 #!/bin/sh
-# platforms/tengige.xml's network level, fitted again from the point-to-point
-# timings it was fitted to, and checked: Grid'5000 taurus's Open MPI over TCP
-# (10 Gigabit Ethernet, Intel X520), data/taurus_26_07_2016/calibration/ of
-# github.com/Ezibenroc/platform-calibration at commit 899f044 (MIT licence).
+# A shipped network level fitted again from the point-to-point timings it
+# was fitted to, and checked, for the presets fitted to
+# github.com/Ezibenroc/platform-calibration at commit 899f044 (MIT licence):
+#   tengige  platforms/tengige.xml: Grid'5000 taurus's Open MPI over TCP
+#            (10 Gigabit Ethernet, Intel X520), data/taurus_26_07_2016/
+#            calibration/, run taurus-2016-06-09--1;
+#   ib-fdr   platforms/ib-fdr.xml: TACC Stampede's MVAPICH2 2.1 over
+#            InfiniBand FDR (Mellanox ConnectX-3), data/stampede_17_06_01-
+#            17:14/calibration/ (two nodes, one rank each).
 # Never fitted to collectives. Prints the fit, the shipped platform's residuals
 # per size range (the median over every ping-pong sample of (predicted -
 # measured) / measured; also for the same segments without a latency factor),
 # and fails unless every fitted number of the network level is the shipped
-# one to 4 digits (the gap, which the data cannot give, is the template's: the
-# shipped file's). Needs a built simcoll and git; seconds.
-# usage: experiments/validation/tengige.sh PLATFORM_CALIBRATION_CHECKOUT [simcoll]
+# one to 4 digits (what the data cannot give, the gap and for ib-fdr o_r, is
+# the template's: the shipped file's). Needs a built simcoll and git; seconds.
+# usage: experiments/validation/platform-calibration.sh CHECKOUT tengige|ib-fdr [simcoll]
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-[ $# -ge 1 ] || { echo "usage: $0 PLATFORM_CALIBRATION_CHECKOUT [simcoll]" >&2; exit 2; }
-repo=$1
-simcoll=${2:-$top/build/simcoll}
+me=platform-calibration.sh
+[ $# -ge 2 ] || { echo "usage: $0 CHECKOUT tengige|ib-fdr [simcoll]" >&2; exit 2; }
+repo=$1 system=$2
+simcoll=${3:-$top/build/simcoll}
 commit=899f044
-dir=data/taurus_26_07_2016/calibration
-run=taurus-2016-06-09--1
-[ -x "$simcoll" ] || { echo "tengige.sh: build simcoll first (./setup.sh)" >&2; exit 2; }
+case $system in
+tengige)
+    dir=data/taurus_26_07_2016/calibration
+    run=taurus-2016-06-09--1
+    series="Isend Recv PingPong"
+    # Segments (platforms/README.md says why): 128 bytes, where the
+    # ping-pong leaves its small-message floor; 1420 and 33500, the data
+    # set's breakpoints; the eager limit, Open MPI's TCP BTL's 64 KiB.
+    fit="--breakpoints 128,1420,33500 --eager-limit 65536"
+    # residuals by size range, and by the fit's segments
+    edges=64,1420,65537
+    segments=128,1420,33500,65537
+    ;;
+ib-fdr)
+    dir=data/stampede_17_06_01-17:14/calibration
+    run=testplatform
+    # Not Recv: its median at 1 to 150 bytes (2.9 us) is twice the whole
+    # one-way time (1.35 us), so it holds waiting, not a receive's overhead
+    # (platforms/README.md).
+    series="Isend PingPong"
+    # The data set's breakpoints (testplatform_breakpoints: 150, 5000, and
+    # 17420, its eager threshold in testplatform.xml: the eager limit).
+    fit="--breakpoints 150,5000 --eager-limit 17420"
+    edges=150,5000,17421
+    segments=150,5000,17421
+    ;;
+*)
+    echo "$me: unknown system '$system'; use tengige or ib-fdr" >&2
+    exit 2
+    ;;
+esac
+[ -x "$simcoll" ] || { echo "$me: build simcoll first (./setup.sh)" >&2; exit 2; }
 git -C "$repo" cat-file -e "$commit:$dir/${run}_PingPong.csv" 2>/dev/null || {
-    echo "tengige.sh: '$repo' is not a clone of github.com/Ezibenroc/platform-calibration" \
+    echo "$me: '$repo' is not a clone of github.com/Ezibenroc/platform-calibration" \
          "holding commit $commit" >&2
     exit 2
 }
-plat=$top/platforms/tengige.xml
+plat=$top/platforms/$system.xml
 results=$here/results
-out=$results/tengige
+out=$results/$system
 mkdir -p "$results"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-for t in Isend Recv PingPong; do
+files=
+for t in $series; do
     git -C "$repo" show "$commit:$dir/${run}_$t.csv" > "$scratch/${run}_$t.csv"
+    files="$files --smpi-csv ${run}_$t.csv"
 done
-files="--smpi-csv ${run}_Isend.csv --smpi-csv ${run}_Recv.csv --smpi-csv ${run}_PingPong.csv"
-# Segments (platforms/README.md says why): 128 bytes, where the ping-pong
-# leaves its small-message floor; 1420 and 33500, the data set's breakpoints;
-# the eager limit, Open MPI's TCP BTL's 64 KiB.
-fit="--breakpoints 128,1420,33500 --eager-limit 65536"
 
 # The fit, with and without a latency factor; calibration runs where the
 # files are, so that its reports name them.
@@ -81,12 +113,12 @@ ranges() {
     }' "$2" | sort -k1,1 -k2,2n
 }
 {
-    echo "# platforms/tengige.xml: median residual per size range (bytes)"
-    ranges 64,1420,65537 "$scratch/shipped.txt"
+    echo "# platforms/$system.xml: median residual per size range (bytes)"
+    ranges $edges "$scratch/shipped.txt"
     echo "# by the fit's segments"
-    ranges 128,1420,33500,65537 "$scratch/shipped.txt"
-    echo "# the same segments without a latency factor: the ping-pong"
-    ranges 64,1420,65537 "$scratch/nolat.txt" | grep PingPong
+    ranges $segments "$scratch/shipped.txt"
+    echo "# the same ranges without a latency factor: the ping-pong"
+    ranges $edges "$scratch/nolat.txt" | grep PingPong
 } > "$out-residuals.txt"
 echo "fit: $out-fit.txt"
 cat "$out-residuals.txt"
@@ -125,7 +157,7 @@ join -a 1 -a 2 -e missing -o 0,1.2,2.2 "$scratch/shipped.num" "$scratch/refit.nu
     { d = $2 - $3; if (d < 0) d = -d; t = $3 < 0 ? -$3 : $3
       if ($2 == "missing" || $3 == "missing" || d > 6e-4 * t) { bad = 1; print "differs: " $0 } }
     END { if (bad || NR == 0) exit 1 }' || {
-    echo "tengige.sh: $plat's network level is not what the point-to-point files give" >&2
+    echo "$me: $plat's network level is not what the point-to-point files give" >&2
     exit 1
 }
-echo "tengige.sh: platforms/tengige.xml's network level is the fit (to 4 digits)"
+echo "$me: platforms/$system.xml's network level is the fit (to 4 digits)"
