@@ -251,7 +251,7 @@ static int driver_here(void)
 {
     if (sc_driver_available() == SC_OK)
         return 1;
-    printf(" [no driver in this build: %s] ", sc_error_message());
+    printf(" [SimGrid %s: no driver, see the refusal below] ", sc_simgrid_version());
     return 0;
 }
 
