@@ -3,8 +3,9 @@
  * The replay's actor per node (replay.c) costs SimGrid a context switch
  * and a few simcalls per message. SimGrid 4.1 lets maestro itself start
  * communications, between hosts and without mailboxes, and calls back
- * when each completes; it runs timers too. So here no actor plays at all:
- * every rank is the state machine of play.c, the one the replay's actors
+ * when each completes; it runs timers too. So here no actor plays at all,
+ * nor starts the run (a timer at 0 starts the ranks, start_all): every
+ * rank is the state machine of play.c, the one the replay's actors
  * run, with the protocol of sim/protocol/protocol.h, and
  *   - an envelope is a communication from the sender's host to the
  *     receiver's, started at once (Comm::sendto_init), which carries the
