@@ -11,7 +11,16 @@
 #   GROUPED=1 RANKS=65536 bench/scale.sh        # adds bench_floor_grouped (one
 #                                               # actor per node, floor_grouped.c)
 #   REPLAY=1 RANKS=65536 bench/scale.sh         # adds simcoll --replay (one actor
-#                                               # per node, sim/replay/)
+#                                               # per node, sim/replay/replay.c)
+#   DRIVER=1 RANKS=65536 bench/scale.sh build41 # adds simcoll --replay=maestro (no
+#                                               # actor, sim/replay/driver.cpp;
+#                                               # a SimGrid 4.1 build)
+#   ACTORS=0 FLOOR=0 DRIVER=1 LIMIT=1200 RANKS=1048576 RUNS=1 bench/scale.sh build41
+#       ACTORS=0, FLOOR=0 leave out simcoll's actors and bench_floor (an actor
+#       per rank each: too many at a million); LIMIT stops any run after that
+#       many seconds (GNU timeout), and the table says "stopped".
+# Each column: the simulated time, min/median wall time, peak resident
+# memory, and the median's ratio to the floor's when the floor ran.
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
 cd "$(dirname "$0")/.."
@@ -21,95 +30,137 @@ floor=$build/bench/bench_floor
 grouped_floor=$build/bench/bench_floor_grouped
 ranks_list=${RANKS:-1024 4096 16384}
 runs=${RUNS:-3}
+limit=${LIMIT:-0}
 out=bench/out
-for tool in "$simcoll" "$floor"; do
+[ -x /usr/bin/time ] || { echo "bench/scale.sh: needs GNU time (apt-get install time)" >&2; exit 2; }
+columns=
+[ "${ACTORS:-1}" = 1 ] && columns="$columns simcoll"
+[ "${FLOOR:-1}" = 1 ] && columns="$columns floor"
+[ "${GROUPED:-0}" = 1 ] && columns="$columns grouped"
+[ "${REPLAY:-0}" = 1 ] && columns="$columns replay"
+[ "${DRIVER:-0}" = 1 ] && columns="$columns driver"
+[ "${SMPI:-0}" = 1 ] && columns="$columns smpi"
+[ -n "$columns" ] || { echo "bench/scale.sh: no column left to run" >&2; exit 2; }
+tools="$simcoll"
+case " $columns " in *" floor "*) tools="$tools $floor" ;; esac
+case " $columns " in *" grouped "*) tools="$tools $grouped_floor" ;; esac
+for tool in $tools; do
     [ -x "$tool" ] || { echo "bench/scale.sh: $tool is not built (./setup.sh)" >&2; exit 2; }
 done
-[ -x /usr/bin/time ] || { echo "bench/scale.sh: needs GNU time (apt-get install time)" >&2; exit 2; }
-smpi=${SMPI:-0}
-grouped=${GROUPED:-0}
-replay=${REPLAY:-0}
-[ "$grouped" = 0 ] || [ -x "$grouped_floor" ] ||
-    { echo "bench/scale.sh: $grouped_floor is not built (./setup.sh)" >&2; exit 2; }
-if [ "$smpi" = 1 ]; then
+case " $columns " in *" smpi "*)
     command -v smpicc >/dev/null && command -v smpirun >/dev/null ||
         { echo "bench/scale.sh: SMPI=1 needs smpicc and smpirun (libsimgrid-dev)" >&2; exit 2; }
-fi
+    ;;
+esac
+case " $columns " in *" driver "*)
+    "$simcoll" --help | grep -q -- '--replay\[=nodes|maestro\]' ||
+        { echo "bench/scale.sh: $simcoll has no --replay=maestro" >&2; exit 2; }
+    ;;
+esac
 mkdir -p "$out"
 
-# timed NAME COMMAND...: appends "wall peak_kib" to $out/NAME.times.
+# timed NAME COMMAND...: appends "wall peak_kib" to $out/NAME.times, or
+# "stopped" when LIMIT ended it.
 timed() {
     name=$1
     shift
+    if [ "$limit" -gt 0 ]; then
+        set -- timeout "$limit" "$@"
+    fi
+    status=0
     /usr/bin/time -f '%e %M' -o "$out/time.txt" "$@" > "$out/$name.out" 2> "$out/$name.err" ||
-        { echo "bench/scale.sh: $name failed, see $out/$name.err" >&2; exit 1; }
-    cat "$out/time.txt" >> "$out/$name.times"
+        status=$?
+    if [ "$status" = 0 ]; then
+        tail -n 1 "$out/time.txt" >> "$out/$name.times"
+    elif [ "$limit" -gt 0 ] && [ "$status" = 124 ]; then
+        echo stopped >> "$out/$name.times"
+    else
+        echo "bench/scale.sh: $name failed, see $out/$name.err" >&2
+        exit 1
+    fi
 }
 
-# stats FILE: "min median max_peak_mib" of the walls in FILE.
+# stats FILE: "min median max_peak_mib" of the walls in FILE, or
+# "stopped" if a run was stopped.
 stats() {
+    if grep -q stopped "$1"; then
+        echo "stopped - -"
+        return
+    fi
     sort -n "$1" | awk '{ w[NR] = $1; if ($2 > m) m = $2 }
         END { printf "%.2f %.2f %d\n", w[1], w[int((NR + 1) / 2)], m / 1024 }'
 }
 
-if [ "$smpi" = 1 ]; then
-    smpicc -O2 -o "$out/smpi_allgather" bench/smpi_allgather.c
-fi
+# run_column NAME PLATFORM RANKS NODES: one run of that column.
+run_column() {
+    case $1 in
+    simcoll) timed simcoll "$simcoll" --platform "$2" --algo bruck --np "$3" --size 2048 \
+        --no-payload --format csv ;;
+    floor) timed floor "$floor" "$2" "$3" 2048 40 ;;
+    grouped) timed grouped "$grouped_floor" "$2" "$3" 2048 40 ;;
+    replay) timed replay "$simcoll" --platform "$2" --algo bruck --np "$3" --size 2048 \
+        --no-payload --format csv --replay ;;
+    driver) timed driver "$simcoll" --platform "$2" --algo bruck --np "$3" --size 2048 \
+        --no-payload --format csv --replay=maestro ;;
+    smpi) timed smpi smpirun -np "$3" -platform "$2" -hostfile "$out/hosts-$4.txt" \
+        --cfg=smpi/allgather:bruck --cfg=smpi/shared-malloc-blocksize:16777216 \
+        --cfg=network/model:CM02 \
+        --cfg=network/crosstraffic:0 --log=root.thresh:error "$out/smpi_allgather" 2048 ;;
+    esac
+}
 
-printf '%-6s %-11s %-11s %-15s %-15s %-8s %-9s %-9s' ranks "simulated" "floor sim" \
-    "simcoll min/med" "floor min/med" "ratio" "simcoll MiB" "floor MiB"
-[ "$smpi" = 1 ] && printf ' %-13s %-7s' "SMPI min/med" "SMPI/simcoll"
-[ "$grouped" = 1 ] && printf ' %-15s %-12s' "grouped min/med" "grouped MiB"
-[ "$replay" = 1 ] && printf ' %-11s %-15s %-10s' "replay sim" "replay min/med" "replay MiB"
+# simulated NAME: the simulated time that column's last run printed.
+simulated() {
+    if grep -q stopped "$out/$1.times"; then
+        echo -
+    elif [ "$1" = floor ] || [ "$1" = grouped ]; then
+        sed -n 's/.*simulated_s=//p' "$out/$1.out"
+    elif [ "$1" = smpi ]; then
+        echo -
+    else
+        tail -n 1 "$out/$1.out" | cut -d, -f8
+    fi
+}
+
+case " $columns " in *" smpi "*) smpicc -O2 -o "$out/smpi_allgather" bench/smpi_allgather.c ;; esac
+
+printf '%-8s' ranks
+for c in $columns; do
+    printf ' | %-7s %-13s %-15s %-6s %-7s' "$c" "simulated" "min/med s" "MiB" "/floor"
+done
 printf '\n'
 for ranks in $ranks_list; do
     nodes=$((ranks / 8))
     platform=$out/ib4x-$nodes.xml
     "$simcoll" platform --like platforms/ib4x.xml --nodes "$nodes" -o "$platform"
     rm -f "$out"/*.times
-    if [ "$smpi" = 1 ]; then
+    case " $columns " in *" smpi "*)
         awk -v n="$nodes" 'BEGIN { for (i = 0; i < n; i++) for (c = 0; c < 8; c++) print "node-" i }' \
             > "$out/hosts-$nodes.txt"
-    fi
+        ;;
+    esac
     run=0
     while [ "$run" -lt "$runs" ]; do
-        timed simcoll "$simcoll" --platform "$platform" --algo bruck --np "$ranks" --size 2048 \
-            --no-payload --format csv
-        timed floor "$floor" "$platform" "$ranks" 2048 40
-        if [ "$grouped" = 1 ]; then
-            timed grouped "$grouped_floor" "$platform" "$ranks" 2048 40
-        fi
-        if [ "$replay" = 1 ]; then
-            timed replay "$simcoll" --platform "$platform" --algo bruck --np "$ranks" --size 2048 \
-                --no-payload --format csv --replay
-        fi
-        if [ "$smpi" = 1 ]; then
-            timed smpi smpirun -np "$ranks" -platform "$platform" -hostfile "$out/hosts-$nodes.txt" \
-                --cfg=smpi/allgather:bruck --cfg=smpi/shared-malloc-blocksize:16777216 \
-                --cfg=network/model:CM02 \
-                --cfg=network/crosstraffic:0 --log=root.thresh:error "$out/smpi_allgather" 2048
-        fi
+        for c in $columns; do
+            run_column "$c" "$platform" "$ranks" "$nodes"
+        done
         run=$((run + 1))
     done
-    sim=$(tail -n 1 "$out/simcoll.out" | cut -d, -f8)
-    floor_sim=$(sed -n 's/.*simulated_s=//p' "$out/floor.out")
-    set -- $(stats "$out/simcoll.times") $(stats "$out/floor.times")
-    ratio=$(awk -v a="$2" -v b="$5" 'BEGIN { printf "%.1fx", a / b }')
-    printf '%-6s %-11s %-11s %-15s %-15s %-8s %-11s %-9s' "$ranks" "$sim" "$floor_sim" "$1/$2 s" \
-        "$4/$5 s" "$ratio" "$3" "$6"
-    if [ "$smpi" = 1 ]; then
-        simcoll_median=$2
-        set -- $(stats "$out/smpi.times")
-        printf ' %-13s %-7s' "$1/$2 s" "$(awk -v a="$2" -v b="$simcoll_median" 'BEGIN { printf "%.1fx", a / b }')"
-    fi
-    if [ "$grouped" = 1 ]; then
-        set -- $(stats "$out/grouped.times")
-        printf ' %-15s %-12s' "$1/$2 s" "$3"
-    fi
-    if [ "$replay" = 1 ]; then
-        replay_sim=$(tail -n 1 "$out/replay.out" | cut -d, -f8)
-        set -- $(stats "$out/replay.times")
-        printf ' %-11s %-15s %-10s' "$replay_sim" "$1/$2 s" "$3"
-    fi
+    floor_median=
+    case " $columns " in *" floor "*) set -- $(stats "$out/floor.times"); floor_median=$2 ;; esac
+    printf '%-8s' "$ranks"
+    for c in $columns; do
+        set -- $(stats "$out/$c.times")
+        ratio=-
+        if [ -n "$floor_median" ] && [ "$1" != stopped ] && [ "$floor_median" != - ]; then
+            ratio=$(awk -v a="$2" -v b="$floor_median" 'BEGIN { printf "%.2fx", a / b }')
+        fi
+        if [ "$1" = stopped ]; then
+            walls="stopped@${limit}s"
+        else
+            walls="$1/$2"
+        fi
+        printf ' | %-7s %-13s %-15s %-6s %-7s' "" "$(simulated "$c")" "$walls" "$3" "$ratio"
+    done
     printf '\n'
 done

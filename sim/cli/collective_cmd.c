@@ -51,9 +51,12 @@ static const char usage[] =
     "  --format table|csv|json  output format (default table)\n"
     "  --no-payload           sizes only, no data: for large runs; results are\n"
     "                         then not checked\n"
-    "  --replay               with --no-payload: record the algorithm's schedule\n"
-    "                         and play it with one actor per node instead of one\n"
-    "                         per rank: the same protocol in a third of the memory\n"
+    "  --replay[=nodes|maestro]  with --no-payload: record the algorithm's schedule\n"
+    "                         and play it with one actor per node (nodes, the\n"
+    "                         default) instead of one per rank: the same protocol\n"
+    "                         in a third of the memory; maestro plays it with no\n"
+    "                         actor at all, from SimGrid's callbacks and timers\n"
+    "                         (the same times, faster; needs SimGrid 4.1)\n"
     ;
 
 /* The rest of --help (one string would pass C99's 4095 characters). */

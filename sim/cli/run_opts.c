@@ -8,6 +8,7 @@
 
 #include "common/sc_units.h"
 #include "sim/engine/engine.h"
+#include "sim/engine/run.h"
 #include "sim/io/files.h"
 #include "sim/program/pack.h"
 
@@ -40,7 +41,7 @@ static const struct option all_options[] = {
     {"explain",      no_argument,       NULL, SC_OPT_EXPLAIN},
     {"sensitivity",  no_argument,       NULL, SC_OPT_SENSITIVITY},
     {"load",         required_argument, NULL, SC_OPT_LOAD},
-    {"replay",       no_argument,       NULL, SC_OPT_REPLAY},
+    {"replay",       optional_argument, NULL, SC_OPT_REPLAY},
     {"version",      no_argument,       NULL, SC_OPT_VERSION},
     {"output",       required_argument, NULL, SC_OPT_OUTPUT},
     {"machinefile",  required_argument, NULL, SC_OPT_MACHINEFILE},
@@ -121,6 +122,8 @@ static sc_err_t set_checked(int id, const char *value, sc_run_opts_t *o)
     static const char *const partitioners[] = {"multilevel", "greedy", "scotch", "metis", NULL};
     static const char *const packs[] = {"none", "auto", "show", NULL};
     static const char *const objectives[] = {"cut", "bottleneck", "time", NULL};
+    /* index + 1 is the SC_REPLAY_ value */
+    static const char *const replays[] = {"nodes", "maestro", NULL};
     int index;
     size_t bytes;
     sc_err_t err;
@@ -184,6 +187,14 @@ static sc_err_t set_checked(int id, const char *value, sc_run_opts_t *o)
         return sc_cli_data(value, &o->data);
     case SC_OPT_LOAD:
         return sc_cli_add_load(o->loads, &o->nloads, value);
+    case SC_OPT_REPLAY: /* --replay alone: an actor per node */
+        if (!value) {
+            o->replay = SC_REPLAY_NODES;
+            return SC_OK;
+        }
+        if (!(err = sc_cli_choice(value, "--replay", replays, &index)))
+            o->replay = index + 1;
+        return err;
     }
     return SC_OK;
 }
@@ -210,7 +221,6 @@ static sc_err_t set_option(int id, const char *value, sc_run_opts_t *o)
     case SC_OPT_PAJE: o->paje = value; break;
     case SC_OPT_TRACE_OPS: o->trace_ops = value; break;
     case SC_OPT_NO_PAYLOAD: o->payload = 0; break;
-    case SC_OPT_REPLAY: o->replay = 1; break;
     case SC_OPT_EXPLAIN: o->explain = 1; break;
     case SC_OPT_SENSITIVITY: o->sensitivity = 1; break;
     default: return set_checked(id, value, o);

@@ -25,6 +25,7 @@
 #include "models/p2p.h"
 #include "sim/program/interpret.h"
 #include "sim/program/model.h"
+#include "sim/replay/driver.h"
 #include "sim/replay/replay.h"
 #include "transport.h"
 
@@ -204,9 +205,13 @@ static sc_err_t check_deciders(const sc_run_spec_t *spec, const sc_program_t *pr
 }
 
 /* What the replay engine can play: one call, sizes only, nothing that
- * looks at each rank's time or messages as they go. */
+ * looks at each rank's time or messages as they go; from maestro, only
+ * on a SimGrid that can. */
 static sc_err_t check_replay(const sc_run_spec_t *spec, const layout_t *lay)
 {
+    sc_err_t err = spec->replay == SC_REPLAY_MAESTRO ? sc_driver_available() : SC_OK;
+    if (err)
+        return err;
     const sc_algo_t *sole = sole_call(&lay->prog);
     const char *why = !sole                           ? "a program of more than one call"
                       : spec->payload                 ? "a run with data (add --no-payload)"
@@ -601,7 +606,8 @@ static sc_err_t simulate(void *arg, sc_wire_t *out)
 }
 
 /* The replay (spec->replay): the call's schedule, recorded here in the
- * child, played by sim/replay/ with the same results as simulate() gives. */
+ * child, played by sim/replay/ (an actor per node, or maestro) with the
+ * same results as simulate() gives. */
 static sc_err_t simulate_replay(void *arg, sc_wire_t *out)
 {
     const session_t *ctx = arg;
@@ -630,7 +636,9 @@ static sc_err_t simulate_replay(void *arg, sc_wire_t *out)
         sc_child_step("loading the platform");
         sc_engine_boot(spec->plat, sc_place_nodes_used(spec->plat, p, lay->node_of));
         sc_child_step("replaying %s on %d ranks", st->algo->name, p);
-        err = sc_replay_run(&sched, &model, ctx->receives, &res);
+        err = spec->replay == SC_REPLAY_MAESTRO
+                  ? sc_driver_run(&sched, &model, &res)
+                  : sc_replay_run(&sched, &model, ctx->receives, &res);
     }
     if (!err) {
         long none = 0;

@@ -9,6 +9,11 @@
 #include "sim/engine/transport.h"
 #include "sim/program/program.h"
 
+/* How sc_run_spec_t.replay plays a schedule: with one actor per node
+ * (sim/replay/replay.c, --replay), or from SimGrid's maestro without any
+ * actor (sim/replay/driver.cpp, --replay=maestro: SimGrid 4.1 only). */
+enum { SC_REPLAY_NODES = 1, SC_REPLAY_MAESTRO = 2 };
+
 typedef struct {
     const sc_platform_t *plat;
     /* What every rank runs: a program, resolved here for np (its calls'
@@ -40,9 +45,10 @@ typedef struct {
     int trace;             /* 1: figures per statement run (res->ops) */
     int messages;          /* 1: every message as it went (res->msgs) */
     double start_skew_s;   /* rank r starts r * skew after 0 (tests) */
-    /* 1: play the call's recorded schedule with one actor per node instead
-     * of one per rank (sim/replay/), for size-only runs of one call of an
-     * algorithm whose messages depend on neither data nor timing */
+    /* SC_REPLAY_NODES, SC_REPLAY_MAESTRO: play the call's recorded
+     * schedule instead of running an actor per rank (sim/replay/), for
+     * size-only runs of one call of an algorithm whose messages depend on
+     * neither data nor timing; 0: the actors */
     int replay;
 } sc_run_spec_t;
 

@@ -1,0 +1,358 @@
+/* A rank's recorded schedule played as a state machine.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "play.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Flags of a request (a SEND or RECV op). */
+enum { REQ_DONE = 1, REQ_AWAITED = 2 };
+
+void sc_play_fail(sc_player_t *pl, const char *fmt, ...)
+{
+    if (pl->failed)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(pl->error_msg, sizeof pl->error_msg, fmt, ap);
+    va_end(ap);
+    pl->failed = 1;
+}
+
+/* The protocol's callbacks get the matcher: the rank is around it, and
+ * the player around the ranks, which the callbacks reach through `playing`
+ * (one simulation runs at a time in a process). */
+static sc_player_t *playing;
+
+static sc_play_rank_t *rank_of(sc_matcher_t *m)
+{
+    return (sc_play_rank_t *)((char *)m - offsetof(sc_play_rank_t, match));
+}
+
+static int rank_index(const sc_play_rank_t *rk)
+{
+    return (int)(rk - playing->ranks);
+}
+
+void sc_play_complete(sc_player_t *pl, int r, long op)
+{
+    sc_play_rank_t *rk = &pl->ranks[r];
+    pl->req[op] |= REQ_DONE;
+    if (!(pl->req[op] & REQ_AWAITED))
+        return;
+    if (--rk->pending == 0 && rk->state == SC_RANK_WAITING && pl->ops->wait_over)
+        pl->ops->wait_over(pl, r);
+}
+
+static sc_envelope_t *envelope_new(sc_player_t *pl, sc_env_kind_t kind, int src, int dst, int tag,
+                                   size_t bytes)
+{
+    sc_envelope_t *env = sc_envelope_new(kind, src, dst, tag, bytes);
+    if (!env)
+        sc_play_fail(pl, "out of memory replaying %d ranks", pl->sched->np);
+    return env;
+}
+
+static const sc_protocol_ops_t protocol_ops;
+
+/* An envelope the sender does not wait for, numbered if EAGER or RTS. */
+static void post(sc_player_t *pl, sc_envelope_t *env, size_t data)
+{
+    if (!sc_matcher_number(&pl->ranks[env->src].match, &protocol_ops, env)) {
+        sc_envelope_free(env);
+        return;
+    }
+    pl->ops->post(pl, env, data);
+}
+
+/* The protocol's requests are the schedule's SEND and RECV ops. */
+static void on_matched(sc_matcher_t *m, sc_req_ref_t rreq, const sc_envelope_t *env)
+{
+    (void)m;
+    playing->req_path[rreq] = env->path_bytes;
+}
+
+static void on_received(sc_matcher_t *m, sc_req_ref_t rreq, const sc_envelope_t *env)
+{
+    (void)env;
+    sc_play_complete(playing, rank_index(rank_of(m)), (long)rreq);
+}
+
+static void on_clear_to_send(sc_matcher_t *m, sc_req_ref_t rreq, const sc_envelope_t *rts)
+{
+    sc_envelope_t *cts =
+        envelope_new(playing, SC_ENV_CTS, rank_index(rank_of(m)), rts->src, rts->tag, rts->bytes);
+    if (cts) {
+        cts->sreq = rts->sreq;
+        cts->rreq = rreq;
+        post(playing, cts, 0);
+    }
+}
+
+/* The receiver answered our RTS: the data goes, and the send completes
+ * when it has arrived. */
+static void on_send_data(sc_matcher_t *m, const sc_envelope_t *cts)
+{
+    sc_envelope_t *data =
+        envelope_new(playing, SC_ENV_DATA, rank_index(rank_of(m)), cts->src, cts->tag, cts->bytes);
+    if (data) {
+        data->sreq = cts->sreq;
+        data->rreq = cts->rreq;
+        playing->ops->put_data(playing, data);
+    }
+}
+
+static void on_mismatch(sc_matcher_t *m, sc_req_ref_t rreq, const char *message)
+{
+    (void)m;
+    (void)rreq;
+    sc_play_fail(playing, "%s", message);
+}
+
+static void on_out_of_memory(sc_matcher_t *m, const char *what)
+{
+    (void)m;
+    sc_play_fail(playing, "out of memory for %s replaying %d ranks", what, playing->sched->np);
+}
+
+static const sc_protocol_ops_t protocol_ops = {
+    .matched = on_matched,
+    .received = on_received,
+    .clear_to_send = on_clear_to_send,
+    .send_data = on_send_data,
+    .mismatch = on_mismatch,
+    .out_of_memory = on_out_of_memory,
+};
+
+void sc_play_deliver(sc_player_t *pl, sc_envelope_t *env)
+{
+    sc_play_rank_t *rk = &pl->ranks[env->dst];
+    if (rk->state == SC_RANK_WAITING) {
+        sc_matcher_accept(&rk->match, &protocol_ops, env);
+        return;
+    }
+    env->next = NULL;
+    if (rk->arrived_tail)
+        rk->arrived_tail->next = env;
+    else
+        rk->arrived = env;
+    rk->arrived_tail = env;
+}
+
+/* The rank, inside a call, takes in what arrived while it was not waiting. */
+static void drain_rank(sc_player_t *pl, sc_play_rank_t *rk)
+{
+    while (rk->arrived && !pl->failed) {
+        sc_envelope_t *env = rk->arrived;
+        rk->arrived = env->next;
+        if (!rk->arrived)
+            rk->arrived_tail = NULL;
+        sc_matcher_accept(&rk->match, &protocol_ops, env);
+    }
+}
+
+static void busy(sc_player_t *pl, int r, double until)
+{
+    pl->ranks[r].state = SC_RANK_BUSY;
+    pl->ranks[r].busy_until = until;
+    if (pl->ops->busy)
+        pl->ops->busy(pl, r);
+}
+
+/* Each op goes through phases, as the transport's calls do:
+ *   SEND     0: counted, pays o_s; 1: waits for the NIC's gap; 2: leaves;
+ *   WAIT     0: counts its requests; 1: until they are complete; 2: pays o_r;
+ *   COMPUTE  0: computes; 1: done. */
+void sc_play_advance(sc_player_t *pl, int r, double now)
+{
+    sc_play_rank_t *rk = &pl->ranks[r];
+    const sc_model_t *model = pl->model;
+    const sc_sched_op_t *ops = pl->sched->ops;
+    const uint32_t *ids = pl->sched->wait_ids + pl->sched->id_start[r];
+    long base = pl->sched->op_start[r];
+    playing = pl;
+    rk->state = SC_RANK_RUNNING;
+    while (rk->pc < rk->end && !pl->failed) {
+        const sc_sched_op_t *op = &ops[rk->pc];
+        switch ((sc_op_kind_t)op->kind) {
+        case SC_OP_SEND: {
+            int dst = op->peer;
+            size_t bytes = (size_t)op->u.bytes;
+            sc_send_plan_t plan = sc_protocol_send_plan(model, r, dst, bytes);
+            int eager = plan.eager;
+            if (rk->phase == 0) {
+                sc_protocol_count(pl->total, &plan, bytes);
+                rk->sent_bytes += (double)bytes;
+                pl->ranks[dst].match.addressed++;
+                rk->phase = 1;
+                if (plan.o_s > 0) {
+                    busy(pl, r, now + plan.o_s);
+                    return;
+                }
+            }
+            if (rk->phase == 1) {
+                rk->phase = 2;
+                double leave = sc_protocol_departure(model, &plan, r, dst, bytes, now);
+                if (leave > now) {
+                    busy(pl, r, leave);
+                    return;
+                }
+            }
+            sc_envelope_t *env =
+                envelope_new(pl, eager ? SC_ENV_EAGER : SC_ENV_RTS, r, dst, op->tag, bytes);
+            if (!env)
+                return;
+            env->path_bytes = rk->path_bytes;
+            env->sreq = (sc_req_ref_t)rk->pc;
+            pl->req_path[rk->pc] = rk->path_bytes;
+            if (eager)
+                pl->req[rk->pc] |= REQ_DONE;
+            post(pl, env, eager ? bytes : 0);
+            rk->phase = 0;
+            rk->pc++;
+            break;
+        }
+        case SC_OP_RECV: {
+            drain_rank(pl, rk);
+            if (!sc_matcher_post(&rk->match, &protocol_ops, (sc_req_ref_t)rk->pc, op->peer, op->tag,
+                                 (size_t)op->u.bytes))
+                return;
+            rk->pc++;
+            break;
+        }
+        case SC_OP_WAIT: {
+            const uint32_t *mine = ids + op->u.wait.first;
+            uint32_t count = op->u.wait.count;
+            if (rk->phase == 0) {
+                rk->pending = 0;
+                for (uint32_t i = 0; i < count; i++) {
+                    pl->req[base + mine[i]] |= REQ_AWAITED;
+                    rk->pending += !(pl->req[base + mine[i]] & REQ_DONE);
+                }
+                rk->phase = 1;
+            }
+            if (rk->phase == 1) {
+                drain_rank(pl, rk);
+                if (rk->pending > 0) {
+                    rk->state = SC_RANK_WAITING;
+                    return;
+                }
+                sc_wait_cost_t w = sc_protocol_wait_begin(rk->path_bytes);
+                for (uint32_t i = 0; i < count; i++) {
+                    long id = base + mine[i];
+                    const sc_sched_op_t *q = &ops[id];
+                    sc_protocol_wait_add(&w, model, r, q->kind == SC_OP_RECV, q->peer,
+                                         (size_t)q->u.bytes, pl->req_path[id]);
+                }
+                rk->path_bytes = sc_protocol_wait_path(&w, rk->path_bytes);
+                rk->phase = 2;
+                if (w.o_r > 0) {
+                    busy(pl, r, now + w.o_r);
+                    return;
+                }
+            }
+            rk->phase = 0;
+            rk->pc++;
+            break;
+        }
+        case SC_OP_COMPUTE:
+            if (rk->phase == 0 && op->u.seconds > 0) {
+                rk->phase = 1;
+                busy(pl, r, now + op->u.seconds);
+                return;
+            }
+            rk->phase = 0;
+            rk->pc++;
+            break;
+        }
+    }
+    if (pl->failed)
+        return;
+    /* As the transport's end: nothing may be left over. */
+    char leftover[256];
+    if (sc_matcher_leftover(&rk->match, r, leftover, sizeof leftover))
+        sc_play_fail(pl, "%s", leftover);
+    pl->finish[r] = now;
+    rk->state = SC_RANK_DONE;
+    if (pl->ops->finished)
+        pl->ops->finished(pl, r);
+}
+
+int sc_play_can_resume(const sc_player_t *pl, int r, double now)
+{
+    const sc_play_rank_t *rk = &pl->ranks[r];
+    return (rk->state == SC_RANK_WAITING && rk->pending <= 0) ||
+           (rk->state == SC_RANK_BUSY && rk->busy_until <= now + 1e-12 * (now > 1 ? now : 1));
+}
+
+sc_err_t sc_play_init(sc_player_t *pl, const sc_schedule_t *sched, const sc_model_t *model,
+                      const sc_play_ops_t *ops, sc_traffic_t *total, double *finish)
+{
+    int p = sched->np;
+    long nops = sched->op_start[p];
+    *pl = (sc_player_t){.sched = sched,
+                        .model = model,
+                        .ops = ops,
+                        .total = total,
+                        .finish = finish,
+                        .holds = sc_protocol_has_extra_latency(model->plat)};
+    memset(total, 0, sizeof *total);
+    pl->ranks = calloc((size_t)p, sizeof *pl->ranks);
+    pl->req = calloc((size_t)nops + 1, 1);
+    pl->req_path = calloc((size_t)nops + 1, sizeof *pl->req_path);
+    if (!pl->ranks || !pl->req || !pl->req_path) {
+        sc_play_destroy(pl);
+        return sc_error(SC_ERR_RUN, "out of memory replaying %d ranks (%ld calls)", p, nops);
+    }
+    for (int r = 0; r < p; r++) {
+        pl->ranks[r].pc = sched->op_start[r];
+        pl->ranks[r].end = sched->op_start[r + 1];
+    }
+    return SC_OK;
+}
+
+sc_err_t sc_play_result(sc_player_t *pl, double *max_rank_bytes)
+{
+    int p = pl->sched->np, unfinished = 0;
+    for (int r = 0; r < p; r++)
+        unfinished += pl->ranks[r].state != SC_RANK_DONE;
+    if (pl->failed)
+        return sc_error(SC_ERR_RUN, "%s", pl->error_msg);
+    if (unfinished)
+        return sc_error(SC_ERR_RUN, "the replay deadlocked: %d of %d ranks never finished",
+                        unfinished, p);
+    *max_rank_bytes = 0;
+    for (int r = 0; r < p; r++) {
+        const sc_play_rank_t *rk = &pl->ranks[r];
+        if (rk->match.addressed != rk->match.matched)
+            return sc_error(SC_ERR_RUN, "rank %d was sent %ld message(s) but received %ld", r,
+                            rk->match.addressed, rk->match.matched);
+        if (rk->path_bytes > pl->total->path_bytes)
+            pl->total->path_bytes = rk->path_bytes;
+        if (rk->sent_bytes > *max_rank_bytes)
+            *max_rank_bytes = rk->sent_bytes;
+    }
+    return SC_OK;
+}
+
+void sc_play_destroy(sc_player_t *pl)
+{
+    for (int r = 0; pl->ranks && r < pl->sched->np; r++) {
+        sc_play_rank_t *rk = &pl->ranks[r];
+        while (rk->arrived) {
+            sc_envelope_t *next = rk->arrived->next;
+            sc_envelope_free(rk->arrived);
+            rk->arrived = next;
+        }
+        sc_matcher_destroy(&rk->match);
+    }
+    free(pl->ranks);
+    free(pl->req);
+    free(pl->req_path);
+    pl->ranks = NULL;
+    pl->req = NULL;
+    pl->req_path = NULL;
+}

@@ -1,0 +1,102 @@
+/* A rank's recorded schedule played as a state machine, with the protocol
+ * of sim/protocol/protocol.h: what the two schedule players share, the
+ * actor per node (replay.c) and the driver from maestro (driver.cpp).
+ * A player moves envelopes through SimGrid and says when time has come;
+ * this module decides, op by op, what a rank does then. Plain C, no
+ * SimGrid: the player passes the clock.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SC_PLAY_H
+#define SC_PLAY_H
+
+#include "sim/protocol/protocol.h"
+#include "sim/replay/schedule.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum { SC_RANK_RUNNING, SC_RANK_BUSY, SC_RANK_WAITING, SC_RANK_DONE } sc_rank_state_t;
+
+typedef struct {
+    long pc, end; /* its next op, its last + 1 */
+    sc_rank_state_t state;
+    int phase;         /* how far the op at pc has gone (see sc_play_advance) */
+    double busy_until; /* while SC_RANK_BUSY */
+    long pending;      /* requests of the wait at pc not yet complete */
+    double path_bytes, sent_bytes;
+    sc_envelope_t *arrived, *arrived_tail; /* delivered while it was not waiting */
+    sc_matcher_t match;                    /* the protocol's queues */
+} sc_play_rank_t;
+
+typedef struct sc_player sc_player_t;
+
+/* What the player does for its ranks. */
+typedef struct {
+    /* Puts `env` (EAGER, RTS or CTS, numbered) in flight with `data` bytes
+     * of data; its sender does not wait for it. Takes `env`. */
+    void (*post)(sc_player_t *pl, sc_envelope_t *env, size_t data);
+    /* Puts rendezvous DATA `env` in flight; the send env->sreq of rank
+     * env->src completes when it has arrived (sc_play_complete). Takes
+     * `env`. */
+    void (*put_data)(sc_player_t *pl, sc_envelope_t *env);
+    /* Rank r became SC_RANK_BUSY until ranks[r].busy_until, or NULL. */
+    void (*busy)(sc_player_t *pl, int r);
+    /* Rank r waits (SC_RANK_WAITING) and its wait is now over; NULL if
+     * the player looks for such ranks itself. */
+    void (*wait_over)(sc_player_t *pl, int r);
+    /* Rank r has played its last op, or NULL. */
+    void (*finished)(sc_player_t *pl, int r);
+} sc_play_ops_t;
+
+struct sc_player {
+    const sc_schedule_t *sched;
+    const sc_model_t *model;
+    const sc_play_ops_t *ops;
+    sc_play_rank_t *ranks;
+    unsigned char *req;  /* per SEND and RECV op: REQ_DONE, REQ_AWAITED */
+    double *req_path;    /* per op: the path its sender had */
+    sc_traffic_t *total; /* counted as ranks send */
+    double *finish;      /* per rank */
+    int holds;           /* a level has a latency factor */
+    int failed;
+    char error_msg[256];
+};
+
+/* Readies `pl` to play `sched` on `model` with `ops`, counting traffic in
+ * `total` and writing each rank's end in finish[]. SC_ERR_RUN if out of
+ * memory. */
+sc_err_t sc_play_init(sc_player_t *pl, const sc_schedule_t *sched, const sc_model_t *model,
+                      const sc_play_ops_t *ops, sc_traffic_t *total, double *finish);
+
+/* Runs rank r from its op at pc until it must wait or be busy, or ends;
+ * `now` is the clock. */
+void sc_play_advance(sc_player_t *pl, int r, double now);
+
+/* Whether rank r can go on at `now`: its wait is over, or it is no longer
+ * busy (an instant's times equal the clock up to rounding). */
+int sc_play_can_resume(const sc_player_t *pl, int r, double now);
+
+/* Hands an envelope that arrived to its rank: at once if the rank waits,
+ * else at its next call, since a rank handles messages only inside its
+ * calls. Takes `env`. */
+void sc_play_deliver(sc_player_t *pl, sc_envelope_t *env);
+
+/* Request `op` (a SEND or RECV of rank r) is complete. */
+void sc_play_complete(sc_player_t *pl, int r, long op);
+
+/* Records the first failure; the player stops. */
+void sc_play_fail(sc_player_t *pl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* After the run: the error (a failure, a deadlock, a rank sent more than
+ * it received), else SC_OK with the longest path in total->path_bytes and
+ * the most bytes one rank sent in *max_rank_bytes. */
+sc_err_t sc_play_result(sc_player_t *pl, double *max_rank_bytes);
+
+/* Frees what the ranks hold. */
+void sc_play_destroy(sc_player_t *pl);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
