@@ -93,7 +93,7 @@ run() {
 # the old and the new value; or the case and what else differs.
 report=$work/differences.txt
 : >"$report"
-runs=0 same_runs=0 rows=0 same_rows=0
+runs=0 same_runs=0 refused=0 rows=0 same_rows=0
 compare() {
     args=$1
     run "$old" a "$args"
@@ -103,6 +103,7 @@ compare() {
         done
         return
     fi
+    [ $rc -eq 0 ] || refused=$((refused + 1))
     run "$new" b "$args"
     runs=$((runs + 1))
     n=$(($(wc -l <"$work/a.csv") > 0 ? $(wc -l <"$work/a.csv") - 1 : 0))
@@ -148,7 +149,8 @@ while read -r args; do
     compare "$args"
 done <"$cases"
 
-echo "$runs runs ($same_runs with identical output), $rows rows ($same_rows identical)"
+echo "$runs runs ($same_runs with identical output; $refused refused by the old build)," \
+    "$rows rows ($same_rows identical)"
 echo "differences: $report ($(wc -l <"$report") lines)"
 # Per column: how many rows differ in it.
 awk -F' [|] ' 'NF == 3 { split($3, w, " "); n[w[1]]++ }
