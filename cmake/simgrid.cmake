@@ -55,6 +55,18 @@ else()
   # Steps a build tree did before, for a cache since emptied, are done again.
   set(_sg_work ${CMAKE_BINARY_DIR}/simgrid-bundled)
   file(REMOVE_RECURSE ${_sg_work}/stamp)
+  # Build trees configured at once with the same empty cache each build
+  # SimGrid, so none installs into the cache's folder: each installs into a
+  # folder of its own in the cache (DESTDIR, so that the install prefix
+  # SimGrid records is the cache's folder), stamp last, and then moves it
+  # there in one rename unless another got there first
+  # (cmake/simgrid_publish.cmake). A tree that finds the stamp at configure
+  # time sees a complete folder that no build changes any more. (A build
+  # stopped half-way leaves its .stage-* folder, which its tree's next
+  # build replaces.)
+  string(SHA256 _sg_tree "${CMAKE_BINARY_DIR}")
+  string(SUBSTRING ${_sg_tree} 0 12 _sg_tree)
+  set(_sg_stage ${SIMCOLL_SIMGRID_CACHE}/.stage-simgrid-${_sg_version}-${_sg_key}-${_sg_tree})
   ExternalProject_Add(simgrid_bundled
     PREFIX ${_sg_work}
     STAMP_DIR ${_sg_work}/stamp
@@ -63,8 +75,12 @@ else()
     DOWNLOAD_EXTRACT_TIMESTAMP TRUE
     CMAKE_ARGS ${_sg_options} -DCMAKE_INSTALL_PREFIX=${SIMCOLL_SIMGRID_DIR}
     # Stripped: the library is 3.2 MB.
-    INSTALL_COMMAND ${CMAKE_COMMAND} --install <BINARY_DIR> --strip
-            COMMAND ${CMAKE_COMMAND} -E touch ${_sg_stamp}
+    INSTALL_COMMAND ${CMAKE_COMMAND} -E rm -rf ${_sg_stage}
+            COMMAND ${CMAKE_COMMAND} -E env DESTDIR=${_sg_stage}
+                    ${CMAKE_COMMAND} --install <BINARY_DIR> --strip
+            COMMAND ${CMAKE_COMMAND} -E touch ${_sg_stage}${_sg_stamp}
+            COMMAND ${CMAKE_COMMAND} -DSTAGE=${_sg_stage} -DDIR=${SIMCOLL_SIMGRID_DIR}
+                    -DSTAMP=${_sg_stamp} -P ${PROJECT_SOURCE_DIR}/cmake/simgrid_publish.cmake
     BUILD_BYPRODUCTS ${_sg_library})
   # Its sources and objects (480 MB) go once it is installed (a step of its
   # own: a step runs in its folder, and this one removes the build's).
