@@ -1,12 +1,13 @@
 # Which SimGrid simcoll runs on (SIMCOLL_SIMGRID):
-#   system   the one pkg-config finds (Debian 12's libsimgrid-dev, 3.32): the default
 #   bundled  SimGrid 4.1 built from third_party/simgrid/simgrid-4.1.tar.xz (its
 #            README.md), once per version and options into a cache outside the
-#            build tree (SIMCOLL_SIMGRID_CACHE), then reused by every build
+#            build tree (SIMCOLL_SIMGRID_CACHE), then reused by every build: the
+#            default (the same simulated times as 3.32: experiments/simgrid41)
+#   system   the one pkg-config finds (Debian 12's libsimgrid-dev, 3.32)
 # Either way the target simcoll_simgrid carries it to whatever links it.
 # SPDX-License-Identifier: GPL-2.0-or-later
-set(SIMCOLL_SIMGRID system CACHE STRING "SimGrid to use: system (pkg-config) or bundled (4.1)")
-set_property(CACHE SIMCOLL_SIMGRID PROPERTY STRINGS system bundled)
+set(SIMCOLL_SIMGRID bundled CACHE STRING "SimGrid to use: bundled (4.1) or system (pkg-config)")
+set_property(CACHE SIMCOLL_SIMGRID PROPERTY STRINGS bundled system)
 add_library(simcoll_simgrid INTERFACE)
 
 if(SIMCOLL_SIMGRID STREQUAL "system")
