@@ -97,13 +97,13 @@ runs=0 same_runs=0 refused=0 rows=0 same_rows=0
 compare() {
     args=$1
     run "$old" a "$args"
-    if [ $rc -ne 0 ] && echo "$args" | grep -q -- '--np [0-9]*,'; then
+    if [ "$rc" -ne 0 ] && echo "$args" | grep -q -- '--np [0-9]*,'; then
         for np in $(echo "$args" | sed 's/.*--np \([0-9,]*\).*/\1/' | tr , ' '); do
             compare "$(echo "$args" | sed "s/--np [0-9,]*/--np $np/")"
         done
         return
     fi
-    [ $rc -eq 0 ] || refused=$((refused + 1))
+    [ "$rc" -eq 0 ] || refused=$((refused + 1))
     run "$new" b "$args"
     runs=$((runs + 1))
     n=$(($(wc -l <"$work/a.csv") > 0 ? $(wc -l <"$work/a.csv") - 1 : 0))
