@@ -1,23 +1,26 @@
 #!/bin/sh
 # Installs what simcoll needs on Debian 12, builds and installs it, and runs
 # the main job on a shipped platform.
-# Extra arguments go to cmake (e.g. -DSIMCOLL_WERROR=ON). With
-# -DSIMCOLL_SIMGRID=bundled (or SIMCOLL_SIMGRID=bundled in the environment)
-# simcoll runs on SimGrid 4.1, built from third_party/simgrid once into
+# Extra arguments go to cmake (e.g. -DSIMCOLL_WERROR=ON). simcoll runs on
+# SimGrid 4.1, built from third_party/simgrid once into
 # SIMCOLL_SIMGRID_CACHE (~/.cache/simcoll) and reused (cmake/simgrid.cmake);
-# without, on Debian's SimGrid 3.32.
+# with -DSIMCOLL_SIMGRID=system (or SIMCOLL_SIMGRID=system in the
+# environment), on Debian's SimGrid 3.32 instead.
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
 cd "$(dirname "$0")"
 
 # libscotch-dev and libmetis-dev are optional (--partitioner scotch|metis).
-packages="gcc g++ make cmake pkg-config libsimgrid-dev libigraph-dev libcunit1-dev libxml2-dev libjemalloc-dev help2man gnuplot-nox pajeng perl openmpi-bin libopenmpi-dev libscotch-dev libmetis-dev"
-simgrid=${SIMCOLL_SIMGRID:-system}
+packages="gcc g++ make cmake pkg-config libigraph-dev libcunit1-dev libxml2-dev libjemalloc-dev help2man gnuplot-nox pajeng perl openmpi-bin libopenmpi-dev libscotch-dev libmetis-dev"
+simgrid=${SIMCOLL_SIMGRID:-bundled}
 for arg in "$@"; do
     case $arg in -DSIMCOLL_SIMGRID=*) simgrid=${arg#-DSIMCOLL_SIMGRID=} ;; esac
 done
-# SimGrid's own build needs Boost's headers (Debian's SimGrid brings them too).
-[ "$simgrid" = bundled ] && packages="$packages libboost-dev"
+# SimGrid's own build needs Boost's headers; Debian's SimGrid is a package.
+case $simgrid in
+    bundled) packages="$packages libboost-dev" ;;
+    system) packages="$packages libsimgrid-dev" ;;
+esac
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo=sudo
 missing=""

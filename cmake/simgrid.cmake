@@ -1,12 +1,13 @@
 # Which SimGrid simcoll runs on (SIMCOLL_SIMGRID):
-#   system   the one pkg-config finds (Debian 12's libsimgrid-dev, 3.32): the default
 #   bundled  SimGrid 4.1 built from third_party/simgrid/simgrid-4.1.tar.xz (its
 #            README.md), once per version and options into a cache outside the
-#            build tree (SIMCOLL_SIMGRID_CACHE), then reused by every build
+#            build tree (SIMCOLL_SIMGRID_CACHE), then reused by every build: the
+#            default (the same simulated times as 3.32: experiments/simgrid41)
+#   system   the one pkg-config finds (Debian 12's libsimgrid-dev, 3.32)
 # Either way the target simcoll_simgrid carries it to whatever links it.
 # SPDX-License-Identifier: GPL-2.0-or-later
-set(SIMCOLL_SIMGRID system CACHE STRING "SimGrid to use: system (pkg-config) or bundled (4.1)")
-set_property(CACHE SIMCOLL_SIMGRID PROPERTY STRINGS system bundled)
+set(SIMCOLL_SIMGRID bundled CACHE STRING "SimGrid to use: bundled (4.1) or system (pkg-config)")
+set_property(CACHE SIMCOLL_SIMGRID PROPERTY STRINGS bundled system)
 add_library(simcoll_simgrid INTERFACE)
 
 if(SIMCOLL_SIMGRID STREQUAL "system")
@@ -55,6 +56,18 @@ else()
   # Steps a build tree did before, for a cache since emptied, are done again.
   set(_sg_work ${CMAKE_BINARY_DIR}/simgrid-bundled)
   file(REMOVE_RECURSE ${_sg_work}/stamp)
+  # Build trees configured at once with the same empty cache each build
+  # SimGrid, so none installs into the cache's folder: each installs into a
+  # folder of its own in the cache (DESTDIR, so that the install prefix
+  # SimGrid records is the cache's folder), stamp last, and then moves it
+  # there in one rename unless another got there first
+  # (cmake/simgrid_publish.cmake). A tree that finds the stamp at configure
+  # time sees a complete folder that no build changes any more. (A build
+  # stopped half-way leaves its .stage-* folder, which its tree's next
+  # build replaces.)
+  string(SHA256 _sg_tree "${CMAKE_BINARY_DIR}")
+  string(SUBSTRING ${_sg_tree} 0 12 _sg_tree)
+  set(_sg_stage ${SIMCOLL_SIMGRID_CACHE}/.stage-simgrid-${_sg_version}-${_sg_key}-${_sg_tree})
   ExternalProject_Add(simgrid_bundled
     PREFIX ${_sg_work}
     STAMP_DIR ${_sg_work}/stamp
@@ -63,8 +76,12 @@ else()
     DOWNLOAD_EXTRACT_TIMESTAMP TRUE
     CMAKE_ARGS ${_sg_options} -DCMAKE_INSTALL_PREFIX=${SIMCOLL_SIMGRID_DIR}
     # Stripped: the library is 3.2 MB.
-    INSTALL_COMMAND ${CMAKE_COMMAND} --install <BINARY_DIR> --strip
-            COMMAND ${CMAKE_COMMAND} -E touch ${_sg_stamp}
+    INSTALL_COMMAND ${CMAKE_COMMAND} -E rm -rf ${_sg_stage}
+            COMMAND ${CMAKE_COMMAND} -E env DESTDIR=${_sg_stage}
+                    ${CMAKE_COMMAND} --install <BINARY_DIR> --strip
+            COMMAND ${CMAKE_COMMAND} -E touch ${_sg_stage}${_sg_stamp}
+            COMMAND ${CMAKE_COMMAND} -DSTAGE=${_sg_stage} -DDIR=${SIMCOLL_SIMGRID_DIR}
+                    -DSTAMP=${_sg_stamp} -P ${PROJECT_SOURCE_DIR}/cmake/simgrid_publish.cmake
     BUILD_BYPRODUCTS ${_sg_library})
   # Its sources and objects (480 MB) go once it is installed (a step of its
   # own: a step runs in its folder, and this one removes the build's).

@@ -30,21 +30,21 @@ extern "C" {
 #include "models/platform.h"
 }
 #include "sim/io/topology.h"
-
-/* SimGrid 4.1 (SIMCOLL_SIMGRID=bundled) deprecates the zone builders this
- * file calls (create_host, create_link, create_router, add_route between
- * netpoints with gateways, the cluster builders) for NetZone::add_* and
- * set_gateway. Those that 4.1 still runs as 3.32 did stay, warnings off
- * here; those it does not are the helpers below, one per SimGrid. simcoll
- * builds on 3.32 and 4.1 alike until 3.32 goes (issue 32). */
-#if SIMGRID_VERSION >= 40100
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-#endif
+#include "sim/replay/s4u_calls.h"
 
 namespace sg4 = simgrid::s4u;
+using simgrid::kernel::routing::NetPoint;
 
 namespace
 {
+
+/* SimGrid 4.1 (SIMCOLL_SIMGRID=bundled) deprecates 3.32's zone builders
+ * (create_host, create_link, create_router, create_*_zone, add_route
+ * between netpoints with the gateways given) for NetZone::add_*, routes
+ * from host to host or zone to zone, and a zone's gateway set on it
+ * (set_gateway). The helpers below build each part with the calls of the
+ * SimGrid compiled against, one per version: simcoll builds on 3.32 and
+ * 4.1 alike until 3.32 goes (issue 32). */
 
 /* A star (or full) zone in `parent`, or the platform's own zone when parent
  * is null. SimGrid 3.32 makes the first zone without a parent the root;
@@ -52,7 +52,7 @@ namespace
  * outside it has no network or CPU models: 4.1 then refuses its links. */
 sg4::NetZone *new_zone(bool star, const std::string &name, sg4::NetZone *parent)
 {
-#if SIMGRID_VERSION >= 40100
+#if SC_SIMGRID_AT_LEAST(4, 1)
     if (!parent)
         parent = sg4::Engine::get_instance()->get_netzone_root();
     return star ? parent->add_netzone_star(name) : parent->add_netzone_full(name);
@@ -67,16 +67,66 @@ sg4::NetZone *new_zone(bool star, const std::string &name, sg4::NetZone *parent)
  * zone without the node's NIC link. 4.1 gets that route right, zone by zone
  * down from the router's, and so fails on a router in a zone of its own
  * (it asks that zone for a route to the node). */
-constexpr bool switch_zone_needed = SIMGRID_VERSION < 40100;
+constexpr bool switch_zone_needed = !SC_SIMGRID_AT_LEAST(4, 1);
 
-/* Where SimGrid's own topologies (torus, fat tree, dragonfly) go: for 3.32
- * nowhere (they are the root), for 4.1 in its root zone (new_zone). */
-sg4::NetZone *cluster_parent()
+/* A sealed host of `cores` cores in zone z. */
+sg4::Host *new_host(sg4::NetZone *z, const std::string &name, double speed, int cores)
 {
-#if SIMGRID_VERSION >= 40100
-    return sg4::Engine::get_instance()->get_netzone_root();
+#if SC_SIMGRID_AT_LEAST(4, 1)
+    sg4::Host *host = z->add_host(name, speed);
 #else
-    return nullptr;
+    sg4::Host *host = z->create_host(name, speed);
+#endif
+    return host->set_core_count(cores)->seal();
+}
+
+/* A router of zone z through which routes from z's parent enter z (its
+ * gateway): 4.1 keeps it in the zone, set before z is sealed; 3.32 takes
+ * it with each such route (route_zone). */
+NetPoint *new_gateway(sg4::NetZone *z, const std::string &name)
+{
+#if SC_SIMGRID_AT_LEAST(4, 1)
+    NetPoint *router = z->add_router(name);
+    z->set_gateway(router);
+    return router;
+#else
+    return z->create_router(name);
+#endif
+}
+
+/* Routes between host src and dst of zone z, or z's centre when dst is
+ * null (a star zone). */
+void route_hosts(sg4::NetZone *z, const sg4::Host *src, const sg4::Host *dst,
+                 const std::vector<sg4::LinkInRoute> &links, bool symmetrical)
+{
+#if SC_SIMGRID_AT_LEAST(4, 1)
+    z->add_route(src, dst, links, symmetrical);
+#else
+    z->add_route(src->get_netpoint(), dst ? dst->get_netpoint() : nullptr, nullptr, nullptr, links,
+                 symmetrical);
+#endif
+}
+
+/* Routes both ways between host src and router dst of zone z. */
+void route_to_router(sg4::NetZone *z, const sg4::Host *src, NetPoint *dst,
+                     const std::vector<sg4::LinkInRoute> &links)
+{
+#if SC_SIMGRID_AT_LEAST(4, 1)
+    z->add_route(src->get_netpoint(), dst, links, true);
+#else
+    z->add_route(src->get_netpoint(), dst, nullptr, nullptr, links, true);
+#endif
+}
+
+/* Routes both ways between zone `child` of z, entered at its `gateway`
+ * (new_gateway: 4.1 has it from the zone), and z's centre. */
+void route_zone(sg4::NetZone *z, sg4::NetZone *child, [[maybe_unused]] NetPoint *gateway,
+                const std::vector<sg4::LinkInRoute> &links)
+{
+#if SC_SIMGRID_AT_LEAST(4, 1)
+    z->add_route(child, nullptr, links, true);
+#else
+    z->add_route(child->get_netpoint(), nullptr, gateway, nullptr, links, true);
 #endif
 }
 
@@ -117,17 +167,6 @@ struct node_spec {
     std::string membus; /* the link of its loopback route */
 };
 
-/* The link a node's messages cross in both directions besides its NIC
- * link, when the network's bidirectional bandwidth is limited
- * (simcoll/inter/bidirectional-bandwidth): NODE_bidirectional, SHARED by
- * what enters and what leaves the node, no latency. */
-sg4::Link *bidirectional_link(sg4::NetZone *z, const std::string &node, double bandwidth)
-{
-    return z->create_link(node + "_bidirectional", bandwidth)
-        ->set_sharing_policy(sg4::Link::SharingPolicy::SHARED)
-        ->seal();
-}
-
 std::string attr(xmlNode *node, const char *name)
 {
     xmlChar *value = xmlGetProp(node, reinterpret_cast<const xmlChar *>(name));
@@ -154,19 +193,43 @@ bool is(xmlNode *node, const char *name)
     std::_Exit(3);
 }
 
+/* A link of `spec` in zone z, which is not SPLITDUPLEX. */
+sg4::Link *new_link(sg4::NetZone *z, const std::string &name, const link_spec &spec)
+{
+#if SC_SIMGRID_AT_LEAST(4, 1)
+    sg4::Link *link = z->add_link(name, spec.bandwidth);
+#else
+    sg4::Link *link = z->create_link(name, spec.bandwidth);
+#endif
+    return link->set_latency(spec.latency)->set_sharing_policy(spec.policy)->seal();
+}
+
+/* The link a node's messages cross in both directions besides its NIC
+ * link, when the network's bidirectional bandwidth is limited
+ * (simcoll/inter/bidirectional-bandwidth): NODE_bidirectional, SHARED by
+ * what enters and what leaves the node, no latency. */
+sg4::Link *bidirectional_link(sg4::NetZone *z, const std::string &node, double bandwidth)
+{
+    link_spec spec;
+    spec.bandwidth = bandwidth;
+    return new_link(z, node + "_bidirectional", spec);
+}
+
 /* A link of `spec` in zone z, and how a route from a node (or a rack's
  * switch) to the zone's centre takes it: a split-duplex link its UP half
  * (the way back its DOWN half), any other link whole. */
 sg4::LinkInRoute make_link(sg4::NetZone *z, const std::string &name, const link_spec &spec)
 {
-    if (spec.policy == sg4::Link::SharingPolicy::SPLITDUPLEX)
-        return sg4::LinkInRoute(
-            z->create_split_duplex_link(name, spec.bandwidth)->set_latency(spec.latency)->seal(),
-            sg4::LinkInRoute::Direction::UP);
-    return sg4::LinkInRoute(z->create_link(name, spec.bandwidth)
-                                ->set_latency(spec.latency)
-                                ->set_sharing_policy(spec.policy)
-                                ->seal());
+    if (spec.policy == sg4::Link::SharingPolicy::SPLITDUPLEX) {
+#if SC_SIMGRID_AT_LEAST(4, 1)
+        sg4::SplitDuplexLink *link = z->add_split_duplex_link(name, spec.bandwidth);
+#else
+        sg4::SplitDuplexLink *link = z->create_split_duplex_link(name, spec.bandwidth);
+#endif
+        return sg4::LinkInRoute(link->set_latency(spec.latency)->seal(),
+                                sg4::LinkInRoute::Direction::UP);
+    }
+    return sg4::LinkInRoute(new_link(z, name, spec));
 }
 
 /* Node i in zone z, which reaches z's centre through the node's NIC link
@@ -190,17 +253,16 @@ void add_node(sg4::NetZone *z, const node_spec &spec, const domains_spec &domain
     const link_spec &nic = links.at("network"), &bus = links.at(spec.membus);
     int total = domains.total();
     if (total <= 1) {
-        sg4::Host *host = z->create_host(spec.name, spec.speed)->set_core_count(spec.cores)->seal();
+        sg4::Host *host = new_host(z, spec.name, spec.speed, spec.cores);
         std::vector<sg4::LinkInRoute> out{make_link(z, spec.name + "_nic", nic)};
         if (bidirectional > 0)
             out.emplace_back(bidirectional_link(z, spec.name, bidirectional));
-        z->add_route(host->get_netpoint(), nullptr, nullptr, nullptr, out, true);
-        z->add_route(host->get_netpoint(), host->get_netpoint(), nullptr, nullptr,
-                     {make_link(z, spec.membus, bus)}, false);
+        route_hosts(z, host, nullptr, out, true);
+        route_hosts(z, host, host, {make_link(z, spec.membus, bus)}, false);
         return;
     }
     sg4::NetZone *node = new_zone(false, spec.name, z);
-    simgrid::kernel::routing::NetPoint *router = node->create_router(spec.name + "_router");
+    NetPoint *router = new_gateway(node, spec.name + "_router");
     std::vector<sg4::LinkInRoute> out{make_link(node, spec.name + "_nic", nic)};
     if (bidirectional > 0)
         out.emplace_back(bidirectional_link(node, spec.name, bidirectional));
@@ -229,26 +291,22 @@ void add_node(sg4::NetZone *z, const node_spec &spec, const domains_spec &domain
     std::vector<sg4::Host *> hosts;
     for (int k = 0; k < total; k++) {
         sg4::Host *host =
-            node->create_host(spec.name + "-" + domain_name(smallest) + "-" + std::to_string(k),
-                              spec.speed)
-                ->set_core_count(spec.cores / total)
-                ->seal();
-        node->add_route(host->get_netpoint(), host->get_netpoint(), nullptr, nullptr, {bus_link},
-                        false);
-        node->add_route(host->get_netpoint(), router, nullptr, nullptr, out, true);
+            new_host(node, spec.name + "-" + domain_name(smallest) + "-" + std::to_string(k),
+                     spec.speed, spec.cores / total);
+        route_hosts(node, host, host, {bus_link}, false);
+        route_to_router(node, host, router, out);
         for (int lower = 0; lower < k; lower++) {
             int part = SC_NDOMAIN_KINDS - 1; /* the largest kind whose domains differ */
             while (domains.count[part] <= 1 || lower / domains.span(part) == k / domains.span(part))
                 part--;
             const sg4::LinkInRoute &link =
                 between[part][lower / (domains.span(part) * domains.count[part])];
-            node->add_route(hosts[lower]->get_netpoint(), host->get_netpoint(), nullptr, nullptr,
-                            {bus_link, link}, true);
+            route_hosts(node, hosts[lower], host, {bus_link, link}, true);
         }
         hosts.push_back(host);
     }
     node->seal();
-    z->add_route(node->get_netpoint(), nullptr, router, nullptr, {}, true);
+    route_zone(z, node, router, {});
 }
 
 /* Racks (racks:N,R): SimGrid has no such topology, so it is made of its
@@ -285,17 +343,15 @@ void build_racks(const std::string &zone_id, const sc_topology_t &t, const domai
         sg4::NetZone *switch_zone = rack;
         if (own_zone)
             switch_zone = new_zone(true, rack_id + "-switch", rack);
-        simgrid::kernel::routing::NetPoint *rack_switch =
-            switch_zone->create_router(rack_id + "_switch");
+        NetPoint *rack_switch = new_gateway(switch_zone, rack_id + "_switch");
         if (own_zone) {
             switch_zone->seal();
-            rack->add_route(switch_zone->get_netpoint(), nullptr, rack_switch, nullptr, {}, true);
+            route_zone(rack, switch_zone, rack_switch, {});
         }
         for (unsigned i = r * t.rack_nodes; i < (r + 1) * t.rack_nodes; i++)
             add_node(rack, nodes.at(i), domains, links, bidirectional);
         rack->seal();
-        core->add_route(rack->get_netpoint(), nullptr, rack_switch, nullptr,
-                        {make_link(core, rack_id + "_uplink", uplink)}, true);
+        route_zone(core, rack, rack_switch, {make_link(core, rack_id + "_uplink", uplink)});
     }
     core->seal();
 }
@@ -370,26 +426,16 @@ extern "C" void sc_engine_build_topology(const char *xml, size_t len, double bid
      * (node-i in generated platforms). */
     auto host = [&nodes](sg4::NetZone *z, const std::vector<unsigned long> &, unsigned long id) {
         const node_spec &spec = nodes.at(id);
-        return z->create_host(spec.name, spec.speed)->set_core_count(spec.cores)->seal();
+        return new_host(z, spec.name, spec.speed, spec.cores);
     };
-#if SIMGRID_VERSION < 40100
-    /* 3.32's builders take the node's netpoint (and gateway); 4.1's ignore
-     * that callback and take the host. */
-    auto netpoint = [&host](sg4::NetZone *z, const std::vector<unsigned long> &coord,
-                            unsigned long id) {
-        return std::make_pair(host(z, coord, id)->get_netpoint(),
-                              static_cast<simgrid::kernel::routing::NetPoint *>(nullptr));
-    };
-#endif
     auto loopback = [&nodes, &links](sg4::NetZone *z, const std::vector<unsigned long> &,
                                      unsigned long id) {
         const node_spec &spec = nodes.at(id);
-        const link_spec &bus = links.at(spec.membus);
-        return z->create_link(spec.membus, bus.bandwidth)
-            ->set_latency(bus.latency)
-            ->set_sharing_policy(bus.policy)
-            ->seal();
+        return new_link(z, spec.membus, links.at(spec.membus));
     };
+    std::vector<unsigned long> dims(t.dims, t.dims + t.ndims);
+    std::vector<unsigned int> down(t.down, t.down + t.levels), up(t.up, t.up + t.levels),
+        count(t.links, t.links + t.levels);
     /* SimGrid's limiter link: both directions of a node's messages cross it. */
     std::function<sg4::ClusterCallbacks::ClusterLinkCb> limiter;
     if (bidirectional > 0)
@@ -397,29 +443,51 @@ extern "C" void sc_engine_build_topology(const char *xml, size_t len, double bid
                                           unsigned long id) {
             return bidirectional_link(z, nodes.at(id).name, bidirectional);
         };
-#if SIMGRID_VERSION >= 40100
-    sg4::ClusterCallbacks callbacks(host, loopback, limiter);
-#else
-    sg4::ClusterCallbacks callbacks(netpoint, loopback, limiter);
-#endif
     sg4::NetZone *built = nullptr;
+#if SC_SIMGRID_AT_LEAST(4, 1)
+    /* In 4.1's root zone (new_zone); the callbacks make each node when the
+     * zone is sealed. */
+    sg4::NetZone *root = sg4::Engine::get_instance()->get_netzone_root();
     switch (t.kind) {
     case SC_TOPO_TORUS:
-        built = sg4::create_torus_zone(zone_id, cluster_parent(),
-                                       std::vector<unsigned long>(t.dims, t.dims + t.ndims),
-                                       callbacks, net.bandwidth, net.latency, net.policy);
+        built = root->add_netzone_torus(zone_id, dims, net.bandwidth, net.latency, net.policy);
         break;
-    case SC_TOPO_FAT_TREE: {
-        std::vector<unsigned int> down(t.down, t.down + t.levels), up(t.up, t.up + t.levels),
-            count(t.links, t.links + t.levels);
-        built = sg4::create_fatTree_zone(zone_id, cluster_parent(),
+    case SC_TOPO_FAT_TREE:
+        built = root->add_netzone_fatTree(zone_id, t.levels, down, up, count, net.bandwidth,
+                                          net.latency, net.policy);
+        break;
+    case SC_TOPO_DRAGONFLY:
+        built =
+            root->add_netzone_dragonfly(zone_id, {t.groups[0], t.groups[1]},
+                                        {t.chassis[0], t.chassis[1]}, {t.routers[0], t.routers[1]},
+                                        t.nodes_per_router, net.bandwidth, net.latency, net.policy);
+        break;
+    case SC_TOPO_RACKS: /* built above */ break;
+    }
+    built->set_host_cb(host)->set_loopback_cb(loopback);
+    if (limiter)
+        built->set_limiter_cb(limiter);
+#else
+    /* 3.32's builders take the node's netpoint (and gateway), and make the
+     * zone the platform's root (no parent). */
+    auto netpoint = [&host](sg4::NetZone *z, const std::vector<unsigned long> &coord,
+                            unsigned long id) {
+        return std::make_pair(host(z, coord, id)->get_netpoint(), static_cast<NetPoint *>(nullptr));
+    };
+    sg4::ClusterCallbacks callbacks(netpoint, loopback, limiter);
+    switch (t.kind) {
+    case SC_TOPO_TORUS:
+        built = sg4::create_torus_zone(zone_id, nullptr, dims, callbacks, net.bandwidth,
+                                       net.latency, net.policy);
+        break;
+    case SC_TOPO_FAT_TREE:
+        built = sg4::create_fatTree_zone(zone_id, nullptr,
                                          sg4::FatTreeParams(t.levels, down, up, count), callbacks,
                                          net.bandwidth, net.latency, net.policy);
         break;
-    }
     case SC_TOPO_DRAGONFLY:
         built = sg4::create_dragonfly_zone(
-            zone_id, cluster_parent(),
+            zone_id, nullptr,
             sg4::DragonflyParams({t.groups[0], t.groups[1]}, {t.chassis[0], t.chassis[1]},
                                  {t.routers[0], t.routers[1]}, t.nodes_per_router),
             callbacks, net.bandwidth, net.latency, net.policy);
@@ -427,6 +495,7 @@ extern "C" void sc_engine_build_topology(const char *xml, size_t len, double bid
     case SC_TOPO_RACKS: /* built above */
         break;
     }
+#endif
     for (const auto &[id, value] : props)
         built->set_property(id, value);
     built->seal();
