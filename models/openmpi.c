@@ -151,7 +151,31 @@ sc_ompi_allgather_t sc_ompi41_allgather_rule(size_t s, int p)
     PICK(5, {2, 3}, {8, 2}, {16, 3}, {512, 2}, {4096, 3});
 }
 
+sc_ompi_scatter_t sc_ompi41_scatter_rule(size_t s, int p)
+{
+    /* ompi_coll_tuned_scatter_intra_dec_fixed: the same text in v4.1.6
+     * and v5.0.5, the block being the root's scount elements */
+    if (p < 4)
+        PICK(1, {2, 3}, {131072, 1}, {262144, 3});
+    if (p < 8)
+        PICK(1, {2048, 2}, {4096, 1}, {8192, 2}, {32768, 1}, {1048576, 3});
+    if (p < 16)
+        PICK(1, {16384, 2}, {1048576, 3});
+    if (p < 32)
+        PICK(3, {16384, 2}, {32768, 1});
+    if (p < 64)
+        PICK(3, {512, 2}, {8192, 3}, {16384, 2});
+    PICK(3, {512, 2});
+}
+
 /* ---- the older fixed rules (v3.1.6 and v4.0.3: the same text) ---- */
+
+sc_ompi_scatter_t sc_ompi40_scatter_rule(size_t block, int p)
+{
+    /* ompi_coll_tuned_scatter_intra_dec_fixed: binomial for more than 10
+     * processes and blocks below 300 bytes, else basic linear */
+    return p > 10 && block < 300 ? SC_OMPI_SCATTER_BINOMIAL : SC_OMPI_SCATTER_BASIC_LINEAR;
+}
 
 sc_ompi_allreduce_t sc_ompi40_allreduce_rule(size_t bytes, size_t elems, int p, size_t *segsize)
 {
@@ -1118,6 +1142,51 @@ sc_err_t sc_model_allgather_ompi_neighbor(const sc_model_t *model, size_t bytes,
         end_round(&R);
     }
     sc_round_destroy(&R.round);
+    return SC_OK;
+}
+
+/* ---- scatter ---- */
+
+/* ompi_coll_base_scatter_intra_basic_linear: the root's blocking sends in
+ * rank order, every other rank blocked in its receive from the start. */
+sc_err_t sc_model_scatter_ompi_linear(const sc_model_t *model, size_t bytes, int root, double *t)
+{
+    for (int r = 0; r < model->size && bytes; r++)
+        if (r != root)
+            t[r] = sc_model_send(model, root, r, bytes, &t[root], t[r]);
+    return SC_OK;
+}
+
+/* _linear_nb with max_requests 0: the root isends every block in rank
+ * order and waits for all, as the flat broadcast tree does with the
+ * message (the same sizes, to the same ranks, in the same order). */
+sc_err_t sc_model_scatter_ompi_linear_nb(const sc_model_t *model, size_t bytes, int root, double *t)
+{
+    return tree_bcast(model, bytes, root, t, SC_OMPI_TREE_FLAT);
+}
+
+/* _binomial: parents before children (positions only grow down the tree),
+ * each rank's blocking sends to its children largest subtree first, every
+ * child still blocked in its receive from its start. */
+sc_err_t sc_model_scatter_ompi_binomial(const sc_model_t *model, size_t bytes, int root, double *t)
+{
+    int p = model->size, *order = NULL, *child = NULL, parent;
+    if (p == 1 || bytes == 0)
+        return SC_OK;
+    sc_err_t err = tree_order(model, SC_OMPI_TREE_IN_ORDER_BINOMIAL, root, &order, &child);
+    if (err)
+        return err;
+    for (int k = 0; k < p; k++) {
+        int u = order[k], v = (u - root + p) % p;
+        int n = sc_ompi_tree(SC_OMPI_TREE_IN_ORDER_BINOMIAL, p, root, u, &parent, child);
+        for (int i = n - 1; i >= 0; i--) {
+            int d = (child[i] - u + p) % p, count = p - v - d < d ? p - v - d : d;
+            t[child[i]] =
+                sc_model_send(model, u, child[i], (size_t)count * bytes, &t[u], t[child[i]]);
+        }
+    }
+    free(order);
+    free(child);
     return SC_OK;
 }
 

@@ -58,4 +58,10 @@ sc_err_t sc_barrier_ompi_tree(sc_comm_t *comm, const sc_coll_args_t *args);
 /* Allgather (allgather.c). */
 sc_err_t sc_allgather_ompi_neighbor(sc_comm_t *comm, const sc_coll_args_t *args);
 
+/* Scatters (scatter.c): coll_tuned_scatter_algorithm 1 basic_linear, 3
+ * linear_nb, 2 binomial. */
+sc_err_t sc_scatter_ompi_linear(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_scatter_ompi_linear_nb(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_scatter_ompi_binomial(sc_comm_t *comm, const sc_coll_args_t *args);
+
 #endif
