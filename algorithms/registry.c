@@ -79,6 +79,10 @@ const sc_algo_t sc_algos[] = {
     {"scatter-ompi-linear", SC_SCATTER, sc_scatter_ompi_linear, sc_model_scatter_ompi_linear,    0,             "Open MPI's basic linear: the root sends each rank its block in rank order, blocking sends"},
     {"scatter-ompi-linear-nb", SC_SCATTER, sc_scatter_ompi_linear_nb, sc_model_scatter_ompi_linear_nb, 0,     "Open MPI's linear_nb: the root isends every block in rank order, then waits for all"},
     {"scatter-ompi-binomial", SC_SCATTER, sc_scatter_ompi_binomial, sc_model_scatter_ompi_binomial, 0,       "Open MPI's (and MPICH's) binomial: each rank forwards its subtree's blocks, largest subtree first"},
+    {"scatter-ompi-han", SC_SCATTER, sc_scatter_ompi_han,   sc_model_scatter_ompi_han,            0,             "Open MPI 5's coll/han: each node's blocks to the root's local rank there, then each node by tuned's rules"},
+    {"scatter-ompi-han-linear", SC_SCATTER, sc_scatter_ompi_han_linear, sc_model_scatter_ompi_han_linear, 0, "coll/han with tuned's basic linear scatter forced inside the nodes"},
+    {"scatter-ompi-han-linear-nb", SC_SCATTER, sc_scatter_ompi_han_linear_nb, sc_model_scatter_ompi_han_linear_nb, 0, "coll/han with tuned's linear_nb scatter forced inside the nodes"},
+    {"scatter-ompi-han-binomial", SC_SCATTER, sc_scatter_ompi_han_binomial, sc_model_scatter_ompi_han_binomial, 0, "coll/han with tuned's binomial scatter forced inside the nodes"},
     {NULL, 0, NULL, NULL, 0, NULL},
 };
 

@@ -194,6 +194,15 @@ sc_err_t sc_model_scatter_ompi_linear(const sc_model_t *model, size_t bytes, int
 sc_err_t sc_model_scatter_ompi_linear_nb(const sc_model_t *model, size_t bytes, int root,
                                          double *t);
 sc_err_t sc_model_scatter_ompi_binomial(const sc_model_t *model, size_t bytes, int root, double *t);
+/* coll/han's scatter (algorithms/openmpi/han.c), inside the nodes by
+ * tuned's rules or by the algorithm named. */
+sc_err_t sc_model_scatter_ompi_han(const sc_model_t *model, size_t bytes, int root, double *t);
+sc_err_t sc_model_scatter_ompi_han_linear(const sc_model_t *model, size_t bytes, int root,
+                                          double *t);
+sc_err_t sc_model_scatter_ompi_han_linear_nb(const sc_model_t *model, size_t bytes, int root,
+                                             double *t);
+sc_err_t sc_model_scatter_ompi_han_binomial(const sc_model_t *model, size_t bytes, int root,
+                                            double *t);
 
 sc_err_t sc_model_allgather_ompi_neighbor(const sc_model_t *model, size_t bytes, int root,
                                           double *t);

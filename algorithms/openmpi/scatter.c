@@ -107,3 +107,13 @@ sc_err_t sc_scatter_ompi_binomial(sc_comm_t *comm, const sc_coll_args_t *args)
         sc_buf_free(comm, blocks);
     return err;
 }
+
+sc_err_t sc_scatter_ompi_tuned(sc_comm_t *comm, const sc_coll_args_t *args)
+{
+    switch (sc_ompi41_scatter_rule(args->bytes, comm->size)) {
+    case SC_OMPI_SCATTER_BINOMIAL: return sc_scatter_ompi_binomial(comm, args);
+    case SC_OMPI_SCATTER_LINEAR_NB: return sc_scatter_ompi_linear_nb(comm, args);
+    case SC_OMPI_SCATTER_BASIC_LINEAR: break;
+    }
+    return sc_scatter_ompi_linear(comm, args);
+}
