@@ -16,6 +16,8 @@ enum {
     SC_TAG_ALLREDUCE,
     SC_TAG_SEND,
     SC_TAG_HALO,
+    /* after the halo's six faces: the tags above keep their numbers */
+    SC_TAG_SCATTER = SC_TAG_HALO + 6,
     /* Early exit: SC_TAG_EARLY + 2 * call (vectors) and + 1 (decisions),
      * above every other tag and any subcommunicator's. */
     SC_TAG_EARLY = 1 << 24

@@ -39,6 +39,15 @@ static void fill_root_message(const sc_data_t *d, int rank, void *in)
         fill_pattern(d, rank, in);
 }
 
+/* The root's p blocks, block j destined for rank j: rank j's pattern, so
+ * that a block delivered to the wrong rank shows whose it was. */
+static void fill_root_blocks(const sc_data_t *d, int rank, void *in)
+{
+    if (rank == d->root)
+        for (int j = 0; j < d->p; j++)
+            fill_pattern(d, j, (unsigned char *)in + (size_t)j * d->bytes);
+}
+
 static void fill_vector(const sc_data_t *d, int rank, void *in)
 {
     size_t elem = sc_type_size(d->type), n = d->bytes / elem, first = d->seed * n;
@@ -157,12 +166,14 @@ static void expect_reduction(const sc_data_t *d, void *out)
 }
 
 static const sc_kind_t kinds[SC_NCOLLECTIVES] = {
-    /*               name         root red data blocks in-place fill               expect */
-    [SC_ALLGATHER] = {SC_ALLGATHER, "allgather", 0, 0, 1, 1, 0, fill_block, expect_blocks},
-    [SC_BCAST] = {SC_BCAST, "bcast", 1, 0, 1, 0, 1, fill_root_message, expect_root_message},
-    [SC_BARRIER] = {SC_BARRIER, "barrier", 0, 0, 0, 0, 0, NULL, NULL},
-    [SC_REDUCE] = {SC_REDUCE, "reduce", 1, 1, 1, 0, 0, fill_vector, expect_reduction},
-    [SC_ALLREDUCE] = {SC_ALLREDUCE, "allreduce", 0, 1, 1, 0, 0, fill_vector, expect_reduction},
+    /*               name         root red data out-blocks in-place in-blocks fill  expect */
+    [SC_ALLGATHER] = {SC_ALLGATHER, "allgather", 0, 0, 1, 1, 0, 0, fill_block, expect_blocks},
+    [SC_BCAST] = {SC_BCAST, "bcast", 1, 0, 1, 0, 1, 0, fill_root_message, expect_root_message},
+    [SC_BARRIER] = {SC_BARRIER, "barrier", 0, 0, 0, 0, 0, 0, NULL, NULL},
+    [SC_REDUCE] = {SC_REDUCE, "reduce", 1, 1, 1, 0, 0, 0, fill_vector, expect_reduction},
+    [SC_ALLREDUCE] = {SC_ALLREDUCE, "allreduce", 0, 1, 1, 0, 0, 0, fill_vector, expect_reduction},
+    /* every rank's expected block is the root's input, computed once */
+    [SC_SCATTER] = {SC_SCATTER, "scatter", 1, 0, 1, 0, 0, 1, fill_root_blocks, expect_blocks},
 };
 
 const sc_kind_t *sc_kind(sc_collective_t collective)
@@ -180,7 +191,7 @@ const sc_kind_t *sc_kind_find(const char *name)
 
 const char *sc_kind_names(void)
 {
-    return "allgather, bcast, barrier, reduce, allreduce";
+    return "allgather, bcast, barrier, reduce, allreduce, scatter";
 }
 
 size_t sc_kind_output_bytes(const sc_kind_t *kind, const sc_data_t *d)
@@ -188,6 +199,24 @@ size_t sc_kind_output_bytes(const sc_kind_t *kind, const sc_data_t *d)
     if (!kind->has_data)
         return 0;
     return kind->output_blocks_per_rank ? (size_t)d->p * d->bytes : d->bytes;
+}
+
+size_t sc_kind_input_bytes(const sc_kind_t *kind, const sc_data_t *d)
+{
+    if (!kind->has_data)
+        return 0;
+    return kind->input_blocks_per_rank ? (size_t)d->p * d->bytes : d->bytes;
+}
+
+size_t sc_kind_expect_bytes(const sc_kind_t *kind, const sc_data_t *d)
+{
+    return kind->input_blocks_per_rank ? sc_kind_input_bytes(kind, d)
+                                       : sc_kind_output_bytes(kind, d);
+}
+
+size_t sc_kind_expect_offset(const sc_kind_t *kind, const sc_data_t *d, int rank)
+{
+    return kind->input_blocks_per_rank ? (size_t)rank * d->bytes : 0;
 }
 
 int sc_kind_checks_rank(const sc_kind_t *kind, const sc_data_t *d, int rank)

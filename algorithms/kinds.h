@@ -17,6 +17,7 @@ typedef enum {
     SC_BARRIER,
     SC_REDUCE,
     SC_ALLREDUCE,
+    SC_SCATTER,
 } sc_collective_t;
 
 /* What a verified run knows of every rank's input (below). */
@@ -24,10 +25,10 @@ typedef struct sc_data sc_data_t;
 /* end public */
 
 /* Outside the enum, so that switches over collectives stay complete. */
-#define SC_NCOLLECTIVES (SC_ALLREDUCE + 1)
+#define SC_NCOLLECTIVES (SC_SCATTER + 1)
 
 /* One call's data as a verified run sees it: `bytes` per rank (the
- * allgather block, the message, the vector), and `seed`, which makes the
+ * allgather or scatter block, the message, the vector), and `seed`, which makes the
  * inputs of different calls of one program differ. */
 struct sc_data {
     size_t bytes;
@@ -46,15 +47,19 @@ struct sc_data {
 typedef struct {
     sc_collective_t collective;
     const char *name;    /* "allgather", as programs and --coll spell it */
-    int has_root;        /* bcast, reduce */
+    int has_root;        /* bcast, reduce, scatter */
     int is_reduction;    /* reduce, allreduce: vectors of op and type */
     int has_data;        /* all but barrier */
     int output_blocks_per_rank; /* allgather: its output holds p blocks */
     int in_place;        /* bcast: one buffer, the root's input is the output */
-    /* Writes rank `rank`'s input, d->bytes bytes. */
+    int input_blocks_per_rank; /* scatter: the root's input holds p blocks,
+                                  and rank r's output is block r of it */
+    /* Writes rank `rank`'s input, sc_kind_input_bytes(d) bytes. */
     void (*fill)(const sc_data_t *d, int rank, void *in);
-    /* The output every rank checked must hold (reduce: the root only),
-     * computed once: output_bytes(d) bytes. */
+    /* What the ranks checked must hold (reduce: the root only), computed
+     * once for all of them: sc_kind_expect_bytes(d) bytes, of which rank
+     * r's output is the sc_kind_output_bytes(d) from
+     * sc_kind_expect_offset(d, r). */
     void (*expect)(const sc_data_t *d, void *out);
 } sc_kind_t;
 
@@ -64,12 +69,18 @@ const sc_kind_t *sc_kind(sc_collective_t collective);
 /* The kind spelled `name`, or NULL. */
 const sc_kind_t *sc_kind_find(const char *name);
 
-/* "allgather, bcast, barrier, reduce, allreduce", for messages. */
+/* "allgather, bcast, barrier, reduce, allreduce, scatter", for messages. */
 const char *sc_kind_names(void);
 
-/* Bytes of one rank's output buffer for the call (its input is d->bytes,
- * none for barrier). */
+/* Bytes of one rank's output buffer for the call, and of its input
+ * (d->bytes, p blocks of them for scatter; none for barrier). */
 size_t sc_kind_output_bytes(const sc_kind_t *kind, const sc_data_t *d);
+size_t sc_kind_input_bytes(const sc_kind_t *kind, const sc_data_t *d);
+
+/* Bytes of what kind->expect writes, and where rank `rank`'s expected
+ * output starts in it (scatter: its block; 0 for the others). */
+size_t sc_kind_expect_bytes(const sc_kind_t *kind, const sc_data_t *d);
+size_t sc_kind_expect_offset(const sc_kind_t *kind, const sc_data_t *d, int rank);
 
 /* 1 if rank `rank` must hold the expected output after the call (reduce:
  * the root; barrier: nobody, its check is on times). */

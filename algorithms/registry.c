@@ -76,6 +76,13 @@ const sc_algo_t sc_algos[] = {
     {"allreduce-ompi-nonoverlapping", SC_ALLREDUCE, sc_allreduce_ompi_nonoverlapping, sc_model_allreduce_ompi_nonoverlapping, 0, "Open MPI's reduce to rank 0 then broadcast, each as coll/tuned 4.1 picks it"},
     {"allreduce-ompi-ring", SC_ALLREDUCE, sc_allreduce_ompi_ring, sc_model_allreduce_ompi_ring,   0,             "Open MPI's ring: uneven blocks first, receives posted a step ahead"},
     {"allreduce-ompi-ring-segmented", SC_ALLREDUCE, sc_allreduce_ompi_ring_segmented, sc_model_allreduce_ompi_ring_segmented, 0, "Open MPI 3.1/4.0's segmented ring: the ring's reduce-scatter in phases of 1 MiB pieces per block"},
+    {"scatter-ompi-linear", SC_SCATTER, sc_scatter_ompi_linear, sc_model_scatter_ompi_linear,    0,             "Open MPI's basic linear: the root sends each rank its block in rank order, blocking sends"},
+    {"scatter-ompi-linear-nb", SC_SCATTER, sc_scatter_ompi_linear_nb, sc_model_scatter_ompi_linear_nb, 0,     "Open MPI's linear_nb: the root isends every block in rank order, then waits for all"},
+    {"scatter-ompi-binomial", SC_SCATTER, sc_scatter_ompi_binomial, sc_model_scatter_ompi_binomial, 0,       "Open MPI's (and MPICH's) binomial: each rank forwards its subtree's blocks, largest subtree first"},
+    {"scatter-ompi-han", SC_SCATTER, sc_scatter_ompi_han,   sc_model_scatter_ompi_han,            0,             "Open MPI 5's coll/han: each node's blocks to the root's local rank there, then each node by tuned's rules"},
+    {"scatter-ompi-han-linear", SC_SCATTER, sc_scatter_ompi_han_linear, sc_model_scatter_ompi_han_linear, 0, "coll/han with tuned's basic linear scatter forced inside the nodes"},
+    {"scatter-ompi-han-linear-nb", SC_SCATTER, sc_scatter_ompi_han_linear_nb, sc_model_scatter_ompi_han_linear_nb, 0, "coll/han with tuned's linear_nb scatter forced inside the nodes"},
+    {"scatter-ompi-han-binomial", SC_SCATTER, sc_scatter_ompi_han_binomial, sc_model_scatter_ompi_han_binomial, 0, "coll/han with tuned's binomial scatter forced inside the nodes"},
     {NULL, 0, NULL, NULL, 0, NULL},
 };
 

@@ -13,16 +13,19 @@
 /* Arguments of every collective; each uses the fields it needs. */
 typedef struct {
     const void *sendbuf; /* allgather: this rank's block of `bytes`;
-                            reduce, allreduce: this rank's input vector */
+                            reduce, allreduce: this rank's input vector;
+                            scatter: the root's size * bytes, the block
+                            of rank j at j * bytes (unused elsewhere) */
     void *recvbuf;       /* allgather: size * bytes, blocks in rank order;
                             bcast: the `bytes`-long message (root: source);
                             reduce, allreduce: `bytes` on every rank, the
                             result (reduce: at the root; the other ranks'
-                            recvbuf is the algorithm's working space) */
-    size_t bytes;        /* allgather: per rank block; bcast: message;
+                            recvbuf is the algorithm's working space);
+                            scatter: `bytes`, this rank's block */
+    size_t bytes;        /* allgather, scatter: per rank block; bcast: message;
                             reduce, allreduce: the vector, a multiple of
                             the type's size */
-    int root;            /* bcast, reduce */
+    int root;            /* bcast, reduce, scatter */
     sc_op_t op;          /* reduce, allreduce */
     sc_type_t type;
     /* The mapping of the exch/reorder variants: pi[r] is the algorithm
@@ -103,7 +106,7 @@ static inline int sc_algo_is_reduction(const sc_algo_t *algo)
     return sc_kind(algo->collective)->is_reduction;
 }
 
-/* "allgather", "bcast", "barrier", "reduce", "allreduce". */
+/* "allgather", "bcast", "barrier", "reduce", "allreduce", "scatter". */
 const char *sc_collective_name(sc_collective_t collective);
 
 /* Checks the algorithm's preconditions for p ranks before anything runs;

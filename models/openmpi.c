@@ -151,7 +151,31 @@ sc_ompi_allgather_t sc_ompi41_allgather_rule(size_t s, int p)
     PICK(5, {2, 3}, {8, 2}, {16, 3}, {512, 2}, {4096, 3});
 }
 
+sc_ompi_scatter_t sc_ompi41_scatter_rule(size_t s, int p)
+{
+    /* ompi_coll_tuned_scatter_intra_dec_fixed: the same text in v4.1.6
+     * and v5.0.5, the block being the root's scount elements */
+    if (p < 4)
+        PICK(1, {2, 3}, {131072, 1}, {262144, 3});
+    if (p < 8)
+        PICK(1, {2048, 2}, {4096, 1}, {8192, 2}, {32768, 1}, {1048576, 3});
+    if (p < 16)
+        PICK(1, {16384, 2}, {1048576, 3});
+    if (p < 32)
+        PICK(3, {16384, 2}, {32768, 1});
+    if (p < 64)
+        PICK(3, {512, 2}, {8192, 3}, {16384, 2});
+    PICK(3, {512, 2});
+}
+
 /* ---- the older fixed rules (v3.1.6 and v4.0.3: the same text) ---- */
+
+sc_ompi_scatter_t sc_ompi40_scatter_rule(size_t block, int p)
+{
+    /* ompi_coll_tuned_scatter_intra_dec_fixed: binomial for more than 10
+     * processes and blocks below 300 bytes, else basic linear */
+    return p > 10 && block < 300 ? SC_OMPI_SCATTER_BINOMIAL : SC_OMPI_SCATTER_BASIC_LINEAR;
+}
 
 sc_ompi_allreduce_t sc_ompi40_allreduce_rule(size_t bytes, size_t elems, int p, size_t *segsize)
 {
@@ -1121,6 +1145,51 @@ sc_err_t sc_model_allgather_ompi_neighbor(const sc_model_t *model, size_t bytes,
     return SC_OK;
 }
 
+/* ---- scatter ---- */
+
+/* ompi_coll_base_scatter_intra_basic_linear: the root's blocking sends in
+ * rank order, every other rank blocked in its receive from the start. */
+sc_err_t sc_model_scatter_ompi_linear(const sc_model_t *model, size_t bytes, int root, double *t)
+{
+    for (int r = 0; r < model->size && bytes; r++)
+        if (r != root)
+            t[r] = sc_model_send(model, root, r, bytes, &t[root], t[r]);
+    return SC_OK;
+}
+
+/* _linear_nb with max_requests 0: the root isends every block in rank
+ * order and waits for all, as the flat broadcast tree does with the
+ * message (the same sizes, to the same ranks, in the same order). */
+sc_err_t sc_model_scatter_ompi_linear_nb(const sc_model_t *model, size_t bytes, int root, double *t)
+{
+    return tree_bcast(model, bytes, root, t, SC_OMPI_TREE_FLAT);
+}
+
+/* _binomial: parents before children (positions only grow down the tree),
+ * each rank's blocking sends to its children largest subtree first, every
+ * child still blocked in its receive from its start. */
+sc_err_t sc_model_scatter_ompi_binomial(const sc_model_t *model, size_t bytes, int root, double *t)
+{
+    int p = model->size, *order = NULL, *child = NULL, parent;
+    if (p == 1 || bytes == 0)
+        return SC_OK;
+    sc_err_t err = tree_order(model, SC_OMPI_TREE_IN_ORDER_BINOMIAL, root, &order, &child);
+    if (err)
+        return err;
+    for (int k = 0; k < p; k++) {
+        int u = order[k], v = (u - root + p) % p;
+        int n = sc_ompi_tree(SC_OMPI_TREE_IN_ORDER_BINOMIAL, p, root, u, &parent, child);
+        for (int i = n - 1; i >= 0; i--) {
+            int d = (child[i] - u + p) % p, count = p - v - d < d ? p - v - d : d;
+            t[child[i]] =
+                sc_model_send(model, u, child[i], (size_t)count * bytes, &t[u], t[child[i]]);
+        }
+    }
+    free(order);
+    free(child);
+    return SC_OK;
+}
+
 /* ---- Open MPI 5.0's coll/han broadcast (algorithms/openmpi/han.c) ----
  * Its steps on the subcommunicators, in the order the ranks run them: per
  * 64 KiB segment, the up level among the ranks of the root's local rank
@@ -1132,41 +1201,59 @@ static sc_err_t tuned_bcast(const sc_model_t *model, size_t bytes, int root, dou
     return bcast_by_rule(model, bytes, root, t, 1);
 }
 
-static sc_err_t han_bcast(const sc_model_t *model, size_t bytes, int root, double *t,
-                          sc_model_fn low)
+/* han's numbering (sc_smp_init's): nodes in the order of their lowest
+ * rank, node[r] and local[r] each rank's node and place on it, count[k]
+ * the ranks of node k; 4 p ints at node, members the last p of them.
+ * Returns whether han runs: more than one node, as many ranks on each,
+ * more than one. */
+static int han_numbering(const sc_model_t *model, int *index_of, int *node, int *nnodes)
 {
-    int p = model->size;
-    if (p == 1 || bytes == 0)
-        return SC_OK;
-    /* nodes in the order of their lowest rank, and each rank's place on
-     * its node (sc_smp_init's numbering) */
-    int most = 0;
-    for (int r = 0; r < p; r++)
-        most = model->node_of[r] > most ? model->node_of[r] : most;
-    int *index_of = malloc(((size_t)most + 1) * sizeof *index_of);
-    int *node = malloc(4 * (size_t)p * sizeof *node);
-    if (!index_of || !node) {
-        free(index_of);
-        free(node);
-        return no_memory();
-    }
-    int *local = node + p, *count = local + p, *members = count + p, nnodes = 0;
-    for (int n = 0; n <= most; n++)
-        index_of[n] = -1;
+    int p = model->size, *local = node + p, *count = local + p;
+    *nnodes = 0;
     for (int r = 0; r < p; r++) {
         int *k = &index_of[model->node_of[r]];
         if (*k < 0) {
-            *k = nnodes;
-            count[nnodes++] = 0;
+            *k = *nnodes;
+            count[(*nnodes)++] = 0;
         }
         node[r] = *k;
         local[r] = count[*k]++;
     }
-    int even = nnodes > 1 && count[0] > 1;
-    for (int k = 1; k < nnodes && even; k++)
+    int even = *nnodes > 1 && count[0] > 1;
+    for (int k = 1; k < *nnodes && even; k++)
         even = count[k] == count[0];
-    sc_err_t err = SC_OK;
-    if (!even) {
+    return even;
+}
+
+/* Room for han_numbering: index_of by node id, 4 p ints at *node. */
+static sc_err_t han_alloc(const sc_model_t *model, int **index_of, int **node)
+{
+    int p = model->size, most = 0;
+    for (int r = 0; r < p; r++)
+        most = model->node_of[r] > most ? model->node_of[r] : most;
+    *index_of = malloc(((size_t)most + 1) * sizeof **index_of);
+    *node = malloc(4 * (size_t)p * sizeof **node);
+    if (!*index_of || !*node) {
+        free(*index_of);
+        free(*node);
+        return no_memory();
+    }
+    for (int n = 0; n <= most; n++)
+        (*index_of)[n] = -1;
+    return SC_OK;
+}
+
+static sc_err_t han_bcast(const sc_model_t *model, size_t bytes, int root, double *t,
+                          sc_model_fn low)
+{
+    int p = model->size, *index_of, *node, nnodes;
+    if (p == 1 || bytes == 0)
+        return SC_OK;
+    sc_err_t err = han_alloc(model, &index_of, &node);
+    if (err)
+        return err;
+    int *local = node + p, *count = local + p, *members = count + p;
+    if (!han_numbering(model, index_of, node, &nnodes)) {
         err = low(model, bytes, root, t);
         goto done;
     }
@@ -1189,6 +1276,75 @@ done:
     free(index_of);
     free(node);
     return err;
+}
+
+/* coll/han's scatter (algorithms/openmpi/han.c): each node's blocks from
+ * the root to the rank of its local rank there (libnbc's linear
+ * iscatter), then each node's scatter from it; tuned's flat scatter when
+ * han steps aside. */
+static sc_err_t han_scatter(const sc_model_t *model, size_t bytes, int root, double *t,
+                            sc_model_fn low)
+{
+    int p = model->size, *index_of, *node, nnodes;
+    if (p == 1 || bytes == 0)
+        return SC_OK;
+    sc_err_t err = han_alloc(model, &index_of, &node);
+    if (err)
+        return err;
+    int *local = node + p, *count = local + p, *members = count + p;
+    if (!han_numbering(model, index_of, node, &nnodes)) {
+        err = low(model, bytes, root, t);
+        goto done;
+    }
+    int c = count[0];
+    for (int r = 0; r < p; r++)
+        if (local[r] == local[root])
+            members[node[r]] = r;
+    err = sc_model_sub(model, members, nnodes, sc_model_scatter_ompi_linear_nb, (size_t)c * bytes,
+                       node[root], t);
+    for (int k = 0; k < nnodes && !err; k++) {
+        for (int r = 0; r < p; r++)
+            if (node[r] == k)
+                members[local[r]] = r;
+        err = sc_model_sub(model, members, c, low, bytes, local[root], t);
+    }
+done:
+    free(index_of);
+    free(node);
+    return err;
+}
+
+static sc_err_t tuned_scatter(const sc_model_t *model, size_t bytes, int root, double *t)
+{
+    switch (sc_ompi41_scatter_rule(bytes, model->size)) {
+    case SC_OMPI_SCATTER_BINOMIAL: return sc_model_scatter_ompi_binomial(model, bytes, root, t);
+    case SC_OMPI_SCATTER_LINEAR_NB: return sc_model_scatter_ompi_linear_nb(model, bytes, root, t);
+    case SC_OMPI_SCATTER_BASIC_LINEAR: break;
+    }
+    return sc_model_scatter_ompi_linear(model, bytes, root, t);
+}
+
+sc_err_t sc_model_scatter_ompi_han(const sc_model_t *model, size_t bytes, int root, double *t)
+{
+    return han_scatter(model, bytes, root, t, tuned_scatter);
+}
+
+sc_err_t sc_model_scatter_ompi_han_linear(const sc_model_t *model, size_t bytes, int root,
+                                          double *t)
+{
+    return han_scatter(model, bytes, root, t, sc_model_scatter_ompi_linear);
+}
+
+sc_err_t sc_model_scatter_ompi_han_linear_nb(const sc_model_t *model, size_t bytes, int root,
+                                             double *t)
+{
+    return han_scatter(model, bytes, root, t, sc_model_scatter_ompi_linear_nb);
+}
+
+sc_err_t sc_model_scatter_ompi_han_binomial(const sc_model_t *model, size_t bytes, int root,
+                                            double *t)
+{
+    return han_scatter(model, bytes, root, t, sc_model_scatter_ompi_binomial);
 }
 
 sc_err_t sc_model_bcast_ompi_han(const sc_model_t *model, size_t bytes, int root, double *t)

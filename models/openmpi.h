@@ -57,6 +57,13 @@ typedef enum {
     SC_OMPI_ALLGATHER_TWO_PROCS,
 } sc_ompi_allgather_t;
 
+/* coll_tuned_scatter_algorithm's numbers (coll_tuned_scatter_decision.c). */
+typedef enum {
+    SC_OMPI_SCATTER_BASIC_LINEAR = 1,
+    SC_OMPI_SCATTER_BINOMIAL,
+    SC_OMPI_SCATTER_LINEAR_NB,
+} sc_ompi_scatter_t;
+
 /* The fixed decision rules of Open MPI 4.1 (identical from v4.1.0 to
  * v4.1.6 and in v5.0.0), ompi/mca/coll/tuned/coll_tuned_decision_fixed.c:
  * the algorithm the table names for `bytes` on p processes, before the
@@ -70,6 +77,8 @@ sc_ompi_reduce_t sc_ompi41_reduce_rule(size_t bytes, int p);
 sc_ompi_allreduce_t sc_ompi41_allreduce_rule(size_t bytes, int p);
 sc_ompi_barrier_t sc_ompi41_barrier_rule(int p);
 sc_ompi_allgather_t sc_ompi41_allgather_rule(size_t block, int p);
+/* scatter: by the block of one rank, at the root (v4.1.0 to v5.0.5). */
+sc_ompi_scatter_t sc_ompi41_scatter_rule(size_t block, int p);
 
 /* The fixed decision rules of Open MPI 3.1.0 to 4.0.7, before 4.1's tables:
  * ompi/mca/coll/tuned/coll_tuned_decision_fixed.c, which is the same for
@@ -83,6 +92,7 @@ sc_ompi_barrier_t sc_ompi40_barrier_rule(int p);
 sc_ompi_bcast_t sc_ompi40_bcast_rule(size_t bytes, int p, size_t *segsize);
 sc_ompi_reduce_t sc_ompi40_reduce_rule(size_t bytes, size_t elems, int p, size_t *segsize);
 sc_ompi_allgather_t sc_ompi40_allgather_rule(size_t block, int p);
+sc_ompi_scatter_t sc_ompi40_scatter_rule(size_t block, int p);
 
 /* The segment the 4.0 allreduce rule gives the segmented ring: 1 MiB. */
 #define SC_OMPI_RING_SEGMENT ((size_t)1 << 20)
@@ -179,6 +189,20 @@ sc_err_t sc_model_allreduce_ompi_ring_segmented_by(const sc_model_t *model, size
 sc_err_t sc_model_barrier_ompi_linear(const sc_model_t *model, size_t bytes, int root, double *t);
 sc_err_t sc_model_barrier_ompi_rd(const sc_model_t *model, size_t bytes, int root, double *t);
 sc_err_t sc_model_barrier_ompi_tree(const sc_model_t *model, size_t bytes, int root, double *t);
+
+sc_err_t sc_model_scatter_ompi_linear(const sc_model_t *model, size_t bytes, int root, double *t);
+sc_err_t sc_model_scatter_ompi_linear_nb(const sc_model_t *model, size_t bytes, int root,
+                                         double *t);
+sc_err_t sc_model_scatter_ompi_binomial(const sc_model_t *model, size_t bytes, int root, double *t);
+/* coll/han's scatter (algorithms/openmpi/han.c), inside the nodes by
+ * tuned's rules or by the algorithm named. */
+sc_err_t sc_model_scatter_ompi_han(const sc_model_t *model, size_t bytes, int root, double *t);
+sc_err_t sc_model_scatter_ompi_han_linear(const sc_model_t *model, size_t bytes, int root,
+                                          double *t);
+sc_err_t sc_model_scatter_ompi_han_linear_nb(const sc_model_t *model, size_t bytes, int root,
+                                             double *t);
+sc_err_t sc_model_scatter_ompi_han_binomial(const sc_model_t *model, size_t bytes, int root,
+                                            double *t);
 
 sc_err_t sc_model_allgather_ompi_neighbor(const sc_model_t *model, size_t bytes, int root,
                                           double *t);

@@ -58,4 +58,21 @@ sc_err_t sc_barrier_ompi_tree(sc_comm_t *comm, const sc_coll_args_t *args);
 /* Allgather (allgather.c). */
 sc_err_t sc_allgather_ompi_neighbor(sc_comm_t *comm, const sc_coll_args_t *args);
 
+/* Scatters (scatter.c): coll_tuned_scatter_algorithm 1 basic_linear, 3
+ * linear_nb, 2 binomial. */
+sc_err_t sc_scatter_ompi_linear(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_scatter_ompi_linear_nb(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_scatter_ompi_binomial(sc_comm_t *comm, const sc_coll_args_t *args);
+
+/* The scatter coll/tuned's fixed rule picks for args->bytes on comm. */
+sc_err_t sc_scatter_ompi_tuned(sc_comm_t *comm, const sc_coll_args_t *args);
+
+/* Open MPI 5.0's coll/han scatter (han.c): the blocks of each node to the
+ * rank of the root's local rank there, then each node by tuned's rules, or
+ * by the algorithm coll_tuned_scatter_algorithm forces there. */
+sc_err_t sc_scatter_ompi_han(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_scatter_ompi_han_linear(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_scatter_ompi_han_linear_nb(sc_comm_t *comm, const sc_coll_args_t *args);
+sc_err_t sc_scatter_ompi_han_binomial(sc_comm_t *comm, const sc_coll_args_t *args);
+
 #endif

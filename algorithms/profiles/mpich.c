@@ -5,7 +5,11 @@
  * allreduce.c:684-740 and 95-484, reduce.c:1076-1180 and 713-776; MPICH 3.2:
  * MPIR_Bcast_intra, MPIR_Barrier_intra, MPIR_Allgather_intra,
  * MPIR_Allreduce_intra, MPIR_Reduce_intra). The thresholds are in
- * models/mpich.h.
+ * models/mpich.h. MPI_Scatter is binomial whatever the size and placement
+ * (MPIR_Scatter of scatter.c at v1.2.1, MPIR_Scatter_intra at v3.2): the
+ * tree, block counts and order of scatter-ompi-binomial (children at
+ * relative rank + 2^j below its lowest set bit, largest first, blocking
+ * sends of the child's subtree).
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "../../models/mpich.h"
 #include "profiles.h"
@@ -46,6 +50,7 @@ const char *sc_profile_mpich_flat_choose(const sc_call_t *call)
         return sc_mpich_reduce_choice(call->bytes, elems, p) == SC_MPICH_REDUCE_RABENSEIFNER
                    ? "reduce-rabenseifner"
                    : "reduce-mst";
+    case SC_SCATTER: return "scatter-ompi-binomial";
     }
     return "barrier";
 }
@@ -64,7 +69,7 @@ const char *sc_profile_mpich_choose(const sc_call_t *call)
     case SC_REDUCE:
         return "reduce-mpich-smp";
     case SC_ALLGATHER: /* no SMP variant */
-        break;
+    case SC_SCATTER: break;
     }
     return sc_profile_mpich_flat_choose(call);
 }

@@ -58,6 +58,7 @@ const char *sc_profile_mvapich2_14_choose(const sc_call_t *call)
         if (smp && m < SC_MV2_SHMEM_REDUCE_MSG)
             return "reduce-mv2-shmem";
         break;
+    case SC_SCATTER: /* its scatter.c was not read: no rule rather than a guess */ return NULL;
     }
     return sc_profile_mpich_flat_choose(call);
 }

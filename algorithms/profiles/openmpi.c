@@ -113,6 +113,16 @@ static const char *allgather(size_t block, int p)
     return "ring";
 }
 
+static const char *scatter(sc_ompi_scatter_t rule)
+{
+    switch (rule) {
+    case SC_OMPI_SCATTER_BASIC_LINEAR: return "scatter-ompi-linear";
+    case SC_OMPI_SCATTER_BINOMIAL: return "scatter-ompi-binomial";
+    case SC_OMPI_SCATTER_LINEAR_NB: return "scatter-ompi-linear-nb";
+    }
+    return "scatter-ompi-linear";
+}
+
 const char *sc_profile_openmpi41_choose(const sc_call_t *call)
 {
     int p = call->p;
@@ -128,6 +138,7 @@ const char *sc_profile_openmpi41_choose(const sc_call_t *call)
         return reduce(call->bytes, elems, p);
     case SC_ALLREDUCE:
         return allreduce(call->bytes, elems, p);
+    case SC_SCATTER: return scatter(sc_ompi41_scatter_rule(call->bytes, p));
     }
     return "barrier";
 }
@@ -159,6 +170,9 @@ const char *sc_profile_openmpi41_choose(const sc_call_t *call)
  *                                 gathered recursive doubling (p a power
  *                                 of two) or bruck; else ring (odd p) or
  *                                 neighbor exchange (even p)
+ *   scatter    v4.0.7 777-811 (v3.1.6 the same)  binomial for p > 10 and
+ *                                 blocks below 300 bytes, else basic
+ *                                 linear
  * The segmented ring is allreduce-ompi-ring-segmented. simcoll has the
  * other segmented algorithms only with one segment: where a rule passes a
  * segment shorter than the message, the profile returns the same
@@ -265,6 +279,7 @@ const char *sc_profile_openmpi40_choose(const sc_call_t *call)
         return reduce40(call->bytes, elems, p);
     case SC_ALLREDUCE:
         return allreduce40(call->bytes, elems, p);
+    case SC_SCATTER: return scatter(sc_ompi40_scatter_rule(call->bytes, p));
     }
     return "barrier";
 }

@@ -21,6 +21,8 @@
         [SC_ALLREDUCE] = "allreduce-mpich-smp if node-aware; else allreduce-rd if m <= 2048 or "  \
                          "the vector has fewer than pof2(p) elements; else "                      \
                          "allreduce-rabenseifner",                                                \
+        [SC_SCATTER] = "scatter-ompi-binomial always (MPIR_Scatter's binomial tree: the same "    \
+                       "messages in the same order)",                                             \
     }
 
 const sc_profile_t sc_profiles[] = {
@@ -63,6 +65,8 @@ const sc_profile_t sc_profiles[] = {
          "doubles) nonoverlapping, APPROXIMATED by allreduce-ompi-nonoverlapping, whose reduce "
          "and broadcast follow 4.1's tables, not 4.0's segmented binomial reduce and "
          "split-bintree or pipeline broadcast",
+        [SC_SCATTER] = "by p and the block m: scatter-ompi-binomial if p > 10 and m < 300, else "
+                       "scatter-ompi-linear",
      }},
     {"openmpi-4.1", "Open MPI 4.1 (and 5.0), coll/tuned with its fixed decision rules (the default)",
      "Open MPI v4.1.6 (open-mpi/ompi): ompi/mca/coll/tuned/coll_tuned_decision_fixed.c and the "
@@ -117,6 +121,13 @@ const sc_profile_t sc_profiles[] = {
          "allreduce-ompi-ring, or allreduce-rd below p elements; rabenseifner: "
          "allreduce-mpich, or allreduce-ompi-linear below pof2(p) elements; nonoverlapping: "
          "allreduce-ompi-nonoverlapping, reduce to 0 and broadcast as their rules pick)",
+        [SC_SCATTER] =
+         "scatter-ompi-NAME by p and the block m (5.0.5's rules too): p < 4: m < 2 linear-nb, "
+         "< 128K linear, < 256K linear-nb, else linear; p < 8: m < 2K binomial, < 4K linear, < "
+         "8K binomial, < 32K linear, < 1M linear-nb, else linear; p < 16: m < 16K binomial, < "
+         "1M linear-nb, else linear; p < 32: m < 16K binomial, < 32K linear, else linear-nb; p "
+         "< 64: m < 512 binomial, < 8K linear-nb, < 16K binomial, else linear-nb; else: m < "
+         "512 binomial, else linear-nb",
      }},
     {"mvapich2-1.4", "MVAPICH2 1.4, gen2 (OFED InfiniBand) channel, shared-memory collectives on (the default)",
      "MVAPICH2 1.4 (trunk r3523, 'Update for 1.4 release'; github.com/kumattau/mvapich2 commit "
@@ -135,6 +146,7 @@ const sc_profile_t sc_profiles[] = {
         [SC_ALLREDUCE] = "allreduce-mv2-shmem if node-aware and m < 32 KiB; else allreduce-rd if "
                          "m <= 2048 or the vector has fewer than pof2(p) elements; else "
                          "allreduce-rabenseifner",
+        [SC_SCATTER] = "none: simcoll has not read MVAPICH2 1.4's scatter code",
      }},
     {NULL, NULL, NULL, NULL, {NULL}},
 };
@@ -149,7 +161,15 @@ const sc_profile_t *sc_profile_find(const char *name)
 
 const sc_algo_t *sc_profile_choose(const sc_profile_t *profile, const sc_call_t *call)
 {
-    return sc_algo_find(profile->choose(call));
+    const char *name = profile->choose(call);
+    return name ? sc_algo_find(name) : NULL;
+}
+
+sc_err_t sc_profile_no_rule(const sc_profile_t *profile, sc_collective_t collective)
+{
+    return sc_error(SC_ERR_INPUT, "profile %s has no %s rule (simcoll list --mpi); name an "
+                                  "algorithm instead (simcoll list --coll %s)",
+                    profile->name, sc_collective_name(collective), sc_collective_name(collective));
 }
 
 int sc_call_node_aware(const sc_call_t *call)

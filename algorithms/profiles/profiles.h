@@ -20,7 +20,8 @@ typedef struct {
     const char *name;    /* what --mpi accepts */
     const char *library; /* the library, version and configuration */
     const char *source;  /* where the choices are written */
-    /* The registry name of the algorithm it runs for the call. */
+    /* The registry name of the algorithm it runs for the call; NULL for a
+     * collective simcoll has no rule of the library's for. */
     const char *(*choose)(const sc_call_t *call);
     /* One line per collective (indexed by sc_collective_t): the rule. */
     const char *rules[SC_NCOLLECTIVES];
@@ -32,8 +33,13 @@ extern const sc_profile_t sc_profiles[];
 /* The profile named `name`, or NULL. */
 const sc_profile_t *sc_profile_find(const char *name);
 
-/* The registered algorithm the profile runs for the call. */
+/* The registered algorithm the profile runs for the call, or NULL where
+ * the profile has no rule for its collective (rules[] says why). */
 const sc_algo_t *sc_profile_choose(const sc_profile_t *profile, const sc_call_t *call);
+
+/* SC_ERR_INPUT naming the profile and the collective it has no rule for,
+ * for callers of sc_profile_choose that got NULL. */
+sc_err_t sc_profile_no_rule(const sc_profile_t *profile, sc_collective_t collective);
 
 /* 1 if MPICH would build its node hierarchy for these ranks: some node
  * holds two of them (algorithms/subcomm.h). */

@@ -1,21 +1,24 @@
 #!/bin/sh
-# Predictions of simcoll against osu_bcast on ORFEO's GENOA nodes (Area
-# Science Park, Trieste: 2 x AMD EPYC 9374F, 64 cores a node), published by
-# github.com/robonoff/HPC-project (commit 1399da7, ex1/scripts/): OSU
-# micro-benchmarks 7.5.1 and Open MPI 5.0.5, ranks placed by core
-# (mpirun --map-by core) on two nodes of 64, 2 to 128 processes.
+# Predictions of simcoll against osu_bcast and osu_scatter on ORFEO's
+# GENOA nodes (Area Science Park, Trieste: 2 x AMD EPYC 9374F, 64 cores a
+# node), published by github.com/robonoff/HPC-project (commit 1399da7,
+# ex1/scripts/): OSU micro-benchmarks 7.5.1 and Open MPI 5.0.5, ranks
+# placed by core (mpirun --map-by core) on two nodes of 64, 2 to 128
+# processes.
 #   point to point  latency_pt2pt.csv, osu_latency 1 B to 4 MiB between core 0
 #                   and cores 1 (same CCX), 4 (other CCD), 8 (other NUMA
 #                   domain), 32 (other socket) and another node;
 #   varied          osu_bcast, 2 B to 256 KiB, 2 to 128 processes (powers
 #                   of two), coll_tuned_bcast_algorithm 0, 1, 3, 5;
-#   fixed           osu_bcast of 4 B on 2 to 128 processes, the same four.
+#   fixed           osu_bcast of 4 B on 2 to 128 processes, the same four;
+#   scatter         osu_scatter, the same two series (blocks of one rank),
+#                   coll_tuned_scatter_algorithm 0, 1, 2, 3 (below).
 # The platform (platforms/orfeo-genoa.xml) is fitted by simcoll calibrate to
 # the point-to-point file only; this script fits it again and checks the
-# shipped numbers. Nothing is fitted to the broadcasts. OSU reports the mean
+# shipped numbers. Nothing is fitted to the collectives. OSU reports the mean
 # over ranks of each rank's time (simcoll's mean_rank_time_s). The files are
 # read from a checkout (or git directory) of the repository, never copied.
-# Needs a built simcoll, git and gnuplot; about a minute.
+# Needs a built simcoll, git and gnuplot; about two and a half minutes.
 # usage: experiments/validation/orfeo.sh HPC_PROJECT_CHECKOUT [simcoll]
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
@@ -430,6 +433,207 @@ awk -F, 'NR == 1 { print "series,np,size_bytes,source,time_s"; next }
 "$simcoll" plot "$scratch/long.csv" -x np -y time_s --by source --where series=fixed \
     --linx --logy --title "osu_bcast of 4 bytes, 2-128 ranks, 64 a node (Open MPI 5.0.5)" \
     -o "$out-fixed.png"
+
+# --- osu_scatter ----------------------------------------------------------
+# The same platform and placements, nothing fitted: scatter/varied (2 B to
+# 256 KiB a rank's block, 2 to 128 processes, powers of two) and
+# scatter/fixed (4 B, 2 to 128 processes), coll_tuned_scatter_algorithm
+# 0 to 3. Both job scripts loop over the four with coll_tuned_use_dynamic_rules
+# true on every mpirun, so each forced algorithm ran (5.0.5's
+# ompi_coll_tuned_scatter_intra_dec_dynamic: a forced algorithm first,
+# then rules from a file, which none gave, then the fixed rules); 0 forces
+# nothing and ran the fixed rules, which 5.0.5 shares with 4.1.6
+# (--mpi openmpi-4.1). Numbers of coll_tuned_scatter_decision.c: 1
+# basic_linear, 2 binomial, 3 linear_nb (max_requests 0: every send an
+# isend). osu_scatter's size is one rank's block, its root rank 0, its
+# "Avg Latency(us)" the mean over ranks (mean_rank_time_s). At 128 ranks,
+# 64 a node, coll/han ran (coll_han_scatter.c): the scatter-ompi-han
+# variants, the forced algorithm inside the nodes.
+sout=$results/orfeo-osu-scatter
+cat > "$scratch/sseries" <<'EOF'
+varied/scatter_varied.sh varied/csv/scatter0_core_mapping.csv 0 default profile scatter-ompi-han
+varied/scatter_varied.sh varied/csv/scatter1_core_mapping.csv 1 basic_linear scatter-ompi-linear scatter-ompi-han-linear
+varied/scatter_varied.sh varied/csv/scatter2_core_mapping.csv 2 binomial scatter-ompi-binomial scatter-ompi-han-binomial
+varied/scatter_varied.sh varied/csv/scatter3_core_mapping.csv 3 linear_nb scatter-ompi-linear-nb scatter-ompi-han-linear-nb
+fixed/scatter.sh fixed/csv/scatter0_fixed_core.csv 0 default profile scatter-ompi-han
+fixed/scatter.sh fixed/csv/scatter1_fixed_core.csv 1 basic_linear scatter-ompi-linear scatter-ompi-han-linear
+fixed/scatter.sh fixed/csv/scatter2_fixed_core.csv 2 binomial scatter-ompi-binomial scatter-ompi-han-binomial
+fixed/scatter.sh fixed/csv/scatter3_fixed_core.csv 3 linear_nb scatter-ompi-linear-nb scatter-ompi-han-linear-nb
+EOF
+# The job scripts: 2 nodes of 64 tasks; every mpirun line (continuations
+# joined) maps by core, turns the dynamic rules on and forces the loop's
+# algorithm, which runs over 0 to 3 and names the data file.
+for job in varied/scatter_varied.sh fixed/scatter.sh; do
+    show "scatter/$job" > "$scratch/job.sh"
+    sed -e :a -e '/\\$/N; s/\\\n//; ta' "$scratch/job.sh" | grep -v '^[[:space:]]*#' |
+        grep 'mpirun' > "$scratch/mpirun.txt" || true
+    # shellcheck disable=SC2016 # $alg: the job script's own variable, literally
+    if ! grep -q -- "--nodes=2" "$scratch/job.sh" ||
+       ! grep -q -- "--ntasks-per-node=64" "$scratch/job.sh" ||
+       ! grep -Eq 'for (alg|algoritm) in \{0\.\.3\}' "$scratch/job.sh" ||
+       [ ! -s "$scratch/mpirun.txt" ] ||
+       grep -v -- '--map-by core' "$scratch/mpirun.txt" | grep -q . ||
+       grep -v -- 'coll_tuned_use_dynamic_rules true ' "$scratch/mpirun.txt" | grep -q . ||
+       grep -Ev -- 'coll_tuned_scatter_algorithm \$(alg|algoritm) ' "$scratch/mpirun.txt" |
+           grep -q .; then
+        echo "orfeo.sh: scatter/$job does not force algorithms 0 to 3 with dynamic rules" \
+             "true, 64 ranks a node by core" >&2
+        exit 1
+    fi
+done
+n=0
+while read -r job file alg ran algo han; do
+    n=$((n + 1))
+    show "scatter/$file" | awk -F, 'NR > 1 && NF >= 3 { gsub(/ /, ""); print $1 "," $2 "," $3 * 1e-6 }' \
+        > "$scratch/sm$n.csv"
+    nps=$(cut -d, -f1 "$scratch/sm$n.csv" | awk '$1 != 128' | sort -n | uniq | paste -sd,)
+    sizes=$(cut -d, -f2 "$scratch/sm$n.csv" | sort -n | uniq | paste -sd,)
+    case $algo in
+    profile) what="--coll scatter --mpi $profile" ;;
+    *) what="--algo $algo" ;;
+    esac
+    # shellcheck disable=SC2086 # the options are split on purpose
+    "$simcoll" --platform "$plat" $what --np "$nps" --size "$sizes" --no-payload \
+        --format csv > "$scratch/sp$n.csv"
+    if grep -q '^128,' "$scratch/sm$n.csv"; then
+        "$simcoll" --platform "$plat" --algo "$han" --np 128 --size "$sizes" --no-payload \
+            --format csv | tail -n +2 >> "$scratch/sp$n.csv"
+    fi
+done < "$scratch/sseries"
+# orfeo-osu-scatter.csv: series, Open MPI's algorithm number and what ran,
+# processes, bytes (a rank's block), simcoll's algorithm, measured and
+# predicted mean seconds, relative error, the slowest rank's predicted
+# time, whether han ran (128 ranks).
+n=0
+{
+    echo "series,ompi_algorithm,ran,np,size_bytes,algo,measured_s,predicted_s,error,predicted_slowest_s,han"
+    while read -r job file alg ran algo han; do
+        n=$((n + 1))
+        awk -F, -v series="${file%%/*}" -v alg="$alg" -v ran="$ran" '
+            FILENAME == ARGV[1] { m[$1 "," $2] = $3; next }
+            FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+            !/^[a-z]/ { next }
+            { k = $(c["np"]) "," $(c["size_bytes"]) }
+            (k in m) && m[k] > 0 {
+                p = $(c["mean_rank_time_s"])
+                printf "%s,%s,%s,%s,%s,%.9g,%.9g,%.4f,%.9g,%s\n", series, alg, ran, k,
+                       $(c["algo"]), m[k], p, (p - m[k]) / m[k], $(c["sim_time_s"]),
+                       $(c["np"]) == 128 ? "yes" : "no" }' \
+            "$scratch/sm$n.csv" "$scratch/sp$n.csv"
+    done < "$scratch/sseries"
+} > "$sout.csv"
+measured=$(awk 'END { print NR }' "$scratch"/sm?.csv)
+predicted=$(($(wc -l < "$sout.csv") - 1))
+[ "$measured" -eq "$predicted" ] ||
+    { echo "orfeo.sh: $measured scatter points measured, $predicted predicted" >&2; exit 1; }
+{
+    echo "# osu_scatter on ORFEO GENOA (robonoff/HPC-project $commit), platforms/orfeo-genoa.xml"
+    echo "# relative error (predicted - measured) / measured of mean_rank_time_s against OSU's average"
+    echo "# series alg ran simcoll processes: points median|error| largest"
+    while read -r job file alg ran algo han; do
+        series=${file%%/*}
+        for r in "2 64 one-node" "65 127 two-nodes-flat" "128 128 two-nodes-han"; do
+            # shellcheck disable=SC2086 # numbers and a label
+            set -- $r
+            a=$(awk -F, -v s="$series" -v a="$alg" -v lo="$1" -v hi="$2" \
+                    'NR > 1 && $1 == s && $2 == a && $4 >= lo && $4 <= hi { print $9 }' "$sout.csv" |
+                stats)
+            [ "$a" = "-" ] || echo "$series $alg $ran $algo $3($1-$2): $a"
+        done
+    done < "$scratch/sseries"
+    for r in "2 64" "65 127" "128 128" "2 128"; do
+        # shellcheck disable=SC2086 # numbers
+        set -- $r
+        echo "all processes $1-$2: $(awk -F, -v lo="$1" -v hi="$2" \
+            'NR > 1 && $4 >= lo && $4 <= hi { print $9 }' "$sout.csv" | stats)"
+    done
+    # The varied series on one node by block size: up to 1 KiB, 2 to 128
+    # KiB (eager copies), 256 KiB (one copy); 2 ranks apart (one message).
+    for r in "2 2 2 262144" "4 64 2 1024" "4 64 2048 131072" "4 64 262144 262144"; do
+        # shellcheck disable=SC2086 # numbers
+        set -- $r
+        echo "varied processes $1-$2, bytes $3-$4: $(awk -F, -v lo="$1" -v hi="$2" -v s0="$3" \
+            -v s1="$4" 'NR > 1 && $1 == "varied" && $4 >= lo && $4 <= hi && $5 >= s0 &&
+                        $5 <= s1 { print $9 }' "$sout.csv" | stats)"
+    done
+    echo
+    # Rankings of the three forced algorithms (the default runs one of
+    # them: ranking it would set an algorithm against itself) at each
+    # (series, processes, size): simcoll's fastest the measured fastest
+    # (ties count when they share it), Kendall's tau-b between the orders;
+    # points where simcoll predicts all alike (2 ranks: one message) left out.
+    echo "# rankings of basic_linear, binomial, linear_nb: series processes: points top-1-agree mean-tau median-tau"
+    awk -F, 'NR > 1 && $2 != 0 {
+        k = $1 SUBSEP $4 SUBSEP $5; n[k]++; m[k, n[k]] = $7; p[k, n[k]] = $8 }
+        END {
+            for (k in n) {
+                c = n[k]; if (c < 2) continue
+                mm = m[k, 1]; pm = p[k, 1]
+                for (i = 2; i <= c; i++) { if (m[k, i] < mm) mm = m[k, i]; if (p[k, i] < pm) pm = p[k, i] }
+                top = 0
+                for (i = 1; i <= c; i++) if (m[k, i] == mm && p[k, i] <= pm * (1 + 1e-9)) top = 1
+                C = D = tx = ty = 0
+                for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++) {
+                    dx = m[k, i] - m[k, j]; dy = p[k, i] - p[k, j]
+                    if (dy != 0 && (dy < 0 ? -dy : dy) <= 1e-9 * pm) dy = 0
+                    if (dx == 0) tx++
+                    if (dy == 0) ty++
+                    if (dx * dy > 0) C++; else if (dx * dy < 0) D++
+                }
+                n0 = c * (c - 1) / 2; den = sqrt((n0 - tx) * (n0 - ty))
+                if (ty == n0) continue
+                split(k, f, SUBSEP)
+                printf "%s %d %s %s\n", f[1], f[2], top, (den > 0 ? (C - D) / den : "none")
+            }
+        }' "$sout.csv" > "$scratch/srank"
+    for s in varied fixed; do
+        for r in "2 64" "65 127" "128 128"; do
+            # shellcheck disable=SC2086 # numbers
+            set -- $r
+            a=$(awk -v s="$s" -v lo="$1" -v hi="$2" '$1 == s && $2 >= lo && $2 <= hi' "$scratch/srank")
+            [ -n "$a" ] || continue
+            b=$(echo "$a" | awk '{ n++; t += $3 } $4 != "none" { print $4 > "/dev/stderr"; m++; s += $4 }
+                END { printf "%d %d/%d %.2f", n, t, n, m ? s / m : 0 }' 2> "$scratch/staus")
+            med=$(sort -g "$scratch/staus" | awk '{ v[++n] = $1 } END { if (n) printf "%.2f", n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }')
+            echo "$s $1-$2: $b $med"
+        done
+    done
+    echo "all: $(awk '{ n++; t += $3 } END { printf "%d/%d", t, n }' "$scratch/srank") top-1"
+    echo
+    # The default against the forced algorithm it ran (the same messages):
+    # two measurements of one scatter, (default - forced) / forced.
+    echo "# repeatability, the default against the forced algorithm simcoll says it ran: points median|difference| largest"
+    echo "default against its forced twin: $(awk -F, 'NR > 1 && $2 != 0 { f[$1 "," $4 "," $5 "," $6] = $7 }
+        NR > 1 && $2 == 0 { d[$1 "," $4 "," $5 "," $6] = $7 }
+        END { for (k in d) if (k in f) print (d[k] - f[k]) / f[k] }' "$sout.csv" | stats)"
+} > "$sout-summary.txt"
+cat "$sout-summary.txt"
+awk -F, 'NR > 1 { print > (d "/s-" $3 ($11 == "yes" ? "-han" : "") ".dat") }' d="$scratch" "$sout.csv"
+{
+    echo "set terminal pngcairo noenhanced size 900,700 font ',11'"
+    echo "set output '$sout.png'"
+    echo "set logscale xy; set grid; set key top left"
+    echo "set xlabel 'measured (us)'; set ylabel 'predicted by simcoll (us)'"
+    echo "set title 'osu_scatter on ORFEO GENOA, Open MPI 5.0.5, 2-128 ranks, 64 a node'"
+    printf "set datafile separator ','\nplot x title 'exact' lw 2 lc rgb 'black'"
+    printf ", 2*x title 'x2' dt 2 lc rgb 'gray', x/2 title '/2' dt 2 lc rgb 'gray'"
+    for r in default basic_linear binomial linear_nb; do
+        [ -s "$scratch/s-$r.dat" ] &&
+            printf ", '%s' using (\$7*1e6):(\$8*1e6) title '%s' pt 7 ps 0.6" "$scratch/s-$r.dat" "$r"
+        [ -s "$scratch/s-$r-han.dat" ] &&
+            printf ", '%s' using (\$7*1e6):(\$8*1e6) title '%s, 128 ranks (han)' pt 4 ps 0.8" "$scratch/s-$r-han.dat" "$r"
+    done
+    echo
+} | gnuplot
+awk -F, 'NR == 1 { print "series,np,size_bytes,source,time_s"; next }
+         { print $1 "," $4 "," $5 ",measured " $3 "," $7
+           print $1 "," $4 "," $5 ",simcoll " $3 "," $8 }' "$sout.csv" > "$scratch/slong.csv"
+"$simcoll" plot "$scratch/slong.csv" -x size_bytes -y time_s --by source --where series=varied \
+    --where np=64 --logx --logy --title "osu_scatter, 64 ranks on one GENOA node (Open MPI 5.0.5)" \
+    -o "$sout-64.png"
+"$simcoll" plot "$scratch/slong.csv" -x np -y time_s --by source --where series=fixed \
+    --linx --logy --title "osu_scatter of 4 bytes a rank, 2-128 ranks, 64 a node (Open MPI 5.0.5)" \
+    -o "$sout-fixed.png"
 echo "results: $out.csv, $out-summary.txt, $out-p2p.csv, $out-fit-{ccx,ccd,numa,socket,inter}.txt," \
      "$out-refit.xml," \
-     "$out-{scatter,64,fixed}.png"
+     "$out-{scatter,64,fixed}.png; $sout.csv, $sout-summary.txt, $sout{,-64,-fixed}.png"

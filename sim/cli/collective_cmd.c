@@ -31,23 +31,23 @@ static const char usage[] =
     "  --algo NAME            the algorithm to run (simcoll list shows all)\n"
     "  --compare A,B,...      several algorithms side by side\n"
     "  --coll NAME --mpi P    the algorithm MPI library profile P runs for collective\n"
-    "                         NAME (allgather, bcast, barrier, reduce, allreduce) at\n"
-    "                         each size and process count (simcoll list --mpi)\n"
+    "                         NAME (allgather, bcast, barrier, reduce, allreduce,\n"
+    "                         scatter) at each size and process count (simcoll\n"
+    "                         list --mpi)\n"
     "  --np N[,N...]          process counts (default: every core of the platform)\n"
-    "  --size S[,S...]        bytes per rank (allgather block, bcast message,\n"
-    "                         reduce/allreduce vector); K, M, G are powers of\n"
-    "                         1024 (default 2048)\n"
+    "  --size S[,S...]        bytes per rank (allgather or scatter block, bcast\n"
+    "                         message, reduce/allreduce vector); K, M, G are\n"
+    "                         powers of 1024 (default 2048)\n"
     "  --op OP                reduction: sum (default), prod, max, min, land, lor,\n"
     "                         lxor, band, bor, bxor (the last six on int only)\n"
-    "  --type T               reduction element type: double (default) or int\n"
-    SC_CLI_DATA_HELP
+    "  --type T               reduction element type: double (default) or int\n" SC_CLI_DATA_HELP
     "  --mapping M            where algorithm positions run: block, cyclic (MPI's\n"
     "                         placements), partition (the algorithm's graph cut into\n"
     "                         node-sized parts), greedy, or a file of pi; default\n"
     "                         partition for the exch/reorder variants, else block\n"
     "  --partitioner P        multilevel (default), greedy, or scotch or metis where\n"
     "                         built with them, for --mapping partition\n"
-    "  --root R               root rank of a broadcast or reduce (default 0)\n"
+    "  --root R               root rank of a broadcast, reduce or scatter (default 0)\n"
     "  --format table|csv|json  output format (default table)\n"
     "  --no-payload           sizes only, no data: for large runs; results are\n"
     "                         then not checked\n"
@@ -181,9 +181,10 @@ static sc_err_t check_applies(const sc_run_opts_t *o, const lists_t *l)
                                                       : NULL;
     if (!option)
         return SC_OK;
-    const char *applies = !strcmp(option, "--root")   ? "bcast and reduce"
-                          : !strcmp(option, "--size") ? "allgather, bcast, reduce and allreduce"
-                                                      : "reduce and allreduce";
+    const char *applies = !strcmp(option, "--root") ? "bcast, reduce and scatter"
+                          : !strcmp(option, "--size")
+                              ? "allgather, bcast, reduce, allreduce and scatter"
+                              : "reduce and allreduce";
     if (o->coll)
         return sc_error(SC_ERR_INPUT, "%s applies to %s, not to %s", option, applies, o->coll);
     if (l->nalgos > 1)
@@ -336,7 +337,12 @@ static sc_err_t make_batch(const sc_run_opts_t *o, const sc_platform_t *plat, co
         for (int s = 0; s < (has_data ? l->nsizes : 1) && !err; s++) {
             sc_call_t call = {(sc_collective_t)coll, has_data ? l->sizes[s] : 0, np, node_of,
                               o->type};
-            int plan = plan_of(b, sc_profile_choose(o->mpi, &call), np);
+            const sc_algo_t *algo = sc_profile_choose(o->mpi, &call);
+            if (!algo) {
+                err = sc_profile_no_rule(o->mpi, coll);
+                break;
+            }
+            int plan = plan_of(b, algo, np);
             b->runs[b->nruns++] = (struct run){plan, has_data ? l->sizes[s] : 0};
         }
         free(place.pi);

@@ -58,9 +58,9 @@ int sc_cli_list(int argc, char **argv)
               "Prints every algorithm (name, collective, what it needs of the process\n"
               "count, description), with those of the files --load adds after simcoll's\n"
               "own, or with --coll only those of one collective (allgather, bcast,\n"
-              "barrier, reduce, allreduce); with --mpi every MPI library profile and the\n"
-              "rules by which it chooses an algorithm; with --net the interconnect\n"
-              "presets of simcoll platform --net.\n",
+              "barrier, reduce, allreduce, scatter); with --mpi every MPI library profile\n"
+              "and the rules by which it chooses an algorithm; with --net the\n"
+              "interconnect presets of simcoll platform --net.\n",
               stdout);
         return 0;
     }

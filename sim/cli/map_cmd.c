@@ -112,8 +112,9 @@ static sc_err_t map_algo(const sc_run_opts_t *o, const sc_platform_t *plat, mapp
         return err;
     if (o->root_given && !sc_kind(algo->collective)->has_root) {
         const char *what = sc_collective_name(algo->collective);
-        return sc_error(SC_ERR_INPUT, "--root applies to bcast and reduce, and %s is %s %s",
-                        algo->name, strchr("aeiou", what[0]) ? "an" : "a", what);
+        return sc_error(SC_ERR_INPUT,
+                        "--root applies to bcast, reduce and scatter, and %s is %s %s", algo->name,
+                        strchr("aeiou", what[0]) ? "an" : "a", what);
     }
     snprintf(m->what, sizeof m->what, "--algo %s", algo->name);
     m->unit = "";

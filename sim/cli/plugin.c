@@ -90,10 +90,10 @@ static sc_err_t add_table(const char *path, const sc_algo_t *table)
                             "--load %s: entry %d of simcoll_algorithms: '%.64s' is not a name "
                             "(1 to 64 letters, digits, '_' and '-')",
                             path, n, a->name);
-        if ((int)a->collective < 0 || (int)a->collective > (int)SC_ALLREDUCE)
+        if ((int)a->collective < 0 || (int)a->collective >= SC_NCOLLECTIVES)
             return sc_error(SC_ERR_INPUT,
                             "--load %s: %s: collective %d is none of SC_ALLGATHER, SC_BCAST, "
-                            "SC_BARRIER, SC_REDUCE, SC_ALLREDUCE",
+                            "SC_BARRIER, SC_REDUCE, SC_ALLREDUCE, SC_SCATTER",
                             path, a->name, (int)a->collective);
         if (!a->run)
             return sc_error(SC_ERR_INPUT, "--load %s: %s has no function to run", path, a->name);
@@ -299,18 +299,40 @@ static const char *const bodies[] = {
     "    for (int r = 1; r < p && !err; r++)\n"
     "        err = sc_send(comm, args->recvbuf, args->bytes, r, MY_TAG);\n"
     "    return err;\n",
+    /* scatter */
+    "    /* Scatter: the root holds p blocks of args->bytes at args->sendbuf,\n"
+    "     * block j for rank j; every rank ends with its block in\n"
+    "     * args->recvbuf. This is the linear one: the root sends each rank its\n"
+    "     * block in turn and copies its own. */\n"
+    "    int rank = comm->rank, p = comm->size;\n"
+    "    size_t m = args->bytes;\n"
+    "    if (m == 0)\n"
+    "        return SC_OK;\n"
+    "    if (rank != args->root)\n"
+    "        return sc_recv(comm, args->recvbuf, m, args->root, MY_TAG);\n"
+    "    const char *blocks = args->sendbuf;\n"
+    "    for (int r = 0; r < p; r++) {\n"
+    "        if (r == rank) {\n"
+    "            sc_buf_copy(comm, args->recvbuf, blocks + (size_t)r * m, m);\n"
+    "            continue;\n"
+    "        }\n"
+    "        sc_err_t err = sc_send(comm, blocks + (size_t)r * m, m, r, MY_TAG);\n"
+    "        if (err)\n"
+    "            return err;\n"
+    "    }\n"
+    "    return SC_OK;\n",
 };
 
-static const char *const enum_names[] = {"SC_ALLGATHER", "SC_BCAST", "SC_BARRIER", "SC_REDUCE",
-                                         "SC_ALLREDUCE"};
+static const char *const enum_names[] = {"SC_ALLGATHER", "SC_BCAST",     "SC_BARRIER",
+                                         "SC_REDUCE",    "SC_ALLREDUCE", "SC_SCATTER"};
 
 int sc_cli_new_algo(int argc, char **argv)
 {
     if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
         fputs("usage: simcoll new-algo COLLECTIVE NAME -o FILE.c [--force]\n"
               "Writes a commented skeleton of an algorithm of your own for COLLECTIVE\n"
-              "(allgather, bcast, barrier, reduce, allreduce) named NAME: a simple correct\n"
-              "algorithm to change. Run it with simcoll --load FILE.c --algo NAME ...\n"
+              "(allgather, bcast, barrier, reduce, allreduce, scatter) named NAME: a simple\n"
+              "correct algorithm to change. Run it with simcoll --load FILE.c --algo NAME ...\n"
               "A FILE.c that exists (your edits) is kept unless --force is given.\n",
               stdout);
         return 0;

@@ -123,8 +123,8 @@ static sc_err_t program_options(int argc, char **argv, int tune, sc_run_opts_t *
         return err;
     if (tune && !o->coll)
         return sc_error(SC_ERR_INPUT,
-                        "tune needs --coll NAME: allgather, bcast, reduce, allreduce, halo or "
-                        "send");
+                        "tune needs --coll NAME: allgather, bcast, reduce, allreduce, scatter, "
+                        "halo or send");
     if (!tune && (err = check_run_options(o)))
         return err;
     if (o->objective_given && !(o->mapping && partitions(o->mapping)))
@@ -747,9 +747,10 @@ static sc_err_t tune_prototype(const sc_run_opts_t *o, sc_stmt_t *st)
                          : o->algo && !named ? "--algo"
                                              : NULL;
     if (unused)
-        return sc_error(SC_ERR_INPUT, "%s does not apply to --coll %s (--dims: halo; --op, "
-                                      "--type: reduce, allreduce; --root: bcast, reduce; "
-                                      "--algo: the collectives)",
+        return sc_error(SC_ERR_INPUT,
+                        "%s does not apply to --coll %s (--dims: halo; --op, "
+                        "--type: reduce, allreduce; --root: bcast, reduce, scatter; "
+                        "--algo: the collectives)",
                         unused, o->coll);
     if (!strcmp(o->coll, "halo")) {
         st->kind = SC_STMT_HALO;
@@ -775,8 +776,9 @@ static sc_err_t tune_prototype(const sc_run_opts_t *o, sc_stmt_t *st)
     }
     const sc_kind_t *kind = sc_kind_find(o->coll);
     if (!kind || !kind->has_data)
-        return sc_error(SC_ERR_INPUT, "--coll: '%s' has no sizes to tune; use one of allgather, "
-                                      "bcast, reduce, allreduce, halo, send",
+        return sc_error(SC_ERR_INPUT,
+                        "--coll: '%s' has no sizes to tune; use one of allgather, "
+                        "bcast, reduce, allreduce, scatter, halo, send",
                         o->coll);
     st->kind = SC_STMT_CALL;
     st->collective = kind->collective;

@@ -179,6 +179,10 @@ static sc_err_t predict_series(const validate_opts_t *o, const sc_platform_t *pl
         }
         sc_call_t call = {kind->collective, bytes, np, node_of, SC_TYPE_INT};
         const sc_algo_t *algo = fixed ? fixed : sc_profile_choose(o->mpi, &call);
+        if (!algo) {
+            err = sc_profile_no_rule(o->mpi, kind->collective);
+            break;
+        }
         /* int: 4-byte elements, as the benchmarks' MPI_FLOAT. */
         sc_run_spec_t spec = {.plat = plat, .algo = algo, .bytes = bytes, .op = SC_OP_SUM,
                               .type = SC_TYPE_INT, .np = np, .placement = o->placement};

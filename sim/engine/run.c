@@ -79,7 +79,9 @@ static double bytes_per_byte(const sc_stmt_t *st, int p)
         const sc_kind_t *kind = sc_kind(st->collective);
         if (!kind->has_data)
             return 0;
-        return kind->in_place ? 1 : 1 + (kind->output_blocks_per_rank ? p : 1);
+        return kind->in_place
+                   ? 1
+                   : (kind->input_blocks_per_rank ? p : 1) + (kind->output_blocks_per_rank ? p : 1);
     }
     case SC_STMT_HALO: return 4.0 * st->grid.ndims;
     case SC_STMT_SEND: return 1;
@@ -146,7 +148,8 @@ static void stage_bytes(const sc_stmt_t *st, int p, size_t *in, size_t *out)
     if (st->kind == SC_STMT_HALO && st->npieces > 1) {
         need_in = need_out = 2 * (size_t)st->grid.ndims * st->bytes;
     } else if (sc_stmt_needs_stage(st)) {
-        need_in = st->bytes;
+        need_in = st->kind == SC_STMT_CALL && st->collective == SC_SCATTER ? (size_t)p * st->bytes
+                                                                           : st->bytes;
         need_out = st->kind == SC_STMT_CALL && st->collective == SC_ALLGATHER
                        ? (size_t)p * st->bytes
                        : st->bytes;
@@ -154,7 +157,9 @@ static void stage_bytes(const sc_stmt_t *st, int p, size_t *in, size_t *out)
         need_in = need_out = st->bytes;
     } else if (st->kind == SC_STMT_CALL && st->npieces == 1 &&
                st->pieces[0].in == st->pieces[0].out && !sc_kind(st->collective)->in_place) {
-        need_in = st->bytes; /* the input of an in-place call, kept */
+        /* the input of an in-place call, kept */
+        need_in =
+            sc_kind(st->collective)->input_blocks_per_rank ? (size_t)p * st->bytes : st->bytes;
     }
     if (need_in > *in)
         *in = need_in;

@@ -130,16 +130,17 @@ static int check_call(sc_interp_t *s, int r, const sc_stmt_t *st, const sc_piece
     size_t bytes = sc_kind_output_bytes(kind, &d);
     if (o->seed != seed) {
         free(o->expect);
-        o->expect = malloc(bytes + 1);
+        o->expect = malloc(sc_kind_expect_bytes(kind, &d) + 1);
         o->seed = o->expect ? seed : -1;
         if (!o->expect)
             return 0;
         kind->expect(&d, o->expect);
     }
     const unsigned char *got = s->ranks[r].buf[pc->out];
-    if (memcmp(got, o->expect, bytes) == 0)
+    const unsigned char *want = o->expect + sc_kind_expect_offset(kind, &d, r);
+    if (memcmp(got, want, bytes) == 0)
         return 1;
-    note_wrong(s, r, st, pc, got, o->expect, bytes, kind->output_blocks_per_rank ? d.bytes : 0);
+    note_wrong(s, r, st, pc, got, want, bytes, kind->output_blocks_per_rank ? d.bytes : 0);
     return 0;
 }
 
@@ -210,13 +211,17 @@ static void copy_if_real(const sc_interp_t *s, void *dst, const void *src, size_
         memcpy(dst, src, bytes);
 }
 
-/* Into the packing buffer: each piece's input, one after the other. */
+/* Into the packing buffer: each piece's input, one after the other (a
+ * scatter's root: block j of every piece into block j of the call). */
 static void gather_call(sc_interp_t *s, int r, const sc_stmt_t *st, unsigned char *stage)
 {
+    int blocks = st->kind == SC_STMT_CALL && st->collective == SC_SCATTER ? s->np : 1;
     size_t pos = 0;
     for (int k = 0; k < st->npieces; k++) {
         const sc_piece_t *pc = &st->pieces[k];
-        copy_if_real(s, stage + pos, s->ranks[r].buf[pc->in] + pc->offset, pc->bytes);
+        for (int j = 0; j < blocks; j++)
+            copy_if_real(s, stage + (size_t)j * st->bytes + pos,
+                         s->ranks[r].buf[pc->in] + (size_t)j * pc->stride + pc->offset, pc->bytes);
         pos += pc->bytes;
     }
 }
@@ -290,7 +295,8 @@ static sc_err_t run_call(sc_interp_t *s, sc_comm_t *comm, const sc_stmt_t *st)
         unsigned char *in = rd->buf[pc->in] + pc->offset, *out = rd->buf[pc->out] + pc->offset;
         if (pc->in == pc->out && !kind->in_place) {
             /* In place: the algorithms read their input to the end. */
-            copy_if_real(s, rd->stage_in, in, st->bytes);
+            copy_if_real(s, rd->stage_in, in,
+                         kind->input_blocks_per_rank ? (size_t)s->np * st->bytes : st->bytes);
             in = rd->stage_in;
         }
         args.sendbuf = in;

@@ -13,17 +13,21 @@ int sc_stmt_needs_stage(const sc_stmt_t *st)
         return st->npieces > 1;
     const sc_piece_t *pc = &st->pieces[0];
     /* An allgather piece narrower than its block is strided in the
-     * output: the patent copies it through a buffer. */
-    return st->kind == SC_STMT_CALL && st->collective == SC_ALLGATHER && pc->bytes != pc->stride;
+     * output, a scatter's in the root's input: the patent copies it
+     * through a buffer. */
+    return st->kind == SC_STMT_CALL &&
+           (st->collective == SC_ALLGATHER || st->collective == SC_SCATTER) &&
+           pc->bytes != pc->stride;
 }
 
 size_t sc_stmt_gather_bytes(const sc_stmt_t *st, int p, int rank)
 {
-    (void)p;
     if (st->npieces == 0 || !sc_stmt_needs_stage(st))
         return 0;
     switch (st->kind) {
     case SC_STMT_CALL:
+        if (st->collective == SC_SCATTER) /* the root's p blocks */
+            return rank == st->root ? (size_t)p * st->bytes : 0;
         return st->collective == SC_BCAST && rank != st->root ? 0 : st->bytes;
     case SC_STMT_HALO: {
         int sent, received;

@@ -11,6 +11,7 @@
  *              | "reduce" SIZE { choice | "root=" RANK | op | buffers }
  *              | "allgather" SIZE { choice | buffers }
  *              | "bcast" SIZE { choice | "root=" RANK | "buf=" NAME }
+ *              | "scatter" SIZE { choice | "root=" RANK | buffers }
  *              | "halo" SIZE { "dims=" GRID | "periodic" | "buf=" NAME }
  *              | "send" SIZE "from=" RANK "to=" RANK [ "buf=" NAME ] ;
  *   choice     = "algo=" ALGORITHM | "mpi=" PROFILE ;
@@ -20,15 +21,16 @@
  *
  * Options come in any order, each at most once (one of algo= and mpi=;
  * buf= or in= and out=).
- * SIZE is bytes with K, M, G (powers of 1024): the allgather block, the
- * broadcast message, the reduction vector (whole elements), one face of a
- * halo, one message. COUNT is 1 to 10^9. DURATION is a number with s, ms,
- * us, ns or ps; FLOPS a number with f, kf, Mf, Gf or Tf (on the rank's
- * core); spread= (0 to 1000, default 0) makes rank r of p compute
- * 1 + spread * r / (p - 1) times that, an imbalance. OP and TYPE are MPI's (sum ... bxor; int, double). in= is what a
- * call reads, out= what it writes, buf= both; in= or out= alone is both; a
- * call that names no buffer has its own. NAME is letters, digits, '_', '-'
- * and '.'.
+ * SIZE is bytes with K, M, G (powers of 1024): the allgather or scatter
+ * block (the root's in= holds p of them), the broadcast message, the
+ * reduction vector (whole elements), one face of a halo, one message.
+ * COUNT is 1 to 10^9. DURATION is a number with s, ms, us, ns or ps; FLOPS
+ * a number with f, kf, Mf, Gf or Tf (on the rank's core); spread= (0 to
+ * 1000, default 0) makes rank r of p compute 1 + spread * r / (p - 1)
+ * times that, an imbalance. OP and TYPE are MPI's (sum ... bxor; int,
+ * double). in= is what a call reads, out= what it writes, buf= both; in=
+ * or out= alone is both; a call that names no buffer has its own. NAME is
+ * letters, digits, '_', '-' and '.'.
  * until is a solver's loop (sc_until_t in program.h): it repeats its body,
  * then sums the ranks' errors with an allreduce of one double (choice),
  * until the global error, error= (default 1) times rate= (0 < rate < 1,
@@ -215,8 +217,9 @@ static sc_err_t parse_choice(const parser_t *ps, const char *key, const char *va
 static const struct {
     const char *word;
     sc_collective_t collective;
-} call_words[] = {{"allgather", SC_ALLGATHER}, {"bcast", SC_BCAST}, {"barrier", SC_BARRIER},
-                  {"reduce", SC_REDUCE},       {"allreduce", SC_ALLREDUCE}};
+} call_words[] = {{"allgather", SC_ALLGATHER}, {"bcast", SC_BCAST},
+                  {"barrier", SC_BARRIER},     {"reduce", SC_REDUCE},
+                  {"allreduce", SC_ALLREDUCE}, {"scatter", SC_SCATTER}};
 
 static sc_err_t parse_size(const parser_t *ps, const char *word, const char *text, size_t *bytes)
 {
@@ -264,8 +267,8 @@ static sc_err_t parse_call(parser_t *ps, char **words, int nwords, sc_collective
         const char *key = words[w];
         int is_choice = strcmp(key, "algo") == 0 || strcmp(key, "mpi") == 0;
         int is_data = strcmp(key, "in") == 0 || strcmp(key, "out") == 0 || strcmp(key, "buf") == 0;
-        int is_reduction = coll == SC_REDUCE || coll == SC_ALLREDUCE;
-        int has_root = coll == SC_REDUCE || coll == SC_BCAST;
+        int is_reduction = sc_kind(coll)->is_reduction;
+        int has_root = sc_kind(coll)->has_root;
         if (!value || !*value) {
             if (coll == SC_BARRIER && !value)
                 return sc_error_at(ps->path, ps->line,
@@ -293,11 +296,13 @@ static sc_err_t parse_call(parser_t *ps, char **words, int nwords, sc_collective
                 return sc_error_at(ps->path, ps->line, "%s= given twice", key);
             err = named_buffer(ps, key, value, slot);
         } else {
-            const char *takes = coll == SC_BARRIER  ? "algo=, mpi="
-                                : coll == SC_BCAST  ? "algo=, mpi=, root=, buf="
-                                : coll == SC_REDUCE ? "algo=, mpi=, root=, op=, type=, in=, out=, buf="
-                                : is_reduction      ? "algo=, mpi=, op=, type=, in=, out=, buf="
-                                                    : "algo=, mpi=, in=, out=, buf=";
+            const char *takes = coll == SC_BARRIER ? "algo=, mpi="
+                                : coll == SC_BCAST ? "algo=, mpi=, root=, buf="
+                                : coll == SC_REDUCE
+                                    ? "algo=, mpi=, root=, op=, type=, in=, out=, buf="
+                                : coll == SC_SCATTER ? "algo=, mpi=, root=, in=, out=, buf="
+                                : is_reduction       ? "algo=, mpi=, op=, type=, in=, out=, buf="
+                                                     : "algo=, mpi=, in=, out=, buf=";
             return sc_error_at(ps->path, ps->line, "%s does not take %s=; it takes %s", words[0],
                                key, takes);
         }
@@ -565,7 +570,7 @@ static sc_err_t parse_statement(parser_t *ps, char **words, int nwords, sc_stmt_
         return parse_end(ps, nwords, st);
     return sc_error_at(
         ps->path, ps->line,
-        "unknown statement '%s'; use allgather, bcast, barrier, reduce, allreduce, halo, "
+        "unknown statement '%s'; use allgather, bcast, barrier, reduce, allreduce, scatter, halo, "
         "send, compute, loop, until or end",
         words[0]);
 }

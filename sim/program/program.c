@@ -182,6 +182,10 @@ static sc_err_t choose_algo(const sc_program_t *prog, sc_stmt_t *st, int p, cons
     } else if (profile) {
         sc_call_t call = {st->collective, st->bytes, p, node_of, st->type};
         st->algo = sc_profile_choose(profile, &call);
+        if (!st->algo) {
+            sc_profile_no_rule(profile, st->collective);
+            return sc_error_at(where(prog, st), st->line, "%s", sc_error_message());
+        }
     } else {
         return sc_error_at(where(prog, st), st->line,
                            "%s names no algorithm: give algo=NAME or mpi=PROFILE, or run "
@@ -209,8 +213,7 @@ sc_err_t sc_program_resolve(sc_program_t *prog, int p, const int *node_of,
                                   st->algo->name);
             break;
         case SC_STMT_CALL: {
-            int has_root = st->collective == SC_BCAST || st->collective == SC_REDUCE;
-            if (has_root && st->root >= p)
+            if (sc_kind(st->collective)->has_root && st->root >= p)
                 return sc_error_at(where(prog, st), st->line,
                                    "root %d is out of range: ranks are 0..%d", st->root, p - 1);
             if ((err = choose_algo(prog, st, p, node_of, fallback)))
@@ -329,7 +332,11 @@ void sc_program_count(const sc_program_t *prog, long *statements, long *communic
 static double strides(const sc_stmt_t *st, int in, int p)
 {
     switch (st->kind) {
-    case SC_STMT_CALL: return st->collective == SC_ALLGATHER && !in ? p : 1;
+    case SC_STMT_CALL:
+        return (in ? sc_kind(st->collective)->input_blocks_per_rank
+                   : sc_kind(st->collective)->output_blocks_per_rank)
+                   ? p
+                   : 1;
     case SC_STMT_HALO: return 4.0 * st->grid.ndims; /* 2 ndims faces out, as many ghosts in */
     default: return 1;
     }

@@ -164,8 +164,8 @@ static void test_graph_placement(void)
         sc_graph_destroy(&y);
     }
     /* MPICH's four SMP algorithms, MVAPICH2's five and Open MPI 5's four
-     * han broadcasts */
-    CU_ASSERT_EQUAL(smp_aware, 13);
+     * han broadcasts and four han scatters */
+    CU_ASSERT_EQUAL(smp_aware, 17);
     sc_graph_t flat;
     CU_ASSERT_EQUAL_FATAL(sc_graph_record(sc_algo_find("bcast-mpich-smp"), p, 1, &flat), SC_OK);
     CU_ASSERT_FALSE(flat.placed); /* nodes unknown: flat, holds anywhere */

@@ -714,15 +714,57 @@ static void test_mvapich2(void)
     expect(v, SC_REDUCE, 4096, 1024, 1, D, "reduce-mst"); /* 512 elements < 1024 */
 }
 
+/* Scatter: both sides of every threshold of Open MPI 4.1's (and 5.0.5's)
+ * table and of 3.1/4.0's rule, by the block; MPICH's binomial tree always;
+ * no rule for MVAPICH2 1.4, refused with a message. */
+static void test_scatter(void)
+{
+    const sc_type_t D = SC_TYPE_DOUBLE;
+    static const struct {
+        int p;
+        size_t bytes;
+        const char *want;
+    } rows[] = {
+        {2, 1, "linear-nb"},          {3, 2, "linear"},         {3, 131071, "linear"},
+        {3, 131072, "linear-nb"},     {3, 262143, "linear-nb"}, {3, 262144, "linear"},
+        {4, 2047, "binomial"},        {7, 2048, "linear"},      {7, 4096, "binomial"},
+        {7, 8191, "binomial"},        {7, 8192, "linear"},      {7, 32768, "linear-nb"},
+        {7, 1048575, "linear-nb"},    {7, 1048576, "linear"},   {8, 16383, "binomial"},
+        {15, 16384, "linear-nb"},     {15, 1048576, "linear"},  {16, 16383, "binomial"},
+        {31, 16384, "linear"},        {31, 32768, "linear-nb"}, {32, 511, "binomial"},
+        {63, 512, "linear-nb"},       {63, 8191, "linear-nb"},  {63, 8192, "binomial"},
+        {63, 16384, "linear-nb"},     {64, 511, "binomial"},    {128, 512, "linear-nb"},
+        {4096, 1 << 20, "linear-nb"},
+    };
+    char want[64];
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        snprintf(want, sizeof want, "scatter-ompi-%s", rows[i].want);
+        expect_ompi(SC_SCATTER, rows[i].bytes, rows[i].p, D, want);
+    }
+    expect40(SC_SCATTER, 299, 11, D, "scatter-ompi-binomial");
+    expect40(SC_SCATTER, 300, 11, D, "scatter-ompi-linear");
+    expect40(SC_SCATTER, 1, 10, D, "scatter-ompi-linear");
+    expect("mpich-3.2", SC_SCATTER, 1 << 20, 64, 8, D, "scatter-ompi-binomial");
+    expect("mpich2-1.2.1", SC_SCATTER, 8, 5, 1, D, "scatter-ompi-binomial");
+    const sc_profile_t *mv2 = sc_profile_find("mvapich2-1.4");
+    sc_call_t call = {SC_SCATTER, 8, 16, nodes(16, 8), D};
+    CU_ASSERT_PTR_NULL(sc_profile_choose(mv2, &call));
+    CU_ASSERT_EQUAL(sc_profile_no_rule(mv2, SC_SCATTER), SC_ERR_INPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "mvapich2-1.4 has no scatter rule"));
+}
+
 /* Every profile has a rule for every collective, and every choice it can
- * make is a registered algorithm of that collective. */
+ * make is a registered algorithm of that collective; MVAPICH2 1.4 alone
+ * has none for scatter (test_scatter). */
 static void test_table(void)
 {
     for (const sc_profile_t *p = sc_profiles; p->name; p++) {
         CU_ASSERT_PTR_NOT_NULL(p->library);
         CU_ASSERT_PTR_NOT_NULL(p->source);
-        for (int c = 0; c <= SC_ALLREDUCE; c++) {
+        for (int c = 0; c < SC_NCOLLECTIVES; c++) {
             CU_ASSERT_PTR_NOT_NULL(p->rules[c]);
+            if (c == SC_SCATTER && !strcmp(p->name, "mvapich2-1.4"))
+                continue;
             for (int np = 1; np <= 100; np += 11)
                 for (size_t m = 8; m <= (1u << 22); m *= 4) {
                     sc_call_t call = {(sc_collective_t)c, m, np, nodes(np, np % 2 ? 1 : 8),
@@ -743,5 +785,6 @@ void sc_suite_profiles(void)
     CU_add_test(s, "Open MPI 4.1", test_openmpi41);
     CU_add_test(s, "MVAPICH2 1.4", test_mvapich2);
     CU_add_test(s, "Open MPI 3.1 and 4.0", test_openmpi40);
+    CU_add_test(s, "scatter", test_scatter);
     CU_add_test(s, "every profile, every collective", test_table);
 }

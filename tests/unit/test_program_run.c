@@ -119,6 +119,10 @@ static void test_packing_keeps_results(void)
                        "  send 10 from=1 to=3 buf=m1\n"
                        "  send 20 from=1 to=3 buf=m2\n"
                        "  send 3000 from=1 to=3 buf=m3\n"
+                       "  scatter 70 root=2 in=s1 out=r1 algo=scatter-ompi-binomial\n"
+                       "  scatter 90 root=2 in=s2 out=r2 algo=scatter-ompi-binomial\n"
+                       "  scatter 3000 root=1 in=s3 out=r3 algo=scatter-ompi-linear\n"
+                       "  scatter 2100 root=3 buf=s4 algo=scatter-ompi-linear-nb\n"
                        "end\n";
     sc_program_t prog, packed;
     CU_ASSERT_EQUAL_FATAL(sc_program_parse("p.prog", text, strlen(text), &prog), SC_OK);
