@@ -293,6 +293,37 @@ n=0
 } > "$out.csv"
 
 # --- Summary -------------------------------------------------------------
+# rankings FILTER COLUMN CSV: for each (series, processes, size) of the rows
+# the awk pattern FILTER keeps, whether simcoll's fastest (the prediction in
+# COLUMN) is the measured fastest (column 7; ties count when they share it)
+# and Kendall's tau-b between the two orders: "SERIES PROCESSES TOP1 TAU"
+# lines, leaving out points where simcoll predicts every algorithm alike.
+rankings() {
+    awk -F, -v col="$2" "$1"' {
+        k = $1 SUBSEP $4 SUBSEP $5; n[k]++; m[k, n[k]] = $7; p[k, n[k]] = $col }
+        END {
+            for (k in n) {
+                c = n[k]; if (c < 2) continue
+                mm = m[k, 1]; pm = p[k, 1]
+                for (i = 2; i <= c; i++) { if (m[k, i] < mm) mm = m[k, i]; if (p[k, i] < pm) pm = p[k, i] }
+                top = 0
+                for (i = 1; i <= c; i++) if (m[k, i] == mm && p[k, i] <= pm * (1 + 1e-9)) top = 1
+                C = D = tx = ty = 0
+                for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++) {
+                    dx = m[k, i] - m[k, j]; dy = p[k, i] - p[k, j]
+                    if (dy != 0 && (dy < 0 ? -dy : dy) <= 1e-9 * pm) dy = 0
+                    if (dx == 0) tx++
+                    if (dy == 0) ty++
+                    if (dx * dy > 0) C++; else if (dx * dy < 0) D++
+                }
+                n0 = c * (c - 1) / 2; den = sqrt((n0 - tx) * (n0 - ty))
+                if (ty == n0) continue
+                split(k, f, SUBSEP)
+                printf "%s %d %s %s\n", f[1], f[2], top, (den > 0 ? (C - D) / den : "none")
+            }
+        }' "$3"
+}
+
 rows() { # SERIES ALG NP_LO NP_HI COLUMN: errors of those points
     awk -F, -v s="$1" -v a="$2" -v lo="$3" -v hi="$4" -v c="$5" \
         'NR > 1 && $1 == s && $2 == a && $4 >= lo && $4 <= hi { print $c }' "$out.csv"
@@ -343,29 +374,7 @@ rows() { # SERIES ALG NP_LO NP_HI COLUMN: errors of those points
     # message) rank nothing and are left out.
     echo "# rankings: series processes: points top-1-agree mean-tau median-tau (before: top-1 mean-tau)"
     for col in 8 12; do
-        awk -F, -v col="$col" 'NR > 1 && !($1 == "varied" && $2 == 1) {
-            k = $1 SUBSEP $4 SUBSEP $5; n[k]++; m[k, n[k]] = $7; p[k, n[k]] = $col }
-            END {
-                for (k in n) {
-                    c = n[k]; if (c < 2) continue
-                    mm = m[k, 1]; pm = p[k, 1]
-                    for (i = 2; i <= c; i++) { if (m[k, i] < mm) mm = m[k, i]; if (p[k, i] < pm) pm = p[k, i] }
-                    top = 0
-                    for (i = 1; i <= c; i++) if (m[k, i] == mm && p[k, i] <= pm * (1 + 1e-9)) top = 1
-                    C = D = tx = ty = 0
-                    for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++) {
-                        dx = m[k, i] - m[k, j]; dy = p[k, i] - p[k, j]
-                        if (dy != 0 && (dy < 0 ? -dy : dy) <= 1e-9 * pm) dy = 0
-                        if (dx == 0) tx++
-                        if (dy == 0) ty++
-                        if (dx * dy > 0) C++; else if (dx * dy < 0) D++
-                    }
-                    n0 = c * (c - 1) / 2; den = sqrt((n0 - tx) * (n0 - ty))
-                    if (ty == n0) continue
-                    split(k, f, SUBSEP)
-                    printf "%s %d %s %s\n", f[1], f[2], top, (den > 0 ? (C - D) / den : "none")
-                }
-            }' "$out.csv" > "$scratch/rank$col"
+        rankings 'NR > 1 && !($1 == "varied" && $2 == 1)' "$col" "$out.csv" > "$scratch/rank$col"
     done
     for s in varied fixed; do
         for r in "2 64" "65 127" "128 128"; do
@@ -563,29 +572,7 @@ predicted=$(($(wc -l < "$sout.csv") - 1))
     # (ties count when they share it), Kendall's tau-b between the orders;
     # points where simcoll predicts all alike (2 ranks: one message) left out.
     echo "# rankings of basic_linear, binomial, linear_nb: series processes: points top-1-agree mean-tau median-tau"
-    awk -F, 'NR > 1 && $2 != 0 {
-        k = $1 SUBSEP $4 SUBSEP $5; n[k]++; m[k, n[k]] = $7; p[k, n[k]] = $8 }
-        END {
-            for (k in n) {
-                c = n[k]; if (c < 2) continue
-                mm = m[k, 1]; pm = p[k, 1]
-                for (i = 2; i <= c; i++) { if (m[k, i] < mm) mm = m[k, i]; if (p[k, i] < pm) pm = p[k, i] }
-                top = 0
-                for (i = 1; i <= c; i++) if (m[k, i] == mm && p[k, i] <= pm * (1 + 1e-9)) top = 1
-                C = D = tx = ty = 0
-                for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++) {
-                    dx = m[k, i] - m[k, j]; dy = p[k, i] - p[k, j]
-                    if (dy != 0 && (dy < 0 ? -dy : dy) <= 1e-9 * pm) dy = 0
-                    if (dx == 0) tx++
-                    if (dy == 0) ty++
-                    if (dx * dy > 0) C++; else if (dx * dy < 0) D++
-                }
-                n0 = c * (c - 1) / 2; den = sqrt((n0 - tx) * (n0 - ty))
-                if (ty == n0) continue
-                split(k, f, SUBSEP)
-                printf "%s %d %s %s\n", f[1], f[2], top, (den > 0 ? (C - D) / den : "none")
-            }
-        }' "$sout.csv" > "$scratch/srank"
+    rankings 'NR > 1 && $2 != 0' 8 "$sout.csv" > "$scratch/srank"
     for s in varied fixed; do
         for r in "2 64" "65 127" "128 128"; do
             # shellcheck disable=SC2086 # numbers
