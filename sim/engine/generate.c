@@ -17,6 +17,7 @@
 #include "sim/engine/child.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/engine_hosts.h"
+#include "sim/engine/topology_build.h"
 #include "sim/io/files.h"
 #include "sim/io/platform_file.h"
 #include "sim/io/platform_props.h"
@@ -132,7 +133,7 @@ static sc_err_t read_template(void *arg, sc_wire_t *out)
      * network level's property, copied with the others. */
     for (unsigned i = 0; i < xbt_dynar_length(route); i++) {
         sg_link_t link = xbt_dynar_get_as(route, i, sg_link_t);
-        if (!ends_with(sg_link_get_name(link), "_bidirectional"))
+        if (!ends_with(sg_link_get_name(link), SC_ENGINE_BIDIRECTIONAL_SUFFIX))
             xbt_dynar_push_as(net, sg_link_t, link);
     }
     xbt_dynar_free(&route);

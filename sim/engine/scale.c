@@ -10,6 +10,7 @@
 #include <xbt/dynar.h>
 
 #include "engine_hosts.h"
+#include "topology_build.h"
 
 /* A link's level rides on its data pointer, as level + 1 (0: not seen):
  * SimGrid finds it from the link in O(1), where a table would need a
@@ -74,7 +75,7 @@ void sc_engine_scale_links(const sc_platform_t *plat)
     if (plat->level[SC_LEVEL_INTER].bidirectional_Bps > 0)
         for (int i = 0; i < n; i++) {
             char name[1024];
-            snprintf(name, sizeof name, "%s_bidirectional", plat->nodes[i].name);
+            snprintf(name, sizeof name, "%s" SC_ENGINE_BIDIRECTIONAL_SUFFIX, plat->nodes[i].name);
             sg_link_set_data(sg_link_by_name(name), (void *)(intptr_t)(OWN_PARAMETER + 1));
         }
     sg_link_t *links = sg_link_list();

@@ -212,7 +212,7 @@ sg4::Link *bidirectional_link(sg4::NetZone *z, const std::string &node, double b
 {
     link_spec spec;
     spec.bandwidth = bandwidth;
-    return new_link(z, node + "_bidirectional", spec);
+    return new_link(z, node + SC_ENGINE_BIDIRECTIONAL_SUFFIX, spec);
 }
 
 /* A link of `spec` in zone z, and how a route from a node (or a rack's

@@ -18,6 +18,9 @@ extern "C" {
  * if the rewrite disagrees with itself, which the platform check prevents. */
 void sc_engine_build_topology(const char *xml, size_t len, double bidirectional_Bps);
 
+/* What the name of that link adds to its node's: NODE_bidirectional. */
+#define SC_ENGINE_BIDIRECTIONAL_SUFFIX "_bidirectional"
+
 /* The order of simcoll's nodes (sc_engine_hosts_in_order): by name, with
  * numbers compared by value, node-2 before node-10. */
 int sc_engine_name_compare(const char *a, const char *b);
