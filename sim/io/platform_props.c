@@ -173,14 +173,14 @@ static void set_zero(const sc_param_t *p, void *owner)
         *sc_param_double(p, owner) = 0;
 }
 
-/* 1 if another parameter is p's constant form: the two are required
+/* The parameter that is p's constant form, or NULL: the two are required
  * together, once every property is parsed. */
-static int has_constant_form(const sc_param_t *p)
+static const sc_param_t *constant_form_of(const sc_param_t *p)
 {
     for (const sc_param_t *q = sc_params; q->name; q++)
         if (q->constant_of && !strcmp(q->constant_of, p->name))
-            return 1;
-    return 0;
+            return q;
+    return NULL;
 }
 
 /* A value of kind `kind` (a duration or a size), into *v. */
@@ -257,7 +257,7 @@ sc_err_t sc_platform_props_read(const char *file, const char *zone, const char *
     for (int i = 0; i < n; i++) {
         const sc_param_t *spec = props[i].param;
         pw[i] = (sc_piecewise_t){0};
-        if (!value[i] && spec->required && !has_constant_form(spec)) {
+        if (!value[i] && spec->required && !constant_form_of(spec)) {
             sc_param_describe(spec, props[i].at, meaning, sizeof meaning);
             return sc_error(SC_ERR_INPUT,
                             "%s: zone '%s' lacks <prop id=\"%s\">, %s (see platforms/README.md)",
@@ -277,12 +277,23 @@ sc_err_t sc_platform_props_read(const char *file, const char *zone, const char *
             break;
         case SC_PARAM_PIECEWISE_TIME:
         case SC_PARAM_PIECEWISE_FACTOR:
-            if (strstr(value[i], ".."))
-                err = sc_error(SC_ERR_INPUT, "%s = '%s': a range LO..HI is for one value, not a "
-                                             "piecewise one (give it in the constant form, as "
-                                             "simcoll/LEVEL/overhead for a send overhead)",
-                               what, value[i]);
-            else
+            if (strstr(value[i], "..")) {
+                /* A range is one value's: only a constant form can take it. */
+                const sc_param_t *constant = constant_form_of(spec);
+                char instead[200] = "it has no single-valued form, so give it as SIZE:VALUE "
+                                    "pairs without a range";
+                const char *level = sc_param_at_name(props[i].at);
+                if (constant)
+                    snprintf(instead, sizeof instead,
+                             "give the range as simcoll/%s%s%s instead, one value for "
+                             "every message size",
+                             level ? level : "", level ? "/" : "", constant->name);
+                err = sc_error(SC_ERR_INPUT,
+                               "%s = '%s': this property takes a value per message size "
+                               "(SIZE:VALUE,...), and a range LO..HI can only stand for a "
+                               "single value; %s",
+                               what, value[i], instead);
+            } else
                 err = parse_piecewise(what, spec, value[i], &pw[i]);
             break;
         case SC_PARAM_SPEED: assert(!"a property of a host's kind"); break;

@@ -140,13 +140,22 @@ static const case_t cases[] = {
      "duration"},
     {"value=\"0.8us\"", "value=\"nanus\"", "is not a duration"},
     /* ranges LO..HI of parameters not measured */
-    {"value=\"0.8us\"", "value=\"0.9us..0.8us\"", "'0.9us..0.8us': a range LO..HI needs LO below HI"},
+    {"value=\"0.8us\"", "value=\"0.9us..0.8us\"",
+     "'0.9us..0.8us': a range LO..HI needs LO below HI"},
     {"value=\"0.8us\"", "value=\"0.8us..\"", "is not a duration"},
-    {"value=\"0.8us\"", "value=\"0.1us..5s\"", "simcoll/intra/overhead = '0.1us..5s' is out of range"},
+    {"value=\"0.8us\"", "value=\"0.1us..5s\"",
+     "simcoll/intra/overhead = '0.1us..5s' is out of range"},
     {"value=\"6140\"", "value=\"4K..x\"", "property simcoll/inter/eager-limit"},
     {"<prop id=\"simcoll/intra/overhead\" value=\"0.8us\"/>",
      "<prop id=\"simcoll/intra/send-overhead\" value=\"0:1us..2us\"/>",
-     "a range LO..HI is for one value, not a piecewise one"},
+     "a range LO..HI can only stand for a single value; give the range as "
+     "simcoll/intra/overhead instead"},
+    {"<prop id=\"simcoll/intra/overhead\" value=\"0.8us\"/>",
+     "<prop id=\"simcoll/intra/overhead\" value=\"0.8us\"/>"
+     "<prop id=\"simcoll/intra/recv-overhead\" value=\"0:1us..2us\"/>",
+     "simcoll/intra/recv-overhead = '0:1us..2us': this property takes a value per message "
+     "size (SIZE:VALUE,...), and a range LO..HI can only stand for a single value; it has no "
+     "single-valued form"},
     {"value=\"0.8us\"/>\n"
      "    <prop id=\"simcoll/intra/eager-limit\" value=\"65536\"/>\n"
      "    <prop id=\"simcoll/inter/overhead\" value=\"0.8us\"/>\n"
@@ -178,8 +187,9 @@ static const case_t cases[] = {
      "<prop id=\"simcoll/inter/send-overhead\" value=\"0:1us:2ns:3ns\"/>",
      "segment '0:1us:2ns:3ns' is not SIZE:START[:PER_BYTE]"},
     {"<prop id=\"simcoll/inter/overhead\" value=\"0.8us\"/>",
-     "<prop id=\"simcoll/inter/send-overhead\" value=\"0:-1us\"/>", "segment start: '-1us' is "
-                                                                        "not a duration"},
+     "<prop id=\"simcoll/inter/send-overhead\" value=\"0:-1us\"/>",
+     "segment start: '-1us' is "
+     "not a duration"},
     {"<prop id=\"simcoll/inter/overhead\" value=\"0.8us\"/>",
      "<prop id=\"simcoll/inter/send-overhead\" value=\"0:1us:1ms\"/>", "is out of range"},
     {"<prop id=\"simcoll/inter/overhead\" value=\"0.8us\"/>",
@@ -242,7 +252,8 @@ static const case_t cases[] = {
     {"routing=\"Cluster\"", "routing=\"Dijkstra\"", "routing=\"Dijkstra\""},
     {"<platform version=\"4.1\">", "<platform version=\"3\">", "version=\"3\""},
     {"<platform version=\"4.1\">", "<platform version=\"4.1\"><config id=\"x\"/>", NULL},
-    {"  </zone>\n", "  </zone>\n  <config/>\n", "p.xml':21: <config> in <platform>: a simcoll "
+    {"  </zone>\n", "  </zone>\n  <config/>\n",
+     "p.xml':21: <config> in <platform>: a simcoll "
      "platform holds one <zone routing=\"Cluster\">, after the <config> sections"},
     {"  </zone>\n", "  </zone>\n  <zone id=\"b\" routing=\"Cluster\"/>\n", "a second <zone>"},
     {"  <zone id=\"two\" routing=\"Cluster\">", "  <zone routing=\"Cluster\">",
