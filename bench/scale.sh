@@ -25,7 +25,7 @@
 #       same Bruck job with ib4x's LogGOPS parameters (bench/loggopsim_goal.sh):
 #       "loggopsim" is its simulation alone (what it is compared on), "lgs-input" the
 #       making of its input, timed apart: loggopsim_goal.sh's GOAL text, then txt2bin
-#       (the files are removed after each size: 1.6 and 1.8 GB at a million ranks).
+#       (the files are removed after each size: 1.8 GB each at a million ranks).
 # Each column: the simulated time, min/median wall time, peak resident
 # memory, and the median's ratio to the floor's when the floor ran.
 # SPDX-License-Identifier: GPL-2.0-or-later
@@ -193,5 +193,5 @@ for ranks in $ranks_list; do
         printf ' | %-9s %-13s %-15s %-6s %-7s' "" "$(simulated "$c")" "$walls" "$3" "$ratio"
     done
     printf '\n'
-    rm -f "$out/bruck-$ranks.goal" "$out/bruck-$ranks.bin"   # 1.6 and 1.8 GB at a million
+    rm -f "$out/bruck-$ranks.goal" "$out/bruck-$ranks.bin"   # 1.8 GB each at a million
 done
