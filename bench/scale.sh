@@ -19,6 +19,13 @@
 #       ACTORS=0, FLOOR=0 leave out simcoll's actors and bench_floor (an actor
 #       per rank each: too many at a million); LIMIT stops any run after that
 #       many seconds (GNU timeout), and the table says "stopped".
+#   LOGGOPSIM=/tmp/loggopsim/build RANKS="4096 65536" bench/scale.sh
+#       adds LogGOPSim (github.com/spcl/LogGOPSim, built per its README; the directory
+#       holds its LogGOPSim and txt2bin), a peer without contention or SMP nodes, on the
+#       same Bruck job with ib4x's LogGOPS parameters (bench/loggopsim_goal.sh):
+#       "loggopsim" is its simulation alone (what it is compared on), "lgs-input" the
+#       making of its input, timed apart: loggopsim_goal.sh's GOAL text, then txt2bin
+#       (the files are removed after each size: 1.8 GB each at a million ranks).
 # Each column: the simulated time, min/median wall time, peak resident
 # memory, and the median's ratio to the floor's when the floor ran.
 # SPDX-License-Identifier: GPL-2.0-or-later
@@ -40,6 +47,8 @@ columns=
 [ "${REPLAY:-0}" = 1 ] && columns="$columns replay"
 [ "${DRIVER:-0}" = 1 ] && columns="$columns driver"
 [ "${SMPI:-0}" = 1 ] && columns="$columns smpi"
+loggopsim=${LOGGOPSIM:-}
+[ -n "$loggopsim" ] && columns="$columns lgs-input loggopsim"
 [ -n "$columns" ] || { echo "bench/scale.sh: no column left to run" >&2; exit 2; }
 tools="$simcoll"
 case " $columns " in *" floor "*) tools="$tools $floor" ;; esac
@@ -52,6 +61,11 @@ case " $columns " in *" smpi "*)
         { echo "bench/scale.sh: SMPI=1 needs smpicc and smpirun (libsimgrid-dev)" >&2; exit 2; }
     ;;
 esac
+if [ -n "$loggopsim" ]; then
+    for tool in "$loggopsim/LogGOPSim" "$loggopsim/txt2bin"; do
+        [ -x "$tool" ] || { echo "bench/scale.sh: LOGGOPSIM=$loggopsim has no $tool" >&2; exit 2; }
+    done
+fi
 case " $columns " in *" driver "*)
     "$simcoll" --help | grep -q -- '--replay\[=nodes|maestro\]' ||
         { echo "bench/scale.sh: $simcoll has no --replay=maestro" >&2; exit 2; }
@@ -106,6 +120,17 @@ run_column() {
         --cfg=smpi/allgather:bruck --cfg=smpi/shared-malloc-blocksize:16777216 \
         --cfg=network/model:CM02 \
         --cfg=network/crosstraffic:0 --log=root.thresh:error "$out/smpi_allgather" 2048 ;;
+    lgs-input) rm -f "$out/bruck-$3.bin"
+        timed lgs-input sh -c 'bench/loggopsim_goal.sh "$1" 2048 > "$2" && "$3" -i "$2" -o "$4"' \
+            sh "$3" "$out/bruck-$3.goal" "$loggopsim/txt2bin" "$out/bruck-$3.bin" ;;
+    # -b: the latest finishing time alone, at every size (it lists every host up to 16)
+    loggopsim)
+        if tail -n 1 "$out/lgs-input.times" | grep -q stopped; then
+            echo stopped >> "$out/loggopsim.times"    # LIMIT stopped its input
+        else
+            timed loggopsim "$loggopsim/LogGOPSim" -b -f "$out/bruck-$3.bin" \
+                $(bench/loggopsim_goal.sh --params)
+        fi ;;
     esac
 }
 
@@ -115,8 +140,12 @@ simulated() {
         echo -
     elif [ "$1" = floor ] || [ "$1" = grouped ]; then
         sed -n 's/.*simulated_s=//p' "$out/$1.out"
-    elif [ "$1" = smpi ]; then
+    elif [ "$1" = smpi ] || [ "$1" = lgs-input ]; then
         echo -
+    elif [ "$1" = loggopsim ]; then
+        # its times are picoseconds (loggopsim_goal.sh): not the "(... s)" it prints
+        awk '/^Maximum finishing time/ { t = $7 } END { if (t == "") print "-"
+            else printf "%.9g\n", t / 1e12 }' "$out/$1.out"
     else
         tail -n 1 "$out/$1.out" | cut -d, -f8
     fi
@@ -126,7 +155,7 @@ case " $columns " in *" smpi "*) smpicc -O2 -o "$out/smpi_allgather" bench/smpi_
 
 printf '%-8s' ranks
 for c in $columns; do
-    printf ' | %-7s %-13s %-15s %-6s %-7s' "$c" "simulated" "min/med s" "MiB" "/floor"
+    printf ' | %-9s %-13s %-15s %-6s %-7s' "$c" "simulated" "min/med s" "MiB" "/floor"
 done
 printf '\n'
 for ranks in $ranks_list; do
@@ -152,7 +181,8 @@ for ranks in $ranks_list; do
     for c in $columns; do
         set -- $(stats "$out/$c.times")
         ratio=-
-        if [ -n "$floor_median" ] && [ "$1" != stopped ] && [ "$floor_median" != - ]; then
+        if [ -n "$floor_median" ] && [ "$1" != stopped ] && [ "$floor_median" != - ] &&
+            [ "$c" != lgs-input ]; then
             ratio=$(awk -v a="$2" -v b="$floor_median" 'BEGIN { printf "%.2fx", a / b }')
         fi
         if [ "$1" = stopped ]; then
@@ -160,7 +190,8 @@ for ranks in $ranks_list; do
         else
             walls="$1/$2"
         fi
-        printf ' | %-7s %-13s %-15s %-6s %-7s' "" "$(simulated "$c")" "$walls" "$3" "$ratio"
+        printf ' | %-9s %-13s %-15s %-6s %-7s' "" "$(simulated "$c")" "$walls" "$3" "$ratio"
     done
     printf '\n'
+    rm -f "$out/bruck-$ranks.goal" "$out/bruck-$ranks.bin"   # 1.8 GB each at a million
 done
