@@ -57,7 +57,7 @@
 # 16 KiB and 16 MiB (no simcoll algorithm sends data that way), pipelinedring
 # of 16 B on 32 nodes (a segment of 0 bytes: the generated program is empty).
 #
-# Needs a built simcoll, git, xz, tar and gnuplot; a few minutes.
+# Needs a built simcoll, git, xz, tar and gnuplot; about a minute (57 to 60 s measured).
 # usage: experiments/validation/cloud-noise.sh DATA_CHECKOUT [CODE_CHECKOUT|-] [simcoll]
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu

@@ -18,7 +18,7 @@
 # shipped numbers. Nothing is fitted to the collectives. OSU reports the mean
 # over ranks of each rank's time (simcoll's mean_rank_time_s). The files are
 # read from a checkout (or git directory) of the repository, never copied.
-# Needs a built simcoll, git and gnuplot; about two and a half minutes.
+# Needs a built simcoll, git and gnuplot; under a minute (48 to 50 s measured).
 # usage: experiments/validation/orfeo.sh HPC_PROJECT_CHECKOUT [simcoll]
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
