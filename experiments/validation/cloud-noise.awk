@@ -6,9 +6,11 @@
 #            "ALGO NP SIZE", the simcoll run that sends the benchmark's
 #            messages, or nothing when none does
 #   summary  a cloud-noise-SYSTEM.csv (-F,) -> per operation: points, median
-#            and largest |error|, the measured spread
+#            and largest |error|, the measured spread, and the median and
+#            largest |error| before (the platform without B_bi)
 #   ranking  the same CSV -> per (run, nodes, size) with two or more
-#            algorithms: measured and predicted order, top-1, Kendall's tau-b
+#            algorithms: measured and predicted order, top-1, Kendall's tau-b;
+#            with -v before=1 the predictions before, and the totals only
 # SPDX-License-Identifier: GPL-2.0-or-later
 
 # In-place heapsort of a[1..n], ascending.
@@ -85,11 +87,13 @@ mode == "summary" && FNR > 1 {
     k = ++cnt[op]
     err[op, k] = $14 + 0
     errm[op, k] = $17 + 0
+    errb[op, k] = $19 + 0
     spread[op, k] = $11 > 0 ? $12 / $11 : 0
     if (!(op in seen)) { seen[op] = 1; order[++nops] = op }
     r = $2
     kr = ++rcnt[r]
     rerr[r, kr] = abs($14 + 0)
+    rerrb[r, kr] = abs($19 + 0)
     rspread[r, kr] = spread[op, k]
     if (!(r in rseen)) { rseen[r] = 1; rorder[++nruns] = r }
     next
@@ -113,7 +117,7 @@ mode == "ranking" && FNR > 1 {
     }
     k = have[g, fam]
     meas[g, k] = $10 + 0
-    pred[g, k] = $13 + 0
+    pred[g, k] = (before ? $18 : $13) + 0
     next
 }
 END {
@@ -131,42 +135,52 @@ END {
             print s
     }
     if (mode == "summary") {
-        print "# operation points median|error| largest-error median|error|-mean-over-ranks median-p90/p10"
+        print "# operation points median|error| largest-error median|error|-mean-over-ranks median-p90/p10 | before (no B_bi): median|error| largest-error"
         for (i = 1; i <= nops; i++) {
             op = order[i]
             k = cnt[op]
-            largest = 0
+            largest = largestb = 0
             for (j = 1; j <= k; j++) {
                 a[j] = abs(err[op, j])
                 b[j] = abs(errm[op, j])
                 c[j] = spread[op, j]
+                d[j] = abs(errb[op, j])
                 if (abs(err[op, j]) > abs(largest))
                     largest = err[op, j]
+                if (abs(errb[op, j]) > abs(largestb))
+                    largestb = errb[op, j]
             }
             heapsort(a, k)
             heapsort(b, k)
             heapsort(c, k)
-            printf "%s %d %.1f%% %+.1f%% %.1f%% %.2f\n", op, k, 100 * median(a, k),
-                100 * largest, 100 * median(b, k), median(c, k)
+            heapsort(d, k)
+            printf "%s %d %.1f%% %+.1f%% %.1f%% %.2f | %.1f%% %+.1f%%\n", op, k, 100 * median(a, k),
+                100 * largest, 100 * median(b, k), median(c, k), 100 * median(d, k), 100 * largestb
             all += k
-            for (j = 1; j <= k; j++)
+            for (j = 1; j <= k; j++) {
                 t[++nt] = a[j]
+                tb[nt] = d[j]
+            }
         }
         heapsort(t, nt)
-        printf "all %d %.1f%%\n", nt, 100 * median(t, nt)
-        print "# run points median|error| median-p90/p10"
+        heapsort(tb, nt)
+        printf "all %d %.1f%% | %.1f%%\n", nt, 100 * median(t, nt), 100 * median(tb, nt)
+        print "# run points median|error| median-p90/p10 | before: median|error|"
         for (i = 1; i <= nruns; i++) {
             r = rorder[i]
             k = rcnt[r]
-            for (j = 1; j <= k; j++) { a[j] = rerr[r, j]; c[j] = rspread[r, j] }
+            for (j = 1; j <= k; j++) { a[j] = rerr[r, j]; c[j] = rspread[r, j]; d[j] = rerrb[r, j] }
             heapsort(a, k)
             heapsort(c, k)
-            printf "%s %d %.1f%% %.2f\n", r, k, 100 * median(a, k), median(c, k)
+            heapsort(d, k)
+            printf "%s %d %.1f%% %.2f | %.1f%%\n", r, k, 100 * median(a, k), median(c, k), 100 * median(d, k)
         }
     }
     if (mode == "ranking") {
-        print "# per run, nodes, bytes with two algorithms or more: measured order (fastest"
-        print "# first), predicted order, top-1 agreement, Kendall's tau-b"
+        if (!before) {
+            print "# per run, nodes, bytes with two algorithms or more: measured order (fastest"
+            print "# first), predicted order, top-1 agreement, Kendall's tau-b"
+        }
         for (i = 1; i <= ngroups; i++) {
             g = groups[i]
             k = size_of[g]
@@ -200,7 +214,8 @@ END {
             n0 = k * (k - 1) / 2
             den = (n0 - tm) * (n0 - tp)
             tau = den > 0 ? (conc - disc) / sqrt(den) : 0
-            printf "%s measured %s predicted %s top1 %s tau %.2f\n", g, mo, po, top ? "yes" : "no", tau
+            if (!before)
+                printf "%s measured %s predicted %s top1 %s tau %.2f\n", g, mo, po, top ? "yes" : "no", tau
             ng++
             ntop += top
             sumtau += tau
@@ -218,7 +233,8 @@ END {
             }
         }
         if (ng)
-            printf "# %d groups: top-1 agrees in %d, mean tau-b %.2f", ng, ntop, sumtau / ng
+            printf "# %s%d groups: top-1 agrees in %d, mean tau-b %.2f", before ? "before (no B_bi): " : "",
+                ng, ntop, sumtau / ng
         if (nb)
             printf "; binomial against binary tree broadcast: same order in %d of %d", bagree, nb
         if (ng)

@@ -21,6 +21,9 @@
 #     simcoll calibrate sets it where the largest size carried more than 5%
 #     less than twice the bandwidth (the nodes then sit on one switch that
 #     simcoll builds, simcoll/topology racks:N,1).
+# "Before": the same fit without the exchange, as this script fitted every
+# platform until B_bi came (commit b3e7334); every point is predicted on it
+# too (the before columns; the same as after where no B_bi was fitted).
 # The platform is checked against the ping-pong medians (calibrate --report)
 # and against netgauge's concurrent ping-pongs of 2 to 16 pairs between the
 # same two nodes, simulated as a program of sends. Never against the
@@ -54,7 +57,7 @@
 # 16 KiB and 16 MiB (no simcoll algorithm sends data that way), pipelinedring
 # of 16 B on 32 nodes (a segment of 0 bytes: the generated program is empty).
 #
-# Needs a built simcoll, git, xz, tar and gnuplot; a few minutes.
+# Needs a built simcoll, git, xz, tar and gnuplot; about a minute (57 to 60 s measured).
 # usage: experiments/validation/cloud-noise.sh DATA_CHECKOUT [CODE_CHECKOUT|-] [simcoll]
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
@@ -246,9 +249,14 @@ fit_platform() {
     # 33 nodes for the ring on p + 1 ranks, 16 cores for 16 pairs.
     "$simcoll" platform --like "$top/platforms/ib4x-edr.xml" --nodes 33 --cores 16 \
         --set inter.gap=0s -o "$work/template.xml"
+    # shellcheck disable=SC2086 # $bibw is one option and its value, or nothing
     (cd "$work" && "$simcoll" calibrate --smpi-csv netgauge-os.csv --smpi-csv netgauge-or.csv \
         --smpi-csv netgauge-pingpong.csv $bibw --like template.xml \
         --breakpoints 8192,65536 --eager-limit 8192 -o fitted.xml) > "$results/cloud-noise-$name-fit.txt"
+    # Before the NIC's limit both ways: the same fit without the exchange.
+    (cd "$work" && "$simcoll" calibrate --smpi-csv netgauge-os.csv --smpi-csv netgauge-or.csv \
+        --smpi-csv netgauge-pingpong.csv --like template.xml \
+        --breakpoints 8192,65536 --eager-limit 8192 -o before.xml) > /dev/null
     # The platform file: the fit, with a comment citing its numbers.
     plat=$results/cloud-noise-$name.xml
     read -r _ L1 os1 or1 t1 _ < "$work/loggp1.txt"
@@ -331,16 +339,28 @@ EOF
         sort -k1,1n -k2,2g | awk -v mode=medians -f "$here/cloud-noise.awk" > "$work/bidir.med"
     awk '!/^#/ && NF >= 2 { print $1, $2 }' "$p2p/ng_one_one_mpi_stripe1.out" |
         sort -k1,1n -k2,2g | awk -v mode=medians -f "$here/cloud-noise.awk" > "$work/oneway.med"
-    "$simcoll" --platform "$work/two.xml" --algo ring --np 2 \
-        --size "$(cut -d' ' -f1 "$work/bidir.med" | paste -sd, -)" --mapping cyclic \
-        --no-payload --format csv |
-        awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-                 { print $(c["size_bytes"]), $(c["sim_time_s"]) }' > "$work/bidir.pred"
-    awk 'FILENAME == ARGV[1] { one[$1] = $2; next }
-         FILENAME == ARGV[2] { pred[$1] = $2 * 1e6; next }
-         ($1 in pred) { printf "%d %.4g %.4g %+.1f%% %.4g\n", $1, $2, pred[$1],
-                        100 * (pred[$1] - $2) / $2, one[$1] }' \
-        "$work/oneway.med" "$work/bidir.pred" "$work/bidir.med" > "$work/bidir.txt"
+    "$simcoll" platform --like "$work/before.xml" --nodes 2 --cores 16 -o "$work/two-before.xml"
+    for p in two two-before; do
+        "$simcoll" --platform "$work/$p.xml" --algo ring --np 2 \
+            --size "$(cut -d' ' -f1 "$work/bidir.med" | paste -sd, -)" --mapping cyclic \
+            --no-payload --format csv |
+            awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+                     { print $(c["size_bytes"]), $(c["sim_time_s"]) }' > "$work/bidir-$p.pred"
+        awk 'FILENAME == ARGV[1] { one[$1] = $2; next }
+             FILENAME == ARGV[2] { pred[$1] = $2 * 1e6; next }
+             ($1 in pred) { printf "%d %.4g %.4g %+.1f%% %.4g\n", $1, $2, pred[$1],
+                            100 * (pred[$1] - $2) / $2, one[$1] }' \
+            "$work/oneway.med" "$work/bidir-$p.pred" "$work/bidir.med" > "$work/bidir-$p.txt"
+    done
+    mv "$work/bidir-two.txt" "$work/bidir.txt"
+    # median |error| of such a table on stdin: "WHAT: median |error| M over N sizes"
+    bidir_median() {
+        awk -v what="$1" '{ e = $4; sub("%", "", e); e += 0; n++; v[n] = e < 0 ? -e : e }
+             END { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+                       if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+                   printf "# %s: median |error| %.1f%% over %d sizes\n", what,
+                       n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2, n }'
+    }
     {
         cat "$work/conc.txt"
         # per pair count: all sizes, then from 256 KiB a pair (key p + 1000)
@@ -364,11 +384,9 @@ EOF
         echo "# one-way ping-pong median of the same size"
         echo "bytes measured_us predicted_us error one_way_us"
         cat "$work/bidir.txt"
-        awk '{ e = $4; sub("%", "", e); e += 0; n++; v[n] = e < 0 ? -e : e }
-             END { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
-                       if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
-                   printf "# both ways at once: median |error| %.1f%% over %d sizes\n",
-                       n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2, n }' "$work/bidir.txt"
+        bidir_median "both ways at once" < "$work/bidir.txt"
+        bidir_median "both ways at once, before B_bi (the same fit without the exchange)" \
+            < "$work/bidir-two-before.txt"
     } >> "$res"
 }
 
@@ -415,7 +433,7 @@ predict() {
 }
 
 all=$scratch/all.csv
-echo "system,run,operation,nodes,size_bytes,algo,sim_np,sim_size,iterations,measured_median_s,measured_p10_s,measured_p90_s,predicted_s,error,measured_mean_median_s,predicted_mean_s,error_mean" > "$all"
+echo "system,run,operation,nodes,size_bytes,algo,sim_np,sim_size,iterations,measured_median_s,measured_p10_s,measured_p90_s,predicted_s,error,measured_mean_median_s,predicted_mean_s,error_mean,predicted_before_s,error_before,predicted_mean_before_s,error_mean_before" > "$all"
 systems | while IFS='|' read -r name p2prun collruns others what; do
     echo "== $name: $what"
     p2p=$(unpack "$p2prun")
@@ -427,19 +445,26 @@ systems | while IFS='|' read -r name p2prun collruns others what; do
     p2p_runs "$others" > "$results/cloud-noise-$name-p2p-runs.txt"
     measure "$collruns" > "$scratch/$name.meas"
     awk '{ print $5, $6, $7 }' "$scratch/$name.meas" | predict "$plat" > "$scratch/$name.pred"
+    awk '{ print $5, $6, $7 }' "$scratch/$name.meas" | predict "$scratch/fit-$name/before.xml" \
+        > "$scratch/$name.pred-before"
     out=$results/cloud-noise-$name.csv
     {
         head -n 1 "$all"
-        awk -v sys="$name" 'NR == FNR { p[$1 " " $2 " " $3] = $4 " " $5; next }
-            { split(p[$5 " " $6 " " $7], q, " ")
+        awk -v sys="$name" 'FILENAME == ARGV[1] { p[$1 " " $2 " " $3] = $4 " " $5; next }
+            FILENAME == ARGV[2] { b[$1 " " $2 " " $3] = $4 " " $5; next }
+            { split(p[$5 " " $6 " " $7], q, " "); split(b[$5 " " $6 " " $7], r, " ")
               e = (q[1] - $9) / $9; em = (q[2] - $12) / $12
-              printf "%s,%s,%s,%d,%d,%s,%d,%d,%d,%.6g,%.6g,%.6g,%.6g,%.4f,%.6g,%.6g,%.4f\n",
-                  sys, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, q[1], e, $12, q[2], em }' \
-            "$scratch/$name.pred" "$scratch/$name.meas" | sort -t, -k3,3 -k5,5n -k4,4n -k2,2
+              printf "%s,%s,%s,%d,%d,%s,%d,%d,%d,%.6g,%.6g,%.6g,%.6g,%.4f,%.6g,%.6g,%.4f,%.6g,%.4f,%.6g,%.4f\n",
+                  sys, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, q[1], e, $12, q[2], em,
+                  r[1], (r[1] - $9) / $9, r[2], (r[2] - $12) / $12 }' \
+            "$scratch/$name.pred" "$scratch/$name.pred-before" "$scratch/$name.meas" |
+            sort -t, -k3,3 -k5,5n -k4,4n -k2,2
     } > "$out"
     tail -n +2 "$out" >> "$all"
     awk -F, -v mode=summary -f "$here/cloud-noise.awk" "$out" > "$results/cloud-noise-$name-summary.txt"
     awk -F, -v mode=ranking -f "$here/cloud-noise.awk" "$out" >> "$results/cloud-noise-$name-summary.txt"
+    awk -F, -v mode=ranking -v before=1 -f "$here/cloud-noise.awk" "$out" \
+        >> "$results/cloud-noise-$name-summary.txt"
     cat "$results/cloud-noise-$name-summary.txt"
 
     # Predicted against measured, one point per file, by operation.

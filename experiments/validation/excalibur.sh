@@ -17,8 +17,10 @@
 # again from them and checks the shipped numbers. Never fitted to the
 # collectives. simcoll runs what Open MPI's coll/tuned runs (--mpi
 # openmpi-4.0, Open MPI 3.1.0 to 4.0.7), block placement as srun's; OSU
-# reports the mean over ranks of each rank's time (mean_rank_time_s). Needs a
-# built simcoll and git; seconds.
+# reports the mean over ranks of each rank's time (mean_rank_time_s). The
+# "before" columns: the same network level with the shared memory as shipped
+# before it was fitted to the IMB streams (below). Needs a built simcoll and
+# git; seconds.
 # usage: experiments/validation/excalibur.sh EXCALIBUR_CHECKOUT [SYSTEM] [simcoll]
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
@@ -36,15 +38,19 @@ commit=f7d6480fce93df87f4ebaadcd854c7b7f7b1565a
 # same nodes).
 alaska_imb=output/alaska/ib-gcc9-openmpi4-ucx/imb
 cclake_imb=output/csd3/cclake-ib-gcc9-ompi3-ucx/imb
+# dram: the memory's peak, the shared memory's bandwidth before the IMB fit
+# (alaska: 2 sockets x 4 DDR4-2400 channels x 8 B; cclake: 2 x 6 DDR4-2933).
+alaska_dram=153.6GBps
+cclake_dram=281.6GBps
 case $system in
 alaska) omb=output/alaska/ib-gcc9-openmpi4-ucx/omb imb=$alaska_imb platform=ib4x-edr.xml
-    what="alaska, 64 ranks (2 nodes x 32), EDR, Open MPI 4.0.3" ;;
+    dram=$alaska_dram what="alaska, 64 ranks (2 nodes x 32), EDR, Open MPI 4.0.3" ;;
 alaska-roce) omb=output/alaska/roce-gcc9-openmpi4-ucx/omb imb=$alaska_imb platform=roce-25g.xml
-    what="alaska, 64 ranks (2 nodes x 32), 25 Gb/s RoCE, Open MPI 4.0.3" ;;
+    dram=$alaska_dram what="alaska, 64 ranks (2 nodes x 32), 25 Gb/s RoCE, Open MPI 4.0.3" ;;
 cclake) omb=output/csd3/cclake-ib-gcc9-ompi3-ucx/omb imb=$cclake_imb platform=ib-hdr100.xml
-    what="cclake, 64 ranks (2 nodes x 32), HDR100, Open MPI 3.1.6" ;;
+    dram=$cclake_dram what="cclake, 64 ranks (2 nodes x 32), HDR100, Open MPI 3.1.6" ;;
 cclake-roce) omb=output/csd3/cclake-roce-gcc9-ompi3-ucx/omb imb=$cclake_imb platform=roce-50g.xml
-    what="cclake, 64 ranks (2 nodes x 32), 50 Gb/s RoCE, Open MPI 3.1.6" ;;
+    dram=$cclake_dram what="cclake, 64 ranks (2 nodes x 32), 50 Gb/s RoCE, Open MPI 3.1.6" ;;
 *) echo "excalibur.sh: unknown system '$system'; use $systems" >&2; exit 2 ;;
 esac
 [ -x "$simcoll" ] || { echo "excalibur.sh: build simcoll first (./setup.sh)" >&2; exit 2; }
@@ -109,32 +115,53 @@ for level in inter intra; do
     }
 done
 
-# Predictions: 64 ranks on two nodes. OSU's allreduce is of floats: simcoll's
-# int has their size.
+# "Before": the platform as shipped until its shared memory was fitted to
+# the IMB streams (commit 26faabf; the files of commit 4b917fb), whose
+# network level is the one above and whose shared memory was no measurement
+# of these nodes: the memory's peak as the memory bus's bandwidth, the same
+# latency, and gige.xml's 0.24 us send overhead (TACC Stampede's
+# shared-memory ping-pong, MVAPICH2 2.1), no receive overhead. The shipped
+# platform with those shared-memory numbers set is that file.
+nodes=$(grep -c '<host ' "$plat")
+"$simcoll" platform --like "$plat" --nodes "$nodes" --set "intra.bandwidth=$dram" \
+    --set intra.send-overhead=0.24us --set intra.recv-overhead=0s -o "$scratch/before.xml"
+
+# Predictions: 64 ranks on two nodes, on the platform and before. OSU's
+# allreduce is of floats: simcoll's int has their size.
 sizes() { awk '!/^#/ && NF == 2 { print $1 }' "$scratch/$1.txt" | paste -sd,; }
-"$simcoll" --platform "$plat" --coll allreduce --mpi "$profile" --np 64 --op sum --type int \
-    --size "$(sizes Osu_allreduce)" --no-payload --format csv > "$scratch/allreduce.csv"
-"$simcoll" --platform "$plat" --coll allgather --mpi "$profile" --np 64 \
-    --size "$(sizes Osu_allgather)" --no-payload --format csv > "$scratch/allgather.csv"
+for p in shipped before; do
+    case $p in shipped) pf=$plat ;; *) pf=$scratch/before.xml ;; esac
+    "$simcoll" --platform "$pf" --coll allreduce --mpi "$profile" --np 64 --op sum --type int \
+        --size "$(sizes Osu_allreduce)" --no-payload --format csv > "$scratch/allreduce-$p.csv"
+    "$simcoll" --platform "$pf" --coll allgather --mpi "$profile" --np 64 \
+        --size "$(sizes Osu_allgather)" --no-payload --format csv > "$scratch/allgather-$p.csv"
+done
 
 # excalibur-SYSTEM.csv: operation, bytes, algorithm, measured and predicted mean
-# seconds, relative error, and the slowest rank's predicted time.
+# seconds, relative error, the slowest rank's predicted time, and the
+# prediction and error before the shared memory was fitted.
 {
-    echo "operation,size_bytes,algo,measured_s,predicted_s,error,predicted_slowest_s"
+    echo "operation,size_bytes,algo,measured_s,predicted_s,error,predicted_slowest_s,before_s,before_error"
     for op in allreduce allgather; do
         awk -F, -v op=$op '
-            NR == FNR { if ($0 !~ /^#/ && NF) { split($0, f, " "); m[f[1]] = f[2] * 1e-6 }; next }
+            FILENAME == ARGV[1] { if ($0 !~ /^#/ && NF) { split($0, f, " "); m[f[1]] = f[2] * 1e-6 }; next }
             FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+            FILENAME == ARGV[2] { b[$(col["size_bytes"])] = $(col["mean_rank_time_s"]); next }
             ($(col["size_bytes"]) in m) {
-                s = $(col["size_bytes"]); p = $(col["mean_rank_time_s"])
-                printf "%s,%d,%s,%.9g,%.9g,%.4f,%.9g\n", op, s, $(col["algo"]), m[s], p,
-                       (p - m[s]) / m[s], $(col["sim_time_s"]) }' \
-            "$scratch/Osu_$op.txt" "$scratch/$op.csv"
+                s = $(col["size_bytes"]); p = $(col["mean_rank_time_s"]); r = b[s]
+                printf "%s,%d,%s,%.9g,%.9g,%.4f,%.9g,%.9g,%.4f\n", op, s, $(col["algo"]), m[s], p,
+                       (p - m[s]) / m[s], $(col["sim_time_s"]), r, (r - m[s]) / m[s] }' \
+            "$scratch/Osu_$op.txt" "$scratch/$op-before.csv" "$scratch/$op-shipped.csv"
     done
 } > "$out.csv"
 
-# Per operation: points, median and largest |error|.
-awk -F, -f "$here/summary.awk" "$out.csv" | sort > "$out-summary.txt"
+# Per operation: points, median and largest |error|; then the same before.
+{
+    awk -F, -f "$here/summary.awk" "$out.csv" | sort
+    echo "# before the shared memory was fitted (memory bus $dram, o_s 0.24 us, o_r 0):"
+    awk -F, 'BEGIN { OFS = "," } { print $1, $2, $3, $4, $8, $9 }' "$out.csv" |
+        awk -F, -f "$here/summary.awk" | sort | sed '/^#/d; s/^/before /'
+} > "$out-summary.txt"
 cat "$out-summary.txt"
 # simcoll validate on the same OSU files must give the same table.
 "$simcoll" validate --platform "$plat" --mpi "$profile" --np 64 "$scratch/Osu_allreduce.txt" \
@@ -142,7 +169,7 @@ cat "$out-summary.txt"
     awk '$1 ~ /^(allreduce|allgather)$/ && NF == 4 {
              sub(/%/, "", $3); sub(/%/, "", $4); sub(/^[-+]/, "", $4)
              printf "%s %d %.1f%% %.1f%%\n", $1, $2, $3, $4 }' | sort > "$scratch/validate.txt"
-if ! grep -v '^#' "$out-summary.txt" | cmp -s - "$scratch/validate.txt"; then
+if ! grep -Ev '^(#|before )' "$out-summary.txt" | cmp -s - "$scratch/validate.txt"; then
     echo "excalibur.sh: simcoll validate does not give this table:" >&2
     cat "$scratch/validate.txt" >&2
     exit 1

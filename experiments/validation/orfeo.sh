@@ -18,7 +18,7 @@
 # shipped numbers. Nothing is fitted to the collectives. OSU reports the mean
 # over ranks of each rank's time (simcoll's mean_rank_time_s). The files are
 # read from a checkout (or git directory) of the repository, never copied.
-# Needs a built simcoll, git and gnuplot; about two and a half minutes.
+# Needs a built simcoll, git and gnuplot; under a minute (48 to 50 s measured).
 # usage: experiments/validation/orfeo.sh HPC_PROJECT_CHECKOUT [simcoll]
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
@@ -374,6 +374,7 @@ rows() { # SERIES ALG NP_LO NP_HI COLUMN: errors of those points
     # message) rank nothing and are left out.
     echo "# rankings: series processes: points top-1-agree mean-tau median-tau (before: top-1 mean-tau)"
     for col in 8 12; do
+        # shellcheck disable=SC2016 # an awk pattern
         rankings 'NR > 1 && !($1 == "varied" && $2 == 1)' "$col" "$out.csv" > "$scratch/rank$col"
     done
     for s in varied fixed; do
@@ -457,7 +458,11 @@ awk -F, 'NR == 1 { print "series,np,size_bytes,source,time_s"; next }
 # isend). osu_scatter's size is one rank's block, its root rank 0, its
 # "Avg Latency(us)" the mean over ranks (mean_rank_time_s). At 128 ranks,
 # 64 a node, coll/han ran (coll_han_scatter.c): the scatter-ompi-han
-# variants, the forced algorithm inside the nodes.
+# variants, the forced algorithm inside the nodes. Each point is predicted on
+# the shipped platform and, as "before", on before/orfeo-genoa-sockets.xml
+# (one level inside a socket) with the same algorithms, han's included: the
+# scatters were first predicted after nested levels, so the platform is the
+# only thing the before columns change.
 sout=$results/orfeo-osu-scatter
 cat > "$scratch/sseries" <<'EOF'
 varied/scatter_varied.sh varied/csv/scatter0_core_mapping.csv 0 default profile scatter-ompi-han
@@ -501,21 +506,25 @@ while read -r job file alg ran algo han; do
     profile) what="--coll scatter --mpi $profile" ;;
     *) what="--algo $algo" ;;
     esac
-    # shellcheck disable=SC2086 # the options are split on purpose
-    "$simcoll" --platform "$plat" $what --np "$nps" --size "$sizes" --no-payload \
-        --format csv > "$scratch/sp$n.csv"
-    if grep -q '^128,' "$scratch/sm$n.csv"; then
-        "$simcoll" --platform "$plat" --algo "$han" --np 128 --size "$sizes" --no-payload \
-            --format csv | tail -n +2 >> "$scratch/sp$n.csv"
-    fi
+    for p in shipped before; do
+        case $p in shipped) pf=$plat ;; *) pf=$before ;; esac
+        # shellcheck disable=SC2086 # the options are split on purpose
+        "$simcoll" --platform "$pf" $what --np "$nps" --size "$sizes" --no-payload \
+            --format csv > "$scratch/sp$n-$p.csv"
+        if grep -q '^128,' "$scratch/sm$n.csv"; then
+            "$simcoll" --platform "$pf" --algo "$han" --np 128 --size "$sizes" --no-payload \
+                --format csv | tail -n +2 >> "$scratch/sp$n-$p.csv"
+        fi
+    done
 done < "$scratch/sseries"
 # orfeo-osu-scatter.csv: series, Open MPI's algorithm number and what ran,
 # processes, bytes (a rank's block), simcoll's algorithm, measured and
 # predicted mean seconds, relative error, the slowest rank's predicted
-# time, whether han ran (128 ranks).
+# time, whether han ran (128 ranks), and the prediction and error before
+# (before/orfeo-genoa-sockets.xml, the same algorithms).
 n=0
 {
-    echo "series,ompi_algorithm,ran,np,size_bytes,algo,measured_s,predicted_s,error,predicted_slowest_s,han"
+    echo "series,ompi_algorithm,ran,np,size_bytes,algo,measured_s,predicted_s,error,predicted_slowest_s,han,before_s,before_error"
     while read -r job file alg ran algo han; do
         n=$((n + 1))
         awk -F, -v series="${file%%/*}" -v alg="$alg" -v ran="$ran" '
@@ -523,12 +532,14 @@ n=0
             FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
             !/^[a-z]/ { next }
             { k = $(c["np"]) "," $(c["size_bytes"]) }
+            FILENAME == ARGV[2] { b[k] = $(c["mean_rank_time_s"]); next }
             (k in m) && m[k] > 0 {
-                p = $(c["mean_rank_time_s"])
-                printf "%s,%s,%s,%s,%s,%.9g,%.9g,%.4f,%.9g,%s\n", series, alg, ran, k,
+                p = $(c["mean_rank_time_s"]); r = b[k]
+                if (!(k in b)) { print "orfeo.sh: no before prediction of " k > "/dev/stderr"; exit 1 }
+                printf "%s,%s,%s,%s,%s,%.9g,%.9g,%.4f,%.9g,%s,%.9g,%.4f\n", series, alg, ran, k,
                        $(c["algo"]), m[k], p, (p - m[k]) / m[k], $(c["sim_time_s"]),
-                       $(c["np"]) == 128 ? "yes" : "no" }' \
-            "$scratch/sm$n.csv" "$scratch/sp$n.csv"
+                       $(c["np"]) == 128 ? "yes" : "no", r, (r - m[k]) / m[k] }' \
+            "$scratch/sm$n.csv" "$scratch/sp$n-before.csv" "$scratch/sp$n-shipped.csv"
     done < "$scratch/sseries"
 } > "$sout.csv"
 measured=$(awk 'END { print NR }' "$scratch"/sm?.csv)
@@ -538,32 +549,48 @@ predicted=$(($(wc -l < "$sout.csv") - 1))
 {
     echo "# osu_scatter on ORFEO GENOA (robonoff/HPC-project $commit), platforms/orfeo-genoa.xml"
     echo "# relative error (predicted - measured) / measured of mean_rank_time_s against OSU's average"
-    echo "# series alg ran simcoll processes: points median|error| largest"
+    echo "# before: the same algorithms on before/orfeo-genoa-sockets.xml (one level inside a socket)"
+    echo "# series alg ran simcoll processes: points median|error| largest | before: median largest"
+    sel() { # SERIES ALG NP_LO NP_HI COLUMN: that column of those rows
+        awk -F, -v s="$1" -v a="$2" -v lo="$3" -v hi="$4" -v c="$5" \
+            'NR > 1 && $1 == s && $2 == a && $4 >= lo && $4 <= hi { print $c }' "$sout.csv"
+    }
     while read -r job file alg ran algo han; do
         series=${file%%/*}
         for r in "2 64 one-node" "65 127 two-nodes-flat" "128 128 two-nodes-han"; do
             # shellcheck disable=SC2086 # numbers and a label
             set -- $r
-            a=$(awk -F, -v s="$series" -v a="$alg" -v lo="$1" -v hi="$2" \
-                    'NR > 1 && $1 == s && $2 == a && $4 >= lo && $4 <= hi { print $9 }' "$sout.csv" |
-                stats)
-            [ "$a" = "-" ] || echo "$series $alg $ran $algo $3($1-$2): $a"
+            a=$(sel "$series" "$alg" "$1" "$2" 9 | stats)
+            [ "$a" = "-" ] && continue
+            b=$(sel "$series" "$alg" "$1" "$2" 13 | stats | cut -d' ' -f2-)
+            echo "$series $alg $ran $algo $3($1-$2): $a | $b"
         done
     done < "$scratch/sseries"
+    # Per algorithm, every series and process count.
+    for a in 0 1 2 3; do
+        e=$(awk -F, -v a="$a" 'NR > 1 && $2 == a { print $9 }' "$sout.csv" | stats)
+        b=$(awk -F, -v a="$a" 'NR > 1 && $2 == a { print $13 }' "$sout.csv" | stats | cut -d' ' -f2-)
+        echo "algorithm $a, all series 2-128: $e | $b"
+    done
     for r in "2 64" "65 127" "128 128" "2 128"; do
         # shellcheck disable=SC2086 # numbers
         set -- $r
-        echo "all processes $1-$2: $(awk -F, -v lo="$1" -v hi="$2" \
-            'NR > 1 && $4 >= lo && $4 <= hi { print $9 }' "$sout.csv" | stats)"
+        a=$(awk -F, -v lo="$1" -v hi="$2" 'NR > 1 && $4 >= lo && $4 <= hi { print $9 }' "$sout.csv" | stats)
+        b=$(awk -F, -v lo="$1" -v hi="$2" 'NR > 1 && $4 >= lo && $4 <= hi { print $13 }' "$sout.csv" | stats |
+            cut -d' ' -f2-)
+        echo "all processes $1-$2: $a | $b"
     done
     # The varied series on one node by block size: up to 1 KiB, 2 to 128
     # KiB (eager copies), 256 KiB (one copy); 2 ranks apart (one message).
     for r in "2 2 2 262144" "4 64 2 1024" "4 64 2048 131072" "4 64 262144 262144"; do
         # shellcheck disable=SC2086 # numbers
         set -- $r
-        echo "varied processes $1-$2, bytes $3-$4: $(awk -F, -v lo="$1" -v hi="$2" -v s0="$3" \
-            -v s1="$4" 'NR > 1 && $1 == "varied" && $4 >= lo && $4 <= hi && $5 >= s0 &&
-                        $5 <= s1 { print $9 }' "$sout.csv" | stats)"
+        # shellcheck disable=SC2016 # an awk expression
+        sel='NR > 1 && $1 == "varied" && $4 >= lo && $4 <= hi && $5 >= s0 && $5 <= s1'
+        a=$(awk -F, -v lo="$1" -v hi="$2" -v s0="$3" -v s1="$4" "$sel { print \$9 }" "$sout.csv" | stats)
+        b=$(awk -F, -v lo="$1" -v hi="$2" -v s0="$3" -v s1="$4" "$sel { print \$13 }" "$sout.csv" |
+            stats | cut -d' ' -f2-)
+        echo "varied processes $1-$2, bytes $3-$4: $a | $b"
     done
     echo
     # Rankings of the three forced algorithms (the default runs one of
@@ -571,21 +598,30 @@ predicted=$(($(wc -l < "$sout.csv") - 1))
     # (series, processes, size): simcoll's fastest the measured fastest
     # (ties count when they share it), Kendall's tau-b between the orders;
     # points where simcoll predicts all alike (2 ranks: one message) left out.
-    echo "# rankings of basic_linear, binomial, linear_nb: series processes: points top-1-agree mean-tau median-tau"
+    echo "# rankings of basic_linear, binomial, linear_nb: series processes: points top-1-agree mean-tau median-tau (before: points top-1 mean-tau median-tau)"
+    # shellcheck disable=SC2016 # an awk pattern
     rankings 'NR > 1 && $2 != 0' 8 "$sout.csv" > "$scratch/srank"
+    # shellcheck disable=SC2016
+    rankings 'NR > 1 && $2 != 0' 12 "$sout.csv" > "$scratch/srank-before"
+    # ranked FILE SERIES LO HI: "points top-1/points mean-tau median-tau" of those rows
+    ranked() {
+        awk -v s="$2" -v lo="$3" -v hi="$4" '$1 == s && $2 >= lo && $2 <= hi' "$1" |
+            awk '{ n++; t += $3 } $4 != "none" { print $4 > "/dev/stderr"; m++; s += $4 }
+                 END { if (n) printf "%d %d/%d %.2f", n, t, n, m ? s / m : 0 }' 2> "$scratch/staus"
+        [ -s "$scratch/staus" ] || return 0
+        sort -g "$scratch/staus" | awk '{ v[++n] = $1 } END { if (n) printf " %.2f", n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }'
+    }
     for s in varied fixed; do
         for r in "2 64" "65 127" "128 128"; do
             # shellcheck disable=SC2086 # numbers
             set -- $r
-            a=$(awk -v s="$s" -v lo="$1" -v hi="$2" '$1 == s && $2 >= lo && $2 <= hi' "$scratch/srank")
+            a=$(ranked "$scratch/srank" "$s" "$1" "$2")
             [ -n "$a" ] || continue
-            b=$(echo "$a" | awk '{ n++; t += $3 } $4 != "none" { print $4 > "/dev/stderr"; m++; s += $4 }
-                END { printf "%d %d/%d %.2f", n, t, n, m ? s / m : 0 }' 2> "$scratch/staus")
-            med=$(sort -g "$scratch/staus" | awk '{ v[++n] = $1 } END { if (n) printf "%.2f", n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }')
-            echo "$s $1-$2: $b $med"
+            echo "$s $1-$2: $a ($(ranked "$scratch/srank-before" "$s" "$1" "$2"))"
         done
     done
-    echo "all: $(awk '{ n++; t += $3 } END { printf "%d/%d", t, n }' "$scratch/srank") top-1"
+    echo "all: $(awk '{ n++; t += $3 } END { printf "%d/%d", t, n }' "$scratch/srank") top-1" \
+         "(before: $(awk '{ n++; t += $3 } END { printf "%d/%d", t, n }' "$scratch/srank-before"))"
     echo
     # The default against the forced algorithm it ran (the same messages):
     # two measurements of one scatter, (default - forced) / forced.

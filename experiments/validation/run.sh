@@ -7,16 +7,30 @@
 # barrier.dat and bcast.dat; BSD-3 licence; not copied into simcoll).
 # simcoll runs what MPICH2 1.2.1 runs (--coll ... --mpi mpich2-1.2.1) on
 # gige.xml, ranks placed by node as mpiperf's report shows.
-# Needs a built simcoll and gnuplot; about a minute.
-# usage: experiments/validation/run.sh MPIPERF_CHECKOUT [path/to/simcoll]
+# "Before" (optional third argument): simcoll as it was before the LogGP
+# model, the MPI profiles and the calibrated platform, commit b6f416d, given
+# as a tree of that commit with its simcoll built in build/ (git archive
+# b6f416d | tar -x -C DIR; cmake -S DIR -B DIR/build; cmake --build
+# DIR/build): its own gige.xml and the flat algorithms closest to MPICH2
+# 1.2.1's choice, the dissemination barrier and the binomial broadcast below
+# 12 KiB (MPICH2's short-message limit), scatter + ring allgather from there.
+# Written to validation-before.csv and summary-before.txt, left as they are
+# without it. Issue 28 changed nothing here (gige.xml last changed in issue 7).
+# Needs a built simcoll and gnuplot; about a second.
+# usage: experiments/validation/run.sh MPIPERF_CHECKOUT [path/to/simcoll] [BEFORE_TREE]
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-[ $# -ge 1 ] || { echo "usage: $0 MPIPERF_CHECKOUT [simcoll]" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: $0 MPIPERF_CHECKOUT [simcoll] [BEFORE_TREE]" >&2; exit 2; }
 data=$1/examples/graphs
 simcoll=${2:-$top/build/simcoll}
+before=${3:-}
 [ -x "$simcoll" ] || { echo "run.sh: build simcoll first (./setup.sh)" >&2; exit 2; }
+if [ -n "$before" ] && { [ ! -x "$before/build/simcoll" ] || [ ! -s "$before/platforms/gige.xml" ]; }; then
+    echo "run.sh: '$before' is no built tree of simcoll at b6f416d (build/simcoll, platforms/gige.xml)" >&2
+    exit 2
+fi
 for f in barrier.dat bcast.dat; do
     [ -s "$data/$f" ] || { echo "run.sh: no $data/$f; give a checkout of github.com/mkurnosov/mpiperf at ab593c0" >&2; exit 2; }
 done
@@ -53,6 +67,35 @@ sizes=$(cut -d, -f1 "$scratch/bcast.meas" | paste -sd,)
 # summary.txt: per operation, points, median and largest |error|.
 awk -F, -f "$here/summary.awk" "$results/validation.csv" | sort > "$results/summary.txt"
 cat "$results/summary.txt"
+
+# Before: the same points with simcoll at b6f416d (the columns it printed
+# then: np 4th, size_bytes 6th, sim_time_s 8th, as now).
+if [ -n "$before" ]; then
+    bsim=$before/build/simcoll
+    bplat=$before/platforms/gige.xml
+    small=$(cut -d, -f1 "$scratch/bcast.meas" | awk '$1 < 12288' | paste -sd,)
+    large=$(cut -d, -f1 "$scratch/bcast.meas" | awk '$1 >= 12288' | paste -sd,)
+    "$bsim" --platform "$bplat" --algo barrier --np "$nps" --no-payload --format csv \
+        > "$scratch/barrier-before.csv"
+    {
+        "$bsim" --platform "$bplat" --algo bcast-binomial --np 64 --size "$small" --no-payload \
+            --format csv
+        "$bsim" --platform "$bplat" --algo bcast-scatter-allgather --np 64 --size "$large" \
+            --no-payload --format csv | tail -n +2
+    } > "$scratch/bcast-before.csv"
+    {
+        echo "operation,parameter,algo,measured_s,predicted_s,error"
+        awk -F, 'NR == FNR { m[$1] = $2; next } FNR > 1 && ($4 in m) {
+            printf "barrier,%d,%s,%.9g,%.9g,%.4f\n", $4, $2, m[$4], $8, ($8 - m[$4]) / m[$4] }' \
+            "$scratch/barrier.meas" "$scratch/barrier-before.csv"
+        awk -F, 'NR == FNR { m[$1] = $2; next } FNR > 1 && ($6 in m) {
+            printf "bcast,%d,%s,%.9g,%.9g,%.4f\n", $6, $2, m[$6], $8, ($8 - m[$6]) / m[$6] }' \
+            "$scratch/bcast.meas" "$scratch/bcast-before.csv"
+    } > "$results/validation-before.csv"
+    awk -F, -f "$here/summary.awk" "$results/validation-before.csv" | sort > "$results/summary-before.txt"
+    echo "before (simcoll at b6f416d):"
+    cat "$results/summary-before.txt"
+fi
 
 # Plots: measured and predicted.
 grep '^barrier,' "$results/validation.csv" > "$scratch/b.dat"
