@@ -122,6 +122,7 @@ ranking() {
     point roce-25g.xml openmpi-4.0 --coll allgather --np 64 --size 64K
     point roce-50g.xml openmpi-4.0 --coll allreduce --np 64 --op sum --type int --size 4
     point roce-50g.xml openmpi-4.0 --coll allreduce --np 64 --op sum --type int --size 1M
+    point roce-50g.xml openmpi-4.0 --coll allgather --np 64 --size 64K
     point orfeo-genoa.xml openmpi-4.1 --coll bcast --np 2 --size 1K
     point orfeo-genoa.xml openmpi-4.1 --coll bcast --np 64 --size 128K
     # ORFEO's forced broadcasts (coll_tuned_bcast_algorithm 3 and 1, segment
@@ -130,10 +131,11 @@ ranking() {
     algo orfeo-genoa.xml --algo bcast-ompi-chain --np 64 --size 256K
     algo orfeo-genoa.xml --algo bcast-ompi-linear --np 64 --size 4
     # ORFEO's scatters: the default (linear_nb by the fixed rules) of 1 KiB,
-    # binomial of 2 KiB, linear_nb of 256 KiB on one node, and han's default
-    # of 16 KiB on two
+    # binomial of 2 KiB and 16 KiB (its 128 KiB messages at the eager limit),
+    # linear_nb of 256 KiB on one node, and han's default of 16 KiB on two
     point orfeo-genoa.xml openmpi-4.1 --coll scatter --np 64 --size 1K
     algo orfeo-genoa.xml --algo scatter-ompi-binomial --np 64 --size 2K
+    algo orfeo-genoa.xml --algo scatter-ompi-binomial --np 64 --size 16K
     algo orfeo-genoa.xml --algo scatter-ompi-linear-nb --np 64 --size 256K
     algo orfeo-genoa.xml --algo scatter-ompi-han --np 128 --size 16K
     # dissemination of 16 B on 4 nodes; pipelined ring of 16 MiB on 4 nodes
