@@ -20,8 +20,8 @@
 #    platforms are not changed); the predicted intervals, against the
 #    measurements of the validations' own result files, to
 #    results/sensitivity-ranges.txt.
-# Needs only simcoll, the shipped platforms and the committed results; about
-# two minutes.
+# Needs only simcoll, the shipped platforms and the committed results; about a
+# minute.
 # usage: experiments/validation/sensitivity.sh [path/to/simcoll]
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
