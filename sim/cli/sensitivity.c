@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "common/sc_units.h"
 #include "models/params.h"
@@ -83,6 +84,44 @@ static sc_err_t run_scaled(const char *path, const sc_run_spec_t *spec, const sc
     return err;
 }
 
+/* What measures a level of domains inside a node: the ping-pong of its
+ * own placement, which calibrate --level fits (sim/cli/calibrate.c,
+ * domain_link). Printed as one line, the level's parameters in `shown`
+ * (by index of sc_params) named first. */
+static void print_domain_fit(FILE *out, const sc_platform_t *plat, sc_param_at_t at,
+                             unsigned long long shown)
+{
+    int kind = sc_param_at_domain(at);
+    const char *name = sc_domain_name((sc_domain_kind_t)kind);
+    /* the domain the level's two domains share: the next larger present */
+    const char *in = "node";
+    for (int k = kind + 1; k < SC_NDOMAIN_KINDS; k++)
+        if (plat->domain_count[k] > 1) {
+            in = sc_domain_singular((sc_domain_kind_t)k);
+            break;
+        }
+    int latency = 0, bandwidth = 0, first = 1;
+    fprintf(out, "  ");
+    for (int i = 0; sc_params[i].name; i++)
+        if (shown & (1ull << i)) {
+            fprintf(out, "%s%s.%s", first ? "" : ", ", name, sc_params[i].name);
+            latency |= !strcmp(sc_params[i].name, "latency");
+            bandwidth |= !strcmp(sc_params[i].name, "bandwidth");
+            first = 0;
+        }
+    fprintf(out, ": a ping-pong (osu_latency) between two cores on two %s of one %s, fitted by "
+                 "simcoll calibrate --level %s --domains N: ",
+            sc_domain_plural((sc_domain_kind_t)kind), in, name);
+    if (latency)
+        fprintf(out, "the latency its intercept below the first breakpoint adds to shared "
+                     "memory's (less o_s, o_r and the header's time)%s",
+                bandwidth ? "; " : "");
+    if (bandwidth)
+        fprintf(out, "the bandwidth 1 / its fastest slope (its slopes against that: the "
+                     "level's flow factor)");
+    fprintf(out, "\n");
+}
+
 static double elasticity(double up, double down, double base)
 {
     return base > 0 ? (up - down) / (2 * STEP * base) : NAN;
@@ -99,6 +138,8 @@ sc_err_t sc_sensitivity_print(FILE *out, const char *path, const sc_run_spec_t *
     fprintf(out, "%-30s %-14s %12s %12s\n", "parameter", "value", "sim_time_s", "mean_rank");
     sc_err_t err = SC_OK;
     unsigned long long shown = 0; /* the parameters (by index) listed below */
+    /* those listed at a level of domains, which their own placement measures */
+    unsigned long long shown_at[sizeof levels / sizeof levels[0]] = {0};
     int routes = 0;               /* rows of domains' links or rack. */
     for (size_t l = 0; l < sizeof levels / sizeof levels[0] && !err; l++) {
         const sc_level_t *lv = level_of(spec->plat, levels[l]);
@@ -117,7 +158,10 @@ sc_err_t sc_sensitivity_print(FILE *out, const char *path, const sc_run_spec_t *
                     out, "%-30s %-14s %12.3f %12.3f\n", name, value,
                     elasticity(up.sim_time_s, down.sim_time_s, base->sim_time_s),
                     elasticity(up.mean_rank_time_s, down.mean_rank_time_s, base->mean_rank_time_s));
-                shown |= 1ull << i;
+                if (sc_param_at_domain(levels[l]) >= 0)
+                    shown_at[l] |= 1ull << i; /* its own placement measures it */
+                else
+                    shown |= 1ull << i;
                 routes |= levels[l] != SC_AT_INTRA && levels[l] != SC_AT_INTER;
                 sc_run_result_destroy(&down);
             }
@@ -136,6 +180,9 @@ sc_err_t sc_sensitivity_print(FILE *out, const char *path, const sc_run_spec_t *
             fprintf(out, "  %s: %s\n", sc_params[i].name,
                     sc_params[i].fit ? sc_params[i].fit
                                      : "not fitted: the template's, or --eager-limit's");
+    for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++)
+        if (shown_at[l])
+            print_domain_fit(out, spec->plat, levels[l], shown_at[l]);
     return SC_OK;
 }
 
