@@ -158,6 +158,8 @@ static int sort_by_src(pairs_t *list, int p)
 /* Moves the rank's tallies to the list of all pairs and empties the table. */
 static void tally_flush(recorder_t *rec, tally_t *t, pairs_t *all)
 {
+    if (t->used == 0) /* nothing to move; all->v may still be NULL */
+        return;
     if (all->n + t->used > all->cap) {
         size_t cap = all->cap ? 2 * all->cap : 1024;
         while (cap < all->n + t->used)
