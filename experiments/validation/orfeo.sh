@@ -265,6 +265,25 @@ while read -r job file alg dyn ran algo; do
     fi
 done < "$scratch/series"
 
+# predictions SERIES ALG RAN MEASURED BEFORE SHIPPED: one job's rows of
+# orfeo.csv or orfeo-osu-scatter.csv (their columns below): each point of
+# MEASURED ("processes,bytes,seconds") with simcoll's prediction on the
+# platform (SHIPPED) and before (BEFORE), both simcoll's --format csv.
+predictions() {
+    awk -F, -v series="$1" -v alg="$2" -v ran="$3" '
+        FILENAME == ARGV[1] { m[$1 "," $2] = $3; next }
+        FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        !/^[a-z]/ { next }
+        { k = $(c["np"]) "," $(c["size_bytes"]) }
+        FILENAME == ARGV[2] { b[k] = $(c["mean_rank_time_s"]); next }
+        (k in m) && m[k] > 0 {
+            if (!(k in b)) { print "orfeo.sh: no before prediction of " k > "/dev/stderr"; exit 1 }
+            p = $(c["mean_rank_time_s"]); r = b[k]
+            printf "%s,%s,%s,%s,%s,%.9g,%.9g,%.4f,%.9g,%s,%.9g,%.4f\n", series, alg, ran, k,
+                   $(c["algo"]), m[k], p, (p - m[k]) / m[k], $(c["sim_time_s"]),
+                   $(c["np"]) == 128 ? "yes" : "no", r, (r - m[k]) / m[k] }' "$4" "$5" "$6"
+}
+
 # orfeo.csv: series (varied or fixed), Open MPI's algorithm number and what
 # ran, process count, bytes, simcoll's algorithm, measured and predicted mean
 # seconds, relative error, the slowest rank's predicted time, whether the
@@ -278,17 +297,8 @@ n=0
     echo "series,ompi_algorithm,ran,np,size_bytes,algo,measured_s,predicted_s,error,predicted_slowest_s,han,before_s,before_error"
     while read -r job file alg dyn ran algo; do
         n=$((n + 1))
-        awk -F, -v series="${file%%/*}" -v alg="$alg" -v ran="$ran" '
-            FILENAME == ARGV[1] { m[$1 "," $2] = $3; next }
-            FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-            FILENAME == ARGV[2] { b[$(c["np"]) "," $(c["size_bytes"])] = $(c["mean_rank_time_s"]); next }
-            { k = $(c["np"]) "," $(c["size_bytes"]) }
-            (k in m) && m[k] > 0 {
-                p = $(c["mean_rank_time_s"]); r = b[k]
-                printf "%s,%s,%s,%s,%s,%.9g,%.9g,%.4f,%.9g,%s,%.9g,%.4f\n", series, alg,
-                       ran, k, $(c["algo"]), m[k], p, (p - m[k]) / m[k], $(c["sim_time_s"]),
-                       $(c["np"]) == 128 ? "yes" : "no", r, (r - m[k]) / m[k] }' \
-            "$scratch/m$n.csv" "$scratch/p$n-before.csv" "$scratch/p$n-shipped.csv"
+        predictions "${file%%/*}" "$alg" "$ran" "$scratch/m$n.csv" "$scratch/p$n-before.csv" \
+            "$scratch/p$n-shipped.csv"
     done < "$scratch/series"
 } > "$out.csv"
 
@@ -527,19 +537,8 @@ n=0
     echo "series,ompi_algorithm,ran,np,size_bytes,algo,measured_s,predicted_s,error,predicted_slowest_s,han,before_s,before_error"
     while read -r job file alg ran algo han; do
         n=$((n + 1))
-        awk -F, -v series="${file%%/*}" -v alg="$alg" -v ran="$ran" '
-            FILENAME == ARGV[1] { m[$1 "," $2] = $3; next }
-            FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-            !/^[a-z]/ { next }
-            { k = $(c["np"]) "," $(c["size_bytes"]) }
-            FILENAME == ARGV[2] { b[k] = $(c["mean_rank_time_s"]); next }
-            (k in m) && m[k] > 0 {
-                p = $(c["mean_rank_time_s"]); r = b[k]
-                if (!(k in b)) { print "orfeo.sh: no before prediction of " k > "/dev/stderr"; exit 1 }
-                printf "%s,%s,%s,%s,%s,%.9g,%.9g,%.4f,%.9g,%s,%.9g,%.4f\n", series, alg, ran, k,
-                       $(c["algo"]), m[k], p, (p - m[k]) / m[k], $(c["sim_time_s"]),
-                       $(c["np"]) == 128 ? "yes" : "no", r, (r - m[k]) / m[k] }' \
-            "$scratch/sm$n.csv" "$scratch/sp$n-before.csv" "$scratch/sp$n-shipped.csv"
+        predictions "${file%%/*}" "$alg" "$ran" "$scratch/sm$n.csv" "$scratch/sp$n-before.csv" \
+            "$scratch/sp$n-shipped.csv"
     done < "$scratch/sseries"
 } > "$sout.csv"
 measured=$(awk 'END { print NR }' "$scratch"/sm?.csv)
