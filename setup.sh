@@ -18,7 +18,7 @@ for arg in "$@"; do
 done
 # SimGrid's own build needs Boost's headers; Debian's SimGrid is a package.
 case $simgrid in
-    bundled) packages="$packages libboost-dev" ;;
+    bundled) packages="$packages libboost-dev patch" ;;
     system) packages="$packages libsimgrid-dev" ;;
 esac
 sudo=""

@@ -2,7 +2,8 @@
 #   bundled  SimGrid 4.1 built from third_party/simgrid/simgrid-4.1.tar.xz (its
 #            README.md), once per version and options into a cache outside the
 #            build tree (SIMCOLL_SIMGRID_CACHE), then reused by every build: the
-#            default (the same simulated times as 3.32: experiments/simgrid41)
+#            default (the same simulated times as 3.32: experiments/simgrid41);
+#            simcoll's patches to it are third_party/simgrid/patches
 #   system   the one pkg-config finds (Debian 12's libsimgrid-dev, 3.32)
 # Either way the target simcoll_simgrid carries it to whatever links it.
 # SPDX-License-Identifier: GPL-2.0-or-later
@@ -34,10 +35,24 @@ set(_sg_options -DCMAKE_BUILD_TYPE=Release -Denable_smpi=OFF -Denable_model-chec
                 -Dminimal-bindings=ON
                 -DCMAKE_INSTALL_LIBDIR=lib
                 -DCMAKE_C_COMPILER=${CMAKE_C_COMPILER} -DCMAKE_CXX_COMPILER=${CMAKE_CXX_COMPILER})
-# The cache's key: the archive, the options and the compiler (a different
-# one, e.g. clang for the fuzz build, builds and keeps a SimGrid of its own).
+# simcoll's changes to SimGrid, applied in name order (third_party/simgrid/README.md).
+file(GLOB _sg_patches ${PROJECT_SOURCE_DIR}/third_party/simgrid/patches/*.patch)
+list(SORT _sg_patches)
+set(_sg_patch_command)
+set(_sg_patch_sums)
+foreach(_sg_patch IN LISTS _sg_patches)
+  if(_sg_patch_command)
+    list(APPEND _sg_patch_command COMMAND)
+  endif()
+  list(APPEND _sg_patch_command patch -p1 --forward --batch -d <SOURCE_DIR> -i ${_sg_patch})
+  file(SHA256 ${_sg_patch} _sg_sum)
+  list(APPEND _sg_patch_sums ${_sg_sum})
+endforeach()
+# The cache's key: the archive, the patches, the options and the compiler (a
+# different one, e.g. clang for the fuzz build, builds and keeps a SimGrid of
+# its own).
 file(SHA256 ${_sg_archive} _sg_archive_sha256)
-string(SHA256 _sg_key "${_sg_archive_sha256};${_sg_options};${CMAKE_CXX_COMPILER_ID};${CMAKE_CXX_COMPILER_VERSION}")
+string(SHA256 _sg_key "${_sg_archive_sha256};${_sg_patch_sums};${_sg_options};${CMAKE_CXX_COMPILER_ID};${CMAKE_CXX_COMPILER_VERSION}")
 string(SUBSTRING ${_sg_key} 0 12 _sg_key)
 if(DEFINED ENV{SIMCOLL_SIMGRID_CACHE})
   set(_sg_cache_default $ENV{SIMCOLL_SIMGRID_CACHE})
@@ -81,6 +96,7 @@ else()
     URL ${_sg_archive}
     URL_HASH SHA256=${_sg_archive_sha256}
     DOWNLOAD_EXTRACT_TIMESTAMP TRUE
+    PATCH_COMMAND ${_sg_patch_command}
     CMAKE_ARGS ${_sg_options} -DCMAKE_INSTALL_PREFIX=${SIMCOLL_SIMGRID_DIR}
     # Stripped: the library is 3.2 MB.
     INSTALL_COMMAND ${CMAKE_COMMAND} -E rm -rf ${_sg_stage}
