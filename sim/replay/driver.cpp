@@ -161,10 +161,22 @@ void send(sc_envelope_t *env, size_t data)
     comm->add_ref(); /* ours until it completes: freed before, SimGrid aborts */
 }
 
+void due(DueQueue &q, double date, sc_envelope_t *env, int rank);
+
+/* A header alone (RTS, CTS, an empty eager message) shares no link
+ * (sim/protocol/protocol.h): no flow, only its time, the route's latency
+ * and what the protocol adds, after which it is handed on as SimGrid's
+ * would be from the queue of what is held. */
 void post(sc_player_t *pl, sc_envelope_t *env, size_t data)
 {
-    (void)pl;
-    send(env, data);
+    if (data > 0) {
+        send(env, data);
+        return;
+    }
+    const sc_model_t *model = pl->model;
+    double latency = sc_model_level(model, env->src, env->dst)->latency_s;
+    due(D->held, now() + latency + sc_protocol_extra_latency(model, env->src, env->dst, 0), env,
+        -1);
 }
 
 void put_data(sc_player_t *pl, sc_envelope_t *env)
