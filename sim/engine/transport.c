@@ -327,6 +327,7 @@ static void post_unwaited(rank_t *rk, sc_envelope_t *env, size_t data)
         return;
     }
     env->sent = sent;
+    env->left = simgrid_get_clock();
     *sent = (sent_t){put(rk, dst, env, data), env, 0, rk->sent};
     rk->sent = sent;
     envelope_sent(rk->world, dst);
@@ -459,7 +460,8 @@ static void accept(rank_t *rk, sc_envelope_t *env)
 static int hold(rank_t *rk, int src, int dst, size_t data, double arrived, sc_envelope_t *env,
                 sc_request_t *send)
 {
-    double ready = arrived + sc_protocol_extra_latency(rk->world->model, src, dst, data);
+    double ready = env ? sc_protocol_ready(rk->world->model, env, arrived)
+                       : arrived + sc_protocol_extra_latency(rk->world->model, src, dst, data);
     if (ready <= simgrid_get_clock())
         return 0;
     if (!sc_held_push(&rk->held, ready, env, (sc_req_ref_t)send, rk->comm.rank)) {

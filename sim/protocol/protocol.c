@@ -80,6 +80,15 @@ double sc_protocol_extra_latency(const sc_model_t *model, int src, int dst, size
     return extra;
 }
 
+double sc_protocol_ready(const sc_model_t *model, const sc_envelope_t *env, double arrived)
+{
+    size_t data = sc_envelope_data_bytes(env);
+    double extra = sc_protocol_extra_latency(model, env->src, env->dst, data);
+    if (data > 0)
+        return arrived + extra;
+    return env->left + sc_model_level(model, env->src, env->dst)->latency_s + extra;
+}
+
 int sc_protocol_has_extra_latency(const sc_platform_t *plat)
 {
     int any = plat->header_bytes > 0 || plat->level[SC_LEVEL_INTRA].latency_factor.n > 0 ||

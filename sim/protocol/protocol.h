@@ -119,8 +119,10 @@ double sc_protocol_rate_bound(const sc_model_t *model, int src, int dst, size_t 
  * factor. */
 double sc_protocol_extra_latency(const sc_model_t *model, int src, int dst, size_t data);
 
-/* 1 if a level of the platform has a latency factor: without one, nothing
- * is ever held and the engines skip all of it. */
+/* 1 if the engines hold what SimGrid delivers (sc_held_t): a level of the
+ * platform has a latency factor, or envelopes have a header, whose time
+ * the protocol adds; without either, nothing is ever held and the engines
+ * skip all of it. */
 int sc_protocol_has_extra_latency(const sc_platform_t *plat);
 
 /* ---- Waiting ---- */
@@ -160,6 +162,7 @@ typedef struct sc_envelope {
     long record;           /* the transport's record of the message, or -1 */
     void *data;            /* EAGER, DATA: copy of the payload, or NULL */
     void *sent;            /* the sender's handle while it is in flight */
+    double left;           /* simulated time the engine put it in flight */
     struct sc_envelope *next; /* in a queue */
 } sc_envelope_t;
 
@@ -169,6 +172,16 @@ sc_envelope_t *sc_envelope_new(sc_env_kind_t kind, int src, int dst, int tag, si
 /* The data bytes an envelope carries on the wire: its message's for EAGER
  * and DATA, none for RTS and CTS. */
 size_t sc_envelope_data_bytes(const sc_envelope_t *env);
+
+/* When envelope `env`, which SimGrid delivered at `arrived`, reaches the
+ * protocol: with data, arrived plus its extra latency; a header alone
+ * (RTS, CTS, an empty eager message) shares no link, so SimGrid moves no
+ * bytes for it, and its arrival is the model's: env->left plus its route's
+ * latency and extra latency (the header's time at its level). SimGrid may
+ * hand over an empty message before its route's latency has passed (a
+ * receive posted after a send on a mailbox with a permanent receiver
+ * matches it as done), so `arrived` is not used for it. */
+double sc_protocol_ready(const sc_model_t *model, const sc_envelope_t *env, double arrived);
 
 /* What SimGrid has delivered but the latency factor still holds back
  * until `ready`: an envelope for a rank, or the completion of a rendezvous

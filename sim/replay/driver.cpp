@@ -173,10 +173,8 @@ void post(sc_player_t *pl, sc_envelope_t *env, size_t data)
         send(env, data);
         return;
     }
-    const sc_model_t *model = pl->model;
-    double latency = sc_model_level(model, env->src, env->dst)->latency_s;
-    due(D->held, now() + latency + sc_protocol_extra_latency(model, env->src, env->dst, 0), env,
-        -1);
+    env->left = now();
+    due(D->held, sc_protocol_ready(pl->model, env, now()), env, -1);
 }
 
 void put_data(sc_player_t *pl, sc_envelope_t *env)

@@ -152,6 +152,7 @@ static void post_unwaited(sc_player_t *pl, sc_envelope_t *env, size_t data)
                      .next = nd->unreleased.next};
     nd->unreleased.next->prev = sent;
     nd->unreleased.next = sent;
+    env->left = simgrid_get_clock();
     sent->comm = put(env, data);
 }
 
@@ -264,7 +265,8 @@ static int hold(node_t *nd, int src, int dst, size_t data, sc_envelope_t *env, l
                 int rank)
 {
     double now = simgrid_get_clock();
-    double ready = now + sc_protocol_extra_latency(R.pl.model, src, dst, data);
+    double ready = env ? sc_protocol_ready(R.pl.model, env, now)
+                       : now + sc_protocol_extra_latency(R.pl.model, src, dst, data);
     if (ready <= now)
         return 0;
     if (!sc_held_push(&nd->held, ready, env, (sc_req_ref_t)send_op, rank)) {
