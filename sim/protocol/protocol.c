@@ -89,19 +89,6 @@ double sc_protocol_ready(const sc_model_t *model, const sc_envelope_t *env, doub
     return env->left + sc_model_level(model, env->src, env->dst)->latency_s + extra;
 }
 
-int sc_protocol_has_extra_latency(const sc_platform_t *plat)
-{
-    int any = plat->header_bytes > 0 || plat->level[SC_LEVEL_INTRA].latency_factor.n > 0 ||
-              plat->level[SC_LEVEL_INTER].latency_factor.n > 0;
-    /* between_domains and between_groups are copies of these levels with
-     * other routes (sim/engine/engine.c), factors included. */
-    for (int d = 0; d < SC_NDOMAIN_KINDS; d++)
-        any |= plat->between_domains[d].latency_factor.n > 0;
-    for (int k = 0; k < plat->ngroupings; k++)
-        any |= plat->between_groups[k].latency_factor.n > 0;
-    return any;
-}
-
 sc_wait_cost_t sc_protocol_wait_begin(double path_bytes)
 {
     return (sc_wait_cost_t){.path = path_bytes, .longest = -1, .o_r = 0};

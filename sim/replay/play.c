@@ -297,8 +297,7 @@ sc_err_t sc_play_init(sc_player_t *pl, const sc_schedule_t *sched, const sc_mode
                         .model = model,
                         .ops = ops,
                         .total = total,
-                        .finish = finish,
-                        .holds = sc_protocol_has_extra_latency(model->plat)};
+                        .finish = finish};
     memset(total, 0, sizeof *total);
     pl->ranks = calloc((size_t)p, sizeof *pl->ranks);
     pl->req = calloc((size_t)nops + 1, 1);

@@ -57,7 +57,6 @@ struct sc_player {
     double *req_path;    /* per op: the path its sender had */
     sc_traffic_t *total; /* counted as ranks send */
     double *finish;      /* per rank */
-    int holds;           /* a level has a latency factor */
     int failed;
     char error_msg[256];
 };
