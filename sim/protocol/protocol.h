@@ -55,10 +55,10 @@
  * (sc_protocol_extra_latency), at the receiver: an envelope SimGrid
  * delivers at t is held until t + (l(d) - 1) L before the protocol sees it
  * (sc_held_t), and so is a header alone (above). So is the completion of
- * a rendezvous send, whose data
- * SimGrid delivers to both ends at once: the two ends complete together,
- * as the cost model has it and as in SMPI, where the latency factor
- * stretches the one transfer both ends wait for. The gap books the
+ * a rendezvous send, whose data SimGrid delivers to both ends at once: the
+ * two ends complete together, as the cost model has it and as in SMPI,
+ * where the latency factor stretches the one transfer both ends wait for.
+ * The gap books the
  * receiver's NIC at the envelope's arrival with its whole latency
  * (sc_protocol_departure uses sc_wire_time). Only the time a message
  * arrives moves: while held, it occupies no link, so under contention the
@@ -187,8 +187,9 @@ size_t sc_envelope_data_bytes(const sc_envelope_t *env);
 double sc_protocol_ready(const sc_model_t *model, const sc_envelope_t *env, double arrived);
 
 /* What SimGrid has delivered but the protocol still holds back until
- * `ready` (sc_protocol_ready, sc_protocol_extra_latency): an envelope for a rank, or the completion of a rendezvous
- * send whose data has arrived (`send`, the engine's request, of `rank`). */
+ * `ready` (sc_protocol_ready, sc_protocol_extra_latency): an envelope for
+ * a rank, or the completion of a rendezvous send whose data has arrived
+ * (`send`, the engine's request, of `rank`). */
 typedef struct sc_held {
     double ready;
     sc_envelope_t *env; /* NULL for a send */

@@ -10,9 +10,9 @@
  *   - an envelope is a communication from the sender's host to the
  *     receiver's, started at once (Comm::sendto_init), which carries the
  *     envelope as its data and hands it to its rank when it completes
- *     (Comm::on_completion_cb, one callback for every communication);
- *     (a header alone is no communication: it is due at the protocol's
- *     time for it, sc_protocol_ready, and waits with what is held);
+ *     (Comm::on_completion_cb, one callback for every communication),
+ *     but a header alone is no communication: it is due at the protocol's
+ *     time for it (sc_protocol_ready) and waits with what is held;
  *   - a rank busy until a time (overheads, the NIC's gap, combining) goes
  *     on at that time, and what SimGrid delivers with a latency factor is
  *     held back for the latency beyond the route's (protocol.h): both wait
@@ -78,8 +78,8 @@ namespace s4u = simgrid::s4u;
 using simgrid::kernel::timer::Timer;
 
 /* Something due at a date: a held envelope (a header alone, or one the
- * latency factor holds back), or the end of a rank's busy time. Those of one date keep the
- * order they came in (seq). */
+ * latency factor holds back), or the end of a rank's busy time. Those of
+ * one date keep the order they came in (seq). */
 struct Due {
     double date;
     unsigned long seq;
@@ -282,8 +282,8 @@ void on_arrival(s4u::Comm const &comm)
         flush_soon();
     }
     auto *env = comm.get_data<sc_envelope_t>();
-    double extra = sc_protocol_extra_latency(D->pl.model, env->src, env->dst,
-                                             sc_envelope_data_bytes(env));
+    double extra =
+        sc_protocol_extra_latency(D->pl.model, env->src, env->dst, sc_envelope_data_bytes(env));
     if (extra > 0)
         due(D->held, now() + extra, env, -1);
     else
