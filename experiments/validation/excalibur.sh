@@ -149,7 +149,7 @@ done
             FILENAME == ARGV[2] { b[$(col["size_bytes"])] = $(col["mean_rank_time_s"]); next }
             ($(col["size_bytes"]) in m) {
                 s = $(col["size_bytes"]); p = $(col["mean_rank_time_s"]); r = b[s]
-                printf "%s,%d,%s,%.9g,%.9g,%.4f,%.9g,%.9g,%.4f\n", op, s, $(col["algo"]), m[s], p,
+                printf "%s,%d,%s,%.9g,%.9g,%.6f,%.9g,%.9g,%.6f\n", op, s, $(col["algo"]), m[s], p,
                        (p - m[s]) / m[s], $(col["sim_time_s"]), r, (r - m[s]) / m[s] }' \
             "$scratch/Osu_$op.txt" "$scratch/$op-before.csv" "$scratch/$op-shipped.csv"
     done

@@ -110,6 +110,7 @@ void sc_engine_boot(const sc_platform_t *plat, int actors)
         mallopt(M_MMAP_THRESHOLD, 128 * 1024);
     }
     simgrid_init(&argc, argv);
+    sc_engine_watch_lost_events();
     if (plat->topology) {
         sc_engine_build_topology(plat->engine_xml, plat->engine_xml_len,
                                  plat->level[SC_LEVEL_INTER].bidirectional_Bps);

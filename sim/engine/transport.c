@@ -35,12 +35,13 @@
  * once), the world records it and the simulation is run again with that
  * many receives from the start (sc_world_receives_short). */
 
-/* A latency factor (sim/protocol/protocol.h): an envelope SimGrid delivers
- * is held in the rank's `held` queue for its extra latency, counted from
- * when SimGrid delivered it (a rank busy meanwhile takes it later), and
- * so is a rendezvous send whose data has arrived; a wait then also ends
- * at the first of them to be ready. Without a factor none of this runs:
- * the world's `holds` is 0. */
+/* What SimGrid delivers is held in the rank's `held` queue until the
+ * protocol says it arrives (sc_protocol_ready, sim/protocol/protocol.h): a
+ * header alone at its model's time, an envelope with data after its
+ * latency factor's extra latency, counted from when SimGrid delivered it
+ * (a rank busy meanwhile takes it later), and so is a rendezvous send
+ * whose data has arrived; a wait then also ends at the first of them to
+ * be ready. */
 
 /* An envelope the sender does not wait for (EAGER, RTS, CTS). SimGrid would
  * let the sender detach it, but 3.32 keeps detached communications on one
@@ -90,7 +91,7 @@ typedef struct {
     long envelopes_in;     /* put into the inbox by senders */
     long envelopes_taken;  /* taken out of the pool */
     sc_matcher_t match;  /* the protocol's queues */
-    sc_held_queue_t held; /* what the latency factor holds back */
+    sc_held_queue_t held; /* what the protocol holds back (hold) */
     sent_t *sent; /* envelopes not yet released, newest first */
     put_t *puts; /* rendezvous data this rank is sending */
     int nputs, cap_puts;
@@ -104,7 +105,6 @@ typedef struct {
 struct sc_world {
     const sc_model_t *model;
     rank_t *ranks;
-    int holds;          /* a level has a latency factor */
     int receives;       /* posted by each rank when it begins */
     int receives_short; /* see sc_world_receives_short */
     /* sc_world_record_messages: the log, its room, its limit */
@@ -125,7 +125,6 @@ sc_err_t sc_world_create(const sc_model_t *model, sc_scratch_t *scratch, int rec
         return sc_error(SC_ERR_RUN, "out of memory creating %d ranks", model->size);
     }
     world->model = model;
-    world->holds = sc_protocol_has_extra_latency(model->plat);
     world->receives = receives > 1 ? receives : 1;
     for (int r = 0; r < model->size; r++) {
         rank_t *rk = &world->ranks[r];
@@ -327,6 +326,7 @@ static void post_unwaited(rank_t *rk, sc_envelope_t *env, size_t data)
         return;
     }
     env->sent = sent;
+    env->left = simgrid_get_clock();
     *sent = (sent_t){put(rk, dst, env, data), env, 0, rk->sent};
     rk->sent = sent;
     envelope_sent(rk->world, dst);
@@ -454,12 +454,13 @@ static void accept(rank_t *rk, sc_envelope_t *env)
     sc_matcher_accept(&rk->match, &protocol_ops, env);
 }
 
-/* With a latency factor: whether what SimGrid delivered at `arrived`
- * from src to dst, carrying `data` bytes, is held back (and then held). */
+/* Whether what SimGrid delivered at `arrived` from src to dst, carrying
+ * `data` bytes, is held back (and then held). */
 static int hold(rank_t *rk, int src, int dst, size_t data, double arrived, sc_envelope_t *env,
                 sc_request_t *send)
 {
-    double ready = arrived + sc_protocol_extra_latency(rk->world->model, src, dst, data);
+    double ready = env ? sc_protocol_ready(rk->world->model, env, arrived)
+                       : arrived + sc_protocol_extra_latency(rk->world->model, src, dst, data);
     if (ready <= simgrid_get_clock())
         return 0;
     if (!sc_held_push(&rk->held, ready, env, (sc_req_ref_t)send, rk->comm.rank)) {
@@ -477,8 +478,7 @@ static void take_from_pool(rank_t *rk, int slot, double arrived)
     if (env->sent)
         ((sent_t *)env->sent)->arrived = 1;
     repost(rk, slot);
-    if (!rk->world->holds ||
-        !hold(rk, env->src, env->dst, sc_envelope_data_bytes(env), arrived, env, NULL))
+    if (!hold(rk, env->src, env->dst, sc_envelope_data_bytes(env), arrived, env, NULL))
         accept(rk, env);
 }
 
@@ -520,7 +520,7 @@ static void put_done(rank_t *rk, int i, double arrived)
 {
     sc_request_t *s = rk->puts[i].req;
     rk->puts[i] = rk->puts[--rk->nputs];
-    if (!rk->world->holds || !hold(rk, rk->comm.rank, s->peer, s->bytes, arrived, NULL, s))
+    if (!hold(rk, rk->comm.rank, s->peer, s->bytes, arrived, NULL, s))
         complete(rk, s);
 }
 
@@ -536,21 +536,6 @@ static void release_held(rank_t *rk)
             complete(rk, request(h->send));
         free(h);
     }
-}
-
-/* drain with a latency factor: what SimGrid delivered is held from when
- * it did (a rank busy meanwhile tests it only now), then what is ready
- * goes on. */
-static void drain_holding(rank_t *rk)
-{
-    double arrived;
-    for (int k = 0; k < rk->npool; k++)
-        while (rk->pool_seq[k] < rk->envelopes_in && sc_comm_test_finish(rk->pool[k], &arrived))
-            take_from_pool(rk, k, arrived);
-    for (int i = 0; i < rk->nputs; i++)
-        if (sc_comm_test_finish(rk->puts[i].comm, &arrived))
-            put_done(rk, i--, arrived);
-    release_held(rk);
 }
 
 /* Handles every message that has already arrived and every send that has
@@ -569,16 +554,16 @@ static void drain(rank_t *rk)
 {
     if (!pool_at_least(rk, rk->envelopes_in - rk->envelopes_taken))
         return;
-    if (rk->world->holds) {
-        drain_holding(rk);
-        return;
-    }
+    /* What SimGrid delivered is held from when it did (a rank busy
+     * meanwhile tests it only now), then what is ready goes on. */
+    double arrived;
     for (int k = 0; k < rk->npool; k++)
-        while (rk->pool_seq[k] < rk->envelopes_in && sg_comm_test(rk->pool[k]))
-            take_from_pool(rk, k, 0);
+        while (rk->pool_seq[k] < rk->envelopes_in && sc_comm_test_finish(rk->pool[k], &arrived))
+            take_from_pool(rk, k, arrived);
     for (int i = 0; i < rk->nputs; i++)
-        if (sg_comm_test(rk->puts[i].comm))
-            put_done(rk, i--, 0);
+        if (sc_comm_test_finish(rk->puts[i].comm, &arrived))
+            put_done(rk, i--, arrived);
+    release_held(rk);
 }
 
 /* Blocks until one message arrives or one send completes, and handles it,
@@ -599,7 +584,7 @@ static void wait_one(rank_t *rk)
     rk->waiting = 0;
     if (idx < 0 && rk->held.head)
         return; /* timed out: the first held is ready */
-    double now = rk->world->holds ? simgrid_get_clock() : 0; /* unused without */
+    double now = simgrid_get_clock();
     if (idx < 0)
         fail(rk, "rank %d: a SimGrid communication failed", rk->comm.rank);
     else if (idx < rk->npool)

@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "protocol.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,11 +50,15 @@ double sc_protocol_departure(const sc_model_t *model, const sc_send_plan_t *plan
 
 double sc_protocol_wire_bytes(const sc_model_t *model, int src, int dst, size_t data)
 {
+    if (data == 0) /* a header alone shares no link: sc_protocol_extra_latency */
+        return 0;
     return sc_wire_bytes(model->plat, sc_model_level(model, src, dst), data);
 }
 
 double sc_protocol_rate_bound(const sc_model_t *model, int src, int dst, size_t data)
 {
+    if (data == 0) /* no bytes for SimGrid to move */
+        return -1;
     const sc_level_t *lv = sc_model_level(model, src, dst);
     double bound = sc_level_flow_bound(lv, data);
     if (!(bound > 0))
@@ -67,20 +72,21 @@ double sc_protocol_rate_bound(const sc_model_t *model, int src, int dst, size_t 
 double sc_protocol_extra_latency(const sc_model_t *model, int src, int dst, size_t data)
 {
     const sc_level_t *lv = sc_model_level(model, src, dst);
-    return (sc_level_latency_factor(lv, data) - 1) * lv->latency_s;
+    double extra = (sc_level_latency_factor(lv, data) - 1) * lv->latency_s;
+    if (data == 0) { /* the header's time on the wire, which SimGrid did not spend */
+        size_t header = model->plat->header_bytes;
+        extra += fmax(sc_level_link_time(lv, header, 0), sc_level_flow_time(lv, header, 0));
+    }
+    return extra;
 }
 
-int sc_protocol_has_extra_latency(const sc_platform_t *plat)
+double sc_protocol_ready(const sc_model_t *model, const sc_envelope_t *env, double arrived)
 {
-    int any = plat->level[SC_LEVEL_INTRA].latency_factor.n > 0 ||
-              plat->level[SC_LEVEL_INTER].latency_factor.n > 0;
-    /* between_domains and between_groups are copies of these levels with
-     * other routes (sim/engine/engine.c), factors included. */
-    for (int d = 0; d < SC_NDOMAIN_KINDS; d++)
-        any |= plat->between_domains[d].latency_factor.n > 0;
-    for (int k = 0; k < plat->ngroupings; k++)
-        any |= plat->between_groups[k].latency_factor.n > 0;
-    return any;
+    size_t data = sc_envelope_data_bytes(env);
+    double extra = sc_protocol_extra_latency(model, env->src, env->dst, data);
+    if (data > 0)
+        return arrived + extra;
+    return env->left + sc_model_level(model, env->src, env->dst)->latency_s + extra;
 }
 
 sc_wait_cost_t sc_protocol_wait_begin(double path_bytes)

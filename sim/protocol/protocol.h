@@ -21,10 +21,17 @@
  *   DATA   the larger message itself, sent on CTS.
  *
  * An eager send returns without waiting for the receiver, as in MPI; the
- * engines make every rank's inbox start a message flowing at once. The
- * header also keeps simultaneous arrivals together: SimGrid completes an
- * empty transfer one step after others ending at the same instant, so a
- * rank woken by one could miss another arriving at that very time.
+ * engines make every rank's inbox start a message flowing at once.
+ *
+ * A header alone (RTS, CTS, an eager message of no data) takes its route's
+ * latency plus the header's time at its level, as the cost model has it,
+ * and shares no link: SimGrid moves no bytes for it (the actor-free
+ * driver no flow at all), and the engines add the header's time to what
+ * they hold it for (sc_protocol_ready). Such control messages are a few
+ * dozen bytes against the data beside them; as SimGrid flows they cost the
+ * driver 60% of its time at 65,536 ranks (bench/README.md), and under
+ * contention max-min sharing would make a 40-byte header wait behind the
+ * data on its links as if it were a flow of its own.
  *
  * Matching follows MPI: by source and tag, in order. The envelopes receives
  * are matched against (EAGER, RTS) are numbered per pair of ranks and taken
@@ -47,10 +54,11 @@
  * links give every envelope L, and the engines add the rest, (l(d) - 1) L
  * (sc_protocol_extra_latency), at the receiver: an envelope SimGrid
  * delivers at t is held until t + (l(d) - 1) L before the protocol sees it
- * (sc_held_t). So is the completion of a rendezvous send, whose data
- * SimGrid delivers to both ends at once: the two ends complete together,
- * as the cost model has it and as in SMPI, where the latency factor
- * stretches the one transfer both ends wait for. The gap books the
+ * (sc_held_t), and so is a header alone (above). So is the completion of
+ * a rendezvous send, whose data SimGrid delivers to both ends at once: the
+ * two ends complete together, as the cost model has it and as in SMPI,
+ * where the latency factor stretches the one transfer both ends wait for.
+ * The gap books the
  * receiver's NIC at the envelope's arrival with its whole latency
  * (sc_protocol_departure uses sc_wire_time). Only the time a message
  * arrives moves: while held, it occupies no link, so under contention the
@@ -116,12 +124,9 @@ double sc_protocol_rate_bound(const sc_model_t *model, int src, int dst, size_t 
 
 /* The latency beyond its route's that an envelope carrying `data` bytes
  * from src to dst takes: (l(data) - 1) L of its level, 0 without a latency
- * factor. */
+ * factor; for a header alone (data 0), which shares no link, its time at
+ * the level (sc_level_link_time, or the flow bound's if slower) too. */
 double sc_protocol_extra_latency(const sc_model_t *model, int src, int dst, size_t data);
-
-/* 1 if a level of the platform has a latency factor: without one, nothing
- * is ever held and the engines skip all of it. */
-int sc_protocol_has_extra_latency(const sc_platform_t *plat);
 
 /* ---- Waiting ---- */
 
@@ -160,6 +165,7 @@ typedef struct sc_envelope {
     long record;           /* the transport's record of the message, or -1 */
     void *data;            /* EAGER, DATA: copy of the payload, or NULL */
     void *sent;            /* the sender's handle while it is in flight */
+    double left;           /* simulated time the engine put it in flight */
     struct sc_envelope *next; /* in a queue */
 } sc_envelope_t;
 
@@ -170,9 +176,20 @@ sc_envelope_t *sc_envelope_new(sc_env_kind_t kind, int src, int dst, int tag, si
  * and DATA, none for RTS and CTS. */
 size_t sc_envelope_data_bytes(const sc_envelope_t *env);
 
-/* What SimGrid has delivered but the latency factor still holds back
- * until `ready`: an envelope for a rank, or the completion of a rendezvous
- * send whose data has arrived (`send`, the engine's request, of `rank`). */
+/* When envelope `env`, which SimGrid delivered at `arrived`, reaches the
+ * protocol: with data, arrived plus its extra latency; a header alone
+ * (RTS, CTS, an empty eager message) shares no link, so SimGrid moves no
+ * bytes for it, and its arrival is the model's: env->left plus its route's
+ * latency and extra latency (the header's time at its level). SimGrid may
+ * hand over an empty message before its route's latency has passed (a
+ * receive posted after a send on a mailbox with a permanent receiver
+ * matches it as done), so `arrived` is not used for it. */
+double sc_protocol_ready(const sc_model_t *model, const sc_envelope_t *env, double arrived);
+
+/* What SimGrid has delivered but the protocol still holds back until
+ * `ready` (sc_protocol_ready, sc_protocol_extra_latency): an envelope for
+ * a rank, or the completion of a rendezvous send whose data has arrived
+ * (`send`, the engine's request, of `rank`). */
 typedef struct sc_held {
     double ready;
     sc_envelope_t *env; /* NULL for a send */

@@ -10,9 +10,11 @@
  *   - an envelope is a communication from the sender's host to the
  *     receiver's, started at once (Comm::sendto_init), which carries the
  *     envelope as its data and hands it to its rank when it completes
- *     (Comm::on_completion_cb, one callback for every communication);
+ *     (Comm::on_completion_cb, one callback for every communication),
+ *     but a header alone is no communication: it is due at the protocol's
+ *     time for it (sc_protocol_ready) and waits with what is held;
  *   - a rank busy until a time (overheads, the NIC's gap, combining) goes
- *     on at that time, and with a latency factor what SimGrid delivers is
+ *     on at that time, and what SimGrid delivers with a latency factor is
  *     held back for the latency beyond the route's (protocol.h): both wait
  *     in the driver's two queues, and one SimGrid timer
  *     (kernel::timer::Timer) fires at the first of them;
@@ -20,7 +22,7 @@
  *     completing at that instant has been handed on, as the replay's and
  *     the actors' ranks take in all of them first (replay.c, wait_next).
  * The order of what happens at one instant is the replay's node actor's:
- * what the latency factor held, then the ranks whose wait is over or who
+ * what is held and due, then the ranks whose wait is over or who
  * are no longer busy, by rank; SimGrid's own timers would run timers of
  * one date in any order, and a rank could then go on before an envelope
  * ready at that very instant reached it. So the messages, routes and
@@ -75,9 +77,9 @@ namespace
 namespace s4u = simgrid::s4u;
 using simgrid::kernel::timer::Timer;
 
-/* Something due at a date: what the latency factor holds back (an
- * envelope), or the end of a rank's busy time. Those of one date keep the
- * order they came in (seq). */
+/* Something due at a date: a held envelope (a header alone, or one the
+ * latency factor holds back), or the end of a rank's busy time. Those of
+ * one date keep the order they came in (seq). */
 struct Due {
     double date;
     unsigned long seq;
@@ -161,10 +163,20 @@ void send(sc_envelope_t *env, size_t data)
     comm->add_ref(); /* ours until it completes: freed before, SimGrid aborts */
 }
 
+void due(DueQueue &q, double date, sc_envelope_t *env, int rank);
+
+/* A header alone (RTS, CTS, an empty eager message) shares no link
+ * (sim/protocol/protocol.h): no flow, only its time, the route's latency
+ * and what the protocol adds, after which it is handed on as SimGrid's
+ * would be from the queue of what is held. */
 void post(sc_player_t *pl, sc_envelope_t *env, size_t data)
 {
-    (void)pl;
-    send(env, data);
+    if (data > 0) {
+        send(env, data);
+        return;
+    }
+    env->left = now();
+    due(D->held, sc_protocol_ready(pl->model, env, now()), env, -1);
 }
 
 void put_data(sc_player_t *pl, sc_envelope_t *env)
@@ -190,6 +202,23 @@ void hand_on(sc_envelope_t *env)
 }
 
 void fire();
+
+/* The latest date due at time t: SimGrid's clock may land an ulp short of
+ * a date (sc_held_due, sc_play_can_resume). */
+double due_by(double t)
+{
+    return t + 1e-12 * (t > 1 ? t : 1);
+}
+
+/* Hands on the held envelopes due by `by`, in their order. */
+void hand_on_held(double by)
+{
+    while (!D->held.empty() && D->held.top().date <= by) {
+        sc_envelope_t *env = D->held.top().env;
+        D->held.pop();
+        hand_on(env);
+    }
+}
 
 /* Sets the alarm at the first date due, if it is not set by then. */
 void wake_at(double date)
@@ -222,9 +251,13 @@ void flush()
         D->flush_after_arrivals = true;
         return;
     }
+    /* As the replay's node actor: what is held and due within a rounding
+     * of now first (a rank's wait may end at t, an envelope be due at t
+     * plus an ulp), then the ranks. */
+    double t = now();
+    hand_on_held(due_by(t));
     D->resuming.swap(D->ready);
     std::sort(D->resuming.begin(), D->resuming.end());
-    double t = now();
     for (int r : D->resuming)
         if (!D->pl.failed && sc_play_can_resume(&D->pl, r, t))
             sc_play_advance(&D->pl, r, t);
@@ -249,9 +282,8 @@ void on_arrival(s4u::Comm const &comm)
         flush_soon();
     }
     auto *env = comm.get_data<sc_envelope_t>();
-    double extra = D->pl.holds ? sc_protocol_extra_latency(D->pl.model, env->src, env->dst,
-                                                           sc_envelope_data_bytes(env))
-                               : 0;
+    double extra =
+        sc_protocol_extra_latency(D->pl.model, env->src, env->dst, sc_envelope_data_bytes(env));
     if (extra > 0)
         due(D->held, now() + extra, env, -1);
     else
@@ -263,12 +295,8 @@ void on_arrival(s4u::Comm const &comm)
 void fire()
 {
     D->alarm = nullptr; /* SimGrid deletes it */
-    double t = now(), by = t + 1e-12 * (t > 1 ? t : 1);
-    while (!D->held.empty() && D->held.top().date <= by) {
-        sc_envelope_t *env = D->held.top().env;
-        D->held.pop();
-        hand_on(env);
-    }
+    double by = due_by(now());
+    hand_on_held(by);
     while (!D->busy.empty() && D->busy.top().date <= by) {
         D->ready.push_back(D->busy.top().rank);
         D->busy.pop();

@@ -57,7 +57,6 @@ struct sc_player {
     double *req_path;    /* per op: the path its sender had */
     sc_traffic_t *total; /* counted as ranks send */
     double *finish;      /* per rank */
-    int holds;           /* a level has a latency factor */
     int failed;
     char error_msg[256];
 };
@@ -91,6 +90,11 @@ void sc_play_fail(sc_player_t *pl, const char *fmt, ...) __attribute__((format(p
  * it received), else SC_OK with the longest path in total->path_bytes and
  * the most bytes one rank sent in *max_rank_bytes. */
 sc_err_t sc_play_result(sc_player_t *pl, double *max_rank_bytes);
+
+/* The error of a run, `what` ("bruck", "the replay"), whose ranks did not
+ * all finish (`unfinished` of `np`): a deadlock, or SimGrid's lost event
+ * (sc_engine_lost_event), which says so. */
+sc_err_t sc_play_unfinished(const char *what, int unfinished, int np);
 
 /* Frees what the ranks hold. */
 void sc_play_destroy(sc_player_t *pl);

@@ -40,11 +40,12 @@
  *   - a rank whose wait is over takes in every other arrival of that
  *     instant before it goes on, as the transport's rank woken by one
  *     arrival drains all those of that instant (see wait_next);
- *   - with a latency factor, the node holds what SimGrid delivers (an
- *     envelope, a rendezvous send's completion) for its extra latency in
- *     its `held` queue, as the transport's rank does, and its wait ends
- *     at the first of them to be ready too. The actor is always waiting
- *     when something arrives, so that is SimGrid's delivery time.
+ *   - the node holds what SimGrid delivers (an envelope, a rendezvous
+ *     send's completion) until the protocol's time for it
+ *     (sc_protocol_ready) in its `held` queue, as the transport's rank
+ *     does, and its wait ends at the first of them to be ready too. The
+ *     actor is always waiting when something arrives, so that is
+ *     SimGrid's delivery time.
  * Requests are named by their op's index in the schedule. */
 
 /* An envelope the sender does not wait for (EAGER, RTS, CTS): the sender
@@ -82,7 +83,7 @@ typedef struct {
     int cap_waitset, cap_slot_of;
     sent_t unreleased; /* list head */
     sent_t *arrived;   /* stack of envelopes receivers took */
-    sc_held_queue_t held; /* what the latency factor holds back */
+    sc_held_queue_t held; /* what the protocol holds back (hold) */
 } node_t;
 
 static struct {
@@ -152,6 +153,7 @@ static void post_unwaited(sc_player_t *pl, sc_envelope_t *env, size_t data)
                      .next = nd->unreleased.next};
     nd->unreleased.next->prev = sent;
     nd->unreleased.next = sent;
+    env->left = simgrid_get_clock();
     sent->comm = put(env, data);
 }
 
@@ -264,7 +266,8 @@ static int hold(node_t *nd, int src, int dst, size_t data, sc_envelope_t *env, l
                 int rank)
 {
     double now = simgrid_get_clock();
-    double ready = now + sc_protocol_extra_latency(R.pl.model, src, dst, data);
+    double ready = env ? sc_protocol_ready(R.pl.model, env, now)
+                       : now + sc_protocol_extra_latency(R.pl.model, src, dst, data);
     if (ready <= now)
         return 0;
     if (!sc_held_push(&nd->held, ready, env, (sc_req_ref_t)send_op, rank)) {
@@ -283,7 +286,7 @@ static void take_from_pool(node_t *nd, int slot)
         sent_arrived((sent_t *)env->sent);
     env->sent = NULL;
     repost(nd, slot);
-    if (!R.pl.holds || !hold(nd, env->src, env->dst, sc_envelope_data_bytes(env), env, 0, env->dst))
+    if (!hold(nd, env->src, env->dst, sc_envelope_data_bytes(env), env, 0, env->dst))
         sc_play_deliver(&R.pl, env);
 }
 
@@ -294,7 +297,7 @@ static void put_done(node_t *nd, int i)
     put_t p = nd->puts[i];
     nd->puts[i] = nd->puts[--nd->nputs];
     const sc_sched_op_t *op = &R.pl.sched->ops[p.send_op];
-    if (!R.pl.holds || !hold(nd, p.rank, op->peer, (size_t)op->u.bytes, NULL, p.send_op, p.rank))
+    if (!hold(nd, p.rank, op->peer, (size_t)op->u.bytes, NULL, p.send_op, p.rank))
         sc_play_complete(&R.pl, p.rank, p.send_op);
 }
 

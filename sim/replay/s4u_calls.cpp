@@ -18,7 +18,9 @@
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "s4u_calls.h"
 
+#include <simgrid/kernel/resource/Model.hpp>
 #include <simgrid/s4u/Comm.hpp>
+#include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
 #if SC_SIMGRID_AT_LEAST(4, 1)
 #include <simgrid/Exception.hpp>
@@ -91,4 +93,31 @@ int sc_comm_test_finish(sg_comm_t comm, double *finish)
     *finish = comm->get_finish_time();
     comm->unref();
     return 1;
+}
+
+/* A model's heap holds its actions by the date they end (lazy updates);
+ * one dated before the clock was passed, never handled. */
+static double passed_date(void)
+{
+    double now = simgrid::s4u::Engine::get_clock();
+    for (auto *model : simgrid::s4u::Engine::get_instance()->get_all_models()) {
+        auto &heap = model->get_action_heap();
+        if (!heap.empty() && heap.top_date() < now)
+            return heap.top_date();
+    }
+    return -1;
+}
+
+/* Seen when SimGrid found the actors deadlocked, before it killed them
+ * (which cancels their activities and empties the heaps). */
+static double lost_date = -1;
+
+void sc_engine_watch_lost_events(void)
+{
+    simgrid::s4u::Engine::on_deadlock_cb([] { lost_date = passed_date(); });
+}
+
+double sc_engine_lost_event(void)
+{
+    return lost_date >= 0 ? lost_date : passed_date();
 }

@@ -41,6 +41,20 @@ ssize_t sc_comm_wait_any(sg_comm_t *comms, size_t count);
  * when the caller was busy meanwhile; else 0. */
 int sc_comm_test_finish(sg_comm_t comm, double *finish);
 
+/* After a run whose ranks did not all finish: the date of a transfer or
+ * timer whose end SimGrid's clock passed without handling it, or -1.
+ * SimGrid's lazy updates take an action when its date is within
+ * precision/timing of the clock; the clock can land one rounding past the
+ * date, which past 8192 s exceeds simcoll's 1e-12 s, and the action is
+ * then never taken, so the run ends early. The bundled SimGrid is patched
+ * (third_party/simgrid/patches); Debian's 3.32 is not. */
+double sc_engine_lost_event(void);
+
+/* Once SimGrid is initialised: keeps what sc_engine_lost_event needs when
+ * SimGrid ends a run whose actors it finds deadlocked (it then kills them,
+ * and their activities go). */
+void sc_engine_watch_lost_events(void);
+
 #ifdef __cplusplus
 }
 #endif
