@@ -2,8 +2,9 @@
  * a wait for any of several communications with a timeout, and a test
  * that says when the communication completed; and the wait for any of
  * several communications that SimGrid 4.1 removed (its activity sets
- * replace it). Both engines use them, on either SimGrid (SIMCOLL_SIMGRID,
- * cmake/simgrid.cmake).
+ * replace it); and what tells a run SimGrid ended early from a deadlock
+ * (sc_engine_lost_event). Both engines use them, on either SimGrid
+ * (SIMCOLL_SIMGRID, cmake/simgrid.cmake).
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #ifndef SC_S4U_CALLS_H
 #define SC_S4U_CALLS_H
