@@ -52,24 +52,27 @@ sizes=$(cut -d, -f1 "$scratch/bcast.meas" | paste -sd,)
 "$simcoll" --platform "$top/platforms/gige.xml" --coll bcast --mpi mpich2-1.2.1 \
     --np 64 --size "$sizes" --no-payload --format csv > "$scratch/bcast.csv"
 
-# validation.csv: operation, parameter (np or bytes), algorithm, measured and
-# predicted seconds, relative error.
-{
-    echo "operation,parameter,algo,measured_s,predicted_s,error"
-    awk -F, 'NR == FNR { m[$1] = $2; next } FNR > 1 && ($4 in m) {
-        printf "barrier,%d,%s,%.9g,%.9g,%.4f\n", $4, $2, m[$4], $8, ($8 - m[$4]) / m[$4] }' \
-        "$scratch/barrier.meas" "$scratch/barrier.csv"
-    awk -F, 'NR == FNR { m[$1] = $2; next } FNR > 1 && ($6 in m) {
-        printf "bcast,%d,%s,%.9g,%.9g,%.4f\n", $6, $2, m[$6], $8, ($8 - m[$6]) / m[$6] }' \
-        "$scratch/bcast.meas" "$scratch/bcast.csv"
-} > "$results/validation.csv"
-
-# summary.txt: per operation, points, median and largest |error|.
-awk -F, -f "$here/summary.awk" "$results/validation.csv" | sort > "$results/summary.txt"
+# compare SUFFIX: validation$SUFFIX.csv, the measured points beside simcoll's
+# barrier$SUFFIX.csv and bcast$SUFFIX.csv (np 4th, size_bytes 6th,
+# sim_time_s 8th; b6f416d's columns too): operation, parameter (np or
+# bytes), algorithm, measured and predicted seconds, relative error; and
+# summary$SUFFIX.txt: per operation, points, median and largest |error|.
+compare() {
+    {
+        echo "operation,parameter,algo,measured_s,predicted_s,error"
+        awk -F, 'NR == FNR { m[$1] = $2; next } FNR > 1 && ($4 in m) {
+            printf "barrier,%d,%s,%.9g,%.9g,%.4f\n", $4, $2, m[$4], $8, ($8 - m[$4]) / m[$4] }' \
+            "$scratch/barrier.meas" "$scratch/barrier$1.csv"
+        awk -F, 'NR == FNR { m[$1] = $2; next } FNR > 1 && ($6 in m) {
+            printf "bcast,%d,%s,%.9g,%.9g,%.4f\n", $6, $2, m[$6], $8, ($8 - m[$6]) / m[$6] }' \
+            "$scratch/bcast.meas" "$scratch/bcast$1.csv"
+    } > "$results/validation$1.csv"
+    awk -F, -f "$here/summary.awk" "$results/validation$1.csv" | sort > "$results/summary$1.txt"
+}
+compare ""
 cat "$results/summary.txt"
 
-# Before: the same points with simcoll at b6f416d (the columns it printed
-# then: np 4th, size_bytes 6th, sim_time_s 8th, as now).
+# Before: the same points with simcoll at b6f416d.
 if [ -n "$before" ]; then
     bsim=$before/build/simcoll
     bplat=$before/platforms/gige.xml
@@ -83,16 +86,7 @@ if [ -n "$before" ]; then
         "$bsim" --platform "$bplat" --algo bcast-scatter-allgather --np 64 --size "$large" \
             --no-payload --format csv | tail -n +2
     } > "$scratch/bcast-before.csv"
-    {
-        echo "operation,parameter,algo,measured_s,predicted_s,error"
-        awk -F, 'NR == FNR { m[$1] = $2; next } FNR > 1 && ($4 in m) {
-            printf "barrier,%d,%s,%.9g,%.9g,%.4f\n", $4, $2, m[$4], $8, ($8 - m[$4]) / m[$4] }' \
-            "$scratch/barrier.meas" "$scratch/barrier-before.csv"
-        awk -F, 'NR == FNR { m[$1] = $2; next } FNR > 1 && ($6 in m) {
-            printf "bcast,%d,%s,%.9g,%.9g,%.4f\n", $6, $2, m[$6], $8, ($8 - m[$6]) / m[$6] }' \
-            "$scratch/bcast.meas" "$scratch/bcast-before.csv"
-    } > "$results/validation-before.csv"
-    awk -F, -f "$here/summary.awk" "$results/validation-before.csv" | sort > "$results/summary-before.txt"
+    compare -before
     echo "before (simcoll at b6f416d):"
     cat "$results/summary-before.txt"
 fi
