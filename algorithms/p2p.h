@@ -20,6 +20,15 @@ typedef struct sc_comm sc_comm_t;
 #define SC_ANY_TAG (-1)
 #define SC_ANY_SIZE ((size_t)-1)
 
+/* end public */
+/* A replayed trace's communicators keep their tags in bands of their own:
+ * tag t is band t / SC_TAG_BAND's, and a receive of any tag of band b
+ * (SC_ANY_TAG_OF_BAND(b)) takes only that band's messages, as MPI's
+ * MPI_ANY_TAG takes only its communicator's (sim/engine/trace_run.c). */
+#define SC_TAG_BAND 65536
+#define SC_ANY_TAG_OF_BAND(band) (-2 - (band))
+
+/* public: in simcoll.h, the plug-ins' API (algorithms/plugin/) */
 /* Shared garbage memory handed out by sc_buf_alloc() in size-only runs. */
 typedef struct sc_scratch sc_scratch_t;
 

@@ -11,16 +11,17 @@ src=$1
 build=$2
 
 # Each layer and the layers it may use, lowest first. sim/protocol,
-# sim/io and sim/program are siblings: none uses another.
+# sim/io, sim/program and sim/trace are siblings: none uses another.
 ALLOWED='common: common
 models: models common
 algorithms: algorithms models common
 protocol: protocol algorithms models common
 io: io models common
 program: program algorithms models common
+trace: trace common
 replay: replay protocol algorithms models common
-engine: engine replay program io protocol algorithms models common
-cli: cli engine replay program io protocol algorithms models common'
+engine: engine replay program io trace protocol algorithms models common
+cli: cli engine replay program io trace protocol algorithms models common'
 # For awk: may[LAYER] is " LAYER and those it may use ", from $ALLOWED.
 READ_ALLOWED='
     function read_allowed(    n, rows, i, w) {
@@ -30,7 +31,7 @@ READ_ALLOWED='
             may[substr(w[1], 1, length(w[1]) - 1)] = rows[i] " "
         }
     }'
-LAYERS="common models algorithms protocol io program replay engine cli"
+LAYERS="common models algorithms protocol io program trace replay engine cli"
 
 cd "$src"
 files=$(find common models algorithms sim -name '*.[ch]' -o -name '*.cpp' -o -name '*.hpp')
@@ -44,8 +45,8 @@ upward=$(grep -H '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' $files |
         }
         function layer(path) {
             if (path ~ /^sim\//) { split(path, p, "/"); return p[2] == "protocol" || p[2] == "io" ||
-                                    p[2] == "program" || p[2] == "replay" || p[2] == "engine" ||
-                                    p[2] == "cli" ? p[2] : "" }
+                                    p[2] == "program" || p[2] == "trace" || p[2] == "replay" ||
+                                    p[2] == "engine" || p[2] == "cli" ? p[2] : "" }
             if (path ~ /^(common|models|algorithms)\//) { split(path, p, "/"); return p[1] }
             return ""
         }

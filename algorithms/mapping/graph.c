@@ -588,6 +588,18 @@ sc_err_t sc_graph_sum_add(sc_graph_sum_t *sum, const sc_graph_t *graph, double f
     return err;
 }
 
+sc_err_t sc_graph_sum_add_mapped(sc_graph_sum_t *sum, const sc_graph_t *graph, double factor,
+                                 const int *vertex)
+{
+    igraph_integer_t m = igraph_ecount(&graph->graph);
+    sc_err_t err = SC_OK;
+    for (igraph_integer_t e = 0; e < m && !err; e++)
+        err = sc_graph_sum_edge(sum, vertex[IGRAPH_FROM(&graph->graph, e)],
+                                vertex[IGRAPH_TO(&graph->graph, e)],
+                                factor * VECTOR(graph->weight)[e]);
+    return err;
+}
+
 sc_err_t sc_graph_sum_finish(sc_graph_sum_t *sum, sc_graph_t *out)
 {
     memset(out, 0, sizeof *out);

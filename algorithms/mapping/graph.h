@@ -68,6 +68,11 @@ sc_err_t sc_graph_sum_init(sc_graph_sum_t *sum, int size);
 sc_err_t sc_graph_sum_edge(sc_graph_sum_t *sum, int a, int b, double weight);
 /* Adds every edge of `graph` (of the sum's size), its weight times factor. */
 sc_err_t sc_graph_sum_add(sc_graph_sum_t *sum, const sc_graph_t *graph, double factor);
+/* Adds every edge {a, b} of `graph` (of any size) as edge {vertex[a],
+ * vertex[b]} of the sum, its weight times factor: a subcommunicator's
+ * graph on the world's ranks. */
+sc_err_t sc_graph_sum_add_mapped(sc_graph_sum_t *sum, const sc_graph_t *graph, double factor,
+                                 const int *vertex);
 /* The sum as a graph; free it with sc_graph_destroy. */
 sc_err_t sc_graph_sum_finish(sc_graph_sum_t *sum, sc_graph_t *out);
 void sc_graph_sum_destroy(sc_graph_sum_t *sum);

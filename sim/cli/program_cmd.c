@@ -24,6 +24,7 @@
 #include "run_setup.h"
 #include "sensitivity.h"
 #include "trace.h"
+#include "trace_cmd.h"
 #include "sim/engine/engine.h"
 #include "sim/io/files.h"
 #include "sim/io/mapfile.h"
@@ -62,7 +63,7 @@ static const int run_accepts[] = {
     SC_OPT_PLATFORM, SC_OPT_NP, SC_OPT_MAPPING, SC_OPT_MPI_PROGRAM, SC_OPT_NO_PAYLOAD,
     SC_OPT_TRACE_OPS, SC_OPT_PACK, SC_OPT_FORMAT, SC_OPT_TURNING_FROM, SC_OPT_DATA,
     SC_OPT_TIMELINE, SC_OPT_TRACE, SC_OPT_PAJE, SC_OPT_LOAD, SC_OPT_SENSITIVITY,
-    SC_OPT_OBJECTIVE, SC_OPT_BUDGET, SC_OPT_HELP, 0};
+    SC_OPT_OBJECTIVE, SC_OPT_BUDGET, SC_OPT_ALGOS, SC_OPT_COMPUTE_SCALE, SC_OPT_HELP, 0};
 
 static const sc_run_syntax_t run_syntax = {
     .name = "run",
@@ -681,6 +682,8 @@ int sc_cli_run_program(int argc, char **argv)
     sc_err_t err = program_options(argc, argv, 0, &o, &done);
     if (err || done)
         return err ? sc_cli_fail(err) : 0;
+    if (sc_cli_is_trace(o.program))
+        return sc_cli_run_trace(&o, argc, argv);
     sc_platform_t plat = {0};
     sc_program_t prog = {0};
     sc_program_report_row_t *rows = NULL;

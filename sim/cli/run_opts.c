@@ -4,8 +4,10 @@
 
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "algorithms/kinds.h"
 #include "common/sc_units.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/run.h"
@@ -54,6 +56,8 @@ static const struct option all_options[] = {
     {"matrix",       required_argument, NULL, SC_OPT_MATRIX},
     {"objective",    required_argument, NULL, SC_OPT_OBJECTIVE},
     {"budget",       required_argument, NULL, SC_OPT_BUDGET},
+    {"algos",        required_argument, NULL, SC_OPT_ALGOS},
+    {"compute-scale", required_argument, NULL, SC_OPT_COMPUTE_SCALE},
     {"help",         no_argument,       NULL, SC_OPT_HELP},
 };
 enum { NOPTIONS = sizeof all_options / sizeof all_options[0] };
@@ -113,6 +117,42 @@ static sc_err_t set_budget(const char *value, sc_map_budget_t *budget)
     return SC_OK;
 }
 
+/* --algos KIND=ALGO,...: one algorithm for each kind named. */
+static sc_err_t set_algos(const char *value, sc_run_opts_t *o)
+{
+    o->algos_given = 1;
+    char text[1024];
+    if (snprintf(text, sizeof text, "%s", value) >= (int)sizeof text)
+        return sc_error(SC_ERR_INPUT, "--algos: '%.40s...' is too long", value);
+    char *save = NULL;
+    for (char *item = strtok_r(text, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(item, '=');
+        if (!eq || eq == item || !eq[1])
+            return sc_error(SC_ERR_INPUT, "--algos: '%s' is not KIND=ALGO (e.g. --algos "
+                            "allreduce=rd,bcast=binomial; simcoll list shows the algorithms)",
+                            item);
+        *eq = '\0';
+        const sc_kind_t *kind = sc_kind_find(item);
+        if (!kind)
+            return sc_error(SC_ERR_INPUT, "--algos: '%s' is not a collective simcoll has "
+                            "algorithms of (allgather, bcast, barrier, reduce, allreduce, "
+                            "scatter)", item);
+        const sc_algo_t *algo = sc_algo_find(eq + 1);
+        if (!algo)
+            return sc_error(SC_ERR_INPUT, "--algos %s: unknown algorithm '%s'; did you mean "
+                            "'%s'? (simcoll list --coll %s shows them)", item, eq + 1,
+                            sc_algo_nearest(eq + 1)->name, item);
+        if (algo->collective != kind->collective)
+            return sc_error(SC_ERR_INPUT, "--algos %s=%s: %s is a%s %s algorithm", item,
+                            eq + 1, eq + 1, sc_kind(algo->collective)->name[0] == 'a' ? "n" : "",
+                            sc_kind(algo->collective)->name);
+        if (o->forced[kind->collective])
+            return sc_error(SC_ERR_INPUT, "--algos names %s twice", item);
+        o->forced[kind->collective] = algo;
+    }
+    return SC_OK;
+}
+
 /* Options whose value is a name, a number or a choice, checked as read. */
 static sc_err_t set_checked(int id, const char *value, sc_run_opts_t *o)
 {
@@ -147,6 +187,17 @@ static sc_err_t set_checked(int id, const char *value, sc_run_opts_t *o)
     case SC_OPT_BUDGET:
         o->budget_given = 1;
         return set_budget(value, &o->budget);
+    case SC_OPT_ALGOS:
+        return set_algos(value, o);
+    case SC_OPT_COMPUTE_SCALE: {
+        char *end;
+        o->compute_scale_given = 1;
+        o->compute_scale = strtod(value, &end);
+        if (end == value || *end || !(o->compute_scale > 0) || o->compute_scale > 1e6)
+            return sc_error(SC_ERR_INPUT, "--compute-scale: '%s' is not a factor above 0 (2: "
+                            "a core twice as fast as the recorded one's; at most 1e6)", value);
+        return SC_OK;
+    }
     case SC_OPT_ROOT:
         o->root_given = 1;
         return sc_parse_int(value, "--root", 0, 1 << 30, &o->root);
@@ -267,7 +318,7 @@ sc_err_t sc_run_opts_parse(const sc_run_syntax_t *syntax, int argc, char **argv,
     select_options(syntax->options, longopts);
     *o = (sc_run_opts_t){.format = SC_FORMAT_TABLE, .payload = 1, .op = SC_OP_SUM,
                          .type = SC_TYPE_DOUBLE, .turning_from = SC_TURNING_FROM_PATENT,
-                         .budget = {SC_MAP_BUDGET_SIMULATIONS, 0}};
+                         .budget = {SC_MAP_BUDGET_SIMULATIONS, 0}, .compute_scale = 1};
     *done = 0;
     opterr = 0;
     optind = 0; /* GNU: restart parsing (sc_cli_main may run more than once) */

@@ -69,8 +69,14 @@ typedef struct {
     int nloads;
     sc_pack_t pack;
     double turning_from; /* where --pack and tune look for the turning point */
-    const char *program; /* run, map: the file */
+    const char *program; /* run, map: the file (a program or a trace) */
     const char *matrix;  /* map: a traffic matrix */
+    /* --algos KIND=ALGO,...: the algorithm of every call of a kind that
+     * names none (run: traces and programs) */
+    const sc_algo_t *forced[SC_NCOLLECTIVES];
+    int algos_given;
+    double compute_scale; /* --compute-scale of a trace's computing (1: as recorded) */
+    int compute_scale_given;
 } sc_run_opts_t;
 
 /* The options, by what getopt_long returns for them. The letters are
@@ -113,7 +119,9 @@ enum {
     SC_OPT_PLOT,
     SC_OPT_MATRIX,
     SC_OPT_OBJECTIVE,
-    SC_OPT_BUDGET
+    SC_OPT_BUDGET,
+    SC_OPT_ALGOS,
+    SC_OPT_COMPUTE_SCALE
 };
 
 /* How one command reads its arguments. */

@@ -361,6 +361,9 @@ static void on_matched(sc_matcher_t *m, sc_req_ref_t rreq, const sc_envelope_t *
     (void)m;
     request(rreq)->source = env->src;
     request(rreq)->path_bytes = env->path_bytes;
+    /* a receive of any size costs what came */
+    if (request(rreq)->bytes == SC_ANY_SIZE)
+        request(rreq)->bytes = env->bytes;
 }
 
 static void on_received(sc_matcher_t *m, sc_req_ref_t rreq, const sc_envelope_t *env)

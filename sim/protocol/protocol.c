@@ -202,7 +202,9 @@ void sc_matcher_destroy(sc_matcher_t *m)
  * asked for. */
 static int matches(int peer, int tag, int src, int msg_tag)
 {
-    return (peer == src || peer == SC_ANY_SOURCE) && (tag == msg_tag || tag == SC_ANY_TAG);
+    int any_of_band = tag < SC_ANY_TAG && msg_tag >= 0 && msg_tag / SC_TAG_BAND == -2 - tag;
+    return (peer == src || peer == SC_ANY_SOURCE) &&
+           (tag == msg_tag || tag == SC_ANY_TAG || any_of_band);
 }
 
 static sc_stream_t *stream(sc_matcher_t *m, const sc_protocol_ops_t *ops, int peer)

@@ -1,0 +1,975 @@
+/* A recorded application run on a platform: an actor per rank plays its
+ * events in a child process.
+ *
+ * Communicators: a rank's point-to-point messages go on the world's
+ * transport, each communicator's tags in a band of their own
+ * (SC_TAG_BAND: MPI keeps communicators apart by a context id, and a
+ * receive of any tag takes only its communicator's); its collectives run
+ * on a subcommunicator of the communicator's ranks, whose context keeps
+ * their messages apart from every other's, and which knows the nodes of
+ * its ranks, so that the SMP-aware algorithms and the profiles see the
+ * communicator's own hierarchy.
+ * SPDX-License-Identifier: GPL-2.0-or-later */
+#include "trace_run.h"
+
+#include <math.h>
+#include <simgrid/actor.h>
+#include <stdarg.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algorithms/irregular/irregular.h"
+#include "algorithms/kinds.h"
+#include "algorithms/subcomm.h"
+#include "child.h"
+#include "engine.h"
+#include "engine_hosts.h"
+#include "run.h"
+#include "sim/replay/play.h"
+
+/* A communicator's point-to-point tags are (SC_TAG_BAND_FIRST + comm) *
+ * SC_TAG_BAND + its n-th distinct tag: above every collective's tags. */
+#define SC_TAG_BAND_FIRST 0x4000
+#define MAX_TRACE_COMMS (0x7fff - SC_TAG_BAND_FIRST)
+/* Collectives on communicator c run in context (c + 1) * COMM_CONTEXTS:
+ * the contexts the SMP-aware algorithms open inside (algorithms/mpich,
+ * openmpi/han.c: up to 7) stay below the next communicator's. */
+#define COMM_CONTEXTS 16
+/* MPICH's threshold between its medium and long alltoall (bytes to each
+ * rank): linear below, pairwise from it. */
+#define ALLTOALL_LONG 32768
+
+const char *sc_tcost_name(sc_tcost_kind_t kind)
+{
+    static const char *const p2p[] = {"send", "recv", "isend", "irecv", "wait", "test"};
+    if ((int)kind < SC_TCOLL_COUNT)
+        return sc_tcoll_name((sc_tcoll_t)kind);
+    return kind < SC_TCOST_KINDS ? p2p[kind - SC_TCOST_SEND] : "?";
+}
+
+/* ---- What the parent works out ---- */
+
+typedef struct {
+    const sc_trace_run_spec_t *spec;
+    int np;
+    int *node_of, *domain_of; /* by rank */
+    int receives;
+} layout_t;
+
+static sc_err_t layout_init(const sc_trace_run_spec_t *spec, layout_t *lay)
+{
+    const sc_platform_t *plat = spec->plat;
+    int p = sc_trace_ranks(spec->trace);
+    *lay = (layout_t){.spec = spec, .np = p, .receives = 3};
+    if (p > plat->total_cores)
+        return sc_error(SC_ERR_INPUT,
+                        "trace '%s' has %d ranks, more than platform '%s' has cores (%d on %d "
+                        "nodes); give a larger platform (simcoll platform --nodes N ...)",
+                        sc_trace_path(spec->trace), p, plat->path, plat->total_cores,
+                        plat->nnodes);
+    int *slot_node = malloc(2 * (size_t)p * sizeof *slot_node);
+    int *pi_inv = spec->pi ? malloc((size_t)p * sizeof *pi_inv) : NULL;
+    lay->node_of = malloc((size_t)p * sizeof *lay->node_of);
+    lay->domain_of = malloc((size_t)p * sizeof *lay->domain_of);
+    sc_err_t err = SC_OK;
+    if (!slot_node || !lay->node_of || !lay->domain_of || (spec->pi && !pi_inv))
+        err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
+    int *slot_domain = slot_node ? slot_node + p : NULL;
+    if (!err && !(err = sc_place(plat, p, spec->placement, slot_node)))
+        err = sc_place_domains(plat, p, slot_node, slot_domain);
+    if (!err && spec->pi) {
+        for (int i = 0; i < p; i++)
+            pi_inv[spec->pi[i]] = i;
+    }
+    for (int r = 0; !err && r < p; r++) {
+        int slot = pi_inv ? pi_inv[r] : r;
+        lay->node_of[r] = slot_node[slot];
+        lay->domain_of[r] = slot_domain[slot];
+    }
+    free(slot_node);
+    free(pi_inv);
+    return err;
+}
+
+static void layout_destroy(layout_t *lay)
+{
+    free(lay->node_of);
+    free(lay->domain_of);
+    *lay = (layout_t){0};
+}
+
+static sc_collective_t kind_of(sc_tcoll_t coll, int *has)
+{
+    *has = 1;
+    switch (coll) {
+    case SC_TCOLL_BARRIER: return SC_BARRIER;
+    case SC_TCOLL_BCAST: return SC_BCAST;
+    case SC_TCOLL_REDUCE:
+    case SC_TCOLL_REDUCE_SCATTER: return SC_REDUCE;
+    case SC_TCOLL_ALLREDUCE: return SC_ALLREDUCE;
+    case SC_TCOLL_ALLGATHER:
+    case SC_TCOLL_ALLGATHERV: return SC_ALLGATHER;
+    case SC_TCOLL_SCATTER: return SC_SCATTER;
+    default: *has = 0; return SC_BARRIER;
+    }
+}
+
+/* What a scan of the trace tells the check: the sizes of the
+ * communicators each collective kind runs on. */
+typedef struct {
+    const sc_trace_t *trace;
+    const sc_trace_run_spec_t *spec;
+    sc_err_t err;
+} check_t;
+
+static void check_collective(void *ctx, int rank, const sc_tev_t *ev)
+{
+    check_t *c = ctx;
+    (void)rank;
+    int has;
+    sc_collective_t kind = kind_of(ev->coll, &has);
+    const sc_algo_t *forced = has ? c->spec->forced[kind] : NULL;
+    if (c->err || !forced)
+        return;
+    int n = sc_trace_comm(c->trace, ev->comm)->size;
+    if (sc_algo_check(forced, n))
+        c->err = sc_error(SC_ERR_INPUT, "--algos %s=%s cannot run the trace's %s on %d ranks "
+                          "(communicator %d): %s", sc_kind(kind)->name, forced->name,
+                          sc_tcoll_name(ev->coll), n, ev->comm, sc_error_message());
+}
+
+sc_err_t sc_trace_run_check(const sc_trace_run_spec_t *spec)
+{
+    for (int k = 0; k < SC_NCOLLECTIVES; k++) {
+        const sc_algo_t *a = spec->forced[k];
+        if (a && (a->needs & SC_DATA_DEPENDENT))
+            return sc_error(SC_ERR_INPUT, "--algos %s=%s: its messages depend on the data, "
+                            "which a trace does not hold; choose another", sc_kind(a->collective)->name,
+                            a->name);
+    }
+    if (sc_trace_ncomms(spec->trace) > MAX_TRACE_COMMS)
+        return sc_error(SC_ERR_INPUT, "trace '%s' makes %d communicators; simcoll replays at "
+                        "most %d", sc_trace_path(spec->trace), sc_trace_ncomms(spec->trace),
+                        MAX_TRACE_COMMS);
+    if (!(spec->compute_scale > 0) || isinf(spec->compute_scale))
+        return sc_error(SC_ERR_INPUT, "--compute-scale %g: a positive factor", spec->compute_scale);
+    layout_t lay;
+    sc_err_t err = layout_init(spec, &lay);
+    layout_destroy(&lay);
+    if (err)
+        return err;
+    int any = 0;
+    for (int k = 0; k < SC_NCOLLECTIVES; k++)
+        any |= spec->forced[k] != NULL;
+    if (!any)
+        return SC_OK;
+    /* the forced algorithms' preconditions against every call's communicator */
+    check_t c = {.trace = spec->trace, .spec = spec};
+    sc_trace_listener_t listener = {.ctx = &c, .collective = check_collective};
+    err = sc_trace_scan(spec->trace, NULL, &listener);
+    return err ? err : c.err;
+}
+
+/* ---- The simulation, in the child ---- */
+
+/* A request of a rank's trace, by its id. */
+typedef struct {
+    uint64_t id;
+    sc_request_t *req;
+    uint64_t bytes;
+} slot_t;
+
+/* A rank's collective communicator. */
+typedef struct {
+    int comm;
+    sc_subcomm_t sub;
+} rank_comm_t;
+
+typedef struct {
+    sc_trace_cursor_t *cursor;
+    slot_t *slots;              /* open addressing by id; req NULL: empty */
+    size_t cap_slots, used_slots;
+    rank_comm_t **comms;
+    int ncomms, cap_comms;
+} rank_t;
+
+typedef struct {
+    uint64_t key; /* comm << 32 | tag */
+    int dense;
+} tag_entry_t;
+
+typedef struct {
+    const sc_trace_run_spec_t *spec;
+    const layout_t *lay;
+    int np;
+    sc_model_t model;
+    sc_scratch_t *scratch;
+    sc_world_t *world;
+    rank_t *ranks;
+    double *start, *finish, *mpi, *compute;
+    int *finished;
+    sc_tcost_t costs[SC_TCOST_KINDS][SC_TCOST_BUCKETS];
+    sc_tcoll_use_t uses[SC_TRACE_MAX_USES];
+    int nuses;
+    int **comm_nodes;       /* by communicator: its ranks' nodes, made on first use */
+    tag_entry_t *tags;      /* (comm, tag) -> its dense number in the comm's band */
+    size_t cap_tags, used_tags;
+    int *tags_of_comm;
+    sc_err_t error;
+    char error_msg[512];
+} session_t;
+
+static session_t *session;
+
+static void fail(session_t *s, sc_err_t err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void fail(session_t *s, sc_err_t err, const char *fmt, ...)
+{
+    if (s->error)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->error_msg, sizeof s->error_msg, fmt, ap);
+    va_end(ap);
+    s->error = err;
+}
+
+static int bucket_of(uint64_t bytes)
+{
+    int b = 0;
+    while (bytes) {
+        b++;
+        bytes >>= 1;
+    }
+    return b;
+}
+
+static void charge(session_t *s, sc_tcost_kind_t kind, uint64_t bytes, double seconds, long calls)
+{
+    sc_tcost_t *c = &s->costs[kind][bucket_of(bytes)];
+    c->calls += calls;
+    c->seconds += seconds;
+}
+
+static void count_use(session_t *s, sc_tcoll_t coll, const char *name)
+{
+    for (int i = 0; i < s->nuses; i++)
+        if (s->uses[i].coll == coll && !strcmp(s->uses[i].name, name)) {
+            s->uses[i].calls++;
+            return;
+        }
+    if (s->nuses == SC_TRACE_MAX_USES)
+        return;
+    sc_tcoll_use_t *u = &s->uses[s->nuses++];
+    u->coll = coll;
+    snprintf(u->name, sizeof u->name, "%s", name);
+    u->calls = 1;
+}
+
+/* The tag a communicator's tag has on the world's transport. */
+static int world_tag(session_t *s, int comm, int tag)
+{
+    if (tag == SC_TRACE_ANY)
+        return SC_ANY_TAG_OF_BAND(SC_TAG_BAND_FIRST + comm);
+    uint64_t key = (uint64_t)(uint32_t)comm << 32 | (uint32_t)tag;
+    if (s->used_tags * 2 >= s->cap_tags) {
+        size_t cap = s->cap_tags ? 2 * s->cap_tags : 256;
+        tag_entry_t *t = malloc(cap * sizeof *t);
+        if (!t) {
+            fail(s, SC_ERR_RUN, "out of memory for tags");
+            return 0;
+        }
+        for (size_t i = 0; i < cap; i++)
+            t[i].dense = -1;
+        for (size_t i = 0; i < s->cap_tags; i++)
+            if (s->tags[i].dense >= 0) {
+                size_t k = (size_t)(s->tags[i].key * 0x9E3779B97F4A7C15ull >> 20) & (cap - 1);
+                while (t[k].dense >= 0)
+                    k = (k + 1) & (cap - 1);
+                t[k] = s->tags[i];
+            }
+        free(s->tags);
+        s->tags = t;
+        s->cap_tags = cap;
+    }
+    size_t k = (size_t)(key * 0x9E3779B97F4A7C15ull >> 20) & (s->cap_tags - 1);
+    while (s->tags[k].dense >= 0) {
+        if (s->tags[k].key == key)
+            return (SC_TAG_BAND_FIRST + comm) * SC_TAG_BAND + s->tags[k].dense;
+        k = (k + 1) & (s->cap_tags - 1);
+    }
+    int dense = s->tags_of_comm[comm]++;
+    if (dense >= SC_TAG_BAND) {
+        fail(s, SC_ERR_INPUT, "communicator %d uses more than %d distinct tags", comm,
+             SC_TAG_BAND);
+        return 0;
+    }
+    s->tags[k] = (tag_entry_t){key, dense};
+    s->used_tags++;
+    return (SC_TAG_BAND_FIRST + comm) * SC_TAG_BAND + dense;
+}
+
+/* ---- A rank's requests ---- */
+
+static size_t slot_hash(uint64_t id, size_t cap)
+{
+    return (size_t)(id * 0x9E3779B97F4A7C15ull >> 17) & (cap - 1);
+}
+
+static int slot_put(rank_t *rk, uint64_t id, sc_request_t *req, uint64_t bytes)
+{
+    if (rk->used_slots * 2 >= rk->cap_slots) {
+        size_t cap = rk->cap_slots ? 2 * rk->cap_slots : 16;
+        slot_t *t = calloc(cap, sizeof *t);
+        if (!t)
+            return 0;
+        for (size_t i = 0; i < rk->cap_slots; i++)
+            if (rk->slots[i].req) {
+                size_t k = slot_hash(rk->slots[i].id, cap);
+                while (t[k].req)
+                    k = (k + 1) & (cap - 1);
+                t[k] = rk->slots[i];
+            }
+        free(rk->slots);
+        rk->slots = t;
+        rk->cap_slots = cap;
+    }
+    size_t k = slot_hash(id, rk->cap_slots);
+    while (rk->slots[k].req)
+        k = (k + 1) & (rk->cap_slots - 1);
+    rk->slots[k] = (slot_t){id, req, bytes};
+    rk->used_slots++;
+    return 1;
+}
+
+/* Takes request `id` out of the table (NULL: none, completed already). */
+static sc_request_t *slot_take(rank_t *rk, uint64_t id, uint64_t *bytes)
+{
+    if (!rk->cap_slots)
+        return NULL;
+    size_t k = slot_hash(id, rk->cap_slots);
+    while (rk->slots[k].req) {
+        if (rk->slots[k].id == id) {
+            sc_request_t *req = rk->slots[k].req;
+            if (bytes)
+                *bytes = rk->slots[k].bytes;
+            /* backward-shift deletion keeps the probe chains whole */
+            size_t hole = k, j = k;
+            rk->slots[hole].req = NULL;
+            while (1) {
+                j = (j + 1) & (rk->cap_slots - 1);
+                if (!rk->slots[j].req)
+                    break;
+                size_t home = slot_hash(rk->slots[j].id, rk->cap_slots);
+                if ((j > hole && (home <= hole || home > j)) ||
+                    (j < hole && home <= hole && home > j)) {
+                    rk->slots[hole] = rk->slots[j];
+                    rk->slots[j].req = NULL;
+                    hole = j;
+                }
+            }
+            rk->used_slots--;
+            return req;
+        }
+        k = (k + 1) & (rk->cap_slots - 1);
+    }
+    return NULL;
+}
+
+/* ---- Collectives ---- */
+
+static const int *comm_nodes(session_t *s, int comm)
+{
+    if (!s->comm_nodes[comm]) {
+        const sc_trace_comm_t *c = sc_trace_comm(s->spec->trace, comm);
+        int *nodes = malloc((size_t)(c->size ? c->size : 1) * sizeof *nodes);
+        if (!nodes)
+            return NULL;
+        for (int i = 0; i < c->size; i++)
+            nodes[i] = s->lay->node_of[c->members[i]];
+        s->comm_nodes[comm] = nodes;
+    }
+    return s->comm_nodes[comm];
+}
+
+/* The rank's side of communicator `comm` for collectives. */
+static sc_comm_t *coll_comm(session_t *s, int r, int comm)
+{
+    sc_comm_t *world = sc_world_comm(s->world, r);
+    if (comm == 0)
+        return world;
+    rank_t *rk = &s->ranks[r];
+    for (int i = 0; i < rk->ncomms; i++)
+        if (rk->comms[i]->comm == comm)
+            return &rk->comms[i]->sub.comm;
+    const sc_trace_comm_t *c = sc_trace_comm(s->spec->trace, comm);
+    int me = sc_trace_cursor_comm_rank(rk->cursor, comm);
+    const int *nodes = comm_nodes(s, comm);
+    rank_comm_t *rc = malloc(sizeof *rc);
+    if (!nodes || !rc || me < 0 ||
+        (rk->ncomms == rk->cap_comms &&
+         !(rk->comms = realloc(rk->comms, (size_t)(rk->cap_comms = rk->cap_comms ? 2 * rk->cap_comms
+                                                                                 : 4) *
+                                               sizeof *rk->comms)))) {
+        free(rc);
+        fail(s, SC_ERR_RUN, "rank %d: out of memory for communicator %d", r, comm);
+        return NULL;
+    }
+    rc->comm = comm;
+    sc_subcomm_init(&rc->sub, world, c->members, c->size, me, (comm + 1) * COMM_CONTEXTS);
+    rc->sub.comm.node_of = nodes;
+    rk->comms[rk->ncomms++] = rc;
+    return &rc->sub.comm;
+}
+
+static sc_type_t type_of(uint64_t bytes, uint64_t elem)
+{
+    return elem == 4 || (bytes % 8 != 0) ? SC_TYPE_INT : SC_TYPE_DOUBLE;
+}
+
+/* The algorithm the call runs: forced for its kind, else the profile's. */
+static const sc_algo_t *choose(session_t *s, sc_collective_t kind, sc_comm_t *comm, uint64_t bytes,
+                               sc_type_t type)
+{
+    const sc_algo_t *a = s->spec->forced[kind];
+    if (a)
+        return a;
+    sc_call_t call = {.collective = kind, .bytes = (size_t)bytes, .p = comm->size,
+                      .node_of = comm->node_of, .type = type};
+    a = sc_profile_choose(s->spec->profile, &call);
+    if (!a) {
+        fail(s, SC_ERR_INPUT, "%s", sc_error_message());
+    } else if (sc_algo_check(a, comm->size)) {
+        fail(s, SC_ERR_RUN, "%s chose %s for %d ranks: %s", s->spec->profile->name, a->name,
+             comm->size, sc_error_message());
+        a = NULL;
+    }
+    return a;
+}
+
+/* Runs a collective simcoll has algorithms of. */
+static sc_err_t run_kind(session_t *s, int r, const sc_tev_t *ev, sc_comm_t *comm,
+                         sc_collective_t kind, uint64_t bytes, int root, int lead)
+{
+    sc_type_t type = type_of(bytes, ev->elem);
+    if (sc_kind(kind)->is_reduction) {
+        /* a vector of whole elements: a few bytes more at most */
+        size_t e = sc_type_size(type);
+        bytes = (bytes + e - 1) / e * e;
+    }
+    const sc_algo_t *a = choose(s, kind, comm, bytes, type);
+    if (!a)
+        return SC_ERR_RUN;
+    if (lead)
+        count_use(s, ev->coll, a->name);
+    size_t need = (size_t)bytes * (size_t)(comm->size + 1) + 1;
+    void *area = sc_scratch_get(s->scratch, need);
+    if (!area) {
+        fail(s, SC_ERR_RUN, "rank %d: out of memory for a %s of %llu bytes", r,
+             sc_tcoll_name(ev->coll), (unsigned long long)bytes);
+        return SC_ERR_RUN;
+    }
+    comm->elem_size = sc_type_size(type);
+    sc_comm_t *world = sc_world_comm(s->world, r);
+    world->elem_size = comm->elem_size;
+    sc_coll_args_t args = {.sendbuf = area, .recvbuf = area, .bytes = (size_t)bytes,
+                           .root = root, .op = SC_OP_SUM, .type = type};
+    return a->run(comm, &args);
+}
+
+/* counts[] of a v call as size_t, or every rank `each`. */
+static size_t *sizes(session_t *s, const uint64_t *counts, int n, uint64_t each)
+{
+    size_t *v = malloc((size_t)(n ? n : 1) * sizeof *v);
+    if (!v) {
+        fail(s, SC_ERR_RUN, "out of memory");
+        return NULL;
+    }
+    for (int i = 0; i < n; i++)
+        v[i] = counts ? (size_t)counts[i] : (size_t)each;
+    return v;
+}
+
+static int all_equal(const uint64_t *v, int n)
+{
+    for (int i = 1; i < n; i++)
+        if (v[i] != v[0])
+            return 0;
+    return 1;
+}
+
+static sc_err_t run_collective(session_t *s, int r, const sc_tev_t *ev)
+{
+    sc_comm_t *comm = coll_comm(s, r, ev->comm);
+    if (!comm)
+        return SC_ERR_RUN;
+    int n = comm->size, lead = comm->rank == 0;
+    sc_err_t err = SC_OK;
+    size_t *v = NULL;
+    switch (ev->coll) {
+    case SC_TCOLL_BARRIER:
+    case SC_TCOLL_BCAST:
+    case SC_TCOLL_REDUCE:
+    case SC_TCOLL_ALLREDUCE:
+    case SC_TCOLL_ALLGATHER:
+    case SC_TCOLL_SCATTER: {
+        int has;
+        return run_kind(s, r, ev, comm, kind_of(ev->coll, &has), ev->bytes, ev->root, lead);
+    }
+    case SC_TCOLL_ALLGATHERV:
+        /* blocks alike: an allgather, whose algorithm the user chooses */
+        if (!ev->counts || all_equal(ev->counts, n))
+            return run_kind(s, r, ev, comm, SC_ALLGATHER, ev->counts ? ev->counts[0] : ev->bytes,
+                            0, lead);
+        if (lead)
+            count_use(s, ev->coll, "allgatherv-ring");
+        if ((v = sizes(s, ev->counts, n, ev->bytes)))
+            err = sc_allgatherv_ring(comm, v);
+        break;
+    case SC_TCOLL_GATHER:
+        if (lead)
+            count_use(s, ev->coll, "gather-binomial");
+        return sc_gather_binomial(comm, (size_t)ev->bytes, ev->root);
+    case SC_TCOLL_GATHERV:
+        if (lead)
+            count_use(s, ev->coll, "gatherv-linear");
+        return sc_gatherv_linear(comm, (size_t)ev->bytes, ev->root);
+    case SC_TCOLL_SCATTERV:
+        if (lead)
+            count_use(s, ev->coll, "scatterv-linear");
+        /* the root's blocks: its counts, else its total shared alike */
+        if (comm->rank == ev->root && (v = sizes(s, ev->counts, n, ev->bytes)))
+            err = sc_scatterv_linear(comm, v, ev->root);
+        else if (comm->rank != ev->root)
+            err = sc_scatterv_linear(comm, NULL, ev->root);
+        break;
+    case SC_TCOLL_ALLTOALL:
+        if (lead)
+            count_use(s, ev->coll, ev->bytes < ALLTOALL_LONG ? "alltoall-linear"
+                                                             : "alltoall-pairwise");
+        if ((v = sizes(s, NULL, n, ev->bytes)))
+            err = ev->bytes < ALLTOALL_LONG ? sc_alltoallv_linear(comm, v)
+                                            : sc_alltoallv_pairwise(comm, v);
+        break;
+    case SC_TCOLL_ALLTOALLV:
+        if (lead)
+            count_use(s, ev->coll, "alltoallv-linear");
+        if ((v = sizes(s, ev->counts, n, n ? ev->bytes / (uint64_t)n : 0)))
+            err = sc_alltoallv_linear(comm, v);
+        break;
+    case SC_TCOLL_REDUCE_SCATTER: {
+        /* a reduce of the whole vector to rank 0, then its blocks scattered
+         * (Open MPI's basic reduce_scatter) */
+        uint64_t total = ev->bytes;
+        if ((err = run_kind(s, r, ev, comm, SC_REDUCE, total, 0, lead)))
+            break;
+        if (lead)
+            count_use(s, ev->coll, "reduce_scatter-reduce+scatterv");
+        if ((v = sizes(s, ev->counts, n, n ? total / (uint64_t)n : 0)))
+            err = sc_scatterv_linear(comm, v, 0);
+        break;
+    }
+    case SC_TCOLL_SCAN:
+    case SC_TCOLL_EXSCAN:
+        if (lead)
+            count_use(s, ev->coll, "scan-rd");
+        comm->elem_size = ev->elem ? (size_t)ev->elem : 1;
+        return sc_scan_rd(comm, (size_t)ev->bytes);
+    }
+    free(v);
+    return err ? err : s->error;
+}
+
+/* ---- One rank ---- */
+
+static sc_err_t play(session_t *s, int r, const sc_tev_t *ev)
+{
+    rank_t *rk = &s->ranks[r];
+    sc_comm_t *world = sc_world_comm(s->world, r);
+    const sc_trace_t *t = s->spec->trace;
+    switch (ev->kind) {
+    case SC_TEV_COMPUTE: {
+        double speed = sg_host_get_speed(sg_host_self());
+        double flops = (ev->flops > 0 ? ev->flops : ev->seconds * speed) / s->spec->compute_scale;
+        if (flops > 0) {
+            sg_actor_execute(flops);
+            /* what arrived meanwhile is taken in, as after any delay */
+            sc_transport_sync(world);
+        }
+        return SC_OK;
+    }
+    case SC_TEV_SEND:
+    case SC_TEV_ISEND: {
+        int dst = sc_trace_world_rank(t, ev->comm, ev->peer), tag = world_tag(s, ev->comm, ev->tag);
+        if (s->error)
+            return s->error;
+        if (ev->kind == SC_TEV_SEND)
+            return sc_send(world, NULL, (size_t)ev->bytes, dst, tag);
+        sc_request_t *req = NULL;
+        sc_err_t err = sc_isend(world, NULL, (size_t)ev->bytes, dst, tag, &req);
+        if (!err && !slot_put(rk, ev->req, req, ev->bytes))
+            fail(s, SC_ERR_RUN, "rank %d: out of memory for requests", r);
+        return err ? err : s->error;
+    }
+    case SC_TEV_RECV:
+    case SC_TEV_IRECV: {
+        int src = ev->peer == SC_TRACE_ANY ? SC_ANY_SOURCE
+                                           : sc_trace_world_rank(t, ev->comm, ev->peer);
+        int tag = world_tag(s, ev->comm, ev->tag);
+        if (s->error)
+            return s->error;
+        if (ev->kind == SC_TEV_RECV)
+            return sc_recv(world, NULL, SC_ANY_SIZE, src, tag);
+        sc_request_t *req = NULL;
+        sc_err_t err = sc_irecv(world, NULL, SC_ANY_SIZE, src, tag, &req);
+        if (!err && !slot_put(rk, ev->req, req, ev->bytes))
+            fail(s, SC_ERR_RUN, "rank %d: out of memory for requests", r);
+        return err ? err : s->error;
+    }
+    case SC_TEV_WAIT: {
+        sc_request_t *small[16], **reqs = ev->nreqs <= 16 ? small
+                                                          : malloc((size_t)ev->nreqs * sizeof *reqs);
+        if (!reqs)
+            return SC_ERR_RUN;
+        int n = 0;
+        for (int i = 0; i < ev->nreqs; i++)
+            if ((reqs[n] = slot_take(rk, ev->reqs[i], NULL)))
+                n++;
+        sc_err_t err = n ? sc_waitall(world, n, reqs) : SC_OK;
+        if (reqs != small)
+            free(reqs);
+        return err;
+    }
+    case SC_TEV_TEST:
+        for (int i = 0; i < ev->nreqs; i++) {
+            uint64_t bytes;
+            sc_request_t *req = slot_take(rk, ev->reqs[i], &bytes);
+            int flag = 0;
+            if (!req)
+                continue;
+            sc_err_t err = sc_test(world, &req, &flag);
+            if (err)
+                return err;
+            if (!flag && !slot_put(rk, ev->reqs[i], req, bytes))
+                return SC_ERR_RUN;
+        }
+        return SC_OK;
+    case SC_TEV_COLL:
+        return run_collective(s, r, ev);
+    }
+    return SC_OK;
+}
+
+static sc_tcost_kind_t cost_kind(const sc_tev_t *ev)
+{
+    switch (ev->kind) {
+    case SC_TEV_SEND: return SC_TCOST_SEND;
+    case SC_TEV_RECV: return SC_TCOST_RECV;
+    case SC_TEV_ISEND: return SC_TCOST_ISEND;
+    case SC_TEV_IRECV: return SC_TCOST_IRECV;
+    case SC_TEV_WAIT: return SC_TCOST_WAIT;
+    case SC_TEV_TEST: return SC_TCOST_TEST;
+    default: return (sc_tcost_kind_t)ev->coll;
+    }
+}
+
+/* The bytes a wait is charged by: its largest request's. */
+static uint64_t wait_bytes(rank_t *rk, const sc_tev_t *ev)
+{
+    uint64_t most = 0;
+    for (int i = 0; i < ev->nreqs; i++)
+        for (size_t k = rk->cap_slots ? slot_hash(ev->reqs[i], rk->cap_slots) : 0;
+             rk->cap_slots && rk->slots[k].req; k = (k + 1) & (rk->cap_slots - 1))
+            if (rk->slots[k].id == ev->reqs[i]) {
+                if (rk->slots[k].bytes > most)
+                    most = rk->slots[k].bytes;
+                break;
+            }
+    return most;
+}
+
+static void rank_main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    sc_comm_t *world = sg_actor_self_get_data();
+    session_t *s = session;
+    int r = world->rank;
+    rank_t *rk = &s->ranks[r];
+    sc_transport_begin(world);
+    sg_actor_yield(); /* every rank listens before any sends */
+    s->start[r] = simgrid_get_clock();
+    sc_err_t err = SC_OK;
+    sc_tev_t ev;
+    int got;
+    while (!err && !s->error && (got = sc_trace_next(rk->cursor, &ev)) == 1) {
+        double before = simgrid_get_clock();
+        uint64_t bytes = ev.kind == SC_TEV_WAIT || ev.kind == SC_TEV_TEST ? wait_bytes(rk, &ev)
+                                                                          : ev.bytes;
+        err = play(s, r, &ev);
+        double spent = simgrid_get_clock() - before;
+        if (ev.kind == SC_TEV_COMPUTE) {
+            s->compute[r] += spent;
+        } else {
+            s->mpi[r] += spent;
+            charge(s, cost_kind(&ev), bytes, spent, 1);
+        }
+    }
+    if (!err && !s->error && got < 0)
+        fail(s, SC_ERR_INPUT, "%s", sc_error_message());
+    /* What the rank never waited for is waited for at its end, as SMPI's
+     * replay does. */
+    for (size_t k = 0; !err && !s->error && k < rk->cap_slots; k++)
+        if (rk->slots[k].req) {
+            sc_request_t *req = rk->slots[k].req;
+            rk->slots[k].req = NULL;
+            err = sc_wait(world, &req);
+        }
+    s->finish[r] = simgrid_get_clock();
+    sc_err_t end = sc_transport_end(world);
+    if (!err)
+        err = end;
+    if (err)
+        fail(s, err, "%s", sc_error_message());
+    for (int i = 0; i < rk->ncomms; i++)
+        sc_comm_release(&rk->comms[i]->sub.comm);
+    s->finished[r] = 1;
+}
+
+static void teardown(session_t *s)
+{
+    for (int r = 0; s->ranks && r < s->np; r++) {
+        rank_t *rk = &s->ranks[r];
+        sc_trace_cursor_close(rk->cursor);
+        free(rk->slots);
+        for (int i = 0; i < rk->ncomms; i++)
+            free(rk->comms[i]);
+        free(rk->comms);
+    }
+    for (int c = 0; s->comm_nodes && c < sc_trace_ncomms(s->spec->trace); c++)
+        free(s->comm_nodes[c]);
+    free(s->comm_nodes);
+    free(s->ranks);
+    free(s->tags);
+    free(s->tags_of_comm);
+    sc_world_destroy(s->world);
+    sc_scratch_destroy(s->scratch);
+    free(s->start);
+    free(s->finish);
+    free(s->mpi);
+    free(s->compute);
+    free(s->finished);
+    sc_model_destroy(&s->model);
+}
+
+/* Names the ranks a deadlock left waiting, and the events they wait in. */
+static sc_err_t deadlock(session_t *s, int unfinished)
+{
+    char text[1024];
+    int n = snprintf(text, sizeof text, "the replay of trace '%s' deadlocked: %d of %d ranks "
+                     "never finished;", sc_trace_path(s->spec->trace), unfinished, s->np);
+    int shown = 0;
+    for (int r = 0; r < s->np && shown < 4 && n > 0 && (size_t)n < sizeof text; r++)
+        if (!s->finished[r]) {
+            n += snprintf(text + n, sizeof text - (size_t)n, "%s %s", shown ? ";" : "",
+                          sc_trace_cursor_where(s->ranks[r].cursor));
+            shown++;
+        }
+    if (n > 0 && (size_t)n < sizeof text && shown < unfinished)
+        snprintf(text + n, sizeof text - (size_t)n, "; ...");
+    sc_err_t err = sc_play_unfinished("the replay", unfinished, s->np);
+    /* SimGrid's lost event says so; a deadlock says where */
+    return strstr(sc_error_message(), "deadlocked") ? sc_error(SC_ERR_RUN, "%s", text) : err;
+}
+
+static sc_err_t simulate(void *arg, sc_wire_t *out)
+{
+    const layout_t *lay = arg;
+    const sc_trace_run_spec_t *spec = lay->spec;
+    int p = lay->np, ncomms = sc_trace_ncomms(spec->trace);
+    session_t s = {.spec = spec, .lay = lay, .np = p,
+                   .ranks = calloc((size_t)p, sizeof *s.ranks),
+                   .start = calloc((size_t)p, sizeof(double)),
+                   .finish = calloc((size_t)p, sizeof(double)),
+                   .mpi = calloc((size_t)p, sizeof(double)),
+                   .compute = calloc((size_t)p, sizeof(double)),
+                   .finished = calloc((size_t)p, sizeof(int)),
+                   .comm_nodes = calloc((size_t)ncomms, sizeof(int *)),
+                   .tags_of_comm = calloc((size_t)ncomms, sizeof(int))};
+    session = &s;
+    sc_err_t err = sc_model_init(&s.model, spec->plat, p, lay->node_of, lay->domain_of, NULL, NULL,
+                                 sizeof(double));
+    if (!err && (!s.ranks || !s.start || !s.finish || !s.mpi || !s.compute || !s.finished ||
+                 !s.comm_nodes || !s.tags_of_comm || !(s.scratch = sc_scratch_create())))
+        err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
+    for (int r = 0; !err && r < p; r++)
+        err = sc_trace_cursor_open(spec->trace, r, &s.ranks[r].cursor);
+    if (!err) {
+        sc_child_step("loading the platform");
+        sc_engine_boot(spec->plat, p);
+        err = sc_world_create(&s.model, s.scratch, lay->receives, &s.world);
+        if (!err && spec->messages)
+            sc_world_record_messages(s.world, SC_RUN_MAX_MESSAGES);
+    }
+    for (int r = 0; !err && r < p; r++) {
+        char name[32];
+        snprintf(name, sizeof name, "rank-%d", r);
+        sg_host_t host = sc_engine_host(spec->plat, lay->node_of[r], lay->domain_of[r]);
+        sg_actor_t actor = sg_actor_init(name, host);
+        sg_actor_set_data(actor, sc_world_comm(s.world, r));
+        sg_actor_start(actor, rank_main, 0, NULL);
+    }
+    if (!err) {
+        sc_child_step("replaying trace '%s' on %d ranks", sc_trace_path(spec->trace), p);
+        simgrid_run();
+        int unfinished = 0;
+        for (int r = 0; r < p; r++)
+            unfinished += !s.finished[r];
+        if (s.error)
+            err = sc_error(s.error, "%s", s.error_msg);
+        else if (unfinished)
+            err = deadlock(&s, unfinished);
+        else
+            err = sc_world_check(s.world);
+    }
+    if (!err) {
+        sc_wire_put_int(out, sc_world_receives_short(s.world));
+        sc_traffic_t total = {0};
+        double max_rank_bytes = 0;
+        for (int r = 0; r < p; r++) {
+            const sc_traffic_t *tr = sc_world_traffic(s.world, r);
+            double sent = 0;
+            for (int l = 0; l < SC_MAX_LEVELS; l++) {
+                total.level_messages[l] += tr->level_messages[l];
+                total.level_bytes[l] += tr->level_bytes[l];
+                sent += tr->level_bytes[l];
+            }
+            if (sent > max_rank_bytes)
+                max_rank_bytes = sent;
+        }
+        sc_wire_put(out, s.start, (size_t)p * sizeof *s.start);
+        sc_wire_put(out, s.finish, (size_t)p * sizeof *s.finish);
+        sc_wire_put(out, s.mpi, (size_t)p * sizeof *s.mpi);
+        sc_wire_put(out, s.compute, (size_t)p * sizeof *s.compute);
+        sc_wire_put(out, &total, sizeof total);
+        sc_wire_put_double(out, max_rank_bytes);
+        sc_wire_put(out, s.costs, sizeof s.costs);
+        sc_wire_put_int(out, s.nuses);
+        sc_wire_put(out, s.uses, (size_t)s.nuses * sizeof *s.uses);
+        if (spec->messages) {
+            long n;
+            int overflow;
+            const sc_msg_record_t *msgs = sc_world_messages(s.world, &n, &overflow);
+            sc_wire_put(out, &n, sizeof n);
+            sc_wire_put_int(out, overflow);
+            if (n)
+                sc_wire_put(out, msgs, (size_t)n * sizeof *msgs);
+        }
+    }
+    teardown(&s);
+    session = NULL;
+    return err;
+}
+
+/* ---- Back in the parent ---- */
+
+sc_err_t sc_trace_run(const sc_trace_run_spec_t *spec, sc_trace_run_result_t *res)
+{
+    memset(res, 0, sizeof *res);
+    layout_t lay;
+    sc_err_t err = layout_init(spec, &lay);
+    if (err)
+        return err;
+    int p = lay.np;
+    res->np = p;
+    res->start = malloc((size_t)p * sizeof(double));
+    res->finish = malloc((size_t)p * sizeof(double));
+    res->mpi = malloc((size_t)p * sizeof(double));
+    res->compute = malloc((size_t)p * sizeof(double));
+    res->node_of = malloc((size_t)p * sizeof(int));
+    if (!res->start || !res->finish || !res->mpi || !res->compute || !res->node_of) {
+        err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
+        goto cleanup;
+    }
+    char what[600];
+    snprintf(what, sizeof what, "the replay of trace '%s' (%d ranks) failed",
+             sc_trace_path(spec->trace), p);
+    sc_wire_t in;
+    int short_of = 0;
+    while (1) {
+        if ((err = sc_child_run(simulate, &lay, SC_ERR_RUN, what, &in)))
+            goto cleanup;
+        if (!sc_wire_get_int(&in, &short_of))
+            short_of = -1;
+        if (short_of <= lay.receives)
+            break;
+        sc_wire_free(&in);
+        lay.receives = short_of > 2 * lay.receives ? short_of : 2 * lay.receives;
+    }
+    sc_traffic_t total;
+    int overflow = 0;
+    int ok = short_of >= 0 && sc_wire_get(&in, res->start, (size_t)p * sizeof(double)) &&
+             sc_wire_get(&in, res->finish, (size_t)p * sizeof(double)) &&
+             sc_wire_get(&in, res->mpi, (size_t)p * sizeof(double)) &&
+             sc_wire_get(&in, res->compute, (size_t)p * sizeof(double)) &&
+             sc_wire_get(&in, &total, sizeof total) &&
+             sc_wire_get_double(&in, &res->max_rank_bytes) &&
+             sc_wire_get(&in, res->costs, sizeof res->costs) &&
+             sc_wire_get_int(&in, &res->nuses) && res->nuses >= 0 &&
+             res->nuses <= SC_TRACE_MAX_USES &&
+             sc_wire_get(&in, res->uses, (size_t)res->nuses * sizeof *res->uses);
+    if (ok && spec->messages) {
+        ok = sc_wire_get(&in, &res->nmsgs, sizeof res->nmsgs) &&
+             sc_wire_get_int(&in, &overflow) && res->nmsgs >= 0 &&
+             res->nmsgs <= SC_RUN_MAX_MESSAGES;
+        if (ok && res->nmsgs && !(res->msgs = malloc((size_t)res->nmsgs * sizeof *res->msgs)))
+            err = sc_error(SC_ERR_RUN, "out of memory for %ld messages", res->nmsgs);
+        if (ok && res->msgs)
+            ok = sc_wire_get(&in, res->msgs, (size_t)res->nmsgs * sizeof *res->msgs);
+    }
+    sc_wire_free(&in);
+    if (!err && overflow)
+        err = sc_error(SC_ERR_INPUT, "trace '%s' sends more than %ld messages, more than a "
+                       "timeline records", sc_trace_path(spec->trace), SC_RUN_MAX_MESSAGES);
+    if (!err && !ok)
+        err = sc_error(SC_ERR_RUN, "%s: its results were cut short", what);
+    if (err)
+        goto cleanup;
+    sc_traffic_add(spec->plat, &total, 1, res->messages, res->bytes);
+    memcpy(res->level_messages, total.level_messages, sizeof res->level_messages);
+    memcpy(res->level_bytes, total.level_bytes, sizeof res->level_bytes);
+    res->nlevels = spec->plat->nlevels > 2 ? spec->plat->nlevels : 2;
+    res->nodes = sc_place_nodes_used(spec->plat, p, lay.node_of);
+    memcpy(res->node_of, lay.node_of, (size_t)p * sizeof(int));
+    double first = res->start[0], last = res->finish[0];
+    for (int r = 1; r < p; r++) {
+        if (res->start[r] < first)
+            first = res->start[r];
+        if (res->finish[r] > last)
+            last = res->finish[r];
+    }
+    res->sim_time_s = last - first;
+cleanup:
+    layout_destroy(&lay);
+    if (err)
+        sc_trace_run_result_destroy(res);
+    return err;
+}
+
+void sc_trace_run_result_destroy(sc_trace_run_result_t *res)
+{
+    free(res->start);
+    free(res->finish);
+    free(res->mpi);
+    free(res->compute);
+    free(res->msgs);
+    free(res->node_of);
+    res->start = res->finish = res->mpi = res->compute = NULL;
+    res->msgs = NULL;
+    res->node_of = NULL;
+}
