@@ -10,8 +10,10 @@
 set -eu
 cd "$(dirname "$0")"
 
-# libscotch-dev and libmetis-dev are optional (--partitioner scotch|metis).
-packages="gcc g++ make cmake pkg-config libigraph-dev libcunit1-dev libxml2-dev libjemalloc-dev help2man gnuplot-nox pajeng perl openmpi-bin libopenmpi-dev libscotch-dev libmetis-dev"
+# libscotch-dev and libmetis-dev are optional (--partitioner scotch|metis),
+# libopen-trace-format2-dev too (OTF2 traces; otf2-tools' otf2-print is the
+# tests' independent reading of them).
+packages="gcc g++ make cmake pkg-config libigraph-dev libcunit1-dev libxml2-dev libjemalloc-dev help2man gnuplot-nox pajeng perl openmpi-bin libopenmpi-dev libscotch-dev libmetis-dev libopen-trace-format2-dev otf2-tools"
 simgrid=${SIMCOLL_SIMGRID:-bundled}
 for arg in "$@"; do
     case $arg in -DSIMCOLL_SIMGRID=*) simgrid=${arg#-DSIMCOLL_SIMGRID=} ;; esac

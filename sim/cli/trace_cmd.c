@@ -626,6 +626,16 @@ static void print_json(FILE *f, const trace_report_t *t)
         fprintf(f, "null");
     else
         fprintf(f, "%.9e", t->sum->elapsed);
+    fprintf(f, ",\n \"p2p_messages\": %ld, \"p2p_bytes\": %.0f, \"computes\": %ld, "
+               "\"compute_s\": %.9e, \"compute_flops\": %.9e, \"collectives\": {",
+            t->sum->p2p_messages, t->sum->p2p_bytes, t->sum->computes, t->sum->compute_seconds,
+            t->sum->compute_flops);
+    for (int k = 0, n = 0; k < SC_TCOLL_COUNT; k++)
+        if (t->sum->collective_rank_calls[k])
+            fprintf(f, "%s\"%s\": {\"calls\": %ld, \"rank_calls\": %ld}", n++ ? ", " : "",
+                    sc_tcoll_name((sc_tcoll_t)k), t->sum->collectives[k],
+                    t->sum->collective_rank_calls[k]);
+    fprintf(f, "}");
     fprintf(f, ",\n \"inter_node_bytes\": %.0f, \"intra_node_bytes\": %.0f, "
                "\"inter_node_messages\": %ld, \"intra_node_messages\": %ld,\n \"ranks_detail\": [",
             res->bytes[SC_LEVEL_INTER], res->bytes[SC_LEVEL_INTRA], res->messages[SC_LEVEL_INTER],
@@ -677,7 +687,7 @@ static sc_err_t write_messages(const trace_report_t *t)
     const sc_trace_run_result_t *res = t->res;
     sc_run_result_t as_run = {.start = res->start, .finish = res->finish, .msgs = res->msgs,
                               .nmsgs = res->nmsgs, .node_of = res->node_of,
-                              .sim_time_s = res->sim_time_s};
+                              .domain_of = res->domain_of, .sim_time_s = res->sim_time_s};
     char title[1024], command[4096];
     snprintf(title, sizeof title, "%s, %d ranks, %s, %s mapping", o->program, res->np,
              t->plat->name, t->place->name);

@@ -596,11 +596,10 @@ static sc_err_t play(session_t *s, int r, const sc_tev_t *ev)
     case SC_TEV_COMPUTE: {
         double speed = sg_host_get_speed(sg_host_self());
         double flops = (ev->flops > 0 ? ev->flops : ev->seconds * speed) / s->spec->compute_scale;
-        if (flops > 0) {
+        /* what arrives meanwhile waits for the rank's next call, as in an
+         * MPI library without a progress thread (the protocol's rule) */
+        if (flops > 0)
             sg_actor_execute(flops);
-            /* what arrived meanwhile is taken in, as after any delay */
-            sc_transport_sync(world);
-        }
         return SC_OK;
     }
     case SC_TEV_SEND:
@@ -892,7 +891,9 @@ sc_err_t sc_trace_run(const sc_trace_run_spec_t *spec, sc_trace_run_result_t *re
     res->mpi = malloc((size_t)p * sizeof(double));
     res->compute = malloc((size_t)p * sizeof(double));
     res->node_of = malloc((size_t)p * sizeof(int));
-    if (!res->start || !res->finish || !res->mpi || !res->compute || !res->node_of) {
+    res->domain_of = malloc((size_t)p * sizeof(int));
+    if (!res->start || !res->finish || !res->mpi || !res->compute || !res->node_of ||
+        !res->domain_of) {
         err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
         goto cleanup;
     }
@@ -946,6 +947,7 @@ sc_err_t sc_trace_run(const sc_trace_run_spec_t *spec, sc_trace_run_result_t *re
     res->nlevels = spec->plat->nlevels > 2 ? spec->plat->nlevels : 2;
     res->nodes = sc_place_nodes_used(spec->plat, p, lay.node_of);
     memcpy(res->node_of, lay.node_of, (size_t)p * sizeof(int));
+    memcpy(res->domain_of, lay.domain_of, (size_t)p * sizeof(int));
     double first = res->start[0], last = res->finish[0];
     for (int r = 1; r < p; r++) {
         if (res->start[r] < first)
@@ -969,7 +971,8 @@ void sc_trace_run_result_destroy(sc_trace_run_result_t *res)
     free(res->compute);
     free(res->msgs);
     free(res->node_of);
+    free(res->domain_of);
     res->start = res->finish = res->mpi = res->compute = NULL;
     res->msgs = NULL;
-    res->node_of = NULL;
+    res->node_of = res->domain_of = NULL;
 }

@@ -72,7 +72,7 @@ typedef struct {
     int nuses;
     sc_msg_record_t *msgs;      /* spec->messages */
     long nmsgs;
-    int *node_of;               /* by rank */
+    int *node_of, *domain_of;   /* by rank: its node, its smallest domain there */
 } sc_trace_run_result_t;
 
 /* The name of a cost kind: a collective's, "send", "recv", ... */

@@ -640,9 +640,8 @@ static sc_err_t scan_event(scan_t *s, sc_trace_cursor_t *c, const sc_tev_t *ev, 
         } else if (ev->kind == SC_TEV_SEND || ev->kind == SC_TEV_ISEND) {
             sum->p2p_messages++;
             sum->p2p_bytes += (double)ev->bytes;
-        } else if (ev->kind == SC_TEV_COLL && ev->comm >= 0 && ev->comm < t->ncomms &&
-                   t->comms[ev->comm].size > 0 && t->comms[ev->comm].members[0] == c->rank) {
-            sum->collectives[ev->coll]++;
+        } else if (ev->kind == SC_TEV_COLL) {
+            sum->collective_rank_calls[ev->coll]++;
         }
     }
     if (!s->check)
@@ -650,6 +649,10 @@ static sc_err_t scan_event(scan_t *s, sc_trace_cursor_t *c, const sc_tev_t *ev, 
     sc_err_t err = check_event(c, ev);
     if (err)
         return err;
+    /* a collective once a call, by its communicator's first rank: known
+     * now, the communicators the ranks made complete */
+    if (sum && ev->kind == SC_TEV_COLL && t->comms[ev->comm].members[0] == c->rank)
+        sum->collectives[ev->coll]++;
     int send = ev->kind == SC_TEV_SEND || ev->kind == SC_TEV_ISEND;
     int recv = ev->kind == SC_TEV_RECV || ev->kind == SC_TEV_IRECV;
     if (send || recv) {

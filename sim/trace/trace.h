@@ -111,6 +111,7 @@ typedef struct {
     long p2p_messages;
     double p2p_bytes;
     long collectives[SC_TCOLL_COUNT]; /* calls, counted once per communicator */
+    long collective_rank_calls[SC_TCOLL_COUNT]; /* and once per rank in it */
     long computes;
     double compute_seconds, compute_flops; /* every rank's */
     /* What was recorded but cannot be replayed (one-sided, MPI-IO, threads'
