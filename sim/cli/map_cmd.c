@@ -12,6 +12,7 @@
 #include "algorithms/mapping/search.h"
 #include "map_search.h"
 #include "program_cmd.h"
+#include "trace_cmd.h"
 #include "run_setup.h"
 #include "sim/io/matrix.h"
 #include "sim/io/mapfile.h"
@@ -22,13 +23,17 @@ static const char map_usage[] =
     "                   [--machinefile F] [--rankfile F] [--objective cut|bottleneck|time]\n"
     "                   [--budget N|SECONDS] [--size S (with --algo and time)]\n"
     "       simcoll map --platform FILE [--np N] [--mpi P] [options as above] PROGRAM\n"
+    "       simcoll map --platform FILE [--mpi P] [--algos K=A,...] [options as above] TRACE\n"
     "       simcoll map --platform FILE --matrix FILE [--np N] [options as above]\n"
     "Computes pi, the mapping of the algorithm's positions to ranks that cuts its\n"
     "communication graph into node-sized parts with the least traffic between\n"
     "nodes, and writes it one position per line (stdout or -o), with an MPICH\n"
     "machinefile and an Open MPI rankfile placing the ranks the same way.\n"
     "A PROGRAM (as simcoll run takes) is mapped by the sum of its statements'\n"
-    "graphs in bytes, loops multiplied out; a traffic matrix (--matrix: Matrix\n"
+    "graphs in bytes, loops multiplied out; a TRACE (an OTF2 anchor, a DUMPI\n"
+    "         .meta file, an SMPI time-independent index or action file) by\n"
+    "its messages and its collectives' graphs as their algorithms send them;\n"
+    "a traffic matrix (--matrix: Matrix\n"
     "Market coordinate, or CSV lines src,dst,bytes[,messages]) by its bytes.\n"
     "--objective bottleneck lowers the bytes through the busiest node's link\n"
     "(then the cut); time simulates the cut's, the bottleneck's, block and\n"
@@ -43,7 +48,8 @@ static void print_map_usage(void)
 static const int map_accepts[] = {SC_OPT_PLATFORM, SC_OPT_ALGO, SC_OPT_NP, SC_OPT_ROOT,
                                   SC_OPT_PARTITIONER, SC_OPT_OUTPUT, SC_OPT_MACHINEFILE,
                                   SC_OPT_RANKFILE, SC_OPT_MATRIX, SC_OPT_MPI_PROGRAM,
-                                  SC_OPT_OBJECTIVE, SC_OPT_BUDGET, SC_OPT_SIZE, SC_OPT_HELP, 0};
+                                  SC_OPT_OBJECTIVE, SC_OPT_BUDGET, SC_OPT_SIZE, SC_OPT_ALGOS,
+                                  SC_OPT_HELP, 0};
 
 static const sc_run_syntax_t map_syntax = {
     .name = "map",
@@ -76,6 +82,9 @@ sc_err_t sc_cli_map_options(int argc, char **argv, sc_run_opts_t *o, int *done)
     if (o->mpi && !o->program)
         return sc_error(SC_ERR_INPUT, "--mpi chooses the algorithms of a program's calls; give a "
                                       "program file");
+    if (o->algos_given && !(o->program && sc_cli_is_trace(o->program)))
+        return sc_error(SC_ERR_INPUT, "--algos chooses the algorithms of a trace's collectives; "
+                                      "give a trace");
     int time = o->objective == SC_OBJECTIVE_TIME;
     if (time && o->matrix)
         return sc_error(SC_ERR_INPUT, "--objective time simulates the run, and a traffic matrix "
@@ -242,6 +251,42 @@ cleanup:
     return err;
 }
 
+/* A trace's graph: its messages, and its collectives as their algorithms
+ * send them (sc_cli_trace_graph). */
+static sc_err_t map_trace(const sc_run_opts_t *o, const sc_platform_t *plat, mapped_t *m)
+{
+    sc_trace_t *trace;
+    sc_trace_summary_t sum;
+    sc_graph_t graph = {0};
+    if (o->objective == SC_OBJECTIVE_TIME)
+        return sc_error(SC_ERR_INPUT, "--objective time does not map a trace yet; use cut or "
+                                      "bottleneck");
+    sc_err_t err = sc_cli_trace_open(o->program, &trace, &sum);
+    if (err)
+        return err;
+    snprintf(m->what, sizeof m->what, "%s", o->program);
+    int ranks = sc_trace_ranks(trace);
+    if (o->np_list && m->np != ranks)
+        err = sc_error(SC_ERR_INPUT, "--np %d: trace '%s' was recorded with %d ranks (leave "
+                       "--np out)", m->np, o->program, ranks);
+    else if (ranks > plat->total_cores)
+        err = sc_error(SC_ERR_INPUT, "trace '%s' has %d ranks, more than platform '%s' has "
+                       "cores (%d on %d nodes)", o->program, ranks, plat->path,
+                       plat->total_cores, plat->nnodes);
+    m->np = ranks;
+    if (!err) {
+        sc_cli_trace_skipped(trace, &sum);
+        err = sc_cli_trace_graph(plat, trace, o->mpi ? o->mpi : sc_cli_default_profile(),
+                                 o->forced, &graph);
+    }
+    if (!err)
+        err = map_graph(plat, &graph, o, NULL, m);
+    sc_graph_destroy(&graph);
+    sc_trace_summary_destroy(&sum);
+    sc_trace_close(trace);
+    return err;
+}
+
 static sc_err_t map_program(const sc_run_opts_t *o, const sc_platform_t *plat, mapped_t *m)
 {
     sc_program_t prog;
@@ -271,10 +316,12 @@ int sc_cli_map(int argc, char **argv)
     int *slot_node = NULL;
     if ((err = sc_cli_load_platform(o.platform, &plat)))
         goto cleanup;
+    int trace = o.program && sc_cli_is_trace(o.program);
     if (o.np_list ? (err = sc_parse_int(o.np_list, "--np", 1, 1 << 30, &m.np))
-                  : o.matrix ? SC_OK : (err = sc_cli_default_np(&plat, &m.np)))
+                  : o.matrix || trace ? SC_OK : (err = sc_cli_default_np(&plat, &m.np)))
         goto cleanup;
-    if ((err = o.algo ? map_algo(&o, &plat, &m)
+    if ((err = o.algo      ? map_algo(&o, &plat, &m)
+               : trace     ? map_trace(&o, &plat, &m)
                : o.program ? map_program(&o, &plat, &m)
                            : map_matrix(&o, &plat, &m)))
         goto cleanup;

@@ -117,39 +117,56 @@ static sc_err_t set_budget(const char *value, sc_map_budget_t *budget)
     return SC_OK;
 }
 
-/* --algos KIND=ALGO,...: one algorithm for each kind named. */
-static sc_err_t set_algos(const char *value, sc_run_opts_t *o)
+sc_err_t sc_cli_algos(const char *value, const char *what, const sc_algo_t **forced)
 {
-    o->algos_given = 1;
     char text[1024];
     if (snprintf(text, sizeof text, "%s", value) >= (int)sizeof text)
-        return sc_error(SC_ERR_INPUT, "--algos: '%.40s...' is too long", value);
+        return sc_error(SC_ERR_INPUT, "%s: '%.40s...' is too long", what, value);
     char *save = NULL;
     for (char *item = strtok_r(text, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(item, '=');
         if (!eq || eq == item || !eq[1])
-            return sc_error(SC_ERR_INPUT, "--algos: '%s' is not KIND=ALGO (e.g. --algos "
-                            "allreduce=rd,bcast=binomial; simcoll list shows the algorithms)",
-                            item);
+            return sc_error(SC_ERR_INPUT, "%s: '%s' is not KIND=ALGO (e.g. "
+                            "allreduce=allreduce-rd,bcast=bcast-binomial; simcoll list shows the "
+                            "algorithms)",
+                            what, item);
         *eq = '\0';
         const sc_kind_t *kind = sc_kind_find(item);
         if (!kind)
-            return sc_error(SC_ERR_INPUT, "--algos: '%s' is not a collective simcoll has "
+            return sc_error(SC_ERR_INPUT, "%s: '%s' is not a collective simcoll has "
                             "algorithms of (allgather, bcast, barrier, reduce, allreduce, "
-                            "scatter)", item);
+                            "scatter)", what, item);
         const sc_algo_t *algo = sc_algo_find(eq + 1);
-        if (!algo)
-            return sc_error(SC_ERR_INPUT, "--algos %s: unknown algorithm '%s'; did you mean "
-                            "'%s'? (simcoll list --coll %s shows them)", item, eq + 1,
-                            sc_algo_nearest(eq + 1)->name, item);
+        if (!algo) {
+            /* the nearest of the kind's own algorithms */
+            const char *names[256];
+            int n = 0;
+            for (int i = 0; sc_algos[i].name && n < 255; i++)
+                if (sc_algos[i].collective == kind->collective)
+                    names[n++] = sc_algos[i].name;
+            names[n] = NULL;
+            return sc_error(SC_ERR_INPUT, "%s %s: unknown algorithm '%s'; did you mean "
+                            "'%s'? (simcoll list --coll %s shows them)", what, item, eq + 1,
+                            sc_name_nearest(eq + 1, names), item);
+        }
         if (algo->collective != kind->collective)
-            return sc_error(SC_ERR_INPUT, "--algos %s=%s: %s is a%s %s algorithm", item,
+            return sc_error(SC_ERR_INPUT, "%s %s=%s: %s is a%s %s algorithm", what, item,
                             eq + 1, eq + 1, sc_kind(algo->collective)->name[0] == 'a' ? "n" : "",
                             sc_kind(algo->collective)->name);
-        if (o->forced[kind->collective])
-            return sc_error(SC_ERR_INPUT, "--algos names %s twice", item);
-        o->forced[kind->collective] = algo;
+        if (forced[kind->collective])
+            return sc_error(SC_ERR_INPUT, "%s names %s twice", what, item);
+        forced[kind->collective] = algo;
     }
+    return SC_OK;
+}
+
+sc_err_t sc_cli_compute_scale(const char *value, const char *what, double *scale)
+{
+    char *end;
+    *scale = strtod(value, &end);
+    if (end == value || *end || !(*scale > 0) || *scale > 1e6)
+        return sc_error(SC_ERR_INPUT, "%s: '%s' is not a factor above 0 (2: a core twice as fast "
+                        "as the recorded one's; at most 1e6)", what, value);
     return SC_OK;
 }
 
@@ -188,16 +205,11 @@ static sc_err_t set_checked(int id, const char *value, sc_run_opts_t *o)
         o->budget_given = 1;
         return set_budget(value, &o->budget);
     case SC_OPT_ALGOS:
-        return set_algos(value, o);
-    case SC_OPT_COMPUTE_SCALE: {
-        char *end;
+        o->algos_given = 1;
+        return sc_cli_algos(value, "--algos", o->forced);
+    case SC_OPT_COMPUTE_SCALE:
         o->compute_scale_given = 1;
-        o->compute_scale = strtod(value, &end);
-        if (end == value || *end || !(o->compute_scale > 0) || o->compute_scale > 1e6)
-            return sc_error(SC_ERR_INPUT, "--compute-scale: '%s' is not a factor above 0 (2: "
-                            "a core twice as fast as the recorded one's; at most 1e6)", value);
-        return SC_OK;
-    }
+        return sc_cli_compute_scale(value, "--compute-scale", &o->compute_scale);
     case SC_OPT_ROOT:
         o->root_given = 1;
         return sc_parse_int(value, "--root", 0, 1 << 30, &o->root);

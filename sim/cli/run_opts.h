@@ -152,6 +152,13 @@ typedef struct {
 sc_err_t sc_run_opts_parse(const sc_run_syntax_t *syntax, int argc, char **argv,
                            sc_run_opts_t *o, int *done);
 
+/* --algos KIND=ALGO,...: forced[kind] the algorithm named for it (every
+ * other entry left as it is), or SC_ERR_INPUT naming `what` and the item. */
+sc_err_t sc_cli_algos(const char *value, const char *what, const sc_algo_t **forced);
+
+/* --compute-scale: a factor above 0, at most 1e6. */
+sc_err_t sc_cli_compute_scale(const char *value, const char *what, double *scale);
+
 /* SC_ERR_INPUT unless --platform was given. */
 sc_err_t sc_run_opts_need_platform(const sc_run_opts_t *o);
 

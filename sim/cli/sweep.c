@@ -4,9 +4,10 @@
  * A study file has one axis per line, KEY = VALUE, VALUE, ... ('#' starts a
  * comment). KEY is a simcoll option without its dashes (platform, algo,
  * coll, mpi, np, size, mapping, op, type, root, data, set, nodes, cores,
- * sockets, net, topology, levels), payload (yes, the default, or no) or program (a
+ * sockets, net, topology, levels), payload (yes, the default, or no), program (a
  * program file: the points run simcoll run, and algo, coll, size, op, type and
- * root do not apply).
+ * root do not apply) or trace (a trace: the points run simcoll run, which
+ * takes algos and compute-scale, not the call's keys, np or payload).
  * platform is required. A value of set holds ';'-separated --set settings,
  * several making one platform. levels is simcoll platform --levels's (the
  * cluster by levels, NUMA domains and CCXs too), in place of nodes, cores,
@@ -50,6 +51,7 @@
 #include "common/sc_units.h"
 #include "models/params.h"
 #include "program_cmd.h"
+#include "trace_cmd.h"
 #include "report.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/generate.h"
@@ -74,17 +76,21 @@ typedef struct {
     axis_t axis[MAX_AXES];
     int naxes;
     int programs; /* a program axis: points are simcoll run */
+    int traces;   /* a trace axis: points are simcoll run too */
     char *text;   /* the file, split in place */
 } study_t;
 
 static const char *const keys[] = {"platform", "algo",    "coll",    "mpi",  "np",       "size",
                                    "mapping",  "op",      "type",    "root", "data",     "set",
                                    "nodes",    "cores",   "sockets", "net",  "topology", "levels",
-                                   "payload",  "program", NULL};
+                                   "payload",  "program", "trace", "algos", "compute-scale", NULL};
 
 /* What a point of a program study cannot say: simcoll run has no such
- * options, the program says them. */
+ * options, the program says them. A trace says its ranks too, and holds
+ * no data. */
 static const char *const call_keys[] = {"algo", "coll", "size", "op", "type", "root", NULL};
+static const char *const trace_refuses[] = {"algo", "coll", "size", "op", "type", "root", "np",
+                                            "payload", "data", "program", NULL};
 
 static char *trim(char *s)
 {
@@ -152,6 +158,10 @@ static sc_err_t check_value(const char *path, int line, const char *key, const c
         return sc_op_parse(v, what, &op);
     if (!strcmp(key, "type"))
         return sc_type_parse(v, what, &type);
+    if (!strcmp(key, "compute-scale"))
+        return sc_cli_compute_scale(v, what, &(double){0});
+    if (!strcmp(key, "algos"))
+        return sc_cli_algos(v, what, (const sc_algo_t *[SC_NCOLLECTIVES]){0});
     if (!strcmp(key, "algo") && !sc_algo_find(v))
         return sc_error(SC_ERR_INPUT,
                         "%s: unknown algorithm '%s'; did you mean '%s'? (simcoll list shows them)",
@@ -386,6 +396,18 @@ static sc_err_t check_shape(const char *path, const study_t *st)
                                 "platform, mpi, np, mapping, data, set, nodes, cores, sockets, "
                                 "net, topology, levels and payload with it",
                                 path, call_keys[k]);
+    for (int a = 0; st->traces && a < st->naxes; a++)
+        for (int k = 0; trace_refuses[k]; k++)
+            if (strcmp(st->axis[a].key, trace_refuses[k]) == 0)
+                return sc_error(SC_ERR_INPUT,
+                                "%s:%d: '%s' with 'trace': a trace has its own calls, ranks and "
+                                "no data; use platform, mpi, algos, compute-scale, mapping, set, "
+                                "nodes, cores, sockets, net, topology and levels with it",
+                                path, st->axis[a].line, trace_refuses[k]);
+    for (int a = 0; !st->traces && a < st->naxes; a++)
+        if (!strcmp(st->axis[a].key, "algos") || !strcmp(st->axis[a].key, "compute-scale"))
+            return sc_error(SC_ERR_INPUT, "%s:%d: '%s' applies to a trace's runs; add a trace "
+                            "axis", path, st->axis[a].line, st->axis[a].key);
     /* levels gives what these would: a point could not say which wins. */
     static const char *const by_levels[] = {"nodes", "cores", "sockets", "topology", NULL};
     for (int k = 0; find_axis(st, "levels") && by_levels[k]; k++)
@@ -405,8 +427,10 @@ static sc_err_t parse_study(const char *path, char *text, size_t len, study_t *s
     sc_err_t err = check_no_nul(path, text, len);
     if (!err)
         err = parse_lines(path, st);
-    for (int a = 0; a < st->naxes; a++)
+    for (int a = 0; a < st->naxes; a++) {
         st->programs |= strcmp(st->axis[a].key, "program") == 0;
+        st->traces |= strcmp(st->axis[a].key, "trace") == 0;
+    }
     if (!err)
         err = check_shape(path, st);
     /* The values, once the study's shape is known to be right. */
@@ -432,8 +456,16 @@ static sc_err_t check_files(const char *path, const study_t *st)
     for (int a = 0; !err && a < st->naxes; a++) {
         const axis_t *ax = &st->axis[a];
         int platform = !strcmp(ax->key, "platform"), program = !strcmp(ax->key, "program");
-        for (int v = 0; !err && (platform || program) && v < ax->nvalues; v++) {
-            if (platform) {
+        int trace = !strcmp(ax->key, "trace");
+        for (int v = 0; !err && (platform || program || trace) && v < ax->nvalues; v++) {
+            if (trace) {
+                sc_trace_t *t = NULL;
+                sc_trace_summary_t sum = {0};
+                if (!(err = sc_cli_trace_open(ax->values[v], &t, &sum))) {
+                    sc_trace_summary_destroy(&sum);
+                    sc_trace_close(t);
+                }
+            } else if (platform) {
                 char found[4096];
                 sc_platform_t plat = {0};
                 err = sc_platform_find("--platform", ax->values[v], found, sizeof found);
@@ -617,7 +649,7 @@ static int job_args(const study_t *st, const char **value, const char *platform,
 {
     int n = 0;
     argv[n++] = (char *)"simcoll";
-    if (st->programs)
+    if (st->programs || st->traces)
         argv[n++] = (char *)"run";
     argv[n++] = (char *)"--platform";
     argv[n++] = (char *)platform;
@@ -625,7 +657,8 @@ static int job_args(const study_t *st, const char **value, const char *platform,
         const char *k = st->axis[a].key;
         if (!strcmp(k, "platform") || !strcmp(k, "nodes") || !strcmp(k, "cores") ||
             !strcmp(k, "set") || !strcmp(k, "net") || !strcmp(k, "topology") ||
-            !strcmp(k, "sockets") || !strcmp(k, "levels") || !strcmp(k, "program"))
+            !strcmp(k, "sockets") || !strcmp(k, "levels") || !strcmp(k, "program") ||
+            !strcmp(k, "trace"))
             continue;
         if (!strcmp(k, "payload")) {
             if (!strcmp(value[a], "no"))
@@ -639,8 +672,8 @@ static int job_args(const study_t *st, const char **value, const char *platform,
     }
     argv[n++] = (char *)"--format";
     argv[n++] = (char *)"csv";
-    if (st->programs)
-        argv[n++] = (char *)axis_value(st, value, "program");
+    if (st->programs || st->traces)
+        argv[n++] = (char *)axis_value(st, value, st->programs ? "program" : "trace");
     argv[n] = NULL;
     return n;
 }
@@ -698,8 +731,8 @@ static sc_err_t start_job(const study_t *st, long index, const char *dir, job_t 
         /* The point runs in this child as `simcoll run` or the collective
          * run would, straight through their entry functions. */
         sc_error_clear();
-        int code = sc_cli_finish(st->programs ? sc_cli_run_program(argc, argv)
-                                              : sc_cli_collective(argc, argv));
+        int code = sc_cli_finish(st->programs || st->traces ? sc_cli_run_program(argc, argv)
+                                                            : sc_cli_collective(argc, argv));
         fflush(NULL);
         _exit(code);
     }
@@ -1372,7 +1405,9 @@ int sc_cli_sweep(int argc, char **argv)
      * --jobs, which checked them. */
     if (!err && !o.the_point && !o.merge_mode)
         err = check_files(o.study, &st);
-    const char *body = st.programs ? sc_program_report_csv_header() : sc_report_csv_header();
+    const char *body = st.programs  ? sc_program_report_csv_header()
+                       : st.traces ? sc_trace_report_csv_header()
+                                   : sc_report_csv_header();
     make_header(&st, body, header, sizeof header);
     int ncols = 1;
     for (const char *h = body; *h; h++)

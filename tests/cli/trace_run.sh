@@ -152,4 +152,27 @@ grep -q "360 MPI_Iallreduce calls not replayed" stderr.txt || fail "skips not na
 "$simcoll" run --platform gige.xml "$traces/sst-dumpi-testtrace-4/testtrace.meta" \
     --timeline tl.svg --trace tl.json > /dev/null 2>&1 || fail "--timeline: exit $?"
 [ -s tl.svg ] && [ -s tl.json ] || fail "--timeline or --trace wrote nothing"
+# ---- Mapping, map TRACE and a study of traces ----
+otf2=$traces/sst-macro-otf2-10/traces.otf2
+"$simcoll" map --platform gige.xml "$otf2" -o pi.txt --rankfile ranks.txt > /dev/null 2>&1 ||
+    fail "map TRACE: exit $?"
+[ "$(grep -vc "^#" pi.txt)" = 10 ] || fail "map TRACE: pi has not 10 lines: $(cat pi.txt)"
+grep -q "^rank 9=node-[01] slot=" ranks.txt || fail "map TRACE: no rankfile: $(cat ranks.txt)"
+for m in block pi.txt; do
+    "$simcoll" run --platform gige.xml --mapping $m "$otf2" --format csv > $m.csv 2>/dev/null ||
+        fail "run --mapping $m: exit $?"
+done
+# inter_node_bytes (column 20): the partition's cut is below block placement's
+b=$(awk -F, 'NR == 2 { print $20 }' block.csv) m=$(awk -F, 'NR == 2 { print $20 }' pi.txt.csv)
+[ "$m" -lt "$b" ] || fail "the partition sends $m bytes between nodes, block placement $b"
+cat > study.ini <<EOF
+trace = $otf2
+platform = gige.xml, ib4x.xml
+mapping = block, pi.txt
+algos = allreduce=allreduce-rd, allreduce=allreduce-ring
+EOF
+"$simcoll" sweep study.ini -o study.csv 2>/dev/null || fail "sweep of a trace: exit $?"
+[ "$(grep -c ',ok,' study.csv)" = 8 ] || fail "sweep of a trace: not 8 points ok: $(cat study.csv)"
+head -1 study.csv | grep -q "^key,status,trace,platform,mapping,algos,run_trace,format,ranks," ||
+    fail "sweep of a trace: header $(head -1 study.csv)"
 echo "trace_run.sh: ok"
