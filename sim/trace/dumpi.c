@@ -267,7 +267,7 @@ static sc_err_t read_bytes(rank_t *s, void *out, size_t n)
 
 static sc_err_t u8(rank_t *s, uint32_t *v)
 {
-    unsigned char b;
+    unsigned char b = 0;
     sc_err_t err = read_bytes(s, &b, 1);
     *v = b;
     return err;
@@ -275,7 +275,7 @@ static sc_err_t u8(rank_t *s, uint32_t *v)
 
 static sc_err_t u16(rank_t *s, uint32_t *v)
 {
-    unsigned char b[2];
+    unsigned char b[2] = {0};
     sc_err_t err = read_bytes(s, b, 2);
     *v = (uint32_t)b[0] << 8 | b[1];
     return err;
@@ -283,7 +283,7 @@ static sc_err_t u16(rank_t *s, uint32_t *v)
 
 static sc_err_t u32(rank_t *s, uint32_t *v)
 {
-    unsigned char b[4];
+    unsigned char b[4] = {0};
     sc_err_t err = read_bytes(s, b, 4);
     *v = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
     return err;
@@ -291,7 +291,7 @@ static sc_err_t u32(rank_t *s, uint32_t *v)
 
 static sc_err_t u64(rank_t *s, uint64_t *v)
 {
-    uint32_t hi, lo;
+    uint32_t hi = 0, lo = 0;
     sc_err_t err = u32(s, &hi);
     if (!err)
         err = u32(s, &lo);
@@ -877,9 +877,10 @@ static sc_err_t wait_on(rank_t *s, sc_tev_kind_t kind, const int64_t *handles, i
     return SC_OK;
 }
 
+/* Field f's array; NULL for an empty one before any array was read. */
 static const int64_t *array(const rank_t *s, int f)
 {
-    return s->scratch + s->fields[f].at;
+    return s->scratch ? s->scratch + s->fields[f].at : NULL;
 }
 
 static sc_tev_t *collective(rank_t *s, sc_tcoll_t coll, int64_t comm_handle, sc_err_t *err)

@@ -1073,25 +1073,27 @@ static int otf2_next(void *state, sc_tev_t *ev)
             s->out_head = s->nout = 0;
             s->narena = 0;
         }
-        if (s->head == s->nrecs || s->head > 4096) {
+        if (s->head > 0 && (s->head == s->nrecs || s->head > 4096)) {
             /* nothing is looked at now: records may move down */
             memmove(s->recs, s->recs + s->head, (s->nrecs - s->head) * sizeof *s->recs);
             s->nrecs -= s->head;
             s->head = 0;
         }
+        /* events of kinds the replay does not read (ProgramBegin, ...) make
+         * no record: read on until one does */
+        int got = 1;
+        while (s->head == s->nrecs && (got = read_more(s)) > 0)
+            ;
+        if (got < 0)
+            return -1;
         if (s->head == s->nrecs) {
-            int got = read_more(s);
-            if (got < 0)
+            if (s->depth > 0 && !s->finished) {
+                fail(s, "its events end inside an MPI call (the trace was cut short)");
                 return -1;
-            if (got == 0) {
-                if (s->depth > 0 && !s->finished) {
-                    fail(s, "its events end inside an MPI call (the trace was cut short)");
-                    return -1;
-                }
-                if (s->out_head < s->nout)
-                    break;
-                return 0;
             }
+            if (s->out_head < s->nout)
+                break;
+            return 0;
         }
         size_t at = s->head++;
         if (!take(s, at))

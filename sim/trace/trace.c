@@ -566,6 +566,8 @@ static sc_err_t pairs_check(const sc_trace_t *t, pairs_t *ps)
     for (size_t i = 0; i < ps->cap; i++)
         if (ps->slots[i].comm >= 0)
             ps->slots[n++] = ps->slots[i];
+    if (n == 0)
+        return SC_OK;
     qsort(ps->slots, n, sizeof *ps->slots, by_dst);
     char label[64];
     for (size_t i = 0; i < n;) {

@@ -38,6 +38,7 @@ int main(int argc, char **argv)
     sc_suite_program_graph();
     sc_suite_program_run();
     sc_suite_trace();
+    sc_suite_tracefile();
     sc_suite_replay();
     CU_basic_set_mode(CU_BRM_VERBOSE);
     /* Every run starts a new summary: add up the failures as we go. */

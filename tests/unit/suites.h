@@ -28,6 +28,7 @@ void sc_suite_program(void);
 void sc_suite_program_graph(void);
 void sc_suite_program_run(void);
 void sc_suite_trace(void);
+void sc_suite_tracefile(void);
 void sc_suite_replay(void);
 
 #endif

@@ -1,0 +1,55 @@
+#!/bin/sh
+# Regenerates results/traces.csv (the sweep of study.ini: two recorded
+# applications replayed on 16 what-if clusters each), results/summary.txt
+# (each point's speedup over the trace on gige.xml's 8-core nodes, block
+# placement, computing as recorded) and results/speedups.png (simcoll plot
+# --relative-to).
+# usage: experiments/traces/run.sh [--replot] [path/to/simcoll]
+# SPDX-License-Identifier: GPL-2.0-or-later
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+replot=0
+if [ "${1:-}" = --replot ]; then replot=1; shift; fi
+simcoll=${1:-$top/build/simcoll}
+[ -x "$simcoll" ] || { echo "run.sh: build simcoll first (./setup.sh)" >&2; exit 2; }
+command -v gnuplot >/dev/null || { echo "run.sh: needs gnuplot (apt-get install gnuplot-nox)" >&2; exit 2; }
+results=$here/results
+mkdir -p "$results"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+cd "$here"
+if [ $replot = 0 ]; then
+    "$simcoll" sweep study.ini -j 2 -o "$scratch/traces.csv"
+    # The generated platforms' paths are the scratch directory's: keep their names only.
+    sed "s|$scratch/traces.csv.platforms/||g" "$scratch/traces.csv" > "$results/traces.csv"
+fi
+
+# summary.txt: trace, configuration, simulated time, speedup over the trace
+# on gige's 8-core nodes, block placement, computing as recorded.
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    $2 == "ok" {
+        key = $0; sub(/^"/, "", key); sub(/",ok,.*/, "", key)
+        n = split(key, kv, ";")
+        for (i = 1; i <= n; i++) { split(kv[i], p, "="); v[p[1]] = substr(kv[i], length(p[1]) + 2) }
+        tr = v["trace"]; sub(/^.*third_party\/traces\//, "", tr); sub(/\/.*/, "", tr)
+        plat = v["platform"]; sub(/\.xml$/, "", plat)
+        conf = plat " " v["cores"] "-core " v["mapping"] " cpu x" v["compute-scale"]
+        t[tr "," conf] = $col["sim_time_s"]
+        traces[tr] = 1; confs[conf] = 1
+    }
+    END {
+        print "# trace,configuration,sim_time_s,speedup"
+        for (tr in traces) for (c in confs) {
+            base = t[tr ",gige 8-core block cpu x1"]; x = t[tr "," c]
+            if (x != "") printf "%s,%s,%.5g,%.2f\n", tr, c, x, base / x
+        }
+    }' "$results/traces.csv" | sort -t, -k1,1 -k4,4gr > "$results/summary.txt"
+
+# A cluster of bars per generated platform, a bar per trace, mapping and CPU
+# speed, each the speedup over the trace on gige's 8-core nodes as recorded.
+"$simcoll" plot "$results/traces.csv" -x run_platform -y sim_time_s --by trace,mapping,compute-scale \
+    --relative-to platform=gige.xml --relative-to cores=8 --relative-to mapping=block \
+    --relative-to compute-scale=1 --title 'Two traced applications on what-if clusters: speedup' \
+    -o "$results/speedups.png"
+cat "$results/summary.txt"
