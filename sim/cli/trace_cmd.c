@@ -573,7 +573,7 @@ const char *sc_trace_report_csv_header(void)
            "recorded_time_s,rank_time_min_s,rank_time_median_s,rank_time_max_s,mpi_time_min_s,"
            "mpi_time_median_s,mpi_time_max_s,compute_time_min_s,compute_time_median_s,"
            "compute_time_max_s,inter_node_bytes,intra_node_bytes,inter_node_messages,"
-           "intra_node_messages,events";
+           "intra_node_messages,events,simcoll_version,platform_file,command";
 }
 
 void sc_trace_report_csv_row(FILE *f, const sc_platform_t *plat, const sc_trace_t *trace,
@@ -734,7 +734,7 @@ int sc_cli_run_trace(const sc_run_opts_t *o, int argc, char **argv)
         } else if (o->format == SC_FORMAT_JSON) {
             print_json(stdout, &report);
         } else {
-            printf("%s,simcoll_version,platform_file,command\n", sc_trace_report_csv_header());
+            printf("%s\n", sc_trace_report_csv_header());
             sc_trace_report_csv_row(stdout, &plat, trace, &sum, place.name, o->mpi->name,
                                     o->compute_scale, &res);
             sc_provenance_csv_fields(stdout, &prov);

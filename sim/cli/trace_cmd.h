@@ -33,8 +33,9 @@ sc_err_t sc_cli_trace_graph(const sc_platform_t *plat, sc_trace_t *trace,
  * as `o->format` says. Returns the exit code. */
 int sc_cli_run_trace(const sc_run_opts_t *o, int argc, char **argv);
 
-/* A trace's run as one CSV row (sweeps): the header's columns without the
- * provenance, and the row's fields without them or a newline. */
+/* A trace's run as one CSV row (sweeps): the header (the provenance's
+ * columns last), and the row's fields but the provenance's, without a
+ * newline. */
 const char *sc_trace_report_csv_header(void);
 void sc_trace_report_csv_row(FILE *f, const sc_platform_t *plat, const sc_trace_t *trace,
                              const sc_trace_summary_t *summary, const char *mapping,

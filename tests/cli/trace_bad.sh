@@ -73,6 +73,10 @@ if "$simcoll" run --platform gige.xml "$traces/pipit-pingpong-otf2-2/traces.otf2
     size=$(wc -c < otf2/traces/3.evt)
     head -c $((size / 2)) "$traces/sst-macro-otf2-10/traces/3.evt" > otf2/traces/3.evt
     refused otf2/traces.otf2 "OTF2 archive '.*traces.otf2', rank 3, event [0-9]+: its events end after"
+    # sizes libotf2 would allocate 16 GiB for (found by fuzz_trace_otf2)
+    cp -r "$traces/pipit-pingpong-otf2-2" pingpong
+    cp "$src/tests/fuzz/regressions/trace_otf2/huge-allocation" pingpong/traces/0.evt
+    refused pingpong/traces.otf2 "rank 0, event 0: its events end after 0 of the 60 .*corrupt: INVALID_DATA"
     printf 'OTF2 garbage' > otf2/traces.otf2
     refused otf2/traces.otf2 "OTF2 archive '.*traces.otf2' cannot be opened"
 else
