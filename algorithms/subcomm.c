@@ -110,9 +110,13 @@ static sc_err_t sub_waitall(sc_comm_t *comm, int count, sc_request_t **reqs)
     return sc_waitall(sub_of(comm)->parent, count, reqs);
 }
 
+/* The parent combines at the element size of the subcommunicator's call. */
 static sc_err_t sub_reduce_time(sc_comm_t *comm, size_t bytes)
 {
-    return sc_reduce_time(sub_of(comm)->parent, bytes);
+    sc_comm_t *parent = sub_of(comm)->parent;
+    if (comm->elem_size)
+        parent->elem_size = comm->elem_size;
+    return sc_reduce_time(parent, bytes);
 }
 
 static const sc_transport_t sub_transport = {

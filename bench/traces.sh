@@ -11,7 +11,8 @@
 #     (a sendRecv is an irecv, an isend and a wait), at 4096 ranks and 250
 #     iterations 10^7 events. The same job as a program (loop ITERS {
 #     compute 200us; halo 1K dims=1 periodic; allreduce 8 }) runs beside it,
-#     and both give the same simulated time.
+#     and both give the same simulated time; so does the trace played by the
+#     driver (--replay=maestro, SimGrid 4.1).
 # Memory should stay the ranks' state as the trace grows: the two sizes of
 # ITERS show whether it does. Each line is one run (RUNS of each, default 1),
 # GNU time's peak resident memory.
@@ -80,6 +81,9 @@ for iters in $iters_list; do
     events=$((ranks * iters * 10))
     measure "ring of $ranks ranks, $iters iterations (trace)" $events 9 \
         "$simcoll" run --platform "$work/cluster.xml" "$dir/index.txt" --format csv
+    measure "ring of $ranks ranks, $iters iterations (driver)" $events 9 \
+        "$simcoll" run --platform "$work/cluster.xml" "$dir/index.txt" --replay=maestro \
+        --format csv
     printf 'loop %d\n  compute 200us\n  halo 1K dims=1 periodic\n  allreduce 8\nend\n' \
         "$iters" > "$work/ring.prog"
     measure "ring of $ranks ranks, $iters iterations (program)" $events 7 \

@@ -19,7 +19,7 @@ protocol: protocol algorithms models common
 io: io models common
 program: program algorithms models common
 trace: trace common
-replay: replay protocol algorithms models common
+replay: replay protocol trace algorithms models common
 engine: engine replay program io trace protocol algorithms models common
 cli: cli engine replay program io trace protocol algorithms models common'
 # For awk: may[LAYER] is " LAYER and those it may use ", from $ALLOWED.

@@ -30,8 +30,8 @@ const sc_command_t sc_commands[] = {
                   {"--platform FILE (--algo NAME | --compare A,B,...) [options]",
                    "--platform FILE --coll NAME --mpi PROFILE [options]"}},
     {"map",       sc_cli_map,
-                  {"map --platform FILE --algo NAME|--matrix FILE|PROGRAM [--np N] [-o PI]\n"
-                   "                        (map --help)"}},
+                  {"map --platform FILE --algo NAME|--matrix FILE|PROGRAM|TRACE [--np N]\n"
+                   "                        [-o PI] (map --help)"}},
     {"platform",  sc_cli_platform,
                   {"platform --like FILE|--net NET --nodes N [--cores C|LIST] [-o OUT]\n"
                    "                        (--topology, --levels, --set: platform --help)"}},
@@ -40,7 +40,8 @@ const sc_command_t sc_commands[] = {
     {"validate",  sc_cli_validate,
                   {"validate --platform FILE --mpi PROFILE FILE[@ALGO]... (validate --help)"}},
     {"run",       sc_cli_run_program,
-                  {"run --platform FILE [--np N] [options] PROGRAM (run --help)"}},
+                  {"run --platform FILE [--np N] [options] PROGRAM (run --help)",
+                   "run --platform FILE [options] TRACE (an application's recorded run)"}},
     {"tune",      sc_cli_tune,
                   {"tune --platform FILE --coll NAME [--np N] (tune --help)"}},
     {"plot",      sc_cli_plot,

@@ -388,7 +388,9 @@ void sc_explain_print(FILE *f, const char *title, const sc_platform_t *plat, int
     int shown = e->npath > 24 ? 24 : e->npath;
     if (shown < e->npath)
         fprintf(f, "    ... %d earlier messages\n", e->npath - shown);
-    const char *busy = e->reduction ? "combining, copies, overheads" : "copies, overheads";
+    const char *busy = e->computes    ? "computing, combining, copies, overheads"
+                       : e->reduction ? "combining, copies, overheads"
+                                      : "copies, overheads";
     double on_ranks = e->path_tail, in_messages = 0;
     for (int i = 0; i < e->npath; i++) {
         const sc_msg_record_t *m = &res->msgs[e->path[i]];

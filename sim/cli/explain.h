@@ -58,6 +58,7 @@ typedef struct {
     int npath;
     int last_rank; /* the rank that finished last */
     int reduction; /* the caller's: the ranks combine what they receive */
+    int computes;  /* the caller's: the ranks compute between calls (a trace) */
 } sc_explain_t;
 
 /* Needs res->msgs (a run with spec->messages) and res->node_of. */

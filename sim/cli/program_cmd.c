@@ -46,6 +46,16 @@ static void print_run_usage(void)
           "         [--load FILE.c|FILE.so] [--sensitivity]\n"
           "         [--no-payload] [--data decider=D]\n"
           "         [--format table|csv|json] PROGRAM\n"
+          "       simcoll run --platform FILE [--mapping M] [--mpi P] [--algos K=A,...]\n"
+          "         [--compute-scale F] [--timeline F] [--trace F] [--paje F]\n"
+          "         [--explain] [--replay[=nodes|maestro]] [--format table|csv|json] TRACE\n"
+          "A TRACE is an application's recorded run: an OTF2 archive's anchor\n"
+          "(traces.otf2), a DUMPI .meta file, or an SMPI time-independent index or\n"
+          "action file (docs/traces.md). --algos KIND=ALGO,... runs every call of\n"
+          "a kind with ALGO (else --mpi's choice); --compute-scale F: computing F\n"
+          "times as fast as recorded; --replay plays the ranks' ops with an actor\n"
+          "per node (nodes) or none (maestro, SimGrid 4.1), faster, without each\n"
+          "call's time.\n"
           SC_CLI_DATA_HELP,
           stdout);
 }
@@ -63,7 +73,8 @@ static const int run_accepts[] = {
     SC_OPT_PLATFORM, SC_OPT_NP, SC_OPT_MAPPING, SC_OPT_MPI_PROGRAM, SC_OPT_NO_PAYLOAD,
     SC_OPT_TRACE_OPS, SC_OPT_PACK, SC_OPT_FORMAT, SC_OPT_TURNING_FROM, SC_OPT_DATA,
     SC_OPT_TIMELINE, SC_OPT_TRACE, SC_OPT_PAJE, SC_OPT_LOAD, SC_OPT_SENSITIVITY,
-    SC_OPT_OBJECTIVE, SC_OPT_BUDGET, SC_OPT_ALGOS, SC_OPT_COMPUTE_SCALE, SC_OPT_HELP, 0};
+    SC_OPT_OBJECTIVE, SC_OPT_BUDGET, SC_OPT_ALGOS, SC_OPT_COMPUTE_SCALE, SC_OPT_REPLAY,
+    SC_OPT_EXPLAIN, SC_OPT_HELP, 0};
 
 static const sc_run_syntax_t run_syntax = {
     .name = "run",
@@ -675,6 +686,19 @@ static sc_err_t run_at(const program_run_t *r, int np, const place_t *pl,
     return err;
 }
 
+/* --algos: the algorithm of every call of a kind that names neither an
+ * algorithm nor a profile. */
+static sc_err_t force_algos(const sc_run_opts_t *o, sc_program_t *prog)
+{
+    for (int i = 0; o->algos_given && i < prog->nstmts; i++) {
+        sc_stmt_t *st = &prog->stmts[i];
+        if (st->kind != SC_STMT_CALL || st->choice.algo || st->choice.profile)
+            continue;
+        st->choice.algo = o->forced[st->collective];
+    }
+    return SC_OK;
+}
+
 int sc_cli_run_program(int argc, char **argv)
 {
     sc_run_opts_t o;
@@ -684,6 +708,15 @@ int sc_cli_run_program(int argc, char **argv)
         return err ? sc_cli_fail(err) : 0;
     if (sc_cli_is_trace(o.program))
         return sc_cli_run_trace(&o, argc, argv);
+    if (o.replay)
+        return sc_cli_fail(sc_error(SC_ERR_INPUT, "--replay plays a trace's ranks, or one call "
+                                                  "(simcoll --algo ... --replay); a program "
+                                                  "runs with an actor per rank (leave it out)"));
+    if (o.explain)
+        return sc_cli_fail(sc_error(SC_ERR_INPUT, "--explain explains a trace's run, or one "
+                                                  "call's (simcoll --algo ... --explain); for a "
+                                                  "program, --trace-ops and --timeline show "
+                                                  "its calls and messages"));
     sc_platform_t plat = {0};
     sc_program_t prog = {0};
     sc_program_report_row_t *rows = NULL;
@@ -693,7 +726,7 @@ int sc_cli_run_program(int argc, char **argv)
     program_run_t r = {&o, &plat, &prog, argc, argv, NULL, NULL};
     err = sc_cli_load_all(o.loads, o.nloads);
     if (err || (err = sc_platform_load("--platform", o.platform, &plat)) ||
-        (err = sc_cli_program_read(o.program, &prog)) ||
+        (err = sc_cli_program_read(o.program, &prog)) || (err = force_algos(&o, &prog)) ||
         (err = process_counts(o.np_list, &plat, &nps, &nnps)) ||
         (err = check_traces(&o, nnps)))
         goto cleanup;

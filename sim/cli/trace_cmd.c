@@ -12,6 +12,7 @@
 #include "algorithms/kinds.h"
 #include "algorithms/mapping/search.h"
 #include "common/sc_units.h"
+#include "explain.h"
 #include "map_search.h"
 #include "run_setup.h"
 #include "sim/engine/engine.h"
@@ -336,6 +337,9 @@ static sc_err_t check_options(const sc_run_opts_t *o, int np)
                         : !strcmp(refused, "--objective time")
                             ? "use --objective cut or bottleneck"
                             : "it runs one replay");
+    if (o->explain && o->format != SC_FORMAT_TABLE)
+        return sc_error(SC_ERR_INPUT, "--explain writes text after the table: leave out "
+                                      "--format csv or json");
     if (o->np_list) {
         int given;
         if (sc_parse_int(o->np_list, "--np", 1, 1 << 30, &given) || given != np)
@@ -476,6 +480,7 @@ typedef struct {
     const trace_place_t *place;
     const sc_trace_run_result_t *res;
     const sc_provenance_t *prov;
+    FILE *explained; /* --explain's report, printed after the table */
 } trace_report_t;
 
 static double total_of(const double *v, int n)
@@ -500,7 +505,9 @@ static void print_table(FILE *f, const trace_report_t *t)
             p, res->nodes, t->place->name, t->o->mpi->name);
     if (t->o->compute_scale != 1)
         fprintf(f, ", computing %g times as fast", t->o->compute_scale);
-    fprintf(f, "\n");
+    fprintf(f, "%s\n", t->o->replay == SC_REPLAY_MAESTRO ? ", played by the driver (--replay=maestro)"
+                       : t->o->replay                 ? ", played by an actor per node (--replay)"
+                                                      : "");
     sc_format_duration(res->sim_time_s, a, sizeof a);
     fprintf(f, "simulated   %s", a);
     if (!isnan(t->sum->elapsed)) {
@@ -540,6 +547,9 @@ static void print_table(FILE *f, const trace_report_t *t)
     cost_row_t rows[TOP_COSTS];
     int n = costliest(res, rows);
     double mpi = total_of(res->mpi, p);
+    if (t->o->replay)
+        fprintf(f, "\n(--replay does not time each call: leave it out to see the calls that "
+                   "cost most)\n");
     if (n) {
         fprintf(f, "\nthe calls that cost most (time inside them, summed over ranks)\n");
         fprintf(f, "  %-14s  %-18s  %10s  %12s  %s\n", "call", "size", "rank-calls", "time",
@@ -678,11 +688,12 @@ static void print_json(FILE *f, const trace_report_t *t)
     fprintf(f, "}\n");
 }
 
-/* --timeline, --trace and --paje: every message of the replay. */
+/* --timeline, --trace and --paje: every message of the replay; --explain
+ * after the table. */
 static sc_err_t write_messages(const trace_report_t *t)
 {
     const sc_run_opts_t *o = t->o;
-    if (!o->timeline && !o->trace && !o->paje)
+    if (!o->timeline && !o->trace && !o->paje && !o->explain)
         return SC_OK;
     const sc_trace_run_result_t *res = t->res;
     sc_run_result_t as_run = {.start = res->start, .finish = res->finish, .msgs = res->msgs,
@@ -693,7 +704,14 @@ static sc_err_t write_messages(const trace_report_t *t)
              t->plat->name, t->place->name);
     sc_provenance_command(t->prov, command, sizeof command);
     sc_trace_info_t info = {t->plat, res->node_of, res->np, title, command};
-    return sc_trace_write_all(o->timeline, o->trace, o->paje, &info, &as_run);
+    sc_err_t err = sc_trace_write_all(o->timeline, o->trace, o->paje, &info, &as_run);
+    sc_explain_t e;
+    if (!err && o->explain && !(err = sc_explain(t->plat, res->np, &as_run, &e))) {
+        e.computes = 1;
+        sc_explain_print(t->explained, title, t->plat, res->np, &as_run, &e);
+        sc_explain_destroy(&e);
+    }
+    return err;
 }
 
 int sc_cli_run_trace(const sc_run_opts_t *o, int argc, char **argv)
@@ -718,16 +736,24 @@ int sc_cli_run_trace(const sc_run_opts_t *o, int argc, char **argv)
     sc_trace_run_spec_t spec = {.plat = &plat, .trace = trace, .placement = place.placement,
                                 .pi = place.pi, .profile = o->mpi,
                                 .compute_scale = o->compute_scale,
-                                .messages = o->timeline || o->trace || o->paje};
+                                .messages = o->timeline || o->trace || o->paje || o->explain,
+                                .replay = o->replay};
     memcpy(spec.forced, o->forced, sizeof spec.forced);
     if (!err)
         err = sc_trace_run_check(&spec);
     if (!err && !(err = sc_trace_run(&spec, &res)))
         ran = 1;
     sc_provenance_t prov = {o->platform, argc, argv};
-    trace_report_t report = {o, &plat, trace, &sum, &place, &res, &prov};
+    char *explained = NULL;
+    size_t explained_len = 0;
+    trace_report_t report = {o, &plat, trace, &sum, &place, &res, &prov,
+                             open_memstream(&explained, &explained_len)};
+    if (!err && !report.explained)
+        err = sc_error(SC_ERR_RUN, "out of memory");
     if (!err)
         err = write_messages(&report);
+    if (report.explained)
+        fclose(report.explained);
     if (!err) {
         if (o->format == SC_FORMAT_TABLE) {
             print_table(stdout, &report);
@@ -740,7 +766,10 @@ int sc_cli_run_trace(const sc_run_opts_t *o, int argc, char **argv)
             sc_provenance_csv_fields(stdout, &prov);
             printf("\n");
         }
+        if (explained_len)
+            printf("\n%s", explained);
     }
+    free(explained);
     if (ran)
         sc_trace_run_result_destroy(&res);
     free(place.pi);

@@ -637,14 +637,18 @@ static sc_err_t simulate_replay(void *arg, sc_wire_t *out)
         sc_child_step("recording the schedule of %s on %d ranks", st->algo->name, p);
         err = sc_schedule_record(st->algo, &args, &model, scratch, &sched);
     }
+    sc_schedule_source_t source = {0};
+    if (!err)
+        err = sc_schedule_source_init(&source, &sched);
     if (!err) {
         sc_child_step("loading the platform");
         sc_engine_boot(spec->plat, sc_place_nodes_used(spec->plat, p, lay->node_of));
         sc_child_step("replaying %s on %d ranks", st->algo->name, p);
         err = spec->replay == SC_REPLAY_MAESTRO
-                  ? sc_driver_run(&sched, &model, &res)
-                  : sc_replay_run(&sched, &model, ctx->receives, &res);
+                  ? sc_driver_run(&source.source, &model, &res)
+                  : sc_replay_run(&source.source, &model, ctx->receives, &res);
     }
+    sc_schedule_source_destroy(&source);
     if (!err) {
         long none = 0;
         sc_wire_put_int(out, res.receives_short);

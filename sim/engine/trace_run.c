@@ -22,26 +22,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "algorithms/irregular/irregular.h"
 #include "algorithms/kinds.h"
 #include "algorithms/subcomm.h"
 #include "child.h"
 #include "engine.h"
 #include "engine_hosts.h"
 #include "run.h"
+#include "sim/replay/driver.h"
 #include "sim/replay/play.h"
+#include "sim/replay/replay.h"
+#include "sim/replay/trace_coll.h"
+#include "sim/replay/trace_source.h"
 
-/* A communicator's point-to-point tags are (SC_TAG_BAND_FIRST + comm) *
- * SC_TAG_BAND + its n-th distinct tag: above every collective's tags. */
-#define SC_TAG_BAND_FIRST 0x4000
-#define MAX_TRACE_COMMS (0x7fff - SC_TAG_BAND_FIRST)
-/* Collectives on communicator c run in context (c + 1) * COMM_CONTEXTS:
- * the contexts the SMP-aware algorithms open inside (algorithms/mpich,
- * openmpi/han.c: up to 7) stay below the next communicator's. */
-#define COMM_CONTEXTS 16
-/* MPICH's threshold between its medium and long alltoall (bytes to each
- * rank): linear below, pairwise from it. */
-#define ALLTOALL_LONG 32768
 
 const char *sc_tcost_name(sc_tcost_kind_t kind)
 {
@@ -102,22 +94,6 @@ static void layout_destroy(layout_t *lay)
     *lay = (layout_t){0};
 }
 
-static sc_collective_t kind_of(sc_tcoll_t coll, int *has)
-{
-    *has = 1;
-    switch (coll) {
-    case SC_TCOLL_BARRIER: return SC_BARRIER;
-    case SC_TCOLL_BCAST: return SC_BCAST;
-    case SC_TCOLL_REDUCE:
-    case SC_TCOLL_REDUCE_SCATTER: return SC_REDUCE;
-    case SC_TCOLL_ALLREDUCE: return SC_ALLREDUCE;
-    case SC_TCOLL_ALLGATHER:
-    case SC_TCOLL_ALLGATHERV: return SC_ALLGATHER;
-    case SC_TCOLL_SCATTER: return SC_SCATTER;
-    default: *has = 0; return SC_BARRIER;
-    }
-}
-
 /* What a scan of the trace tells the check: the sizes of the
  * communicators each collective kind runs on. */
 typedef struct {
@@ -131,7 +107,7 @@ static void check_collective(void *ctx, int rank, const sc_tev_t *ev)
     check_t *c = ctx;
     (void)rank;
     int has;
-    sc_collective_t kind = kind_of(ev->coll, &has);
+    sc_collective_t kind = sc_tcoll_kind(ev->coll, &has);
     const sc_algo_t *forced = has ? c->spec->forced[kind] : NULL;
     if (c->err || !forced)
         return;
@@ -151,12 +127,25 @@ sc_err_t sc_trace_run_check(const sc_trace_run_spec_t *spec)
                             "which a trace does not hold; choose another", sc_kind(a->collective)->name,
                             a->name);
     }
-    if (sc_trace_ncomms(spec->trace) > MAX_TRACE_COMMS)
+    if (sc_trace_ncomms(spec->trace) > SC_TRACE_MAX_COMMS)
         return sc_error(SC_ERR_INPUT, "trace '%s' makes %d communicators; simcoll replays at "
                         "most %d", sc_trace_path(spec->trace), sc_trace_ncomms(spec->trace),
-                        MAX_TRACE_COMMS);
+                        SC_TRACE_MAX_COMMS);
     if (!(spec->compute_scale > 0) || isinf(spec->compute_scale))
         return sc_error(SC_ERR_INPUT, "--compute-scale %g: a positive factor", spec->compute_scale);
+    if (spec->replay == SC_REPLAY_MAESTRO) {
+        sc_err_t err = sc_driver_available();
+        if (err)
+            return err;
+    }
+    if (spec->replay && spec->messages)
+        return sc_error(SC_ERR_INPUT, "--replay plays the ranks' ops without recording each "
+                                      "message: --timeline, --trace, --paje and --explain need "
+                                      "the actors (leave --replay out)");
+    if (spec->replay && sc_platform_node_levels(spec->plat))
+        return sc_error(SC_ERR_INPUT, "--replay runs a node's ranks on one host, and platform "
+                                      "'%s' has sockets, NUMA domains or CCXs in its nodes "
+                                      "(leave --replay out)", spec->plat->path);
     layout_t lay;
     sc_err_t err = layout_init(spec, &lay);
     layout_destroy(&lay);
@@ -198,11 +187,6 @@ typedef struct {
 } rank_t;
 
 typedef struct {
-    uint64_t key; /* comm << 32 | tag */
-    int dense;
-} tag_entry_t;
-
-typedef struct {
     const sc_trace_run_spec_t *spec;
     const layout_t *lay;
     int np;
@@ -216,9 +200,8 @@ typedef struct {
     sc_tcoll_use_t uses[SC_TRACE_MAX_USES];
     int nuses;
     int **comm_nodes;       /* by communicator: its ranks' nodes, made on first use */
-    tag_entry_t *tags;      /* (comm, tag) -> its dense number in the comm's band */
-    size_t cap_tags, used_tags;
-    int *tags_of_comm;
+    sc_trace_tags_t *tags;
+    sc_trace_choice_t choice;
     sc_err_t error;
     char error_msg[512];
 } session_t;
@@ -269,49 +252,6 @@ static void count_use(session_t *s, sc_tcoll_t coll, const char *name)
     u->coll = coll;
     snprintf(u->name, sizeof u->name, "%s", name);
     u->calls = 1;
-}
-
-/* The tag a communicator's tag has on the world's transport. */
-static int world_tag(session_t *s, int comm, int tag)
-{
-    if (tag == SC_TRACE_ANY)
-        return SC_ANY_TAG_OF_BAND(SC_TAG_BAND_FIRST + comm);
-    uint64_t key = (uint64_t)(uint32_t)comm << 32 | (uint32_t)tag;
-    if (s->used_tags * 2 >= s->cap_tags) {
-        size_t cap = s->cap_tags ? 2 * s->cap_tags : 256;
-        tag_entry_t *t = malloc(cap * sizeof *t);
-        if (!t) {
-            fail(s, SC_ERR_RUN, "out of memory for tags");
-            return 0;
-        }
-        for (size_t i = 0; i < cap; i++)
-            t[i].dense = -1;
-        for (size_t i = 0; i < s->cap_tags; i++)
-            if (s->tags[i].dense >= 0) {
-                size_t k = (size_t)(s->tags[i].key * 0x9E3779B97F4A7C15ull >> 20) & (cap - 1);
-                while (t[k].dense >= 0)
-                    k = (k + 1) & (cap - 1);
-                t[k] = s->tags[i];
-            }
-        free(s->tags);
-        s->tags = t;
-        s->cap_tags = cap;
-    }
-    size_t k = (size_t)(key * 0x9E3779B97F4A7C15ull >> 20) & (s->cap_tags - 1);
-    while (s->tags[k].dense >= 0) {
-        if (s->tags[k].key == key)
-            return (SC_TAG_BAND_FIRST + comm) * SC_TAG_BAND + s->tags[k].dense;
-        k = (k + 1) & (s->cap_tags - 1);
-    }
-    int dense = s->tags_of_comm[comm]++;
-    if (dense >= SC_TAG_BAND) {
-        fail(s, SC_ERR_INPUT, "communicator %d uses more than %d distinct tags", comm,
-             SC_TAG_BAND);
-        return 0;
-    }
-    s->tags[k] = (tag_entry_t){key, dense};
-    s->used_tags++;
-    return (SC_TAG_BAND_FIRST + comm) * SC_TAG_BAND + dense;
 }
 
 /* ---- A rank's requests ---- */
@@ -421,86 +361,10 @@ static sc_comm_t *coll_comm(session_t *s, int r, int comm)
         return NULL;
     }
     rc->comm = comm;
-    sc_subcomm_init(&rc->sub, world, c->members, c->size, me, (comm + 1) * COMM_CONTEXTS);
+    sc_subcomm_init(&rc->sub, world, c->members, c->size, me, sc_trace_coll_context(comm));
     rc->sub.comm.node_of = nodes;
     rk->comms[rk->ncomms++] = rc;
     return &rc->sub.comm;
-}
-
-static sc_type_t type_of(uint64_t bytes, uint64_t elem)
-{
-    return elem == 4 || (bytes % 8 != 0) ? SC_TYPE_INT : SC_TYPE_DOUBLE;
-}
-
-/* The algorithm the call runs: forced for its kind, else the profile's. */
-static const sc_algo_t *choose(session_t *s, sc_collective_t kind, sc_comm_t *comm, uint64_t bytes,
-                               sc_type_t type)
-{
-    const sc_algo_t *a = s->spec->forced[kind];
-    if (a)
-        return a;
-    sc_call_t call = {.collective = kind, .bytes = (size_t)bytes, .p = comm->size,
-                      .node_of = comm->node_of, .type = type};
-    a = sc_profile_choose(s->spec->profile, &call);
-    if (!a) {
-        fail(s, SC_ERR_INPUT, "%s", sc_error_message());
-    } else if (sc_algo_check(a, comm->size)) {
-        fail(s, SC_ERR_RUN, "%s chose %s for %d ranks: %s", s->spec->profile->name, a->name,
-             comm->size, sc_error_message());
-        a = NULL;
-    }
-    return a;
-}
-
-/* Runs a collective simcoll has algorithms of. */
-static sc_err_t run_kind(session_t *s, int r, const sc_tev_t *ev, sc_comm_t *comm,
-                         sc_collective_t kind, uint64_t bytes, int root, int lead)
-{
-    sc_type_t type = type_of(bytes, ev->elem);
-    if (sc_kind(kind)->is_reduction) {
-        /* a vector of whole elements: a few bytes more at most */
-        size_t e = sc_type_size(type);
-        bytes = (bytes + e - 1) / e * e;
-    }
-    const sc_algo_t *a = choose(s, kind, comm, bytes, type);
-    if (!a)
-        return SC_ERR_RUN;
-    if (lead)
-        count_use(s, ev->coll, a->name);
-    size_t need = (size_t)bytes * (size_t)(comm->size + 1) + 1;
-    void *area = sc_scratch_get(s->scratch, need);
-    if (!area) {
-        fail(s, SC_ERR_RUN, "rank %d: out of memory for a %s of %llu bytes", r,
-             sc_tcoll_name(ev->coll), (unsigned long long)bytes);
-        return SC_ERR_RUN;
-    }
-    comm->elem_size = sc_type_size(type);
-    sc_comm_t *world = sc_world_comm(s->world, r);
-    world->elem_size = comm->elem_size;
-    sc_coll_args_t args = {.sendbuf = area, .recvbuf = area, .bytes = (size_t)bytes,
-                           .root = root, .op = SC_OP_SUM, .type = type};
-    return a->run(comm, &args);
-}
-
-/* counts[] of a v call as size_t, or every rank `each`. */
-static size_t *sizes(session_t *s, const uint64_t *counts, int n, uint64_t each)
-{
-    size_t *v = malloc((size_t)(n ? n : 1) * sizeof *v);
-    if (!v) {
-        fail(s, SC_ERR_RUN, "out of memory");
-        return NULL;
-    }
-    for (int i = 0; i < n; i++)
-        v[i] = counts ? (size_t)counts[i] : (size_t)each;
-    return v;
-}
-
-static int all_equal(const uint64_t *v, int n)
-{
-    for (int i = 1; i < n; i++)
-        if (v[i] != v[0])
-            return 0;
-    return 1;
 }
 
 static sc_err_t run_collective(session_t *s, int r, const sc_tev_t *ev)
@@ -508,81 +372,11 @@ static sc_err_t run_collective(session_t *s, int r, const sc_tev_t *ev)
     sc_comm_t *comm = coll_comm(s, r, ev->comm);
     if (!comm)
         return SC_ERR_RUN;
-    int n = comm->size, lead = comm->rank == 0;
-    sc_err_t err = SC_OK;
-    size_t *v = NULL;
-    switch (ev->coll) {
-    case SC_TCOLL_BARRIER:
-    case SC_TCOLL_BCAST:
-    case SC_TCOLL_REDUCE:
-    case SC_TCOLL_ALLREDUCE:
-    case SC_TCOLL_ALLGATHER:
-    case SC_TCOLL_SCATTER: {
-        int has;
-        return run_kind(s, r, ev, comm, kind_of(ev->coll, &has), ev->bytes, ev->root, lead);
-    }
-    case SC_TCOLL_ALLGATHERV:
-        /* blocks alike: an allgather, whose algorithm the user chooses */
-        if (!ev->counts || all_equal(ev->counts, n))
-            return run_kind(s, r, ev, comm, SC_ALLGATHER, ev->counts ? ev->counts[0] : ev->bytes,
-                            0, lead);
-        if (lead)
-            count_use(s, ev->coll, "allgatherv-ring");
-        if ((v = sizes(s, ev->counts, n, ev->bytes)))
-            err = sc_allgatherv_ring(comm, v);
-        break;
-    case SC_TCOLL_GATHER:
-        if (lead)
-            count_use(s, ev->coll, "gather-binomial");
-        return sc_gather_binomial(comm, (size_t)ev->bytes, ev->root);
-    case SC_TCOLL_GATHERV:
-        if (lead)
-            count_use(s, ev->coll, "gatherv-linear");
-        return sc_gatherv_linear(comm, (size_t)ev->bytes, ev->root);
-    case SC_TCOLL_SCATTERV:
-        if (lead)
-            count_use(s, ev->coll, "scatterv-linear");
-        /* the root's blocks: its counts, else its total shared alike */
-        if (comm->rank == ev->root && (v = sizes(s, ev->counts, n, ev->bytes)))
-            err = sc_scatterv_linear(comm, v, ev->root);
-        else if (comm->rank != ev->root)
-            err = sc_scatterv_linear(comm, NULL, ev->root);
-        break;
-    case SC_TCOLL_ALLTOALL:
-        if (lead)
-            count_use(s, ev->coll, ev->bytes < ALLTOALL_LONG ? "alltoall-linear"
-                                                             : "alltoall-pairwise");
-        if ((v = sizes(s, NULL, n, ev->bytes)))
-            err = ev->bytes < ALLTOALL_LONG ? sc_alltoallv_linear(comm, v)
-                                            : sc_alltoallv_pairwise(comm, v);
-        break;
-    case SC_TCOLL_ALLTOALLV:
-        if (lead)
-            count_use(s, ev->coll, "alltoallv-linear");
-        if ((v = sizes(s, ev->counts, n, n ? ev->bytes / (uint64_t)n : 0)))
-            err = sc_alltoallv_linear(comm, v);
-        break;
-    case SC_TCOLL_REDUCE_SCATTER: {
-        /* a reduce of the whole vector to rank 0, then its blocks scattered
-         * (Open MPI's basic reduce_scatter) */
-        uint64_t total = ev->bytes;
-        if ((err = run_kind(s, r, ev, comm, SC_REDUCE, total, 0, lead)))
-            break;
-        if (lead)
-            count_use(s, ev->coll, "reduce_scatter-reduce+scatterv");
-        if ((v = sizes(s, ev->counts, n, n ? total / (uint64_t)n : 0)))
-            err = sc_scatterv_linear(comm, v, 0);
-        break;
-    }
-    case SC_TCOLL_SCAN:
-    case SC_TCOLL_EXSCAN:
-        if (lead)
-            count_use(s, ev->coll, "scan-rd");
-        comm->elem_size = ev->elem ? (size_t)ev->elem : 1;
-        return sc_scan_rd(comm, (size_t)ev->bytes);
-    }
-    free(v);
-    return err ? err : s->error;
+    const char *algo = NULL;
+    sc_err_t err = sc_trace_coll_run(comm, ev, &s->choice, s->scratch, &algo);
+    if (!err && comm->rank == 0 && algo)
+        count_use(s, ev->coll, algo);
+    return err;
 }
 
 /* ---- One rank ---- */
@@ -604,13 +398,14 @@ static sc_err_t play(session_t *s, int r, const sc_tev_t *ev)
     }
     case SC_TEV_SEND:
     case SC_TEV_ISEND: {
-        int dst = sc_trace_world_rank(t, ev->comm, ev->peer), tag = world_tag(s, ev->comm, ev->tag);
-        if (s->error)
-            return s->error;
+        int dst = sc_trace_world_rank(t, ev->comm, ev->peer), tag;
+        sc_err_t err = sc_trace_world_tag(s->tags, ev->comm, ev->tag, &tag);
+        if (err)
+            return err;
         if (ev->kind == SC_TEV_SEND)
             return sc_send(world, NULL, (size_t)ev->bytes, dst, tag);
         sc_request_t *req = NULL;
-        sc_err_t err = sc_isend(world, NULL, (size_t)ev->bytes, dst, tag, &req);
+        err = sc_isend(world, NULL, (size_t)ev->bytes, dst, tag, &req);
         if (!err && !slot_put(rk, ev->req, req, ev->bytes))
             fail(s, SC_ERR_RUN, "rank %d: out of memory for requests", r);
         return err ? err : s->error;
@@ -619,13 +414,14 @@ static sc_err_t play(session_t *s, int r, const sc_tev_t *ev)
     case SC_TEV_IRECV: {
         int src = ev->peer == SC_TRACE_ANY ? SC_ANY_SOURCE
                                            : sc_trace_world_rank(t, ev->comm, ev->peer);
-        int tag = world_tag(s, ev->comm, ev->tag);
-        if (s->error)
-            return s->error;
+        int tag;
+        sc_err_t err = sc_trace_world_tag(s->tags, ev->comm, ev->tag, &tag);
+        if (err)
+            return err;
         if (ev->kind == SC_TEV_RECV)
             return sc_recv(world, NULL, SC_ANY_SIZE, src, tag);
         sc_request_t *req = NULL;
-        sc_err_t err = sc_irecv(world, NULL, SC_ANY_SIZE, src, tag, &req);
+        err = sc_irecv(world, NULL, SC_ANY_SIZE, src, tag, &req);
         if (!err && !slot_put(rk, ev->req, req, ev->bytes))
             fail(s, SC_ERR_RUN, "rank %d: out of memory for requests", r);
         return err ? err : s->error;
@@ -754,8 +550,7 @@ static void teardown(session_t *s)
         free(s->comm_nodes[c]);
     free(s->comm_nodes);
     free(s->ranks);
-    free(s->tags);
-    free(s->tags_of_comm);
+    sc_trace_tags_free(s->tags);
     sc_world_destroy(s->world);
     sc_scratch_destroy(s->scratch);
     free(s->start);
@@ -799,12 +594,14 @@ static sc_err_t simulate(void *arg, sc_wire_t *out)
                    .compute = calloc((size_t)p, sizeof(double)),
                    .finished = calloc((size_t)p, sizeof(int)),
                    .comm_nodes = calloc((size_t)ncomms, sizeof(int *)),
-                   .tags_of_comm = calloc((size_t)ncomms, sizeof(int))};
+                   .tags = sc_trace_tags_new(ncomms),
+                   .choice = {.profile = spec->profile}};
+    memcpy(s.choice.forced, spec->forced, sizeof s.choice.forced);
     session = &s;
     sc_err_t err = sc_model_init(&s.model, spec->plat, p, lay->node_of, lay->domain_of, NULL, NULL,
                                  sizeof(double));
     if (!err && (!s.ranks || !s.start || !s.finish || !s.mpi || !s.compute || !s.finished ||
-                 !s.comm_nodes || !s.tags_of_comm || !(s.scratch = sc_scratch_create())))
+                 !s.comm_nodes || !s.tags || !(s.scratch = sc_scratch_create())))
         err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
     for (int r = 0; !err && r < p; r++)
         err = sc_trace_cursor_open(spec->trace, r, &s.ranks[r].cursor);
@@ -875,6 +672,67 @@ static sc_err_t simulate(void *arg, sc_wire_t *out)
     return err;
 }
 
+/* The ranks' ops played by an actor per node or by the driver
+ * (spec->replay): the same results but each call's time. */
+static sc_err_t simulate_replay(void *arg, sc_wire_t *out)
+{
+    const layout_t *lay = arg;
+    const sc_trace_run_spec_t *spec = lay->spec;
+    int p = lay->np;
+    sc_model_t model = {0};
+    sc_trace_source_t *source = NULL;
+    sc_trace_choice_t choice = {.profile = spec->profile};
+    memcpy(choice.forced, spec->forced, sizeof choice.forced);
+    sc_replay_result_t res = {.start = calloc((size_t)p, sizeof(double)),
+                              .finish = calloc((size_t)p, sizeof(double))};
+    double *mpi = calloc((size_t)p, sizeof(double));
+    sc_err_t err = sc_model_init(&model, spec->plat, p, lay->node_of, lay->domain_of, NULL, NULL,
+                                 sizeof(double));
+    if (!err && (!res.start || !res.finish || !mpi))
+        err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
+    if (!err)
+        err = sc_trace_source_new(spec->trace, &model, &choice, spec->compute_scale, &source);
+    if (!err) {
+        sc_child_step("loading the platform");
+        sc_engine_boot(spec->plat, sc_place_nodes_used(spec->plat, p, lay->node_of));
+        sc_child_step("replaying trace '%s' on %d ranks", sc_trace_path(spec->trace), p);
+        sc_op_source_t *ops = sc_trace_source_ops(source);
+        err = spec->replay == SC_REPLAY_MAESTRO ? sc_driver_run(ops, &model, &res)
+                                                : sc_replay_run(ops, &model, lay->receives, &res);
+    }
+    if (!err) {
+        const double *compute = sc_trace_source_compute(source);
+        for (int r = 0; r < p; r++)
+            mpi[r] = res.finish[r] - res.start[r] - compute[r];
+        sc_tcoll_use_t uses[SC_TRACE_MAX_USES];
+        int nuses = 0;
+        for (; nuses < SC_TRACE_MAX_USES; nuses++) {
+            const char *name;
+            if (!sc_trace_source_use(source, nuses, &uses[nuses].coll, &name,
+                                     &uses[nuses].calls))
+                break;
+            snprintf(uses[nuses].name, sizeof uses[nuses].name, "%s", name);
+        }
+        static const sc_tcost_t none[SC_TCOST_KINDS][SC_TCOST_BUCKETS];
+        sc_wire_put_int(out, res.receives_short);
+        sc_wire_put(out, res.start, (size_t)p * sizeof(double));
+        sc_wire_put(out, res.finish, (size_t)p * sizeof(double));
+        sc_wire_put(out, mpi, (size_t)p * sizeof(double));
+        sc_wire_put(out, compute, (size_t)p * sizeof(double));
+        sc_wire_put(out, &res.total, sizeof res.total);
+        sc_wire_put_double(out, res.max_rank_bytes);
+        sc_wire_put(out, none, sizeof none);
+        sc_wire_put_int(out, nuses);
+        sc_wire_put(out, uses, (size_t)nuses * sizeof *uses);
+    }
+    sc_trace_source_free(source);
+    sc_model_destroy(&model);
+    free(res.start);
+    free(res.finish);
+    free(mpi);
+    return err;
+}
+
 /* ---- Back in the parent ---- */
 
 sc_err_t sc_trace_run(const sc_trace_run_spec_t *spec, sc_trace_run_result_t *res)
@@ -903,7 +761,8 @@ sc_err_t sc_trace_run(const sc_trace_run_spec_t *spec, sc_trace_run_result_t *re
     sc_wire_t in;
     int short_of = 0;
     while (1) {
-        if ((err = sc_child_run(simulate, &lay, SC_ERR_RUN, what, &in)))
+        if ((err = sc_child_run(spec->replay ? simulate_replay : simulate, &lay, SC_ERR_RUN, what,
+                                &in)))
             goto cleanup;
         if (!sc_wire_get_int(&in, &short_of))
             short_of = -1;

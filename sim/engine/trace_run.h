@@ -8,6 +8,7 @@
 
 #include "algorithms/profiles/profiles.h"
 #include "models/platform.h"
+#include "sim/engine/run.h"
 #include "sim/engine/transport.h"
 #include "sim/trace/trace.h"
 
@@ -24,6 +25,11 @@ typedef struct {
      * many times as fast); flops run at the platform's core speed. */
     double compute_scale;
     int messages; /* 1: every message as it went (res->msgs) */
+    /* 0: an actor per rank; SC_REPLAY_NODES or SC_REPLAY_MAESTRO: the
+     * ranks' ops played by an actor per node or by the driver
+     * (sim/replay/trace_source.h), which do not measure each call's
+     * time (res->costs stays empty) */
+    int replay;
 } sc_trace_run_spec_t;
 
 /* What the calls of one kind and size cost, over every rank. */
@@ -67,7 +73,7 @@ typedef struct {
     long level_messages[SC_MAX_LEVELS];
     double level_bytes[SC_MAX_LEVELS];
     double max_rank_bytes;
-    sc_tcost_t costs[SC_TCOST_KINDS][SC_TCOST_BUCKETS];
+    sc_tcost_t costs[SC_TCOST_KINDS][SC_TCOST_BUCKETS]; /* empty with spec->replay */
     sc_tcoll_use_t uses[SC_TRACE_MAX_USES];
     int nuses;
     sc_msg_record_t *msgs;      /* spec->messages */

@@ -195,10 +195,11 @@ void hand_on(sc_envelope_t *env)
         return;
     }
     int src = env->src;
-    long send_op = env->kind == SC_ENV_DATA ? static_cast<long>(env->sreq) : -1;
+    bool data = env->kind == SC_ENV_DATA;
+    auto send_req = static_cast<uint32_t>(env->sreq);
     sc_play_deliver(&D->pl, env);
-    if (send_op >= 0)
-        sc_play_complete(&D->pl, src, send_op);
+    if (data)
+        sc_play_complete(&D->pl, src, send_req);
 }
 
 void fire();
@@ -329,25 +330,25 @@ const sc_play_ops_t play_ops = {post, put_data, busy, wait_over, nullptr};
  * the run starts, and only then may communications start. */
 void start_all(double *start)
 {
-    for (int r = 0; r < D->pl.sched->np && !D->pl.failed; r++) {
+    for (int r = 0; r < D->pl.np && !D->pl.failed; r++) {
         start[r] = now();
         sc_play_advance(&D->pl, r, now());
     }
 }
 } // namespace
 
-sc_err_t sc_driver_run(const sc_schedule_t *sched, const sc_model_t *model, sc_replay_result_t *res)
+sc_err_t sc_driver_run(sc_op_source_t *source, const sc_model_t *model, sc_replay_result_t *res)
 {
     Driver driver;
     D = &driver;
     res->max_rank_bytes = 0;
     res->receives_short = 0; /* no receives posted in advance */
-    sc_err_t err = sc_play_init(&driver.pl, sched, model, &play_ops, &res->total, res->finish);
+    sc_err_t err = sc_play_init(&driver.pl, source, model, &play_ops, &res->total, res->finish);
     if (err)
         return err;
     const sc_platform_t *plat = model->plat;
     driver.host_of_node.assign((size_t)plat->nnodes, nullptr);
-    for (int r = 0; r < sched->np; r++) {
+    for (int r = 0; r < source->np; r++) {
         s4u::Host *&host = driver.host_of_node[(size_t)model->node_of[r]];
         if (!host)
             host = s4u::Host::by_name(plat->nodes[model->node_of[r]].name);
@@ -364,9 +365,9 @@ sc_err_t sc_driver_run(const sc_schedule_t *sched, const sc_model_t *model, sc_r
     return err;
 }
 #else
-sc_err_t sc_driver_run(const sc_schedule_t *sched, const sc_model_t *model, sc_replay_result_t *res)
+sc_err_t sc_driver_run(sc_op_source_t *source, const sc_model_t *model, sc_replay_result_t *res)
 {
-    (void)sched;
+    (void)source;
     (void)model;
     (void)res;
     return sc_driver_available();

@@ -17,7 +17,7 @@ sc_err_t sc_driver_available(void);
 /* As sc_replay_run, with the same protocol and the same simulated times,
  * from maestro: every message a communication started by SimGrid's
  * kernel, every wait a callback, every overhead a timer. */
-sc_err_t sc_driver_run(const sc_schedule_t *sched, const sc_model_t *model,
+sc_err_t sc_driver_run(sc_op_source_t *source, const sc_model_t *model,
                        sc_replay_result_t *res);
 
 #ifdef __cplusplus

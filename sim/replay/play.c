@@ -12,8 +12,8 @@
 
 #include "s4u_calls.h"
 
-/* Flags of a request (a SEND or RECV op). */
-enum { REQ_DONE = 1, REQ_AWAITED = 2 };
+/* Flags of a request (a SEND or RECV op's). */
+enum { REQ_USED = 1, REQ_DONE = 2, REQ_AWAITED = 4 };
 
 void sc_play_fail(sc_player_t *pl, const char *fmt, ...)
 {
@@ -41,11 +41,66 @@ static int rank_index(const sc_play_rank_t *rk)
     return (int)(rk - playing->ranks);
 }
 
-void sc_play_complete(sc_player_t *pl, int r, long op)
+/* ---- A rank's requests ---- */
+
+/* Request `id` of the rank, or NULL if it has none so named. */
+static sc_play_req_t *req_of(sc_play_rank_t *rk, uint32_t id)
+{
+    uint32_t i = id - rk->req_base;
+    return i < rk->nreqs && (rk->reqs[i].flags & REQ_USED) ? &rk->reqs[i] : NULL;
+}
+
+/* A new request `id`; NULL if out of memory. Ids are given in rising order
+ * (a schedule's op indices, a trace's counter), so the table grows at its
+ * end and drops from its start what has been waited for. */
+static sc_play_req_t *req_new(sc_play_rank_t *rk, uint32_t id)
+{
+    if (rk->nreqs == 0)
+        rk->req_base = id;
+    uint32_t i = id - rk->req_base;
+    if (i >= rk->cap_reqs) {
+        uint32_t cap = rk->cap_reqs ? rk->cap_reqs : 4;
+        while (cap <= i)
+            cap *= 2;
+        sc_play_req_t *more = realloc(rk->reqs, (size_t)cap * sizeof *more);
+        if (!more)
+            return NULL;
+        memset(more + rk->cap_reqs, 0, (size_t)(cap - rk->cap_reqs) * sizeof *more);
+        rk->reqs = more;
+        rk->cap_reqs = cap;
+    }
+    if (i >= rk->nreqs)
+        rk->nreqs = i + 1;
+    rk->reqs[i] = (sc_play_req_t){.flags = REQ_USED};
+    return &rk->reqs[i];
+}
+
+/* Request `q` has been waited for: gone; so is what the table holds before
+ * its first request still used. */
+static void req_free(sc_play_rank_t *rk, sc_play_req_t *q)
+{
+    q->flags = 0;
+    uint32_t gone = 0;
+    while (gone < rk->nreqs && !(rk->reqs[gone].flags & REQ_USED))
+        gone++;
+    if (gone == rk->nreqs) {
+        rk->nreqs = 0;
+    } else if (gone > 0 && gone >= rk->nreqs / 2) {
+        memmove(rk->reqs, rk->reqs + gone, (size_t)(rk->nreqs - gone) * sizeof *rk->reqs);
+        memset(rk->reqs + rk->nreqs - gone, 0, (size_t)gone * sizeof *rk->reqs);
+        rk->nreqs -= gone;
+        rk->req_base += gone;
+    }
+}
+
+void sc_play_complete(sc_player_t *pl, int r, uint32_t id)
 {
     sc_play_rank_t *rk = &pl->ranks[r];
-    pl->req[op] |= REQ_DONE;
-    if (!(pl->req[op] & REQ_AWAITED))
+    sc_play_req_t *q = req_of(rk, id);
+    if (!q)
+        return;
+    q->flags |= REQ_DONE;
+    if (!(q->flags & REQ_AWAITED))
         return;
     if (--rk->pending == 0 && rk->state == SC_RANK_WAITING && pl->ops->wait_over)
         pl->ops->wait_over(pl, r);
@@ -56,7 +111,7 @@ static sc_envelope_t *envelope_new(sc_player_t *pl, sc_env_kind_t kind, int src,
 {
     sc_envelope_t *env = sc_envelope_new(kind, src, dst, tag, bytes);
     if (!env)
-        sc_play_fail(pl, "out of memory replaying %d ranks", pl->sched->np);
+        sc_play_fail(pl, "out of memory replaying %d ranks", pl->np);
     return env;
 }
 
@@ -72,17 +127,23 @@ static void post(sc_player_t *pl, sc_envelope_t *env, size_t data)
     pl->ops->post(pl, env, data);
 }
 
-/* The protocol's requests are the schedule's SEND and RECV ops. */
+/* The protocol's requests are the ranks' request ids. A receive learns its
+ * sender and its size when it matches. */
 static void on_matched(sc_matcher_t *m, sc_req_ref_t rreq, const sc_envelope_t *env)
 {
-    (void)m;
-    playing->req_path[rreq] = env->path_bytes;
+    sc_play_req_t *q = req_of(rank_of(m), (uint32_t)rreq);
+    if (!q)
+        return;
+    q->path = env->path_bytes;
+    q->peer = env->src;
+    if (q->bytes == SC_ANY_SIZE)
+        q->bytes = env->bytes;
 }
 
 static void on_received(sc_matcher_t *m, sc_req_ref_t rreq, const sc_envelope_t *env)
 {
     (void)env;
-    sc_play_complete(playing, rank_index(rank_of(m)), (long)rreq);
+    sc_play_complete(playing, rank_index(rank_of(m)), (uint32_t)rreq);
 }
 
 static void on_clear_to_send(sc_matcher_t *m, sc_req_ref_t rreq, const sc_envelope_t *rts)
@@ -119,7 +180,7 @@ static void on_mismatch(sc_matcher_t *m, sc_req_ref_t rreq, const char *message)
 static void on_out_of_memory(sc_matcher_t *m, const char *what)
 {
     (void)m;
-    sc_play_fail(playing, "out of memory for %s replaying %d ranks", what, playing->sched->np);
+    sc_play_fail(playing, "out of memory for %s replaying %d ranks", what, playing->np);
 }
 
 static const sc_protocol_ops_t protocol_ops = {
@@ -166,21 +227,58 @@ static void busy(sc_player_t *pl, int r, double until)
         pl->ops->busy(pl, r);
 }
 
+/* What the wait for requests ids[0..count) costs the rank: its path grows,
+ * and it pays the receives' overheads; the requests are gone. */
+static double wait_cost(sc_player_t *pl, int r, const uint32_t *ids, uint32_t count)
+{
+    sc_play_rank_t *rk = &pl->ranks[r];
+    sc_wait_cost_t w = sc_protocol_wait_begin(rk->path_bytes);
+    for (uint32_t i = 0; i < count; i++) {
+        sc_play_req_t *q = req_of(rk, ids[i]);
+        if (!q)
+            continue;
+        sc_protocol_wait_add(&w, pl->model, r, q->is_recv, q->peer, (size_t)q->bytes, q->path);
+        req_free(rk, q);
+    }
+    rk->path_bytes = sc_protocol_wait_path(&w, rk->path_bytes);
+    return w.o_r;
+}
+
+/* The rank's next op, its window refilled when used up; NULL at its end
+ * (or on the source's error, recorded). */
+static const sc_sched_op_t *next_op(sc_player_t *pl, int r)
+{
+    sc_play_rank_t *rk = &pl->ranks[r];
+    while (rk->pc >= rk->window.nops) {
+        if (rk->ended)
+            return NULL;
+        int got = pl->source->next(pl->source, r, &rk->window);
+        if (got <= 0) {
+            rk->ended = 1;
+            if (got < 0)
+                sc_play_fail(pl, "%s", sc_error_message());
+            return NULL;
+        }
+        rk->pc = 0;
+    }
+    return &rk->window.ops[rk->pc];
+}
+
 /* Each op goes through phases, as the transport's calls do:
  *   SEND     0: counted, pays o_s; 1: waits for the NIC's gap; 2: leaves;
  *   WAIT     0: counts its requests; 1: until they are complete; 2: pays o_r;
+ *   TEST     2i: drains and looks at request i, which if complete is
+ *            waited for (paying o_r); 2i + 1: after that;
  *   COMPUTE  0: computes; 1: done. */
 void sc_play_advance(sc_player_t *pl, int r, double now)
 {
     sc_play_rank_t *rk = &pl->ranks[r];
     const sc_model_t *model = pl->model;
-    const sc_sched_op_t *ops = pl->sched->ops;
-    const uint32_t *ids = pl->sched->wait_ids + pl->sched->id_start[r];
-    long base = pl->sched->op_start[r];
+    const sc_sched_op_t *op;
     playing = pl;
     rk->state = SC_RANK_RUNNING;
-    while (rk->pc < rk->end && !pl->failed) {
-        const sc_sched_op_t *op = &ops[rk->pc];
+    while (!pl->failed && (op = next_op(pl, r))) {
+        const uint32_t *ids = rk->window.ids;
         switch ((sc_op_kind_t)op->kind) {
         case SC_OP_SEND: {
             int dst = op->peer;
@@ -207,13 +305,17 @@ void sc_play_advance(sc_player_t *pl, int r, double now)
             }
             sc_envelope_t *env =
                 envelope_new(pl, eager ? SC_ENV_EAGER : SC_ENV_RTS, r, dst, op->tag, bytes);
-            if (!env)
+            sc_play_req_t *q = env ? req_new(rk, op->req) : NULL;
+            if (!q) {
+                if (env)
+                    sc_play_fail(pl, "out of memory replaying %d ranks", pl->np);
+                sc_envelope_free(env);
                 return;
+            }
+            *q = (sc_play_req_t){.flags = REQ_USED | (eager ? REQ_DONE : 0), .peer = dst,
+                                 .bytes = bytes, .path = rk->path_bytes};
             env->path_bytes = rk->path_bytes;
-            env->sreq = (sc_req_ref_t)rk->pc;
-            pl->req_path[rk->pc] = rk->path_bytes;
-            if (eager)
-                pl->req[rk->pc] |= REQ_DONE;
+            env->sreq = (sc_req_ref_t)op->req;
             post(pl, env, eager ? bytes : 0);
             rk->phase = 0;
             rk->pc++;
@@ -221,8 +323,15 @@ void sc_play_advance(sc_player_t *pl, int r, double now)
         }
         case SC_OP_RECV: {
             drain_rank(pl, rk);
-            if (!sc_matcher_post(&rk->match, &protocol_ops, (sc_req_ref_t)rk->pc, op->peer, op->tag,
-                                 (size_t)op->u.bytes))
+            sc_play_req_t *q = req_new(rk, op->req);
+            if (!q) {
+                sc_play_fail(pl, "out of memory replaying %d ranks", pl->np);
+                return;
+            }
+            *q = (sc_play_req_t){.flags = REQ_USED, .is_recv = 1, .peer = op->peer,
+                                 .bytes = op->u.bytes};
+            if (!sc_matcher_post(&rk->match, &protocol_ops, (sc_req_ref_t)op->req, op->peer,
+                                 op->tag, (size_t)op->u.bytes))
                 return;
             rk->pc++;
             break;
@@ -233,8 +342,11 @@ void sc_play_advance(sc_player_t *pl, int r, double now)
             if (rk->phase == 0) {
                 rk->pending = 0;
                 for (uint32_t i = 0; i < count; i++) {
-                    pl->req[base + mine[i]] |= REQ_AWAITED;
-                    rk->pending += !(pl->req[base + mine[i]] & REQ_DONE);
+                    sc_play_req_t *q = req_of(rk, mine[i]);
+                    if (!q)
+                        continue;
+                    q->flags |= REQ_AWAITED;
+                    rk->pending += !(q->flags & REQ_DONE);
                 }
                 rk->phase = 1;
             }
@@ -244,17 +356,36 @@ void sc_play_advance(sc_player_t *pl, int r, double now)
                     rk->state = SC_RANK_WAITING;
                     return;
                 }
-                sc_wait_cost_t w = sc_protocol_wait_begin(rk->path_bytes);
-                for (uint32_t i = 0; i < count; i++) {
-                    long id = base + mine[i];
-                    const sc_sched_op_t *q = &ops[id];
-                    sc_protocol_wait_add(&w, model, r, q->kind == SC_OP_RECV, q->peer,
-                                         (size_t)q->u.bytes, pl->req_path[id]);
-                }
-                rk->path_bytes = sc_protocol_wait_path(&w, rk->path_bytes);
+                double o_r = wait_cost(pl, r, mine, count);
                 rk->phase = 2;
-                if (w.o_r > 0) {
-                    busy(pl, r, now + w.o_r);
+                if (o_r > 0) {
+                    busy(pl, r, now + o_r);
+                    return;
+                }
+            }
+            rk->phase = 0;
+            rk->pc++;
+            break;
+        }
+        case SC_OP_TEST: {
+            const uint32_t *mine = ids + op->u.wait.first;
+            uint32_t count = op->u.wait.count;
+            while ((uint32_t)(rk->phase / 2) < count) {
+                const uint32_t *id = &mine[rk->phase / 2];
+                if (rk->phase % 2) {
+                    rk->phase++;
+                    continue;
+                }
+                drain_rank(pl, rk);
+                sc_play_req_t *q = req_of(rk, *id);
+                if (!q || !(q->flags & REQ_DONE)) {
+                    rk->phase += 2; /* not complete: left for later */
+                    continue;
+                }
+                double o_r = wait_cost(pl, r, id, 1);
+                rk->phase++;
+                if (o_r > 0) {
+                    busy(pl, r, now + o_r);
                     return;
                 }
             }
@@ -309,34 +440,26 @@ int sc_play_can_resume(const sc_player_t *pl, int r, double now)
            (rk->state == SC_RANK_BUSY && rk->busy_until <= now + 1e-12 * (now > 1 ? now : 1));
 }
 
-sc_err_t sc_play_init(sc_player_t *pl, const sc_schedule_t *sched, const sc_model_t *model,
+sc_err_t sc_play_init(sc_player_t *pl, sc_op_source_t *source, const sc_model_t *model,
                       const sc_play_ops_t *ops, sc_traffic_t *total, double *finish)
 {
-    int p = sched->np;
-    long nops = sched->op_start[p];
-    *pl = (sc_player_t){.sched = sched,
+    int p = source->np;
+    *pl = (sc_player_t){.np = p,
+                        .source = source,
                         .model = model,
                         .ops = ops,
                         .total = total,
                         .finish = finish};
     memset(total, 0, sizeof *total);
     pl->ranks = calloc((size_t)p, sizeof *pl->ranks);
-    pl->req = calloc((size_t)nops + 1, 1);
-    pl->req_path = calloc((size_t)nops + 1, sizeof *pl->req_path);
-    if (!pl->ranks || !pl->req || !pl->req_path) {
-        sc_play_destroy(pl);
-        return sc_error(SC_ERR_RUN, "out of memory replaying %d ranks (%ld calls)", p, nops);
-    }
-    for (int r = 0; r < p; r++) {
-        pl->ranks[r].pc = sched->op_start[r];
-        pl->ranks[r].end = sched->op_start[r + 1];
-    }
+    if (!pl->ranks)
+        return sc_error(SC_ERR_RUN, "out of memory replaying %d ranks", p);
     return SC_OK;
 }
 
 sc_err_t sc_play_result(sc_player_t *pl, double *max_rank_bytes)
 {
-    int p = pl->sched->np, unfinished = 0;
+    int p = pl->np, unfinished = 0;
     for (int r = 0; r < p; r++)
         unfinished += pl->ranks[r].state != SC_RANK_DONE;
     if (pl->failed)
@@ -359,7 +482,7 @@ sc_err_t sc_play_result(sc_player_t *pl, double *max_rank_bytes)
 
 void sc_play_destroy(sc_player_t *pl)
 {
-    for (int r = 0; pl->ranks && r < pl->sched->np; r++) {
+    for (int r = 0; pl->ranks && r < pl->np; r++) {
         sc_play_rank_t *rk = &pl->ranks[r];
         while (rk->arrived) {
             sc_envelope_t *next = rk->arrived->next;
@@ -367,11 +490,8 @@ void sc_play_destroy(sc_player_t *pl)
             rk->arrived = next;
         }
         sc_matcher_destroy(&rk->match);
+        free(rk->reqs);
     }
     free(pl->ranks);
-    free(pl->req);
-    free(pl->req_path);
     pl->ranks = NULL;
-    pl->req = NULL;
-    pl->req_path = NULL;
 }

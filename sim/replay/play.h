@@ -17,8 +17,21 @@ extern "C" {
 
 typedef enum { SC_RANK_RUNNING, SC_RANK_BUSY, SC_RANK_WAITING, SC_RANK_DONE } sc_rank_state_t;
 
+/* A request of a rank, from its SEND or RECV to its wait: what the wait's
+ * cost needs of it (its peer is a receive's sender once matched, its bytes
+ * what came for a receive of any size). */
 typedef struct {
-    long pc, end; /* its next op, its last + 1 */
+    uint8_t flags; /* REQ_DONE, REQ_AWAITED, REQ_USED (play.c) */
+    uint8_t is_recv;
+    int32_t peer;
+    uint64_t bytes;
+    double path; /* the path its sender had (sc_traffic_t) */
+} sc_play_req_t;
+
+typedef struct {
+    sc_op_window_t window; /* the ops the source gave last */
+    long pc;               /* the next of them */
+    int ended;             /* the source has no more */
     sc_rank_state_t state;
     int phase;         /* how far the op at pc has gone (see sc_play_advance) */
     double busy_until; /* while SC_RANK_BUSY */
@@ -26,6 +39,10 @@ typedef struct {
     double path_bytes, sent_bytes;
     sc_envelope_t *arrived, *arrived_tail; /* delivered while it was not waiting */
     sc_matcher_t match;                    /* the protocol's queues */
+    /* Its requests not yet waited for: request id i at reqs[i - req_base]
+     * (ids wrap round 2^32), the first nreqs used, room for cap_reqs. */
+    sc_play_req_t *reqs;
+    uint32_t req_base, nreqs, cap_reqs;
 } sc_play_rank_t;
 
 typedef struct sc_player sc_player_t;
@@ -49,22 +66,21 @@ typedef struct {
 } sc_play_ops_t;
 
 struct sc_player {
-    const sc_schedule_t *sched;
+    int np;
+    sc_op_source_t *source;
     const sc_model_t *model;
     const sc_play_ops_t *ops;
     sc_play_rank_t *ranks;
-    unsigned char *req;  /* per SEND and RECV op: REQ_DONE, REQ_AWAITED */
-    double *req_path;    /* per op: the path its sender had */
     sc_traffic_t *total; /* counted as ranks send */
     double *finish;      /* per rank */
     int failed;
-    char error_msg[256];
+    char error_msg[512];
 };
 
-/* Readies `pl` to play `sched` on `model` with `ops`, counting traffic in
- * `total` and writing each rank's end in finish[]. SC_ERR_RUN if out of
- * memory. */
-sc_err_t sc_play_init(sc_player_t *pl, const sc_schedule_t *sched, const sc_model_t *model,
+/* Readies `pl` to play the ops of `source` on `model` with `ops`, counting
+ * traffic in `total` and writing each rank's end in finish[]. SC_ERR_RUN
+ * if out of memory. */
+sc_err_t sc_play_init(sc_player_t *pl, sc_op_source_t *source, const sc_model_t *model,
                       const sc_play_ops_t *ops, sc_traffic_t *total, double *finish);
 
 /* Runs rank r from its op at pc until it must wait or be busy, or ends;
@@ -80,8 +96,8 @@ int sc_play_can_resume(const sc_player_t *pl, int r, double now);
  * calls. Takes `env`. */
 void sc_play_deliver(sc_player_t *pl, sc_envelope_t *env);
 
-/* Request `op` (a SEND or RECV of rank r) is complete. */
-void sc_play_complete(sc_player_t *pl, int r, long op);
+/* Request `req` of rank r (a SEND or RECV's) is complete. */
+void sc_play_complete(sc_player_t *pl, int r, uint32_t req);
 
 /* Records the first failure; the player stops. */
 void sc_play_fail(sc_player_t *pl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

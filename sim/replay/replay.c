@@ -46,7 +46,7 @@
  *     does, and its wait ends at the first of them to be ready too. The
  *     actor is always waiting when something arrives, so that is
  *     SimGrid's delivery time.
- * Requests are named by their op's index in the schedule. */
+ * Requests are named by their ids (sc_sched_op_t's req). */
 
 /* An envelope the sender does not wait for (EAGER, RTS, CTS): the sender
  * keeps its handle until the receiver has taken it (transport.c's sent_t). */
@@ -60,8 +60,9 @@ typedef struct sent {
 
 typedef struct {
     sg_comm_t comm;
-    long send_op;
-    int rank;
+    uint32_t send_req; /* the send's request */
+    int rank, peer;
+    size_t bytes;
 } put_t;
 
 typedef struct {
@@ -104,7 +105,7 @@ static void *grow(void *v, int *cap, size_t each, int need)
         cap2 *= 2;
     void *w = realloc(v, (size_t)cap2 * each);
     if (!w) {
-        sc_play_fail(&R.pl, "out of memory replaying %d ranks", R.pl.sched->np);
+        sc_play_fail(&R.pl, "out of memory replaying %d ranks", R.pl.np);
         return NULL;
     }
     *cap = cap2;
@@ -145,7 +146,7 @@ static void post_unwaited(sc_player_t *pl, sc_envelope_t *env, size_t data)
     sent_t *sent = malloc(sizeof *sent);
     if (!sent) {
         sc_envelope_free(env);
-        sc_play_fail(pl, "out of memory replaying %d ranks", pl->sched->np);
+        sc_play_fail(pl, "out of memory replaying %d ranks", pl->np);
         return;
     }
     env->sent = sent;
@@ -168,7 +169,8 @@ static void put_data(sc_player_t *pl, sc_envelope_t *data)
         return;
     }
     nd->puts = puts;
-    puts[nd->nputs++] = (put_t){put(data, data->bytes), (long)data->sreq, data->src};
+    puts[nd->nputs++] = (put_t){put(data, data->bytes), (uint32_t)data->sreq, data->src,
+                                data->dst, data->bytes};
 }
 
 static void rank_finished(sc_player_t *pl, int r)
@@ -262,7 +264,7 @@ static int pool_at_least(node_t *nd, long n)
 
 /* With a latency factor: whether what SimGrid delivers now from src to
  * dst, carrying `data` bytes, is held back (and then held). */
-static int hold(node_t *nd, int src, int dst, size_t data, sc_envelope_t *env, long send_op,
+static int hold(node_t *nd, int src, int dst, size_t data, sc_envelope_t *env, uint32_t send_req,
                 int rank)
 {
     double now = simgrid_get_clock();
@@ -270,8 +272,8 @@ static int hold(node_t *nd, int src, int dst, size_t data, sc_envelope_t *env, l
                        : now + sc_protocol_extra_latency(R.pl.model, src, dst, data);
     if (ready <= now)
         return 0;
-    if (!sc_held_push(&nd->held, ready, env, (sc_req_ref_t)send_op, rank)) {
-        sc_play_fail(&R.pl, "out of memory replaying %d ranks", R.pl.sched->np);
+    if (!sc_held_push(&nd->held, ready, env, (sc_req_ref_t)send_req, rank)) {
+        sc_play_fail(&R.pl, "out of memory replaying %d ranks", R.pl.np);
         return 0;
     }
     return 1;
@@ -296,9 +298,8 @@ static void put_done(node_t *nd, int i)
 {
     put_t p = nd->puts[i];
     nd->puts[i] = nd->puts[--nd->nputs];
-    const sc_sched_op_t *op = &R.pl.sched->ops[p.send_op];
-    if (!hold(nd, p.rank, op->peer, (size_t)op->u.bytes, NULL, p.send_op, p.rank))
-        sc_play_complete(&R.pl, p.rank, p.send_op);
+    if (!hold(nd, p.rank, p.peer, p.bytes, NULL, p.send_req, p.rank))
+        sc_play_complete(&R.pl, p.rank, p.send_req);
 }
 
 /* Hands on what the latency factor held until now. */
@@ -310,7 +311,7 @@ static void release_held(node_t *nd)
         if (h->env)
             sc_play_deliver(&R.pl, h->env);
         else
-            sc_play_complete(&R.pl, h->rank, (long)h->send);
+            sc_play_complete(&R.pl, h->rank, (uint32_t)h->send);
         free(h);
     }
 }
@@ -458,16 +459,16 @@ static void teardown(void)
     memset(&R, 0, sizeof R);
 }
 
-sc_err_t sc_replay_run(const sc_schedule_t *sched, const sc_model_t *model, int receives,
+sc_err_t sc_replay_run(sc_op_source_t *source, const sc_model_t *model, int receives,
                        sc_replay_result_t *res)
 {
-    int p = sched->np, nplat = model->plat->nnodes;
+    int p = source->np, nplat = model->plat->nnodes;
     memset(&R, 0, sizeof R);
     R.start = res->start;
     R.receives = receives > 1 ? receives : 1;
     res->max_rank_bytes = 0;
     res->receives_short = 0;
-    sc_err_t err = sc_play_init(&R.pl, sched, model, &play_ops, &res->total, res->finish);
+    sc_err_t err = sc_play_init(&R.pl, source, model, &play_ops, &res->total, res->finish);
     if (err)
         return err;
     R.node_slot = malloc((size_t)nplat * sizeof *R.node_slot);

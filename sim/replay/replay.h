@@ -16,12 +16,12 @@ typedef struct {
     int receives_short;
 } sc_replay_result_t;
 
-/* Plays `sched` on the placement of `model` with the protocol of
+/* Plays the ops of `source` (a recorded schedule, a trace) on the placement of `model` with the protocol of
  * sim/protocol/protocol.h, as the actor per rank does: overheads, the NIC's gap, eager and rendezvous
  * envelopes matched in order, protocol work only while a rank waits. Each
  * node's actor posts `receives` receives per rank at first. Must run
  * inside a SimGrid session (sc_engine_boot) and runs the simulation. */
-sc_err_t sc_replay_run(const sc_schedule_t *sched, const sc_model_t *model, int receives,
+sc_err_t sc_replay_run(sc_op_source_t *source, const sc_model_t *model, int receives,
                        sc_replay_result_t *res);
 
 #endif

@@ -16,6 +16,9 @@ typedef struct {
     long nops, cap_ops;
     long nids, cap_ids;
     const sc_model_t *model;
+    int row;                 /* the recorded rank's place in sched (its rank, or 0
+                                when one rank alone is recorded) */
+    int any_size;            /* receives of any size are recorded (a trace's) */
     const char *unsupported; /* the first call the replay cannot play */
     int failed;              /* out of memory */
 } recorder_t;
@@ -67,18 +70,20 @@ static sc_err_t p2p(sc_comm_t *comm, sc_op_kind_t kind, size_t bytes, int peer, 
         return unsupported(comm, "a receive from any source");
     if (tag == SC_ANY_TAG)
         return unsupported(comm, "a receive of any tag");
-    if (bytes == SC_ANY_SIZE)
+    if (bytes == SC_ANY_SIZE && !rec->any_size)
         return unsupported(comm, "a receive of any size");
     if (peer < 0 || peer >= comm->size) {
         rec->failed = 1;
         return SC_ERR_RUN;
     }
-    long first = rec->sched->op_start[comm->rank];
+    long first = rec->sched->op_start[rec->row];
     sc_sched_op_t *op = new_op(rec);
     if (!op)
         return SC_ERR_RUN;
-    *op = (sc_sched_op_t){.kind = (uint8_t)kind, .peer = peer, .tag = tag, .u.bytes = bytes};
-    *req = handle_of(rec->nops - 1 - first);
+    long index = rec->nops - 1 - first;
+    *op = (sc_sched_op_t){.kind = (uint8_t)kind, .req = (uint32_t)index, .peer = peer,
+                          .tag = tag, .u.bytes = bytes};
+    *req = handle_of(index);
     return SC_OK;
 }
 
@@ -103,7 +108,7 @@ static sc_err_t rec_waitall(sc_comm_t *comm, int count, sc_request_t **reqs)
     if (!op)
         return SC_ERR_RUN;
     *op = (sc_sched_op_t){.kind = SC_OP_WAIT,
-                          .u.wait = {0, (uint32_t)(rec->nids - rec->sched->id_start[comm->rank])}};
+                          .u.wait = {0, (uint32_t)(rec->nids - rec->sched->id_start[rec->row])}};
     for (int i = 0; i < count; i++) {
         if (!reqs[i])
             continue;
@@ -204,31 +209,53 @@ sc_err_t sc_schedule_replayable(const sc_algo_t *algo)
     return SC_OK;
 }
 
+/* An algorithm as sc_schedule_record_fn runs it. */
+typedef struct {
+    const sc_algo_t *algo;
+    const sc_coll_args_t *args;
+} algo_call_t;
+
+static sc_err_t run_algo(sc_comm_t *comm, void *ctx)
+{
+    const algo_call_t *call = ctx;
+    return call->algo->run(comm, call->args);
+}
+
 sc_err_t sc_schedule_record(const sc_algo_t *algo, const sc_coll_args_t *args,
                             const sc_model_t *model, sc_scratch_t *scratch,
                             sc_schedule_t *sched)
 {
-    int p = model->size;
     memset(sched, 0, sizeof *sched);
     sc_err_t err = sc_schedule_replayable(algo);
     if (err)
         return err;
+    algo_call_t call = {algo, args};
+    return sc_schedule_record_fn(run_algo, &call, algo->name, model, scratch, sched);
+}
+
+sc_err_t sc_schedule_record_fn(sc_err_t (*run)(sc_comm_t *comm, void *ctx), void *ctx,
+                               const char *what, const sc_model_t *model,
+                               sc_scratch_t *scratch, sc_schedule_t *sched)
+{
+    int p = model->size;
+    sc_err_t err = SC_OK;
+    memset(sched, 0, sizeof *sched);
     sched->np = p;
     sched->op_start = malloc(((size_t)p + 1) * sizeof *sched->op_start);
     sched->id_start = malloc(((size_t)p + 1) * sizeof *sched->id_start);
     recorder_t rec = {.sched = sched, .model = model, .failed = !sched->op_start ||
                                                                 !sched->id_start};
     for (int r = 0; r < p && !rec.failed && !rec.unsupported; r++) {
+        rec.row = r;
         sched->op_start[r] = rec.nops;
         sched->id_start[r] = rec.nids;
         sc_comm_t comm = {.rank = r, .size = p, .transport = &schedule_transport, .impl = &rec,
                           .scratch = scratch, .node_of = model->node_of,
                           .elem_size = model->elem_size};
-        sc_err_t ran = algo->run(&comm, args);
+        sc_err_t ran = run(&comm, ctx);
         sc_comm_release(&comm);
         if (ran && !rec.unsupported && !rec.failed)
-            err = sc_error(ran, "recording %s on rank %d: %s", algo->name, r,
-                           sc_error_message());
+            err = sc_error(ran, "recording %s on rank %d: %s", what, r, sc_error_message());
         if (err)
             break;
     }
@@ -236,11 +263,11 @@ sc_err_t sc_schedule_record(const sc_algo_t *algo, const sc_coll_args_t *args,
         err = sc_error(SC_ERR_INPUT,
                        "%s makes %s, whose outcome depends on timing: a replay plays a fixed "
                        "schedule; run it without --replay",
-                       algo->name, rec.unsupported);
+                       what, rec.unsupported);
     else if (!err && rec.failed)
         err = sc_error(SC_ERR_RUN, "recording %s on %d ranks: out of memory or a rank out of "
                                    "range",
-                       algo->name, p);
+                       what, p);
     if (err) {
         sc_schedule_destroy(sched);
         return err;
@@ -248,6 +275,68 @@ sc_err_t sc_schedule_record(const sc_algo_t *algo, const sc_coll_args_t *args,
     sched->op_start[p] = rec.nops;
     sched->id_start[p] = rec.nids;
     return SC_OK;
+}
+
+sc_err_t sc_schedule_record_rank(sc_err_t (*run)(sc_comm_t *comm, void *ctx), void *ctx,
+                                 const char *what, const sc_model_t *model, int rank,
+                                 sc_scratch_t *scratch, sc_schedule_t *sched)
+{
+    /* the buffers of the last recording are used again */
+    sched->np = 1;
+    if (!sched->op_start && !(sched->op_start = calloc(2, sizeof *sched->op_start)))
+        return sc_error(SC_ERR_RUN, "out of memory");
+    if (!sched->id_start && !(sched->id_start = calloc(2, sizeof *sched->id_start)))
+        return sc_error(SC_ERR_RUN, "out of memory");
+    recorder_t rec = {.sched = sched, .model = model, .any_size = 1,
+                      .cap_ops = sched->ops ? sched->cap_ops : 0,
+                      .cap_ids = sched->wait_ids ? sched->cap_ids : 0};
+    sched->op_start[0] = sched->id_start[0] = 0;
+    sc_comm_t comm = {.rank = rank, .size = model->size, .transport = &schedule_transport,
+                      .impl = &rec, .scratch = scratch, .node_of = model->node_of,
+                      .elem_size = model->elem_size};
+    sc_err_t err = run(&comm, ctx);
+    sc_comm_release(&comm);
+    sched->cap_ops = rec.cap_ops;
+    sched->cap_ids = rec.cap_ids;
+    sched->op_start[1] = rec.nops;
+    sched->id_start[1] = rec.nids;
+    if (rec.unsupported)
+        return sc_error(SC_ERR_INPUT,
+                        "%s makes %s, whose outcome depends on timing: a replay plays a fixed "
+                        "schedule; run it without --replay",
+                        what, rec.unsupported);
+    if (rec.failed)
+        return sc_error(SC_ERR_RUN, "recording %s on rank %d of %d: out of memory or a rank "
+                                    "out of range", what, rank, model->size);
+    if (err)
+        return sc_error(err, "recording %s on rank %d of %d: %s", what, rank, model->size,
+                        sc_error_message());
+    return SC_OK;
+}
+
+static int schedule_next(sc_op_source_t *source, int r, sc_op_window_t *w)
+{
+    sc_schedule_source_t *src = (sc_schedule_source_t *)source;
+    const sc_schedule_t *s = src->sched;
+    if (src->given[r] || s->op_start[r + 1] == s->op_start[r])
+        return 0;
+    src->given[r] = 1;
+    *w = (sc_op_window_t){s->ops + s->op_start[r], s->op_start[r + 1] - s->op_start[r],
+                          s->wait_ids + s->id_start[r]};
+    return 1;
+}
+
+sc_err_t sc_schedule_source_init(sc_schedule_source_t *src, const sc_schedule_t *sched)
+{
+    *src = (sc_schedule_source_t){{sched->np, schedule_next}, sched,
+                                  calloc((size_t)sched->np + 1, 1)};
+    return src->given ? SC_OK : sc_error(SC_ERR_RUN, "out of memory for %d ranks", sched->np);
+}
+
+void sc_schedule_source_destroy(sc_schedule_source_t *src)
+{
+    free(src->given);
+    src->given = NULL;
 }
 
 void sc_schedule_destroy(sc_schedule_t *sched)

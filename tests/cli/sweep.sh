@@ -190,7 +190,11 @@ for bad in "algo = ring\\nnp = 4x|3: np: '4x' is not an integer" \
            "algo = ring\\nsockets = 2x|3: sockets: '2x' is not an integer" \
            "algo = ring\\npayload = maybe|3: payload 'maybe': use yes or no" \
            "algo = rign|2: algo: unknown algorithm 'rign'; did you mean 'ring'?" \
-           "algos = ring|2: unknown key 'algos'; did you mean 'algo'?" "algo = ring\\nsize = -1|3: size" \
+           "algoo = ring|2: unknown key 'algoo'; did you mean 'algo'?" "algo = ring\\nsize = -1|3: size" \
+           "algo = ring\\nalgos = allreduce=allreduce-rd|3: 'algos' applies to a trace's runs; add a trace axis" \
+           "trace = t.txt\\nnp = 4|3: 'np' with 'trace': a trace has its own calls, ranks and no data" \
+           "trace = t.txt\\nalgos = allreduce=rdd|3: algos allreduce: unknown algorithm 'rdd'" \
+           "trace = t.txt\\ncompute-scale = 0|3: compute-scale: '0' is not a factor above 0" \
            "algo = ring\\nset = inter.bandwidth=0x|3: set: --set 'inter.bandwidth=0x': '0x' is not a factor above 0" \
            "algo = ring\\nset = inter.latency=2x, inter.speed=2x|3: set: --set 'inter.speed=2x': unknown parameter 'speed'" \
            "algo = ring\\nset = inter.gap=2x; inter.gap=3x|3: set: --set 'inter.gap=3x': inter.gap is set twice" \
@@ -219,8 +223,10 @@ done
 # Files every point would fail to read: a platform, a program; for --jobs too.
 for bad in "platform = $work/none.xml\\nalgo = ring|1: platform: --platform '$work/none.xml': cannot read it" \
            "platform = $platforms/gige.xml\\nprogram = $work/none.prog|2: program: program '$work/none.prog': cannot read it" \
-           "platform = $platforms/gige.xml\\nprogram = $work/bad.prog|2: program: $work/bad.prog:1: this loop has no 'end'"; do
+           "platform = $platforms/gige.xml\\nprogram = $work/bad.prog|2: program: $work/bad.prog:1: this loop has no 'end'" \
+           "platform = $platforms/gige.xml\\ntrace = $work/bad.txt|2: trace: $work/bad.txt:1: unknown action 'frobnicate'"; do
     printf 'loop 2\n  allreduce 64\n' > bad.prog
+    printf '0 frobnicate\n' > bad.txt
     printf '%b\n' "${bad%%|*}" > badfile.ini
     for mode in "-o badfile.csv" "--jobs -o badfile.csv"; do
         "$simcoll" sweep badfile.ini $mode > badfile.out 2>badfile.err
