@@ -586,6 +586,21 @@ static sc_err_t show_verdict(const program_run_t *r, int np, const place_t *pl,
  * each rewrite and the simulation's on the whole. */
 static sc_err_t pack_at(const program_run_t *r, int np, const place_t *pl, sc_program_t *packed)
 {
+    if (np == 1) {
+        /* One rank communicates with nobody: no type of communication has
+         * a bandwidth curve to find an interval on. */
+        sc_err_t err = sc_program_copy(r->prog, packed);
+        if (!err && r->o->pack == SC_PACK_SHOW) {
+            printf("# %s at np 1 (simcoll run --pack show): one rank communicates with nobody, "
+                   "so nothing is packed or split\n",
+                   r->o->program);
+            sc_program_print(packed, stdout);
+        } else if (!err) {
+            fprintf(stderr, "simcoll: --pack auto at np 1: one rank communicates with nobody, "
+                            "so the program runs as written\n");
+        }
+        return err;
+    }
     bench_t bench = {r->plat, np, pl, r->o->mpi, r->o->turning_from};
     intervals_t ivs = {&bench, NULL, 0, 0};
     int n = r->prog->nstmts;
@@ -844,12 +859,14 @@ int sc_cli_tune(int argc, char **argv)
     np = plat.total_cores;
     if (o.np_list && (err = sc_parse_int(o.np_list, "--np", 1, 1 << 30, &np)))
         goto cleanup;
-    if (proto.kind == SC_STMT_SEND)
-        proto.to = np - 1;
-    if (proto.kind == SC_STMT_SEND && np < 2) {
-        err = sc_error(SC_ERR_INPUT, "--coll send needs two ranks at least, got --np %d", np);
+    if (np < 2) {
+        err = sc_error(SC_ERR_INPUT, "tune at np 1: one process communicates with nobody, so "
+                                     "--coll %s has no bandwidth curve; give --np 2 or more",
+                       o.coll);
         goto cleanup;
     }
+    if (proto.kind == SC_STMT_SEND)
+        proto.to = np - 1;
     if ((err = make_place(o.mapping, np, &pl)))
         goto cleanup;
     bench_t bench = {&plat, np, &pl, o.mpi, o.turning_from};
