@@ -12,6 +12,7 @@
 #include "args.h"
 #include "common/sc_units.h"
 #include "models/calibrate.h"
+#include "models/params.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/generate.h"
 #include "sim/io/files.h"
@@ -109,30 +110,64 @@ static void print_fit(const sc_fit_t *fit, const char *level)
         printf("%-*s  %-24s  %s\n", w, fit->notes[i].what, fit->notes[i].value, fit->notes[i].how);
 }
 
+/* The template's ranges LO..HI on the fitted level that the fitted
+ * platform keeps as ranges. */
+typedef struct {
+    sc_range_t range[SC_MAX_RANGES];
+    int n;
+} kept_ranges_t;
+
+/* The kept range of the parameter a note names, or NULL. */
+static const sc_range_t *note_range(const sc_fit_note_t *note, const kept_ranges_t *kept)
+{
+    for (int i = 0; i < kept->n; i++) {
+        const char *fit_name = sc_params[kept->range[i].param].fit_name;
+        if (fit_name && !strcmp(fit_name, note->what))
+            return &kept->range[i];
+    }
+    return NULL;
+}
+
 /* The parameters of one origin, "o_s, o_r, g" (clamped ones with their
- * value: "latency 0 s"); empty if none. */
-static void with_origin(const sc_fit_t *fit, sc_fit_origin_t origin, char *out, size_t size)
+ * value: "latency 0 s"; kept ranges with theirs: "o_s 1us..5us (a
+ * range)"); empty if none. */
+static void with_origin(const sc_fit_t *fit, const kept_ranges_t *kept, sc_fit_origin_t origin,
+                        char *out, size_t size)
 {
     size_t n = 0;
     out[0] = '\0';
-    for (int i = 0; i < fit->nnotes && n < size; i++)
-        if (fit->notes[i].origin == origin)
-            n += (size_t)snprintf(out + n, size - n, "%s%s%s%s", n ? ", " : "",
-                                  fit->notes[i].what, origin == SC_FIT_CLAMPED ? " " : "",
-                                  origin == SC_FIT_CLAMPED ? fit->notes[i].value : "");
+    for (int i = 0; i < fit->nnotes && n < size; i++) {
+        const sc_fit_note_t *note = &fit->notes[i];
+        if (note->origin != origin)
+            continue;
+        int valued = origin == SC_FIT_CLAMPED || note_range(note, kept);
+        n += (size_t)snprintf(out + n, size - n, "%s%s%s%s%s", n ? ", " : "", note->what,
+                              valued ? " " : "", valued ? note->value : "",
+                              origin == SC_FIT_KEPT && valued ? " (a range)" : "");
+    }
+    /* a parameter no fit gives (the eager limit) has no note */
+    for (int i = 0; origin == SC_FIT_KEPT && i < kept->n && n < size; i++) {
+        const sc_param_t *p = &sc_params[kept->range[i].param];
+        char text[112];
+        if (p->fit_name)
+            continue;
+        sc_generate_range_text(&kept->range[i], text, sizeof text);
+        n += (size_t)snprintf(out + n, size - n, "%s%s %s (a range)", n ? ", " : "", p->name,
+                              text);
+    }
 }
 
 /* What the measurements did not give, in a clause: "o_s, o_r and g are the
  * template's (no measurement gives them); latency 0 s was clamped (the fit
  * gave a value simcoll does not take)"; empty if everything was fitted. */
-static void not_fitted(const sc_fit_t *fit, char *out, size_t size)
+static void not_fitted(const sc_fit_t *fit, const kept_ranges_t *kept, char *out, size_t size)
 {
-    char kept[512], clamped[512];
-    with_origin(fit, SC_FIT_KEPT, kept, sizeof kept);
-    with_origin(fit, SC_FIT_CLAMPED, clamped, sizeof clamped);
-    snprintf(out, size, "%s%s%s%s%s", *kept ? "kept from the template, as no measurement gives "
-                                             "them: " : "",
-             kept, *kept && *clamped ? "; " : "",
+    char kept_text[512], clamped[512];
+    with_origin(fit, kept, SC_FIT_KEPT, kept_text, sizeof kept_text);
+    with_origin(fit, kept, SC_FIT_CLAMPED, clamped, sizeof clamped);
+    snprintf(out, size, "%s%s%s%s%s", *kept_text ? "kept from the template, as no measurement "
+                                                  "gives them: " : "",
+             kept_text, *kept_text && *clamped ? "; " : "",
              *clamped ? "clamped, as the fit gave a value simcoll does not take: " : "",
              clamped);
 }
@@ -597,10 +632,12 @@ static void print_domain_link(const char *level, const domain_link_t *link)
     printf("\n");
 }
 
-/* -o: the platform of --like with the fitted level, naming the command and
- * the files it was fitted to; a level of domains as `link` gives it. */
+/* -o: the platform of --like with the fitted level and the ranges it keeps,
+ * naming the command and the files it was fitted to; a level of domains
+ * as `link` gives it. */
 static sc_err_t write_fitted(const calibrate_opts_t *o, const sc_fit_t *fit,
-                             const domain_link_t *link, int argc, char **argv)
+                             const domain_link_t *link, const kept_ranges_t *kept, int argc,
+                             char **argv)
 {
     char *made_by = NULL, *comment = NULL;
     size_t len1 = 0, len2 = 0;
@@ -629,6 +666,8 @@ static sc_err_t write_fitted(const calibrate_opts_t *o, const sc_fit_t *fit,
         if (domain < 0) {
             gen.level = &fit->level;
             gen.level_id = (sc_level_id_t)o->level;
+            gen.kept_ranges = kept->range;
+            gen.nkept_ranges = kept->n;
         } else {
             gen.domains[domain] = o->domains;
             gen.domain_flow[domain] = &link->flow_factor;
@@ -644,6 +683,31 @@ static sc_err_t write_fitted(const calibrate_opts_t *o, const sc_fit_t *fit,
     free(made_by);
     free(comment);
     return err;
+}
+
+/* The ranges of plat on the fitted level `id` that the fit keeps: those of
+ * parameters it kept from the template (no measurement gave them), and
+ * of the eager limit, which no fit gives, unless --eager-limit does. Their
+ * notes show them as ranges. */
+static void keep_ranges(const calibrate_opts_t *o, const sc_platform_t *plat, int id,
+                        sc_fit_t *fit, kept_ranges_t *kept)
+{
+    kept->n = 0;
+    for (int i = 0; i < plat->nranges; i++) {
+        const sc_range_t *r = &plat->ranges[i];
+        const sc_param_t *p = &sc_params[r->param];
+        if (r->at != id)
+            continue;
+        sc_fit_note_t *note = NULL;
+        for (int k = 0; p->fit_name && k < fit->nnotes && !note; k++)
+            if (!strcmp(fit->notes[k].what, p->fit_name) && fit->notes[k].origin == SC_FIT_KEPT)
+                note = &fit->notes[k];
+        if (p->fit_name ? !note : o->eager_text != NULL)
+            continue;
+        kept->range[kept->n++] = *r;
+        if (note)
+            sc_generate_range_text(r, note->value, sizeof note->value);
+    }
 }
 
 /* Fits the level of --like to the measurements, writes it with -o, and
@@ -675,6 +739,11 @@ static sc_err_t fit_level(const calibrate_opts_t *o, int argc, char **argv)
         err = sc_calibrate_fit(&spec, o->all.series, o->all.n, &fit);
     if (!err && domain >= 0)
         err = domain_link(levels[o->level], &fit.level, &plat.level[SC_LEVEL_INTRA], &link);
+    /* A level of domains leaves the template's levels, ranges and all, as
+     * they are. */
+    kept_ranges_t kept = {.n = 0};
+    if (!err && domain < 0)
+        keep_ranges(o, &plat, id, &fit, &kept);
     double worst = 0;
     int bad = err ? -1 : worst_series(&fit.level, plat.header_bytes, shared, &o->all, &worst);
     if (worst <= BAD_FIT)
@@ -685,10 +754,10 @@ static sc_err_t fit_level(const calibrate_opts_t *o, int argc, char **argv)
      * empty. */
     int refused = o->strict && bad >= 0;
     if (!err && o->out && !refused)
-        err = write_fitted(o, &fit, &link, argc, argv);
+        err = write_fitted(o, &fit, &link, &kept, argc, argv);
     char unfitted[1400] = "";
     if (!err)
-        not_fitted(&fit, unfitted, sizeof unfitted);
+        not_fitted(&fit, &kept, unfitted, sizeof unfitted);
     if (!err && !refused) {
         print_fit(&fit, levels[o->level]);
         if (domain >= 0)

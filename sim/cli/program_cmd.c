@@ -40,6 +40,7 @@
 static void print_run_usage(void)
 {
     fputs("usage: simcoll run --platform FILE [--np N[,N...]] [--mapping M] [--mpi P]\n"
+          "         [--partitioner multilevel|greedy|scotch|metis]\n"
           "         [--objective cut|bottleneck|time] [--budget N|SECONDS]\n"
           "         [--pack none|auto|show] [--turning-from SIZE] [--trace-ops FILE]\n"
           "         [--timeline FILE.svg|.png] [--trace FILE.json] [--paje FILE]\n"
@@ -73,8 +74,8 @@ static const int run_accepts[] = {
     SC_OPT_PLATFORM, SC_OPT_NP, SC_OPT_MAPPING, SC_OPT_MPI_PROGRAM, SC_OPT_NO_PAYLOAD,
     SC_OPT_TRACE_OPS, SC_OPT_PACK, SC_OPT_FORMAT, SC_OPT_TURNING_FROM, SC_OPT_DATA,
     SC_OPT_TIMELINE, SC_OPT_TRACE, SC_OPT_PAJE, SC_OPT_LOAD, SC_OPT_SENSITIVITY,
-    SC_OPT_OBJECTIVE, SC_OPT_BUDGET, SC_OPT_ALGOS, SC_OPT_COMPUTE_SCALE, SC_OPT_REPLAY,
-    SC_OPT_EXPLAIN, SC_OPT_HELP, 0};
+    SC_OPT_OBJECTIVE, SC_OPT_BUDGET, SC_OPT_PARTITIONER, SC_OPT_ALGOS, SC_OPT_COMPUTE_SCALE,
+    SC_OPT_REPLAY, SC_OPT_EXPLAIN, SC_OPT_HELP, 0};
 
 static const sc_run_syntax_t run_syntax = {
     .name = "run",
@@ -112,6 +113,12 @@ static sc_err_t check_run_options(const sc_run_opts_t *o)
         return sc_error(SC_ERR_INPUT, "--pack show prints the rewritten program and runs "
                                       "nothing, so %s has nothing to apply to",
                         shown);
+    if (o->partitioner_given && o->mapping_greedy)
+        return sc_error(SC_ERR_INPUT, "--mapping greedy is --mapping partition --partitioner "
+                                      "greedy; give --mapping partition with --partitioner");
+    if (o->partitioner_given && !(o->mapping && !strcmp(o->mapping, "partition")))
+        return sc_error(SC_ERR_INPUT, "--partitioner applies to --mapping partition; leave it "
+                                      "out or give --mapping partition");
     return SC_OK;
 }
 
@@ -434,9 +441,10 @@ static sc_err_t check_traces(const sc_run_opts_t *o, int nnps)
 static sc_err_t partition_place(const program_run_t *r, int np, place_t *pl)
 {
     const sc_run_opts_t *o = r->o;
-    sc_partitioner_t how = strcmp(o->mapping, "greedy") ? SC_PARTITIONER_MULTILEVEL
-                                                        : SC_PARTITIONER_GREEDY;
-    *pl = (place_t){SC_PLACE_BLOCK, malloc((size_t)np * sizeof *pl->pi), o->mapping};
+    sc_partitioner_t how = o->map.partitioner; /* --mapping greedy's, or --partitioner's */
+    /* The report's mapping: "partition", or which other partitioner made it. */
+    const char *name = how == SC_PARTITIONER_MULTILEVEL ? "partition" : sc_partitioner_name(how);
+    *pl = (place_t){SC_PLACE_BLOCK, malloc((size_t)np * sizeof *pl->pi), name};
     sc_graph_t graph = {0};
     double seconds = 0;
     sc_err_t err = pl->pi ? sc_cli_program_graph(r->plat, r->prog, o->mpi, np, &graph)
@@ -457,9 +465,11 @@ static sc_err_t partition_place(const program_run_t *r, int np, place_t *pl)
         sc_format_bytes(cut, at_cut, sizeof at_cut);
         sc_format_bytes(block, at_block, sizeof at_block);
         sc_format_bytes(graph.total_weight, total, sizeof total);
-        fprintf(stderr, "simcoll: --mapping %s at np %d: %s of %s between nodes (block placement "
-                        "%s); %.3g s to partition\n",
-                o->mapping, np, at_cut, total, at_block, seconds);
+        fprintf(stderr, "simcoll: --mapping %s%s%s at np %d: %s of %s between nodes (block "
+                        "placement %s); %.3g s to partition\n",
+                o->mapping, o->partitioner_given ? " --partitioner " : "",
+                o->partitioner_given ? sc_partitioner_name(how) : "", np, at_cut, total,
+                at_block, seconds);
         sc_bottleneck_t load[2];
         if (o->objective_given &&
             !(err = sc_cli_graph_load(r->plat, &graph, SC_PLACE_BLOCK, pl->pi, &load[0])) &&
@@ -598,6 +608,21 @@ static sc_err_t show_verdict(const program_run_t *r, int np, const place_t *pl,
  * each rewrite and the simulation's on the whole. */
 static sc_err_t pack_at(const program_run_t *r, int np, const place_t *pl, sc_program_t *packed)
 {
+    if (np == 1) {
+        /* One rank communicates with nobody: no type of communication has
+         * a bandwidth curve to find an interval on. */
+        sc_err_t err = sc_program_copy(r->prog, packed);
+        if (!err && r->o->pack == SC_PACK_SHOW) {
+            printf("# %s at np 1 (simcoll run --pack show): one rank communicates with nobody, "
+                   "so nothing is packed or split\n",
+                   r->o->program);
+            sc_program_print(packed, stdout);
+        } else if (!err) {
+            fprintf(stderr, "simcoll: --pack auto at np 1: one rank communicates with nobody, "
+                            "so the program runs as written\n");
+        }
+        return err;
+    }
     bench_t bench = {r->plat, np, pl, r->o->mpi, r->o->turning_from};
     intervals_t ivs = {&bench, NULL, 0, 0};
     int n = r->prog->nstmts;
@@ -880,12 +905,14 @@ int sc_cli_tune(int argc, char **argv)
     np = plat.total_cores;
     if (o.np_list && (err = sc_parse_int(o.np_list, "--np", 1, 1 << 30, &np)))
         goto cleanup;
-    if (proto.kind == SC_STMT_SEND)
-        proto.to = np - 1;
-    if (proto.kind == SC_STMT_SEND && np < 2) {
-        err = sc_error(SC_ERR_INPUT, "--coll send needs two ranks at least, got --np %d", np);
+    if (np < 2) {
+        err = sc_error(SC_ERR_INPUT, "tune at np 1: one process communicates with nobody, so "
+                                     "--coll %s has no bandwidth curve; give --np 2 or more",
+                       o.coll);
         goto cleanup;
     }
+    if (proto.kind == SC_STMT_SEND)
+        proto.to = np - 1;
     if ((err = make_place(o.mapping, np, &pl)))
         goto cleanup;
     bench_t bench = {&plat, np, &pl, o.mpi, o.turning_from};

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "args.h"
 #include "cli.h"
@@ -41,7 +42,7 @@ static const char usage[] =
 typedef struct {
     const char *file; /* as given, without @ALGO */
     const char *op, *algo;
-    int np, file_index;
+    int np;
     size_t bytes;
     double measured, simulated, error;
 } point_t;
@@ -137,8 +138,8 @@ static sc_err_t algo_of(const char *name, const char *what, const sc_kind_t *kin
 
 /* Predicts the points of one collective series into pts[*n...]. */
 static sc_err_t predict_series(const validate_opts_t *o, const sc_platform_t *plat,
-                               const char *file, const char *forced, int file_index,
-                               const sc_series_t *s, point_t *pts, int *n)
+                               const char *file, const char *forced, const sc_series_t *s,
+                               point_t *pts, int *n)
 {
     const sc_kind_t *kind = sc_kind_find(s->collective);
     if (!kind) {
@@ -177,6 +178,16 @@ static sc_err_t predict_series(const validate_opts_t *o, const sc_platform_t *pl
                     file, s->points[i].line, bytes);
             continue;
         }
+        double m = s->points[i].value;
+        if (!(m > 0)) {
+            /* The error is relative to it. */
+            err = sc_error(SC_ERR_INPUT,
+                           "validate '%s' line %d: %s of %zu byte%s measured in %g s, which no "
+                           "prediction can be compared with; a time must be above 0 (remove "
+                           "the row, or measure again)",
+                           file, s->points[i].line, kind->name, bytes, bytes == 1 ? "" : "s", m);
+            break;
+        }
         sc_call_t call = {kind->collective, bytes, np, node_of, SC_TYPE_INT};
         const sc_algo_t *algo = fixed ? fixed : sc_profile_choose(o->mpi, &call);
         if (!algo) {
@@ -189,9 +200,8 @@ static sc_err_t predict_series(const validate_opts_t *o, const sc_platform_t *pl
         sc_run_result_t res;
         if ((err = sc_run_check(&spec)) || (err = sc_run(&spec, &res)))
             break;
-        double m = s->points[i].value, t = res.mean_rank_time_s;
-        pts[(*n)++] = (point_t){file, kind->name, algo->name, np, file_index, bytes, m, t,
-                                m > 0 ? (t - m) / m : NAN};
+        double t = res.mean_rank_time_s;
+        pts[(*n)++] = (point_t){file, kind->name, algo->name, np, bytes, m, t, (t - m) / m};
         sc_run_result_destroy(&res);
     }
     if (empty)
@@ -214,7 +224,7 @@ static int summarize(const point_t *pts, int n, const char *op, double *med, dou
     double *e = malloc((size_t)(n ? n : 1) * sizeof *e);
     int k = 0;
     for (int i = 0; e && i < n; i++)
-        if ((!op || !strcmp(pts[i].op, op)) && !isnan(pts[i].error))
+        if (!op || !strcmp(pts[i].op, op))
             e[k++] = pts[i].error;
     if (k) {
         qsort(e, (size_t)k, sizeof *e, by_abs);
@@ -225,10 +235,11 @@ static int summarize(const point_t *pts, int n, const char *op, double *med, dou
     return k;
 }
 
-/* Over every (op, np, bytes) that two or more files measured (each with
- * its algorithm): how many, at how many simcoll's fastest is the measured
- * fastest, and the mean of Kendall's tau-b between the two orders (pairs
- * tied on one side count neither way; a point every prediction or every
+/* Over every (op, np, bytes) measured with two or more algorithms (files
+ * of one algorithm run again rank nothing: simcoll gives each the same
+ * time): how many, at how many simcoll's fastest is the measured fastest,
+ * and the mean of Kendall's tau-b between the two orders (pairs tied on
+ * one side count neither way; a point every prediction or every
  * measurement ties has none). */
 static void rankings(const point_t *pts, int n, int *points, int *top, double *tau, int *taus)
 {
@@ -245,10 +256,10 @@ static void rankings(const point_t *pts, int n, int *points, int *top, double *t
                 seen[j] = 1;
                 same[c++] = j;
             }
-        int files = 0;
+        int algorithms = 0;
         for (int k = 1; k < c; k++)
-            files |= pts[same[k]].file_index != pts[same[0]].file_index;
-        if (!files)
+            algorithms |= strcmp(pts[same[k]].algo, pts[same[0]].algo) != 0;
+        if (!algorithms)
             continue;
         (*points)++;
         int fm = same[0], fs = same[0];
@@ -277,16 +288,6 @@ static void rankings(const point_t *pts, int n, int *points, int *top, double *t
     free(seen);
 }
 
-/* A number for JSON: null where there is none (an error of a time
- * measured as 0). */
-static void json_number(double v, const char *after)
-{
-    if (isfinite(v))
-        printf("%.9g%s", v, after);
-    else
-        printf("null%s", after);
-}
-
 static void print_points(const validate_opts_t *o, const point_t *pts, int n)
 {
     if (o->format == SC_FORMAT_CSV) {
@@ -308,9 +309,8 @@ static void print_points(const validate_opts_t *o, const point_t *pts, int n)
             printf(", \"operation\": \"%s\", \"np\": %d, \"size_bytes\": %zu, \"algo\": ",
                    pts[i].op, pts[i].np, pts[i].bytes);
             sc_json_string(stdout, pts[i].algo);
-            printf(", \"measured_s\": %.9g, \"simulated_s\": %.9g, \"error\": ",
-                   pts[i].measured, pts[i].simulated);
-            json_number(pts[i].error, i + 1 < n ? "},\n" : "}\n");
+            printf(", \"measured_s\": %.9g, \"simulated_s\": %.9g, \"error\": %.9g}%s\n",
+                   pts[i].measured, pts[i].simulated, pts[i].error, i + 1 < n ? "," : "");
         }
         puts("  ],");
         return;
@@ -354,10 +354,9 @@ static void print_summary(const validate_opts_t *o, const point_t *pts, int n)
         for (int k = 0; k <= nops; k++) {
             double med = NAN, worst = NAN;
             int c = summarize(pts, n, ops[k], &med, &worst);
-            printf("    {\"operation\": \"%s\", \"points\": %d, \"median_abs_error\": ",
-                   ops[k] ? ops[k] : "all", c);
-            json_number(med, ", \"largest_error\": ");
-            json_number(worst, k < nops ? "},\n" : "}\n");
+            printf("    {\"operation\": \"%s\", \"points\": %d, \"median_abs_error\": %.9g, "
+                   "\"largest_error\": %.9g}%s\n",
+                   ops[k] ? ops[k] : "all", c, med, worst, k < nops ? "," : "");
         }
         printf("  ],\n  \"rankings\": {\"points\": %d, \"top1_agree\": %d, \"mean_tau_b\": ",
                rp, top);
@@ -375,10 +374,15 @@ static void print_summary(const validate_opts_t *o, const point_t *pts, int n)
         fprintf(f, "%-10s %7d %14.1f%% %+9.1f%%\n", ops[k] ? ops[k] : "all", c, 100 * med,
                 100 * worst);
     }
-    if (rp)
-        fprintf(f, "rankings: at %d points measured with several algorithms, simcoll's "
+    if (rp && taus)
+        fprintf(f, "rankings: at %d point%s measured with several algorithms, simcoll's "
                    "fastest is the measured fastest at %d; Kendall's tau-b %.2f on average\n",
-                rp, top, taus ? tau / taus : NAN);
+                rp, rp == 1 ? "" : "s", top, tau / taus);
+    else if (rp)
+        fprintf(f, "rankings: at %d point%s measured with several algorithms, simcoll's "
+                   "fastest is the measured fastest at %d; no Kendall's tau-b: at each, the "
+                   "algorithms tie in the measured or in the simulated times\n",
+                rp, rp == 1 ? "" : "s", top);
 }
 
 /* Simulated against measured, a series per operation, the diagonal exact;
@@ -415,6 +419,38 @@ static sc_err_t plot_points(const char *path, const char *platform, const point_
     return err;
 }
 
+/* 1 if two files' points are the same measurements: the same operations,
+ * process counts, sizes and times, in the same order (a file copied). */
+static int same_timings(const point_t *a, int na, const point_t *b, int nb)
+{
+    if (na != nb)
+        return 0;
+    for (int i = 0; i < na; i++)
+        if (a[i].np != b[i].np || a[i].bytes != b[i].bytes || a[i].measured != b[i].measured ||
+            strcmp(a[i].op, b[i].op))
+            return 0;
+    return 1;
+}
+
+/* Refuses names[i] if an earlier argument names the same file (another
+ * path to it, or another @ALGO: one run cannot have run two algorithms):
+ * its points would count twice. A file that cannot be read is left to
+ * the reader's message. */
+static sc_err_t given_once(char *const *names, int i)
+{
+    struct stat here, there;
+    if (stat(names[i], &here) != 0)
+        return SC_OK;
+    for (int j = 0; j < i; j++)
+        if (stat(names[j], &there) == 0 && here.st_dev == there.st_dev &&
+            here.st_ino == there.st_ino)
+            return sc_error(SC_ERR_INPUT,
+                            "validate: '%s' and '%s' are one file, given twice; its timings "
+                            "would count twice (give each file once)",
+                            names[j], names[i]);
+    return SC_OK;
+}
+
 int sc_cli_validate(int argc, char **argv)
 {
     validate_opts_t o;
@@ -426,7 +462,8 @@ int sc_cli_validate(int argc, char **argv)
     point_t *pts = NULL;
     int npts = 0, cap = 0;
     char **names = calloc((size_t)(argc - first), sizeof *names);
-    if (!names)
+    int *starts = calloc((size_t)(argc - first + 1), sizeof *starts); /* each file's points */
+    if (!names || !starts)
         err = sc_error(SC_ERR_RUN, "out of memory");
     else
         err = sc_cli_load_platform(o.platform, &plat);
@@ -442,6 +479,8 @@ int sc_cli_validate(int argc, char **argv)
             *at = '\0';
             forced = at + 1;
         }
+        if ((err = given_once(names, f - first)))
+            break;
         sc_series_t *series;
         int ns;
         if ((err = sc_measurements_read("validate", names[f - first], SC_MEASURE_FORMAT_AUTO,
@@ -464,10 +503,26 @@ int sc_cli_validate(int argc, char **argv)
             else
                 err = sc_error(SC_ERR_RUN, "out of memory");
         }
+        int before = starts[f - first] = npts;
         for (int i = 0; i < ns && !err; i++)
             if (series[i].kind == SC_MEASURE_COLLECTIVE)
-                err = predict_series(&o, &plat, names[f - first], forced, f - first,
-                                     &series[i], pts, &npts);
+                err = predict_series(&o, &plat, names[f - first], forced, &series[i], pts,
+                                     &npts);
+        if (!err && npts == before)
+            err = sc_error(SC_ERR_INPUT, "validate '%s': none of its %d collective timings is "
+                                         "one simcoll predicts (the notes above say why); "
+                                         "simcoll predicts %s, and no call of 0 bytes but "
+                                         "a barrier",
+                           names[f - first], points, sc_kind_names());
+        starts[f - first + 1] = npts;
+        for (int g = 0; !err && g < f - first; g++)
+            if (same_timings(pts + starts[g], starts[g + 1] - starts[g], pts + before,
+                             npts - before))
+                err = sc_error(SC_ERR_INPUT,
+                               "validate: '%s' holds the same timings as '%s' (every operation, "
+                               "process count, size and time): one measurement given twice "
+                               "would count twice; give it once",
+                               names[f - first], names[g]);
         sc_series_destroy(series, ns);
     }
     if (!err && o.plot && npts)
@@ -481,6 +536,7 @@ int sc_cli_validate(int argc, char **argv)
     for (int f = 0; names && f < argc - first; f++)
         free(names[f]);
     free(names);
+    free(starts);
     free(pts);
     sc_platform_destroy(&plat);
     return (int)err;

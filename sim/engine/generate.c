@@ -7,6 +7,7 @@
 #include <simgrid/link.h>
 #include <simgrid/zone.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -453,6 +454,89 @@ static sc_err_t apply_level(template_t *t, sc_level_id_t id, const sc_level_t *l
     return SC_OK;
 }
 
+void sc_generate_range_text(const sc_range_t *r, char *out, size_t len)
+{
+    const sc_param_t *p = &sc_params[r->param];
+    char lo[48], hi[48];
+    if (p->kind == SC_PARAM_SIZE) { /* whole bytes: sc_parse_size reads no kB */
+        snprintf(out, len, "%.0f..%.0f", r->lo, r->hi);
+        return;
+    }
+    sc_format_quantity(r->lo, sc_param_quantity(p), lo, sizeof lo);
+    sc_format_quantity(r->hi, sc_param_quantity(p), hi, sizeof hi);
+    snprintf(out, len, "%s..%s", lo, hi);
+}
+
+/* Writes range r into the template's properties, as LO..HI on the
+ * property that carried it (a piecewise parameter's constant form, whose
+ * piecewise form apply_level wrote and which goes). */
+static sc_err_t put_range(template_t *t, const sc_range_t *r)
+{
+    const sc_param_t *target = &sc_params[r->param], *carrier = target;
+    for (const sc_param_t *q = sc_params; q->name; q++)
+        if (q->constant_of && !strcmp(q->constant_of, target->name) && (q->at & SC_AT(r->at)))
+            carrier = q;
+    sc_platform_prop_t props[SC_MAX_PLATFORM_PROPS];
+    int nprops = sc_platform_props_list(props);
+    char text[112];
+    sc_generate_range_text(r, text, sizeof text);
+    for (int i = 0; i < nprops; i++) {
+        if (props[i].at != (sc_param_at_t)r->at)
+            continue;
+        if (props[i].param == target && carrier != target) {
+            free(t->prop_values[i]);
+            t->prop_values[i] = NULL;
+        } else if (props[i].param == carrier) {
+            free(t->prop_values[i]);
+            if (!(t->prop_values[i] = strdup(text)))
+                return sc_error(SC_ERR_RUN, "out of memory");
+        }
+    }
+    return SC_OK;
+}
+
+/* The factor a --set gives range r's parameter (1: no --set names it), or
+ * 0 if the --set gives a value, which replaces the range. r is on a level
+ * of links (intra, inter). */
+static double set_factor(const sc_range_t *r, char *const *sets, int nsets)
+{
+    const char *level = sc_param_at_name((sc_param_at_t)r->at), *name = sc_params[r->param].name;
+    size_t n = strlen(level), k = strlen(name);
+    for (int i = 0; i < nsets; i++) {
+        const char *set = sets[i];
+        if (strncmp(set, level, n) || set[n] != '.' || strncmp(set + n + 1, name, k) ||
+            set[n + 1 + k] != '=')
+            continue;
+        const char *value = set + n + 2 + k;
+        /* checked by sc_generate_check_sets: "2x" or a quantity */
+        return value[0] && value[strlen(value) - 1] == 'x' ? strtod(value, NULL) : 0;
+    }
+    return 1;
+}
+
+/* The template's ranges on a level --set changed, which apply_level wrote
+ * as their midpoints: LO..HI again, both ends scaled by the factor a
+ * --set gives their parameter; a value --set gives replaces the range. */
+static sc_err_t keep_ranges(template_t *t, const sc_platform_t *plat, sc_level_id_t id,
+                            char *const *sets, int nsets)
+{
+    sc_err_t err = SC_OK;
+    for (int i = 0; i < plat->nranges && !err; i++) {
+        sc_range_t r = plat->ranges[i];
+        double factor = r.at == (int)id ? set_factor(&r, sets, nsets) : 0;
+        if (factor == 0)
+            continue;
+        r.lo *= factor;
+        r.hi *= factor;
+        if (sc_params[r.param].kind == SC_PARAM_SIZE) { /* whole bytes, as --set rounds */
+            r.lo = floor(r.lo + 0.5);
+            r.hi = floor(r.hi + 0.5);
+        }
+        err = put_range(t, &r);
+    }
+    return err;
+}
+
 /* Value `text` of --set `set`: a factor of `old` ("2x") or an absolute
  * quantity of `kind`, greater than 0 (or equal to it when `zero_ok`). */
 static sc_err_t set_value(const char *set, const char *text, sc_quantity_t kind, double old,
@@ -805,6 +889,8 @@ sc_err_t sc_generate(const char *option, const char *template_path, const sc_gen
                            domains, smallest_domains(&full), n, cores_of(&full, n), domains);
     if (err || (spec->level && (err = apply_level(&t, spec->level_id, spec->level))))
         goto cleanup;
+    for (int i = 0; i < spec->nkept_ranges && !err; i++)
+        err = put_range(&t, &spec->kept_ranges[i]);
     sc_level_t levels[SC_NLEVELS];
     int touched[SC_NLEVELS] = {0};
     memcpy(levels, plat.level, sizeof levels);
@@ -816,8 +902,9 @@ sc_err_t sc_generate(const char *option, const char *template_path, const sc_gen
     for (int i = 0; i < spec->nsets && !err; i++)
         err = apply_set(spec->sets[i], levels, touched, &t.speed_flops);
     for (int id = 0; id < SC_NLEVELS && !err; id++)
-        if (touched[id])
-            err = apply_level(&t, (sc_level_id_t)id, &levels[id]);
+        if (touched[id] && !(err = apply_level(&t, (sc_level_id_t)id, &levels[id])) &&
+            !(spec->net && id == SC_LEVEL_INTER)) /* --net's network has no ranges */
+            err = keep_ranges(&t, &plat, (sc_level_id_t)id, spec->sets, spec->nsets);
     if (err)
         goto cleanup;
     sc_topology_t topology;

@@ -49,7 +49,17 @@ typedef struct {
      * settings in a <config> (sim/io/smpi_config.h), in place of their
      * simcoll/inter/... properties (simcoll platform --smpi-config). */
     int smpi_config;
+    /* The template's ranges LO..HI on the fitted `level` that it keeps
+     * (calibrate: of the parameters no measurement gave), written as
+     * ranges in place of the midpoints the level holds. A level that --set
+     * changes keeps the template's ranges itself: as they are, scaled by
+     * a factor --set gives their parameter, or replaced by its value. */
+    const sc_range_t *kept_ranges;
+    int nkept_ranges;
 } sc_generate_spec_t;
+
+/* Range r as a property holds it, "1us..5us" or "2048..6144". */
+void sc_generate_range_text(const sc_range_t *r, char *out, size_t len);
 
 /* Writes the platform to `out_path` (stdout if NULL), whole or not at all.
  * The template is read (and checked) as `option` names it. SC_ERR_INPUT for

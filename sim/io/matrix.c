@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -24,11 +25,23 @@
 /* Lines are short: three or four numbers. */
 #define MAX_LINE 1024
 
+/* An entry of a symmetric Matrix Market file off the diagonal: its pair
+ * of ranks, lower first, and whether it was written in the upper triangle
+ * (row below column). */
+typedef struct {
+    int lo, hi, line, upper;
+} pair_t;
+
 typedef struct {
     const char *name;
     int line;
     sc_matrix_t *m;
     long cap;
+    /* what every entry so far adds up to: no sum of some of them (a cut,
+     * a node's load, two directions merged) can pass it */
+    double total_bytes, total_messages;
+    pair_t *pairs; /* symmetric files: each entry off the diagonal */
+    long npairs, pairs_cap;
 } reader_t;
 
 /* The next line of text into buf, without its end and any '\r'; 0 at the
@@ -104,6 +117,21 @@ static sc_err_t parse_weight(const reader_t *rd, const char *what, const char *w
     return SC_OK;
 }
 
+/* Adds `count` (of `what`, as written: `word`) to *total, refused where the
+ * sum would not be finite. */
+static sc_err_t add_to_total(const reader_t *rd, const char *what, const char *word, double count,
+                             double *total)
+{
+    if (!isfinite(*total + count))
+        return sc_error_at(rd->name, rd->line,
+                           "%s %s takes the sum of the matrix's %s past %g, the largest a double "
+                           "holds; give smaller counts (in a larger unit) so that all of them "
+                           "add up to at most that",
+                           what, word, what, DBL_MAX);
+    *total += count;
+    return SC_OK;
+}
+
 static sc_err_t add_entry(reader_t *rd, int src, int dst, double bytes, double messages)
 {
     sc_matrix_t *m = rd->m;
@@ -153,6 +181,58 @@ static sc_err_t parse_count(const reader_t *rd, const char *what, const char *wo
         return sc_error_at(rd->name, rd->line, "%s '%s' is not an integer from %ld to %ld", what,
                            word, least, most);
     *out = v;
+    return SC_OK;
+}
+
+static sc_err_t add_pair(reader_t *rd, int src, int dst)
+{
+    if (rd->npairs == rd->pairs_cap) {
+        long cap = rd->pairs_cap ? 2 * rd->pairs_cap : 1024;
+        pair_t *more = realloc(rd->pairs, (size_t)cap * sizeof *more);
+        if (!more)
+            return sc_error(SC_ERR_RUN, "out of memory reading '%s'", rd->name);
+        rd->pairs = more;
+        rd->pairs_cap = cap;
+    }
+    rd->pairs[rd->npairs++] =
+        (pair_t){src < dst ? src : dst, src < dst ? dst : src, rd->line, src < dst};
+    return SC_OK;
+}
+
+static int by_pair(const void *a, const void *b)
+{
+    const pair_t *x = a, *y = b;
+    if (x->lo != y->lo)
+        return x->lo < y->lo ? -1 : 1;
+    if (x->hi != y->hi)
+        return x->hi < y->hi ? -1 : 1;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* A symmetric file holds one triangle, either, each entry standing for
+ * both directions: an entry whose mirror is given too would count the
+ * pair's traffic twice (2 1 100 and 1 2 100 made 400 bytes of 200). The
+ * same entry twice adds up, as in a general file. */
+static sc_err_t no_mirrors(const reader_t *rd)
+{
+    qsort(rd->pairs, (size_t)rd->npairs, sizeof *rd->pairs, by_pair);
+    for (long i = 0, j; i < rd->npairs; i = j) {
+        const pair_t *first = &rd->pairs[i], *mirror = NULL;
+        for (j = i; j < rd->npairs && rd->pairs[j].lo == first->lo && rd->pairs[j].hi == first->hi;
+             j++)
+            if (!mirror && rd->pairs[j].upper != first->upper)
+                mirror = &rd->pairs[j];
+        if (mirror)
+            return sc_error_at(rd->name, mirror->line,
+                               "entry %d %d mirrors line %d's %d %d: a symmetric matrix holds "
+                               "one triangle, each entry standing for both directions, so the "
+                               "pair would count twice; keep one of them (or declare the matrix "
+                               "general, each direction its own entry)",
+                               mirror->upper ? mirror->lo + 1 : mirror->hi + 1,
+                               mirror->upper ? mirror->hi + 1 : mirror->lo + 1, first->line,
+                               first->upper ? first->lo + 1 : first->hi + 1,
+                               first->upper ? first->hi + 1 : first->lo + 1);
+    }
     return SC_OK;
 }
 
@@ -230,9 +310,13 @@ static sc_err_t parse_market(reader_t *rd, const char *at, const char *end, int 
         const char *bound = " (the size line's)";
         if ((err = parse_rank(rd, "rank", words[0], 1, rd->m->size, bound, &src)) ||
             (err = parse_rank(rd, "rank", words[1], 1, rd->m->size, bound, &dst)) ||
-            (err = parse_weight(rd, "bytes", words[2], 2 * integer, &bytes)) ||
+            (err = parse_weight(rd, "bytes", words[2], 2 * integer, &bytes)))
+            return err;
+        int both = symmetric && src != dst; /* the entry stands for both directions */
+        if ((err = add_to_total(rd, "bytes", words[2], bytes, &rd->total_bytes)) ||
+            (both && (err = add_to_total(rd, "bytes", words[2], bytes, &rd->total_bytes))) ||
             (err = add_entry(rd, src, dst, bytes, 0)) ||
-            (symmetric && src != dst && (err = add_entry(rd, dst, src, bytes, 0))))
+            (both && ((err = add_entry(rd, dst, src, bytes, 0)) || (err = add_pair(rd, src, dst)))))
             return err;
         seen++;
     }
@@ -242,7 +326,7 @@ static sc_err_t parse_market(reader_t *rd, const char *at, const char *end, int 
     if (seen < expected)
         return sc_error_at(rd->name, rd->line, "%ld entries, but the size line announces %ld", seen,
                            expected);
-    return SC_OK;
+    return symmetric ? no_mirrors(rd) : SC_OK;
 }
 
 static sc_err_t parse_csv(reader_t *rd, const char *at, const char *end, int np)
@@ -290,7 +374,10 @@ static sc_err_t parse_csv(reader_t *rd, const char *at, const char *end, int np)
         if ((err = parse_rank(rd, "rank", words[0], 0, np, bound, &src)) ||
             (err = parse_rank(rd, "rank", words[1], 0, np, bound, &dst)) ||
             (err = parse_weight(rd, "bytes", words[2], 0, &bytes)) ||
-            (columns == 4 && (err = parse_weight(rd, "messages", words[3], 1, &messages))) ||
+            (err = add_to_total(rd, "bytes", words[2], bytes, &rd->total_bytes)) ||
+            (columns == 4 &&
+             ((err = parse_weight(rd, "messages", words[3], 1, &messages)) ||
+              (err = add_to_total(rd, "messages", words[3], messages, &rd->total_messages)))) ||
             (err = add_entry(rd, src, dst, bytes, messages)))
             return err;
         if (src > largest)
@@ -311,11 +398,12 @@ sc_err_t sc_matrix_parse(const char *name, const char *text, size_t len, int np,
     *m = (sc_matrix_t){0};
     if (memchr(text, '\0', len))
         return sc_error(SC_ERR_INPUT, "%s: holds a NUL byte; a traffic matrix is text", name);
-    reader_t rd = {name, 0, m, 0};
+    reader_t rd = {.name = name, .m = m};
     static const char banner[] = "%%MatrixMarket";
     sc_err_t err = len >= sizeof banner - 1 && !strncasecmp(text, banner, sizeof banner - 1)
                        ? parse_market(&rd, text, text + len, np)
                        : parse_csv(&rd, text, text + len, np);
+    free(rd.pairs);
     if (err)
         sc_matrix_destroy(m);
     return err;

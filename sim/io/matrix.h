@@ -34,7 +34,9 @@ typedef struct {
  * CSV: every rank below it); np 0 takes the matrix's (CSV: the largest
  * rank + 1). Refused (SC_ERR_INPUT, "PATH:LINE: what, what is valid"):
  * ranks out of range, weights that are negative, not numbers or not
- * finite, a wrong size or count of entries, a line of another shape.
+ * finite, or whose sum (of bytes, of messages) is not finite, an entry of
+ * a symmetric file whose mirror is given too (either triangle is taken,
+ * not both), a wrong size or count of entries, a line of another shape.
  * Free with sc_matrix_destroy. */
 sc_err_t sc_matrix_read(const char *path, int np, sc_matrix_t *m);
 

@@ -13,7 +13,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/sc_units.h"
 #include "files.h"
+#include "models/params.h"
 
 /* Benchmark output is a few hundred kilobytes; calibration CSVs of many
  * repetitions reach tens of megabytes. */
@@ -1628,6 +1630,36 @@ static sc_err_t parse_probe(reader_t *r)
 
 /* ------------------------------------------------------------------ */
 
+/* Refuses a time above SC_DURATION_MAX_S or a rate above the fastest link
+ * a platform may have: such a value is a misprint or a wrong unit, not a
+ * machine, and a fit's sums over it overflow (a latency of 1e308 s made
+ * the fitted latency -nan). Below these bounds every fit is finite. */
+static sc_err_t check_plausible(const reader_t *r)
+{
+    const char *link = "bandwidth";
+    double fastest = sc_param_find(link, strlen(link), SC_AT_INTER)->max;
+    for (int i = 0; i < r->nseries; i++) {
+        const sc_series_t *s = &r->series[i];
+        int rate = s->kind == SC_MEASURE_BANDWIDTH || s->kind == SC_MEASURE_BIBANDWIDTH ||
+                   s->kind == SC_MEASURE_MESSAGE_RATE;
+        for (int j = 0; j < s->npoints; j++) {
+            double v = s->points[j].value;
+            if (rate && v > fastest)
+                return sc_error_at(r->where, s->points[j].line,
+                                   "%g bytes/s is more than %g bytes/s, the fastest link a "
+                                   "platform may have; expected a measured bandwidth (check "
+                                   "the file's unit)",
+                                   v, fastest);
+            if (!rate && v > SC_DURATION_MAX_S)
+                return sc_error_at(r->where, s->points[j].line,
+                                   "a time of %g s is more than %g s; expected a measured time "
+                                   "(check the file's unit)",
+                                   v, SC_DURATION_MAX_S);
+        }
+    }
+    return SC_OK;
+}
+
 sc_err_t sc_measurements_parse(const char *option, const char *name, const char *text, size_t len,
                                sc_measure_format_t format, sc_series_t **series, int *nseries)
 {
@@ -1689,6 +1721,8 @@ sc_err_t sc_measurements_parse(const char *option, const char *name, const char 
     case SC_MEASURE_FORMAT_PROBE: err = parse_probe(r); break;
     default: err = parse_smpi(r); break;
     }
+    if (!err)
+        err = check_plausible(r);
     if (!err && r->nseries == 0)
         err =
             sc_error_at(r->where, 0, "no measurement in it; expected %s", format_expected[format]);

@@ -23,7 +23,9 @@ typedef enum {
  * `option`, e.g. "--osu-latency") into *series (*nseries of them; an IMB
  * file may hold several benchmarks). A file it cannot read, or a line that
  * is not what its format expects, is SC_ERR_INPUT naming the file, the
- * line and what was expected; a file without a single point too. FIFOs and
+ * line and what was expected; a file without a single point too, and a
+ * time above SC_DURATION_MAX_S or a bandwidth above the fastest platform
+ * link (1 PB/s), which no machine measures. FIFOs and
  * devices are refused, as every input is (sim/io/files.h). Free with
  * sc_series_destroy. */
 sc_err_t sc_measurements_read(const char *option, const char *path, sc_measure_format_t format,

@@ -116,11 +116,16 @@ static sc_err_t parse_piecewise(const char *what, const sc_param_t *spec, const 
             if ((err = sc_parse_duration(fields[2], sub, &seg->per_byte)))
                 break;
         }
-        if (seg->start > spec->max || seg->per_byte > SC_PROP_MAX_PER_BYTE)
+        if (seg->start > spec->max)
             err = sc_error(SC_ERR_INPUT,
-                           "%s: segment '%s' is out of range; a start is at most %g s, a cost "
-                           "per byte at most %g s",
-                           what, item, spec->max, SC_PROP_MAX_PER_BYTE);
+                           "%s: segment at %zu bytes: start '%s' is out of range; a start is at "
+                           "most %g s",
+                           what, size, fields[1], spec->max);
+        else if (seg->per_byte > SC_PROP_MAX_PER_BYTE)
+            err = sc_error(SC_ERR_INPUT,
+                           "%s: segment at %zu bytes: per byte '%s' is out of range; a cost per "
+                           "byte is at most %g s",
+                           what, size, fields[2], SC_PROP_MAX_PER_BYTE);
     }
     free(copy);
     if (err)
@@ -196,7 +201,7 @@ static sc_err_t parse_number(const char *what, sc_param_kind_t kind, const char 
     if (kind == SC_PARAM_BANDWIDTH) {
         if (sc_parse_quantity(text, SC_QTY_BANDWIDTH, v) || !(*v > 0))
             return sc_error(SC_ERR_INPUT,
-                            "%s = '%s' is not a bandwidth (a positive number with "
+                            "%s: '%s' is not a bandwidth (a positive number with "
                             "one of %s)",
                             what, text, sc_quantity_units(SC_QTY_BANDWIDTH));
         return SC_OK;
@@ -216,12 +221,16 @@ static sc_err_t parse_value(const char *what, const sc_param_t *spec, const sc_p
     const char *dots = strstr(text, "..");
     if (!dots)
         return parse_number(what, spec->kind, text, v);
-    char lo_text[128];
+    char lo_text[128], end[1400];
     double lo, hi;
     snprintf(lo_text, sizeof lo_text, "%.*s", (int)(dots - text), text);
-    sc_err_t err = parse_number(what, spec->kind, lo_text, &lo);
+    /* An end's message names the range as written: "..1.2us" has an
+     * empty LO, which alone would show as ''. */
+    snprintf(end, sizeof end, "%s = '%s': the range's LO", what, text);
+    sc_err_t err = parse_number(end, spec->kind, lo_text, &lo);
+    snprintf(end, sizeof end, "%s = '%s': the range's HI", what, text);
     if (!err)
-        err = parse_number(what, spec->kind, dots + 2, &hi);
+        err = parse_number(end, spec->kind, dots + 2, &hi);
     if (err)
         return err;
     if (!(lo < hi))

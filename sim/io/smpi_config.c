@@ -210,11 +210,16 @@ static sc_err_t translate_overhead(const char *where, const char *value, FILE *o
                             "negative, and subtracts where it is not); refit the segment, or "
                             "give 0",
                             where, seg[k].size, seg[k].v[0], seg[k].v[1]);
-        if (seg[k].v[0] > p->max || seg[k].v[1] > SC_PROP_MAX_PER_BYTE)
+        if (seg[k].v[0] > p->max)
             return sc_error(SC_ERR_INPUT,
-                            "%s: segment at %ld bytes is out of range; a start is at most %g s, a "
-                            "cost per byte at most %g s",
-                            where, seg[k].size, p->max, SC_PROP_MAX_PER_BYTE);
+                            "%s: START %.15g s (segment at %ld bytes) is out of range; a start is "
+                            "at most %g s",
+                            where, seg[k].v[0], seg[k].size, p->max);
+        if (seg[k].v[1] > SC_PROP_MAX_PER_BYTE)
+            return sc_error(SC_ERR_INPUT,
+                            "%s: PER_BYTE %.15g s (segment at %ld bytes) is out of range; a cost "
+                            "per byte is at most %g s",
+                            where, seg[k].v[1], seg[k].size, SC_PROP_MAX_PER_BYTE);
         fprintf(out, "%s%ld:", k ? ";" : "", k ? seg[k].size + 1 : 0L);
         put_double(out, seg[k].v[0]);
         fputc(':', out);

@@ -161,38 +161,63 @@ static sc_err_t split(writer_t *w, const sc_stmt_t *st, sc_interval_t iv)
     return err;
 }
 
-/* The statements i.. that pack with statement i: consecutive, the same
- * type, each below min, none depending on another, until the total
- * reaches min. Returns how many (1: none packs with it). */
+/* A communication of no bytes (allreduce 0): it carries no data and
+ * depends on nothing, so a run of packed statements passes over it and it
+ * runs after the packed one. A barrier carries none either, but it orders
+ * the ranks: never passed over. */
+static int empty_message(const sc_stmt_t *st)
+{
+    return (st->kind == SC_STMT_HALO || st->kind == SC_STMT_SEND ||
+            (st->kind == SC_STMT_CALL && sc_kind(st->collective)->has_data)) &&
+           st->bytes == 0;
+}
+
+/* The statements i.. that pack with statement i: consecutive but for empty
+ * messages, the same type, each below min, none depending on another,
+ * until the total reaches min. Returns how many statements the run spans,
+ * empty ones inside it counted (1: none packs with it). */
 static int pack_run(const sc_program_t *in, int i, sc_interval_t iv, size_t *total)
 {
     const sc_stmt_t *first = &in->stmts[i];
-    int n = 1;
+    int n = 1, span = 1;
     *total = first->bytes;
     while (*total < iv.min && i + n < in->nstmts) {
         const sc_stmt_t *next = &in->stmts[i + n];
+        if (empty_message(next)) {
+            n++;
+            continue;
+        }
         if (!rewritable(next) || !sc_stmt_same_type(first, next) || next->bytes >= iv.min)
             break;
         int depends = 0;
         for (int k = 0; k < n && !depends; k++)
-            depends = sc_stmt_depends(&in->stmts[i + k], next);
+            depends = !empty_message(&in->stmts[i + k]) && sc_stmt_depends(&in->stmts[i + k], next);
         if (depends)
             break;
         *total += next->bytes;
-        n++;
+        span = ++n;
     }
-    return n;
+    return span;
 }
 
+/* The n statements from i packed into one, then the empty messages among
+ * them as they are. */
 static sc_err_t pack(writer_t *w, const sc_program_t *in, int i, int n, size_t total)
 {
     sc_piece_t *pieces = malloc((size_t)n * sizeof *pieces);
     if (!pieces)
         return sc_error(SC_ERR_RUN, "out of memory packing a program");
+    int npieces = 0;
     for (int k = 0; k < n; k++)
-        pieces[k] = in->stmts[i + k].pieces[0];
-    sc_err_t err = emit(w, &in->stmts[i], pieces, n, total);
+        if (!empty_message(&in->stmts[i + k]))
+            pieces[npieces++] = in->stmts[i + k].pieces[0];
+    sc_err_t err = emit(w, &in->stmts[i], pieces, npieces, total);
     free(pieces);
+    for (int k = 0; k < n && !err; k++) {
+        const sc_stmt_t *st = &in->stmts[i + k];
+        if (empty_message(st))
+            err = emit(w, st, st->pieces, st->npieces, st->bytes);
+    }
     return err;
 }
 

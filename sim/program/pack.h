@@ -52,9 +52,11 @@ typedef sc_err_t (*sc_interval_fn)(void *ctx, const sc_stmt_t *st, sc_interval_t
  * a run of consecutive statements of one type, each smaller than min and
  * none depending on another (sc_stmt_depends), is packed into one
  * statement until the total reaches min; the rest stay as they are. A
- * statement alone in its run stays as it is (step 4.10, P = 0). Barriers,
- * compute phases, loops and empty messages are never changed; statements
- * are only packed within one loop body. */
+ * statement alone in its run stays as it is (step 4.10, P = 0). Empty
+ * messages (0 bytes, no data to depend on) inside a run do not end it:
+ * they follow the packed statement, as they are. Barriers, compute
+ * phases, loops and empty messages are never changed; statements are only
+ * packed within one loop body. */
 sc_err_t sc_program_pack(const sc_program_t *in, sc_interval_fn interval, void *ctx,
                          sc_program_t *out);
 

@@ -47,5 +47,30 @@ sed -n '/# residuals per series/,$p' "$work/lat-fit.txt" >"$work/a"
 sed -n '/# residuals per series/,$p' "$work/lat-report.txt" >"$work/b"
 cmp -s "$work/a" "$work/b" ||
     fail "the report on the latency factor's platform differs from the fit's"
+# A template's range LO..HI of a parameter no measurement gives stays a range,
+# named as such; the others, fitted, replace theirs. ranged.xml: the network's
+# send overhead 1us..5us, shared memory's eager limit 2048..6144.
+ranged=$src/tests/platforms/ranged.xml
+"$simcoll" calibrate $osu --like "$ranged" -o "$work/ranged.xml" >/dev/null 2>"$work/err" ||
+    fail "calibrate --like ranged.xml: $(cat "$work/err")"
+grep -q 'kept from the template, as no measurement gives them: o_s 1us..5us (a range), o_r' \
+    "$work/err" || fail "calibrate does not say it keeps o_s's range: $(cat "$work/err")"
+grep -q '<prop id="simcoll/inter/overhead" value="1us..5us"/>' "$work/ranged.xml" ||
+    fail "the network's send overhead lost its range"
+grep -q 'simcoll/inter/send-overhead' "$work/ranged.xml" &&
+    fail "the range's midpoint stayed beside it"
+"$simcoll" --platform "$work/ranged.xml" --algo bcast-binomial --np 2 --mapping cyclic \
+    --size 512 >"$work/out" 2>"$work/err" && grep -q 'over the 4 corners of' "$work/out" ||
+    fail "the calibrated platform runs no corners of its ranges: $(cat "$work/out" "$work/err")"
+one_socket="--osu-latency $m/osu_latency-one-socket.txt"
+"$simcoll" calibrate --level intra $one_socket --like "$ranged" -o "$work/intra.xml" \
+    >/dev/null 2>"$work/err" || fail "calibrate --level intra --like ranged.xml: $(cat "$work/err")"
+grep -q 'eager-limit 2048..6144 (a range)' "$work/err" &&
+    grep -q '<prop id="simcoll/intra/eager-limit" value="2048..6144"/>' "$work/intra.xml" ||
+    fail "shared memory's eager limit lost its range: $(cat "$work/err")"
+"$simcoll" calibrate --level intra $one_socket --like "$ranged" --eager-limit 4K \
+    -o "$work/intra4k.xml" >/dev/null 2>&1 &&
+    grep -q '<prop id="simcoll/intra/eager-limit" value="4096"/>' "$work/intra4k.xml" ||
+    fail "--eager-limit does not replace the template's range"
 [ $failures -eq 0 ] && echo "calibrate checks passed"
 exit $((failures > 0))

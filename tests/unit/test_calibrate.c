@@ -3,10 +3,12 @@
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include <CUnit/CUnit.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/sc_units.h"
 #include "models/calibrate.h"
 #include "models/params.h"
 #include "suites.h"
@@ -377,6 +379,52 @@ static void test_shared_memory_from_streams(void)
     free_series(s, 3);
 }
 
+/* Every fitted number of a level, finite. */
+static int level_finite(const sc_level_t *lv)
+{
+    const sc_piecewise_t *pw[] = {&lv->send_overhead, &lv->recv_overhead, &lv->bandwidth_factor,
+                                  &lv->latency_factor, &lv->flow_factor};
+    int ok = isfinite(lv->latency_s) && isfinite(lv->bandwidth_Bps) && isfinite(lv->gap_s) &&
+             isfinite(lv->bidirectional_Bps);
+    for (size_t i = 0; i < sizeof pw / sizeof pw[0]; i++)
+        for (int k = 0; k < pw[i]->n; k++)
+            ok &= isfinite(pw[i]->seg[k].start) && isfinite(pw[i]->seg[k].per_byte);
+    return ok;
+}
+
+/* The readers refuse a time above SC_DURATION_MAX_S and a bandwidth above
+ * 1 PB/s (sim/io/measurements.c). Up to those, at sizes up to the largest
+ * size_t, every fitted value is finite: at 1e308 s a fit's sums had
+ * overflowed and the latency came out NaN. */
+static void test_finite_at_bounds(void)
+{
+    static const size_t sizes[] = {1, 1024, 1u << 20, (size_t)1 << 40, SIZE_MAX};
+    static const double one_way[] = {1e-6, 2e-6, 1e-3, 10, SC_DURATION_MAX_S};
+    sc_point_t lat[5], os[5], bw[5];
+    for (int i = 0; i < 5; i++) {
+        lat[i] = (sc_point_t){sizes[i], one_way[i], NAN, i + 1};
+        os[i] = (sc_point_t){sizes[i], i % 2 ? 0 : SC_DURATION_MAX_S, NAN, i + 1};
+        bw[i] = (sc_point_t){sizes[i], 1e15, NAN, i + 1};
+    }
+    sc_series_t s[4] = {
+        {.path = "lat", .kind = SC_MEASURE_LATENCY, .points = lat, .npoints = 5},
+        {.path = "isend", .kind = SC_MEASURE_SEND_OVERHEAD, .points = os, .npoints = 5},
+        {.path = "recv", .kind = SC_MEASURE_RECV_OVERHEAD, .points = os, .npoints = 5},
+        {.path = "bw", .kind = SC_MEASURE_BANDWIDTH, .points = bw, .npoints = 5}};
+    sc_level_t start = sc_level_hockney(1e-6, 1e9, 0.8e-6, 65536);
+    for (int shared = 0; shared <= 1; shared++) {
+        sc_fit_spec_t spec = spec_for(&start);
+        spec.shared_memory = shared;
+        sc_fit_t fit;
+        CU_ASSERT_EQUAL_FATAL(sc_calibrate_fit(&spec, s, 4, &fit), SC_OK);
+        CU_ASSERT(level_finite(&fit.level));
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 5; j++)
+                CU_ASSERT(isfinite(sc_calibrate_predict(&fit.level, HEADER, shared, &s[i],
+                                                        &s[i].points[j])));
+    }
+}
+
 static void test_needs_pingpong(void)
 {
     sc_level_t want = truth(0);
@@ -400,5 +448,6 @@ void sc_suite_calibrate(void)
     CU_add_test(s, "streaming bandwidth and the NIC's gap", test_bandwidth_and_gap);
     CU_add_test(s, "the NIC's limit both ways", test_bidirectional);
     CU_add_test(s, "no ping-pong, no fit", test_needs_pingpong);
+    CU_add_test(s, "measurements at the readers' bounds: a finite fit", test_finite_at_bounds);
     CU_add_test(s, "OSU only: overheads from streams", test_overheads_from_streams);
 }

@@ -63,6 +63,13 @@ static void test_forms(void)
     CU_ASSERT_EQUAL(m.entries[1].src, 0);
     CU_ASSERT_EQUAL(m.entries[1].dst, 1);
     sc_matrix_destroy(&m);
+    /* either triangle, and an entry given twice adds up, as in a general file */
+    CU_ASSERT_EQUAL_FATAL(parse("%%MatrixMarket matrix coordinate real symmetric\n"
+                                "3 3 3\n1 2 100\n3 2 50\n1 2 100\n",
+                                0, &m),
+                          SC_OK);
+    CU_ASSERT_EQUAL(m.nentries, 6);
+    sc_matrix_destroy(&m);
     /* CSV without a header, CRLF line ends, spaces, comments */
     CU_ASSERT_EQUAL_FATAL(parse("0, 1, 1.5e3\r\n# note\n 2 ,0,0 # none\n", 0, &m), SC_OK);
     CU_ASSERT_EQUAL(m.size, 3);
@@ -122,6 +129,17 @@ static void test_hostile_files(void)
     refused(text, 0, "entries 'x' is not an integer");
     refused("%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 2.5\n", 0,
             "bytes 2.5 is not a whole number");
+    /* a symmetric file's entry stands for both directions: its mirror too
+     * would count the pair twice */
+    refused("%%MatrixMarket matrix coordinate real symmetric\n3 3 3\n2 1 100\n3 3 5\n1 2 100\n", 0,
+            "t:5: entry 1 2 mirrors line 3's 2 1: a symmetric matrix holds one triangle");
+    /* weights whose sum passes a double's largest: every cut is a part of it */
+    snprintf(text, sizeof text, "%s3 3 2\n1 2 1e308\n2 3 1e308\n", mm);
+    refused(text, 0, "t:4: bytes 1e308 takes the sum of the matrix's bytes past 1.79769e+308");
+    refused("%%MatrixMarket matrix coordinate real symmetric\n2 2 1\n1 2 1e308\n", 0,
+            "t:3: bytes 1e308 takes the sum");
+    refused("0,1,1e308,1\n1,0,1e308,1\n", 0, "t:2: bytes 1e308 takes the sum");
+    refused("0,1,1,1e308\n1,0,1,1e308\n", 0, "t:2: messages 1e308 takes the sum");
 
     refused("0,1\n", 0, "t:1: '0,1' has 2 fields");
     refused("0,1,2\n0,1,2,3\n", 0, "t:2: '0,1,2,3' has 4 fields");

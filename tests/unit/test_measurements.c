@@ -554,6 +554,25 @@ static void test_refused_numbers(void)
                         "t.txt':1: duration '-8e-6' is negative");
     expect_text_refused("MPI_Recv,18446744073709551616,0.4,8e-6\n", SC_MEASURE_FORMAT_AUTO,
                         "t.txt':1: size '18446744073709551616' does not fit in size_t");
+    /* finite, but no machine's: a fit's sums over them overflowed to NaN */
+    expect_text_refused("# simcoll-probe 1\nlatency socket 1 8 1e-6\nlatency socket 1 1024 1e308\n",
+                        SC_MEASURE_FORMAT_AUTO,
+                        "t.txt':3: a time of 1e+308 s is more than 1e+09 s; expected a measured "
+                        "time");
+    expect_text_refused("# OSU MPI Latency Test v5.6.2\n# Size Latency (us)\n1 2e15\n",
+                        SC_MEASURE_FORMAT_AUTO, "t.txt':3: a time of 2e+09 s is more than 1e+09 s");
+    expect_text_refused("# OSU MPI Bandwidth Test v5.6.2\n# Size Bandwidth (MB/s)\n1 2e9\n",
+                        SC_MEASURE_FORMAT_AUTO,
+                        "t.txt':3: 2e+15 bytes/s is more than 1e+15 bytes/s, the fastest link a "
+                        "platform may have");
+    expect_text_refused("# OSU MPI Allreduce Latency Test v5.6.2\n# Size Avg Latency(us)\n"
+                        "4 1e300\n",
+                        SC_MEASURE_FORMAT_AUTO, "t.txt':3: a time of 1e+294 s is more than");
+    /* the bounds themselves are measurements */
+    parse_text("# OSU MPI Latency Test v5.6.2\n# Size Latency (us)\n1 1e15\n",
+               SC_MEASURE_FORMAT_AUTO, 1);
+    parse_text("# OSU MPI Bandwidth Test v5.6.2\n# Size Bandwidth (MB/s)\n1 1e9\n",
+               SC_MEASURE_FORMAT_AUTO, 1);
     /* the largest size_t is a size */
     if (parse_text("MPI_Recv,18446744073709551615,0.4,8e-6\n", SC_MEASURE_FORMAT_AUTO, 1))
         CU_ASSERT_EQUAL(series[0].points[0].bytes, (size_t)18446744073709551615u);

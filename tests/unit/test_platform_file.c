@@ -143,6 +143,11 @@ static const case_t cases[] = {
     {"value=\"0.8us\"", "value=\"0.9us..0.8us\"",
      "'0.9us..0.8us': a range LO..HI needs LO below HI"},
     {"value=\"0.8us\"", "value=\"0.8us..\"", "is not a duration"},
+    /* an end's message shows the range as written, and which end */
+    {"value=\"0.8us\"", "value=\"..1.2us\"",
+     "property simcoll/intra/overhead = '..1.2us': the range's LO: '' is not a duration"},
+    {"value=\"0.8us\"", "value=\"1us..fast\"",
+     "property simcoll/intra/overhead = '1us..fast': the range's HI: 'fast' is not a duration"},
     {"value=\"0.8us\"", "value=\"0.1us..5s\"",
      "simcoll/intra/overhead = '0.1us..5s' is out of range"},
     {"value=\"6140\"", "value=\"4K..x\"", "property simcoll/inter/eager-limit"},
@@ -191,7 +196,11 @@ static const case_t cases[] = {
      "segment start: '-1us' is "
      "not a duration"},
     {"<prop id=\"simcoll/inter/overhead\" value=\"0.8us\"/>",
-     "<prop id=\"simcoll/inter/send-overhead\" value=\"0:1us:1ms\"/>", "is out of range"},
+     "<prop id=\"simcoll/inter/send-overhead\" value=\"0:1us:1ms\"/>",
+     "segment at 0 bytes: per byte '1ms' is out of range; a cost per byte is at most"},
+    {"<prop id=\"simcoll/inter/overhead\" value=\"0.8us\"/>",
+     "<prop id=\"simcoll/inter/send-overhead\" value=\"0:1us;1420:2s\"/>",
+     "segment at 1420 bytes: start '2s' is out of range; a start is at most 1 s"},
     {"<prop id=\"simcoll/inter/overhead\" value=\"0.8us\"/>",
      "<prop id=\"simcoll/inter/send-overhead\" value=\"\"/>", "no segment"},
     {"<prop id=\"simcoll/header-bytes\" value=\"40\"/>",
@@ -740,6 +749,13 @@ static void test_smpi_refused(void)
         {"<prop id=\"smpi/os\" value=\"0:-1us:0\"/>" THRESH, "takes no negative overhead"},
         {"<prop id=\"smpi/os\" value=\"0:1us:-1ns\"/>" THRESH, "takes no negative overhead"},
         {"<prop id=\"smpi/os\" value=\"0:2s:0\"/>" THRESH, "is out of range"},
+        /* the field out of range and its value named */
+        {"<prop id=\"smpi/os\" value=\"0:1us:0;1420:1e308:0\"/>" THRESH,
+         "smpi/os: START 1e+308 s (segment at 1420 bytes) is out of range; a start is at most "
+         "1 s"},
+        {"<prop id=\"smpi/or\" value=\"0:1us:0.5\"/>" OS THRESH,
+         "smpi/or: PER_BYTE 0.5 s (segment at 0 bytes) is out of range; a cost per byte is at "
+         "most"},
         {"<prop id=\"smpi/os\" value=\"0:1parsec:0\"/>" THRESH, "'1parsec' is not a duration"},
         {"<prop id=\"smpi/os\" value=\"0:1us:0;0:2us:0\"/>" THRESH, "two segments at 0 bytes"},
         {"<prop id=\"smpi/os\" value=\"\"/>" THRESH, "smpi/os: no segment"},

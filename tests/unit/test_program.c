@@ -475,6 +475,39 @@ static void test_pack(void)
     sc_program_destroy(&prog);
 }
 
+/* An empty message carries no data and depends on nothing: a run packs
+ * around it, and it follows the packed statement. A barrier still ends a
+ * run, and empty messages after the last statement packed stay where
+ * they are. */
+static void test_pack_empty(void)
+{
+    sc_program_t prog, packed;
+    CU_ASSERT_EQUAL_FATAL(parse("allreduce 8 buf=a\n"
+                                "allreduce 0 buf=z\n"
+                                "allreduce 8 buf=b\n"
+                                "bcast 0 buf=y\n"
+                                "barrier\n"
+                                "allreduce 8 buf=c\n"
+                                "allreduce 0 buf=x\n",
+                                &prog),
+                          SC_OK);
+    sc_interval_t iv = {64, 128};
+    CU_ASSERT_EQUAL_FATAL(sc_program_pack(&prog, fixed_interval, &iv, &packed), SC_OK);
+    char *text = printed(&packed);
+    const char *want = "allreduce 16 op=sum type=double   # a (line 1), b (line 3)\n"
+                       "allreduce 0 op=sum type=double buf=z\n"
+                       "bcast 0 root=0 buf=y\n"
+                       "barrier\n"
+                       "allreduce 8 op=sum type=double buf=c\n"
+                       "allreduce 0 op=sum type=double buf=x\n";
+    CU_ASSERT_STRING_EQUAL(text, want);
+    if (strcmp(text, want))
+        fprintf(stderr, "\n%s", text);
+    free(text);
+    sc_program_destroy(&packed);
+    sc_program_destroy(&prog);
+}
+
 void sc_suite_program(void)
 {
     CU_pSuite s = CU_add_suite("program", NULL, NULL);
@@ -487,4 +520,5 @@ void sc_suite_program(void)
     CU_add_test(s, "splitting (patent 4.7-4.9)", test_split_sizes);
     CU_add_test(s, "the turning point (patent 3.2)", test_interval_find);
     CU_add_test(s, "packing and splitting a program", test_pack);
+    CU_add_test(s, "packing around empty messages", test_pack_empty);
 }
