@@ -239,7 +239,7 @@ static void write_platform(FILE *f, const template_t *t, const char *template_pa
     if (config)
         fputs(config, f);
     fputs("  <zone id=\"", f);
-    sc_xml_put_escaped(f, spec->net ? spec->net : template_zone);
+    sc_xml_put_escaped(f, spec->name ? spec->name : spec->net ? spec->net : template_zone);
     fputc('-', f);
     put_shape(f, spec);
     /* The name is the run's platform column: whatever makes two generated
