@@ -209,11 +209,37 @@ static void put_shape(FILE *f, const sc_generate_spec_t *spec)
     }
 }
 
+/* The template's zone id split around the shape a generator wrote after
+ * its name: "tengige-16x32-intra.latency=2x" of 16 nodes of 32 cores is
+ * "tengige" and "-intra.latency=2x". A platform generated from a generated
+ * one then names its own shape once, where it would pile the template's
+ * and its own up ("tengige-16x32-16x32-..."); what else the template's
+ * name says still applies and stays. A zone without its shape is all
+ * base. */
+static void split_zone(const sc_platform_t *plat, char *base, size_t size, const char **rest)
+{
+    char shape[256] = "-";
+    size_t n = 1;
+    for (int i = 0, run; i < plat->nnodes && n < sizeof shape; i += run) {
+        for (run = 1; i + run < plat->nnodes && plat->nodes[i + run].cores == plat->nodes[i].cores;)
+            run++;
+        n += (size_t)snprintf(shape + n, sizeof shape - n, "%s%dx%d", i ? "+" : "", run,
+                              plat->nodes[i].cores);
+    }
+    const char *at = plat->name;
+    while ((at = strstr(at, shape)) && at[n] != '\0' && at[n] != '-')
+        at++;
+    size_t len = at ? (size_t)(at - plat->name) : strlen(plat->name);
+    snprintf(base, size, "%.*s", (int)len, plat->name);
+    *rest = at ? at + n : "";
+}
+
 /* `config`: NULL, or the <config> of SMPI's settings, which then take the
- * place of the network properties they give. */
+ * place of the network properties they give. `zone_base` and `zone_rest`:
+ * the template's name around its shape (split_zone). */
 static void write_platform(FILE *f, const template_t *t, const char *template_path,
-                           const char *template_zone, const sc_generate_spec_t *spec,
-                           const char *config)
+                           const char *zone_base, const char *zone_rest,
+                           const sc_generate_spec_t *spec, const char *config)
 {
     int nodes = spec->nodes;
     /* The template's path goes into an attribute, where it can be escaped:
@@ -239,9 +265,11 @@ static void write_platform(FILE *f, const template_t *t, const char *template_pa
     if (config)
         fputs(config, f);
     fputs("  <zone id=\"", f);
-    sc_xml_put_escaped(f, spec->name ? spec->name : spec->net ? spec->net : template_zone);
+    sc_xml_put_escaped(f, spec->name ? spec->name : spec->net ? spec->net : zone_base);
     fputc('-', f);
     put_shape(f, spec);
+    if (!spec->name && !spec->net)
+        sc_xml_put_escaped(f, zone_rest);
     /* The name is the run's platform column: whatever makes two generated
      * platforms differ is in it, so that a what-if's rows tell them apart
      * (two fat trees of other shapes, other --set factors). */
@@ -725,6 +753,7 @@ sc_err_t sc_generate(const char *option, const char *template_path, const sc_gen
                      const char *out_path)
 {
     sc_platform_t plat;
+    int *template_cores = NULL;
     sc_err_t err = sc_generate_check_sets(spec->sets, spec->nsets);
     if (err || (err = sc_platform_load(option, template_path, &plat)))
         return err;
@@ -779,6 +808,21 @@ sc_err_t sc_generate(const char *option, const char *template_path, const sc_gen
         goto cleanup;
     }
     sc_generate_spec_t full = *spec;
+    /* Neither nodes nor cores given: the template's own, uneven ones too
+     * (a what-if that changes only a parameter keeps the cluster). */
+    if (full.nodes == 0 && full.cores == 0 && !full.node_cores) {
+        int even = 1;
+        for (int n = 1; n < plat.nnodes; n++)
+            even &= plat.nodes[n].cores == plat.nodes[0].cores;
+        if (!even && (template_cores = malloc((size_t)plat.nnodes * sizeof *template_cores))) {
+            for (int n = 0; n < plat.nnodes; n++)
+                template_cores[n] = plat.nodes[n].cores;
+            full.node_cores = template_cores;
+        } else if (!even) {
+            err = sc_error(SC_ERR_RUN, "out of memory");
+            goto cleanup;
+        }
+    }
     if (full.nodes == 0)
         full.nodes = plat.nnodes;
     if (full.cores == 0)
@@ -857,7 +901,10 @@ sc_err_t sc_generate(const char *option, const char *template_path, const sc_gen
         err = sc_error(SC_ERR_RUN, "out of memory");
         goto cleanup;
     }
-    write_platform(mem, &t, template_path, plat.name, &full, config);
+    char zone_base[1024];
+    const char *zone_rest;
+    split_zone(&plat, zone_base, sizeof zone_base, &zone_rest);
+    write_platform(mem, &t, template_path, zone_base, zone_rest, &full, config);
     free(config);
     if (fclose(mem) != 0)
         err = sc_error(SC_ERR_RUN, "out of memory");
@@ -884,6 +931,7 @@ sc_err_t sc_generate(const char *option, const char *template_path, const sc_gen
 cleanup:
     for (int i = 0; i < nprops; i++)
         free(t.prop_values[i]);
+    free(template_cores);
     sc_platform_destroy(&plat);
     return err;
 }
