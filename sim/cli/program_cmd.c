@@ -153,6 +153,8 @@ typedef struct {
     sc_placement_t placement;
     int *pi;
     const char *name;
+    char chosen[64]; /* what --objective time made of the partition, which name
+                        then points to */
 } place_t;
 
 const sc_profile_t *sc_cli_default_profile(void)
@@ -181,11 +183,11 @@ sc_err_t sc_cli_program_graph(const sc_platform_t *plat, const sc_program_t *pro
 
 static sc_err_t make_place(const char *mapping, int np, place_t *pl)
 {
-    *pl = (place_t){SC_PLACE_BLOCK, NULL, "block"};
+    *pl = (place_t){SC_PLACE_BLOCK, NULL, "block", ""};
     if (!mapping || !strcmp(mapping, "block"))
         return SC_OK;
     if (!strcmp(mapping, "cyclic")) {
-        *pl = (place_t){SC_PLACE_CYCLIC, NULL, "cyclic"};
+        *pl = (place_t){SC_PLACE_CYCLIC, NULL, "cyclic", ""};
         return SC_OK;
     }
     pl->name = mapping;
@@ -424,7 +426,7 @@ static sc_err_t partition_place(const program_run_t *r, int np, place_t *pl)
     const sc_run_opts_t *o = r->o;
     sc_partitioner_t how = strcmp(o->mapping, "greedy") ? SC_PARTITIONER_MULTILEVEL
                                                         : SC_PARTITIONER_GREEDY;
-    *pl = (place_t){SC_PLACE_BLOCK, malloc((size_t)np * sizeof *pl->pi), o->mapping};
+    *pl = (place_t){SC_PLACE_BLOCK, malloc((size_t)np * sizeof *pl->pi), o->mapping, ""};
     sc_graph_t graph = {0};
     double seconds = 0;
     sc_err_t err = pl->pi ? sc_cli_program_graph(r->plat, r->prog, o->mpi, np, &graph)
@@ -432,32 +434,31 @@ static sc_err_t partition_place(const program_run_t *r, int np, place_t *pl)
     if (!err)
         err = sc_mapping_search_graph(r->plat, &graph, how, pl->pi, &seconds);
     if (!err && o->objective != SC_OBJECTIVE_CUT) {
-        place_t block = {SC_PLACE_BLOCK, NULL, "block"};
+        place_t block = {SC_PLACE_BLOCK, NULL, "block", ""};
         sc_run_spec_t run = program_spec(r, r->prog, np, &block);
         run.trace = 0;
-        err = sc_cli_map_objective(r->plat, &graph, &run, o->objective, &o->budget, pl->pi);
+        err = sc_cli_map_objective(r->plat, &graph, &run, o->objective, &o->budget, pl->pi,
+                                   pl->chosen, sizeof pl->chosen);
+        /* the table names what was run: time may have kept cyclic placement */
+        if (!err && *pl->chosen)
+            pl->name = pl->chosen;
     }
     double cut = 0, block = 0;
     if (!err && !(err = sc_cli_graph_cut(r->plat, &graph, SC_PLACE_BLOCK, pl->pi, &cut, NULL,
                                          NULL)) &&
         !(err = sc_cli_graph_cut(r->plat, &graph, SC_PLACE_BLOCK, NULL, &block, NULL, NULL))) {
-        char at_cut[32], at_block[32], total[32];
-        sc_format_bytes(cut, at_cut, sizeof at_cut);
-        sc_format_bytes(block, at_block, sizeof at_block);
-        sc_format_bytes(graph.total_weight, total, sizeof total);
-        fprintf(stderr, "simcoll: --mapping %s at np %d: %s of %s between nodes (block placement "
-                        "%s); %.3g s to partition\n",
-                o->mapping, np, at_cut, total, at_block, seconds);
+        /* As simcoll map prints them, in bytes: the same figures read the
+         * same in both (not as "simcoll: ..." lines, which are errors). */
+        fprintf(stderr, "# --mapping %s at np %d: cut weight %.0f of %.0f bytes (block placement "
+                        "%.0f); %.3g s to partition\n",
+                o->mapping, np, cut, graph.total_weight, block, seconds);
         sc_bottleneck_t load[2];
         if (o->objective_given &&
             !(err = sc_cli_graph_load(r->plat, &graph, SC_PLACE_BLOCK, pl->pi, &load[0])) &&
-            !(err = sc_cli_graph_load(r->plat, &graph, SC_PLACE_BLOCK, NULL, &load[1]))) {
-            sc_format_bytes(load[0].load, at_cut, sizeof at_cut);
-            sc_format_bytes(load[1].load, at_block, sizeof at_block);
-            fprintf(stderr, "simcoll: --objective %s at np %d: the busiest node's link carries %s "
-                            "(block placement %s)\n",
-                    sc_objective_name(o->objective), np, at_cut, at_block);
-        }
+            !(err = sc_cli_graph_load(r->plat, &graph, SC_PLACE_BLOCK, NULL, &load[1])))
+            fprintf(stderr, "# --objective %s at np %d: the busiest node's link carries %.0f "
+                            "bytes (block placement %.0f)\n",
+                    sc_objective_name(o->objective), np, load[0].load, load[1].load);
     }
     sc_graph_destroy(&graph);
     if (err) {

@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/sc_units.h"
 #include "sim/engine/engine.h"
@@ -54,6 +55,7 @@ static const struct option all_options[] = {
     {"matrix",       required_argument, NULL, SC_OPT_MATRIX},
     {"objective",    required_argument, NULL, SC_OPT_OBJECTIVE},
     {"budget",       required_argument, NULL, SC_OPT_BUDGET},
+    {"hosts",        required_argument, NULL, SC_OPT_HOSTS},
     {"help",         no_argument,       NULL, SC_OPT_HELP},
 };
 enum { NOPTIONS = sizeof all_options / sizeof all_options[0] };
@@ -214,6 +216,7 @@ static sc_err_t set_option(int id, const char *value, sc_run_opts_t *o)
     case SC_OPT_OUTPUT: o->out = value; break;
     case SC_OPT_MACHINEFILE: o->machinefile = value; break;
     case SC_OPT_RANKFILE: o->rankfile = value; break;
+    case SC_OPT_HOSTS: o->hosts = value; break;
     case SC_OPT_PLOT: o->plot = value; break;
     case SC_OPT_MATRIX: o->matrix = value; break;
     case SC_OPT_TIMELINE: o->timeline = value; break;
@@ -323,6 +326,7 @@ sc_err_t sc_run_opts_files_distinct(const sc_run_opts_t *o, const char *mapping)
         {"--trace-ops", o->trace_ops, 1},  {"--timeline", o->timeline, 1},
         {"--trace", o->trace, 1},          {"--paje", o->paje, 1},
         {"-o", o->out, 1},                 {"--plot", o->plot, 1},
-        {"--machinefile", o->machinefile, 1}, {"--rankfile", o->rankfile, 1}};
+        {"--machinefile", o->machinefile, 1}, {"--rankfile", o->rankfile, 1},
+        {"--hosts", o->hosts && access(o->hosts, F_OK) == 0 ? o->hosts : NULL, 0}};
     return sc_files_distinct(files, (int)(sizeof files / sizeof files[0]));
 }

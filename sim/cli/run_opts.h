@@ -62,6 +62,7 @@ typedef struct {
     sc_cli_data_t data;
     const sc_profile_t *mpi;
     const char *out, *machinefile, *rankfile, *plot; /* -o: map's pi, tune's curve */
+    const char *hosts; /* map: the hosts the machinefile and rankfile name (sim/io/hosts.h) */
     const char *timeline, *trace, *paje;             /* every message of one run */
     const char *trace_ops;                           /* run: every call of the program */
     const char *loads[SC_CLI_MAX_LOADS]; /* --load, loaded by the command before any algorithm
@@ -113,7 +114,8 @@ enum {
     SC_OPT_PLOT,
     SC_OPT_MATRIX,
     SC_OPT_OBJECTIVE,
-    SC_OPT_BUDGET
+    SC_OPT_BUDGET,
+    SC_OPT_HOSTS
 };
 
 /* How one command reads its arguments. */
