@@ -381,7 +381,7 @@ int sc_cli_new_algo(int argc, char **argv)
         return sc_cli_fail(err);
     int c = (int)kind->collective;
     fprintf(f,
-            "/* %s: a %s algorithm of my own, for simcoll.\n"
+            "/* %s: %s %s algorithm of my own, for simcoll.\n"
             " *\n"
             " * Run it, checked against the sequential reference:\n"
             " *   simcoll --platform gige.xml --load %s --algo %s --np 16\n"
@@ -399,8 +399,8 @@ int sc_cli_new_algo(int argc, char **argv)
             "    {\"%s\", %s, %s, NULL, 0, \"my own %s\"},\n"
             "    {NULL, 0, NULL, NULL, 0, NULL},\n"
             "};\n",
-            path, kind->name, path, name, path, name, name, fn, bodies[c], name, enum_names[c], fn,
-            kind->name);
+            path, strchr("aeiou", kind->name[0]) ? "an" : "a", kind->name, path, name, path, name,
+            name, fn, bodies[c], name, enum_names[c], fn, kind->name);
     err = sc_outputs_commit(outs);
     if (err)
         return sc_cli_fail(err);
