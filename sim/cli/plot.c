@@ -619,6 +619,39 @@ static void fewer_nodes(const plot_opts_t *o, const table_t *t, const cols_t *c,
     }
 }
 
+/* When --where keeps no row: the first --where that keeps none alone, and
+ * the values its column holds, ": np has 16, 32, 64" (a value mistyped, or
+ * spelt otherwise than the file does); "" if each keeps some. */
+static void where_values(const plot_opts_t *o, const table_t *t, const cols_t *c, char *out,
+                         size_t size)
+{
+    out[0] = '\0';
+    for (int i = 0; i < o->nwhere; i++) {
+        const char *want = strchr(o->where[i], '=') + 1;
+        int any = 0;
+        for (int r = 0; r < t->nrows && !any; r++)
+            any = !strcmp(cell(t, r, c->where[i]), want);
+        if (any)
+            continue;
+        size_t n = (size_t)snprintf(out, size, ": %s has", t->name[c->where[i]]);
+        int shown = 0;
+        for (int r = 0; r < t->nrows && n < size; r++) {
+            const char *v = cell(t, r, c->where[i]);
+            int seen = 0;
+            for (int q = 0; q < r && !seen; q++)
+                seen = !strcmp(cell(t, q, c->where[i]), v);
+            if (seen)
+                continue;
+            if (shown++ == 12) {
+                n += (size_t)snprintf(out + n, size - n, ", ...");
+                break;
+            }
+            n += (size_t)snprintf(out + n, size - n, "%s '%s'", shown > 1 ? "," : "", v);
+        }
+        return;
+    }
+}
+
 static sc_err_t collect_points(const plot_opts_t *o, const table_t *t, const cols_t *c,
                                point_t *pts, int *npts, names_t *groups, names_t *categories)
 {
@@ -675,11 +708,15 @@ static sc_err_t collect_points(const plot_opts_t *o, const table_t *t, const col
                 "simcoll: plot: %d rows have no row with %s at the same point to compare with "
                 "(the first at line %d); they are left out\n",
                 unmatched, o->relative_list, first_unmatched);
-    if (!err && *npts == 0)
-        err = sc_error(SC_ERR_INPUT, "plot '%s': no row to draw%s", o->csv,
+    if (!err && *npts == 0) {
+        char values[600];
+        where_values(o, t, c, values, sizeof values);
+        err = sc_error(SC_ERR_INPUT, "plot '%s': no row to draw%s%s", o->csv,
                        unmatched      ? " (none has a row to compare with)"
                        : o->nwhere ? " (--where kept none)"
-                                   : "");
+                                   : "",
+                       unmatched ? "" : values);
+    }
     return err;
 }
 

@@ -344,9 +344,7 @@ int sc_cli_new_algo(int argc, char **argv)
                                     "simcoll new-algo allgather my_ring -o my_ring.c"));
     const sc_kind_t *kind = sc_kind_find(argv[1]);
     if (!kind)
-        return sc_cli_fail(sc_error(SC_ERR_INPUT,
-                                    "new-algo: unknown collective '%s'; use one of %s", argv[1],
-                                    sc_kind_names()));
+        return sc_cli_fail(sc_cli_coll("new-algo", argv[1]));
     const char *name = argv[2], *path = argv[4];
     if (!valid_name(name))
         return sc_cli_fail(sc_error(SC_ERR_INPUT,

@@ -776,7 +776,9 @@ static sc_err_t tune_prototype(const sc_run_opts_t *o, sc_stmt_t *st)
         return SC_OK;
     }
     const sc_kind_t *kind = sc_kind_find(o->coll);
-    if (!kind || !kind->has_data)
+    if (!kind)
+        return sc_cli_coll("--coll", o->coll);
+    if (!kind->has_data)
         return sc_error(SC_ERR_INPUT,
                         "--coll: '%s' has no sizes to tune; use one of allgather, "
                         "bcast, reduce, allreduce, scatter, halo, send",

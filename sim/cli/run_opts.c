@@ -175,7 +175,7 @@ static sc_err_t set_checked(int id, const char *value, sc_run_opts_t *o)
             o->turning_from = (double)bytes;
         return err;
     case SC_OPT_COLL: /* the collective run: a collective */
-        if (!(err = sc_cli_coll(value)))
+        if (!(err = sc_cli_coll("--coll", value)))
             o->coll = value;
         return err;
     case SC_OPT_MPI:
@@ -274,6 +274,7 @@ sc_err_t sc_run_opts_parse(const sc_run_syntax_t *syntax, int argc, char **argv,
     *done = 0;
     opterr = 0;
     optind = 0; /* GNU: restart parsing (sc_cli_main may run more than once) */
+    sc_cli_accept_mpirun_np(argc, argv);
     /* getopt starts at args[1]: after the command's name, if it has one */
     char **args = syntax->name ? argv + 1 : argv;
     int nargs = syntax->name ? argc - 1 : argc, c;

@@ -166,7 +166,7 @@ static sc_err_t check_value(const char *path, int line, const char *key, const c
                         what, v, sc_algo_nearest(v)->name);
     sc_levels_t levels;
     if (!strcmp(key, "coll"))
-        err = sc_cli_coll(v);
+        err = sc_cli_coll("--coll", v);
     else if (!strcmp(key, "levels"))
         err = sc_levels_parse(v, &levels);
     else if (!strcmp(key, "mpi"))

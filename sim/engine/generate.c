@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <xbt/dynar.h>
 
+#include "algorithms/registry.h"
 #include "common/sc_units.h"
 #include "sim/engine/child.h"
 #include "sim/engine/engine.h"
@@ -598,6 +599,25 @@ static int set_level(const char *set)
     return sc_param_at_find(set, strcspn(set, ".="));
 }
 
+/* "did you mean 'inter.bandwidth'? " for a parameter of `level` (at) close
+ * to the misspelt `param` (sc_name_close), else "", in out. */
+static const char *nearest_param(const char *param, size_t len, const char *level, int at,
+                                 char *out, size_t size)
+{
+    const char *names[64];
+    int n = 0;
+    for (const sc_param_t *q = sc_params; q->name && n < 63; q++)
+        if (q->settable && (q->at & SC_AT(at)))
+            names[n++] = q->name;
+    names[n] = NULL;
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)len, param);
+    const char *close = n ? sc_name_close(name, names) : NULL;
+    snprintf(out, size, "%s%s%s%s%s", close ? "did you mean '" : "", close ? level : "",
+             close ? "." : "", close ? close : "", close ? "'? " : "");
+    return out;
+}
+
 /* Applies one --set to the levels and node speed. */
 static sc_err_t apply_set(const char *set, sc_level_t levels[SC_NLEVELS], int touched[SC_NLEVELS],
                           double *speed)
@@ -631,8 +651,11 @@ static sc_err_t apply_set(const char *set, sc_level_t levels[SC_NLEVELS], int to
         return sc_error(SC_ERR_INPUT, "--set '%s': unknown level '%.*s'; use %s", set,
                         (int)(dot - set), set, params);
     touched[at] = 1;
+    char hint[128], level[16];
+    snprintf(level, sizeof level, "%.*s", (int)(dot - set), set);
     if (!p)
-        return sc_error(SC_ERR_INPUT, "--set '%s': unknown parameter '%s'; use %s", set, param,
+        return sc_error(SC_ERR_INPUT, "--set '%s': unknown parameter '%s'; %suse %s", set, param,
+                        nearest_param(param, strlen(param), level, at, hint, sizeof hint),
                         params);
     return set_param(set, text, p, &levels[at]);
 }
@@ -664,8 +687,9 @@ static sc_err_t apply_link_set(const char *set, sc_param_at_t at, link_spec_t *l
             if (q->settable && (q->at & SC_AT(at)))
                 snprintf(use + strlen(use), sizeof use - strlen(use), "%s%s.%s",
                          *use ? " or " : "", level, q->name);
-        return sc_error(SC_ERR_INPUT, "--set '%s': unknown parameter '%.*s'; use %s", set,
-                        (int)n, param, use);
+        char hint[128];
+        return sc_error(SC_ERR_INPUT, "--set '%s': unknown parameter '%.*s'; %suse %s", set,
+                        (int)n, param, nearest_param(param, n, level, at, hint, sizeof hint), use);
     }
     /* The level as the table sees it: the link's latency and bandwidth. */
     sc_level_t lv = {.latency_s = link->latency_s, .bandwidth_Bps = link->bandwidth_Bps};

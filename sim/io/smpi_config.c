@@ -215,10 +215,12 @@ static sc_err_t translate_overhead(const char *where, const char *value, FILE *o
                             "%s: segment at %ld bytes is out of range; a start is at most %g s, a "
                             "cost per byte at most %g s",
                             where, seg[k].size, p->max, SC_PROP_MAX_PER_BYTE);
+        /* in seconds, said: simcoll's properties take no bare durations */
         fprintf(out, "%s%ld:", k ? ";" : "", k ? seg[k].size + 1 : 0L);
         put_double(out, seg[k].v[0]);
-        fputc(':', out);
+        fputs("s:", out);
         put_double(out, seg[k].v[1]);
+        fputc('s', out);
     }
     return SC_OK;
 }

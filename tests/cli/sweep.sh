@@ -210,7 +210,7 @@ for bad in "algo = ring\\nnp = 4x|3: np: '4x' is not an integer" \
            "algo = ring\\nnet = gige, ib5x|3: net: --net: unknown interconnect 'ib5x'; use gige, ib4x-ddr" \
            "algo = ring\\ntopology = torus:2, torus:x|3: topology: --topology 'torus:x'" \
            "algo = ring\\ncores = 4, 2x|3: cores: --cores '2x': an empty item" \
-           "coll = gather\\nmpi = mpich-3.2|2: coll: --coll: unknown value 'gather'; use one of allgather" \
+           "coll = gather\\nmpi = mpich-3.2|2: coll: --coll: unknown collective 'gather'; use one of allgather" \
            "coll = bcast\\nmpi = openmpi|3: mpi: --mpi: unknown profile 'openmpi'; use one of" \
            "algo = allreduce-ring\\nop = sum, avg|3: op: unknown operation 'avg'" \
            "algo = allreduce-ring\\ntype = float|3: type: unknown type 'float'" \
