@@ -47,7 +47,7 @@ const sc_command_t sc_commands[] = {
     {"plot",      sc_cli_plot,
                   {"plot FILE.csv -x COLUMN -y COLUMN [--by COLUMN] -o OUT.png (plot --help)"}},
     {"sweep",     sc_cli_sweep,
-                  {"sweep STUDY [-j N] [-o RESULTS.csv] (sweep --help)"}},
+                  {"sweep STUDY [-j N|--jobs|--slurm] [-o RESULTS.csv] (sweep --help)"}},
     {"new-algo",  new_algo_command,
                   {"new-algo COLLECTIVE NAME -o FILE.c (an algorithm of your own)"}},
     {"list",      sc_cli_list,

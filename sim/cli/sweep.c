@@ -28,7 +28,9 @@
  *
  * For a job engine, --jobs prints one command per missing point, each
  * running that point alone (--point N) into OUTPUT.points/N.csv, and
- * --merge appends those files' rows to OUTPUT, each key once.
+ * --merge appends those files' rows to OUTPUT, each key once; --slurm
+ * runs those commands as a Slurm job array, waits and merges
+ * (sweep_slurm.c).
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "sweep.h"
 
@@ -57,6 +59,7 @@
 #include "sim/io/files.h"
 #include "sim/io/platform_file.h"
 #include "sim/io/topology.h"
+#include "sweep_slurm.h"
 
 /* A point's key must fit KEY_MAX bytes whole: two points whose keys were
  * cut short alike would be taken for one by a rerun. MAX_POINTS is far
@@ -1058,13 +1061,15 @@ static sc_err_t absolute(const char *path, char *out, size_t size)
     return SC_OK;
 }
 
-/* --jobs: one self-contained command per point OUTPUT does not hold. */
-static sc_err_t print_jobs(const char *study, const char *out, const long *todo, long ntodo)
+/* "SIMCOLL sweep STUDY -o OUT", absolute and shell-quoted: a job's command
+ * but its --point, which runs anywhere the files are. */
+static sc_err_t job_command(const char *option, const char *study, const char *out,
+                            char *command, size_t size)
 {
     char self[4096], study_abs[4096], out_abs[4096];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n <= 0)
-        return sc_error(SC_ERR_RUN, "sweep --jobs: cannot find simcoll's own path: %s",
+        return sc_error(SC_ERR_RUN, "sweep %s: cannot find simcoll's own path: %s", option,
                         strerror(errno));
     self[n] = '\0';
     sc_err_t err = absolute(study, study_abs, sizeof study_abs);
@@ -1073,10 +1078,20 @@ static sc_err_t print_jobs(const char *study, const char *out, const long *todo,
     char q_self[8300], q_study[8300], q_out[8300];
     if (!err && (sc_shell_quote(self, q_self, sizeof q_self) ||
                  sc_shell_quote(study_abs, q_study, sizeof q_study) ||
-                 sc_shell_quote(out_abs, q_out, sizeof q_out)))
-        err = sc_error(SC_ERR_INPUT, "sweep --jobs: a path is too long to quote");
+                 sc_shell_quote(out_abs, q_out, sizeof q_out) ||
+                 (size_t)snprintf(command, size, "%s sweep %s -o %s", q_self, q_study, q_out) >=
+                     size))
+        err = sc_error(SC_ERR_INPUT, "sweep %s: a path is too long to quote", option);
+    return err;
+}
+
+/* --jobs: one self-contained command per point OUTPUT does not hold. */
+static sc_err_t print_jobs(const char *study, const char *out, const long *todo, long ntodo)
+{
+    char command[25000];
+    sc_err_t err = job_command("--jobs", study, out, command, sizeof command);
     for (long i = 0; !err && i < ntodo; i++)
-        printf("%s sweep %s -o %s --point %ld\n", q_self, q_study, q_out, todo[i] + 1);
+        printf("%s --point %ld\n", command, todo[i] + 1);
     if (!err && (fflush(stdout) != 0 || ferror(stdout)))
         err = sc_error(SC_ERR_RUN, "sweep --jobs: cannot write the commands: %s",
                        strerror(errno));
@@ -1245,6 +1260,8 @@ static sc_err_t sort_rows(const study_t *st, const char *out, size_t hlen)
 typedef struct {
     const char *study, *out;
     int parallel, parallel_given, jobs_mode, merge_mode, the_point;
+    int slurm_mode;     /* --slurm */
+    const char *sbatch; /* --sbatch ARGS: more options for sbatch */
 } sweep_opts_t;
 
 static void print_sweep_usage(void)
@@ -1252,6 +1269,7 @@ static void print_sweep_usage(void)
     fputs("usage: simcoll sweep STUDY [-j N] [-o RESULTS.csv]\n"
           "       simcoll sweep STUDY --jobs [-o RESULTS.csv]\n"
           "       simcoll sweep STUDY --merge [-o RESULTS.csv]\n"
+          "       simcoll sweep STUDY --slurm [--sbatch 'OPTIONS'] [-o RESULTS.csv]\n"
           "Runs simcoll at every point of the study's axes (one KEY = VALUE, ... per\n"
           "line: platform, algo, coll, mpi, np, size, mapping, op, type, root, data,\n"
           "set, nodes, cores, sockets, net, topology, levels, payload, program; a\n"
@@ -1270,7 +1288,15 @@ static void print_sweep_usage(void)
           "  --jobs     print one command per missing point instead (for GNU parallel\n"
           "             or a Slurm job array); each runs its point with --point N\n"
           "             into RESULTS.csv.points/N.csv\n"
-          "  --merge    append the rows of RESULTS.csv.points/ that RESULTS.csv lacks\n",
+          "  --merge    append the rows of RESULTS.csv.points/ that RESULTS.csv lacks\n"
+          "  --slurm    submit the points RESULTS.csv lacks as a Slurm job array\n"
+          "             (sbatch; each task runs its share as --jobs's commands do), wait\n"
+          "             for it (squeue) and merge its rows; run it again after an\n"
+          "             interruption: it waits for the job it submitted, merges, and\n"
+          "             submits only what is still missing. Script, points and logs in\n"
+          "             RESULTS.csv.slurm/\n"
+          "  --sbatch 'OPTIONS'  more options for sbatch: --sbatch '--partition=short\n"
+          "             --time=10'\n",
           stdout);
 }
 
@@ -1282,6 +1308,8 @@ static sc_err_t parse_sweep_opts(int argc, char **argv, sweep_opts_t *o, int *do
                                              {"jobs", no_argument, NULL, 'J'},
                                              {"point", required_argument, NULL, 'p'},
                                              {"merge", no_argument, NULL, 'm'},
+                                             {"slurm", no_argument, NULL, 'S'},
+                                             {"sbatch", required_argument, NULL, 'B'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     int c;
@@ -1302,6 +1330,8 @@ static sc_err_t parse_sweep_opts(int argc, char **argv, sweep_opts_t *o, int *do
         case 'o': o->out = optarg; break;
         case 'J': o->jobs_mode = 1; break;
         case 'm': o->merge_mode = 1; break;
+        case 'S': o->slurm_mode = 1; break;
+        case 'B': o->sbatch = optarg; break;
         case 'p': err = sc_parse_int(optarg, "--point", 1, 1 << 30, &o->the_point); break;
         case 'h':
             print_sweep_usage();
@@ -1320,11 +1350,15 @@ static sc_err_t parse_sweep_opts(int argc, char **argv, sweep_opts_t *o, int *do
     if (!err && optind + 1 != nargs)
         return sc_error(SC_ERR_INPUT, "sweep needs one study file, e.g. simcoll sweep study.ini "
                                       "-j 2 -o results.csv");
-    if (!err && o->jobs_mode + o->merge_mode + (o->the_point > 0) > 1)
-        return sc_error(SC_ERR_INPUT, "sweep: give one of --jobs, --merge and --point");
-    if (!err && o->parallel_given && (o->jobs_mode || o->merge_mode || o->the_point > 0))
-        return sc_error(SC_ERR_INPUT, "sweep: -j runs points here, and --jobs, --merge and "
-                                      "--point run none or one; leave -j out");
+    if (!err && o->jobs_mode + o->merge_mode + (o->the_point > 0) + o->slurm_mode > 1)
+        return sc_error(SC_ERR_INPUT, "sweep: give one of --jobs, --merge, --point and --slurm");
+    if (!err && o->parallel_given &&
+        (o->jobs_mode || o->merge_mode || o->the_point > 0 || o->slurm_mode))
+        return sc_error(SC_ERR_INPUT, "sweep: -j runs points here, and --jobs, --merge, --point "
+                                      "and --slurm run none or one; leave -j out");
+    if (!err && o->sbatch && !o->slurm_mode)
+        return sc_error(SC_ERR_INPUT, "sweep: --sbatch gives sbatch's options to --slurm; give "
+                                      "--slurm");
     if (!err)
         o->study = args[optind];
     return err;
@@ -1341,9 +1375,11 @@ static void default_results(const char *study, char *out, size_t size)
 }
 
 /* --merge: the rows of the points' files that `out` lacks, and how many of
- * the study's points it then holds. */
+ * the study's points it then holds (in *holds), with `missing` said when
+ * some are not. */
 static sc_err_t merge_mode(const study_t *st, long npoints, const char *out, const char *header,
-                           char ***done, long *ndone, long *failed_before)
+                           char ***done, long *ndone, long *failed_before, const char *missing,
+                           long *holds)
 {
     long merged = 0, have = 0;
     sc_err_t err = merge_points(st, npoints, out, header, done, ndone, &merged);
@@ -1359,8 +1395,8 @@ static sc_err_t merge_mode(const study_t *st, long npoints, const char *out, con
     }
     if (!err)
         fprintf(stderr, "sweep: merged %ld rows into %s; it holds %ld of %ld points%s\n",
-                merged, out, have, npoints,
-                have < npoints ? " (run the missing jobs, or the sweep, then merge again)" : "");
+                merged, out, have, npoints, have < npoints ? missing : "");
+    *holds = have;
     return err;
 }
 
@@ -1398,6 +1434,35 @@ static sc_err_t points_to_run(const study_t *st, long npoints, int the_point, ch
             (*todo)[(*ntodo)++] = i;
     }
     return SC_OK;
+}
+
+/* --slurm: the points OUTPUT lacks as a Slurm job array, waited for and
+ * merged. A rerun first waits for the job an interrupted run submitted and
+ * merges its rows, then submits only the points still missing. */
+static sc_err_t slurm_mode(const study_t *st, const sweep_opts_t *o, long npoints, const char *out,
+                           const char *header, char ***done, long *ndone, long *failed_before)
+{
+    long have = 0, *todo = NULL, ntodo = 0;
+    char command[25000];
+    sc_err_t err = job_command("--slurm", o->study, out, command, sizeof command);
+    if (!err)
+        err = sc_sweep_slurm_wait(out);
+    if (!err)
+        err = merge_mode(st, npoints, out, header, done, ndone, failed_before, ", to submit",
+                         &have);
+    if (!err)
+        err = points_to_run(st, npoints, 0, *done, *ndone, &todo, &ntodo);
+    if (!err && ntodo)
+        err = sc_sweep_slurm_run(out, command, todo, ntodo, o->sbatch);
+    if (!err && ntodo)
+        err = merge_mode(st, npoints, out, header, done, ndone, failed_before, "", &have);
+    if (!err && have < npoints)
+        err = sc_error(SC_ERR_RUN,
+                       "sweep --slurm: %ld of %ld points have no row: their tasks did not end "
+                       "(their logs are in %s.slurm/); run the sweep again to submit them",
+                       npoints - have, npoints, out);
+    free(todo);
+    return err;
 }
 
 int sc_cli_sweep(int argc, char **argv)
@@ -1447,7 +1512,11 @@ int sc_cli_sweep(int argc, char **argv)
             fprintf(stderr, "sweep: %ld points, %ld already in %s, %ld commands printed\n",
                     npoints, npoints - ntodo, out, ntodo);
     } else if (!err && o.merge_mode) {
-        err = merge_mode(&st, npoints, out, header, &done, &ndone, &failed_before);
+        long have;
+        err = merge_mode(&st, npoints, out, header, &done, &ndone, &failed_before,
+                         " (run the missing jobs, or the sweep, then merge again)", &have);
+    } else if (!err && o.slurm_mode) {
+        err = slurm_mode(&st, &o, npoints, out, header, &done, &ndone, &failed_before);
     } else if (!err && o.the_point) {
         err = point_mode(&st, o.the_point, todo, ntodo, point_out, header, dir, &failed);
     } else if (!err) {
