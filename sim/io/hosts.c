@@ -63,6 +63,7 @@ static sc_err_t expand(const char *option, const char *item, sc_hosts_t *h, cons
                             option, item, NAME_MAX_CHARS);
         memcpy(name, done, ndone);
         memcpy(name + ndone, rest, (size_t)(end - rest));
+        name[len] = '\0';
         return add(option, h, name, len);
     }
     const char *close = memchr(open, ']', (size_t)(end - open));
