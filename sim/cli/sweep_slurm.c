@@ -34,8 +34,7 @@ static sc_err_t run(char *const argv[], char *out, size_t size, int *status)
     pid_t pid = fork();
     if (pid < 0) {
         close(fd[0]), close(fd[1]);
-        return sc_error(SC_ERR_RUN, "sweep --slurm: cannot start %s: %s", argv[0],
-                        strerror(errno));
+        return sc_error(SC_ERR_RUN, "sweep --slurm: cannot start %s: %s", argv[0], strerror(errno));
     }
     if (pid == 0) {
         dup2(fd[1], STDOUT_FILENO);
@@ -139,8 +138,7 @@ sc_err_t sc_sweep_slurm_wait(const char *out)
     int read_ok = fscanf(f, "%63s", job) == 1;
     fclose(f);
     if (read_ok) {
-        fprintf(stderr, "sweep: waiting for Slurm job %s, which an earlier run submitted\n",
-                job);
+        fprintf(stderr, "sweep: waiting for Slurm job %s, which an earlier run submitted\n", job);
         err = wait_for(job, 0);
     }
     if (!err)
@@ -157,8 +155,8 @@ static sc_err_t write_script(const char *path, const char *points, const char *c
         return sc_error(SC_ERR_INPUT, "sweep --slurm: a path is too long to quote");
     sc_outputs_t *outs = sc_outputs_new();
     FILE *f = NULL;
-    sc_err_t err = outs ? sc_outputs_add(outs, "--slurm", path, &f)
-                        : sc_error(SC_ERR_RUN, "out of memory");
+    sc_err_t err =
+        outs ? sc_outputs_add(outs, "--slurm", path, &f) : sc_error(SC_ERR_RUN, "out of memory");
     if (err) {
         sc_outputs_discard(outs);
         return err;
@@ -186,8 +184,8 @@ static sc_err_t write_points(const char *path, const long *todo, long ntodo)
 {
     sc_outputs_t *outs = sc_outputs_new();
     FILE *f = NULL;
-    sc_err_t err = outs ? sc_outputs_add(outs, "--slurm", path, &f)
-                        : sc_error(SC_ERR_RUN, "out of memory");
+    sc_err_t err =
+        outs ? sc_outputs_add(outs, "--slurm", path, &f) : sc_error(SC_ERR_RUN, "out of memory");
     if (err) {
         sc_outputs_discard(outs);
         return err;
@@ -211,17 +209,18 @@ sc_err_t sc_sweep_slurm_run(const char *out, const char *command, const long *to
         (err = in_dir(out, "job-id", idpath, sizeof idpath)))
         return err;
     long k = (ntodo + MOST_TASKS - 1) / MOST_TASKS, tasks = (ntodo + k - 1) / k;
-    if ((err = write_points(points, todo, ntodo)) || (err = write_script(script, points, command, k)))
+    if ((err = write_points(points, todo, ntodo)) ||
+        (err = write_script(script, points, command, k)))
         return err;
     char array[64], output[4400], extra[4096] = "";
     snprintf(array, sizeof array, "--array=1-%ld", tasks);
     snprintf(output, sizeof output, "--output=%s", logs);
-    char *argv[MAX_ARGS + 8] = {"sbatch", "--parsable", "--job-name=simcoll-sweep", array,
-                                output};
+    char *argv[MAX_ARGS + 8] = {"sbatch", "--parsable", "--job-name=simcoll-sweep", array, output};
     int argc = 5;
     if (sbatch_args)
         snprintf(extra, sizeof extra, "%s", sbatch_args);
-    for (char *save = NULL, *w = strtok_r(extra, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+    for (char *save = NULL, *w = strtok_r(extra, " \t", &save); w;
+         w = strtok_r(NULL, " \t", &save)) {
         if (argc == MAX_ARGS)
             return sc_error(SC_ERR_INPUT, "--sbatch: more than %d options", MAX_ARGS - 5);
         argv[argc++] = w;

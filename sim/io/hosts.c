@@ -59,8 +59,8 @@ static sc_err_t expand(const char *option, const char *item, sc_hosts_t *h, cons
         char name[NAME_MAX_CHARS + 2];
         size_t len = ndone + (size_t)(end - rest);
         if (len > NAME_MAX_CHARS)
-            return sc_error(SC_ERR_INPUT, "%s: a name of '%s' is longer than %d characters",
-                            option, item, NAME_MAX_CHARS);
+            return sc_error(SC_ERR_INPUT, "%s: a name of '%s' is longer than %d characters", option,
+                            item, NAME_MAX_CHARS);
         memcpy(name, done, ndone);
         memcpy(name + ndone, rest, (size_t)(end - rest));
         name[len] = '\0';
@@ -170,7 +170,7 @@ sc_err_t sc_hosts_read(const char *option, const char *spec, sc_hosts_t *out)
 {
     *out = (sc_hosts_t){0};
     sc_err_t err = access(spec, F_OK) == 0 || strchr(spec, '/') ? parse_file(option, spec, out)
-                                                                  : parse_list(option, spec, out);
+                                                                : parse_list(option, spec, out);
     if (!err && out->n == 0)
         err = sc_error(SC_ERR_INPUT, "%s '%s': no host name in it", option, spec);
     if (err)
