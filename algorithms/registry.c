@@ -171,6 +171,13 @@ const char *sc_name_nearest(const char *name, const char *const *names)
     return best;
 }
 
+const char *sc_name_close(const char *name, const char *const *names)
+{
+    const char *best = sc_name_nearest(name, names);
+    size_t most = strlen(name) / 3 > 2 ? strlen(name) / 3 : 2;
+    return best && edit_distance(name, best) <= most ? best : NULL;
+}
+
 const sc_algo_t *sc_algo_nearest(const char *name)
 {
     const sc_algo_t *best = &sc_algos[0];

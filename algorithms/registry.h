@@ -95,6 +95,11 @@ int sc_algo_is_added(const sc_algo_t *algo);
  * columns); NULL if `names` is empty. */
 const char *sc_name_nearest(const char *name, const char *const *names);
 
+/* The nearest as sc_name_nearest's, if a slip of the fingers away (at most
+ * 2 edits, or a third of the name's length); else NULL: "did you mean" is
+ * then no help. */
+const char *sc_name_close(const char *name, const char *const *names);
+
 /* The entry whose name is closest to `name` (edit distance), for
  * "did you mean" hints, loaded algorithms among them (and preferred at
  * the same distance). Never NULL. */

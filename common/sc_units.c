@@ -43,6 +43,17 @@ sc_err_t sc_parse_size(const char *text, const char *what, size_t *bytes)
         break;
     default: break;
     }
+    /* "1MB" is 2^20 bytes to MPI users but 10^6 in SimGrid's platform files:
+     * refused, with the spellings that say which. */
+    if (unit > 1 && end[0] == 'B' && end[1] == '\0')
+        return sc_error(SC_ERR_INPUT,
+                        "%s: '%s' is ambiguous: %cB is 10^%d bytes in SimGrid's platform files "
+                        "and 2^%d in MPI's habit; write %.*s%c or %.*s%ciB for %llu bytes, or the "
+                        "bytes themselves",
+                        what, text, end[-1], unit == 1ull << 10 ? 3 : unit == 1ull << 20 ? 6 : 9,
+                        unit == 1ull << 10 ? 10 : unit == 1ull << 20 ? 20 : 30,
+                        (int)(end - 1 - p), p, toupper((unsigned char)end[-1]), (int)(end - 1 - p),
+                        p, toupper((unsigned char)end[-1]), value * unit);
     if (unit > 1 && *end == 'i')
         end++;
     if (*end == 'B')
@@ -54,7 +65,7 @@ sc_err_t sc_parse_size(const char *text, const char *what, size_t *bytes)
 bad:
     return sc_error(SC_ERR_INPUT,
                     "%s: '%s' is not a size; use bytes with an optional K, M "
-                    "or G suffix (powers of 1024), e.g. 2048, 4K, 1M",
+                    "or G suffix (powers of 1024, also written KiB, MiB, GiB), e.g. 2048, 4K, 1M",
                     what, text);
 }
 
@@ -160,6 +171,13 @@ int sc_parse_quantity(const char *text, sc_quantity_t kind, double *value)
         }
     }
     return -1;
+}
+
+int sc_quantity_is_bare(const char *text)
+{
+    char *end;
+    strtod(text, &end);
+    return end != text && *end == '\0';
 }
 
 const char *sc_quantity_units(sc_quantity_t kind)

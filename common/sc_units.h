@@ -8,9 +8,10 @@
 #include "sc_error.h"
 
 /* A byte count: digits with an optional K, M or G suffix (powers of 1024,
- * as MPI users count message sizes), optionally followed by B or iB:
- * "2048", "4K", "64KiB", "1M". Negative or unparsable text is SC_ERR_INPUT
- * with a message that starts with `what` (e.g. "--size"). */
+ * as MPI users count message sizes), optionally followed by iB: "2048",
+ * "2048B", "4K", "64KiB", "1M". "1MB" (KB, GB) is refused as ambiguous:
+ * SimGrid's platform files read it as 10^6. Negative or unparsable text is
+ * SC_ERR_INPUT with a message that starts with `what` (e.g. "--size"). */
 sc_err_t sc_parse_size(const char *text, const char *what, size_t *bytes);
 
 /* A duration in SimGrid's notation: a number and one of s, ms, us, ns, ps
@@ -32,6 +33,10 @@ typedef enum {
  * only finite values: SimGrid's strtod also takes "nan" and "inf". Returns 0
  * and sets *value, or -1 if the text is not such a quantity. */
 int sc_parse_quantity(const char *text, sc_quantity_t kind, double *value);
+
+/* Whether text is a number without a unit ("8.97"), which SimGrid reads in
+ * its base unit (8.97 s): a platform file's author rarely means that. */
+int sc_quantity_is_bare(const char *text);
 
 /* The units of a kind, for messages ("s, ms, us, ns, ps, ..."). */
 const char *sc_quantity_units(sc_quantity_t kind);

@@ -48,8 +48,8 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 
 # A cluster of bars per generated platform, a bar per trace, mapping and CPU
 # speed, each the speedup over the trace on gige's 8-core nodes as recorded.
-"$simcoll" plot "$results/traces.csv" -x run_platform -y sim_time_s --by trace,mapping,compute-scale \
-    --relative-to platform=gige.xml --relative-to cores=8 --relative-to mapping=block \
+"$simcoll" plot "$results/traces.csv" -x platform -y sim_time_s --by trace,mapping,compute-scale \
+    --relative-to template=gige.xml --relative-to cores=8 --relative-to mapping=block \
     --relative-to compute-scale=1 --title 'Two traced applications on what-if clusters: speedup' \
     -o "$results/speedups.png"
 cat "$results/summary.txt"

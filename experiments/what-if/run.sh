@@ -49,8 +49,8 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 
 # One cluster of bars per configuration, a bar per program and placement, each
 # the speedup over gige with 8 cores and 1x bandwidth under block placement.
-"$simcoll" plot "$results/whatif.csv" -x run_platform -y sim_time_s --by program,mapping \
-    --relative-to platform=gige.xml --relative-to cores=8 --relative-to set=inter.bandwidth=1x \
+"$simcoll" plot "$results/whatif.csv" -x platform -y sim_time_s --by program,mapping \
+    --relative-to template=gige.xml --relative-to cores=8 --relative-to set=inter.bandwidth=1x \
     --relative-to mapping=block --title '64 Jet-like nodes, 512 processes: speedup' \
     -o "$results/upgrades.png"
 cat "$results/summary.txt"

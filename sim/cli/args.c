@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "algorithms/kinds.h"
+#include "algorithms/registry.h"
 #include "sim/io/files.h"
 
 int sc_cli_fail(sc_err_t err)
@@ -81,6 +82,17 @@ const char *sc_cli_refused_option(char **args, int before, const struct option *
     return text;
 }
 
+/* "did you mean 'csv'? " where one of names is close to value
+ * (sc_name_close), else "", in out. */
+static const char *did_you_mean(const char *value, const char *const *names, char *out,
+                                size_t size)
+{
+    const char *close = sc_name_close(value, names);
+    snprintf(out, size, "%s%s%s", close ? "did you mean '" : "", close ? close : "",
+             close ? "'? " : "");
+    return out;
+}
+
 sc_err_t sc_cli_choice(const char *value, const char *option,
                              const char *const *choices, int *index)
 {
@@ -94,15 +106,35 @@ sc_err_t sc_cli_choice(const char *value, const char *option,
         strncat(valid, i ? ", " : "", sizeof valid - strlen(valid) - 1);
         strncat(valid, choices[i], sizeof valid - strlen(valid) - 1);
     }
-    return sc_error(SC_ERR_INPUT, "%s: unknown value '%s'; use one of %s", option, value, valid);
+    char hint[300];
+    return sc_error(SC_ERR_INPUT, "%s: unknown value '%s'; %suse one of %s", option, value,
+                    did_you_mean(value, choices, hint, sizeof hint), valid);
 }
 
-sc_err_t sc_cli_coll(const char *name)
+void sc_cli_accept_mpirun_np(int argc, char **argv)
+{
+    static char np[] = "--np";
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "-np"))
+            argv[i] = np;
+}
+
+sc_err_t sc_cli_coll(const char *option, const char *name)
 {
     if (sc_kind_find(name))
         return SC_OK;
-    return sc_error(SC_ERR_INPUT, "--coll: unknown value '%s'; use one of %s", name,
-                    sc_kind_names());
+    /* the names, out of sc_kind_names's list, for the nearest */
+    char list[256];
+    const char *names[32];
+    int n = 0;
+    snprintf(list, sizeof list, "%s", sc_kind_names());
+    for (char *save = NULL, *w = strtok_r(list, ", ", &save); w && n < 31;
+         w = strtok_r(NULL, ", ", &save))
+        names[n++] = w;
+    names[n] = NULL;
+    char hint[300];
+    return sc_error(SC_ERR_INPUT, "%s: unknown collective '%s'; %suse one of %s", option, name,
+                    did_you_mean(name, names, hint, sizeof hint), sc_kind_names());
 }
 
 sc_err_t sc_cli_profile(const char *name, const sc_profile_t **out)

@@ -34,13 +34,18 @@ sc_err_t sc_cli_distinct_nps(const int *nps, int n);
 struct option;
 const char *sc_cli_refused_option(char **args, int before, const struct option *longopts);
 
+/* mpirun spells the process count -np: each argument "-np" of argv[1..]
+ * becomes "--np", which getopt_long takes (it would read -np as -n -p). */
+void sc_cli_accept_mpirun_np(int argc, char **argv);
+
 /* The index of `value` among the NULL-terminated `choices`, or SC_ERR_INPUT
- * naming `option` and listing them. */
+ * naming `option`, the nearest choice and every one. */
 sc_err_t sc_cli_choice(const char *value, const char *option, const char *const *choices,
                        int *index);
 
-/* --coll NAME: a collective's name, or SC_ERR_INPUT listing them. */
-sc_err_t sc_cli_coll(const char *name);
+/* A collective's name given to `option` (--coll), or SC_ERR_INPUT with the
+ * nearest and every name. */
+sc_err_t sc_cli_coll(const char *option, const char *name);
 
 /* --mpi NAME: the MPI library profile *out, or SC_ERR_INPUT listing them. */
 sc_err_t sc_cli_profile(const char *name, const sc_profile_t **out);

@@ -17,6 +17,7 @@
 #include "sim/engine/generate.h"
 #include "sim/io/files.h"
 #include "sim/io/measurements.h"
+#include "sim/io/probe_cluster.h"
 
 /* A measurement option: its format and the kinds of series it must give. */
 typedef struct {
@@ -40,17 +41,40 @@ enum { NSOURCES = sizeof sources / sizeof sources[0] };
 
 static const char *kind_name(sc_measure_kind_t kind)
 {
-    static const char *const names[] = {"latency",       "ping-ping",     "bandwidth",
-                                        "bi-bandwidth",  "message rate",  "send overhead",
+    static const char *const names[] = {"latency",       "ping-ping",    "bandwidth",
+                                        "bi-bandwidth",  "message rate", "send overhead",
                                         "recv overhead", "collective"};
     return names[kind];
 }
 
-/* Every series of every file, with the option that named it. */
+/* Every series of every file, with the option that named it, and the
+ * clusters simcoll-probe's files describe. */
 typedef struct {
     sc_series_t *series;
     int n, cap;
+    sc_probe_cluster_t probes[8];
+    const char *probe_paths[8];
+    int nprobes;
 } all_series_t;
+
+/* A probe's file also says where its ranks ran: ranks that shared a core
+ * measured each other's turns, which no fit undoes, so they are warned
+ * of; the cluster's hosts and switches serve the fit. */
+static sc_err_t add_probe(all_series_t *all, const char *option, const char *path)
+{
+    if (all->nprobes == (int)(sizeof all->probes / sizeof all->probes[0]))
+        return SC_OK; /* more probe files say nothing the first eight do not */
+    sc_probe_cluster_t *c = &all->probes[all->nprobes];
+    sc_err_t err = sc_probe_cluster_read(option, path, c);
+    if (err)
+        return err;
+    all->probe_paths[all->nprobes++] = path;
+    char shared[2048];
+    sc_probe_cluster_shared_cores(c, shared, sizeof shared);
+    if (*shared)
+        fprintf(stderr, "simcoll: warning: %s '%s': %s\n", option, path, shared);
+    return SC_OK;
+}
 
 static sc_err_t add_file(all_series_t *all, const source_t *src, const char *path)
 {
@@ -59,21 +83,24 @@ static sc_err_t add_file(all_series_t *all, const source_t *src, const char *pat
     sc_err_t err = sc_measurements_read(src->option, path, src->format, &got, &n);
     if (err)
         return err;
-    int kept = 0;
+    int kept = 0, collectives = 0;
+    int probe = n > 0 && got[0].source && !strncmp(got[0].source, "simcoll-probe", 13);
+    char names[256] = "";
     for (int i = 0; i < n && !err; i++) {
         sc_series_t *s = &got[i];
         if (s->kind == SC_MEASURE_COLLECTIVE) {
             /* Collective times are what predictions are validated against;
              * fitting to them would make that validation meaningless. */
-            fprintf(stderr,
-                    "simcoll: note: %s '%s': %s series (%s) not used: calibration uses "
-                    "point-to-point measurements only\n",
-                    src->option, path, kind_name(s->kind), s->collective);
+            collectives++;
+            size_t len = strlen(names), k = strlen(s->collective);
+            const char *seen = strstr(names, s->collective);
+            if (!(seen && (seen == names || seen[-1] == ' ') && (seen[k] == ',' || !seen[k])))
+                snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "", s->collective);
             continue;
         }
         if (src->kind >= 0 && s->kind != (sc_measure_kind_t)src->kind) {
-            err = sc_error(SC_ERR_INPUT, "%s '%s': the file holds a %s series (%s), not %s", src->option,
-                           path, kind_name(s->kind), s->source, kind_name(src->kind));
+            err = sc_error(SC_ERR_INPUT, "%s '%s': the file holds a %s series (%s), not %s",
+                           src->option, path, kind_name(s->kind), s->source, kind_name(src->kind));
             break;
         }
         if (all->n == all->cap) {
@@ -91,9 +118,16 @@ static sc_err_t add_file(all_series_t *all, const source_t *src, const char *pat
         kept++;
     }
     sc_series_destroy(got, n);
+    if (!err && collectives)
+        fprintf(stderr,
+                "simcoll: note: %s '%s': %d collective series (%s) not used: calibration uses "
+                "point-to-point measurements only (simcoll validate compares with them)\n",
+                src->option, path, collectives, names);
     if (!err && kept == 0)
         err = sc_error(SC_ERR_INPUT, "%s '%s': no point-to-point series in the file", src->option,
                        path);
+    if (!err && probe)
+        err = add_probe(all, src->option, path);
     return err;
 }
 
@@ -152,8 +186,7 @@ static void with_origin(const sc_fit_t *fit, const kept_ranges_t *kept, sc_fit_o
         if (p->fit_name)
             continue;
         sc_generate_range_text(&kept->range[i], text, sizeof text);
-        n += (size_t)snprintf(out + n, size - n, "%s%s %s (a range)", n ? ", " : "", p->name,
-                              text);
+        n += (size_t)snprintf(out + n, size - n, "%s%s %s (a range)", n ? ", " : "", p->name, text);
     }
 }
 
@@ -165,11 +198,30 @@ static void not_fitted(const sc_fit_t *fit, const kept_ranges_t *kept, char *out
     char kept_text[512], clamped[512];
     with_origin(fit, kept, SC_FIT_KEPT, kept_text, sizeof kept_text);
     with_origin(fit, kept, SC_FIT_CLAMPED, clamped, sizeof clamped);
-    snprintf(out, size, "%s%s%s%s%s", *kept_text ? "kept from the template, as no measurement "
-                                                  "gives them: " : "",
+    snprintf(out, size, "%s%s%s%s%s",
+             *kept_text ? "kept from the template, as no measurement "
+                          "gives them: "
+                        : "",
              kept_text, *kept_text && *clamped ? "; " : "",
-             *clamped ? "clamped, as the fit gave a value simcoll does not take: " : "",
-             clamped);
+             *clamped ? "clamped, as the fit gave a value simcoll does not take: " : "", clamped);
+}
+
+/* A network's bandwidth factor above 1 means the ping-pong moved data
+ * faster than the bandwidth it was fitted against (the largest stream):
+ * fitted, as SMPI's bw-factor allows, but said, since the likelier cause
+ * is a stream that did not fill the link. "factor [4096, 65537) 1.252,
+ * ..." into out; "" if none. */
+static void above_one(const sc_fit_t *fit, char *out, size_t size)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (int i = 0; i < fit->nnotes && n < size; i++) {
+        const sc_fit_note_t *note = &fit->notes[i];
+        if (!strncmp(note->what, "factor", 6) && note->origin == SC_FIT_FITTED &&
+            strtod(note->value, NULL) > 1)
+            n += (size_t)snprintf(out + n, size - n, "%s%s %s", n ? ", " : "", note->what,
+                                  note->value);
+    }
 }
 
 static int by_abs(const void *a, const void *b)
@@ -285,8 +337,8 @@ static void print_residuals(const sc_level_t *lv, size_t header, int shared_memo
             snprintf(name, sizeof name, "%s, np %d", s->path, s->np);
         else
             snprintf(name, sizeof name, "%s", s->path);
-        printf("%-40s  %-13s  %6d  %13.1f%%  %+7.1f%%\n", name, kind_name(s->kind), n,
-               100 * median, 100 * errs[n - 1]);
+        printf("%-40s  %-13s  %6d  %13.1f%%  %+7.1f%%\n", name, kind_name(s->kind), n, 100 * median,
+               100 * errs[n - 1]);
     }
     free(errs);
 }
@@ -302,7 +354,9 @@ static const char usage[] =
     "  --imb F          Intel MPI Benchmarks (PingPong, PingPing, Uniband, Biband)\n"
     "  --netpipe F      NetPIPE np.out\n"
     "  --smpi-csv F     SimGrid platform-calibration CSV (Isend, Recv, PingPong)\n"
-    "  --probe F        simcoll-probe's file (the series of --level's placement)\n"
+    "  --probe F        simcoll-probe's file (the series of --level's placement; the\n"
+    "                   protocol switches it found: the default --eager-limit and\n"
+    "                   --breakpoints; its hosts: the platform's nodes, cores, name)\n"
     "  --measurements F any of these, recognized from its content\n"
     "Fits one level (default inter: between nodes) of the template's platform to the\n"
     "measurements, prints every fitted value, how it was obtained and the residuals,\n"
@@ -351,8 +405,10 @@ static sc_err_t parse_processes(const char *text, int *lo, int *hi)
             b = -1;
     }
     if (*end || a < 1 || b < a || b > 1000000000)
-        return sc_error(SC_ERR_INPUT, "--processes '%s': expected LO-HI, two process counts "
-                                      "with 1 <= LO <= HI, e.g. 2-32", text);
+        return sc_error(SC_ERR_INPUT,
+                        "--processes '%s': expected LO-HI, two process counts "
+                        "with 1 <= LO <= HI, e.g. 2-32",
+                        text);
     *lo = (int)a;
     *hi = (int)b;
     return SC_OK;
@@ -371,8 +427,9 @@ static sc_err_t keep_processes(all_series_t *all, int lo, int hi)
     }
     all->n = kept;
     if (kept == 0)
-        return sc_error(SC_ERR_INPUT, "--processes %d-%d: no series of the measurements ran on "
-                                      "%d to %d processes",
+        return sc_error(SC_ERR_INPUT,
+                        "--processes %d-%d: no series of the measurements ran on "
+                        "%d to %d processes",
                         lo, hi, lo, hi);
     return SC_OK;
 }
@@ -400,26 +457,38 @@ static int shared_memory(int level)
 static sc_err_t keep_placement(all_series_t *all, const char *level)
 {
     int kept = 0, other = 0, placed = 0;
+    char others[64] = ""; /* the other placements measured: "intra, socket" */
     for (int i = 0; i < all->n; i++) {
         sc_series_t *s = &all->series[i];
         placed |= s->placement[0] != '\0';
         if (!s->placement[0] || !strcmp(s->placement, level)) {
             all->series[kept++] = *s;
-        } else {
-            other++;
-            sc_series_free(s);
+            continue;
         }
+        if (!strstr(others, s->placement)) {
+            size_t len = strlen(others);
+            snprintf(others + len, sizeof others - len, "%s%s", len ? ", " : "", s->placement);
+        }
+        other++;
+        sc_series_free(s);
     }
     all->n = kept;
-    if (other)
-        fprintf(stderr, "simcoll: note: --level %s fits the series measured between ranks of "
-                        "placement %s; %d series of other placements not used\n",
-                level, level, other);
     if (placed && kept == 0)
-        return sc_error(SC_ERR_INPUT, "--level %s: the measurements hold no series between "
-                                      "ranks of placement %s (simcoll-probe found no such "
-                                      "pair of ranks; see the file's '# pair' lines)",
-                        level, level);
+        return sc_error(SC_ERR_INPUT,
+                        "--level %s: the measurements hold no series between ranks of "
+                        "placement %s (simcoll-probe found no such pair of ranks: see the "
+                        "file's '# pair' lines); they hold %s: fit that with --level %.*s%s",
+                        level, level, others, (int)strcspn(others, ","), others,
+                        strcmp(level, "inter")
+                            ? ""
+                            : ", or, to measure a network on one machine, run the probe with "
+                              "--each-rank-a-node (mpirun -np 2 --mca btl tcp,self "
+                              "simcoll-probe --each-rank-a-node)");
+    if (other)
+        fprintf(stderr,
+                "simcoll: note: --level %s fits the series measured between ranks of "
+                "placement %s; %d series of other placements not used\n",
+                level, level, other);
     return SC_OK;
 }
 
@@ -442,16 +511,16 @@ static void calibrate_longopts(struct option longopts[NSOURCES + 13])
         longopts[i] = (struct option){sources[i].option + 2, required_argument, NULL, i};
     longopts[NSOURCES + 0] = (struct option){"like", required_argument, NULL, OPT_LIKE};
     longopts[NSOURCES + 1] = (struct option){"level", required_argument, NULL, OPT_LEVEL};
-    longopts[NSOURCES + 2] = (struct option){"breakpoints", required_argument, NULL,
-                                             OPT_BREAKPOINTS};
+    longopts[NSOURCES + 2] =
+        (struct option){"breakpoints", required_argument, NULL, OPT_BREAKPOINTS};
     longopts[NSOURCES + 3] = (struct option){"eager-limit", required_argument, NULL, OPT_EAGER};
     longopts[NSOURCES + 4] = (struct option){"report", no_argument, NULL, OPT_REPORT};
     longopts[NSOURCES + 5] = (struct option){"platform", required_argument, NULL, OPT_PLATFORM};
     longopts[NSOURCES + 6] = (struct option){"output", required_argument, NULL, 'o'};
     longopts[NSOURCES + 7] = (struct option){"help", no_argument, NULL, OPT_HELP};
     longopts[NSOURCES + 8] = (struct option){"processes", required_argument, NULL, OPT_PROCESSES};
-    longopts[NSOURCES + 9] = (struct option){"latency-factor", no_argument, NULL,
-                                             OPT_LATENCY_FACTOR};
+    longopts[NSOURCES + 9] =
+        (struct option){"latency-factor", no_argument, NULL, OPT_LATENCY_FACTOR};
     longopts[NSOURCES + 10] = (struct option){"strict", no_argument, NULL, OPT_STRICT};
     longopts[NSOURCES + 11] = (struct option){"domains", required_argument, NULL, OPT_DOMAINS};
     longopts[NSOURCES + 12] = (struct option){NULL, 0, NULL, 0};
@@ -469,8 +538,7 @@ static sc_err_t parse_calibrate_opts(int argc, char **argv, calibrate_opts_t *o,
     *done = 0;
     opterr = 0;
     optind = 0;
-    for (int before = 1;
-         !err && (c = getopt_long(argc - 1, args, ":o:", longopts, NULL)) != -1;
+    for (int before = 1; !err && (c = getopt_long(argc - 1, args, ":o:", longopts, NULL)) != -1;
          before = optind) {
         if (c >= 0 && c < NSOURCES) {
             o->files[o->nfiles++] = (sc_file_role_t){sources[c].option, optarg, 0};
@@ -544,6 +612,15 @@ static sc_err_t check_calibrate_opts(calibrate_opts_t *o)
                                       "--platform nothing is fitted (the platform's own factor "
                                       "is what the residuals use)");
     int domain = level_domain(o->level);
+    for (int p = 0; domain == SC_DOMAIN_SOCKET && o->like && !o->domains && p < o->all.nprobes; p++)
+        for (int h = 0; h < o->all.probes[p].nhosts && !o->domains; h++)
+            if (o->all.probes[p].hosts[h].sockets > 1) {
+                o->domains = o->all.probes[p].hosts[h].sockets;
+                fprintf(stderr,
+                        "simcoll: note: --probe '%s': --domains %d, the sockets of host "
+                        "%s (its '# host' lines)\n",
+                        o->all.probe_paths[p], o->domains, o->all.probes[p].hosts[h].name);
+            }
     if (domain >= 0 && o->like && !o->domains)
         return sc_error(SC_ERR_INPUT,
                         "calibrate --level %s needs --domains N: how many %s each %s holds (2 "
@@ -569,8 +646,9 @@ static sc_err_t parse_breakpoints(const char *text, size_t **breakpoints, int *n
     for (int i = 0; i < *nbp && !err; i++) {
         err = sc_parse_size(items[i], "--breakpoints", &(*breakpoints)[i]);
         if (!err && i > 0 && (*breakpoints)[i] <= (*breakpoints)[i - 1])
-            err = sc_error(SC_ERR_INPUT, "--breakpoints: '%s' is not above '%s'; give them "
-                                         "in increasing order",
+            err = sc_error(SC_ERR_INPUT,
+                           "--breakpoints: '%s' is not above '%s'; give them "
+                           "in increasing order",
                            items[i], items[i - 1]);
     }
     if (!err && *nbp > SC_MAX_SEGMENTS - 2)
@@ -578,6 +656,66 @@ static sc_err_t parse_breakpoints(const char *text, size_t **breakpoints, int *n
     free(items);
     free(copy);
     return err;
+}
+
+/* Where simcoll-probe found the library switching protocol between ranks
+ * of placement `level` (its '# switch' lines): the eager limit into
+ * *eager if `want_eager`, the other switches into *breakpoints if
+ * `want_breakpoints` (the caller frees it), each said on stderr. A fit
+ * between the switches follows each protocol; the template's eager limit
+ * and no breakpoints, the default otherwise, missed the probe's own
+ * series by hundreds of percent. */
+static sc_err_t probe_switches(const all_series_t *all, const char *level, int want_eager,
+                               int want_breakpoints, size_t *eager, size_t **breakpoints, int *nbp)
+{
+    for (int p = 0; p < all->nprobes; p++) {
+        const sc_probe_cluster_t *c = &all->probes[p];
+        int n = 0, found_eager = 0;
+        size_t *points = malloc(((size_t)c->nswitches + 1) * sizeof *points);
+        if (!points)
+            return sc_error(SC_ERR_RUN, "out of memory");
+        char taken[256] = "";
+        size_t len = 0;
+        for (int i = 0; i < c->nswitches; i++) {
+            const sc_probe_switch_t *w = &c->switches[i];
+            if (strcmp(w->placement, level))
+                continue;
+            if (w->eager && !found_eager) {
+                found_eager = 1;
+                if (want_eager) {
+                    *eager = w->bytes;
+                    len += (size_t)snprintf(taken + len, sizeof taken - len, "--eager-limit %zu",
+                                            w->bytes);
+                }
+            } else if (n < SC_MAX_SEGMENTS - 2 && (n == 0 || w->bytes > points[n - 1])) {
+                points[n++] = w->bytes;
+            }
+        }
+        if (!found_eager && n == 0) {
+            free(points);
+            continue;
+        }
+        if (want_breakpoints && n > 0) {
+            *breakpoints = points;
+            *nbp = n;
+            for (int i = 0; i < n && len < sizeof taken; i++)
+                len += (size_t)snprintf(taken + len, sizeof taken - len, "%s%zu",
+                                        i     ? ","
+                                        : len ? " --breakpoints "
+                                              : "--breakpoints ",
+                                        points[i]);
+        } else {
+            free(points);
+        }
+        if (*taken)
+            fprintf(stderr,
+                    "simcoll: note: --probe '%s': %s, where simcoll-probe found the library "
+                    "switching protocol between ranks of placement %s (its '# switch %s' lines; "
+                    "give --eager-limit or --breakpoints to choose others)\n",
+                    all->probe_paths[p], taken, level, level);
+        return SC_OK;
+    }
+    return SC_OK;
 }
 
 /* A level of domains inside nodes, from its placement's ping-pong fitted as
@@ -632,6 +770,52 @@ static void print_domain_link(const char *level, const domain_link_t *link)
     printf("\n");
 }
 
+/* The cluster simcoll-probe saw, from the first probe file that names its
+ * hosts' cores ('# host' lines): a calibrated platform is that cluster,
+ * named after it (so that its runs and validation plots say which), not
+ * the template's nodes and name. At least two nodes: a platform of one
+ * cannot be the template of the next level's fit. Sets gen's nodes, cores
+ * (or *node_cores, allocated, when hosts differ) and name (in `name`);
+ * says so on stderr. Nothing without such a file. */
+static sc_err_t probed_shape(const all_series_t *all, const char *out, sc_generate_spec_t *gen,
+                             char *name, size_t size, int **node_cores)
+{
+    for (int p = 0; p < all->nprobes; p++) {
+        const sc_probe_cluster_t *c = &all->probes[p];
+        if (c->nhosts == 0)
+            continue;
+        int nodes = c->nhosts < 2 ? 2 : c->nhosts, even = 1, sockets = 1;
+        for (int h = 0; h < c->nhosts; h++) {
+            even &= c->hosts[h].cores == c->hosts[0].cores;
+            sockets = c->hosts[h].sockets > sockets ? c->hosts[h].sockets : sockets;
+        }
+        if (!even) {
+            if (!(*node_cores = malloc((size_t)nodes * sizeof **node_cores)))
+                return sc_error(SC_ERR_RUN, "out of memory");
+            for (int h = 0; h < nodes; h++)
+                (*node_cores)[h] = c->hosts[h < c->nhosts ? h : 0].cores;
+        }
+        gen->nodes = nodes;
+        gen->cores = c->hosts[0].cores;
+        gen->node_cores = *node_cores;
+        sc_probe_cluster_name(c, name, size);
+        gen->name = name;
+        fprintf(stderr,
+                "simcoll: note: --probe '%s': the platform is the probed cluster, %s: %d nodes "
+                "of %d%s cores (its '# host' lines%s)%s; simcoll platform --like %s --nodes N "
+                "makes a larger one\n",
+                all->probe_paths[p], name, nodes, c->hosts[0].cores, even ? "" : " and more",
+                c->nhosts < 2 ? "; one host, made two: a platform needs two nodes to be the "
+                                "template of a fit"
+                              : "",
+                sockets > 1 ? "; for its sockets, fit --level socket on the probe's socket pair"
+                            : "",
+                out ? out : "OUT");
+        return SC_OK;
+    }
+    return SC_OK;
+}
+
 /* -o: the platform of --like with the fitted level and the ranges it keeps,
  * naming the command and the files it was fitted to; a level of domains
  * as `link` gives it. */
@@ -639,6 +823,8 @@ static sc_err_t write_fitted(const calibrate_opts_t *o, const sc_fit_t *fit,
                              const domain_link_t *link, const kept_ranges_t *kept, int argc,
                              char **argv)
 {
+    char name[SC_PROBE_NAME_MAX];
+    int *node_cores = NULL;
     char *made_by = NULL, *comment = NULL;
     size_t len1 = 0, len2 = 0;
     sc_err_t err;
@@ -660,6 +846,7 @@ static sc_err_t write_fitted(const calibrate_opts_t *o, const sc_fit_t *fit,
         err = sc_error(SC_ERR_RUN, "out of memory");
     } else {
         sc_generate_spec_t gen = {.made_by = made_by, .comment = comment};
+        err = probed_shape(&o->all, o->out, &gen, name, sizeof name, &node_cores);
         int domain = level_domain(o->level);
         char set_latency[96], set_bandwidth[96];
         char *sets[] = {set_latency, set_bandwidth};
@@ -678,8 +865,10 @@ static sc_err_t write_fitted(const calibrate_opts_t *o, const sc_fit_t *fit,
             gen.sets = sets;
             gen.nsets = 2;
         }
-        err = sc_generate("--like", o->like, &gen, o->out);
+        if (!err)
+            err = sc_generate("--like", o->like, &gen, o->out);
     }
+    free(node_cores);
     free(made_by);
     free(comment);
     return err;
@@ -689,8 +878,8 @@ static sc_err_t write_fitted(const calibrate_opts_t *o, const sc_fit_t *fit,
  * parameters it kept from the template (no measurement gave them), and
  * of the eager limit, which no fit gives, unless --eager-limit does. Their
  * notes show them as ranges. */
-static void keep_ranges(const calibrate_opts_t *o, const sc_platform_t *plat, int id,
-                        sc_fit_t *fit, kept_ranges_t *kept)
+static void keep_ranges(const calibrate_opts_t *o, const sc_platform_t *plat, int id, sc_fit_t *fit,
+                        kept_ranges_t *kept)
 {
     kept->n = 0;
     for (int i = 0; i < plat->nranges; i++) {
@@ -726,6 +915,9 @@ static sc_err_t fit_level(const calibrate_opts_t *o, int argc, char **argv)
         err = sc_parse_size(o->eager_text, "--eager-limit", &eager);
     if (!err && o->breakpoints_text)
         err = parse_breakpoints(o->breakpoints_text, &breakpoints, &nbp);
+    if (!err && (!o->eager_text || !o->breakpoints_text))
+        err = probe_switches(&o->all, levels[o->level], !o->eager_text, !o->breakpoints_text,
+                             &eager, &breakpoints, &nbp);
     sc_fit_spec_t spec = {.breakpoints = breakpoints,
                           .nbreakpoints = nbp,
                           .eager_limit = eager,
@@ -765,6 +957,16 @@ static sc_err_t fit_level(const calibrate_opts_t *o, int argc, char **argv)
         print_residuals(&fit.level, plat.header_bytes, shared, &o->all, o->report);
         if (*unfitted)
             fprintf(stderr, "simcoll: calibrate: %s\n", unfitted);
+        char faster[512];
+        above_one(&fit, faster, sizeof faster);
+        if (*faster)
+            fprintf(stderr,
+                    "simcoll: note: calibrate: %s: above 1, these messages moved data faster "
+                    "than the bandwidth (the largest stream measured), which a link cannot; "
+                    "a stream that did not fill the link (too few pairs, too small messages, a "
+                    "loaded machine) makes the bandwidth too low: check it against the link's "
+                    "rated speed (kept as fitted: SMPI's bw-factor allows up to 2)\n",
+                    faster);
     }
     if (!err && bad >= 0) {
         const sc_series_t *s = &o->all.series[bad];
@@ -826,5 +1028,7 @@ int sc_cli_calibrate(int argc, char **argv)
     free(o.files);
     sc_platform_destroy(&plat);
     sc_series_destroy(o.all.series, o.all.n);
+    for (int i = 0; i < o.all.nprobes; i++)
+        sc_probe_cluster_destroy(&o.all.probes[i]);
     return err ? sc_cli_fail(err) : 0;
 }

@@ -25,16 +25,17 @@ static int new_algo_command(int argc, char **argv)
 
 const sc_command_t sc_commands[] = {
     /* name       run
-     *            usage (after "simcoll ") */
+     *            usage (after "simcoll "), one line each: help2man reads the
+     *            man page's SYNOPSIS off them, and a continued line ends it */
     {NULL,        sc_cli_collective,
                   {"--platform FILE (--algo NAME | --compare A,B,...) [options]",
                    "--platform FILE --coll NAME --mpi PROFILE [options]"}},
     {"map",       sc_cli_map,
-                  {"map --platform FILE --algo NAME|--matrix FILE|PROGRAM|TRACE [--np N]\n"
-                   "                        [-o PI] (map --help)"}},
+                  {"map --platform FILE --algo NAME|--matrix FILE|PROGRAM|TRACE [--np N] [-o PI] "
+                   "(map --help)"}},
     {"platform",  sc_cli_platform,
-                  {"platform --like FILE|--net NET --nodes N [--cores C|LIST] [-o OUT]\n"
-                   "                        (--topology, --levels, --set: platform --help)"}},
+                  {"platform --like FILE|--net NET [--nodes N] [--set LEVEL.PARAM=VALUE] "
+                   "[-o OUT] (platform --help)"}},
     {"calibrate", sc_cli_calibrate,
                   {"calibrate MEASUREMENTS --like FILE [-o OUT] (calibrate --help)"}},
     {"validate",  sc_cli_validate,
@@ -47,7 +48,7 @@ const sc_command_t sc_commands[] = {
     {"plot",      sc_cli_plot,
                   {"plot FILE.csv -x COLUMN -y COLUMN [--by COLUMN] -o OUT.png (plot --help)"}},
     {"sweep",     sc_cli_sweep,
-                  {"sweep STUDY [-j N] [-o RESULTS.csv] (sweep --help)"}},
+                  {"sweep STUDY [-j N|--jobs|--slurm] [-o RESULTS.csv] (sweep --help)"}},
     {"new-algo",  new_algo_command,
                   {"new-algo COLLECTIVE NAME -o FILE.c (an algorithm of your own)"}},
     {"list",      sc_cli_list,

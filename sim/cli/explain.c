@@ -373,9 +373,10 @@ void sc_explain_print(FILE *f, const char *title, const sc_platform_t *plat, int
         last_end = e->steps[s].end > last_end ? e->steps[s].end : last_end;
     if (last_end - t0 > res->sim_time_s * (1 + 1e-9)) {
         seconds(res->sim_time_s, a, sizeof a);
-        fprintf(f, "\n  Steps that end after %s (the last rank's end) are messages no rank waited\n"
-                   "  for, still in flight when it finished (early exit's DECIDE messages are\n"
-                   "  sent on and drained in the background).\n",
+        fprintf(f,
+                "\n  Steps that end after %s (the last rank's end) are messages no rank waited\n"
+                "  for, still in flight when it finished (early exit's DECIDE messages are\n"
+                "  sent on and drained in the background).\n",
                 a);
     }
     seconds(res->finish[e->last_rank] - t0, a, sizeof a);
@@ -391,11 +392,17 @@ void sc_explain_print(FILE *f, const char *title, const sc_platform_t *plat, int
     const char *busy = e->computes    ? "computing, combining, copies, overheads"
                        : e->reduction ? "combining, copies, overheads"
                                       : "copies, overheads";
-    double on_ranks = e->path_tail, in_messages = 0;
+    /* A message's time on the path ends when its receiver completed it:
+     * after it arrived the receiver still pays its receive overhead (or
+     * finishes what kept it busy), which the path counts with the message,
+     * not on the rank, and says so. */
+    double on_ranks = e->path_tail, in_messages = 0, after_arrival = 0;
     for (int i = 0; i < e->npath; i++) {
         const sc_msg_record_t *m = &res->msgs[e->path[i]];
         on_ranks += e->path_on_rank[i];
         in_messages += m->completed - m->posted;
+        if (!isnan(m->arrived))
+            after_arrival += m->completed - m->arrived;
     }
     for (int i = e->npath - shown; i < e->npath; i++) {
         const sc_msg_record_t *m = &res->msgs[e->path[i]];
@@ -413,8 +420,10 @@ void sc_explain_print(FILE *f, const char *title, const sc_platform_t *plat, int
             snprintf(where, sizeof where, "between %s", between_word(plat));
         else if (m->level != SC_LEVEL_INTER)
             snprintf(where, sizeof where, "in a %s", smallest_domain_word(plat));
-        fprintf(f, "    step %d: rank %d -> rank %d (%s, %s), posted %s, arrived %s\n",
-                e->step_of_msg[e->path[i]], m->src, m->dst, bytes[0], where, a, b);
+        seconds(m->completed - t0, c, sizeof c);
+        fprintf(f,
+                "    step %d: rank %d -> rank %d (%s, %s), posted %s, arrived %s, completed %s\n",
+                e->step_of_msg[e->path[i]], m->src, m->dst, bytes[0], where, a, b, c);
     }
     if (e->path_tail > 0) {
         seconds(e->path_tail, c, sizeof c);
@@ -422,9 +431,12 @@ void sc_explain_print(FILE *f, const char *title, const sc_platform_t *plat, int
     }
     if (e->npath) {
         seconds(in_messages, a, sizeof a);
+        seconds(after_arrival, c, sizeof c);
         seconds(on_ranks, b, sizeof b);
-        fprintf(f, "  on the path: %s from posting to completing its messages, %s on the ranks "
-                   "between them (%s)\n",
-                a, b, busy);
+        fprintf(f,
+                "  on the path: %s from posting to completing its messages (%s of it after\n"
+                "  they arrived: the receivers' overheads and waits), %s on the ranks between\n"
+                "  completing one and posting the next (%s)\n",
+                a, c, b, busy);
     }
 }

@@ -82,8 +82,7 @@ int sc_cli_list(int argc, char **argv)
                                         "FILE (any number), not '%s'",
                                         argv[i]));
         if (is_coll && !(coll = sc_kind_find(argv[i + 1])))
-            err = sc_error(SC_ERR_INPUT, "--coll: unknown collective '%s'; use one of %s",
-                           argv[i + 1], sc_kind_names());
+            err = sc_cli_coll("--coll", argv[i + 1]);
         else if (!is_coll)
             err = sc_cli_add_load(loads, &nloads, argv[i + 1]);
     }

@@ -8,20 +8,22 @@
 #include <string.h>
 
 #include "algorithms/kinds.h"
-#include "common/sc_units.h"
 #include "algorithms/mapping/search.h"
+#include "common/sc_units.h"
 #include "map_search.h"
 #include "program_cmd.h"
-#include "trace_cmd.h"
 #include "run_setup.h"
-#include "sim/io/matrix.h"
+#include "sim/io/hosts.h"
 #include "sim/io/mapfile.h"
+#include "sim/io/matrix.h"
+#include "trace_cmd.h"
 
 static const char map_usage[] =
     "usage: simcoll map --platform FILE --algo NAME [--np N] [--root R]\n"
     "                   [--partitioner multilevel|greedy|scotch|metis] [-o PI]\n"
     "                   [--machinefile F] [--rankfile F] [--objective cut|bottleneck|time]\n"
     "                   [--budget N|SECONDS] [--size S (with --algo and time)]\n"
+    "                   [--hosts FILE|NODELIST]\n"
     "       simcoll map --platform FILE [--np N] [--mpi P] [options as above] PROGRAM\n"
     "       simcoll map --platform FILE [--mpi P] [--algos K=A,...] [options as above] TRACE\n"
     "       simcoll map --platform FILE --matrix FILE [--np N] [options as above]\n"
@@ -38,18 +40,35 @@ static const char map_usage[] =
     "--objective bottleneck lowers the bytes through the busiest node's link\n"
     "(then the cut); time simulates the cut's, the bottleneck's, block and\n"
     "cyclic mappings and improves the fastest by swapping ranks between\n"
-    "nodes, up to --budget simulations (default 24) or seconds (30s).\n";
+    "nodes, up to --budget simulations (default 24) or seconds (30s).\n"
+    "--hosts names the hosts the machinefile and rankfile place ranks on, in\n"
+    "the order of the platform's nodes: a file of names (one a line), a\n"
+    "simcoll-probe file, or a Slurm node list (n[01-04]: $SLURM_JOB_NODELIST);\n"
+    "without it they name simcoll's nodes (node-0, ...), to be replaced.\n"
+    "The figures go to stderr, as the comments that head pi's file.\n";
 
 static void print_map_usage(void)
 {
     fputs(map_usage, stdout);
 }
 
-static const int map_accepts[] = {SC_OPT_PLATFORM, SC_OPT_ALGO, SC_OPT_NP, SC_OPT_ROOT,
-                                  SC_OPT_PARTITIONER, SC_OPT_OUTPUT, SC_OPT_MACHINEFILE,
-                                  SC_OPT_RANKFILE, SC_OPT_MATRIX, SC_OPT_MPI_PROGRAM,
-                                  SC_OPT_OBJECTIVE, SC_OPT_BUDGET, SC_OPT_SIZE, SC_OPT_ALGOS,
-                                  SC_OPT_HELP, 0};
+static const int map_accepts[] = {SC_OPT_PLATFORM,
+                                  SC_OPT_ALGO,
+                                  SC_OPT_NP,
+                                  SC_OPT_ROOT,
+                                  SC_OPT_PARTITIONER,
+                                  SC_OPT_OUTPUT,
+                                  SC_OPT_MACHINEFILE,
+                                  SC_OPT_RANKFILE,
+                                  SC_OPT_MATRIX,
+                                  SC_OPT_MPI_PROGRAM,
+                                  SC_OPT_OBJECTIVE,
+                                  SC_OPT_BUDGET,
+                                  SC_OPT_SIZE,
+                                  SC_OPT_ALGOS,
+                                  SC_OPT_HOSTS,
+                                  SC_OPT_HELP,
+                                  0};
 
 static const sc_run_syntax_t map_syntax = {
     .name = "map",
@@ -72,9 +91,10 @@ sc_err_t sc_cli_map_options(int argc, char **argv, sc_run_opts_t *o, int *done)
         return sc_error(SC_ERR_INPUT, "map needs --algo NAME (simcoll list shows the algorithms), "
                                       "a program file or --matrix FILE");
     if (what > 1)
-        return sc_error(SC_ERR_INPUT, "map maps one thing, and was given %s: give --algo NAME, a "
-                                      "program file or --matrix FILE",
-                        !o->algo ? "a program and --matrix"
+        return sc_error(SC_ERR_INPUT,
+                        "map maps one thing, and was given %s: give --algo NAME, a "
+                        "program file or --matrix FILE",
+                        !o->algo     ? "a program and --matrix"
                         : o->program ? "--algo and a program"
                                      : "--algo and --matrix");
     if (o->root_given && !o->algo)
@@ -92,6 +112,9 @@ sc_err_t sc_cli_map_options(int argc, char **argv, sc_run_opts_t *o, int *done)
     if (o->budget_given && !time)
         return sc_error(SC_ERR_INPUT, "--budget limits --objective time's simulations; give "
                                       "--objective time");
+    if (o->hosts && !o->machinefile && !o->rankfile)
+        return sc_error(SC_ERR_INPUT, "--hosts names the hosts of --machinefile and --rankfile; "
+                                      "give one of them");
     if (o->size_list && !(time && o->algo))
         return sc_error(SC_ERR_INPUT, "--size is the size --objective time simulates --algo's "
                                       "call at; give --algo and --objective time");
@@ -102,14 +125,39 @@ sc_err_t sc_cli_map_options(int argc, char **argv, sc_run_opts_t *o, int *done)
  * nodes under it, under MPI's block placement and under its cyclic one
  * ([0], [1], [2]), between the largest groups and between smallest domains. */
 typedef struct {
-    char what[1100]; /* "--algo bruck", "halo.prog", "--matrix t.mtx" */
-    const char *unit; /* of the weights: "" (an algorithm's, m = 1) or " bytes" */
+    char what[1100];  /* "--algo bruck", "halo.prog", "--matrix t.mtx" */
+    const char *unit; /* of the weights: " bytes", and for an algorithm's graph of
+                         which call: 1-byte blocks, a vector of np ints */
     int np;
     int *pi;
     double seconds, total, cut[3], top[3], domains[3];
     sc_bottleneck_t load[3];
     char extra[256]; /* a line more for the header, or "" */
 } mapped_t;
+
+/* The nodes pi and MPI's placements use, when they differ: cyclic placement
+ * spreads fewer ranks than cores over every node, where pi and block fill
+ * the fewest, so its cut and load are over more nodes and links ("24
+ * ranks: pi and block placement on 3 nodes, cyclic on 8"). "" when all
+ * use the same. */
+static sc_err_t nodes_line(const sc_platform_t *plat, int np, char *line, size_t size)
+{
+    int *node_of = malloc((size_t)np * sizeof *node_of);
+    sc_err_t err = node_of ? sc_place(plat, np, SC_PLACE_BLOCK, node_of)
+                           : sc_error(SC_ERR_RUN, "out of memory");
+    int block = err ? 0 : sc_place_nodes_used(plat, np, node_of);
+    if (!err)
+        err = sc_place(plat, np, SC_PLACE_CYCLIC, node_of);
+    int cyclic = err ? 0 : sc_place_nodes_used(plat, np, node_of);
+    line[0] = '\0';
+    if (!err && block != cyclic)
+        snprintf(line, size,
+                 "\nnodes: pi and block placement use %d, cyclic placement %d (spread over more "
+                 "nodes, more of the graph crosses between them, on more links)",
+                 block, cyclic);
+    free(node_of);
+    return err;
+}
 
 static sc_err_t map_algo(const sc_run_opts_t *o, const sc_platform_t *plat, mapped_t *m)
 {
@@ -126,7 +174,10 @@ static sc_err_t map_algo(const sc_run_opts_t *o, const sc_platform_t *plat, mapp
                         strchr("aeiou", what[0]) ? "an" : "a", what);
     }
     snprintf(m->what, sizeof m->what, "--algo %s", algo->name);
-    m->unit = "";
+    /* an algorithm's graph is recorded on one call of the least data
+     * (algorithms/mapping/graph.c): its weights scale with --size */
+    m->unit =
+        sc_algo_is_reduction(algo) ? " bytes at a vector of np ints" : " bytes at 1 byte a block";
     sc_run_spec_t spec = {.plat = plat, .algo = algo, .np = m->np, .root = o->root};
     sc_map_choice_t choice = o->map;
     choice.kind = SC_MAP_PARTITION;
@@ -143,13 +194,19 @@ static sc_err_t map_algo(const sc_run_opts_t *o, const sc_platform_t *plat, mapp
         size_t bytes = 2048;
         if (o->size_list && (err = sc_parse_size(o->size_list, "--size", &bytes)))
             goto cleanup;
-        sc_run_spec_t run = {.plat = plat, .algo = algo, .np = m->np, .root = o->root,
-                             .bytes = bytes, .op = SC_OP_SUM, .type = SC_TYPE_DOUBLE,
+        sc_run_spec_t run = {.plat = plat,
+                             .algo = algo,
+                             .np = m->np,
+                             .root = o->root,
+                             .bytes = bytes,
+                             .op = SC_OP_SUM,
+                             .type = SC_TYPE_DOUBLE,
                              .payload = 1};
         /* only time simulates: cut and bottleneck need no buffers (65,536
          * ranks of Bruck's would take 8 TiB) */
         if ((o->objective == SC_OBJECTIVE_TIME && (err = sc_run_check(&run))) ||
-            (err = sc_cli_map_objective(plat, &graph, &run, o->objective, &o->budget, m->pi)))
+            (err = sc_cli_map_objective(plat, &graph, &run, o->objective, &o->budget, m->pi, NULL,
+                                        0)))
             goto cleanup;
         for (int k = 0; k < 3 && !err; k++)
             err = sc_cli_graph_load(plat, &graph, k == 2 ? SC_PLACE_CYCLIC : SC_PLACE_BLOCK,
@@ -183,7 +240,7 @@ static sc_err_t map_graph(const sc_platform_t *plat, const sc_graph_t *graph,
     m->total = graph->total_weight;
     sc_err_t err = sc_mapping_search_graph(plat, graph, o->map.partitioner, m->pi, &m->seconds);
     if (!err)
-        err = sc_cli_map_objective(plat, graph, run, o->objective, &o->budget, m->pi);
+        err = sc_cli_map_objective(plat, graph, run, o->objective, &o->budget, m->pi, NULL, 0);
     const sc_placement_t placement[3] = {SC_PLACE_BLOCK, SC_PLACE_BLOCK, SC_PLACE_CYCLIC};
     for (int k = 0; k < 3 && !err; k++)
         if (!(err = sc_cli_graph_cut(plat, graph, placement[k], k ? NULL : m->pi, &m->cut[k],
@@ -267,17 +324,20 @@ static sc_err_t map_trace(const sc_run_opts_t *o, const sc_platform_t *plat, map
     snprintf(m->what, sizeof m->what, "%s", o->program);
     int ranks = sc_trace_ranks(trace);
     if (o->np_list && m->np != ranks)
-        err = sc_error(SC_ERR_INPUT, "--np %d: trace '%s' was recorded with %d ranks (leave "
-                       "--np out)", m->np, o->program, ranks);
+        err = sc_error(SC_ERR_INPUT,
+                       "--np %d: trace '%s' was recorded with %d ranks (leave "
+                       "--np out)",
+                       m->np, o->program, ranks);
     else if (ranks > plat->total_cores)
-        err = sc_error(SC_ERR_INPUT, "trace '%s' has %d ranks, more than platform '%s' has "
-                       "cores (%d on %d nodes)", o->program, ranks, plat->path,
-                       plat->total_cores, plat->nnodes);
+        err = sc_error(SC_ERR_INPUT,
+                       "trace '%s' has %d ranks, more than platform '%s' has "
+                       "cores (%d on %d nodes)",
+                       o->program, ranks, plat->path, plat->total_cores, plat->nnodes);
     m->np = ranks;
     if (!err) {
         sc_cli_trace_skipped(trace, &sum);
-        err = sc_cli_trace_graph(plat, trace, o->mpi ? o->mpi : sc_cli_default_profile(),
-                                 o->forced, &graph);
+        err = sc_cli_trace_graph(plat, trace, o->mpi ? o->mpi : sc_cli_default_profile(), o->forced,
+                                 &graph);
     }
     if (!err)
         err = map_graph(plat, &graph, o, NULL, m);
@@ -295,12 +355,33 @@ static sc_err_t map_program(const sc_run_opts_t *o, const sc_platform_t *plat, m
     if (err)
         return err;
     snprintf(m->what, sizeof m->what, "%s", o->program);
-    sc_run_spec_t run = {.plat = plat, .program = &prog, .np = m->np, .payload = 1,
+    sc_run_spec_t run = {.plat = plat,
+                         .program = &prog,
+                         .np = m->np,
+                         .payload = 1,
                          .profile = o->mpi ? o->mpi : sc_cli_default_profile()};
     if (!(err = sc_cli_program_graph(plat, &prog, o->mpi, m->np, &graph)))
         err = map_graph(plat, &graph, o, &run, m);
     sc_graph_destroy(&graph);
     sc_program_destroy(&prog);
+    return err;
+}
+
+/* --hosts: at least one a node the ranks use (block placement's, which pi
+ * permutes), the platform's node n being the n-th. */
+static sc_err_t hosts_for(const sc_run_opts_t *o, const sc_platform_t *plat, int np,
+                          const int *slot_node, sc_hosts_t *hosts)
+{
+    sc_err_t err = sc_hosts_read("--hosts", o->hosts, hosts);
+    int used = 0;
+    for (int i = 0; !err && i < np; i++)
+        used = slot_node[i] + 1 > used ? slot_node[i] + 1 : used;
+    if (!err && hosts->n < used)
+        err = sc_error(SC_ERR_INPUT,
+                       "--hosts '%s' names %d host%s, and the %d ranks are on %d nodes of '%s' "
+                       "(%s to %s): give one a node, in the platform's order",
+                       o->hosts, hosts->n, hosts->n == 1 ? "" : "s", np, used, plat->path,
+                       plat->nodes[0].name, plat->nodes[used - 1].name);
     return err;
 }
 
@@ -313,12 +394,14 @@ int sc_cli_map(int argc, char **argv)
         return err ? sc_cli_fail(err) : 0;
     sc_platform_t plat = {0};
     mapped_t m = {0};
+    sc_hosts_t hosts = {0};
     int *slot_node = NULL;
     if ((err = sc_cli_load_platform(o.platform, &plat)))
         goto cleanup;
     int trace = o.program && sc_cli_is_trace(o.program);
-    if (o.np_list ? (err = sc_parse_int(o.np_list, "--np", 1, 1 << 30, &m.np))
-                  : o.matrix || trace ? SC_OK : (err = sc_cli_default_np(&plat, &m.np)))
+    if (o.np_list           ? (err = sc_parse_int(o.np_list, "--np", 1, 1 << 30, &m.np))
+        : o.matrix || trace ? SC_OK
+                            : (err = sc_cli_default_np(&plat, &m.np)))
         goto cleanup;
     if ((err = o.algo      ? map_algo(&o, &plat, &m)
                : trace     ? map_trace(&o, &plat, &m)
@@ -326,13 +409,16 @@ int sc_cli_map(int argc, char **argv)
                            : map_matrix(&o, &plat, &m)))
         goto cleanup;
     int np = m.np;
-    char header[2048], groups[256] = "", between_domains[256] = "", objective[256] = "";
+    char header[2048], groups[256] = "", between_domains[256] = "", objective[256] = "",
+                       nodes[256] = "";
     if (o.objective_given)
         snprintf(objective, sizeof objective,
                  "\nobjective %s: the busiest node's link carries %.0f%s (block placement %.0f, "
                  "cyclic %.0f)",
                  sc_objective_name(o.objective), m.load[0].load, m.unit, m.load[1].load,
                  m.load[2].load);
+    if ((err = nodes_line(&plat, np, nodes, sizeof nodes)))
+        goto cleanup;
     if (sc_platform_node_levels(&plat)) {
         sc_domain_kind_t smallest = (sc_domain_kind_t)sc_platform_domain_kind(&plat, 1);
         snprintf(between_domains, sizeof between_domains,
@@ -350,10 +436,10 @@ int sc_cli_map(int argc, char **argv)
     snprintf(header, sizeof header,
              "simcoll map %s --np %d on %s (%s, %d nodes), partitioner %s\n"
              "cut weight %.0f of %.0f%s (block placement %.0f, cyclic %.0f); %.3g s to "
-             "partition%s%s%s%s",
+             "partition%s%s%s%s%s",
              m.what, np, o.platform, plat.name, plat.nnodes, sc_partitioner_name(o.map.partitioner),
-             m.cut[0], m.total, m.unit, m.cut[1], m.cut[2], m.seconds, objective, m.extra, groups,
-             between_domains);
+             m.cut[0], m.total, m.unit, m.cut[1], m.cut[2], m.seconds, nodes, objective, m.extra,
+             groups, between_domains);
     slot_node = malloc((size_t)np * sizeof *slot_node);
     if (!slot_node) {
         err = sc_error(SC_ERR_RUN, "out of memory");
@@ -361,22 +447,31 @@ int sc_cli_map(int argc, char **argv)
     }
     if ((err = sc_place(&plat, np, SC_PLACE_BLOCK, slot_node)))
         goto cleanup;
+    if (o.hosts && (err = hosts_for(&o, &plat, np, slot_node, &hosts)))
+        goto cleanup;
+    if (!o.hosts && (o.machinefile || o.rankfile))
+        fprintf(stderr,
+                "simcoll: note: %s names simcoll's nodes (%s, ...), not your hosts: "
+                "replace them, or give --hosts FILE|NODELIST\n",
+                o.machinefile ? o.machinefile : o.rankfile, plat.nodes[0].name);
     if (o.out) {
-        err = sc_mapfile_write(&plat, np, m.pi, slot_node, header, o.out, o.machinefile,
-                               o.rankfile);
+        err = sc_mapfile_write(&plat, np, m.pi, slot_node, header, o.out, o.machinefile, o.rankfile,
+                               hosts.names);
     } else {
         if (!(err = sc_mapfile_write(&plat, np, m.pi, slot_node, header, NULL, o.machinefile,
-                                     o.rankfile)))
+                                     o.rankfile, hosts.names)))
             for (int r = 0; r < np; r++)
                 printf("%d\n", m.pi[r]);
     }
-    /* The figures, each line after the first of the header. */
+    /* The figures, each line after the first of the header, on stderr
+     * (stdout may be pi) as the file's comments read them, not as
+     * "simcoll: ..." lines, which are errors and warnings. */
     for (const char *line = strchr(header, '\n'); !err && line; line = strchr(line + 1, '\n')) {
         const char *end = strchr(line + 1, '\n');
-        fprintf(stderr, "simcoll: %.*s\n", (int)(end ? end - line - 1 : (long)strlen(line + 1)),
-                line + 1);
+        fprintf(stderr, "# %.*s\n", (int)(end ? end - line - 1 : (long)strlen(line + 1)), line + 1);
     }
 cleanup:
+    sc_hosts_destroy(&hosts);
     free(slot_node);
     free(m.pi);
     sc_platform_destroy(&plat);

@@ -94,7 +94,8 @@ static sc_err_t next_swap(const sc_platform_t *plat, const sc_graph_t *graph,
 }
 
 static sc_err_t by_time(const sc_platform_t *plat, const sc_graph_t *graph,
-                        const sc_run_spec_t *run, const sc_map_budget_t *budget, int *pi)
+                        const sc_run_spec_t *run, const sc_map_budget_t *budget, int *pi,
+                        char *chosen, size_t size)
 {
     int np = graph->size, nstarts = 0;
     int *slot_node = malloc((size_t)np * sizeof *slot_node);
@@ -174,6 +175,11 @@ static sc_err_t by_time(const sc_platform_t *plat, const sc_graph_t *graph,
                 "%s (%.2f%% faster); stopped: %s\n",
                 j.simulations, now() - j.started, steps, steps == 1 ? "" : "s", first,
                 start_names[from], last, 100 * (times[from] - best) / times[from], why);
+        if (chosen && steps)
+            snprintf(chosen, size, "time: %s + %d swap%s", start_names[from], steps,
+                     steps == 1 ? "" : "s");
+        else if (chosen)
+            snprintf(chosen, size, "time: %s", start_names[from]);
     }
 cleanup:
     free(tried);
@@ -184,7 +190,7 @@ cleanup:
 
 sc_err_t sc_cli_map_objective(const sc_platform_t *plat, const sc_graph_t *graph,
                               const sc_run_spec_t *run, sc_objective_t objective,
-                              const sc_map_budget_t *budget, int *pi)
+                              const sc_map_budget_t *budget, int *pi, char *chosen, size_t size)
 {
     switch (objective) {
     case SC_OBJECTIVE_CUT: return SC_OK;
@@ -193,7 +199,7 @@ sc_err_t sc_cli_map_objective(const sc_platform_t *plat, const sc_graph_t *graph
         if (!run)
             return sc_error(SC_ERR_INPUT, "--objective time simulates the run, and a traffic "
                                           "matrix has none; use cut or bottleneck");
-        return by_time(plat, graph, run, budget, pi);
+        return by_time(plat, graph, run, budget, pi, chosen, size);
     }
     return SC_OK;
 }

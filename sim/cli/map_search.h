@@ -20,9 +20,12 @@
  *     is left untried. Every step and what it gained goes to stderr.
  *     The starts are simulated whatever the budget. `run` NULL (a matrix,
  *     nothing to simulate) is SC_ERR_INPUT.
- * Never worse, by its objective, than any mapping it starts from. */
+ * Never worse, by its objective, than any mapping it starts from. With
+ * time, `chosen` (unless NULL) says what pi became, for a run's mapping
+ * column: "time: cyclic", "time: bottleneck + 2 swaps". */
 sc_err_t sc_cli_map_objective(const sc_platform_t *plat, const sc_graph_t *graph,
                               const sc_run_spec_t *run, sc_objective_t objective,
-                              const sc_map_budget_t *budget, int *pi);
+                              const sc_map_budget_t *budget, int *pi, char *chosen,
+                              size_t size);
 
 #endif

@@ -22,8 +22,9 @@ static const char platform_usage[] =
     "                        --levels [core:C,][ccx:X,][numa:M,][socket:S,]node:N\n"
     "                                 [,rack:R]\n"
     "                        [--set LEVEL.PARAM=VALUE]... [--smpi-config] [-o OUT]\n"
-    "Writes a cluster of N nodes (of C cores; default: as FILE's) with the\n"
-    "links and protocol properties of the nodes of FILE, to OUT or stdout.\n"
+    "Writes a cluster of N nodes of C cores (default: FILE's nodes and cores)\n"
+    "with the links and protocol properties of the nodes of FILE, to OUT or\n"
+    "stdout.\n"
     "--net puts an interconnect preset's network level in their place (the\n"
     "preset's own platform when there is no --like); simcoll list --net\n"
     "shows the presets.\n"
@@ -201,10 +202,10 @@ int sc_cli_platform(int argc, char **argv)
     sc_err_t err = parse_platform_opts(argc, argv, &o, &done);
     if (!err && !done && o.levels)
         err = apply_levels(&o, &by_levels);
-    if (!err && !done && ((!o.like && !o.net) || (!o.nodes && !o.cores && !o.topology)))
-        err = sc_error(SC_ERR_INPUT, "platform needs --like FILE or --net NET, and --nodes N, "
-                                     "--cores LIST or --topology TOPO, e.g. simcoll platform "
-                                     "--like ib4x.xml --nodes 128");
+    if (!err && !done && !o.like && !o.net)
+        err = sc_error(SC_ERR_INPUT, "platform needs --like FILE or --net NET (the cluster to "
+                                     "start from), e.g. simcoll platform --like ib4x.xml "
+                                     "--nodes 128");
     if (!err && !done && !o.sets)
         err = sc_error(SC_ERR_RUN, "out of memory");
     const sc_file_role_t files[] = {{"--like", o.like, 0}, {"-o", o.out, 1}};

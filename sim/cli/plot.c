@@ -14,6 +14,7 @@
 #include "args.h"
 #include "common/sc_units.h"
 #include "sim/io/files.h"
+#include "sweep.h"
 
 /* OUT.gp: the script itself, whole or not at all. */
 static sc_err_t write_script_file(const char *option, const char *path, const char *script)
@@ -271,14 +272,29 @@ static const char *label(const char *name)
     return name;
 }
 
-/* gnuplot's tick format for a column: seconds and bytes with prefixes. */
-static const char *tick_format(const char *name)
+/* One unit for an axis of seconds or bytes a second, from its largest
+ * value: every tick a plain number of it, the unit in the label
+ * ("simulated time (ms)"). gnuplot's own prefixes change from tick to
+ * tick ("0.0 s" under "1.0 ms"). *scale turns the data into it; 1 and ""
+ * for other columns (bytes get ticks of their own: write_byte_tics). */
+static void axis_unit(const char *name, double hi, double *scale, char *unit, size_t size)
 {
-    if (sc_ends_with(name, "_s"))
-        return "%.1s %cs";
-    if (sc_ends_with(name, "_Bps"))
-        return "%.1s %cB/s";
-    return "% g"; /* bytes get ticks of their own: write_byte_tics */
+    static const struct {
+        double value;
+        const char *prefix;
+    } prefixes[] = {{1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""}, {1e-3, "m"}, {1e-6, "u"},
+                    {1e-9, "n"}};
+    enum { NPREFIXES = sizeof prefixes / sizeof prefixes[0] };
+    int seconds = sc_ends_with(name, "_s");
+    *scale = 1;
+    unit[0] = '\0';
+    if (!seconds && !sc_ends_with(name, "_Bps"))
+        return;
+    int k = seconds ? 3 : 0; /* no kiloseconds */
+    while (k + 1 < NPREFIXES && hi < prefixes[k].value)
+        k++;
+    *scale = 1 / prefixes[k].value;
+    snprintf(unit, size, "%s%s", prefixes[k].prefix, seconds ? "s" : "B/s");
 }
 
 /* Ticks of a bytes axis, labelled as simcoll prints sizes ("16 B",
@@ -430,15 +446,23 @@ static sc_err_t parse_plot(int argc, char **argv, plot_opts_t *o, int *done)
 /* The columns plot reads, found in the table. */
 typedef struct {
     int x, y, by[MAX_BY], where[16], relative[MAX_BY];
+    int status; /* a sweep's status column, or -1 */
 } cols_t;
 
 /* Whether row r passes every --where. */
-static int kept(const table_t *t, const plot_opts_t *o, const cols_t *c, int r)
+static int wanted(const table_t *t, const plot_opts_t *o, const cols_t *c, int r)
 {
     for (int i = 0; i < o->nwhere; i++)
         if (strcmp(cell(t, r, c->where[i]), strchr(o->where[i], '=') + 1) != 0)
             return 0;
     return 1;
+}
+
+/* Whether row r is drawn: every --where passes, and a sweep's point ran
+ * (a failed one has no figures; collect_points says how many). */
+static int kept(const table_t *t, const plot_opts_t *o, const cols_t *c, int r)
+{
+    return wanted(t, o, c, r) && (c->status < 0 || !strcmp(cell(t, r, c->status), "ok"));
 }
 
 static int is_number(const char *text, double *v)
@@ -520,11 +544,15 @@ static void point_columns(const table_t *t, const char *x, int *same)
     for (int c = 0; c < t->ncols; c++)
         same[c] = key < 0 && strcmp(t->name[c], x) == 0;
     for (int c = 0; c < t->ncols; c++) {
-        size_t len = strlen(t->name[c]);
         if (key >= 0 && t->nrows > 0) {
-            /* KEY=VALUE;... : the name at the start or after a ';' */
-            for (const char *k = cell(t, 0, key); k && !same[c]; k = strchr(k, ';'), k = k ? k + 1 : k)
-                same[c] = !strncmp(k, t->name[c], len) && k[len] == '=';
+            /* KEY=VALUE;... : a key at the start or after a ';' whose
+             * column (sc_sweep_axis_column) this is */
+            for (const char *k = cell(t, 0, key); k && !same[c];
+                 k = strchr(k, ';'), k = k ? k + 1 : k) {
+                char name[64];
+                snprintf(name, sizeof name, "%.*s", (int)strcspn(k, "=;"), k);
+                same[c] = k[strlen(name)] == '=' && !strcmp(sc_sweep_axis_column(name), t->name[c]);
+            }
         } else {
             for (int i = 0; inputs[i] && !same[c]; i++)
                 same[c] = strcmp(inputs[i], t->name[c]) == 0;
@@ -557,6 +585,73 @@ static int reference_row(const table_t *t, const plot_opts_t *o, const cols_t *c
 /* The points of the rows --where keeps: lines (by --by), categories (an x
  * of words), y or its ratio (--relative-to). A y that is not a number is
  * SC_ERR_INPUT naming its line. */
+/* Where the rows drawn ran on fewer nodes than their platform has (a
+ * platform_nodes column beside nodes): "np 64 on 8 of 16 nodes, np 32 on
+ * 4 of 16" into note, each case once; "" if none. A what-if that adds
+ * nodes changes nothing for a point that does not fill them, and the plot
+ * says why. */
+static void fewer_nodes(const plot_opts_t *o, const table_t *t, const cols_t *c, char *note,
+                        size_t size)
+{
+    int used = -1, has = -1, np = -1, cases = 0;
+    for (int i = 0; i < t->ncols; i++) {
+        used = strcmp(t->name[i], "nodes") ? used : i;
+        has = strcmp(t->name[i], "platform_nodes") ? has : i;
+        np = strcmp(t->name[i], "np") ? np : i;
+    }
+    size_t n = 0;
+    note[0] = '\0';
+    for (int r = 0; used >= 0 && has >= 0 && r < t->nrows && n < size; r++) {
+        double a, b;
+        if (!kept(t, o, c, r) || !is_number(cell(t, r, used), &a) ||
+            !is_number(cell(t, r, has), &b) || a >= b)
+            continue;
+        char one[128];
+        snprintf(one, sizeof one, "%s%s on %s of %s nodes", np >= 0 ? "np " : "",
+                 np >= 0 ? cell(t, r, np) : "points", cell(t, r, used), cell(t, r, has));
+        if (strstr(note, one))
+            continue;
+        if (cases++ == 6) {
+            n += (size_t)snprintf(note + n, size - n, ", ...");
+            break;
+        }
+        n += (size_t)snprintf(note + n, size - n, "%s%s", n ? ", " : "", one);
+    }
+}
+
+/* When --where keeps no row: the first --where that keeps none alone, and
+ * the values its column holds, ": np has 16, 32, 64" (a value mistyped, or
+ * spelt otherwise than the file does); "" if each keeps some. */
+static void where_values(const plot_opts_t *o, const table_t *t, const cols_t *c, char *out,
+                         size_t size)
+{
+    out[0] = '\0';
+    for (int i = 0; i < o->nwhere; i++) {
+        const char *want = strchr(o->where[i], '=') + 1;
+        int any = 0;
+        for (int r = 0; r < t->nrows && !any; r++)
+            any = !strcmp(cell(t, r, c->where[i]), want);
+        if (any)
+            continue;
+        size_t n = (size_t)snprintf(out, size, ": %s has", t->name[c->where[i]]);
+        int shown = 0;
+        for (int r = 0; r < t->nrows && n < size; r++) {
+            const char *v = cell(t, r, c->where[i]);
+            int seen = 0;
+            for (int q = 0; q < r && !seen; q++)
+                seen = !strcmp(cell(t, q, c->where[i]), v);
+            if (seen)
+                continue;
+            if (shown++ == 12) {
+                n += (size_t)snprintf(out + n, size - n, ", ...");
+                break;
+            }
+            n += (size_t)snprintf(out + n, size - n, "%s '%s'", shown > 1 ? "," : "", v);
+        }
+        return;
+    }
+}
+
 static sc_err_t collect_points(const plot_opts_t *o, const table_t *t, const cols_t *c,
                                point_t *pts, int *npts, names_t *groups, names_t *categories)
 {
@@ -602,16 +697,26 @@ static sc_err_t collect_points(const plot_opts_t *o, const table_t *t, const col
         pts[(*npts)++] = (point_t){g, r, words ? k : x, y};
     }
     free(same);
+    int failed = 0;
+    for (int r = 0; r < t->nrows; r++)
+        failed += wanted(t, o, c, r) && !kept(t, o, c, r);
+    if (!err && failed)
+        fprintf(stderr, "simcoll: plot: %d row%s of failed points (status not ok) left out\n",
+                failed, failed == 1 ? "" : "s");
     if (!err && unmatched)
         fprintf(stderr,
                 "simcoll: plot: %d rows have no row with %s at the same point to compare with "
                 "(the first at line %d); they are left out\n",
                 unmatched, o->relative_list, first_unmatched);
-    if (!err && *npts == 0)
-        err = sc_error(SC_ERR_INPUT, "plot '%s': no row to draw%s", o->csv,
+    if (!err && *npts == 0) {
+        char values[600];
+        where_values(o, t, c, values, sizeof values);
+        err = sc_error(SC_ERR_INPUT, "plot '%s': no row to draw%s%s", o->csv,
                        unmatched      ? " (none has a row to compare with)"
                        : o->nwhere ? " (--where kept none)"
-                                   : "");
+                                   : "",
+                       unmatched ? "" : values);
+    }
     return err;
 }
 
@@ -657,16 +762,24 @@ static sc_err_t check_one_value(const plot_opts_t *o, const table_t *t, const co
     return SC_OK;
 }
 /* The axes' labels, formats and scales: y only for bars, whose x is the
- * categories. A logarithmic axis over values not above 0 is SC_ERR_INPUT
+ * categories; scale[a] multiplies axis a's data into its unit
+ * (axis_unit). A logarithmic axis over values not above 0 is SC_ERR_INPUT
  * (the y axis's when both are). */
 static sc_err_t write_axes(FILE *s, const plot_opts_t *o, int bars, const double lo[2],
-                           const double hi[2])
+                           const double hi[2], double scale[2])
 {
     char quoted[1024], ratio[1024];
-    snprintf(ratio, sizeof ratio, "ratio: the reference's %s over this one's", label(o->y));
+    /* Of times, the reference's over this one's is how many times faster
+     * this one is: a speedup, as the reader asks it. */
+    if (sc_ends_with(o->y, "_s"))
+        snprintf(ratio, sizeof ratio, "speedup over the reference (its %s / this one's)",
+                 label(o->y));
+    else
+        snprintf(ratio, sizeof ratio, "ratio: the reference's %s over this one's", label(o->y));
     const char *names[2] = {o->x, o->y};
     int logs[2] = {o->logx, o->logy};
     sc_err_t err = SC_OK;
+    scale[0] = scale[1] = 1;
     for (int a = bars; a < 2; a++) {
         int log = logs[a] >= 0 ? logs[a] : !bars && lo[a] > 0 && hi[a] >= 100 * lo[a];
         if (log && lo[a] <= 0)
@@ -675,9 +788,14 @@ static sc_err_t write_axes(FILE *s, const plot_opts_t *o, int bars, const double
                            "and %s has %g (use --lin%c)",
                            a ? "y" : "x", names[a], lo[a], a ? 'y' : 'x');
         int relative = a == 1 && o->nrelative;
-        sc_gnuplot_quote(relative ? ratio : label(names[a]), quoted, sizeof quoted);
-        fprintf(s, "set %clabel '%s'\nset format %c '%s'\n", a ? 'y' : 'x', quoted,
-                a ? 'y' : 'x', relative ? "% g" : tick_format(names[a]));
+        char unit[16] = "", text[1100];
+        if (!relative)
+            axis_unit(names[a], fmax(fabs(lo[a]), fabs(hi[a])), &scale[a], unit, sizeof unit);
+        snprintf(text, sizeof text, "%s%s%s%s", relative ? ratio : label(names[a]),
+                 *unit ? " (" : "", unit, *unit ? ")" : "");
+        sc_gnuplot_quote(text, quoted, sizeof quoted);
+        fprintf(s, "set %clabel '%s'\nset format %c '%%g'\n", a ? 'y' : 'x', quoted,
+                a ? 'y' : 'x');
         if (log)
             fprintf(s, "set logscale %c%s\n", a ? 'y' : 'x',
                     !relative && sc_ends_with(names[a], "bytes") ? " 2" : "");
@@ -705,15 +823,29 @@ static void write_lines(FILE *s, const point_t *pts, int npts, const names_t *gr
     }
 }
 
-/* The plot command of lines. */
-static void write_line_plot(FILE *s, const names_t *groups, const plot_opts_t *o)
+/* gnuplot's column `col` of the data times `scale`: "2", "($2*1000)". */
+static void put_column(FILE *s, int col, double scale)
+{
+    if (scale == 1)
+        fprintf(s, "%d", col);
+    else
+        fprintf(s, "($%d*%.17g)", col, scale);
+}
+
+/* The plot command of lines, the data (in the CSV's units) scaled to the
+ * axes' (scale). */
+static void write_line_plot(FILE *s, const names_t *groups, const plot_opts_t *o,
+                            const double scale[2])
 {
     char quoted[1024];
     fputs("plot ", s);
     for (int g = 0; g < groups->n; g++) {
         sc_gnuplot_quote(o->nby ? groups->name[g] : o->y, quoted, sizeof quoted);
-        fprintf(s, "%s$d%d using 1:2 with linespoints lw 2 title '%s'", g ? ", \\\n     " : "",
-                g, quoted);
+        fprintf(s, "%s$d%d using ", g ? ", \\\n     " : "", g);
+        put_column(s, 1, scale[0]);
+        fputc(':', s);
+        put_column(s, 2, scale[1]);
+        fprintf(s, " with linespoints lw 2 title '%s'", quoted);
     }
     fputc('\n', s);
 }
@@ -721,7 +853,7 @@ static void write_line_plot(FILE *s, const names_t *groups, const plot_opts_t *o
 /* Bars: one data block, a row per category (x), a column per line; a
  * line without that category gets NaN (no bar). */
 static void write_bars(FILE *s, const point_t *pts, int npts, const names_t *groups,
-                       const names_t *categories)
+                       const names_t *categories, double scale)
 {
     char quoted[1024];
     fputs("$bars << EOD\n", s);
@@ -758,8 +890,9 @@ static void write_bars(FILE *s, const point_t *pts, int npts, const names_t *gro
     fputs("plot ", s);
     for (int g = 0; g < groups->n; g++) {
         sc_gnuplot_quote(groups->name[g], quoted, sizeof quoted);
-        fprintf(s, "%s$bars using %d%s title '%s'", g ? ", \\\n     " : "", g + 2,
-                g ? "" : ":xtic(1)", quoted);
+        fprintf(s, "%s$bars using ", g ? ", \\\n     " : "");
+        put_column(s, g + 2, scale);
+        fprintf(s, "%s title '%s'", g ? "" : ":xtic(1)", quoted);
     }
     fputc('\n', s);
 }
@@ -798,26 +931,43 @@ static sc_err_t write_script(const plot_opts_t *o, const table_t *t, const cols_
         if (!bars)
             write_lines(s, pts, npts, &groups);
         /* The key goes under the plot: beside it, long titles (a
-         * platform file, a command) squeeze the plot to half the width. */
-        fprintf(s, "set terminal %s\nset output\nset grid\nset key below\n", terminal);
-        err = write_axes(s, o, bars, lo, hi);
-        char quoted[1024];
-        if (o->title) {
-            sc_gnuplot_quote(o->title, quoted, sizeof quoted);
-            fprintf(s, "set title '%s'\n", quoted);
-        }
-        /* The reference, which the y label has no room for, heads the key,
-         * as wide as the picture. */
-        if (o->nrelative) {
-            char reference[600];
+         * platform file, a command) squeeze the plot to half the width;
+         * and a line's height apart from the x axis's label, which it
+         * touched. */
+        fprintf(s, "set terminal %s\nset output\nset grid\nset key below height 1.5\n",
+                terminal);
+        double scale[2];
+        err = write_axes(s, o, bars, lo, hi, scale);
+        /* The title, then the reference (which the y label has no room
+         * for), then the points that did not fill their platform, a line
+         * each, as wide as the picture. */
+        char reference[600] = "", fewer[600], fewer_line[700] = "";
+        if (o->nrelative)
             snprintf(reference, sizeof reference, "the reference: %s", o->relative_list);
-            sc_gnuplot_quote(reference, quoted, sizeof quoted);
-            fprintf(s, "set key title '%s'\n", quoted);
+        fewer_nodes(o, t, c, fewer, sizeof fewer);
+        if (*fewer) {
+            snprintf(fewer_line, sizeof fewer_line, "fewer nodes than the platform has: %s",
+                     fewer);
+            fprintf(stderr, "simcoll: plot: %s\n", fewer_line);
+        }
+        const char *lines[] = {o->title ? o->title : "", reference, fewer_line};
+        if (o->title || *reference || *fewer) {
+            fputs("set title \"", s);
+            for (size_t i = 0, any = 0; i < sizeof lines / sizeof lines[0]; i++) {
+                if (!*lines[i])
+                    continue;
+                if (any++)
+                    fputs("\\n", s);
+                for (const char *ch = lines[i]; *ch; ch++)
+                    fprintf(s, "%s%c", *ch == '"' || *ch == '\\' ? "\\" : "",
+                            *ch == '\n' ? ' ' : *ch);
+            }
+            fputs("\"\n", s);
         }
         if (bars)
-            write_bars(s, pts, npts, &groups, &categories);
+            write_bars(s, pts, npts, &groups, &categories, scale[1]);
         else
-            write_line_plot(s, &groups, o);
+            write_line_plot(s, &groups, o, scale);
     }
     if (!err && groups.n > 1 && npts == groups.n && !bars)
         fprintf(stderr, "simcoll: plot: each line has one point: --by %s tells every row "
@@ -847,7 +997,10 @@ int sc_cli_plot(int argc, char **argv)
     if ((err = sc_gnuplot_terminal("-o", o.out, &terminal)) ||
         (err = read_table(o.csv, &t)))
         return sc_cli_fail(err);
-    cols_t c = {0};
+    cols_t c = {.status = -1};
+    for (int i = 0; i < t.ncols; i++)
+        if (!strcmp(t.name[i], "status") && !strcmp(t.name[0], "key"))
+            c.status = i;
     if (!(err = column(&t, o.csv, "-x", o.x, &c.x)))
         err = column(&t, o.csv, "-y", o.y, &c.y);
     for (int i = 0; i < o.nby && !err; i++)

@@ -344,9 +344,7 @@ int sc_cli_new_algo(int argc, char **argv)
                                     "simcoll new-algo allgather my_ring -o my_ring.c"));
     const sc_kind_t *kind = sc_kind_find(argv[1]);
     if (!kind)
-        return sc_cli_fail(sc_error(SC_ERR_INPUT,
-                                    "new-algo: unknown collective '%s'; use one of %s", argv[1],
-                                    sc_kind_names()));
+        return sc_cli_fail(sc_cli_coll("new-algo", argv[1]));
     const char *name = argv[2], *path = argv[4];
     if (!valid_name(name))
         return sc_cli_fail(sc_error(SC_ERR_INPUT,
@@ -381,7 +379,7 @@ int sc_cli_new_algo(int argc, char **argv)
         return sc_cli_fail(err);
     int c = (int)kind->collective;
     fprintf(f,
-            "/* %s: a %s algorithm of my own, for simcoll.\n"
+            "/* %s: %s %s algorithm of my own, for simcoll.\n"
             " *\n"
             " * Run it, checked against the sequential reference:\n"
             " *   simcoll --platform gige.xml --load %s --algo %s --np 16\n"
@@ -399,8 +397,8 @@ int sc_cli_new_algo(int argc, char **argv)
             "    {\"%s\", %s, %s, NULL, 0, \"my own %s\"},\n"
             "    {NULL, 0, NULL, NULL, 0, NULL},\n"
             "};\n",
-            path, kind->name, path, name, path, name, name, fn, bodies[c], name, enum_names[c], fn,
-            kind->name);
+            path, strchr("aeiou", kind->name[0]) ? "an" : "a", kind->name, path, name, path, name,
+            name, fn, bodies[c], name, enum_names[c], fn, kind->name);
     err = sc_outputs_commit(outs);
     if (err)
         return sc_cli_fail(err);

@@ -16,20 +16,20 @@
 #include "algorithms/kinds.h"
 #include "algorithms/mapping/search.h"
 #include "args.h"
-#include "plot.h"
 #include "common/sc_units.h"
+#include "map_search.h"
+#include "plot.h"
 #include "report.h"
 #include "run_opts.h"
-#include "map_search.h"
 #include "run_setup.h"
 #include "sensitivity.h"
-#include "trace.h"
-#include "trace_cmd.h"
 #include "sim/engine/engine.h"
 #include "sim/io/files.h"
 #include "sim/io/mapfile.h"
 #include "sim/program/graph.h"
 #include "sim/program/pack.h"
+#include "trace.h"
+#include "trace_cmd.h"
 
 /* The profile that chooses for calls naming no algorithm, unless --mpi. */
 #define DEFAULT_PROFILE "mpich-3.2"
@@ -56,8 +56,7 @@ static void print_run_usage(void)
           "a kind with ALGO (else --mpi's choice); --compute-scale F: computing F\n"
           "times as fast as recorded; --replay plays the ranks' ops with an actor\n"
           "per node (nodes) or none (maestro, SimGrid 4.1), faster, without each\n"
-          "call's time.\n"
-          SC_CLI_DATA_HELP,
+          "call's time.\n" SC_CLI_DATA_HELP,
           stdout);
 }
 
@@ -71,11 +70,12 @@ static void print_tune_usage(void)
 }
 
 static const int run_accepts[] = {
-    SC_OPT_PLATFORM, SC_OPT_NP, SC_OPT_MAPPING, SC_OPT_MPI_PROGRAM, SC_OPT_NO_PAYLOAD,
-    SC_OPT_TRACE_OPS, SC_OPT_PACK, SC_OPT_FORMAT, SC_OPT_TURNING_FROM, SC_OPT_DATA,
-    SC_OPT_TIMELINE, SC_OPT_TRACE, SC_OPT_PAJE, SC_OPT_LOAD, SC_OPT_SENSITIVITY,
-    SC_OPT_OBJECTIVE, SC_OPT_BUDGET, SC_OPT_PARTITIONER, SC_OPT_ALGOS, SC_OPT_COMPUTE_SCALE,
-    SC_OPT_REPLAY, SC_OPT_EXPLAIN, SC_OPT_HELP, 0};
+    SC_OPT_PLATFORM,     SC_OPT_NP,          SC_OPT_MAPPING,     SC_OPT_MPI_PROGRAM,
+    SC_OPT_NO_PAYLOAD,   SC_OPT_TRACE_OPS,   SC_OPT_PACK,        SC_OPT_FORMAT,
+    SC_OPT_TURNING_FROM, SC_OPT_DATA,        SC_OPT_TIMELINE,    SC_OPT_TRACE,
+    SC_OPT_PAJE,         SC_OPT_LOAD,        SC_OPT_SENSITIVITY, SC_OPT_OBJECTIVE,
+    SC_OPT_BUDGET,       SC_OPT_PARTITIONER, SC_OPT_ALGOS,       SC_OPT_COMPUTE_SCALE,
+    SC_OPT_REPLAY,       SC_OPT_EXPLAIN,     SC_OPT_HELP,        0};
 
 static const sc_run_syntax_t run_syntax = {
     .name = "run",
@@ -86,8 +86,9 @@ static const sc_run_syntax_t run_syntax = {
 };
 
 static const int tune_accepts[] = {
-    SC_OPT_PLATFORM, SC_OPT_NP, SC_OPT_MAPPING, SC_OPT_MPI_PROGRAM, SC_OPT_COLL_TUNE,
-    SC_OPT_ALGO, SC_OPT_DIMS, SC_OPT_OP, SC_OPT_TYPE, SC_OPT_ROOT, SC_OPT_OUTPUT, SC_OPT_PLOT,
+    SC_OPT_PLATFORM,     SC_OPT_NP,   SC_OPT_MAPPING,      SC_OPT_MPI_PROGRAM,
+    SC_OPT_COLL_TUNE,    SC_OPT_ALGO, SC_OPT_DIMS,         SC_OPT_OP,
+    SC_OPT_TYPE,         SC_OPT_ROOT, SC_OPT_OUTPUT,       SC_OPT_PLOT,
     SC_OPT_FORMAT_CURVE, SC_OPT_HELP, SC_OPT_TURNING_FROM, 0};
 
 static const sc_run_syntax_t tune_syntax = {
@@ -110,8 +111,9 @@ static sc_err_t check_run_options(const sc_run_opts_t *o)
                         : o->format_given ? "--format"
                                           : NULL;
     if (o->pack == SC_PACK_SHOW && shown)
-        return sc_error(SC_ERR_INPUT, "--pack show prints the rewritten program and runs "
-                                      "nothing, so %s has nothing to apply to",
+        return sc_error(SC_ERR_INPUT,
+                        "--pack show prints the rewritten program and runs "
+                        "nothing, so %s has nothing to apply to",
                         shown);
     if (o->partitioner_given && o->mapping_greedy)
         return sc_error(SC_ERR_INPUT, "--mapping greedy is --mapping partition --partitioner "
@@ -172,6 +174,8 @@ typedef struct {
     sc_placement_t placement;
     int *pi;
     const char *name;
+    char chosen[64]; /* what --objective time made of the partition, which name
+                        then points to */
 } place_t;
 
 const sc_profile_t *sc_cli_default_profile(void)
@@ -182,12 +186,14 @@ const sc_profile_t *sc_cli_default_profile(void)
 sc_err_t sc_cli_program_graph(const sc_platform_t *plat, const sc_program_t *prog,
                               const sc_profile_t *profile, int np, sc_graph_t *graph)
 {
-    sc_run_spec_t spec = {.plat = plat, .program = prog, .np = np,
+    sc_run_spec_t spec = {.plat = plat,
+                          .program = prog,
+                          .np = np,
                           .profile = profile ? profile : sc_cli_default_profile()};
     sc_program_t resolved;
     int *node_of = malloc((size_t)np * sizeof *node_of);
-    sc_err_t err = node_of ? sc_run_resolved(&spec, &resolved)
-                           : sc_error(SC_ERR_RUN, "out of memory");
+    sc_err_t err =
+        node_of ? sc_run_resolved(&spec, &resolved) : sc_error(SC_ERR_RUN, "out of memory");
     if (!err) {
         /* the nodes the program was resolved with: block placement's */
         if (!(err = sc_place(plat, np, SC_PLACE_BLOCK, node_of)))
@@ -200,11 +206,11 @@ sc_err_t sc_cli_program_graph(const sc_platform_t *plat, const sc_program_t *pro
 
 static sc_err_t make_place(const char *mapping, int np, place_t *pl)
 {
-    *pl = (place_t){SC_PLACE_BLOCK, NULL, "block"};
+    *pl = (place_t){SC_PLACE_BLOCK, NULL, "block", ""};
     if (!mapping || !strcmp(mapping, "block"))
         return SC_OK;
     if (!strcmp(mapping, "cyclic")) {
-        *pl = (place_t){SC_PLACE_CYCLIC, NULL, "cyclic"};
+        *pl = (place_t){SC_PLACE_CYCLIC, NULL, "cyclic", ""};
         return SC_OK;
     }
     pl->name = mapping;
@@ -222,8 +228,8 @@ static sc_err_t process_counts(const char *list, const sc_platform_t *plat, int 
         return SC_OK;
     }
     char *text = strdup(list), **items = NULL;
-    sc_err_t err = text ? sc_cli_split_list(text, "--np", &items, n)
-                        : sc_error(SC_ERR_RUN, "out of memory");
+    sc_err_t err =
+        text ? sc_cli_split_list(text, "--np", &items, n) : sc_error(SC_ERR_RUN, "out of memory");
     *nps = err ? NULL : malloc((size_t)*n * sizeof **nps);
     if (!err && !*nps)
         err = sc_error(SC_ERR_RUN, "out of memory");
@@ -278,8 +284,11 @@ static sc_err_t measure(const bench_t *b, const sc_stmt_t *proto, curve_t *curve
             st.line = 0;
             sc_buffer_t buffer = {(char *)"data"};
             sc_program_t prog = {(char *)"tune", &st, 1, &buffer, 1};
-            sc_run_spec_t spec = {.plat = b->plat, .program = &prog, .profile = b->profile,
-                                  .np = b->np, .placement = b->place->placement,
+            sc_run_spec_t spec = {.plat = b->plat,
+                                  .program = &prog,
+                                  .profile = b->profile,
+                                  .np = b->np,
+                                  .placement = b->place->placement,
                                   .pi = b->place->pi};
             sc_run_result_t res;
             sc_err_t err = sc_run(&spec, &res);
@@ -299,7 +308,7 @@ typedef struct {
         sc_stmt_t proto;
         sc_interval_t interval;
         int found;
-    } *known;
+    } * known;
     int n, cap;
 } intervals_t;
 
@@ -349,8 +358,7 @@ static void print_intervals(const intervals_t *ivs, int np)
 
 /* ---- simcoll run ---- */
 
-static sc_err_t write_trace(const char *path, const sc_program_t *prog,
-                            const sc_run_result_t *res)
+static sc_err_t write_trace(const char *path, const sc_program_t *prog, const sc_run_result_t *res)
 {
     sc_outputs_t *outs;
     FILE *f;
@@ -368,10 +376,11 @@ static sc_err_t write_trace(const char *path, const sc_program_t *prog,
         int line = st->npieces ? st->pieces[0].line : st->line;
         fprintf(f, "%ld,%d,%s,%s,%zu,%.9e,%.9e,%.0f,%.0f,%ld,%ld,%s\n", k, line, what,
                 st->kind == SC_STMT_HALO || st->kind == SC_STMT_SEND ? "" : st->algo->name,
-                st->bytes, op->start, op->end,
-                op->bytes[SC_LEVEL_INTER], op->bytes[SC_LEVEL_INTRA],
+                st->bytes, op->start, op->end, op->bytes[SC_LEVEL_INTER], op->bytes[SC_LEVEL_INTRA],
                 op->messages[SC_LEVEL_INTER], op->messages[SC_LEVEL_INTRA],
-                op->valid < 0 ? "" : op->valid ? "yes" : "no");
+                op->valid < 0 ? ""
+                : op->valid   ? "yes"
+                              : "no");
     }
     return sc_outputs_commit(outs);
 }
@@ -396,7 +405,7 @@ typedef struct {
     const sc_program_t *prog;
     int argc; /* the command line, named in the traces */
     char **argv;
-    FILE *after; /* --sensitivity's table and the ranges' times, printed after a table */
+    FILE *after;     /* --sensitivity's table and the ranges' times, printed after a table */
     place_t *places; /* by process count */
 } program_run_t;
 
@@ -411,9 +420,15 @@ static sc_run_spec_t program_spec(const program_run_t *r, const sc_program_t *pr
                                   const place_t *pl)
 {
     const sc_run_opts_t *o = r->o;
-    return (sc_run_spec_t){.plat = r->plat, .program = prog, .profile = o->mpi, .np = np,
-                           .placement = pl->placement, .pi = pl->pi, .payload = o->payload,
-                           .trace = o->trace_ops != NULL, .deciders = o->data.deciders,
+    return (sc_run_spec_t){.plat = r->plat,
+                           .program = prog,
+                           .profile = o->mpi,
+                           .np = np,
+                           .placement = pl->placement,
+                           .pi = pl->pi,
+                           .payload = o->payload,
+                           .trace = o->trace_ops != NULL,
+                           .deciders = o->data.deciders,
                            .extreme = o->data.extreme};
 }
 
@@ -444,7 +459,7 @@ static sc_err_t partition_place(const program_run_t *r, int np, place_t *pl)
     sc_partitioner_t how = o->map.partitioner; /* --mapping greedy's, or --partitioner's */
     /* The report's mapping: "partition", or which other partitioner made it. */
     const char *name = how == SC_PARTITIONER_MULTILEVEL ? "partition" : sc_partitioner_name(how);
-    *pl = (place_t){SC_PLACE_BLOCK, malloc((size_t)np * sizeof *pl->pi), name};
+    *pl = (place_t){SC_PLACE_BLOCK, malloc((size_t)np * sizeof *pl->pi), name, ""};
     sc_graph_t graph = {0};
     double seconds = 0;
     sc_err_t err = pl->pi ? sc_cli_program_graph(r->plat, r->prog, o->mpi, np, &graph)
@@ -452,34 +467,35 @@ static sc_err_t partition_place(const program_run_t *r, int np, place_t *pl)
     if (!err)
         err = sc_mapping_search_graph(r->plat, &graph, how, pl->pi, &seconds);
     if (!err && o->objective != SC_OBJECTIVE_CUT) {
-        place_t block = {SC_PLACE_BLOCK, NULL, "block"};
+        place_t block = {SC_PLACE_BLOCK, NULL, "block", ""};
         sc_run_spec_t run = program_spec(r, r->prog, np, &block);
         run.trace = 0;
-        err = sc_cli_map_objective(r->plat, &graph, &run, o->objective, &o->budget, pl->pi);
+        err = sc_cli_map_objective(r->plat, &graph, &run, o->objective, &o->budget, pl->pi,
+                                   pl->chosen, sizeof pl->chosen);
+        /* the table names what was run: time may have kept cyclic placement */
+        if (!err && *pl->chosen)
+            pl->name = pl->chosen;
     }
     double cut = 0, block = 0;
-    if (!err && !(err = sc_cli_graph_cut(r->plat, &graph, SC_PLACE_BLOCK, pl->pi, &cut, NULL,
-                                         NULL)) &&
+    if (!err &&
+        !(err = sc_cli_graph_cut(r->plat, &graph, SC_PLACE_BLOCK, pl->pi, &cut, NULL, NULL)) &&
         !(err = sc_cli_graph_cut(r->plat, &graph, SC_PLACE_BLOCK, NULL, &block, NULL, NULL))) {
-        char at_cut[32], at_block[32], total[32];
-        sc_format_bytes(cut, at_cut, sizeof at_cut);
-        sc_format_bytes(block, at_block, sizeof at_block);
-        sc_format_bytes(graph.total_weight, total, sizeof total);
-        fprintf(stderr, "simcoll: --mapping %s%s%s at np %d: %s of %s between nodes (block "
-                        "placement %s); %.3g s to partition\n",
+        /* As simcoll map prints them, in bytes: the same figures read the
+         * same in both (not as "simcoll: ..." lines, which are errors). */
+        fprintf(stderr,
+                "# --mapping %s%s%s at np %d: cut weight %.0f of %.0f bytes (block "
+                "placement %.0f); %.3g s to partition\n",
                 o->mapping, o->partitioner_given ? " --partitioner " : "",
-                o->partitioner_given ? sc_partitioner_name(how) : "", np, at_cut, total,
-                at_block, seconds);
+                o->partitioner_given ? sc_partitioner_name(how) : "", np, cut, graph.total_weight,
+                block, seconds);
         sc_bottleneck_t load[2];
         if (o->objective_given &&
             !(err = sc_cli_graph_load(r->plat, &graph, SC_PLACE_BLOCK, pl->pi, &load[0])) &&
-            !(err = sc_cli_graph_load(r->plat, &graph, SC_PLACE_BLOCK, NULL, &load[1]))) {
-            sc_format_bytes(load[0].load, at_cut, sizeof at_cut);
-            sc_format_bytes(load[1].load, at_block, sizeof at_block);
-            fprintf(stderr, "simcoll: --objective %s at np %d: the busiest node's link carries %s "
-                            "(block placement %s)\n",
-                    sc_objective_name(o->objective), np, at_cut, at_block);
-        }
+            !(err = sc_cli_graph_load(r->plat, &graph, SC_PLACE_BLOCK, NULL, &load[1])))
+            fprintf(stderr,
+                    "# --objective %s at np %d: the busiest node's link carries %.0f "
+                    "bytes (block placement %.0f)\n",
+                    sc_objective_name(o->objective), np, load[0].load, load[1].load);
     }
     sc_graph_destroy(&graph);
     if (err) {
@@ -498,7 +514,7 @@ static sc_err_t check_runs(const program_run_t *r, const int *nps, int nnps)
     for (int i = 0; i < nnps && !err; i++) {
         place_t *pl = &r->places[i];
         err = r->o->mapping && partitions(r->o->mapping) ? partition_place(r, nps[i], pl)
-                                                          : make_place(r->o->mapping, nps[i], pl);
+                                                         : make_place(r->o->mapping, nps[i], pl);
         if (!err) {
             sc_run_spec_t spec = program_spec(r, r->prog, nps[i], pl);
             err = sc_run_check(&spec);
@@ -522,8 +538,8 @@ static sc_err_t model_of(const program_run_t *r, const sc_program_t *prog, int n
  * an algorithm without one) every rewrite is made, as the patent says.
  * skip gets 1 for each rewrite left out; *as_written and *packed_s are the
  * model's times of the program as written and packed. */
-static sc_err_t choose_rewrites(const program_run_t *r, int np, const place_t *pl,
-                                intervals_t *ivs, unsigned char *skip, const unsigned char *starts,
+static sc_err_t choose_rewrites(const program_run_t *r, int np, const place_t *pl, intervals_t *ivs,
+                                unsigned char *skip, const unsigned char *starts,
                                 double *as_written, double *packed_s)
 {
     int n = r->prog->nstmts;
@@ -693,8 +709,10 @@ static sc_err_t run_at(const program_run_t *r, int np, const place_t *pl,
         sc_run_spec_t spec = program_spec(r, runs, np, pl);
         spec.messages = shows_messages(o);
         sc_program_report_row_t *row = &rows[*nrows];
-        *row = (sc_program_report_row_t){.program = o->program, .platform = r->plat->name,
-                                         .np = np, .mapping = pl->name,
+        *row = (sc_program_report_row_t){.program = o->program,
+                                         .platform = r->plat->name,
+                                         .np = np,
+                                         .mapping = pl->name,
                                          .pack = o->pack == SC_PACK_AUTO ? "auto" : "none"};
         if (!(err = sc_run(&spec, &row->result))) {
             (*nrows)++;
@@ -703,8 +721,8 @@ static sc_err_t run_at(const program_run_t *r, int np, const place_t *pl,
             if (!err && o->sensitivity)
                 err = sc_sensitivity_print(r->after, o->platform, &spec, &row->result);
             if (!err && r->plat->nranges)
-                err = sc_ranges_print(o->format == SC_FORMAT_TABLE ? r->after : stderr,
-                                      o->platform, &spec, &row->result);
+                err = sc_ranges_print(o->format == SC_FORMAT_TABLE ? r->after : stderr, o->platform,
+                                      &spec, &row->result);
         }
     }
     sc_program_destroy(&packed);
@@ -752,8 +770,7 @@ int sc_cli_run_program(int argc, char **argv)
     err = sc_cli_load_all(o.loads, o.nloads);
     if (err || (err = sc_platform_load("--platform", o.platform, &plat)) ||
         (err = sc_cli_program_read(o.program, &prog)) || (err = force_algos(&o, &prog)) ||
-        (err = process_counts(o.np_list, &plat, &nps, &nnps)) ||
-        (err = check_traces(&o, nnps)))
+        (err = process_counts(o.np_list, &plat, &nps, &nnps)) || (err = check_traces(&o, nnps)))
         goto cleanup;
     rows = calloc((size_t)nnps, sizeof *rows);
     r.places = calloc((size_t)nnps, sizeof *r.places);
@@ -805,8 +822,8 @@ static sc_err_t tune_prototype(const sc_run_opts_t *o, sc_stmt_t *st)
                          : (o->op_given || o->type_given) && !(named && named->is_reduction)
                              ? (o->op_given ? "--op" : "--type")
                          : o->root_given && !(named && named->has_root) ? "--root"
-                         : o->algo && !named ? "--algo"
-                                             : NULL;
+                         : o->algo && !named                            ? "--algo"
+                                                                        : NULL;
     if (unused)
         return sc_error(SC_ERR_INPUT,
                         "%s does not apply to --coll %s (--dims: halo; --op, "
@@ -836,7 +853,9 @@ static sc_err_t tune_prototype(const sc_run_opts_t *o, sc_stmt_t *st)
         return SC_OK;
     }
     const sc_kind_t *kind = sc_kind_find(o->coll);
-    if (!kind || !kind->has_data)
+    if (!kind)
+        return sc_cli_coll("--coll", o->coll);
+    if (!kind->has_data)
         return sc_error(SC_ERR_INPUT,
                         "--coll: '%s' has no sizes to tune; use one of allgather, "
                         "bcast, reduce, allreduce, scatter, halo, send",
@@ -869,19 +888,20 @@ static sc_err_t plot_curve(const char *path, const char *title, const curve_t *c
     if (err || !s)
         return err ? err : sc_error(SC_ERR_RUN, "out of memory");
     sc_gnuplot_quote(title, quoted, sizeof quoted);
-    fprintf(s, "set terminal %s\nset output\n"
-               "set logscale x 2\nset xlabel 'size'\nset ylabel 'MB/s'\n"
-               "set xtics ('2 B' 2, '32 B' 32, '1 KiB' 1024, '32 KiB' 32768, '1 MiB' 1048576)\n"
-               "set title '%s'\nset key top left\n"
-               "set arrow from %zu, graph 0 to %zu, graph 1 nohead dt 2\n"
-               "set arrow from %zu, graph 0 to %zu, graph 1 nohead dt 2\n"
-               "plot '-' with linespoints title 'bandwidth'\n",
+    fprintf(s,
+            "set terminal %s\nset output\n"
+            "set logscale x 2\nset xlabel 'size'\nset ylabel 'MB/s'\n"
+            "set xtics ('2 B' 2, '32 B' 32, '1 KiB' 1024, '32 KiB' 32768, '1 MiB' 1048576)\n"
+            "set title '%s'\nset key top left\n"
+            "set arrow from %zu, graph 0 to %zu, graph 1 nohead dt 2\n"
+            "set arrow from %zu, graph 0 to %zu, graph 1 nohead dt 2\n"
+            "plot '-' with linespoints title 'bandwidth'\n",
             terminal, quoted, iv->min, iv->min, iv->max, iv->max);
     for (int i = 0; i < c->n; i++)
         fprintf(s, "%.0f %.6g\n", c->bytes[i], c->bytes[i] / c->seconds[i] / 1e6);
     fprintf(s, "e\n");
-    err = fclose(s) == 0 ? sc_gnuplot("--plot", path, script)
-                                  : sc_error(SC_ERR_RUN, "out of memory");
+    err =
+        fclose(s) == 0 ? sc_gnuplot("--plot", path, script) : sc_error(SC_ERR_RUN, "out of memory");
     free(script);
     return err;
 }
@@ -906,8 +926,9 @@ int sc_cli_tune(int argc, char **argv)
     if (o.np_list && (err = sc_parse_int(o.np_list, "--np", 1, 1 << 30, &np)))
         goto cleanup;
     if (np < 2) {
-        err = sc_error(SC_ERR_INPUT, "tune at np 1: one process communicates with nobody, so "
-                                     "--coll %s has no bandwidth curve; give --np 2 or more",
+        err = sc_error(SC_ERR_INPUT,
+                       "tune at np 1: one process communicates with nobody, so "
+                       "--coll %s has no bandwidth curve; give --np 2 or more",
                        o.coll);
         goto cleanup;
     }
@@ -917,8 +938,7 @@ int sc_cli_tune(int argc, char **argv)
         goto cleanup;
     bench_t bench = {&plat, np, &pl, o.mpi, o.turning_from};
     if ((err = measure(&bench, &proto, &curve)) ||
-        (err = sc_interval_find(curve.bytes, curve.seconds, curve.n, o.turning_from, &iv,
-                               &found)))
+        (err = sc_interval_find(curve.bytes, curve.seconds, curve.n, o.turning_from, &iv, &found)))
         goto cleanup;
     char type[160];
     sc_stmt_format(&proto, 0, type, sizeof type);

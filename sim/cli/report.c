@@ -21,6 +21,13 @@ static long total_messages(const sc_run_result_t *r)
 
 /* The bytes or messages of each level of the network's hierarchy, level 0
  * first: ",b0;b1;..." in CSV, ", "level_bytes": [b0, b1, ...]" in JSON. */
+/* The platform's nodes beside the run's `nodes` (those its ranks used):
+ * np 512 on 8 of 16 nodes shows. */
+static void put_platform_nodes(FILE *out, const sc_run_result_t *r, int json)
+{
+    fprintf(out, json ? ", \"platform_nodes\": %d" : ",%d", r->platform_nodes);
+}
+
 static void put_levels(FILE *out, const sc_run_result_t *r, int json)
 {
     int n = r->nlevels > 2 ? r->nlevels : 2;
@@ -137,15 +144,16 @@ const char *sc_report_csv_header(void)
            "model_time_s,inter_node_bytes,intra_node_bytes,inter_node_messages,"
            "intra_node_messages,messages,valid,cut_weight,graph_weight,partition_wall_time_s,"
            "op,type,max_rank_bytes,critical_path_bytes,mpi,speculated,mispredicted,"
-           "mean_rank_time_s,level_bytes,level_messages,simcoll_version,platform_file,command";
+           "mean_rank_time_s,level_bytes,level_messages,platform_nodes,simcoll_version,platform_file,"
+           "command";
 }
 
 const char *sc_program_report_csv_header(void)
 {
     return "program,platform,np,nodes,mapping,pack,sim_time_s,model_time_s,statements,"
            "inter_node_bytes,intra_node_bytes,inter_node_messages,intra_node_messages,"
-           "messages,valid,speculated,mispredicted,level_bytes,level_messages,simcoll_version,"
-           "platform_file,command";
+           "messages,valid,speculated,mispredicted,level_bytes,level_messages,platform_nodes,"
+           "simcoll_version,platform_file,command";
 }
 
 /* `value` in `format` into out[0..31], or `none` where there is none
@@ -188,6 +196,7 @@ static void print_csv(FILE *out, const sc_report_row_t *rows, int nrows,
             sc_csv_string(out, row->mpi);
         fprintf(out, ",%ld,%ld,%.9g", r->speculated, r->mispredicted, r->mean_rank_time_s);
         put_levels(out, r, 0);
+        put_platform_nodes(out, r, 0);
         csv_provenance(out, prov, command);
         fputc('\n', out);
     }
@@ -281,6 +290,7 @@ static void print_json(FILE *out, const sc_report_row_t *rows, int nrows,
         fprintf(out, ", \"speculated\": %ld, \"mispredicted\": %ld, \"mean_rank_time_s\": %.9g",
                 r->speculated, r->mispredicted, r->mean_rank_time_s);
         put_levels(out, r, 1);
+        put_platform_nodes(out, r, 1);
         json_provenance(out, prov, command);
         fprintf(out, "}%s\n", i + 1 < nrows ? "," : "");
     }
@@ -522,6 +532,7 @@ void sc_program_report_print(FILE *out, sc_format_t format, const sc_program_rep
                     valid);
             fprintf(out, ",%ld,%ld", r->speculated, r->mispredicted);
             put_levels(out, r, 0);
+            put_platform_nodes(out, r, 0);
             csv_provenance(out, prov, command);
             fputc('\n', out);
             continue;
@@ -543,6 +554,7 @@ void sc_program_report_print(FILE *out, sc_format_t format, const sc_program_rep
         fprintf(out, ", \"speculated\": %ld, \"mispredicted\": %ld, \"mean_rank_time_s\": %.9g",
                 r->speculated, r->mispredicted, r->mean_rank_time_s);
         put_levels(out, r, 1);
+        put_platform_nodes(out, r, 1);
         json_provenance(out, prov, command);
         fprintf(out, "}%s\n", i + 1 < nrows ? "," : "");
     }

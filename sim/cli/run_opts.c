@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "algorithms/kinds.h"
 #include "common/sc_units.h"
@@ -19,46 +20,47 @@
  * command takes (see set_option). */
 static const struct option all_options[] = {
     /* name          argument           flag  getopt returns */
-    {"platform",     required_argument, NULL, SC_OPT_PLATFORM},
-    {"algo",         required_argument, NULL, SC_OPT_ALGO},
-    {"compare",      required_argument, NULL, SC_OPT_COMPARE},
-    {"np",           required_argument, NULL, SC_OPT_NP},
-    {"size",         required_argument, NULL, SC_OPT_SIZE},
-    {"mapping",      required_argument, NULL, SC_OPT_MAPPING},
-    {"partitioner",  required_argument, NULL, SC_OPT_PARTITIONER},
-    {"root",         required_argument, NULL, SC_OPT_ROOT},
-    {"op",           required_argument, NULL, SC_OPT_OP},
-    {"type",         required_argument, NULL, SC_OPT_TYPE},
-    {"format",       required_argument, NULL, SC_OPT_FORMAT},
-    {"format",       required_argument, NULL, SC_OPT_FORMAT_CURVE},
-    {"no-payload",   no_argument,       NULL, SC_OPT_NO_PAYLOAD},
-    {"coll",         required_argument, NULL, SC_OPT_COLL},
-    {"coll",         required_argument, NULL, SC_OPT_COLL_TUNE},
-    {"mpi",          required_argument, NULL, SC_OPT_MPI},
-    {"mpi",          required_argument, NULL, SC_OPT_MPI_PROGRAM},
-    {"data",         required_argument, NULL, SC_OPT_DATA},
-    {"timeline",     required_argument, NULL, SC_OPT_TIMELINE},
-    {"trace",        required_argument, NULL, SC_OPT_TRACE},
-    {"paje",         required_argument, NULL, SC_OPT_PAJE},
-    {"explain",      no_argument,       NULL, SC_OPT_EXPLAIN},
-    {"sensitivity",  no_argument,       NULL, SC_OPT_SENSITIVITY},
-    {"load",         required_argument, NULL, SC_OPT_LOAD},
-    {"replay",       optional_argument, NULL, SC_OPT_REPLAY},
-    {"version",      no_argument,       NULL, SC_OPT_VERSION},
-    {"output",       required_argument, NULL, SC_OPT_OUTPUT},
-    {"machinefile",  required_argument, NULL, SC_OPT_MACHINEFILE},
-    {"rankfile",     required_argument, NULL, SC_OPT_RANKFILE},
-    {"trace-ops",    required_argument, NULL, SC_OPT_TRACE_OPS},
-    {"pack",         required_argument, NULL, SC_OPT_PACK},
+    {"platform", required_argument, NULL, SC_OPT_PLATFORM},
+    {"algo", required_argument, NULL, SC_OPT_ALGO},
+    {"compare", required_argument, NULL, SC_OPT_COMPARE},
+    {"np", required_argument, NULL, SC_OPT_NP},
+    {"size", required_argument, NULL, SC_OPT_SIZE},
+    {"mapping", required_argument, NULL, SC_OPT_MAPPING},
+    {"partitioner", required_argument, NULL, SC_OPT_PARTITIONER},
+    {"root", required_argument, NULL, SC_OPT_ROOT},
+    {"op", required_argument, NULL, SC_OPT_OP},
+    {"type", required_argument, NULL, SC_OPT_TYPE},
+    {"format", required_argument, NULL, SC_OPT_FORMAT},
+    {"format", required_argument, NULL, SC_OPT_FORMAT_CURVE},
+    {"no-payload", no_argument, NULL, SC_OPT_NO_PAYLOAD},
+    {"coll", required_argument, NULL, SC_OPT_COLL},
+    {"coll", required_argument, NULL, SC_OPT_COLL_TUNE},
+    {"mpi", required_argument, NULL, SC_OPT_MPI},
+    {"mpi", required_argument, NULL, SC_OPT_MPI_PROGRAM},
+    {"data", required_argument, NULL, SC_OPT_DATA},
+    {"timeline", required_argument, NULL, SC_OPT_TIMELINE},
+    {"trace", required_argument, NULL, SC_OPT_TRACE},
+    {"paje", required_argument, NULL, SC_OPT_PAJE},
+    {"explain", no_argument, NULL, SC_OPT_EXPLAIN},
+    {"sensitivity", no_argument, NULL, SC_OPT_SENSITIVITY},
+    {"load", required_argument, NULL, SC_OPT_LOAD},
+    {"replay", optional_argument, NULL, SC_OPT_REPLAY},
+    {"version", no_argument, NULL, SC_OPT_VERSION},
+    {"output", required_argument, NULL, SC_OPT_OUTPUT},
+    {"machinefile", required_argument, NULL, SC_OPT_MACHINEFILE},
+    {"rankfile", required_argument, NULL, SC_OPT_RANKFILE},
+    {"trace-ops", required_argument, NULL, SC_OPT_TRACE_OPS},
+    {"pack", required_argument, NULL, SC_OPT_PACK},
     {"turning-from", required_argument, NULL, SC_OPT_TURNING_FROM},
-    {"dims",         required_argument, NULL, SC_OPT_DIMS},
-    {"plot",         required_argument, NULL, SC_OPT_PLOT},
-    {"matrix",       required_argument, NULL, SC_OPT_MATRIX},
-    {"objective",    required_argument, NULL, SC_OPT_OBJECTIVE},
-    {"budget",       required_argument, NULL, SC_OPT_BUDGET},
-    {"algos",        required_argument, NULL, SC_OPT_ALGOS},
+    {"dims", required_argument, NULL, SC_OPT_DIMS},
+    {"plot", required_argument, NULL, SC_OPT_PLOT},
+    {"matrix", required_argument, NULL, SC_OPT_MATRIX},
+    {"objective", required_argument, NULL, SC_OPT_OBJECTIVE},
+    {"budget", required_argument, NULL, SC_OPT_BUDGET},
+    {"algos", required_argument, NULL, SC_OPT_ALGOS},
     {"compute-scale", required_argument, NULL, SC_OPT_COMPUTE_SCALE},
-    {"help",         no_argument,       NULL, SC_OPT_HELP},
+    {"hosts", required_argument, NULL, SC_OPT_HOSTS},
+    {"help", no_argument, NULL, SC_OPT_HELP},
 };
 enum { NOPTIONS = sizeof all_options / sizeof all_options[0] };
 
@@ -126,16 +128,19 @@ sc_err_t sc_cli_algos(const char *value, const char *what, const sc_algo_t **for
     for (char *item = strtok_r(text, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(item, '=');
         if (!eq || eq == item || !eq[1])
-            return sc_error(SC_ERR_INPUT, "%s: '%s' is not KIND=ALGO (e.g. "
+            return sc_error(SC_ERR_INPUT,
+                            "%s: '%s' is not KIND=ALGO (e.g. "
                             "allreduce=allreduce-rd,bcast=bcast-binomial; simcoll list shows the "
                             "algorithms)",
                             what, item);
         *eq = '\0';
         const sc_kind_t *kind = sc_kind_find(item);
         if (!kind)
-            return sc_error(SC_ERR_INPUT, "%s: '%s' is not a collective simcoll has "
+            return sc_error(SC_ERR_INPUT,
+                            "%s: '%s' is not a collective simcoll has "
                             "algorithms of (allgather, bcast, barrier, reduce, allreduce, "
-                            "scatter)", what, item);
+                            "scatter)",
+                            what, item);
         const sc_algo_t *algo = sc_algo_find(eq + 1);
         if (!algo) {
             /* the nearest of the kind's own algorithms */
@@ -145,13 +150,14 @@ sc_err_t sc_cli_algos(const char *value, const char *what, const sc_algo_t **for
                 if (sc_algos[i].collective == kind->collective)
                     names[n++] = sc_algos[i].name;
             names[n] = NULL;
-            return sc_error(SC_ERR_INPUT, "%s %s: unknown algorithm '%s'; did you mean "
-                            "'%s'? (simcoll list --coll %s shows them)", what, item, eq + 1,
-                            sc_name_nearest(eq + 1, names), item);
+            return sc_error(SC_ERR_INPUT,
+                            "%s %s: unknown algorithm '%s'; did you mean "
+                            "'%s'? (simcoll list --coll %s shows them)",
+                            what, item, eq + 1, sc_name_nearest(eq + 1, names), item);
         }
         if (algo->collective != kind->collective)
-            return sc_error(SC_ERR_INPUT, "%s %s=%s: %s is a%s %s algorithm", what, item,
-                            eq + 1, eq + 1, sc_kind(algo->collective)->name[0] == 'a' ? "n" : "",
+            return sc_error(SC_ERR_INPUT, "%s %s=%s: %s is a%s %s algorithm", what, item, eq + 1,
+                            eq + 1, sc_kind(algo->collective)->name[0] == 'a' ? "n" : "",
                             sc_kind(algo->collective)->name);
         if (forced[kind->collective])
             return sc_error(SC_ERR_INPUT, "%s names %s twice", what, item);
@@ -165,8 +171,10 @@ sc_err_t sc_cli_compute_scale(const char *value, const char *what, double *scale
     char *end;
     *scale = strtod(value, &end);
     if (end == value || *end || !(*scale > 0) || *scale > 1e6)
-        return sc_error(SC_ERR_INPUT, "%s: '%s' is not a factor above 0 (2: a core twice as fast "
-                        "as the recorded one's; at most 1e6)", what, value);
+        return sc_error(SC_ERR_INPUT,
+                        "%s: '%s' is not a factor above 0 (2: a core twice as fast "
+                        "as the recorded one's; at most 1e6)",
+                        what, value);
     return SC_OK;
 }
 
@@ -201,29 +209,19 @@ static sc_err_t set_checked(int id, const char *value, sc_run_opts_t *o)
         if (!(err = sc_cli_choice(value, "--objective", objectives, &index)))
             o->objective = (sc_objective_t)index;
         return err;
-    case SC_OPT_BUDGET:
-        o->budget_given = 1;
-        return set_budget(value, &o->budget);
-    case SC_OPT_ALGOS:
-        o->algos_given = 1;
-        return sc_cli_algos(value, "--algos", o->forced);
+    case SC_OPT_BUDGET: o->budget_given = 1; return set_budget(value, &o->budget);
+    case SC_OPT_ALGOS: o->algos_given = 1; return sc_cli_algos(value, "--algos", o->forced);
     case SC_OPT_COMPUTE_SCALE:
         o->compute_scale_given = 1;
         return sc_cli_compute_scale(value, "--compute-scale", &o->compute_scale);
-    case SC_OPT_ROOT:
-        o->root_given = 1;
-        return sc_parse_int(value, "--root", 0, 1 << 30, &o->root);
-    case SC_OPT_OP:
-        o->op_given = 1;
-        return sc_op_parse(value, "--op", &o->op);
-    case SC_OPT_TYPE:
-        o->type_given = 1;
-        return sc_type_parse(value, "--type", &o->type);
+    case SC_OPT_ROOT: o->root_given = 1; return sc_parse_int(value, "--root", 0, 1 << 30, &o->root);
+    case SC_OPT_OP: o->op_given = 1; return sc_op_parse(value, "--op", &o->op);
+    case SC_OPT_TYPE: o->type_given = 1; return sc_type_parse(value, "--type", &o->type);
     case SC_OPT_FORMAT:
     case SC_OPT_FORMAT_CURVE:
         o->format_given = 1;
-        if (!(err = sc_cli_choice(value, "--format",
-                                  id == SC_OPT_FORMAT ? formats : curve_formats, &index)))
+        if (!(err = sc_cli_choice(value, "--format", id == SC_OPT_FORMAT ? formats : curve_formats,
+                                  &index)))
             o->format = (sc_format_t)index;
         return err;
     case SC_OPT_PACK:
@@ -236,20 +234,17 @@ static sc_err_t set_checked(int id, const char *value, sc_run_opts_t *o)
             o->turning_from = (double)bytes;
         return err;
     case SC_OPT_COLL: /* the collective run: a collective */
-        if (!(err = sc_cli_coll(value)))
+        if (!(err = sc_cli_coll("--coll", value)))
             o->coll = value;
         return err;
-    case SC_OPT_MPI:
-        return sc_cli_profile(value, &o->mpi);
+    case SC_OPT_MPI: return sc_cli_profile(value, &o->mpi);
     case SC_OPT_MPI_PROGRAM: /* run and tune word it so */
         if (!(o->mpi = sc_profile_find(value)))
             return sc_error(SC_ERR_INPUT,
                             "--mpi: unknown profile '%s' (simcoll list --mpi shows them)", value);
         return SC_OK;
-    case SC_OPT_DATA:
-        return sc_cli_data(value, &o->data);
-    case SC_OPT_LOAD:
-        return sc_cli_add_load(o->loads, &o->nloads, value);
+    case SC_OPT_DATA: return sc_cli_data(value, &o->data);
+    case SC_OPT_LOAD: return sc_cli_add_load(o->loads, &o->nloads, value);
     case SC_OPT_REPLAY: /* --replay alone: an actor per node */
         if (!value) {
             o->replay = SC_REPLAY_NODES;
@@ -277,6 +272,7 @@ static sc_err_t set_option(int id, const char *value, sc_run_opts_t *o)
     case SC_OPT_OUTPUT: o->out = value; break;
     case SC_OPT_MACHINEFILE: o->machinefile = value; break;
     case SC_OPT_RANKFILE: o->rankfile = value; break;
+    case SC_OPT_HOSTS: o->hosts = value; break;
     case SC_OPT_PLOT: o->plot = value; break;
     case SC_OPT_MATRIX: o->matrix = value; break;
     case SC_OPT_TIMELINE: o->timeline = value; break;
@@ -295,8 +291,7 @@ static sc_err_t set_option(int id, const char *value, sc_run_opts_t *o)
 static const char *hint_name(const sc_run_syntax_t *syntax)
 {
     static char text[64];
-    snprintf(text, sizeof text, "%s%s", syntax->name ? " " : "",
-             syntax->name ? syntax->name : "");
+    snprintf(text, sizeof text, "%s%s", syntax->name ? " " : "", syntax->name ? syntax->name : "");
     return text;
 }
 
@@ -305,14 +300,14 @@ static const char *hint_name(const sc_run_syntax_t *syntax)
 static sc_err_t forgotten_value(const sc_run_syntax_t *syntax, char **args)
 {
     const char *word = args[optind - 1] == optarg ? args[optind - 2] : args[optind - 1];
-    return sc_error(SC_ERR_INPUT, "'%.*s' needs a value, and was given the option '%s' "
-                                  "(simcoll%s --help lists options)",
+    return sc_error(SC_ERR_INPUT,
+                    "'%.*s' needs a value, and was given the option '%s' "
+                    "(simcoll%s --help lists options)",
                     (int)strcspn(word, "="), word, optarg, hint_name(syntax));
 }
 
 /* The words after the options: run's program, or one too many. */
-static sc_err_t take_words(const sc_run_syntax_t *syntax, char **args, int nargs,
-                           sc_run_opts_t *o)
+static sc_err_t take_words(const sc_run_syntax_t *syntax, char **args, int nargs, sc_run_opts_t *o)
 {
     int left = nargs - optind;
     if (syntax->takes_program && left == 1)
@@ -323,17 +318,22 @@ static sc_err_t take_words(const sc_run_syntax_t *syntax, char **args, int nargs
     return SC_OK;
 }
 
-sc_err_t sc_run_opts_parse(const sc_run_syntax_t *syntax, int argc, char **argv,
-                           sc_run_opts_t *o, int *done)
+sc_err_t sc_run_opts_parse(const sc_run_syntax_t *syntax, int argc, char **argv, sc_run_opts_t *o,
+                           int *done)
 {
     struct option longopts[NOPTIONS + 1];
     select_options(syntax->options, longopts);
-    *o = (sc_run_opts_t){.format = SC_FORMAT_TABLE, .payload = 1, .op = SC_OP_SUM,
-                         .type = SC_TYPE_DOUBLE, .turning_from = SC_TURNING_FROM_PATENT,
-                         .budget = {SC_MAP_BUDGET_SIMULATIONS, 0}, .compute_scale = 1};
+    *o = (sc_run_opts_t){.format = SC_FORMAT_TABLE,
+                         .payload = 1,
+                         .op = SC_OP_SUM,
+                         .type = SC_TYPE_DOUBLE,
+                         .turning_from = SC_TURNING_FROM_PATENT,
+                         .budget = {SC_MAP_BUDGET_SIMULATIONS, 0},
+                         .compute_scale = 1};
     *done = 0;
     opterr = 0;
     optind = 0; /* GNU: restart parsing (sc_cli_main may run more than once) */
+    sc_cli_accept_mpirun_np(argc, argv);
     /* getopt starts at args[1]: after the command's name, if it has one */
     char **args = syntax->name ? argv + 1 : argv;
     int nargs = syntax->name ? argc - 1 : argc, c;
@@ -361,9 +361,7 @@ sc_err_t sc_run_opts_parse(const sc_run_syntax_t *syntax, int argc, char **argv,
             err = sc_error(SC_ERR_INPUT, "unknown option '%s (simcoll%s --help lists options)",
                            sc_cli_refused_option(args, before, longopts), hint_name(syntax));
             break;
-        default:
-            err = set_option(c, optarg, o);
-            break;
+        default: err = set_option(c, optarg, o); break;
         }
     }
     return err ? err : take_words(syntax, args, nargs, o);
@@ -381,11 +379,18 @@ sc_err_t sc_run_opts_files_distinct(const sc_run_opts_t *o, const char *mapping)
 {
     /* inputs, then outputs: the order the commands have always named them */
     const sc_file_role_t files[] = {
-        {"--platform", o->platform, 0},    {"the program", o->program, 0},
-        {"--mapping", mapping, 0},         {"--matrix", o->matrix, 0},
-        {"--trace-ops", o->trace_ops, 1},  {"--timeline", o->timeline, 1},
-        {"--trace", o->trace, 1},          {"--paje", o->paje, 1},
-        {"-o", o->out, 1},                 {"--plot", o->plot, 1},
-        {"--machinefile", o->machinefile, 1}, {"--rankfile", o->rankfile, 1}};
+        {"--platform", o->platform, 0},
+        {"the program", o->program, 0},
+        {"--mapping", mapping, 0},
+        {"--matrix", o->matrix, 0},
+        {"--trace-ops", o->trace_ops, 1},
+        {"--timeline", o->timeline, 1},
+        {"--trace", o->trace, 1},
+        {"--paje", o->paje, 1},
+        {"-o", o->out, 1},
+        {"--plot", o->plot, 1},
+        {"--machinefile", o->machinefile, 1},
+        {"--rankfile", o->rankfile, 1},
+        {"--hosts", o->hosts && access(o->hosts, F_OK) == 0 ? o->hosts : NULL, 0}};
     return sc_files_distinct(files, (int)(sizeof files / sizeof files[0]));
 }

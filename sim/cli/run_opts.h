@@ -43,11 +43,11 @@ typedef enum { SC_PACK_NONE, SC_PACK_AUTO, SC_PACK_SHOW } sc_pack_t;
  * into argv. */
 typedef struct {
     const char *platform, *algo, *compare, *np_list, *size_list, *coll, *dims;
-    const char *mapping;          /* as given (run, tune) */
-    sc_map_choice_t map;          /* as understood (the collective run, map) */
-    int mapping_greedy;           /* --mapping greedy was given */
+    const char *mapping; /* as given (run, tune) */
+    sc_map_choice_t map; /* as understood (the collective run, map) */
+    int mapping_greedy;  /* --mapping greedy was given */
     int partitioner_given;
-    sc_objective_t objective;     /* map, run: what the partition minimises */
+    sc_objective_t objective; /* map, run: what the partition minimises */
     int objective_given, budget_given;
     sc_map_budget_t budget;
     int root;
@@ -62,8 +62,9 @@ typedef struct {
     sc_cli_data_t data;
     const sc_profile_t *mpi;
     const char *out, *machinefile, *rankfile, *plot; /* -o: map's pi, tune's curve */
-    const char *timeline, *trace, *paje;             /* every message of one run */
-    const char *trace_ops;                           /* run: every call of the program */
+    const char *hosts; /* map: the hosts the machinefile and rankfile name (sim/io/hosts.h) */
+    const char *timeline, *trace, *paje; /* every message of one run */
+    const char *trace_ops;               /* run: every call of the program */
     const char *loads[SC_CLI_MAX_LOADS]; /* --load, loaded by the command before any algorithm
                                             is looked up (not by sc_cli_check) */
     int nloads;
@@ -121,7 +122,8 @@ enum {
     SC_OPT_OBJECTIVE,
     SC_OPT_BUDGET,
     SC_OPT_ALGOS,
-    SC_OPT_COMPUTE_SCALE
+    SC_OPT_COMPUTE_SCALE,
+    SC_OPT_HOSTS
 };
 
 /* How one command reads its arguments. */
@@ -149,8 +151,8 @@ typedef struct {
  * missing values and words left over are SC_ERR_INPUT. Sets *done after
  * --help or --version, which print. Checks nothing across options: that
  * is each command's. */
-sc_err_t sc_run_opts_parse(const sc_run_syntax_t *syntax, int argc, char **argv,
-                           sc_run_opts_t *o, int *done);
+sc_err_t sc_run_opts_parse(const sc_run_syntax_t *syntax, int argc, char **argv, sc_run_opts_t *o,
+                           int *done);
 
 /* --algos KIND=ALGO,...: forced[kind] the algorithm named for it (every
  * other entry left as it is), or SC_ERR_INPUT naming `what` and the item. */

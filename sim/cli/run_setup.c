@@ -22,6 +22,18 @@ sc_err_t sc_cli_make_layout(const sc_platform_t *plat, const sc_algo_t *algo, in
                             const sc_map_choice_t *choice, sc_graph_t *graph, sc_layout_t *out)
 {
     sc_map_kind_t kind = choice->kind;
+    /* The default for an algorithm on a mapping is the partition of its
+     * graph, which simcoll does not record for a loaded one: say what to
+     * give, rather than refuse a --mapping partition never asked for. */
+    if (kind == SC_MAP_DEFAULT && (algo->needs & SC_USES_MAPPING) && sc_algo_is_added(algo))
+        return sc_error(SC_ERR_INPUT,
+                        "%s plays through a mapping (SC_USES_MAPPING) and no --mapping was "
+                        "given; the default, partition, cuts the algorithm's graph, which "
+                        "simcoll does not record for an algorithm of your own (--load): give "
+                        "--mapping FILE (simcoll map --platform %s --algo bruck --np %d -o "
+                        "pi.txt writes one from a built-in algorithm's graph), or --mapping "
+                        "block to run it unmapped",
+                        algo->name, plat->path, np);
     if (kind == SC_MAP_DEFAULT)
         kind = algo->needs & SC_USES_MAPPING ? SC_MAP_PARTITION : SC_MAP_BLOCK;
     *out = (sc_layout_t){.placement = kind == SC_MAP_CYCLIC ? SC_PLACE_CYCLIC : SC_PLACE_BLOCK};

@@ -21,14 +21,17 @@
  * Each point runs as a child process of this one (the same code as the
  * command line), -j at a time. Its row goes to OUTPUT as soon as it ends,
  * in one write, behind key (the point, KEY=VALUE joined by ';'), status
- * (ok, or the run's error message) and a column per axis. A rerun reads
+ * (ok, or the run's error message) and a column per axis
+ * (sc_sweep_axis_column). A rerun reads
  * OUTPUT, drops a last line a kill cut short, and runs only the points
  * whose key is missing. Once every point ran, the rows are put in point
  * order.
  *
  * For a job engine, --jobs prints one command per missing point, each
  * running that point alone (--point N) into OUTPUT.points/N.csv, and
- * --merge appends those files' rows to OUTPUT, each key once.
+ * --merge appends those files' rows to OUTPUT, each key once; --slurm
+ * runs those commands as a Slurm job array, waits and merges
+ * (sweep_slurm.c).
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "sweep.h"
 
@@ -58,6 +61,7 @@
 #include "sim/io/files.h"
 #include "sim/io/platform_file.h"
 #include "sim/io/topology.h"
+#include "sweep_slurm.h"
 
 /* A point's key must fit KEY_MAX bytes whole: two points whose keys were
  * cut short alike would be taken for one by a rerun. MAX_POINTS is far
@@ -72,12 +76,19 @@ typedef struct {
     int line; /* of the study file, for messages */
 } axis_t;
 
+/* The most columns a run's CSV row has (report.c's headers). */
+enum { MAX_RUN_COLUMNS = 64 };
+
 typedef struct {
     axis_t axis[MAX_AXES];
     int naxes;
     int programs; /* a program axis: points are simcoll run */
     int traces;   /* a trace axis: points are simcoll run too */
     char *text;   /* the file, split in place */
+    /* the run's columns, and which a row keeps: not those an axis's
+     * column holds already (sc_sweep_axis_column) */
+    int run_columns, kept_columns;
+    int keep[MAX_RUN_COLUMNS];
 } study_t;
 
 static const char *const keys[] = {"platform", "algo",    "coll",    "mpi",  "np",       "size",
@@ -168,7 +179,7 @@ static sc_err_t check_value(const char *path, int line, const char *key, const c
                         what, v, sc_algo_nearest(v)->name);
     sc_levels_t levels;
     if (!strcmp(key, "coll"))
-        err = sc_cli_coll(v);
+        err = sc_cli_coll("--coll", v);
     else if (!strcmp(key, "levels"))
         err = sc_levels_parse(v, &levels);
     else if (!strcmp(key, "mpi"))
@@ -525,24 +536,56 @@ static void make_key(const study_t *st, long index, char *key, size_t size)
             (size_t)snprintf(key + n, size - n, "%s%s=%s", a ? ";" : "", st->axis[a].key, value[a]);
 }
 
-/* OUTPUT's header: key and status, the study's axes as columns named as in
- * the study (so that a plot can group by any of them), then the run's
- * columns, those whose names an axis takes renamed run_NAME (the run's
- * platform, say, is the generated platform's name where the axis holds the
- * template's file). */
-static void make_header(const study_t *st, const char *body, char *header, size_t size)
+const char *sc_sweep_axis_column(const char *key)
+{
+    return !strcmp(key, "platform") ? "template" : !strcmp(key, "nodes") ? "platform_nodes" : key;
+}
+
+/* OUTPUT's header: key and status, the study's axes as columns (so that a
+ * plot can group by any of them), then the run's columns but those an
+ * axis's column holds: every quantity under one name, whatever the axes
+ * (sc_sweep_axis_column). Sets st's run_columns, kept_columns and keep. */
+static void make_header(study_t *st, const char *body, char *header, size_t size)
 {
     size_t n = (size_t)snprintf(header, size, "key,status");
     for (int a = 0; a < st->naxes && n < size; a++)
-        n += (size_t)snprintf(header + n, size - n, ",%s", st->axis[a].key);
-    for (const char *name = body; *name && n < size;) {
+        n += (size_t)snprintf(header + n, size - n, ",%s", sc_sweep_axis_column(st->axis[a].key));
+    st->run_columns = st->kept_columns = 0;
+    for (const char *name = body; *name && n < size && st->run_columns < MAX_RUN_COLUMNS;) {
         size_t len = strcspn(name, ",");
         int taken = 0;
-        for (int a = 0; a < st->naxes && !taken; a++)
-            taken = strlen(st->axis[a].key) == len && !strncmp(st->axis[a].key, name, len);
-        n += (size_t)snprintf(header + n, size - n, ",%s%.*s", taken ? "run_" : "", (int)len,
-                              name);
+        for (int a = 0; a < st->naxes && !taken; a++) {
+            const char *column = sc_sweep_axis_column(st->axis[a].key);
+            taken = strlen(column) == len && !strncmp(column, name, len);
+        }
+        st->keep[st->run_columns++] = !taken;
+        st->kept_columns += !taken;
+        if (!taken)
+            n += (size_t)snprintf(header + n, size - n, ",%.*s", (int)len, name);
         name += len + (name[len] == ',');
+    }
+}
+
+/* The fields of the run's CSV row `data` (up to its newline) that st
+ * keeps, each behind a comma. Fields may be quoted, quotes doubled. */
+static void put_kept_fields(FILE *f, const study_t *st, const char *data)
+{
+    const char *c = data;
+    for (int col = 0; col < st->run_columns; col++) {
+        const char *start = c;
+        if (*c == '"') {
+            for (c++; *c && !(*c == '"' && c[1] != '"'); c += *c == '"' ? 2 : 1)
+                ;
+            c += *c == '"';
+        } else {
+            c += strcspn(c, ",\n");
+        }
+        if (st->keep[col]) {
+            fputc(',', f);
+            fwrite(start, 1, (size_t)(c - start), f);
+        }
+        if (*c == ',')
+            c++;
     }
 }
 
@@ -744,6 +787,17 @@ static sc_err_t start_job(const study_t *st, long index, const char *dir, job_t 
     return SC_OK;
 }
 
+/* Why a point failed: the first line of what it printed on stderr,
+ * without "simcoll: " (the message a user acts on), or `none`. */
+static const char *failure(const job_t *job, const char *none, int *len)
+{
+    const char *msg = job->errbuf ? job->errbuf : none;
+    if (!strncmp(msg, "simcoll: ", 9))
+        msg += 9;
+    *len = (int)strcspn(msg, "\n");
+    return msg;
+}
+
 /* The first n bytes of s as a quoted CSV field, quotes doubled. */
 static void put_quoted(FILE *f, const char *s, size_t n)
 {
@@ -755,7 +809,7 @@ static void put_quoted(FILE *f, const char *s, size_t n)
 
 /* The row of a finished point: key, status, the point's value of each
  * axis, and the run's CSV row (or empty fields), as one line. */
-static char *job_row(const study_t *st, const job_t *job, int code, int ncols)
+static char *job_row(const study_t *st, const job_t *job, int code)
 {
     char key[KEY_MAX], *row = NULL;
     size_t len = 0;
@@ -772,11 +826,9 @@ static char *job_row(const study_t *st, const job_t *job, int code, int ncols)
     if (ok) {
         fputs("ok", f);
     } else {
-        /* The message, without "simcoll: " and its newline. */
-        const char *msg = job->errbuf ? job->errbuf : "the run printed no row";
-        if (!strncmp(msg, "simcoll: ", 9))
-            msg += 9;
-        put_quoted(f, msg, strcspn(msg, "\n"));
+        int msg_len;
+        const char *msg = failure(job, "the run printed no row", &msg_len);
+        put_quoted(f, msg, (size_t)msg_len);
     }
     for (int a = 0; a < st->naxes; a++) {
         fputc(',', f);
@@ -786,11 +838,9 @@ static char *job_row(const study_t *st, const job_t *job, int code, int ncols)
             fputs(value[a], f);
     }
     if (ok) {
-        fputc(',', f);
-        data++;
-        fwrite(data, 1, strcspn(data, "\n"), f);
+        put_kept_fields(f, st, data + 1);
     } else {
-        for (int i = 0; i < ncols; i++)
+        for (int i = 0; i < st->kept_columns; i++)
             fputc(',', f);
     }
     fputc('\n', f);
@@ -837,7 +887,7 @@ static sc_err_t read_done(const char *path, const char *header, int create, char
         return sc_error(SC_ERR_INPUT,
                         "sweep -o '%s': it is not this sweep's output (its first "
                         "line is not this study's header: another study's, or one written "
-                        "before the axes had columns of their own); give another file",
+                        "by a simcoll whose columns differed); give another file",
                         path);
     }
     size_t complete = len;
@@ -919,17 +969,21 @@ static void format_left(double seconds, char *out, size_t size)
 }
 
 /* Progress on stderr: a bar redrawn in place on a terminal, else a line
- * per finished point. */
+ * per finished point; a point that failed says why, as its row does. */
 static void progress(int terminal, long finished, long total, long failed, const char *key,
-                     int code, double took, double elapsed)
+                     const job_t *job, int code, double took, double elapsed)
 {
     char left[32];
+    int len;
+    const char *why = failure(job, "the run printed no row", &len);
     format_left(elapsed / (double)finished * (double)(total - finished), left, sizeof left);
     if (!terminal) {
-        fprintf(stderr, "sweep: [%ld/%ld] %s: %s (%.1f s), %s left\n", finished, total, key,
-                code ? "failed" : "ok", took, left);
+        fprintf(stderr, "sweep: [%ld/%ld] %s: %s (%.1f s), %s left%s%.*s\n", finished, total, key,
+                code ? "failed" : "ok", took, left, code ? ": " : "", code ? len : 0, why);
         return;
     }
+    if (code) /* above the bar, which is redrawn below it */
+        fprintf(stderr, "\r\033[Ksweep: %s: failed: %.*s\n", key, len, why);
     char bar[41];
     int filled = (int)(40 * finished / total);
     for (int i = 0; i < 40; i++)
@@ -944,7 +998,7 @@ static void progress(int terminal, long finished, long total, long failed, const
 /* Runs the points todo[0..ntodo-1], `parallel` at a time, each row
  * appended to `out` as it ends. */
 static sc_err_t run_points(const study_t *st, const long *todo, long ntodo, int parallel,
-                           const char *out, const char *dir, int ncols, long *failed)
+                           const char *out, const char *dir, long *failed)
 {
     int fd = open(out, O_WRONLY | O_APPEND);
     job_t *jobs = calloc((size_t)parallel, sizeof *jobs);
@@ -1002,7 +1056,7 @@ static sc_err_t run_points(const study_t *st, const long *todo, long ntodo, int 
             int status = 0, code = 1;
             if (job->pid > 0 && waitpid(job->pid, &status, 0) == job->pid)
                 code = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-            char *row = job_row(st, job, code, ncols);
+            char *row = job_row(st, job, code);
             if (!row || sc_write_all(fd, row, strlen(row)) != 0)
                 err = sc_error(SC_ERR_RUN, "sweep -o '%s': cannot write a row: %s", out,
                                strerror(errno));
@@ -1011,7 +1065,7 @@ static sc_err_t run_points(const study_t *st, const long *todo, long ntodo, int 
             *failed += code != 0;
             char key[KEY_MAX];
             make_key(st, job->index, key, sizeof key);
-            progress(terminal, finished, ntodo, *failed, key, code, since(&job->start),
+            progress(terminal, finished, ntodo, *failed, key, job, code, since(&job->start),
                      since(&t0));
             free(job->outbuf);
             free(job->errbuf);
@@ -1040,13 +1094,15 @@ static sc_err_t absolute(const char *path, char *out, size_t size)
     return SC_OK;
 }
 
-/* --jobs: one self-contained command per point OUTPUT does not hold. */
-static sc_err_t print_jobs(const char *study, const char *out, const long *todo, long ntodo)
+/* "SIMCOLL sweep STUDY -o OUT", absolute and shell-quoted: a job's command
+ * but its --point, which runs anywhere the files are. */
+static sc_err_t job_command(const char *option, const char *study, const char *out,
+                            char *command, size_t size)
 {
     char self[4096], study_abs[4096], out_abs[4096];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n <= 0)
-        return sc_error(SC_ERR_RUN, "sweep --jobs: cannot find simcoll's own path: %s",
+        return sc_error(SC_ERR_RUN, "sweep %s: cannot find simcoll's own path: %s", option,
                         strerror(errno));
     self[n] = '\0';
     sc_err_t err = absolute(study, study_abs, sizeof study_abs);
@@ -1055,10 +1111,20 @@ static sc_err_t print_jobs(const char *study, const char *out, const long *todo,
     char q_self[8300], q_study[8300], q_out[8300];
     if (!err && (sc_shell_quote(self, q_self, sizeof q_self) ||
                  sc_shell_quote(study_abs, q_study, sizeof q_study) ||
-                 sc_shell_quote(out_abs, q_out, sizeof q_out)))
-        err = sc_error(SC_ERR_INPUT, "sweep --jobs: a path is too long to quote");
+                 sc_shell_quote(out_abs, q_out, sizeof q_out) ||
+                 (size_t)snprintf(command, size, "%s sweep %s -o %s", q_self, q_study, q_out) >=
+                     size))
+        err = sc_error(SC_ERR_INPUT, "sweep %s: a path is too long to quote", option);
+    return err;
+}
+
+/* --jobs: one self-contained command per point OUTPUT does not hold. */
+static sc_err_t print_jobs(const char *study, const char *out, const long *todo, long ntodo)
+{
+    char command[25000];
+    sc_err_t err = job_command("--jobs", study, out, command, sizeof command);
     for (long i = 0; !err && i < ntodo; i++)
-        printf("%s sweep %s -o %s --point %ld\n", q_self, q_study, q_out, todo[i] + 1);
+        printf("%s --point %ld\n", command, todo[i] + 1);
     if (!err && (fflush(stdout) != 0 || ferror(stdout)))
         err = sc_error(SC_ERR_RUN, "sweep --jobs: cannot write the commands: %s",
                        strerror(errno));
@@ -1227,6 +1293,8 @@ static sc_err_t sort_rows(const study_t *st, const char *out, size_t hlen)
 typedef struct {
     const char *study, *out;
     int parallel, parallel_given, jobs_mode, merge_mode, the_point;
+    int slurm_mode;     /* --slurm */
+    const char *sbatch; /* --sbatch ARGS: more options for sbatch */
 } sweep_opts_t;
 
 static void print_sweep_usage(void)
@@ -1234,22 +1302,34 @@ static void print_sweep_usage(void)
     fputs("usage: simcoll sweep STUDY [-j N] [-o RESULTS.csv]\n"
           "       simcoll sweep STUDY --jobs [-o RESULTS.csv]\n"
           "       simcoll sweep STUDY --merge [-o RESULTS.csv]\n"
+          "       simcoll sweep STUDY --slurm [--sbatch 'OPTIONS'] [-o RESULTS.csv]\n"
           "Runs simcoll at every point of the study's axes (one KEY = VALUE, ... per\n"
           "line: platform, algo, coll, mpi, np, size, mapping, op, type, root, data,\n"
           "set, nodes, cores, sockets, net, topology, levels, payload, program; a\n"
           "value with commas between double quotes), N at a time (-j, --parallel),\n"
           "each row written to RESULTS.csv (default: the study's name with .csv) as\n"
-          "it ends: key, status, a column per axis named as in the study, then the\n"
-          "run's (run_NAME where an axis has its name); in point order once all\n"
-          "ran. Run it again after an interruption: it runs only the points\n"
-          "RESULTS.csv does not hold. Progress goes to stderr: a bar on a terminal,\n"
-          "else a line per point. levels takes simcoll platform --levels's value\n"
+          "it ends: key, status, a column per axis, then the run's; one name a\n"
+          "quantity whatever the axes: np, algo, ... are the run's columns, the\n"
+          "platform axis's file is template (platform: the run's platform's\n"
+          "name), the nodes axis's is platform_nodes (nodes: those the ranks\n"
+          "used); in point order once all ran. Run it again after an\n"
+          "interruption: it runs only the points RESULTS.csv does not hold.\n"
+          "Progress goes to stderr: a bar on a terminal, else a line per point, a\n"
+          "failed one with its reason. levels takes simcoll platform --levels's value\n"
           "(core:4,numa:4,socket:2,node:8) in place of nodes, cores, sockets and\n"
           "topology.\n"
           "  --jobs     print one command per missing point instead (for GNU parallel\n"
           "             or a Slurm job array); each runs its point with --point N\n"
           "             into RESULTS.csv.points/N.csv\n"
-          "  --merge    append the rows of RESULTS.csv.points/ that RESULTS.csv lacks\n",
+          "  --merge    append the rows of RESULTS.csv.points/ that RESULTS.csv lacks\n"
+          "  --slurm    submit the points RESULTS.csv lacks as a Slurm job array\n"
+          "             (sbatch; each task runs its share as --jobs's commands do), wait\n"
+          "             for it (squeue) and merge its rows; run it again after an\n"
+          "             interruption: it waits for the job it submitted, merges, and\n"
+          "             submits only what is still missing. Script, points and logs in\n"
+          "             RESULTS.csv.slurm/\n"
+          "  --sbatch 'OPTIONS'  more options for sbatch: --sbatch '--partition=short\n"
+          "             --time=10'\n",
           stdout);
 }
 
@@ -1261,6 +1341,8 @@ static sc_err_t parse_sweep_opts(int argc, char **argv, sweep_opts_t *o, int *do
                                              {"jobs", no_argument, NULL, 'J'},
                                              {"point", required_argument, NULL, 'p'},
                                              {"merge", no_argument, NULL, 'm'},
+                                             {"slurm", no_argument, NULL, 'S'},
+                                             {"sbatch", required_argument, NULL, 'B'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     int c;
@@ -1281,6 +1363,8 @@ static sc_err_t parse_sweep_opts(int argc, char **argv, sweep_opts_t *o, int *do
         case 'o': o->out = optarg; break;
         case 'J': o->jobs_mode = 1; break;
         case 'm': o->merge_mode = 1; break;
+        case 'S': o->slurm_mode = 1; break;
+        case 'B': o->sbatch = optarg; break;
         case 'p': err = sc_parse_int(optarg, "--point", 1, 1 << 30, &o->the_point); break;
         case 'h':
             print_sweep_usage();
@@ -1299,11 +1383,15 @@ static sc_err_t parse_sweep_opts(int argc, char **argv, sweep_opts_t *o, int *do
     if (!err && optind + 1 != nargs)
         return sc_error(SC_ERR_INPUT, "sweep needs one study file, e.g. simcoll sweep study.ini "
                                       "-j 2 -o results.csv");
-    if (!err && o->jobs_mode + o->merge_mode + (o->the_point > 0) > 1)
-        return sc_error(SC_ERR_INPUT, "sweep: give one of --jobs, --merge and --point");
-    if (!err && o->parallel_given && (o->jobs_mode || o->merge_mode || o->the_point > 0))
-        return sc_error(SC_ERR_INPUT, "sweep: -j runs points here, and --jobs, --merge and "
-                                      "--point run none or one; leave -j out");
+    if (!err && o->jobs_mode + o->merge_mode + (o->the_point > 0) + o->slurm_mode > 1)
+        return sc_error(SC_ERR_INPUT, "sweep: give one of --jobs, --merge, --point and --slurm");
+    if (!err && o->parallel_given &&
+        (o->jobs_mode || o->merge_mode || o->the_point > 0 || o->slurm_mode))
+        return sc_error(SC_ERR_INPUT, "sweep: -j runs points here, and --jobs, --merge, --point "
+                                      "and --slurm run none or one; leave -j out");
+    if (!err && o->sbatch && !o->slurm_mode)
+        return sc_error(SC_ERR_INPUT, "sweep: --sbatch gives sbatch's options to --slurm; give "
+                                      "--slurm");
     if (!err)
         o->study = args[optind];
     return err;
@@ -1320,9 +1408,11 @@ static void default_results(const char *study, char *out, size_t size)
 }
 
 /* --merge: the rows of the points' files that `out` lacks, and how many of
- * the study's points it then holds. */
+ * the study's points it then holds (in *holds), with `missing` said when
+ * some are not. */
 static sc_err_t merge_mode(const study_t *st, long npoints, const char *out, const char *header,
-                           char ***done, long *ndone, long *failed_before)
+                           char ***done, long *ndone, long *failed_before, const char *missing,
+                           long *holds)
 {
     long merged = 0, have = 0;
     sc_err_t err = merge_points(st, npoints, out, header, done, ndone, &merged);
@@ -1338,8 +1428,8 @@ static sc_err_t merge_mode(const study_t *st, long npoints, const char *out, con
     }
     if (!err)
         fprintf(stderr, "sweep: merged %ld rows into %s; it holds %ld of %ld points%s\n",
-                merged, out, have, npoints,
-                have < npoints ? " (run the missing jobs, or the sweep, then merge again)" : "");
+                merged, out, have, npoints, have < npoints ? missing : "");
+    *holds = have;
     return err;
 }
 
@@ -1347,7 +1437,7 @@ static sc_err_t merge_mode(const study_t *st, long npoints, const char *out, con
  * file holds it already. */
 static sc_err_t point_mode(const study_t *st, int the_point, const long *todo, long ntodo,
                            const char *point_out, const char *header, const char *dir,
-                           int ncols, long *failed)
+                           long *failed)
 {
     char path[4400];
     snprintf(path, sizeof path, "%s/%d.csv", point_out, the_point);
@@ -1357,7 +1447,7 @@ static sc_err_t point_mode(const study_t *st, int the_point, const long *todo, l
     int already = !err && npdone > 0;
     free_keys(pdone, npdone);
     if (!err && ntodo && !already)
-        err = run_points(st, todo, ntodo, 1, path, dir, ncols, failed);
+        err = run_points(st, todo, ntodo, 1, path, dir, failed);
     else if (!err)
         fprintf(stderr, "sweep: point %d is already done\n", the_point);
     return err;
@@ -1377,6 +1467,35 @@ static sc_err_t points_to_run(const study_t *st, long npoints, int the_point, ch
             (*todo)[(*ntodo)++] = i;
     }
     return SC_OK;
+}
+
+/* --slurm: the points OUTPUT lacks as a Slurm job array, waited for and
+ * merged. A rerun first waits for the job an interrupted run submitted and
+ * merges its rows, then submits only the points still missing. */
+static sc_err_t slurm_mode(const study_t *st, const sweep_opts_t *o, long npoints, const char *out,
+                           const char *header, char ***done, long *ndone, long *failed_before)
+{
+    long have = 0, *todo = NULL, ntodo = 0;
+    char command[25000];
+    sc_err_t err = job_command("--slurm", o->study, out, command, sizeof command);
+    if (!err)
+        err = sc_sweep_slurm_wait(out);
+    if (!err)
+        err = merge_mode(st, npoints, out, header, done, ndone, failed_before, ", to submit",
+                         &have);
+    if (!err)
+        err = points_to_run(st, npoints, 0, *done, *ndone, &todo, &ntodo);
+    if (!err && ntodo)
+        err = sc_sweep_slurm_run(out, command, todo, ntodo, o->sbatch);
+    if (!err && ntodo)
+        err = merge_mode(st, npoints, out, header, done, ndone, failed_before, "", &have);
+    if (!err && have < npoints)
+        err = sc_error(SC_ERR_RUN,
+                       "sweep --slurm: %ld of %ld points have no row: their tasks did not end "
+                       "(their logs are in %s.slurm/); run the sweep again to submit them",
+                       npoints - have, npoints, out);
+    free(todo);
+    return err;
 }
 
 int sc_cli_sweep(int argc, char **argv)
@@ -1409,9 +1528,6 @@ int sc_cli_sweep(int argc, char **argv)
                        : st.traces ? sc_trace_report_csv_header()
                                    : sc_report_csv_header();
     make_header(&st, body, header, sizeof header);
-    int ncols = 1;
-    for (const char *h = body; *h; h++)
-        ncols += *h == ',';
     snprintf(dir, sizeof dir, "%s.platforms", out);
     snprintf(point_out, sizeof point_out, "%s.points", out);
     char **done = NULL;
@@ -1431,13 +1547,17 @@ int sc_cli_sweep(int argc, char **argv)
             fprintf(stderr, "sweep: %ld points, %ld already in %s, %ld commands printed\n",
                     npoints, npoints - ntodo, out, ntodo);
     } else if (!err && o.merge_mode) {
-        err = merge_mode(&st, npoints, out, header, &done, &ndone, &failed_before);
+        long have;
+        err = merge_mode(&st, npoints, out, header, &done, &ndone, &failed_before,
+                         " (run the missing jobs, or the sweep, then merge again)", &have);
+    } else if (!err && o.slurm_mode) {
+        err = slurm_mode(&st, &o, npoints, out, header, &done, &ndone, &failed_before);
     } else if (!err && o.the_point) {
-        err = point_mode(&st, o.the_point, todo, ntodo, point_out, header, dir, ncols, &failed);
+        err = point_mode(&st, o.the_point, todo, ntodo, point_out, header, dir, &failed);
     } else if (!err) {
         fprintf(stderr, "sweep: %ld points, %ld already in %s, %ld to run\n", npoints,
                 npoints - ntodo, out, ntodo);
-        err = run_points(&st, todo, ntodo, o.parallel, out, dir, ncols, &failed);
+        err = run_points(&st, todo, ntodo, o.parallel, out, dir, &failed);
     }
     if (!err && !o.jobs_mode && !o.the_point)
         err = sort_rows(&st, out, strlen(header));

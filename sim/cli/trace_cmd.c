@@ -44,8 +44,9 @@ void sc_cli_trace_skipped(const sc_trace_t *trace, const sc_trace_summary_t *sum
         if (k->seconds > 0 && sum->recorded_seconds > 0)
             snprintf(share, sizeof share, " (%.2g%% of the ranks' recorded time)",
                      100 * k->seconds / sum->recorded_seconds);
-        fprintf(stderr, "simcoll: trace '%s': %ld %s%s not replayed%s; their time is kept as "
-                        "the ranks' computing\n",
+        fprintf(stderr,
+                "simcoll: trace '%s': %ld %s%s not replayed%s; their time is kept as "
+                "the ranks' computing\n",
                 sc_trace_path(trace), k->count, k->name,
                 strncmp(k->name, "events", 6) ? " calls" : "", share);
     }
@@ -72,7 +73,7 @@ typedef struct {
     struct pair {
         int a, b;
         double bytes;
-    } *pairs;
+    } * pairs;
     size_t cap_pairs, used_pairs;
     call_t *calls;
     size_t ncalls, cap_calls;
@@ -191,9 +192,10 @@ static void on_collective(void *ctx, int rank, const sc_tev_t *ev)
     case SC_TCOLL_ALLTOALL:
     case SC_TCOLL_ALLTOALLV:
         for (int j = 0; j < n; j++)
-            add_pair(g, rank, m[j], ev->coll == SC_TCOLL_ALLTOALL ? (double)ev->bytes
-                                    : ev->counts ? (double)ev->counts[j]
-                                                 : (double)ev->bytes / n);
+            add_pair(g, rank, m[j],
+                     ev->coll == SC_TCOLL_ALLTOALL ? (double)ev->bytes
+                     : ev->counts                  ? (double)ev->counts[j]
+                                                   : (double)ev->bytes / n);
         return;
     case SC_TCOLL_SCAN:
     case SC_TCOLL_EXSCAN:
@@ -219,8 +221,7 @@ static void on_collective(void *ctx, int rank, const sc_tev_t *ev)
         return;
     case SC_TCOLL_REDUCE_SCATTER:
         if (me != 0)
-            add_pair(g, m[0], rank,
-                     ev->counts ? (double)ev->counts[me] : (double)ev->bytes / n);
+            add_pair(g, m[0], rank, ev->counts ? (double)ev->counts[me] : (double)ev->bytes / n);
         if (lead)
             count_call(g, ev, ev->bytes);
         return;
@@ -295,8 +296,7 @@ sc_err_t sc_cli_trace_graph(const sc_platform_t *plat, sc_trace_t *trace,
     g.node_of = node_of;
     if (!err)
         err = sc_graph_sum_init(&g.sum, p);
-    sc_trace_listener_t listener = {.ctx = &g, .message = on_message,
-                                    .collective = on_collective};
+    sc_trace_listener_t listener = {.ctx = &g, .message = on_message, .collective = on_collective};
     if (!err)
         err = sc_trace_scan(trace, NULL, &listener);
     if (!err)
@@ -320,32 +320,31 @@ sc_err_t sc_cli_trace_graph(const sc_platform_t *plat, sc_trace_t *trace,
 /* What a trace's run takes of run's options, and what it refuses. */
 static sc_err_t check_options(const sc_run_opts_t *o, int np)
 {
-    const char *refused = o->pack != SC_PACK_NONE    ? "--pack"
-                          : o->trace_ops             ? "--trace-ops"
+    const char *refused = o->pack != SC_PACK_NONE               ? "--pack"
+                          : o->trace_ops                        ? "--trace-ops"
                           : o->data.deciders || o->data.extreme ? "--data"
-                          : o->sensitivity           ? "--sensitivity"
+                          : o->sensitivity                      ? "--sensitivity"
                           : o->objective == SC_OBJECTIVE_TIME && o->objective_given
                               ? "--objective time"
                               : NULL;
     if (refused)
-        return sc_error(SC_ERR_INPUT, "%s does not apply to a trace (%s): %s", refused,
-                        o->program,
-                        !strcmp(refused, "--pack")       ? "packing rewrites a program's calls, "
-                                                           "and a trace's are the application's"
-                        : !strcmp(refused, "--data")     ? "a trace holds no data"
+        return sc_error(SC_ERR_INPUT, "%s does not apply to a trace (%s): %s", refused, o->program,
+                        !strcmp(refused, "--pack")        ? "packing rewrites a program's calls, "
+                                                            "and a trace's are the application's"
+                        : !strcmp(refused, "--data")      ? "a trace holds no data"
                         : !strcmp(refused, "--trace-ops") ? "use --timeline or --trace"
-                        : !strcmp(refused, "--objective time")
-                            ? "use --objective cut or bottleneck"
-                            : "it runs one replay");
+                        : !strcmp(refused, "--objective time") ? "use --objective cut or bottleneck"
+                                                               : "it runs one replay");
     if (o->explain && o->format != SC_FORMAT_TABLE)
         return sc_error(SC_ERR_INPUT, "--explain writes text after the table: leave out "
                                       "--format csv or json");
     if (o->np_list) {
         int given;
         if (sc_parse_int(o->np_list, "--np", 1, 1 << 30, &given) || given != np)
-            return sc_error(SC_ERR_INPUT, "--np %s: trace '%s' was recorded with %d ranks, and "
-                            "replays with that many (leave --np out)", o->np_list, o->program,
-                            np);
+            return sc_error(SC_ERR_INPUT,
+                            "--np %s: trace '%s' was recorded with %d ranks, and "
+                            "replays with that many (leave --np out)",
+                            o->np_list, o->program, np);
     }
     return SC_OK;
 }
@@ -384,16 +383,14 @@ static sc_err_t place_trace(const sc_run_opts_t *o, const sc_platform_t *plat, s
     if (!err)
         err = sc_mapping_search_graph(plat, &graph, how, pl->pi, &seconds);
     if (!err && o->objective == SC_OBJECTIVE_BOTTLENECK)
-        err = sc_cli_map_objective(plat, &graph, NULL, o->objective, &o->budget, pl->pi);
+        err = sc_cli_map_objective(plat, &graph, NULL, o->objective, &o->budget, pl->pi, NULL, 0);
     if (!err && !(err = sc_cli_graph_cut(plat, &graph, SC_PLACE_BLOCK, pl->pi, &cut, NULL, NULL)) &&
         !(err = sc_cli_graph_cut(plat, &graph, SC_PLACE_BLOCK, NULL, &block, NULL, NULL))) {
-        char at_cut[32], at_block[32], total[32];
-        sc_format_bytes(cut, at_cut, sizeof at_cut);
-        sc_format_bytes(block, at_block, sizeof at_block);
-        sc_format_bytes(graph.total_weight, total, sizeof total);
-        fprintf(stderr, "simcoll: --mapping %s: %s of the trace's %s between nodes (block "
-                        "placement %s); %.3g s to partition\n",
-                o->mapping, at_cut, total, at_block, seconds);
+        /* in bytes, as simcoll map and a program's --mapping print them */
+        fprintf(stderr,
+                "# --mapping %s: cut weight %.0f of the trace's %.0f bytes (block "
+                "placement %.0f); %.3g s to partition\n",
+                o->mapping, cut, graph.total_weight, block, seconds);
     }
     sc_graph_destroy(&graph);
     return err;
@@ -501,13 +498,14 @@ static void print_table(FILE *f, const trace_report_t *t)
         span[r] = res->finish[r] - res->start[r];
     fprintf(f, "trace       %s (%s, %d ranks, %ld events)\n", sc_trace_path(t->trace),
             sc_trace_format(t->trace), p, t->sum->events);
-    fprintf(f, "platform    %s, %d ranks on %d nodes, %s mapping, MPI profile %s", t->plat->name,
-            p, res->nodes, t->place->name, t->o->mpi->name);
+    fprintf(f, "platform    %s, %d ranks on %d nodes, %s mapping, MPI profile %s", t->plat->name, p,
+            res->nodes, t->place->name, t->o->mpi->name);
     if (t->o->compute_scale != 1)
         fprintf(f, ", computing %g times as fast", t->o->compute_scale);
-    fprintf(f, "%s\n", t->o->replay == SC_REPLAY_MAESTRO ? ", played by the driver (--replay=maestro)"
-                       : t->o->replay                 ? ", played by an actor per node (--replay)"
-                                                      : "");
+    fprintf(f, "%s\n",
+            t->o->replay == SC_REPLAY_MAESTRO ? ", played by the driver (--replay=maestro)"
+            : t->o->replay                    ? ", played by an actor per node (--replay)"
+                                              : "");
     sc_format_duration(res->sim_time_s, a, sizeof a);
     fprintf(f, "simulated   %s", a);
     if (!isnan(t->sum->elapsed)) {
@@ -583,13 +581,12 @@ const char *sc_trace_report_csv_header(void)
            "recorded_time_s,rank_time_min_s,rank_time_median_s,rank_time_max_s,mpi_time_min_s,"
            "mpi_time_median_s,mpi_time_max_s,compute_time_min_s,compute_time_median_s,"
            "compute_time_max_s,inter_node_bytes,intra_node_bytes,inter_node_messages,"
-           "intra_node_messages,events,simcoll_version,platform_file,command";
+           "intra_node_messages,events,platform_nodes,simcoll_version,platform_file,command";
 }
 
 void sc_trace_report_csv_row(FILE *f, const sc_platform_t *plat, const sc_trace_t *trace,
-                             const sc_trace_summary_t *sum, const char *mapping,
-                             const char *mpi, double compute_scale,
-                             const sc_trace_run_result_t *res)
+                             const sc_trace_summary_t *sum, const char *mapping, const char *mpi,
+                             double compute_scale, const sc_trace_run_result_t *res)
 {
     int p = res->np;
     double *span = malloc((size_t)p * sizeof *span);
@@ -609,10 +606,10 @@ void sc_trace_report_csv_row(FILE *f, const sc_platform_t *plat, const sc_trace_
     fprintf(f, ",%g,%.9e,", compute_scale, res->sim_time_s);
     if (!isnan(sum->elapsed))
         fprintf(f, "%.9e", sum->elapsed);
-    fprintf(f, ",%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,%.0f,%.0f,%ld,%ld,%ld", s.min,
+    fprintf(f, ",%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,%.0f,%.0f,%ld,%ld,%ld,%d", s.min,
             s.median, s.max, m.min, m.median, m.max, c.min, c.median, c.max,
-            res->bytes[SC_LEVEL_INTER], res->bytes[SC_LEVEL_INTRA],
-            res->messages[SC_LEVEL_INTER], res->messages[SC_LEVEL_INTRA], sum->events);
+            res->bytes[SC_LEVEL_INTER], res->bytes[SC_LEVEL_INTRA], res->messages[SC_LEVEL_INTER],
+            res->messages[SC_LEVEL_INTRA], sum->events, plat->nnodes);
     free(span);
 }
 
@@ -626,7 +623,8 @@ static void print_json(FILE *f, const trace_report_t *t)
     sc_json_string(f, sc_trace_format(t->trace));
     fprintf(f, ", \"ranks\": %d, \"events\": %ld, \"platform\": ", p, t->sum->events);
     sc_json_string(f, t->plat->name);
-    fprintf(f, ", \"nodes\": %d, \"mapping\": ", res->nodes);
+    fprintf(f, ", \"nodes\": %d, \"platform_nodes\": %d, \"mapping\": ", res->nodes,
+            t->plat->nnodes);
     sc_json_string(f, t->place->name);
     fprintf(f, ", \"mpi\": ");
     sc_json_string(f, t->o->mpi->name);
@@ -636,8 +634,9 @@ static void print_json(FILE *f, const trace_report_t *t)
         fprintf(f, "null");
     else
         fprintf(f, "%.9e", t->sum->elapsed);
-    fprintf(f, ",\n \"p2p_messages\": %ld, \"p2p_bytes\": %.0f, \"computes\": %ld, "
-               "\"compute_s\": %.9e, \"compute_flops\": %.9e, \"collectives\": {",
+    fprintf(f,
+            ",\n \"p2p_messages\": %ld, \"p2p_bytes\": %.0f, \"computes\": %ld, "
+            "\"compute_s\": %.9e, \"compute_flops\": %.9e, \"collectives\": {",
             t->sum->p2p_messages, t->sum->p2p_bytes, t->sum->computes, t->sum->compute_seconds,
             t->sum->compute_flops);
     for (int k = 0, n = 0; k < SC_TCOLL_COUNT; k++)
@@ -646,13 +645,15 @@ static void print_json(FILE *f, const trace_report_t *t)
                     sc_tcoll_name((sc_tcoll_t)k), t->sum->collectives[k],
                     t->sum->collective_rank_calls[k]);
     fprintf(f, "}");
-    fprintf(f, ",\n \"inter_node_bytes\": %.0f, \"intra_node_bytes\": %.0f, "
-               "\"inter_node_messages\": %ld, \"intra_node_messages\": %ld,\n \"ranks_detail\": [",
+    fprintf(f,
+            ",\n \"inter_node_bytes\": %.0f, \"intra_node_bytes\": %.0f, "
+            "\"inter_node_messages\": %ld, \"intra_node_messages\": %ld,\n \"ranks_detail\": [",
             res->bytes[SC_LEVEL_INTER], res->bytes[SC_LEVEL_INTRA], res->messages[SC_LEVEL_INTER],
             res->messages[SC_LEVEL_INTRA]);
     for (int r = 0; r < p; r++)
-        fprintf(f, "%s\n  {\"rank\": %d, \"node\": %d, \"start_s\": %.9e, \"end_s\": %.9e, "
-                   "\"mpi_s\": %.9e, \"compute_s\": %.9e}",
+        fprintf(f,
+                "%s\n  {\"rank\": %d, \"node\": %d, \"start_s\": %.9e, \"end_s\": %.9e, "
+                "\"mpi_s\": %.9e, \"compute_s\": %.9e}",
                 r ? "," : "", r, res->node_of[r], res->start[r], res->finish[r], res->mpi[r],
                 res->compute[r]);
     fprintf(f, "],\n \"algorithms\": [");
@@ -667,8 +668,9 @@ static void print_json(FILE *f, const trace_report_t *t)
     for (int k = 0; k < SC_TCOST_KINDS; k++)
         for (int b = 0; b < SC_TCOST_BUCKETS; b++)
             if (res->costs[k][b].calls)
-                fprintf(f, "%s\n  {\"call\": \"%s\", \"size_from_bytes\": %.0f, "
-                           "\"rank_calls\": %ld, \"seconds\": %.9e}",
+                fprintf(f,
+                        "%s\n  {\"call\": \"%s\", \"size_from_bytes\": %.0f, "
+                        "\"rank_calls\": %ld, \"seconds\": %.9e}",
                         n++ ? "," : "", sc_tcost_name((sc_tcost_kind_t)k),
                         b ? ldexp(1, b - 1) : 0.0, res->costs[k][b].calls,
                         res->costs[k][b].seconds);
@@ -696,9 +698,13 @@ static sc_err_t write_messages(const trace_report_t *t)
     if (!o->timeline && !o->trace && !o->paje && !o->explain)
         return SC_OK;
     const sc_trace_run_result_t *res = t->res;
-    sc_run_result_t as_run = {.start = res->start, .finish = res->finish, .msgs = res->msgs,
-                              .nmsgs = res->nmsgs, .node_of = res->node_of,
-                              .domain_of = res->domain_of, .sim_time_s = res->sim_time_s};
+    sc_run_result_t as_run = {.start = res->start,
+                              .finish = res->finish,
+                              .msgs = res->msgs,
+                              .nmsgs = res->nmsgs,
+                              .node_of = res->node_of,
+                              .domain_of = res->domain_of,
+                              .sim_time_s = res->sim_time_s};
     char title[1024], command[4096];
     snprintf(title, sizeof title, "%s, %d ranks, %s, %s mapping", o->program, res->np,
              t->plat->name, t->place->name);
@@ -733,8 +739,11 @@ int sc_cli_run_trace(const sc_run_opts_t *o, int argc, char **argv)
         sc_cli_trace_skipped(trace, &sum);
         err = place_trace(o, &plat, trace, &place);
     }
-    sc_trace_run_spec_t spec = {.plat = &plat, .trace = trace, .placement = place.placement,
-                                .pi = place.pi, .profile = o->mpi,
+    sc_trace_run_spec_t spec = {.plat = &plat,
+                                .trace = trace,
+                                .placement = place.placement,
+                                .pi = place.pi,
+                                .profile = o->mpi,
                                 .compute_scale = o->compute_scale,
                                 .messages = o->timeline || o->trace || o->paje || o->explain,
                                 .replay = o->replay};
@@ -746,8 +755,8 @@ int sc_cli_run_trace(const sc_run_opts_t *o, int argc, char **argv)
     sc_provenance_t prov = {o->platform, argc, argv};
     char *explained = NULL;
     size_t explained_len = 0;
-    trace_report_t report = {o, &plat, trace, &sum, &place, &res, &prov,
-                             open_memstream(&explained, &explained_len)};
+    trace_report_t report = {o,      &plat, trace, &sum,
+                             &place, &res,  &prov, open_memstream(&explained, &explained_len)};
     if (!err && !report.explained)
         err = sc_error(SC_ERR_RUN, "out of memory");
     if (!err)

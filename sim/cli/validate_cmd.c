@@ -75,6 +75,7 @@ static sc_err_t parse(int argc, char **argv, validate_opts_t *o, int *first_file
     *done = 0;
     opterr = 0;
     optind = 2;
+    sc_cli_accept_mpirun_np(argc, argv);
     sc_err_t err = SC_OK;
     int c, index;
     for (int before = optind; !err && (c = getopt_long(argc, argv, "", longopts, NULL)) != -1;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <xbt/dynar.h>
 
+#include "algorithms/registry.h"
 #include "common/sc_units.h"
 #include "sim/engine/child.h"
 #include "sim/engine/engine.h"
@@ -210,11 +211,37 @@ static void put_shape(FILE *f, const sc_generate_spec_t *spec)
     }
 }
 
+/* The template's zone id split around the shape a generator wrote after
+ * its name: "tengige-16x32-intra.latency=2x" of 16 nodes of 32 cores is
+ * "tengige" and "-intra.latency=2x". A platform generated from a generated
+ * one then names its own shape once, where it would pile the template's
+ * and its own up ("tengige-16x32-16x32-..."); what else the template's
+ * name says still applies and stays. A zone without its shape is all
+ * base. */
+static void split_zone(const sc_platform_t *plat, char *base, size_t size, const char **rest)
+{
+    char shape[256] = "-";
+    size_t n = 1;
+    for (int i = 0, run; i < plat->nnodes && n < sizeof shape; i += run) {
+        for (run = 1; i + run < plat->nnodes && plat->nodes[i + run].cores == plat->nodes[i].cores;)
+            run++;
+        n += (size_t)snprintf(shape + n, sizeof shape - n, "%s%dx%d", i ? "+" : "", run,
+                              plat->nodes[i].cores);
+    }
+    const char *at = plat->name;
+    while ((at = strstr(at, shape)) && at[n] != '\0' && at[n] != '-')
+        at++;
+    size_t len = at ? (size_t)(at - plat->name) : strlen(plat->name);
+    snprintf(base, size, "%.*s", (int)len, plat->name);
+    *rest = at ? at + n : "";
+}
+
 /* `config`: NULL, or the <config> of SMPI's settings, which then take the
- * place of the network properties they give. */
+ * place of the network properties they give. `zone_base` and `zone_rest`:
+ * the template's name around its shape (split_zone). */
 static void write_platform(FILE *f, const template_t *t, const char *template_path,
-                           const char *template_zone, const sc_generate_spec_t *spec,
-                           const char *config)
+                           const char *zone_base, const char *zone_rest,
+                           const sc_generate_spec_t *spec, const char *config)
 {
     int nodes = spec->nodes;
     /* The template's path goes into an attribute, where it can be escaped:
@@ -240,9 +267,11 @@ static void write_platform(FILE *f, const template_t *t, const char *template_pa
     if (config)
         fputs(config, f);
     fputs("  <zone id=\"", f);
-    sc_xml_put_escaped(f, spec->net ? spec->net : template_zone);
+    sc_xml_put_escaped(f, spec->name ? spec->name : spec->net ? spec->net : zone_base);
     fputc('-', f);
     put_shape(f, spec);
+    if (!spec->name && !spec->net)
+        sc_xml_put_escaped(f, zone_rest);
     /* The name is the run's platform column: whatever makes two generated
      * platforms differ is in it, so that a what-if's rows tell them apart
      * (two fat trees of other shapes, other --set factors). */
@@ -654,6 +683,25 @@ static int set_level(const char *set)
     return sc_param_at_find(set, strcspn(set, ".="));
 }
 
+/* "did you mean 'inter.bandwidth'? " for a parameter of `level` (at) close
+ * to the misspelt `param` (sc_name_close), else "", in out. */
+static const char *nearest_param(const char *param, size_t len, const char *level, int at,
+                                 char *out, size_t size)
+{
+    const char *names[64];
+    int n = 0;
+    for (const sc_param_t *q = sc_params; q->name && n < 63; q++)
+        if (q->settable && (q->at & SC_AT(at)))
+            names[n++] = q->name;
+    names[n] = NULL;
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)len, param);
+    const char *close = n ? sc_name_close(name, names) : NULL;
+    snprintf(out, size, "%s%s%s%s%s", close ? "did you mean '" : "", close ? level : "",
+             close ? "." : "", close ? close : "", close ? "'? " : "");
+    return out;
+}
+
 /* Applies one --set to the levels and node speed. */
 static sc_err_t apply_set(const char *set, sc_level_t levels[SC_NLEVELS], int touched[SC_NLEVELS],
                           double *speed)
@@ -687,8 +735,11 @@ static sc_err_t apply_set(const char *set, sc_level_t levels[SC_NLEVELS], int to
         return sc_error(SC_ERR_INPUT, "--set '%s': unknown level '%.*s'; use %s", set,
                         (int)(dot - set), set, params);
     touched[at] = 1;
+    char hint[128], level[16];
+    snprintf(level, sizeof level, "%.*s", (int)(dot - set), set);
     if (!p)
-        return sc_error(SC_ERR_INPUT, "--set '%s': unknown parameter '%s'; use %s", set, param,
+        return sc_error(SC_ERR_INPUT, "--set '%s': unknown parameter '%s'; %suse %s", set, param,
+                        nearest_param(param, strlen(param), level, at, hint, sizeof hint),
                         params);
     return set_param(set, text, p, &levels[at]);
 }
@@ -720,8 +771,9 @@ static sc_err_t apply_link_set(const char *set, sc_param_at_t at, link_spec_t *l
             if (q->settable && (q->at & SC_AT(at)))
                 snprintf(use + strlen(use), sizeof use - strlen(use), "%s%s.%s",
                          *use ? " or " : "", level, q->name);
-        return sc_error(SC_ERR_INPUT, "--set '%s': unknown parameter '%.*s'; use %s", set,
-                        (int)n, param, use);
+        char hint[128];
+        return sc_error(SC_ERR_INPUT, "--set '%s': unknown parameter '%.*s'; %suse %s", set,
+                        (int)n, param, nearest_param(param, n, level, at, hint, sizeof hint), use);
     }
     /* The level as the table sees it: the link's latency and bandwidth. */
     sc_level_t lv = {.latency_s = link->latency_s, .bandwidth_Bps = link->bandwidth_Bps};
@@ -809,6 +861,7 @@ sc_err_t sc_generate(const char *option, const char *template_path, const sc_gen
                      const char *out_path)
 {
     sc_platform_t plat;
+    int *template_cores = NULL;
     sc_err_t err = sc_generate_check_sets(spec->sets, spec->nsets);
     if (err || (err = sc_platform_load(option, template_path, &plat)))
         return err;
@@ -863,6 +916,21 @@ sc_err_t sc_generate(const char *option, const char *template_path, const sc_gen
         goto cleanup;
     }
     sc_generate_spec_t full = *spec;
+    /* Neither nodes nor cores given: the template's own, uneven ones too
+     * (a what-if that changes only a parameter keeps the cluster). */
+    if (full.nodes == 0 && full.cores == 0 && !full.node_cores) {
+        int even = 1;
+        for (int n = 1; n < plat.nnodes; n++)
+            even &= plat.nodes[n].cores == plat.nodes[0].cores;
+        if (!even && (template_cores = malloc((size_t)plat.nnodes * sizeof *template_cores))) {
+            for (int n = 0; n < plat.nnodes; n++)
+                template_cores[n] = plat.nodes[n].cores;
+            full.node_cores = template_cores;
+        } else if (!even) {
+            err = sc_error(SC_ERR_RUN, "out of memory");
+            goto cleanup;
+        }
+    }
     if (full.nodes == 0)
         full.nodes = plat.nnodes;
     if (full.cores == 0)
@@ -944,7 +1012,10 @@ sc_err_t sc_generate(const char *option, const char *template_path, const sc_gen
         err = sc_error(SC_ERR_RUN, "out of memory");
         goto cleanup;
     }
-    write_platform(mem, &t, template_path, plat.name, &full, config);
+    char zone_base[1024];
+    const char *zone_rest;
+    split_zone(&plat, zone_base, sizeof zone_base, &zone_rest);
+    write_platform(mem, &t, template_path, zone_base, zone_rest, &full, config);
     free(config);
     if (fclose(mem) != 0)
         err = sc_error(SC_ERR_RUN, "out of memory");
@@ -971,6 +1042,7 @@ sc_err_t sc_generate(const char *option, const char *template_path, const sc_gen
 cleanup:
     for (int i = 0; i < nprops; i++)
         free(t.prop_values[i]);
+    free(template_cores);
     sc_platform_destroy(&plat);
     return err;
 }

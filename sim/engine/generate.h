@@ -35,6 +35,9 @@ typedef struct {
     /* NULL, or a level's own flow factor (simcoll/KIND/flow-factor) for
      * the domains of that kind, which must be in `domains` */
     const sc_piecewise_t *domain_flow[SC_NDOMAIN_KINDS];
+    const char *name;        /* NULL, or the cluster's name (a calibrated
+                                one's) in place of the template's, before
+                                the shape in the zone's id */
     const char *made_by;     /* the command, for the generated-by property;
                                 NULL: "simcoll platform --like ..." */
     const char *comment;     /* more lines for the leading comment, or NULL */

@@ -811,6 +811,7 @@ sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res)
     memcpy(res->level_bytes, total.level_bytes, sizeof res->level_bytes);
     res->path_bytes = total.path_bytes;
     res->nodes = sc_place_nodes_used(spec->plat, p, lay.node_of);
+    res->platform_nodes = spec->plat->nnodes;
     res->nlevels = spec->plat->nlevels > 2 ? spec->plat->nlevels : 2;
     res->statements = lay.communications;
     res->nops = spec->trace ? lay.communications : 0;

@@ -70,6 +70,7 @@ typedef struct {
                               platform is not uniform (see models/) or an
                               algorithm has no model */
     int nodes;             /* nodes that host at least one rank */
+    int platform_nodes;    /* the platform's, used or not */
     long messages[SC_NLEVELS];
     double bytes[SC_NLEVELS];
     /* the same by the network's hierarchy (sc_traffic_t), levels 0 to

@@ -83,8 +83,11 @@ sc_err_t sc_mapfile_parse(const char *name, const char *text, size_t len, int np
             err = sc_error(SC_ERR_INPUT, "%s:%d: more than the %d positions --np %d needs", name,
                            line, np, np);
         } else if (v < 0 || v >= np) {
-            err = sc_error(SC_ERR_INPUT, "%s:%d: position %ld is out of range 0..%d", name, line,
-                           v, np - 1);
+            err = sc_error(SC_ERR_INPUT, "%s:%d: position %ld is out of range 0..%d%s", name, line,
+                           v, np - 1,
+                           v == np ? ": positions count from 0 (a file counting from 1 names "
+                                     "every position one too high: subtract 1)"
+                                   : "");
         } else if (line_of[v]) {
             err = sc_error(SC_ERR_INPUT,
                            "%s:%d: position %ld appears again (first on line %d); "
@@ -109,7 +112,7 @@ cleanup:
 
 sc_err_t sc_mapfile_write(const sc_platform_t *plat, int np, const int *pi, const int *slot_node,
                           const char *header, const char *pi_path, const char *machinefile,
-                          const char *rankfile)
+                          const char *rankfile, char *const *hosts)
 {
     const char *paths[3] = {pi_path, machinefile, rankfile};
     static const char *const options[3] = {"-o", "--machinefile", "--rankfile"};
@@ -144,8 +147,17 @@ sc_err_t sc_mapfile_write(const sc_platform_t *plat, int np, const int *pi, cons
         for (int r = 0; r < np; r++)
             fprintf(files[0], "%d\n", pi[r]);
     }
+    /* mpirun knows its hosts, not simcoll's names for the platform's
+     * nodes: said where it would be read (MPICH's machinefiles and Open
+     * MPI's rankfiles skip '#' lines). */
+    for (int k = 1; k < 3 && !hosts; k++)
+        if (files[k])
+            fprintf(files[k],
+                    "# %s... are simcoll's names for the platform's nodes: replace them with "
+                    "your hosts, in the same order (simcoll map --hosts FILE|LIST writes them)\n",
+                    plat->nodes[0].name);
     for (int j = 0; j < np; j++) {
-        const char *host = plat->nodes[node_of_position[j]].name;
+        const char *host = hosts ? hosts[node_of_position[j]] : plat->nodes[node_of_position[j]].name;
         if (files[1])
             fprintf(files[1], "%s:1\n", host);
         if (files[2])

@@ -24,9 +24,12 @@ sc_err_t sc_mapfile_parse(const char *name, const char *text, size_t len, int np
  * Two paths naming the same file are refused (SC_ERR_INPUT).
  * The machine- and rankfile run an unmodified algorithm with the layout pi
  * describes; pi itself is for the exch/reorder variants, which keep MPI's
- * block placement (slot_node[i]: node of placement slot i). */
+ * block placement (slot_node[i]: node of placement slot i). They name the
+ * platform's node n as hosts[n] (NULL: as the platform does, "node-0",
+ * and a first comment line says those names are to be replaced; hosts
+ * must then name every node used). */
 sc_err_t sc_mapfile_write(const sc_platform_t *plat, int np, const int *pi, const int *slot_node,
                           const char *header, const char *pi_path, const char *machinefile,
-                          const char *rankfile);
+                          const char *rankfile, char *const *hosts);
 
 #endif

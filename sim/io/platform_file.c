@@ -55,6 +55,11 @@ typedef struct {
     const char *smpi_value[SC_SMPI_N];
     int smpi_line[SC_SMPI_N];
     char *smpi_text[SC_MAX_PLATFORM_PROPS];
+    /* hosts without core=, which SimGrid gives one core: a warning names
+     * the first */
+    int coreless;
+    char first_coreless[128];
+    int first_coreless_line;
 } check_t;
 
 static sc_err_t refuse(const check_t *c, int line, const char *fmt, ...)
@@ -164,6 +169,18 @@ static sc_err_t quantity(const check_t *c, xmlNode *node, sc_param_at_t at, cons
         return refuse(c, line_of(node),
                       "<%s id=\"%s\"> %s=\"%s\" is not a number with a unit; use one of %s",
                       node->name, id ? id : "", name, text, sc_quantity_units(kind));
+    /* A bare number is SimGrid's base unit: latency="8.97" is 8.97 s, a
+     * Bruck of 16 ranks then 36 s, and nothing said. 0 is 0 in any unit. */
+    if (sc_quantity_is_bare(text) && *value != 0) {
+        static const char *const base[] = {"s", "Bps", "flop/s", "bytes"};
+        static const char *const unit[][3] = {
+            {"us", "ms", "s"}, {"GBps", "MBps", "Bps"}, {"Gf", "Mf", "f"}, {"KiB", "B", "B"}};
+        return refuse(c, line_of(node),
+                      "<%s id=\"%s\"> %s=\"%s\" has no unit, which SimGrid would read as %s %s; "
+                      "write it with its unit, e.g. %s%s, %s%s or %s%s",
+                      node->name, id ? id : "", name, text, text, base[kind], text, unit[kind][0],
+                      text, unit[kind][1], text, unit[kind][2]);
+    }
     if (!(*value >= min && *value <= max))
         return refuse(c, line_of(node), "<%s id=\"%s\"> %s=\"%s\" is out of range; use %s",
                       node->name, id ? id : "", name, text, range);
@@ -337,6 +354,10 @@ static sc_err_t check_host(check_t *c, xmlNode *node, long long *total_cores)
         return err;
     const char *core = attr(node, "core");
     long cores = 1; /* SimGrid's default */
+    if (!core && c->coreless++ == 0) {
+        snprintf(c->first_coreless, sizeof c->first_coreless, "%s", id);
+        c->first_coreless_line = line_of(node);
+    }
     if (core) {
         char *end;
         cores = strtol(core, &end, 10);
@@ -1036,6 +1057,26 @@ static sc_err_t check_document(check_t *c, xmlDoc *doc, sc_platform_t *plat)
     return rewrite(c, zone, plat);
 }
 
+/* A <host> without core= is a node of one core to SimGrid: the ranks
+ * then spread one a node, which a file written for nodes of several cores
+ * never meant, and no run would say. Said once a file a process, however
+ * often a command loads it (scaled for --sensitivity, say). */
+static void warn_coreless(const check_t *c)
+{
+    static char warned[1024];
+    if (!strcmp(warned, c->name))
+        return;
+    snprintf(warned, sizeof warned, "%s", c->name);
+    char more[64] = "";
+    if (c->coreless > 1)
+        snprintf(more, sizeof more, " (and %d hosts more)", c->coreless - 1);
+    fprintf(stderr,
+            "simcoll: warning: %s '%s':%d: <host id=\"%s\"> has no core=%s: SimGrid gives it one "
+            "core, so ranks spread one a node; write core=\"N\" for a node of N cores "
+            "(core=\"1\" if one is meant)\n",
+            c->option, c->name, c->first_coreless_line, c->first_coreless, more);
+}
+
 /* libxml2 reports through a global callback: keep its first error. */
 static void silent(void *ctx, const char *msg, ...)
 {
@@ -1069,6 +1110,8 @@ sc_err_t sc_platform_xml_check(const char *option, const char *name, const char 
     } else {
         err = check_document(&c, doc, plat);
     }
+    if (!err && c.coreless)
+        warn_coreless(&c);
     /* The ids point into doc: nothing of them is kept. */
     free(c.hosts);
     free(c.links);

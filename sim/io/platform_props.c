@@ -42,6 +42,20 @@ int sc_platform_prop_index(const char *id)
     return -1;
 }
 
+/* A duration of a platform file's property: as sc_parse_duration reads
+ * it, but a number without a unit but 0 is refused, as on a link: SimGrid's
+ * base unit, seconds, is rarely what its author meant. */
+static sc_err_t duration(const char *text, const char *what, double *v)
+{
+    sc_err_t err = sc_parse_duration(text, what, v);
+    if (!err && *v != 0 && sc_quantity_is_bare(text))
+        err = sc_error(SC_ERR_INPUT,
+                       "%s: '%s' has no unit, which would be %s s; write it with its unit, e.g. "
+                       "%sus, %sns or %ss",
+                       what, text, text, text, text, text);
+    return err;
+}
+
 static int by_size(const void *a, const void *b)
 {
     const sc_segment_t *x = a, *y = b;
@@ -109,11 +123,11 @@ static sc_err_t parse_piecewise(const char *what, const sc_param_t *spec, const 
             continue;
         }
         snprintf(sub, sizeof sub, "%s: segment start", what);
-        if ((err = sc_parse_duration(fields[1], sub, &seg->start)))
+        if ((err = duration(fields[1], sub, &seg->start)))
             break;
         if (n == 3) {
             snprintf(sub, sizeof sub, "%s: segment per byte", what);
-            if ((err = sc_parse_duration(fields[2], sub, &seg->per_byte)))
+            if ((err = duration(fields[2], sub, &seg->per_byte)))
                 break;
         }
         if (seg->start > spec->max)
@@ -199,7 +213,8 @@ static sc_err_t parse_number(const char *what, sc_param_kind_t kind, const char 
 {
     size_t bytes;
     if (kind == SC_PARAM_BANDWIDTH) {
-        if (sc_parse_quantity(text, SC_QTY_BANDWIDTH, v) || !(*v > 0))
+        if (sc_parse_quantity(text, SC_QTY_BANDWIDTH, v) || !(*v > 0) ||
+            sc_quantity_is_bare(text))
             return sc_error(SC_ERR_INPUT,
                             "%s: '%s' is not a bandwidth (a positive number with "
                             "one of %s)",
@@ -207,7 +222,7 @@ static sc_err_t parse_number(const char *what, sc_param_kind_t kind, const char 
         return SC_OK;
     }
     if (kind != SC_PARAM_SIZE)
-        return sc_parse_duration(text, what, v);
+        return duration(text, what, v);
     sc_err_t err = sc_parse_size(text, what, &bytes);
     *v = (double)bytes;
     return err;

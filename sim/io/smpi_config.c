@@ -38,7 +38,7 @@ const char *const sc_smpi_names[SC_SMPI_N] = {
 /* The network-level parameter each setting gives (both thresholds the
  * eager limit). */
 static const char *const gives[SC_SMPI_N] = {
-    [SC_SMPI_OS] = "send-overhead",          [SC_SMPI_OR] = "recv-overhead",
+    [SC_SMPI_OS] = "send-overhead",           [SC_SMPI_OR] = "recv-overhead",
     [SC_SMPI_BW_FACTOR] = "bandwidth-factor", [SC_SMPI_LAT_FACTOR] = "latency-factor",
     [SC_SMPI_ASYNC_SMALL] = "eager-limit",    [SC_SMPI_DETACHED] = "eager-limit",
 };
@@ -127,8 +127,7 @@ static sc_err_t parse_setting(const char *where, const char *text, int factor, s
     sc_err_t err = SC_OK;
     *n = 0;
     char *save = NULL;
-    for (char *item = strtok_r(copy, ";", &save); item && !err;
-         item = strtok_r(NULL, ";", &save)) {
+    for (char *item = strtok_r(copy, ";", &save); item && !err; item = strtok_r(NULL, ";", &save)) {
         char sub[1300];
         snprintf(sub, sizeof sub, "%s: segment '%s'", where, item);
         char *fields[8];
@@ -179,9 +178,8 @@ static sc_err_t parse_setting(const char *where, const char *text, int factor, s
     qsort(seg, (size_t)*n, sizeof *seg, by_size);
     for (int k = 1; k < *n; k++)
         if (seg[k].size == seg[k - 1].size)
-            return sc_error(SC_ERR_INPUT,
-                            "%s: two segments at %ld bytes (SMPI would take either)", where,
-                            seg[k].size);
+            return sc_error(SC_ERR_INPUT, "%s: two segments at %ld bytes (SMPI would take either)",
+                            where, seg[k].size);
     return SC_OK;
 }
 
@@ -220,10 +218,12 @@ static sc_err_t translate_overhead(const char *where, const char *value, FILE *o
                             "%s: PER_BYTE %.15g s (segment at %ld bytes) is out of range; a cost "
                             "per byte is at most %g s",
                             where, seg[k].v[1], seg[k].size, SC_PROP_MAX_PER_BYTE);
+        /* in seconds, said: simcoll's properties take no bare durations */
         fprintf(out, "%s%ld:", k ? ";" : "", k ? seg[k].size + 1 : 0L);
         put_double(out, seg[k].v[0]);
-        fputc(':', out);
+        fputs("s:", out);
         put_double(out, seg[k].v[1]);
+        fputc('s', out);
     }
     return SC_OK;
 }
@@ -257,10 +257,11 @@ static sc_err_t translate_factor(const char *where, const char *value, const sc_
     for (int k = 0; k < n; k++)
         if (!(p->above_min ? seg[k].v[0] > p->min : seg[k].v[0] >= p->min) ||
             !(seg[k].v[0] <= p->max))
-            return sc_error(SC_ERR_INPUT, "%s: factor %.15g (segment at %ld bytes) is not %s %g "
-                                          "and at most %g",
-                            where, seg[k].v[0], seg[k].size,
-                            p->above_min ? "above" : "at least", p->min, p->max);
+            return sc_error(SC_ERR_INPUT,
+                            "%s: factor %.15g (segment at %ld bytes) is not %s %g "
+                            "and at most %g",
+                            where, seg[k].v[0], seg[k].size, p->above_min ? "above" : "at least",
+                            p->min, p->max);
     if (ones)
         return SC_OK;
     /* At most one segment of simcoll's for each of SMPI's, and one more. */
@@ -305,16 +306,16 @@ static sc_err_t translate_thresholds(const char *file, const char *const value[S
     }
     int given = value[SC_SMPI_ASYNC_SMALL] ? SC_SMPI_ASYNC_SMALL : SC_SMPI_DETACHED;
     if (!value[SC_SMPI_ASYNC_SMALL] || !value[SC_SMPI_DETACHED])
-        return sc_error(SC_ERR_INPUT,
-                        "%s:%d: <config> gives %s but not %s: simcoll has one protocol switch, "
-                        "its eager limit, below which a message goes before its receive is "
-                        "posted (SMPI's %s) and its sender goes on (SMPI's %s). Give both the "
-                        "same value, the eager limit + 1, or leave both out and give "
-                        "simcoll/inter/eager-limit",
-                        file, line[given], sc_smpi_names[given],
-                        sc_smpi_names[given == SC_SMPI_DETACHED ? SC_SMPI_ASYNC_SMALL
-                                                                : SC_SMPI_DETACHED],
-                        async, detached);
+        return sc_error(
+            SC_ERR_INPUT,
+            "%s:%d: <config> gives %s but not %s: simcoll has one protocol switch, "
+            "its eager limit, below which a message goes before its receive is "
+            "posted (SMPI's %s) and its sender goes on (SMPI's %s). Give both the "
+            "same value, the eager limit + 1, or leave both out and give "
+            "simcoll/inter/eager-limit",
+            file, line[given], sc_smpi_names[given],
+            sc_smpi_names[given == SC_SMPI_DETACHED ? SC_SMPI_ASYNC_SMALL : SC_SMPI_DETACHED],
+            async, detached);
     if (t[SC_SMPI_ASYNC_SMALL] > t[SC_SMPI_DETACHED])
         return sc_error(SC_ERR_INPUT,
                         "%s:%d: <config> %s %ld is above %s %ld, which SMPI refuses; give both "
@@ -388,8 +389,9 @@ sc_err_t sc_smpi_translate(const char *file, const char *const value[SC_SMPI_N],
 static sc_err_t fits(const char *setting, double bytes)
 {
     if (bytes > INT_MAX)
-        return sc_error(SC_ERR_INPUT, "--smpi-config: %s would need a size of %.0f bytes; SMPI's "
-                                      "are ints, at most %d",
+        return sc_error(SC_ERR_INPUT,
+                        "--smpi-config: %s would need a size of %.0f bytes; SMPI's "
+                        "are ints, at most %d",
                         setting, bytes, INT_MAX);
     return SC_OK;
 }

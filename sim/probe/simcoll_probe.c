@@ -11,13 +11,16 @@
  * node); each of simcoll's levels (calibrate --level). For each it measures
  *   latency        the one-way time of a ping-pong (half the round trip),
  *                  the median of --reps after --warmup, 1 B to --max-size
- *                  in powers of two, and eight sizes more inside the
- *                  largest step of the time between two sizes (where the
- *                  library switches protocol: eager limit, TCP segment);
+ *                  in powers of two;
  *   send-overhead  the time inside MPI_Isend (SMPI's calibration measures
  *                  the same), the receive posted;
  *   recv-overhead  the time inside MPI_Recv once MPI_Iprobe has seen the
  *                  message arrive;
+ * then, wherever an overhead jumps or the time falls or grows more than
+ * the size between two of those sizes (the library switches protocol:
+ * eager limit, single copy, TCP segment; switches.h), the three again at
+ * eight sizes inside, which locate the switch: a "# switch" line each,
+ * which calibrate takes as its eager limit and breakpoints;
  * and, through one node, k pairs streaming at once (k = 1, 2, 4, ... as
  * ranks allow), each sender a window of 64 MPI_Isend to its receiver:
  *   bandwidth      bytes a second in all, between two nodes ("inter") and
@@ -52,7 +55,10 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { WINDOW = 64, TAG = 7, MAX_SIZES = 64, HOST_LEN = MPI_MAX_PROCESSOR_NAME };
+#include "switches.h"
+
+enum { WINDOW = 64, TAG = 7, MAX_SIZES = 64, MAX_SWITCHES = 8, MORE = 8,
+       HOST_LEN = MPI_MAX_PROCESSOR_NAME };
 
 typedef struct {
     int reps, warmup;
@@ -70,11 +76,14 @@ static const char *const collective_names[] = {"barrier", "bcast", "allgather", 
                                                "allreduce"};
 enum { NCOLLECTIVES = 5 };
 
-/* Where a rank runs: its host (by name), processor, socket, NUMA node and
- * last-level cache (-1 when the system does not say). */
+/* Where a rank runs: its host (by name; with --each-rank-a-node, the
+ * machine's name and '#rank'), processor, socket, NUMA node and last-level
+ * cache (-1 when the system does not say); and its machine's cores and
+ * sockets. */
 typedef struct {
-    char host[HOST_LEN];
+    char host[HOST_LEN], machine[HOST_LEN];
     int cpu, socket, numa, l3;
+    int cores, sockets;
 } place_t;
 
 static int me, nranks;
@@ -168,7 +177,10 @@ static void parse_options(int argc, char **argv, options_t *o)
                        "Measures ping-pong latency, send and receive overheads between rank 0 "
                        "and a rank of each placement (same socket, other socket, other node) "
                        "and k pairs streaming through one node, for simcoll calibrate --probe "
-                       "FILE. Defaults: 100 repetitions after 10, sizes up to 4 MiB, standard "
+                       "FILE; locates where the library switches protocol ('# switch' lines, "
+                       "calibrate's eager limit and breakpoints) and warns of ranks sharing a "
+                       "core (bind them: --bind-to core). Defaults: 100 repetitions after 10, "
+                       "sizes up to 4 MiB, standard "
                        "output. --each-rank-a-node counts every rank as a node of its own, to "
                        "measure a network between the ranks of one host (TCP loopback). "
                        "--collectives times those collectives on the first N ranks (--np, "
@@ -246,11 +258,54 @@ static int numa_of_cpu(int cpu)
     return node;
 }
 
+/* This machine's cores (distinct socket and core ids of the processors
+ * online) and sockets, from sysfs; without it, the processors online and
+ * one socket. */
+static void count_cores(int *cores, int *sockets)
+{
+    enum { MOST = 4096 };
+    static int seen_core[MOST], seen_socket[MOST];
+    long cpus = sysconf(_SC_NPROCESSORS_CONF);
+    *cores = *sockets = 0;
+    for (int c = 0; c < cpus && c < MOST; c++) {
+        char path[96];
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/online", c);
+        FILE *f = fopen(path, "r");
+        int online = 1;
+        if (f) {
+            if (fscanf(f, "%d", &online) != 1)
+                online = 1;
+            fclose(f);
+        }
+        int socket = cpu_number(c, "topology/physical_package_id"),
+            core = cpu_number(c, "topology/core_id");
+        if (!online || socket < 0 || core < 0)
+            continue;
+        int id = socket * 65536 + core, known = 0;
+        for (int i = 0; i < *cores && !known; i++)
+            known = seen_core[i] == id;
+        if (!known)
+            seen_core[(*cores)++] = id;
+        known = 0;
+        for (int i = 0; i < *sockets && !known; i++)
+            known = seen_socket[i] == socket;
+        if (!known)
+            seen_socket[(*sockets)++] = socket;
+    }
+    if (*cores == 0) {
+        long online = sysconf(_SC_NPROCESSORS_ONLN);
+        *cores = online > 0 && online < INT_MAX ? (int)online : 1;
+        *sockets = 1;
+    }
+}
+
 static void gather_places(const options_t *o)
 {
     place_t mine = {.cpu = sched_getcpu(), .socket = -1, .numa = -1, .l3 = -1};
     int len = 0;
     MPI_Get_processor_name(mine.host, &len);
+    memcpy(mine.machine, mine.host, sizeof mine.machine);
+    count_cores(&mine.cores, &mine.sockets);
     if (o->each_rank_a_node)
         snprintf(mine.host + len, sizeof mine.host - (size_t)len, "#%d", me);
     if (mine.cpu >= 0) {
@@ -268,6 +323,58 @@ static void gather_places(const options_t *o)
 static int same_host(int a, int b)
 {
     return !strcmp(places[a].host, places[b].host);
+}
+
+static int same_machine(int a, int b)
+{
+    return !strcmp(places[a].machine, places[b].machine);
+}
+
+/* Appends to out (n bytes used of size) as snprintf would, never past it. */
+static size_t add(char *out, size_t n, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (n < size)
+        n += (size_t)vsnprintf(out + n, size - n, fmt, ap);
+    va_end(ap);
+    return n;
+}
+
+/* Ranks on one processor of a machine, or more ranks on a machine than it
+ * has cores, take turns, and every time measured then holds the others'
+ * turns: the warning, in out, or "" if none. */
+static void shared_cores(char *out, size_t size)
+{
+    size_t n = 0;
+    int groups = 0;
+    out[0] = '\0';
+    for (int r = 0; r < nranks; r++) {
+        int first = places[r].cpu >= 0, count = 0;
+        for (int q = 0; q < nranks && first; q++)
+            if (same_machine(q, r) && places[q].cpu == places[r].cpu)
+                first = q >= r, count++;
+        if (!first || count < 2 || groups++ >= 4)
+            continue;
+        n = add(out, n, size, "%sranks", groups > 1 ? ", " : "");
+        for (int q = r, k = 0; q < nranks; q++)
+            if (same_machine(q, r) && places[q].cpu == places[r].cpu)
+                n = add(out, n, size, "%s %d", k++ ? (k == count ? " and" : ",") : "", q);
+        n = add(out, n, size, " on cpu %d of %s", places[r].cpu, places[r].machine);
+    }
+    for (int r = 0; r < nranks; r++) {
+        int first = 1, count = 0;
+        for (int q = 0; q < nranks && first; q++)
+            if (same_machine(q, r))
+                first = q >= r, count++;
+        if (first && count > places[r].cores)
+            n = add(out, n, size, "%s%d ranks on %s's %d cores", n ? "; " : "", count,
+                    places[r].machine, places[r].cores);
+    }
+    if (n)
+        add(out, n, size, ": ranks sharing a core take turns, and every time measured holds the "
+                          "others' turns; run one rank a core (mpirun --bind-to core with no more "
+                          "ranks than cores, srun --cpu-bind=cores)");
 }
 
 /* The placements, in the order of simcoll's levels. */
@@ -403,62 +510,113 @@ static void row(FILE *f, const char *kind, int placement, int pairs, long bytes,
                 value);
 }
 
-/* The sizes of the ping-pong: powers of two up to max, then eight more
- * inside the step between two sizes where the one-way time grew most
- * beyond doubling (a protocol switch), which `latency` holds for the
- * powers of two. Returns how many, ascending. */
-static int switch_sizes(const long *pow2, const double *latency, int n, long *more,
-                        long *from, long *to)
+/* Eight sizes strictly between from and to, ascending, into more;
+ * returns how many (fewer where the interval is narrow). */
+static int inside(long from, long to, long *more)
 {
-    double worst = 0;
-    int at = -1;
-    for (int k = 1; k < n; k++) {
-        double grew = latency[k] / (latency[k - 1] > 0 ? latency[k - 1] : 1e-12);
-        if (pow2[k] >= 64 && grew > 2.0 && grew > worst) {
-            worst = grew;
-            at = k;
-        }
-    }
-    if (at < 0)
-        return 0;
-    *from = pow2[at - 1];
-    *to = pow2[at];
     int m = 0;
-    for (int j = 1; j <= 8; j++) {
-        long s = *from + (*to - *from) * j / 9;
-        if (s > *from && s < *to && (m == 0 || s > more[m - 1]))
+    for (int j = 1; j <= MORE; j++) {
+        long s = from + (to - from) * j / (MORE + 1);
+        if (s > from && s < to && (m == 0 || s > more[m - 1]))
             more[m++] = s;
     }
     return m;
 }
 
+/* "140 ns", "2.77 us": a time as a person reads it. */
+static const char *show_time(double s, char *out, size_t size)
+{
+    static const struct {
+        double unit;
+        const char *name;
+    } units[] = {{1, "s"}, {1e-3, "ms"}, {1e-6, "us"}, {1e-9, "ns"}};
+    int u = 0;
+    while (u < 3 && s < units[u].unit)
+        u++;
+    snprintf(out, size, "%.3g %s", s / units[u].unit, units[u].name);
+    return out;
+}
+
+/* The file's line for switch s of placement p (rank 0): "# switch
+ * PLACEMENT LAST eager-limit|breakpoint: why", which calibrate --probe
+ * reads, and what showed it. */
+static void print_switch(FILE *f, int p, const probe_switch_t *s, int eager, const long *pow2)
+{
+    static const char *const what[] = {
+        [PROBE_RECV_JUMP] = "the receive overhead grows", [PROBE_SEND_JUMP] = "the send overhead grows",
+        [PROBE_TIME_FALL] = "the one-way time falls", [PROBE_TIME_JUMP] = "the one-way time grows"};
+    static const char *const past[] = {
+        [PROBE_RECV_JUMP] = "MPI_Recv fetches the data itself (rendezvous)",
+        [PROBE_SEND_JUMP] = "MPI_Isend moves the data itself",
+        [PROBE_TIME_FALL] = "a faster protocol", [PROBE_TIME_JUMP] = "another protocol"};
+    char a[32], b[32];
+    fprintf(f, "# switch %s %ld %s: %s from %s at %ld bytes to %s at %ld bytes%s; past %ld bytes, "
+               "%s\n",
+            placement_name[p], s->last, eager ? "eager-limit" : "breakpoint", what[s->sign],
+            show_time(s->before, a, sizeof a), pow2[s->at - 1], show_time(s->after, b, sizeof b),
+            pow2[s->at], s->sign == PROBE_TIME_JUMP ? ", more than the size" : "", s->last,
+            past[s->sign]);
+}
+
+/* The ping-pong, send and receive overheads between rank 0 and `peer`
+ * at powers of two up to --max-size; then, where those show a protocol
+ * switch (switches.h), eight sizes more of each inside its interval, to
+ * locate it. Rank 0 prints the switches and every row, each series in
+ * ascending sizes. */
 static void measure_pair(FILE *f, int p, int peer, const options_t *o, double *t)
 {
-    long pow2[MAX_SIZES], extra[MAX_SIZES];
-    double lat[MAX_SIZES];
+    static const pair_test_t tests[PROBE_NSERIES] = {pingpong, send_overhead, recv_overhead};
+    static const char *const kinds[PROBE_NSERIES] = {"latency", "send-overhead", "recv-overhead"};
+    long pow2[MAX_SIZES];
+    double v[PROBE_NSERIES][MAX_SIZES];
     int n = 0;
     for (long s = 1; s <= o->max_size && n < MAX_SIZES; s *= 2)
         pow2[n++] = s;
-    for (int k = 0; k < n; k++) {
-        lat[k] = between(peer, pingpong, pow2[k], o, t);
-        row(f, "latency", p, 1, pow2[k], lat[k]);
-    }
-    long from = 0, to = 0;
-    int m = 0;
+    for (int q = 0; q < PROBE_NSERIES; q++)
+        for (int k = 0; k < n; k++)
+            v[q][k] = between(peer, tests[q], pow2[k], o, t);
+    probe_switch_t sw[MAX_SWITCHES];
+    int nsw = 0;
     if (me == 0)
-        m = switch_sizes(pow2, lat, n, extra, &from, &to);
-    MPI_Bcast(&m, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    MPI_Bcast(extra, m, MPI_LONG, 0, MPI_COMM_WORLD);
-    if (me == 0 && m > 0)
-        fprintf(f, "# %s: the one-way time grows most between %ld and %ld bytes (a protocol "
-                   "switch): sizes added there\n",
-                placement_name[p], from, to);
-    for (int k = 0; k < m; k++)
-        row(f, "latency", p, 1, extra[k], between(peer, pingpong, extra[k], o, t));
-    for (int k = 0; k < n; k++)
-        row(f, "send-overhead", p, 1, pow2[k], between(peer, send_overhead, pow2[k], o, t));
-    for (int k = 0; k < n; k++)
-        row(f, "recv-overhead", p, 1, pow2[k], between(peer, recv_overhead, pow2[k], o, t));
+        nsw = probe_switches_find(pow2, (const double *const[]){v[0], v[1], v[2]}, n, sw,
+                                  MAX_SWITCHES);
+    MPI_Bcast(&nsw, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Bcast(sw, nsw * (int)sizeof *sw, MPI_BYTE, 0, MPI_COMM_WORLD);
+    long more[MAX_SWITCHES][MORE];
+    double mv[MAX_SWITCHES][PROBE_NSERIES][MORE];
+    int nmore[MAX_SWITCHES];
+    for (int i = 0; i < nsw; i++) {
+        nmore[i] = inside(pow2[sw[i].at - 1], pow2[sw[i].at], more[i]);
+        for (int q = 0; q < PROBE_NSERIES; q++)
+            for (int j = 0; j < nmore[i]; j++)
+                mv[i][q][j] = between(peer, tests[q], more[i][j], o, t);
+        probe_switch_locate(&sw[i], more[i], mv[i][sw[i].series], nmore[i]);
+    }
+    if (me != 0)
+        return;
+    int eager = -1;
+    for (int i = 0; i < nsw && eager < 0; i++)
+        if (probe_switch_is_eager(&sw[i]))
+            eager = i;
+    for (int i = 0; i < nsw; i++)
+        print_switch(f, p, &sw[i], i == eager, pow2);
+    if (nsw > 0) {
+        fprintf(f, "# %s: simcoll calibrate --probe takes %s as", placement_name[p],
+                nsw > 1 ? "these" : "this");
+        if (eager >= 0)
+            fprintf(f, " --eager-limit %ld", sw[eager].last);
+        for (int i = 0, listed = 0; i < nsw; i++)
+            if (i != eager)
+                fprintf(f, "%s%ld", listed++ ? "," : " --breakpoints ", sw[i].last);
+        fputc('\n', f);
+    }
+    for (int q = 0; q < PROBE_NSERIES; q++)
+        for (int k = 0; k < n; k++) {
+            for (int i = 0; i < nsw; i++)
+                for (int j = 0; sw[i].at == k && j < nmore[i]; j++)
+                    row(f, kinds[q], p, 1, more[i][j], mv[i][q][j]);
+            row(f, kinds[q], p, 1, pow2[k], v[q][k]);
+        }
 }
 
 /* k pairs streaming at once: senders[i] to receivers[i], each a window of
@@ -619,6 +777,20 @@ static void header(FILE *f, int argc, char **argv)
     for (int r = 0; r < nranks; r++)
         fprintf(f, "# rank %d: host %s, cpu %d, socket %d, numa %d, l3 %d\n", r, places[r].host,
                 places[r].cpu, places[r].socket, places[r].numa, places[r].l3);
+    for (int r = 0; r < nranks; r++) {
+        int first = 1;
+        for (int q = 0; q < r && first; q++)
+            first = !same_host(q, r);
+        if (first)
+            fprintf(f, "# host %s: %d cores, %d socket%s\n", places[r].host, places[r].cores,
+                    places[r].sockets, places[r].sockets == 1 ? "" : "s");
+    }
+    char warning[1024];
+    shared_cores(warning, sizeof warning);
+    if (*warning) {
+        fprintf(f, "# warning: %s\n", warning);
+        fprintf(stderr, "simcoll-probe: warning: %s\n", warning);
+    }
     static const char *const where[NPLACEMENTS] = {
         "rank 0's host, socket, NUMA domain and cache", "rank 0's NUMA domain, another cache",
         "rank 0's socket, another NUMA domain", "rank 0's host, another socket", "another host"};

@@ -21,7 +21,25 @@ grep -q 'cut weight 8192000 of 28672000 bytes (block placement 14336000, cyclic 
     fail "halo.prog's cut: $(cat map.err)"
 [ "$(grep -v '^#' pi.txt | sort -n | tr '\n' ' ')" = "$(seq 0 63 | tr '\n' ' ')" ] ||
     fail "pi.txt is not a permutation of 0..63"
-[ "$(wc -l <hosts)" -eq 64 ] && [ "$(wc -l <ranks)" -eq 64 ] || fail "machinefile or rankfile short"
+[ "$(grep -vc '^#' hosts)" -eq 64 ] && [ "$(grep -vc '^#' ranks)" -eq 64 ] ||
+    fail "machinefile or rankfile short"
+# They name simcoll's nodes, which mpirun does not know: said in each and
+# on stderr; --hosts names the real ones, a Slurm node list or a file.
+grep -q "^# node-0... are simcoll's names for the platform's nodes: replace them" hosts ||
+    fail "the machinefile does not say its names are simcoll's: $(head -n 1 hosts)"
+grep -q "note: hosts names simcoll's nodes (node-0, ...), not your hosts" map.err ||
+    fail "no note of simcoll's names: $(cat map.err)"
+"$simcoll" map --platform gige.xml --np 64 --rankfile ranks --hosts 'cn[01-08]' \
+    "$src/experiments/packing/halo.prog" >/dev/null 2>map.err || fail "--hosts: $(cat map.err)"
+[ "$(grep -c '=cn0[1-8] slot=' ranks)" -eq 64 ] && ! grep -q node- ranks ||
+    fail "--hosts cn[01-08]: $(head -n 3 ranks)"
+printf 'cn1\ncn2\n' > two-hosts
+code=0
+"$simcoll" map --platform gige.xml --np 64 --rankfile ranks2 --hosts two-hosts \
+    "$src/experiments/packing/halo.prog" >/dev/null 2>map.err || code=$?
+[ $code -eq 2 ] && grep -q "names 2 hosts, and the 64 ranks are on 8 nodes" map.err ||
+    fail "two hosts for 8 nodes: $(cat map.err)"
+[ ! -e ranks2 ] || fail "a rankfile written with too few hosts"
 
 # Run with that file, and with --mapping partition: the same layout, and
 # the bytes between nodes are the cut the map printed.
@@ -39,7 +57,7 @@ grep -q 'cut weight 20 of 14020 bytes (block placement 14000, cyclic 14020)' map
     fail "pairs4.csv's cut: $(cat map4.err)"
 grep -q 'messages between nodes 2 of 30 (block placement 28, cyclic 30)' map4.err ||
     fail "pairs4.csv's messages: $(cat map4.err)"
-[ "$(sed -n 1p hosts4)" = "$(sed -n 4p hosts4)" ] && [ "$(sed -n 2p hosts4)" = "$(sed -n 3p hosts4)" ] ||
+[ "$(sed -n 2p hosts4)" = "$(sed -n 5p hosts4)" ] && [ "$(sed -n 3p hosts4)" = "$(sed -n 4p hosts4)" ] ||
     fail "ranks 0 and 3, 1 and 2 not on one node: $(cat hosts4)"
 
 # Bad matrices: exit 2, FILE:LINE, and no file written.

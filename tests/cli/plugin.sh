@@ -24,6 +24,11 @@ for coll in allgather bcast barrier reduce allreduce; do
         > $coll.csv 2> err.txt || fail "my_$coll: $(cat err.txt)"
     tail -n 1 $coll.csv | grep -q ",yes," || fail "my_$coll is not right: $(tail -n 1 $coll.csv)"
 done
+# Its first line reads as English: "an allgather", "a bcast".
+head -n 1 my_allgather.c | grep -q "^/\* my_allgather.c: an allgather algorithm of my own" ||
+    fail "the allgather skeleton's first line: $(head -n 1 my_allgather.c)"
+head -n 1 my_bcast.c | grep -q "^/\* my_bcast.c: a bcast algorithm of my own" ||
+    fail "the bcast skeleton's first line: $(head -n 1 my_bcast.c)"
 
 # An edited file is kept: new-algo refuses to write over it without --force.
 echo "/* my edits */" >> my_bcast.c
@@ -106,6 +111,13 @@ sed 's/err = sc_vector_combine(/err = r == 2 ? SC_OK : sc_vector_combine(/' my_a
 "$simcoll" --platform "$gige" --load wrong.c --algo my_allgather --np 8 --mapping partition \
     2> err.txt > /dev/null
 [ $? -eq 2 ] && grep -q "algorithm of your own" err.txt || fail "partition: $(cat err.txt)"
+# A loaded algorithm on a mapping without --mapping (lab 2's skeleton, as a
+# student forgets it): told to give a mapping file, not refused a partition
+# never asked for.
+"$simcoll" --platform "$gige" --load "$src/experiments/labs/2-mapping/skeleton.c" \
+    --algo my_bruck_reorder --np 16 2> err.txt > /dev/null
+[ $? -eq 2 ] && grep -q "my_bruck_reorder plays through a mapping (SC_USES_MAPPING) and no --mapping was given.* give --mapping FILE (simcoll map --platform .* --algo bruck --np 16 -o pi.txt" err.txt ||
+    fail "no --mapping: $(cat err.txt)"
 
 # Built by hand, against the build's simcoll.h alone, which stands by itself
 # (no other header of simcoll) and is strict C11.

@@ -39,6 +39,31 @@ for f in shm:intra tcp:inter; do
     grep -q "^bandwidth  *$placement  *1  *1048576 " "$file" ||
         fail "$file: no bandwidth of one pair at 1 MiB"
 done
+# Each host's cores, and the protocol switches: Open MPI's shared memory
+# sends up to 4 KiB eagerly, and past that MPI_Recv fetches the data, its
+# time jumping (a copy by the kernel), which the probe names as the eager
+# limit and calibrate then takes without --eager-limit.
+grep -q '^# host [^:]*: [0-9]* cores, [0-9]* socket' "$work/shm.txt" ||
+    fail "shm.txt: no '# host' line"
+grep -q '^# switch intra [0-9]* eager-limit: the receive overhead grows' "$work/shm.txt" ||
+    fail "shm.txt: no eager limit found: $(grep '^# switch' "$work/shm.txt")"
+"$simcoll" calibrate --probe "$work/shm.txt" --level intra --like "$src/platforms/gige.xml" \
+    -o "$work/shm.xml" >/dev/null 2>"$work/err" || fail "calibrate, intra: $(cat "$work/err")"
+grep -q "note: --probe .*: --eager-limit [0-9]*.*where simcoll-probe found" "$work/err" ||
+    fail "calibrate did not take the probe's eager limit: $(cat "$work/err")"
+# More ranks than cores: every time measured holds another rank's turns,
+# which the probe and calibrate say, with how to pin.
+ranks=$(($(nproc) + 1))
+mpirun -np $ranks --oversubscribe "$probe" $quick -o "$work/over.txt" >"$work/out" 2>&1 ||
+    fail "simcoll-probe on $ranks ranks: $(cat "$work/out")"
+grep -q "^# warning: .*$ranks ranks on .*--bind-to core" "$work/over.txt" ||
+    fail "no warning of $ranks ranks on $(nproc) cores in the file"
+grep -q "simcoll-probe: warning: .*$ranks ranks on" "$work/out" ||
+    fail "no warning of $ranks ranks on $(nproc) cores: $(cat "$work/out")"
+"$simcoll" calibrate --probe "$work/over.txt" --level intra --like "$src/platforms/gige.xml" \
+    >/dev/null 2>"$work/err"
+grep -q "warning: --probe .*$ranks ranks on .*--bind-to core" "$work/err" ||
+    fail "calibrate did not warn of shared cores: $(cat "$work/err")"
 # calibrate reads what the probe wrote: the residuals of a shipped platform
 # on each file's level (a fit of such noisy numbers may fail honestly).
 "$simcoll" calibrate --report --platform "$src/platforms/gige.xml" --probe "$work/shm.txt" \
@@ -65,7 +90,7 @@ grep -q 'simcoll/intra/flow-factor' "$work/both.xml" || fail "no intra flow fact
 # A level whose placement the file lacks is refused, naming it.
 "$simcoll" calibrate --probe "$work/shm.txt" --like "$src/platforms/gige.xml" \
     -o "$work/none.xml" >/dev/null 2>"$work/err"
-[ $? -eq 2 ] && grep -q 'no series between ranks of placement inter' "$work/err" ||
+[ $? -eq 2 ] && grep -q 'no series between ranks of placement inter.*--level intra.*--each-rank-a-node' "$work/err" ||
     fail "--level inter on a shared-memory probe: $(cat "$work/err")"
 [ -e "$work/none.xml" ] && fail "a refused fit wrote its platform"
 # Collectives, as the library chooses and with Open MPI's basic linear

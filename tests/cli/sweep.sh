@@ -37,7 +37,7 @@ code=$?
 [ $code -eq 1 ] || fail "exit code $code, expected 1 (48 points cannot run)"
 grep -q "48 of 144 points failed" sweep.log ||
     fail "no summary of the failed points: $(cat sweep.log)"
-[ "$(head -n 1 out.csv | cut -d, -f1-3)" = "key,status,platform" ] || fail "header: $(head -n 1 out.csv)"
+[ "$(head -n 1 out.csv | cut -d, -f1-3)" = "key,status,template" ] || fail "header: $(head -n 1 out.csv)"
 [ "$(grep -c '^key,' out.csv)" -eq 1 ] || fail "the header is repeated"
 [ "$(tail -n +2 out.csv | wc -l)" -eq $points ] || fail "$(tail -n +2 out.csv | wc -l) rows, expected $points"
 [ -z "$(tail -n +2 out.csv | cut -d'"' -f2 | sort | uniq -d)" ] || fail "a point twice"
@@ -52,13 +52,20 @@ for plat in gige ib4x; do for algo in ring bruck rd rd-exch; do
 done; done; done; done > order.expected
 tail -n +2 out.csv | cut -d'"' -f2 > order.got
 cmp -s order.expected order.got || fail "rows out of point order: $(diff order.expected order.got | head -n 4)"
-# The axes as columns named as in the study, behind key and status; the
-# run's columns of the same names renamed run_NAME.
+# The axes as columns behind key and status, one name per quantity
+# whatever the axes: algo and np are the run's own columns (not run_algo,
+# run_np), the platform file named is template (the run's platform is its
+# name).
 case $(head -n 1 out.csv) in
-key,status,platform,algo,np,size,payload,run_platform,run_algo,collective,run_np,nodes,size_bytes,*) ;;
+key,status,template,algo,np,size,payload,platform,collective,nodes,size_bytes,*) ;;
 *) fail "header: $(head -n 1 out.csv)" ;; esac
-grep -q "^\"platform=$platforms/ib4x.xml;algo=bruck;np=16;size=1M;payload=no\",ok,$platforms/ib4x.xml,bruck,16,1M,no,ib4x,bruck,allgather,16,2,1048576," out.csv ||
+[ "$(head -n 1 out.csv | tr , '\n' | grep -c -e '^np$' -e '^algo$' -e '^run_')" -eq 2 ] ||
+    fail "np and algo once, no run_ column: $(head -n 1 out.csv)"
+grep -q "^\"platform=$platforms/ib4x.xml;algo=bruck;np=16;size=1M;payload=no\",ok,$platforms/ib4x.xml,bruck,16,1M,no,ib4x,allgather,2,1048576," out.csv ||
     fail "a row's axis columns: $(grep 'ib4x.xml;algo=bruck;np=16;size=1M' out.csv)"
+# A point that failed says why as it ends, as its row does.
+grep -q "np=100;size=64K;payload=no: failed ([0-9.]* s), .* left: 100 processes do not fit platform" sweep.log ||
+    fail "no reason for a failed point: $(grep failed sweep.log | head -n 2)"
 grep -q "^\"platform=$platforms/gige.xml;algo=rd;np=100;size=64K;payload=no\",\"100 processes do not fit[^\"]*\",$platforms/gige.xml,rd,100,64K,no,,," out.csv ||
     fail "a failed row's axis columns: $(grep 'gige.xml;algo=rd;np=100;size=64K' out.csv)"
 
@@ -99,7 +106,7 @@ grep -q "merged 4 rows into programs.csv; it holds 6 of 6 points" merge.log ||
     fail "second merge: $(cat merge.log)"
 "$simcoll" sweep programs.ini --merge 2>merge.log || fail "merge: $(cat merge.log)"
 grep -q "merged 0 rows" merge.log || fail "third merge: $(cat merge.log)"
-[ "$(head -n 1 programs.csv | cut -d, -f1-8)" = "key,status,platform,program,np,payload,run_program,run_platform" ] ||
+[ "$(head -n 1 programs.csv | cut -d, -f1-8)" = "key,status,template,program,np,payload,platform,nodes" ] ||
     fail "program header: $(head -n 1 programs.csv)"
 [ "$(grep -c '",ok,' programs.csv)" -eq 6 ] || fail "$(grep -c '",ok,' programs.csv) ok rows, expected 6"
 [ -z "$(tail -n +2 programs.csv | cut -d'"' -f2 | sort | uniq -d)" ] || fail "a program point twice"
@@ -125,7 +132,7 @@ payload = no
 STUDY
 "$simcoll" sweep shapes.ini -o shapes.csv 2>/dev/null || fail "shapes: exit $?"
 for zone in gige-8x4 gige-2x8+2x4 ib4x-ddr-8x4 ib4x-ddr-2x8+2x4; do
-    grep -q ",ok,.*,$zone,ring," shapes.csv || fail "no row on $zone: $(cat shapes.csv)"
+    grep -q ",ok,.*,$zone,allgather," shapes.csv || fail "no row on $zone: $(cat shapes.csv)"
 done
 
 # A topology axis, its values quoted for their commas; a quote left open is
@@ -140,7 +147,7 @@ STUDY
 "$simcoll" sweep topologies.ini -o topologies.csv 2>/dev/null || fail "topologies: exit $?"
 # Named by their whole topology: two fat trees or tori of other shapes differ.
 for zone in gige-8x8-torus:2,2,2 'gige-4x8-fat-tree:2;2,2;1,2;1,1'; do
-    grep -qF ",\"$zone\",ring," topologies.csv || fail "no row on $zone: $(cat topologies.csv)"
+    grep -qF ",\"$zone\",allgather," topologies.csv || fail "no row on $zone: $(cat topologies.csv)"
 done
 grep -q '^"platform=[^"]*;topology=fat-tree:2;2,2;1,2;1,1;algo=ring' topologies.csv ||
     fail "the key of the fat tree's point: $(cat topologies.csv)"
@@ -163,9 +170,9 @@ np = 16
 payload = no
 STUDY
 "$simcoll" sweep sockets.ini -o sockets.csv 2>/dev/null || fail "sockets: exit $?"
-grep -q ',ok,.*,gige-2x8,ring,.*,[0-9]*;[0-9]*,[0-9]*;[0-9]*,' sockets.csv ||
+grep -q ',ok,.*,gige-2x8,allgather,.*,[0-9]*;[0-9]*,[0-9]*;[0-9]*,' sockets.csv ||
     fail "no row on one socket a node: $(cat sockets.csv)"
-grep -q ',ok,.*,gige-2x8-2sockets,ring,.*,[0-9]*;[0-9]*;[0-9]*,[0-9]*;[0-9]*;[0-9]*,' sockets.csv ||
+grep -q ',ok,.*,gige-2x8-2sockets,allgather,.*,[0-9]*;[0-9]*;[0-9]*,[0-9]*;[0-9]*;[0-9]*,' sockets.csv ||
     fail "no row on two sockets a node: $(cat sockets.csv)"
 
 # A levels axis: nodes of NUMA domains, and of sockets of NUMA domains of
@@ -180,9 +187,9 @@ np = 16
 payload = no
 STUDY
 "$simcoll" sweep levels.ini -o levels.csv 2>/dev/null || fail "levels: exit $?"
-grep -q ',ok,.*,gige-2x8-2numa-numa.latency=100ns,ring,.*,[0-9]*;[0-9]*;[0-9]*,[0-9]*;[0-9]*;[0-9]*,' levels.csv ||
+grep -q ',ok,.*,gige-2x8-2numa-numa.latency=100ns,allgather,.*,[0-9]*;[0-9]*;[0-9]*,[0-9]*;[0-9]*;[0-9]*,' levels.csv ||
     fail "no row on nodes of two NUMA domains: $(cat levels.csv)"
-grep -q ',ok,.*,gige-2x16-2sockets-2numa-2ccx-numa.latency=100ns,ring,.*,[0-9]*;[0-9]*;[0-9]*;[0-9]*;[0-9]*,' levels.csv ||
+grep -q ',ok,.*,gige-2x16-2sockets-2numa-2ccx-numa.latency=100ns,allgather,.*,[0-9]*;[0-9]*;[0-9]*;[0-9]*;[0-9]*,' levels.csv ||
     fail "no row on nodes of sockets, NUMA domains and CCXs: $(cat levels.csv)"
 
 # A value every point would refuse stops the study before it runs.
@@ -207,7 +214,7 @@ for bad in "algo = ring\\nnp = 4x|3: np: '4x' is not an integer" \
            "algo = ring\\nnet = gige, ib5x|3: net: --net: unknown interconnect 'ib5x'; use gige, ib4x-ddr" \
            "algo = ring\\ntopology = torus:2, torus:x|3: topology: --topology 'torus:x'" \
            "algo = ring\\ncores = 4, 2x|3: cores: --cores '2x': an empty item" \
-           "coll = gather\\nmpi = mpich-3.2|2: coll: --coll: unknown value 'gather'; use one of allgather" \
+           "coll = gather\\nmpi = mpich-3.2|2: coll: --coll: unknown collective 'gather'; use one of allgather" \
            "coll = bcast\\nmpi = openmpi|3: mpi: --mpi: unknown profile 'openmpi'; use one of" \
            "algo = allreduce-ring\\nop = sum, avg|3: op: unknown operation 'avg'" \
            "algo = allreduce-ring\\ntype = float|3: type: unknown type 'float'" \

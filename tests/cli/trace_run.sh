@@ -197,6 +197,6 @@ algos = allreduce=allreduce-rd, allreduce=allreduce-ring
 EOF
 "$simcoll" sweep study.ini -o study.csv 2>/dev/null || fail "sweep of a trace: exit $?"
 [ "$(grep -c ',ok,' study.csv)" = 8 ] || fail "sweep of a trace: not 8 points ok: $(cat study.csv)"
-head -1 study.csv | grep -q "^key,status,trace,platform,mapping,algos,run_trace,format,ranks," ||
+head -1 study.csv | grep -q "^key,status,trace,template,mapping,algos,format,ranks,.*,events,platform_nodes," ||
     fail "sweep of a trace: header $(head -1 study.csv)"
 echo "trace_run.sh: ok"

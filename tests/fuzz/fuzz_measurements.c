@@ -1,5 +1,6 @@
 /* Fuzz target: the benchmark-output reader. The input is the file, read
- * with the format found from its content and with each format forced.
+ * with the format found from its content and with each format forced, and
+ * as the header of a simcoll-probe file (sim/io/probe_cluster.h).
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include <math.h>
 #include <stdint.h>
@@ -7,6 +8,7 @@
 #include <string.h>
 
 #include "sim/io/measurements.h"
+#include "sim/io/probe_cluster.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -54,5 +56,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort(); /* out of memory is not expected on small inputs */
         sc_series_destroy(series, n);
     }
+    sc_probe_cluster_t cluster;
+    sc_err_t err = sc_probe_cluster_parse("--fuzz", "fuzz.txt", (const char *)data, size, &cluster);
+    if (err == SC_OK) {
+        char text[2048];
+        sc_probe_cluster_shared_cores(&cluster, text, sizeof text);
+        sc_probe_cluster_name(&cluster, text, sizeof text);
+        if (!text[0])
+            abort();
+    } else if (err != SC_ERR_INPUT || cluster.ranks || cluster.hosts || cluster.switches) {
+        abort();
+    }
+    sc_probe_cluster_destroy(&cluster);
     return 0;
 }

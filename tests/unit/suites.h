@@ -30,5 +30,6 @@ void sc_suite_program_run(void);
 void sc_suite_trace(void);
 void sc_suite_tracefile(void);
 void sc_suite_replay(void);
+void sc_suite_probe(void);
 
 #endif

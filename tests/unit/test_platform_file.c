@@ -134,6 +134,16 @@ static const case_t cases[] = {
     {"core=\"8\"", "core=\"0\"", "core=\"0\" is not a whole number"},
     {"core=\"8\"", "core=\"-8\"", "core=\"-8\" is not a whole number"},
     {"core=\"8\"", "core=\" 8\"", "core=\" 8\" is not a whole number"},
+    /* a number without a unit, which SimGrid would read in its base unit */
+    {"latency=\"1.9us\"", "latency=\"8.97\"",
+     "<link id=\"node-0_nic\"> latency=\"8.97\" has no unit, which SimGrid would read as 8.97 "
+     "s; write it with its unit, e.g. 8.97us, 8.97ms or 8.97s"},
+    {"bandwidth=\"1497MBps\"", "bandwidth=\"1497\"",
+     "bandwidth=\"1497\" has no unit, which SimGrid would read as 1497 Bps"},
+    {"speed=\"10Gf\" core=\"8\"", "speed=\"10\" core=\"8\"",
+     "speed=\"10\" has no unit, which SimGrid would read as 10 flop/s"},
+    {"value=\"0.8us\"", "value=\"0.8\"",
+     "property simcoll/intra/overhead: '0.8' has no unit, which would be 0.8 s"},
     {"core=\"8\"", "core=\"99999999999\"", "is not a whole number"},
     {"value=\"0.8us\"", "value=\"-0.8us\"",
      "property simcoll/intra/overhead: '-0.8us' is not a "
@@ -652,7 +662,7 @@ static void test_smpi_read(void)
     CU_ASSERT_EQUAL_FATAL(check_keep(xml, &plat), SC_OK);
     CU_ASSERT_PTR_NULL(strstr(plat.engine_xml, "config"));
     CU_ASSERT_PTR_NOT_NULL(strstr(plat.engine_xml, "<prop id=\"simcoll/inter/send-overhead\" "
-                                                   "value=\"0:1e-06:0\"/>"));
+                                                   "value=\"0:1e-06s:0s\"/>"));
     CU_ASSERT_PTR_NOT_NULL(
         strstr(plat.engine_xml, "<prop id=\"simcoll/inter/eager-limit\" value=\"6140\"/>"));
     sc_platform_destroy(&plat);

@@ -34,6 +34,14 @@ static void test_bad_sizes(void)
     CU_ASSERT_EQUAL(sc_parse_size("", "--size", &b), SC_ERR_INPUT);
     CU_ASSERT_EQUAL(sc_parse_size("99999999999999999999", "--size", &b), SC_ERR_INPUT);
     CU_ASSERT_EQUAL(b, 7);
+    /* 10^6 in SimGrid's platform files, 2^20 as MPI counts: refused */
+    CU_ASSERT_EQUAL(sc_parse_size("1MB", "--size", &b), SC_ERR_INPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "'1MB' is ambiguous"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "write 1M or 1MiB for 1048576 bytes"));
+    CU_ASSERT_EQUAL(sc_parse_size("64kB", "--size", &b), SC_ERR_INPUT);
+    CU_ASSERT_EQUAL(sc_parse_size("2GB", "--size", &b), SC_ERR_INPUT);
+    CU_ASSERT_EQUAL(sc_parse_size("2048B", "--size", &b), SC_OK);
+    CU_ASSERT_EQUAL(b, 2048);
 }
 
 static void test_durations(void)

@@ -5,7 +5,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../../.." && pwd)
+top=$(cd "$here/../../../.." && pwd)
+lab=$top/experiments/labs/$(basename "$here")  # the handout
 simcoll=${1:-$top/build/simcoll}
 gige=$top/platforms/gige.xml
 scratch=$(mktemp -d)
@@ -38,7 +39,7 @@ echo "| ending | simulated (ms) |"
 echo "|---|---|"
 for ending in "algo=allreduce-rd" "algo=allreduce-if" "algo=allreduce-rd predict" \
     "algo=allreduce-if predict"; do
-    sed "s/^until .*/until 1e-6 max=1000 error=1 rate=0.5 $ending/" "$here/solver.prog" \
+    sed "s/^until .*/until 1e-6 max=1000 error=1 rate=0.5 $ending/" "$lab/solver.prog" \
         > "$scratch/s.prog"
     "$simcoll" run --platform "$gige" --np 64 --format csv "$scratch/s.prog" > "$scratch/s.csv"
     awk -F, -v e="$ending" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }

@@ -6,7 +6,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../../.." && pwd)
+top=$(cd "$here/../../../.." && pwd)
+lab=$top/experiments/labs/$(basename "$here")  # the handout
 simcoll=${1:-$top/build/simcoll}
 gige=$top/platforms/gige.xml
 scratch=$(mktemp -d)
@@ -23,7 +24,11 @@ echo "| algo | file | mapping | simulated (us) | between nodes (KiB) | valid |"
 echo "|---|---|---|---|---|---|"
 # row ALGO FILE MAPPING: one run, with FILE loaded unless it is "-".
 row() {
-    if [ "$2" = - ]; then load=""; else load="--load $here/$2"; fi
+    case $2 in
+    -) load="" ;;
+    skeleton.c) load="--load $lab/$2" ;; # the student's starting file, in the handout
+    *) load="--load $here/$2" ;;
+    esac
     map=$3
     [ "$map" = pi.txt ] && map=$scratch/pi.txt
     "$simcoll" --platform "$gige" $load --algo "$1" --np 64 --size 2K --mapping "$map" \

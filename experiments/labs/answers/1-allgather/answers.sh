@@ -5,7 +5,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../../.." && pwd)
+top=$(cd "$here/../../../.." && pwd)
 simcoll=${1:-$top/build/simcoll}
 gige=$top/platforms/gige.xml
 scratch=$(mktemp -d)
