@@ -4,7 +4,7 @@
 # exists:
 #   - the shipped traces of third_party/traces (their events per second);
 #   - synthetic SMPI time-independent traces of RANKS ranks (default 4096)
-#     of ITERS iterations each (a list: default "30 300"): 200 us of
+#     of ITERS iterations each (a list: default "25 250"): 200 us of
 #     computing, a ring's halo exchange (two sendRecv of 1 KiB, to the right
 #     then to the left, as algorithms/p2p/halo.c makes it) and an allreduce
 #     of one double an iteration: 4 calls a rank an iteration, 10 events
@@ -25,7 +25,7 @@ cd "$(dirname "$0")/.."
 build=${1:-build}
 simcoll=$(pwd)/$build/simcoll
 ranks=${RANKS:-4096}
-iters_list=${ITERS:-30 300}
+iters_list=${ITERS:-25 250}
 runs=${RUNS:-1}
 [ -x /usr/bin/time ] || { echo "bench/traces.sh: needs GNU time (apt-get install time)" >&2; exit 2; }
 work=$(mktemp -d)
