@@ -44,7 +44,7 @@ double sc_wire_bytes(const sc_platform_t *plat, const sc_level_t *lv, size_t dat
  * + wire bytes / bandwidth, or, if longer, the header and data at the
  * level's flow bound (sc_level_flow_bound). SimGrid's links give it the
  * latency; the engines add the rest of it at the receiver
- * (sc_protocol_extra_latency). */
+ * (sc_protocol_wire). */
 double sc_wire_time(const sc_platform_t *plat, const sc_level_t *lv, size_t data);
 
 /* The gap g of the network level, shared by the transport and the models:

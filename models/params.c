@@ -50,7 +50,7 @@ const sc_param_t sc_params[] = {
      LEVEL(bandwidth_factor)},
     /* At least 1: the engines add the latency beyond the route's after
      * SimGrid has delivered a message, and cannot take any away
-     * (sc_protocol_extra_latency). SMPI's own default lat-factor peaks at
+     * (sc_protocol_wire). SMPI's own default lat-factor peaks at
      * 11.6, but a factor is relative to the route's latency, which on a
      * fast network is a small part of a message's intercept: calibrate
      * fits about 110 to a rendezvous that takes 25 us more than a 0.23 us

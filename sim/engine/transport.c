@@ -295,11 +295,8 @@ static sg_mailbox_t inbox_of(const rank_t *rk, int rank)
  * bytes, at most at its level's flow bound. */
 static sg_comm_t put(const rank_t *rk, int peer, void *payload, size_t data)
 {
-    const sc_model_t *model = rk->world->model;
-    int me = rk->comm.rank;
-    return sc_mailbox_put_async(inbox_of(rk, peer), payload,
-                                (long)sc_protocol_wire_bytes(model, me, peer, data),
-                                sc_protocol_rate_bound(model, me, peer, data));
+    sc_wire_plan_t w = sc_protocol_wire(rk->world->model, rk->comm.rank, peer, data);
+    return sc_mailbox_put_async(inbox_of(rk, peer), payload, (long)w.wire_bytes, w.rate);
 }
 
 /* Counts an envelope put in flight to rank dst, and whether dst may see it
@@ -463,7 +460,7 @@ static int hold(rank_t *rk, int src, int dst, size_t data, double arrived, sc_en
                 sc_request_t *send)
 {
     double ready = env ? sc_protocol_ready(rk->world->model, env, arrived)
-                       : arrived + sc_protocol_extra_latency(rk->world->model, src, dst, data);
+                       : arrived + sc_protocol_wire(rk->world->model, src, dst, data).extra_latency;
     if (ready <= simgrid_get_clock())
         return 0;
     if (!sc_held_push(&rk->held, ready, env, (sc_req_ref_t)send, rk->comm.rank)) {
@@ -612,8 +609,7 @@ static sc_err_t sim_isend(sc_comm_t *comm, const void *buf, size_t bytes, int ds
     if (check_peer(rk, dst, "send to"))
         return rk->error;
     const sc_model_t *model = rk->world->model;
-    sc_send_plan_t plan = sc_protocol_send_plan(model, comm->rank, dst, bytes);
-    sc_protocol_count(&rk->traffic, &plan, bytes);
+    sc_send_plan_t plan = sc_protocol_send(model, comm->rank, dst, bytes, &rk->traffic);
     rk->world->ranks[dst].match.addressed++;
     long record = record_message(rk->world, comm->rank, dst, plan.level, tag, bytes,
                                  simgrid_get_clock());
@@ -622,13 +618,12 @@ static sc_err_t sim_isend(sc_comm_t *comm, const void *buf, size_t bytes, int ds
         sg_actor_sleep_for(plan.o_s);
     /* The NIC's gap: the core waits until the message may leave. */
     double now = simgrid_get_clock();
-    double leave = sc_protocol_departure(model, &plan, comm->rank, dst, bytes, now);
+    double leave = sc_protocol_depart(model, &plan, now);
     if (leave > now)
         sg_actor_sleep_for(leave - now);
 
     sc_request_t *req = calloc(1, sizeof *req);
-    sc_envelope_t *env = envelope_new(rk, eager ? SC_ENV_EAGER : SC_ENV_RTS, dst, tag, bytes,
-                                      eager ? buf : NULL);
+    sc_envelope_t *env = envelope_new(rk, plan.first, dst, tag, bytes, eager ? buf : NULL);
     if (!req || !env) {
         free(req);
         if (env)
@@ -642,15 +637,13 @@ static sc_err_t sim_isend(sc_comm_t *comm, const void *buf, size_t bytes, int ds
     env->path_bytes = rk->traffic.path_bytes;
     if (record >= 0)
         rk->world->msgs[record].left = simgrid_get_clock();
-    if (eager)
-        env->record = record;
     if (eager) {
-        post_unwaited(rk, env, bytes);
+        env->record = record;
         req->done = 1;
     } else {
         env->sreq = (sc_req_ref_t)req;
-        post_unwaited(rk, env, 0);
     }
+    post_unwaited(rk, env, plan.first_data);
     *out = req;
     return SC_OK;
 }

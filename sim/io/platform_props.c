@@ -108,7 +108,7 @@ static sc_err_t parse_piecewise(const char *what, const sc_param_t *spec, const 
             int low = spec->above_min ? !(seg->start > spec->min) : !(seg->start >= spec->min);
             if (number && low && spec->min >= 1)
                 /* A latency factor: its extra latency is added after
-                 * SimGrid's route (sc_protocol_extra_latency), which
+                 * SimGrid's route (sc_protocol_wire), which
                  * cannot be shortened. */
                 err = sc_error(SC_ERR_INPUT,
                                "%s: factor '%s' is below %g: simcoll adds the latency beyond "

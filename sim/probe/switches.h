@@ -23,7 +23,8 @@ typedef struct {
 } probe_switch_t;
 
 /* The switches between consecutive sizes (ascending; from 64 bytes, where
- * a step is more than timer noise) of series[PROBE_LATENCY],
+ * a step is more than timer noise; an overhead's jump must last to the
+ * next size) of series[PROBE_LATENCY],
  * series[PROBE_SEND] and series[PROBE_RECV] (seconds, n values each), at
  * most `most`, in size order, one per interval (its strongest sign).
  * Returns how many. */

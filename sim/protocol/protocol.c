@@ -19,74 +19,69 @@ void sc_traffic_add(const sc_platform_t *plat, const sc_traffic_t *t, int sign,
     }
 }
 
-sc_send_plan_t sc_protocol_send_plan(const sc_model_t *model, int src, int dst, size_t bytes)
+sc_send_plan_t sc_protocol_send(const sc_model_t *model, int src, int dst, size_t bytes,
+                                sc_traffic_t *count)
 {
-    sc_send_plan_t plan;
+    sc_send_plan_t plan = {.src = src, .dst = dst, .bytes = bytes};
     plan.hier = sc_model_hier_level(model, src, dst);
     plan.level = sc_model_level_id(model, src, dst);
     plan.lv = sc_platform_level(model->plat, plan.hier);
     plan.eager = bytes <= plan.lv->eager_limit;
+    plan.first = plan.eager ? SC_ENV_EAGER : SC_ENV_RTS;
+    plan.first_data = plan.eager ? bytes : 0;
     plan.o_s = sc_level_send_overhead(plan.lv, bytes);
+    if (count) {
+        count->level_messages[plan.hier]++;
+        count->level_bytes[plan.hier] += (double)bytes;
+    }
     return plan;
 }
 
-void sc_protocol_count(sc_traffic_t *t, const sc_send_plan_t *plan, size_t bytes)
-{
-    t->level_messages[plan->hier]++;
-    t->level_bytes[plan->hier] += (double)bytes;
-}
-
-double sc_protocol_departure(const sc_model_t *model, const sc_send_plan_t *plan, int src,
-                             int dst, size_t bytes, double now)
+double sc_protocol_depart(const sc_model_t *model, const sc_send_plan_t *plan, double now)
 {
     if (plan->level != SC_LEVEL_INTER || !model->nic_free)
         return now;
     /* An RTS occupies the wire with its header only: its data goes later,
      * on CTS, without another turn at the NIC. */
-    return sc_model_depart(model->nic_free, model->node_of[src], model->node_of[dst],
+    return sc_model_depart(model->nic_free, model->node_of[plan->src], model->node_of[plan->dst],
                            plan->lv->gap_s, now,
-                           sc_wire_time(model->plat, plan->lv, plan->eager ? bytes : 0));
+                           sc_wire_time(model->plat, plan->lv, plan->first_data));
 }
 
-double sc_protocol_wire_bytes(const sc_model_t *model, int src, int dst, size_t data)
+/* See sc_wire_plan_t.extra_latency. */
+static double extra_latency(const sc_model_t *model, const sc_level_t *lv, size_t data)
 {
-    if (data == 0) /* a header alone shares no link: sc_protocol_extra_latency */
-        return 0;
-    return sc_wire_bytes(model->plat, sc_model_level(model, src, dst), data);
-}
-
-double sc_protocol_rate_bound(const sc_model_t *model, int src, int dst, size_t data)
-{
-    if (data == 0) /* no bytes for SimGrid to move */
-        return -1;
-    const sc_level_t *lv = sc_model_level(model, src, dst);
-    double bound = sc_level_flow_bound(lv, data);
-    if (!(bound > 0))
-        return -1;
-    /* The wire bytes are the data and header inflated by the bandwidth
-     * factor: the same share of them per second. */
-    double wire = sc_wire_bytes(model->plat, lv, data);
-    return bound * wire / (double)(data + model->plat->header_bytes);
-}
-
-double sc_protocol_extra_latency(const sc_model_t *model, int src, int dst, size_t data)
-{
-    const sc_level_t *lv = sc_model_level(model, src, dst);
     double extra = (sc_level_latency_factor(lv, data) - 1) * lv->latency_s;
-    if (data == 0) { /* the header's time on the wire, which SimGrid did not spend */
+    if (data == 0) { /* the header's time on the wire, which SimGrid does not spend */
         size_t header = model->plat->header_bytes;
         extra += fmax(sc_level_link_time(lv, header, 0), sc_level_flow_time(lv, header, 0));
     }
     return extra;
 }
 
+sc_wire_plan_t sc_protocol_wire(const sc_model_t *model, int src, int dst, size_t data)
+{
+    const sc_level_t *lv = sc_model_level(model, src, dst);
+    sc_wire_plan_t w = {0, -1, extra_latency(model, lv, data)};
+    if (data == 0) /* a header alone shares no link: SimGrid moves no bytes for it */
+        return w;
+    w.wire_bytes = sc_wire_bytes(model->plat, lv, data);
+    double bound = sc_level_flow_bound(lv, data);
+    /* The wire bytes are the data and header inflated by the bandwidth
+     * factor: the same share of them per second. */
+    if (bound > 0)
+        w.rate = bound * w.wire_bytes / (double)(data + model->plat->header_bytes);
+    return w;
+}
+
 double sc_protocol_ready(const sc_model_t *model, const sc_envelope_t *env, double arrived)
 {
     size_t data = sc_envelope_data_bytes(env);
-    double extra = sc_protocol_extra_latency(model, env->src, env->dst, data);
+    const sc_level_t *lv = sc_model_level(model, env->src, env->dst);
+    double extra = extra_latency(model, lv, data);
     if (data > 0)
         return arrived + extra;
-    return env->left + sc_model_level(model, env->src, env->dst)->latency_s + extra;
+    return env->left + lv->latency_s + extra;
 }
 
 sc_wait_cost_t sc_protocol_wait_begin(double path_bytes)
@@ -117,8 +112,8 @@ sc_envelope_t *sc_envelope_new(sc_env_kind_t kind, int src, int dst, int tag, si
 {
     sc_envelope_t *env = calloc(1, sizeof *env);
     if (env)
-        *env = (sc_envelope_t){.kind = kind, .src = src, .dst = dst, .tag = tag, .bytes = bytes,
-                               .record = -1};
+        *env = (sc_envelope_t){
+            .kind = kind, .src = src, .dst = dst, .tag = tag, .bytes = bytes, .record = -1};
     return env;
 }
 
@@ -133,8 +128,7 @@ size_t sc_envelope_data_bytes(const sc_envelope_t *env)
     return env->kind == SC_ENV_EAGER || env->kind == SC_ENV_DATA ? env->bytes : 0;
 }
 
-int sc_held_push(sc_held_queue_t *q, double ready, sc_envelope_t *env, sc_req_ref_t send,
-                 int rank)
+int sc_held_push(sc_held_queue_t *q, double ready, sc_envelope_t *env, sc_req_ref_t send, int rank)
 {
     sc_held_t *h = malloc(sizeof *h);
     if (!h)
@@ -228,8 +222,7 @@ int sc_matcher_number(sc_matcher_t *m, const sc_protocol_ops_t *ops, sc_envelope
 
 /* Completes posted receive p with envelope env (EAGER or RTS) from its
  * queue, and frees env. */
-static void match(sc_matcher_t *m, const sc_protocol_ops_t *ops, sc_posted_t p,
-                  sc_envelope_t *env)
+static void match(sc_matcher_t *m, const sc_protocol_ops_t *ops, sc_posted_t p, sc_envelope_t *env)
 {
     if (env->bytes != p.bytes && p.bytes != SC_ANY_SIZE) {
         char message[160];

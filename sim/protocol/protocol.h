@@ -52,7 +52,7 @@
  * take L l(d) instead of the route's L (SMPI's smpi/lat-factor). SimGrid
  * sees only wire bytes, which the bandwidth factor has inflated, so its
  * links give every envelope L, and the engines add the rest, (l(d) - 1) L
- * (sc_protocol_extra_latency), at the receiver: an envelope SimGrid
+ * (sc_wire_plan_t.extra_latency), at the receiver: an envelope SimGrid
  * delivers at t is held until t + (l(d) - 1) L before the protocol sees it
  * (sc_held_t), and so is a header alone (above). So is the completion of
  * a rendezvous send, whose data SimGrid delivers to both ends at once: the
@@ -60,7 +60,7 @@
  * where the latency factor stretches the one transfer both ends wait for.
  * The gap books the
  * receiver's NIC at the envelope's arrival with its whole latency
- * (sc_protocol_departure uses sc_wire_time). Only the time a message
+ * (sc_protocol_depart uses sc_wire_time). Only the time a message
  * arrives moves: while held, it occupies no link, so under contention the
  * flows differ from SMPI's, which delays their start instead. A factor
  * below 1 would take latency away from SimGrid's route: platform files
@@ -91,42 +91,53 @@ void sc_traffic_add(const sc_platform_t *plat, const sc_traffic_t *t, int sign,
 
 /* ---- Sending ---- */
 
-/* How one message goes, decided when the send is called. */
+typedef enum { SC_ENV_EAGER, SC_ENV_RTS, SC_ENV_CTS, SC_ENV_DATA } sc_env_kind_t;
+
+/* How one message goes, decided when the send is called: everything
+ * about it but when it leaves, which depends on when the sender asks its
+ * NIC (sc_protocol_depart). */
 typedef struct {
-    int hier;              /* the hierarchy level it crosses */
-    sc_level_id_t level;   /* inside a node or between nodes */
-    const sc_level_t *lv;  /* that level's parameters */
-    int eager;             /* 1: EAGER; 0: RTS, CTS, DATA */
-    double o_s;            /* the sender's overhead, seconds */
+    int src, dst;
+    size_t bytes;
+    int hier;             /* the hierarchy level it crosses */
+    sc_level_id_t level;  /* inside a node or between nodes */
+    const sc_level_t *lv; /* that level's parameters */
+    int eager;            /* 1: EAGER; 0: RTS, CTS, DATA */
+    sc_env_kind_t first;  /* the envelope the send puts in flight: EAGER or RTS */
+    size_t first_data;    /* the data bytes it carries: bytes, or none for RTS */
+    double o_s;           /* the sender's overhead, seconds */
 } sc_send_plan_t;
 
-sc_send_plan_t sc_protocol_send_plan(const sc_model_t *model, int src, int dst, size_t bytes);
+/* The plan of a send of `bytes` from src to dst; the message is counted in
+ * `count` by its level (NULL: not counted, for a plan asked again). */
+sc_send_plan_t sc_protocol_send(const sc_model_t *model, int src, int dst, size_t bytes,
+                                sc_traffic_t *count);
 
-/* Counts the message in `t` by its level. */
-void sc_protocol_count(sc_traffic_t *t, const sc_send_plan_t *plan, size_t bytes);
+/* When the message may leave at the earliest, its sender having paid o_s
+ * by `now`: `now`, or later when it goes between nodes and the NIC's gap
+ * holds it (sc_model_depart, which books the NIC: slots go in the order
+ * senders ask, so ask once, after o_s). */
+double sc_protocol_depart(const sc_model_t *model, const sc_send_plan_t *plan, double now);
 
-/* When the message may leave at the earliest, having paid o_s by `now`:
- * `now`, or later when it goes between nodes and the NIC's gap holds it
- * (sc_model_depart, which books the NIC). */
-double sc_protocol_departure(const sc_model_t *model, const sc_send_plan_t *plan, int src,
-                             int dst, size_t bytes, double now);
+/* How one envelope carrying `data` bytes from src to dst travels. */
+typedef struct {
+    /* Bytes SimGrid moves: header and data inflated by the bandwidth
+     * factor; 0 for a header alone, which shares no link. */
+    double wire_bytes;
+    /* The most wire bytes a second SimGrid may move it at, so that its
+     * header and data go no faster than its level's flow bound
+     * (sc_level_flow_bound): the engines set it as the communication's
+     * rate, which bounds that flow alone while its links' bandwidth stays
+     * shared. -1 without a flow factor, or with no bytes to move. */
+    double rate;
+    /* The latency beyond its route's that the engines add at the
+     * receiver: (l(data) - 1) L of its level, 0 without a latency factor;
+     * for a header alone, its time at the level (sc_level_link_time, or
+     * the flow bound's if slower) too. */
+    double extra_latency;
+} sc_wire_plan_t;
 
-/* Bytes an envelope carrying `data` bytes from src to dst occupies on the
- * wire. */
-double sc_protocol_wire_bytes(const sc_model_t *model, int src, int dst, size_t data);
-
-/* The most wire bytes a second SimGrid may move an envelope carrying
- * `data` bytes from src to dst at, so that its header and data go no
- * faster than its level's flow bound (sc_level_flow_bound): the engines
- * set it as the communication's rate, which bounds that flow alone while
- * its links' bandwidth stays shared. -1 without a flow factor. */
-double sc_protocol_rate_bound(const sc_model_t *model, int src, int dst, size_t data);
-
-/* The latency beyond its route's that an envelope carrying `data` bytes
- * from src to dst takes: (l(data) - 1) L of its level, 0 without a latency
- * factor; for a header alone (data 0), which shares no link, its time at
- * the level (sc_level_link_time, or the flow bound's if slower) too. */
-double sc_protocol_extra_latency(const sc_model_t *model, int src, int dst, size_t data);
+sc_wire_plan_t sc_protocol_wire(const sc_model_t *model, int src, int dst, size_t data);
 
 /* ---- Waiting ---- */
 
@@ -149,8 +160,6 @@ double sc_protocol_wait_path(const sc_wait_cost_t *w, double path_bytes);
 
 /* ---- Envelopes and matching ---- */
 
-typedef enum { SC_ENV_EAGER, SC_ENV_RTS, SC_ENV_CTS, SC_ENV_DATA } sc_env_kind_t;
-
 /* An engine's name for one of its requests: the transport's pointer, the
  * replay's index of the call in its schedule. */
 typedef uintptr_t sc_req_ref_t;
@@ -158,14 +167,14 @@ typedef uintptr_t sc_req_ref_t;
 typedef struct sc_envelope {
     sc_env_kind_t kind;
     int src, dst, tag;
-    unsigned seq;          /* EAGER, RTS: position among those src sent dst */
-    size_t bytes;          /* of the message */
-    double path_bytes;     /* EAGER, RTS: the sender's, see sc_traffic_t */
-    sc_req_ref_t sreq, rreq; /* the two ends of a rendezvous */
-    long record;           /* the transport's record of the message, or -1 */
-    void *data;            /* EAGER, DATA: copy of the payload, or NULL */
-    void *sent;            /* the sender's handle while it is in flight */
-    double left;           /* simulated time the engine put it in flight */
+    unsigned seq;             /* EAGER, RTS: position among those src sent dst */
+    size_t bytes;             /* of the message */
+    double path_bytes;        /* EAGER, RTS: the sender's, see sc_traffic_t */
+    sc_req_ref_t sreq, rreq;  /* the two ends of a rendezvous */
+    long record;              /* the transport's record of the message, or -1 */
+    void *data;               /* EAGER, DATA: copy of the payload, or NULL */
+    void *sent;               /* the sender's handle while it is in flight */
+    double left;              /* simulated time the engine put it in flight */
     struct sc_envelope *next; /* in a queue */
 } sc_envelope_t;
 
@@ -187,7 +196,7 @@ size_t sc_envelope_data_bytes(const sc_envelope_t *env);
 double sc_protocol_ready(const sc_model_t *model, const sc_envelope_t *env, double arrived);
 
 /* What SimGrid has delivered but the protocol still holds back until
- * `ready` (sc_protocol_ready, sc_protocol_extra_latency): an envelope for
+ * `ready` (sc_protocol_ready, sc_wire_plan_t.extra_latency): an envelope for
  * a rank, or the completion of a rendezvous send whose data has arrived
  * (`send`, the engine's request, of `rank`). */
 typedef struct sc_held {
@@ -205,8 +214,7 @@ typedef struct {
 } sc_held_queue_t;
 
 /* Adds an item to the queue; 0 if out of memory. */
-int sc_held_push(sc_held_queue_t *q, double ready, sc_envelope_t *env, sc_req_ref_t send,
-                 int rank);
+int sc_held_push(sc_held_queue_t *q, double ready, sc_envelope_t *env, sc_req_ref_t send, int rank);
 
 /* Whether the first item is ready at `now`. SimGrid's clock after a wait
  * of ready - now may fall short of `ready` by a rounding, as the replay's
@@ -226,19 +234,19 @@ void sc_envelope_free(sc_envelope_t *env);
 /* A receive posted and not yet matched. */
 typedef struct {
     sc_req_ref_t req;
-    int peer, tag;   /* may be SC_ANY_SOURCE, SC_ANY_TAG */
-    size_t bytes;    /* may be SC_ANY_SIZE */
+    int peer, tag; /* may be SC_ANY_SOURCE, SC_ANY_TAG */
+    size_t bytes;  /* may be SC_ANY_SIZE */
 } sc_posted_t;
 
 /* One rank's matching state; zeroed to start. */
 typedef struct {
-    sc_posted_t *posted;   /* oldest first */
+    sc_posted_t *posted; /* oldest first */
     int nposted, cap_posted;
     sc_envelope_t *unexpected, *unexpected_tail;
-    sc_envelope_t *early;  /* arrived before their predecessor from the same peer */
-    sc_streams_t streams;  /* the numbered EAGER/RTS streams to each peer */
-    long addressed;        /* messages sent to this rank */
-    long matched;          /* of those, the ones its receives matched */
+    sc_envelope_t *early; /* arrived before their predecessor from the same peer */
+    sc_streams_t streams; /* the numbered EAGER/RTS streams to each peer */
+    long addressed;       /* messages sent to this rank */
+    long matched;         /* of those, the ones its receives matched */
 } sc_matcher_t;
 
 /* What an engine does when the protocol says so. Each gets the matcher of

@@ -145,11 +145,10 @@ void bound_flow(const s4u::CommPtr &comm, double rate)
 void send(sc_envelope_t *env, size_t data)
 {
     const sc_model_t *model = D->pl.model;
-    double wire = sc_protocol_wire_bytes(model, env->src, env->dst, data);
-    double rate = sc_protocol_rate_bound(model, env->src, env->dst, data);
+    sc_wire_plan_t w = sc_protocol_wire(model, env->src, env->dst, data);
     s4u::CommPtr comm = s4u::Comm::sendto_init(host_of_rank(env->src), host_of_rank(env->dst));
     /* the bytes the replay's mailbox communications take, a long */
-    comm->set_payload_size(static_cast<uint64_t>(static_cast<long>(wire)));
+    comm->set_payload_size(static_cast<uint64_t>(static_cast<long>(w.wire_bytes)));
     comm->set_data(env);
     comm->start();
     if (!D->network) /* the model whose newest flow is this communication's */
@@ -158,8 +157,8 @@ void send(sc_envelope_t *env, size_t data)
             if (!set->empty() && set->back().get_activity() == comm->get_impl())
                 D->network = candidate;
         }
-    if (rate >= 0)
-        bound_flow(comm, rate);
+    if (w.rate >= 0)
+        bound_flow(comm, w.rate);
     comm->add_ref(); /* ours until it completes: freed before, SimGrid aborts */
 }
 
@@ -283,8 +282,8 @@ void on_arrival(s4u::Comm const &comm)
         flush_soon();
     }
     auto *env = comm.get_data<sc_envelope_t>();
-    double extra =
-        sc_protocol_extra_latency(D->pl.model, env->src, env->dst, sc_envelope_data_bytes(env));
+    size_t data = sc_envelope_data_bytes(env);
+    double extra = sc_protocol_wire(D->pl.model, env->src, env->dst, data).extra_latency;
     if (extra > 0)
         due(D->held, now() + extra, env, -1);
     else

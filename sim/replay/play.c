@@ -283,10 +283,11 @@ void sc_play_advance(sc_player_t *pl, int r, double now)
         case SC_OP_SEND: {
             int dst = op->peer;
             size_t bytes = (size_t)op->u.bytes;
-            sc_send_plan_t plan = sc_protocol_send_plan(model, r, dst, bytes);
+            /* counted once, at the first phase */
+            sc_send_plan_t plan =
+                sc_protocol_send(model, r, dst, bytes, rk->phase == 0 ? pl->total : NULL);
             int eager = plan.eager;
             if (rk->phase == 0) {
-                sc_protocol_count(pl->total, &plan, bytes);
                 rk->sent_bytes += (double)bytes;
                 pl->ranks[dst].match.addressed++;
                 rk->phase = 1;
@@ -297,14 +298,13 @@ void sc_play_advance(sc_player_t *pl, int r, double now)
             }
             if (rk->phase == 1) {
                 rk->phase = 2;
-                double leave = sc_protocol_departure(model, &plan, r, dst, bytes, now);
+                double leave = sc_protocol_depart(model, &plan, now);
                 if (leave > now) {
                     busy(pl, r, leave);
                     return;
                 }
             }
-            sc_envelope_t *env =
-                envelope_new(pl, eager ? SC_ENV_EAGER : SC_ENV_RTS, r, dst, op->tag, bytes);
+            sc_envelope_t *env = envelope_new(pl, plan.first, r, dst, op->tag, bytes);
             sc_play_req_t *q = env ? req_new(rk, op->req) : NULL;
             if (!q) {
                 if (env)
@@ -312,11 +312,13 @@ void sc_play_advance(sc_player_t *pl, int r, double now)
                 sc_envelope_free(env);
                 return;
             }
-            *q = (sc_play_req_t){.flags = REQ_USED | (eager ? REQ_DONE : 0), .peer = dst,
-                                 .bytes = bytes, .path = rk->path_bytes};
+            *q = (sc_play_req_t){.flags = REQ_USED | (eager ? REQ_DONE : 0),
+                                 .peer = dst,
+                                 .bytes = bytes,
+                                 .path = rk->path_bytes};
             env->path_bytes = rk->path_bytes;
             env->sreq = (sc_req_ref_t)op->req;
-            post(pl, env, eager ? bytes : 0);
+            post(pl, env, plan.first_data);
             rk->phase = 0;
             rk->pc++;
             break;
@@ -328,8 +330,8 @@ void sc_play_advance(sc_player_t *pl, int r, double now)
                 sc_play_fail(pl, "out of memory replaying %d ranks", pl->np);
                 return;
             }
-            *q = (sc_play_req_t){.flags = REQ_USED, .is_recv = 1, .peer = op->peer,
-                                 .bytes = op->u.bytes};
+            *q = (sc_play_req_t){
+                .flags = REQ_USED, .is_recv = 1, .peer = op->peer, .bytes = op->u.bytes};
             if (!sc_matcher_post(&rk->match, &protocol_ops, (sc_req_ref_t)op->req, op->peer,
                                  op->tag, (size_t)op->u.bytes))
                 return;
@@ -444,12 +446,8 @@ sc_err_t sc_play_init(sc_player_t *pl, sc_op_source_t *source, const sc_model_t 
                       const sc_play_ops_t *ops, sc_traffic_t *total, double *finish)
 {
     int p = source->np;
-    *pl = (sc_player_t){.np = p,
-                        .source = source,
-                        .model = model,
-                        .ops = ops,
-                        .total = total,
-                        .finish = finish};
+    *pl = (sc_player_t){
+        .np = p, .source = source, .model = model, .ops = ops, .total = total, .finish = finish};
     memset(total, 0, sizeof *total);
     pl->ranks = calloc((size_t)p, sizeof *pl->ranks);
     if (!pl->ranks)

@@ -132,9 +132,8 @@ static sg_comm_t put(sc_envelope_t *env, size_t data)
 {
     const sc_model_t *model = R.pl.model;
     node_t *to = node_of_rank(env->dst);
-    double wire = sc_protocol_wire_bytes(model, env->src, env->dst, data);
-    sg_comm_t comm = sc_mailbox_put_async(to->inbox, env, (long)wire,
-                                          sc_protocol_rate_bound(model, env->src, env->dst, data));
+    sc_wire_plan_t w = sc_protocol_wire(model, env->src, env->dst, data);
+    sg_comm_t comm = sc_mailbox_put_async(to->inbox, env, (long)w.wire_bytes, w.rate);
     envelope_sent(to);
     return comm;
 }
@@ -269,7 +268,7 @@ static int hold(node_t *nd, int src, int dst, size_t data, sc_envelope_t *env, u
 {
     double now = simgrid_get_clock();
     double ready = env ? sc_protocol_ready(R.pl.model, env, now)
-                       : now + sc_protocol_extra_latency(R.pl.model, src, dst, data);
+                       : now + sc_protocol_wire(R.pl.model, src, dst, data).extra_latency;
     if (ready <= now)
         return 0;
     if (!sc_held_push(&nd->held, ready, env, (sc_req_ref_t)send_req, rank)) {
