@@ -26,7 +26,7 @@
 #include "sim/program/interpret.h"
 #include "sim/program/model.h"
 #include "sim/replay/driver.h"
-#include "sim/replay/play.h"
+#include "sim/replay/s4u_calls.h"
 #include "sim/replay/replay.h"
 #include "transport.h"
 
@@ -599,7 +599,7 @@ static sc_err_t simulate(void *arg, sc_wire_t *out)
         if (s.error)
             err = sc_error(s.error, "%s", s.error_msg);
         else if (unfinished)
-            err = sc_play_unfinished(sole ? sole->name : lay->prog.path, unfinished, p);
+            err = sc_engine_unfinished(sole ? sole->name : lay->prog.path, unfinished, p);
         else
             err = sc_world_check(s.world);
     }

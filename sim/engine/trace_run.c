@@ -29,7 +29,7 @@
 #include "engine_hosts.h"
 #include "run.h"
 #include "sim/replay/driver.h"
-#include "sim/replay/play.h"
+#include "sim/replay/s4u_calls.h"
 #include "sim/replay/replay.h"
 #include "sim/replay/trace_coll.h"
 #include "sim/replay/trace_source.h"
@@ -576,7 +576,7 @@ static sc_err_t deadlock(session_t *s, int unfinished)
         }
     if (n > 0 && (size_t)n < sizeof text && shown < unfinished)
         snprintf(text + n, sizeof text - (size_t)n, "; ...");
-    sc_err_t err = sc_play_unfinished("the replay", unfinished, s->np);
+    sc_err_t err = sc_engine_unfinished("the replay", unfinished, s->np);
     /* SimGrid's lost event says so; a deadlock says where */
     return strstr(sc_error_message(), "deadlocked") ? sc_error(SC_ERR_RUN, "%s", text) : err;
 }

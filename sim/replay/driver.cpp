@@ -358,7 +358,7 @@ sc_err_t sc_driver_run(sc_op_source_t *source, const sc_model_t *model, sc_repla
     s4u::Engine::get_instance()->run();
     if (driver.retired)
         driver.retired->unref();
-    err = sc_play_result(&driver.pl, &res->max_rank_bytes);
+    err = sc_play_result(&driver.pl, &res->max_rank_bytes, sc_engine_unfinished);
     sc_play_destroy(&driver.pl);
     D = nullptr;
     return err;

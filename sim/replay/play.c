@@ -2,15 +2,12 @@
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "play.h"
 
-#include <simgrid/engine.h>
-
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "s4u_calls.h"
 
 /* Flags of a request (a SEND or RECV op's). */
 enum { REQ_USED = 1, REQ_DONE = 2, REQ_AWAITED = 4 };
@@ -418,23 +415,6 @@ void sc_play_advance(sc_player_t *pl, int r, double now)
         pl->ops->finished(pl, r);
 }
 
-sc_err_t sc_play_unfinished(const char *what, int unfinished, int np)
-{
-    double lost = sc_engine_lost_event();
-    if (lost >= 0)
-        return sc_error(SC_ERR_RUN,
-                        "SimGrid %d.%d stopped the run at %.17g s with an activity that ended at "
-                        "%.17g s still unfinished (%d of %d ranks never finished): its clock had "
-                        "landed one rounding past that end, which it then never handles (a flaw of "
-                        "its lazy updates once the clock passes 8192 s); the SimGrid 4.1 bundled "
-                        "with simcoll is patched for it (-DSIMCOLL_SIMGRID=bundled, "
-                        "third_party/simgrid/patches)",
-                        SIMGRID_VERSION_MAJOR, SIMGRID_VERSION_MINOR, simgrid_get_clock(), lost,
-                        unfinished, np);
-    return sc_error(SC_ERR_RUN, "%s deadlocked: %d of %d ranks never finished", what, unfinished,
-                    np);
-}
-
 int sc_play_can_resume(const sc_player_t *pl, int r, double now)
 {
     const sc_play_rank_t *rk = &pl->ranks[r];
@@ -455,7 +435,8 @@ sc_err_t sc_play_init(sc_player_t *pl, sc_op_source_t *source, const sc_model_t 
     return SC_OK;
 }
 
-sc_err_t sc_play_result(sc_player_t *pl, double *max_rank_bytes)
+sc_err_t sc_play_result(sc_player_t *pl, double *max_rank_bytes,
+                        sc_err_t (*unfinished_error)(const char *what, int unfinished, int np))
 {
     int p = pl->np, unfinished = 0;
     for (int r = 0; r < p; r++)
@@ -463,7 +444,9 @@ sc_err_t sc_play_result(sc_player_t *pl, double *max_rank_bytes)
     if (pl->failed)
         return sc_error(SC_ERR_RUN, "%s", pl->error_msg);
     if (unfinished)
-        return sc_play_unfinished("the replay", unfinished, p);
+        return unfinished_error ? unfinished_error("the replay", unfinished, p)
+                                : sc_error(SC_ERR_RUN, "the replay deadlocked: %d of %d ranks "
+                                                       "never finished", unfinished, p);
     *max_rank_bytes = 0;
     for (int r = 0; r < p; r++) {
         const sc_play_rank_t *rk = &pl->ranks[r];

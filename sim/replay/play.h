@@ -102,15 +102,14 @@ void sc_play_complete(sc_player_t *pl, int r, uint32_t req);
 /* Records the first failure; the player stops. */
 void sc_play_fail(sc_player_t *pl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* After the run: the error (a failure, a deadlock, a rank sent more than
- * it received), else SC_OK with the longest path in total->path_bytes and
- * the most bytes one rank sent in *max_rank_bytes. */
-sc_err_t sc_play_result(sc_player_t *pl, double *max_rank_bytes);
-
-/* The error of a run, `what` ("bruck", "the replay"), whose ranks did not
- * all finish (`unfinished` of `np`): a deadlock, or SimGrid's lost event
- * (sc_engine_lost_event), which says so. */
-sc_err_t sc_play_unfinished(const char *what, int unfinished, int np);
+/* After the run: the error (a failure, ranks that never finished, a rank
+ * sent more than it received), else SC_OK with the longest path in
+ * total->path_bytes and the most bytes one rank sent in *max_rank_bytes.
+ * Ranks that never finished are a deadlock, or what unfinished_error
+ * (NULL: none) says of them (sc_engine_unfinished: SimGrid lost an
+ * event). */
+sc_err_t sc_play_result(sc_player_t *pl, double *max_rank_bytes,
+                        sc_err_t (*unfinished_error)(const char *what, int unfinished, int np));
 
 /* Frees what the ranks hold. */
 void sc_play_destroy(sc_player_t *pl);

@@ -513,7 +513,7 @@ sc_err_t sc_replay_run(sc_op_source_t *source, const sc_model_t *model, int rece
     }
     simgrid_run();
 
-    err = sc_play_result(&R.pl, &res->max_rank_bytes);
+    err = sc_play_result(&R.pl, &res->max_rank_bytes, sc_engine_unfinished);
     res->receives_short = R.receives_short;
     teardown();
     return err;

@@ -121,3 +121,20 @@ double sc_engine_lost_event(void)
 {
     return lost_date >= 0 ? lost_date : passed_date();
 }
+
+sc_err_t sc_engine_unfinished(const char *what, int unfinished, int np)
+{
+    double lost = sc_engine_lost_event();
+    if (lost >= 0)
+        return sc_error(SC_ERR_RUN,
+                        "SimGrid %d.%d stopped the run at %.17g s with an activity that ended at "
+                        "%.17g s still unfinished (%d of %d ranks never finished): its clock had "
+                        "landed one rounding past that end, which it then never handles (a flaw of "
+                        "its lazy updates once the clock passes 8192 s); the SimGrid 4.1 bundled "
+                        "with simcoll is patched for it (-DSIMCOLL_SIMGRID=bundled, "
+                        "third_party/simgrid/patches)",
+                        SIMGRID_VERSION_MAJOR, SIMGRID_VERSION_MINOR,
+                        simgrid::s4u::Engine::get_clock(), lost, unfinished, np);
+    return sc_error(SC_ERR_RUN, "%s deadlocked: %d of %d ranks never finished", what, unfinished,
+                    np);
+}

@@ -23,6 +23,8 @@
 extern "C" {
 #endif
 
+#include "common/sc_error.h" /* a C header, inside extern "C" */
+
 /* As sg_mailbox_put_async, the communication moving at most `rate` bytes
  * a second however idle its links (SimGrid's Comm::set_rate, which the C
  * API lacks); rate < 0: as fast as its links let it. */
@@ -55,6 +57,11 @@ double sc_engine_lost_event(void);
  * SimGrid ends a run whose actors it finds deadlocked (it then kills them,
  * and their activities go). */
 void sc_engine_watch_lost_events(void);
+
+/* The error of a run, `what` ("bruck", "the replay"), whose ranks did not
+ * all finish (`unfinished` of `np`): a deadlock, or SimGrid's lost event
+ * (sc_engine_lost_event), which says so. */
+sc_err_t sc_engine_unfinished(const char *what, int unfinished, int np);
 
 #ifdef __cplusplus
 }

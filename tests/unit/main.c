@@ -40,6 +40,7 @@ int main(int argc, char **argv)
     sc_suite_trace();
     sc_suite_tracefile();
     sc_suite_replay();
+    sc_suite_evaluate();
     sc_suite_probe();
     CU_basic_set_mode(CU_BRM_VERBOSE);
     /* Every run starts a new summary: add up the failures as we go. */

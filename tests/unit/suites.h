@@ -30,6 +30,7 @@ void sc_suite_program_run(void);
 void sc_suite_trace(void);
 void sc_suite_tracefile(void);
 void sc_suite_replay(void);
+void sc_suite_evaluate(void);
 void sc_suite_probe(void);
 
 #endif
