@@ -52,7 +52,7 @@ const sc_command_t sc_commands[] = {
     {"new-algo",  new_algo_command,
                   {"new-algo COLLECTIVE NAME -o FILE.c (an algorithm of your own)"}},
     {"list",      sc_cli_list,
-                  {"list [--mpi | --net | --coll NAME] (one collective's algorithms)"}},
+                  {"list [--mpi | --net | --params | --coll NAME] [--format md]"}},
     {NULL, NULL, {NULL, NULL}}};
 
 void sc_cli_usage(FILE *out)
