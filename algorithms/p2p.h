@@ -36,7 +36,7 @@ typedef struct sc_scratch sc_scratch_t;
 typedef struct sc_transport sc_transport_t;
 /* end public */
 
-/* What a transport implements. The SimGrid transport (sim/engine/transport.c)
+/* What a transport implements. The SimGrid transport (sim/simgrid/transport.c)
  * simulates time; a recording transport can build a communication graph
  * from the same algorithm code. A receive must name the exact size of the
  * matching send: a mismatch is a bug in the algorithm and fails the run. */

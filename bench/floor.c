@@ -22,8 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/engine/engine.h"
-#include "sim/engine/engine_hosts.h"
+#include "sim/simgrid/engine.h"
+#include "sim/simgrid/engine_hosts.h"
 
 static int np;
 static long block_bytes, header_bytes;
@@ -66,7 +66,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_floor: NP must be at least 1 and sizes not negative\n");
         return 2;
     }
-    /* simcoll's configuration (sim/engine/engine.c), with stack guard
+    /* simcoll's configuration (sim/simgrid/engine.c), with stack guard
      * pages off where simcoll turns them off: beyond 28,000 actors. */
     char *sg_argv[8] = {"bench_floor", "--log=root.thresh:error", "--cfg=network/model:CM02",
                         "--cfg=network/crosstraffic:0", "--cfg=surf/precision:1e-12",

@@ -30,8 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/engine/engine.h"
-#include "sim/engine/engine_hosts.h"
+#include "sim/simgrid/engine.h"
+#include "sim/simgrid/engine_hosts.h"
 
 static int np, cores;
 static long block_bytes, header_bytes;

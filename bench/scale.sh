@@ -11,9 +11,9 @@
 #   GROUPED=1 RANKS=65536 bench/scale.sh        # adds bench_floor_grouped (one
 #                                               # actor per node, floor_grouped.c)
 #   REPLAY=1 RANKS=65536 bench/scale.sh         # adds simcoll --replay (one actor
-#                                               # per node, sim/replay/replay.c)
+#                                               # per node, sim/simgrid/node_replay.c)
 #   DRIVER=1 RANKS=65536 bench/scale.sh build41 # adds simcoll --replay=maestro (no
-#                                               # actor, sim/replay/driver.cpp;
+#                                               # actor, sim/simgrid/driver.cpp;
 #                                               # a SimGrid 4.1 build)
 #   ACTORS=0 FLOOR=0 DRIVER=1 LIMIT=1200 RANKS=1048576 RUNS=1 bench/scale.sh build41
 #       ACTORS=0, FLOOR=0 leave out simcoll's actors and bench_floor (an actor

@@ -163,7 +163,7 @@ typedef struct {
     int total_cores;
     sc_level_t level[SC_NLEVELS];
     /* Domains inside each node (every node's cores split evenly among
-     * them; sim/engine/topology.cpp makes each smallest domain a host, in
+     * them; sim/simgrid/topology.cpp makes each smallest domain a host, in
      * racks only): domain_count[d] domains of kind d in one domain of the
      * next larger kind present (the node for the largest), 1 where nodes
      * have no such level (simcoll/sockets, simcoll/numa, simcoll/ccx). A
@@ -201,7 +201,7 @@ typedef struct {
     /* Factors on the latency and on the bandwidth of every link, by the
      * hierarchy level of the links (the lowest level of a route crossing
      * it: 0 memory buses, then sockets' links, NIC links, uplinks), which
-     * the engine applies as it boots the platform (sim/engine/scale.c):
+     * the engine applies as it boots the platform (sim/simgrid/scale.c):
      * what a sensitivity analysis changes. links_scaled 0: none. */
     int links_scaled;
     double link_latency_scale[SC_MAX_LEVELS], link_bandwidth_scale[SC_MAX_LEVELS];

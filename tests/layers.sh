@@ -20,8 +20,9 @@ io: io models common
 program: program algorithms models common
 trace: trace common
 replay: replay protocol trace algorithms models common
-engine: engine replay program io trace protocol algorithms models common
-cli: cli engine replay program io trace protocol algorithms models common'
+simgrid: simgrid replay io trace protocol algorithms models common
+engine: engine simgrid replay program io trace protocol algorithms models common
+cli: cli engine simgrid replay program io trace protocol algorithms models common'
 # For awk: may[LAYER] is " LAYER and those it may use ", from $ALLOWED.
 READ_ALLOWED='
     function read_allowed(    n, rows, i, w) {
@@ -31,7 +32,7 @@ READ_ALLOWED='
             may[substr(w[1], 1, length(w[1]) - 1)] = rows[i] " "
         }
     }'
-LAYERS="common models algorithms protocol io program trace replay engine cli"
+LAYERS="common models algorithms protocol io program trace replay simgrid engine cli"
 
 cd "$src"
 files=$(find common models algorithms sim -name '*.[ch]' -o -name '*.cpp' -o -name '*.hpp')
@@ -46,7 +47,7 @@ upward=$(grep -H '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' $files |
         function layer(path) {
             if (path ~ /^sim\//) { split(path, p, "/"); return p[2] == "protocol" || p[2] == "io" ||
                                     p[2] == "program" || p[2] == "trace" || p[2] == "replay" ||
-                                    p[2] == "engine" || p[2] == "cli" ? p[2] : "" }
+                                    p[2] == "simgrid" || p[2] == "engine" || p[2] == "cli" ? p[2] : "" }
             if (path ~ /^(common|models|algorithms)\//) { split(path, p, "/"); return p[1] }
             return ""
         }
@@ -108,6 +109,14 @@ outside=$(grep -l '^[[:space:]]*#[[:space:]]*include[[:space:]]*<\(igraph\|scotc
     $files | grep -v '^algorithms/mapping/' || true)
 for file in $outside; do
     echo "layers: $file includes igraph, Scotch or METIS, which only algorithms/mapping may use"
+    bad=1
+done
+# SimGrid is sim/simgrid's and the runs' (sim/engine, whose ranks are its
+# actors): the schedules' players and evaluator below them are plain C.
+outside=$(grep -l '^[[:space:]]*#[[:space:]]*include[[:space:]]*<\(simgrid\|xbt\)[/.]' \
+    $files | grep -v '^sim/simgrid/\|^sim/engine/' || true)
+for file in $outside; do
+    echo "layers: $file includes SimGrid, which only sim/simgrid and sim/engine may use"
     bad=1
 done
 for layer in $LAYERS; do

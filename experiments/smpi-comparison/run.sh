@@ -70,7 +70,7 @@ sed 's#\(_membus" bandwidth="\)[^"]*"#\11e15Bps"#' "$results/platform.xml" > "$r
 awk 'BEGIN { for (n = 0; n < 8; n++) for (c = 0; c < 8; c++) print "node-" n }' > "$scratch/hosts"
 smpicc -O2 -o "$scratch/smpi_coll" "$here/smpi_coll.c"
 
-# SMPI with simcoll's network configuration (sim/engine/engine.c), without
+# SMPI with simcoll's network configuration (sim/simgrid/engine.c), without
 # its own bandwidth and latency corrections, sends below 64 KiB eager
 # (async-small-thresh: they flow before the receive is posted, as simcoll's
 # eager messages do) and no timing of the program's own computation.

@@ -13,7 +13,7 @@
 #include "common/sc_units.h"
 #include "models/calibrate.h"
 #include "models/params.h"
-#include "sim/engine/engine.h"
+#include "sim/simgrid/engine.h"
 #include "sim/engine/generate.h"
 #include "sim/io/files.h"
 #include "sim/io/measurements.h"

@@ -15,7 +15,7 @@
 #include "algorithms/registry.h"
 #include "args.h"
 #include "cli.h"
-#include "sim/engine/child.h"
+#include "sim/simgrid/child.h"
 #include "sim/io/files.h"
 
 /* The -I flag of the plug-ins' header: this build's, the very text this

@@ -23,7 +23,7 @@
 #include "run_opts.h"
 #include "run_setup.h"
 #include "sensitivity.h"
-#include "sim/engine/engine.h"
+#include "sim/simgrid/engine.h"
 #include "sim/io/files.h"
 #include "sim/io/mapfile.h"
 #include "sim/program/graph.h"

@@ -4,7 +4,7 @@
 #define SC_CLI_PROGRAM_H
 
 #include "algorithms/mapping/graph.h"
-#include "sim/engine/engine.h"
+#include "sim/simgrid/engine.h"
 #include "sim/program/program.h"
 
 /* Reads and parses the program file `path` as simcoll run does: SC_ERR_INPUT

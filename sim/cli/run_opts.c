@@ -10,7 +10,7 @@
 
 #include "algorithms/kinds.h"
 #include "common/sc_units.h"
-#include "sim/engine/engine.h"
+#include "sim/simgrid/engine.h"
 #include "sim/engine/run.h"
 #include "sim/io/files.h"
 #include "sim/program/pack.h"

@@ -8,7 +8,7 @@
 #include "algorithms/mapping/objective.h"
 #include "algorithms/registry.h"
 #include "run_opts.h"
-#include "sim/engine/engine.h"
+#include "sim/simgrid/engine.h"
 
 /* The algorithm `name`, or SC_ERR_INPUT naming `option` and the nearest
  * name. */

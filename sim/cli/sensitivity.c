@@ -8,7 +8,7 @@
 
 #include "common/sc_units.h"
 #include "models/params.h"
-#include "sim/engine/engine.h"
+#include "sim/simgrid/engine.h"
 
 /* The relative change each side of the platform's value. */
 #define STEP 0.01

@@ -56,7 +56,7 @@
 #include "program_cmd.h"
 #include "trace_cmd.h"
 #include "report.h"
-#include "sim/engine/engine.h"
+#include "sim/simgrid/engine.h"
 #include "sim/engine/generate.h"
 #include "sim/io/files.h"
 #include "sim/io/platform_file.h"

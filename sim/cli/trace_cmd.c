@@ -15,7 +15,7 @@
 #include "explain.h"
 #include "map_search.h"
 #include "run_setup.h"
-#include "sim/engine/engine.h"
+#include "sim/simgrid/engine.h"
 #include "sim/engine/trace_run.h"
 #include "sim/io/files.h"
 #include "sim/io/mapfile.h"

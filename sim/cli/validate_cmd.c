@@ -16,7 +16,7 @@
 #include "report.h"
 #include "run_setup.h"
 #include "common/sc_units.h"
-#include "sim/engine/engine.h"
+#include "sim/simgrid/engine.h"
 #include "sim/engine/run.h"
 #include "sim/io/measurements.h"
 

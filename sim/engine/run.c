@@ -19,16 +19,16 @@
 #include "algorithms/kinds.h"
 #include "algorithms/mapping/mapping.h"
 #include "algorithms/mapping/search.h"
-#include "child.h"
-#include "engine.h"
-#include "engine_hosts.h"
+#include "sim/simgrid/child.h"
+#include "sim/simgrid/engine.h"
+#include "sim/simgrid/engine_hosts.h"
 #include "models/p2p.h"
 #include "sim/program/interpret.h"
 #include "sim/program/model.h"
-#include "sim/replay/driver.h"
-#include "sim/replay/s4u_calls.h"
-#include "sim/replay/replay.h"
-#include "transport.h"
+#include "sim/simgrid/driver.h"
+#include "sim/simgrid/s4u_calls.h"
+#include "sim/simgrid/node_replay.h"
+#include "sim/simgrid/transport.h"
 
 /* Sizes are bounded so that every byte count of a run, np blocks of the
  * size included, is exact in a double and fits a size_t twice over. */

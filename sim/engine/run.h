@@ -6,12 +6,12 @@
 
 #include "algorithms/mapping/partition.h"
 #include "algorithms/registry.h"
-#include "sim/engine/transport.h"
+#include "sim/simgrid/transport.h"
 #include "sim/program/program.h"
 
 /* How sc_run_spec_t.replay plays a schedule: with one actor per node
- * (sim/replay/replay.c, --replay), or from SimGrid's maestro without any
- * actor (sim/replay/driver.cpp, --replay=maestro: SimGrid 4.1 only). */
+ * (sim/simgrid/node_replay.c, --replay), or from SimGrid's maestro without any
+ * actor (sim/simgrid/driver.cpp, --replay=maestro: SimGrid 4.1 only). */
 enum { SC_REPLAY_NODES = 1, SC_REPLAY_MAESTRO = 2 };
 
 typedef struct {

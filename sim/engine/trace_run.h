@@ -9,7 +9,7 @@
 #include "algorithms/profiles/profiles.h"
 #include "models/platform.h"
 #include "sim/engine/run.h"
-#include "sim/engine/transport.h"
+#include "sim/simgrid/transport.h"
 #include "sim/trace/trace.h"
 
 typedef struct {

@@ -5,7 +5,7 @@
  * then writes what it checked anew, in one fixed shape: SimGrid's own XML
  * reader is stricter than XML (a missing or different DOCTYPE, for one,
  * makes it abort), so SimGrid never reads the user's file itself, only
- * this rewrite (sim/engine/engine.c).
+ * this rewrite (sim/simgrid/engine.c).
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "platform_file.h"
 
@@ -515,7 +515,7 @@ static int names_like(const char *id, const char *suffix)
     return 0;
 }
 
-/* Racks are built by simcoll (sim/engine/topology.cpp), which names each
+/* Racks are built by simcoll (sim/simgrid/topology.cpp), which names each
  * node's link HOST_nic, each rack ZONE-rack-R, its switch ZONE-rack-R_switch
  * and its uplink ZONE-rack-R_uplink: SimGrid refuses a second element of
  * any of those names, so the file may not use them. */
@@ -542,7 +542,7 @@ static sc_err_t check_rack_names(check_t *c, xmlNode *zone)
 /* Domains inside nodes (simcoll/sockets = S sockets a node, simcoll/numa
  * = N NUMA domains a socket, or a node without sockets, simcoll/ccx = X
  * CCXs a NUMA domain, or the next larger present): built with racks only
- * (sim/engine/topology.cpp makes each node a zone of one host a smallest
+ * (sim/simgrid/topology.cpp makes each node a zone of one host a smallest
  * domain, NODE-KIND-K, joined by links of each level, PARENT_sockets,
  * PARENT_numas, PARENT_ccxs, copies of the links "socket", "numa" and "ccx"
  * (PARENT the node, NODE-socket-J or NODE-numa-J), and leaving through the
@@ -836,7 +836,7 @@ static sc_err_t read_props(check_t *c, const char *zone_id, sc_platform_t *plat)
                           domain_props[domain]);
         /* SimGrid's host_link gives a node one link each way; the link
          * both ways cross is one simcoll adds where it builds the network
-         * (sim/engine/topology.cpp). */
+         * (sim/simgrid/topology.cpp). */
         if (c->prop_value[i] && !c->topology &&
             !strcmp(props[i].param->name, "bidirectional-bandwidth"))
             return refuse(c, c->prop_line[i],

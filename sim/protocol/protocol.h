@@ -1,6 +1,6 @@
 /* simcoll's MPI point-to-point protocol, shared by both engines: the actor
- * per rank (sim/engine/transport.c) and the replay's actor per node
- * (sim/replay/replay.c). Plain C: the engines move envelopes through
+ * per rank (sim/simgrid/transport.c) and the replay's actor per node
+ * (sim/simgrid/node_replay.c). Plain C: the engines move envelopes through
  * SimGrid, this module says what they cost and what each one does.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #ifndef SC_PROTOCOL_H

@@ -1,6 +1,7 @@
 /* A rank's recorded schedule played as a state machine, with the protocol
- * of sim/protocol/protocol.h: what the two schedule players share, the
- * actor per node (replay.c) and the driver from maestro (driver.cpp).
+ * of sim/protocol/protocol.h: what the schedule's players share, the
+ * actor per node (sim/simgrid/node_replay.c) and the driver from maestro
+ * (sim/simgrid/driver.cpp), and the evaluator of the cost model (evaluate.c).
  * A player moves envelopes through SimGrid and says when time has come;
  * this module decides, op by op, what a rank does then. Plain C, no
  * SimGrid: the player passes the clock.

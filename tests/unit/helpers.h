@@ -3,7 +3,7 @@
 #ifndef SC_TEST_HELPERS_H
 #define SC_TEST_HELPERS_H
 
-#include "sim/engine/engine.h"
+#include "sim/simgrid/engine.h"
 #include "sim/engine/run.h"
 
 /* Path of a file in the source tree: "platforms/gige.xml" -> absolute. */

@@ -6,7 +6,7 @@
 #include <signal.h>
 #include <string.h>
 
-#include "sim/engine/child.h"
+#include "sim/simgrid/child.h"
 #include "suites.h"
 
 static sc_err_t answer(void *arg, sc_wire_t *out)

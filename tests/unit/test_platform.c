@@ -11,7 +11,7 @@
 #include "helpers.h"
 #include "models/cost.h"
 #include "models/params.h"
-#include "sim/engine/engine.h"
+#include "sim/simgrid/engine.h"
 #include "sim/engine/generate.h"
 #include "sim/engine/run.h"
 #include "sim/io/platform_props.h"

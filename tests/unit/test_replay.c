@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "helpers.h"
-#include "sim/engine/engine.h"
+#include "sim/simgrid/engine.h"
 #include "sim/engine/run.h"
-#include "sim/replay/driver.h"
+#include "sim/simgrid/driver.h"
 #include "sim/replay/schedule.h"
 #include "suites.h"
 
@@ -27,7 +27,7 @@ typedef struct {
 } engines_t;
 
 /* To 1e-9, or to 10 ps: SimGrid rounds event times to 1 ps
- * (surf/precision, sim/engine/engine.c), and the engines' events are
+ * (surf/precision, sim/simgrid/engine.c), and the engines' events are
  * not computed alike (a sleep against a timeout, an execution against a
  * known duration). */
 static const engines_t actors_replay = {0, SC_REPLAY_NODES, 1e-9, 1e-11, 0};
@@ -88,7 +88,7 @@ static int same_run(const engines_t *e, const sc_run_result_t *one, const sc_run
  * network update (see sc_engine_full_network_update), played by both
  * engines. The platforms have no NIC gap: with one, the engines may serve
  * messages asking for a NIC at the same instant in different orders (see
- * sim/replay/replay.c). */
+ * sim/simgrid/node_replay.c). */
 static int compare(const engines_t *e, const char *relative, sc_placement_t placement,
                    const int *nps, int nnps)
 {

@@ -29,7 +29,7 @@ typedef struct {
 /* As sc_platform_load, with the parameters of scalings[0..n-1] multiplied:
  * a latency or bandwidth on every link of its level (memory buses, the
  * links between a node's domains, NIC links, the uplinks of every grouping above:
- * sim/engine/scale.h), which every later boot of `plat` changes too; the
+ * sim/simgrid/scale.h), which every later boot of `plat` changes too; the
  * others where the file gives them, every route of their level (the
  * network's between groups, shared memory's between domains). SC_ERR_INPUT
  * if the platform lacks the level or the parameter is not the platform's

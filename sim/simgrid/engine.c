@@ -1,8 +1,8 @@
 /* Starting SimGrid on a simcoll platform file and describing the cluster.
  * SPDX-License-Identifier: GPL-2.0-or-later */
-#include "engine.h"
-#include "engine_hosts.h"
-#include "scale.h"
+#include "sim/simgrid/engine.h"
+#include "sim/simgrid/engine_hosts.h"
+#include "sim/simgrid/scale.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -20,11 +20,11 @@
 #include <unistd.h>
 #include <xbt/dynar.h>
 
-#include "child.h"
+#include "sim/simgrid/child.h"
 #include "sim/io/files.h"
 #include "sim/io/platform_file.h"
-#include "sim/replay/s4u_calls.h"
-#include "topology_build.h"
+#include "sim/simgrid/s4u_calls.h"
+#include "sim/simgrid/topology_build.h"
 
 #ifndef SC_ACTOR_STACK_KIB
 #define SC_ACTOR_STACK_KIB 256
@@ -357,7 +357,7 @@ static int compare_names(const void *x, const void *y)
 }
 
 /* With domains in nodes, SimGrid's hosts are the nodes' smallest domains
- * (NODE-KIND-K, sim/engine/topology.cpp): the nodes are the names of the
+ * (NODE-KIND-K, sim/simgrid/topology.cpp): the nodes are the names of the
  * domain 0 hosts less that suffix, in simcoll's order. */
 static sc_err_t domain_nodes(sg_host_t *hosts, size_t count, sc_platform_t *plat)
 {

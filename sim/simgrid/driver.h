@@ -4,7 +4,7 @@
 #ifndef SC_DRIVER_H
 #define SC_DRIVER_H
 
-#include "sim/replay/replay.h"
+#include "sim/simgrid/node_replay.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,6 +1,6 @@
 /* The SimGrid transport: MPI-like point-to-point messages between actors.
  * SPDX-License-Identifier: GPL-2.0-or-later */
-#include "transport.h"
+#include "sim/simgrid/transport.h"
 
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/replay/s4u_calls.h"
+#include "sim/simgrid/s4u_calls.h"
 
 /* Every rank owns one mailbox, its inbox, and is declared its permanent
  * receiver: a message put there starts flowing at once, whether or not the

@@ -16,7 +16,7 @@
  * same call as 3.32's on a set made for the call, with the same references
  * kept and released.
  * SPDX-License-Identifier: GPL-2.0-or-later */
-#include "s4u_calls.h"
+#include "sim/simgrid/s4u_calls.h"
 
 #include <simgrid/kernel/resource/Model.hpp>
 #include <simgrid/s4u/Comm.hpp>

@@ -1,6 +1,6 @@
 /* The driver: ranks' schedules played from SimGrid's maestro.
  *
- * The replay's actor per node (replay.c) costs SimGrid a context switch
+ * The replay's actor per node (node_replay.c) costs SimGrid a context switch
  * and a few simcalls per message. SimGrid 4.1 lets maestro itself start
  * communications, between hosts and without mailboxes, and calls back
  * when each completes; it runs timers too. So here no actor plays at all,
@@ -20,7 +20,7 @@
  *     (kernel::timer::Timer) fires at the first of them;
  *   - a rank whose wait is over goes on once every communication
  *     completing at that instant has been handed on, as the replay's and
- *     the actors' ranks take in all of them first (replay.c, wait_next).
+ *     the actors' ranks take in all of them first (node_replay.c, wait_next).
  * The order of what happens at one instant is the replay's node actor's:
  * what is held and due, then the ranks whose wait is over or who
  * are no longer busy, by rank; SimGrid's own timers would run timers of
@@ -38,9 +38,9 @@ extern "C" {
 #include "sim/protocol/protocol.h"
 #include "sim/replay/schedule.h"
 }
-#include "driver.h"
-#include "play.h"
-#include "s4u_calls.h"
+#include "sim/simgrid/driver.h"
+#include "sim/replay/play.h"
+#include "sim/simgrid/s4u_calls.h"
 
 #include <simgrid/version.h>
 
@@ -126,7 +126,7 @@ s4u::Host *host_of_rank(int r)
  * kernel's communication never gets it), so the flow of the envelope's
  * communication, the network model's newest, gets its bound here, as the
  * network model would have set it: the least of the route's bound and the
- * rate (CM02's bandwidth factor is 1, sim/engine/engine.c). */
+ * rate (CM02's bandwidth factor is 1, sim/simgrid/engine.c). */
 void bound_flow(const s4u::CommPtr &comm, double rate)
 {
     simgrid::kernel::resource::Action *flow = &D->network->get_started_action_set()->back();

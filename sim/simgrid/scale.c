@@ -1,6 +1,6 @@
 /* Scaling the links of a booted platform by hierarchy level.
  * SPDX-License-Identifier: GPL-2.0-or-later */
-#include "scale.h"
+#include "sim/simgrid/scale.h"
 
 #include <simgrid/host.h>
 #include <simgrid/link.h>
@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <xbt/dynar.h>
 
-#include "engine_hosts.h"
-#include "topology_build.h"
+#include "sim/simgrid/engine_hosts.h"
+#include "sim/simgrid/topology_build.h"
 
 /* A link's level rides on its data pointer, as level + 1 (0: not seen):
  * SimGrid finds it from the link in O(1), where a table would need a

@@ -1,8 +1,8 @@
 /* The replay engine: one actor per node plays its ranks' schedules.
  * SPDX-License-Identifier: GPL-2.0-or-later */
-#include "replay.h"
-#include "play.h"
-#include "s4u_calls.h"
+#include "sim/simgrid/node_replay.h"
+#include "sim/replay/play.h"
+#include "sim/simgrid/s4u_calls.h"
 
 #include <math.h>
 #include <simgrid/actor.h>
@@ -21,7 +21,7 @@
  * node has one actor, which plays the recorded calls of the ranks placed
  * on it as state machines (sim/replay/play.c, which the driver shares), with the
  * protocol of sim/protocol/protocol.h, which the actor per rank of
- * sim/engine/transport.c uses too: the same envelopes, matched by the same
+ * sim/simgrid/transport.c uses too: the same envelopes, matched by the same
  * code, on the same routes at the same times, hence the same simulated
  * times (tests/unit/test_replay.c compares both engines) but where the
  * NIC's gap serves messages of one instant in another order

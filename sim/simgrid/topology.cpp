@@ -10,7 +10,7 @@
  * simcoll/sockets, simcoll/numa and simcoll/ccx).
  * This is simcoll's one C++ file: SimGrid has no C API for it.
  * SPDX-License-Identifier: GPL-2.0-or-later */
-#include "topology_build.h"
+#include "sim/simgrid/topology_build.h"
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
@@ -30,7 +30,7 @@ extern "C" {
 #include "models/platform.h"
 }
 #include "sim/io/topology.h"
-#include "sim/replay/s4u_calls.h"
+#include "sim/simgrid/s4u_calls.h"
 
 namespace sg4 = simgrid::s4u;
 using simgrid::kernel::routing::NetPoint;

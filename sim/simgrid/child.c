@@ -1,7 +1,7 @@
 /* Running SimGrid in a child process, and the byte buffers that carry
  * its results back.
  * SPDX-License-Identifier: GPL-2.0-or-later */
-#include "child.h"
+#include "sim/simgrid/child.h"
 
 #include <errno.h>
 #include <signal.h>
