@@ -106,6 +106,14 @@ const sc_algo_t *sc_algo_added(int i)
     return i >= 0 && i < nadded ? added[i] : NULL;
 }
 
+int sc_algo_is_builtin(const sc_algo_t *algo)
+{
+    for (const sc_algo_t *a = sc_algos; a->name; a++)
+        if (a == algo)
+            return 1;
+    return 0;
+}
+
 int sc_algo_is_added(const sc_algo_t *algo)
 {
     for (int i = 0; i < nadded; i++)

@@ -90,6 +90,10 @@ const sc_algo_t *sc_algo_added(int i);
 /* 1 for an algorithm sc_algo_add added. */
 int sc_algo_is_added(const sc_algo_t *algo);
 
+/* Whether `algo` is a row of sc_algos[], simcoll's own (not added, nor a
+ * test's). */
+int sc_algo_is_builtin(const sc_algo_t *algo);
+
 /* The one of `names` (NULL-terminated) closest to `name` by edit distance,
  * for "did you mean" hints of other names (a study's keys, a CSV's
  * columns); NULL if `names` is empty. */

@@ -11,13 +11,14 @@ src=$1
 build=$2
 
 # Each layer and the layers it may use, lowest first. sim/protocol,
-# sim/io, sim/program and sim/trace are siblings: none uses another.
+# sim/io and sim/trace are siblings: none uses another; sim/program's cost
+# model evaluates its statements' schedules (sim/replay).
 ALLOWED='common: common
 models: models common
 algorithms: algorithms models common
 protocol: protocol algorithms models common
 io: io models common
-program: program algorithms models common
+program: program replay protocol trace algorithms models common
 trace: trace common
 replay: replay protocol trace algorithms models common
 simgrid: simgrid replay io trace protocol algorithms models common

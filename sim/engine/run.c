@@ -670,27 +670,91 @@ static sc_err_t simulate_replay(void *arg, sc_wire_t *out)
 
 /* ---- Back in the parent ---- */
 
+/* The cost model of the layout's program from the ranks' starts t, their
+ * ends left in t; *complete 0 when some call's messages depend on the
+ * data. */
+static sc_err_t evaluate_program(const sc_run_spec_t *spec, const layout_t *lay, double *t,
+                                 int *complete)
+{
+    sc_model_t model;
+    sc_err_t err = sc_model_init(&model, spec->plat, spec->np, lay->node_of, lay->domain_of,
+                                 lay->play_pi, lay->play_pi_inv, sizeof(double));
+    if (!err)
+        err = sc_program_model(&lay->prog, &model, t, complete);
+    sc_model_destroy(&model);
+    return err;
+}
+
+typedef struct {
+    const sc_run_spec_t *spec;
+    const layout_t *lay;
+    double *t;
+} model_child_t;
+
+static sc_err_t model_in_child(void *arg, sc_wire_t *out)
+{
+    const model_child_t *c = arg;
+    int complete = 0;
+    sc_child_step("recording the schedules of the cost model");
+    sc_err_t err = evaluate_program(c->spec, c->lay, c->t, &complete);
+    if (!err) {
+        sc_wire_put_int(out, complete);
+        sc_wire_put(out, c->t, (size_t)c->spec->np * sizeof *c->t);
+    }
+    return err;
+}
+
+/* The model's time of the spec's program from the ranks' starts (NULL: 0),
+ * or NaN: none on a platform of unlike nodes, nor for calls whose messages
+ * depend on the data. The schedules are recorded from the algorithms' own
+ * code: a user's algorithm (--load) runs in a child process, as in the
+ * simulation, so that its faults stay there, and its model is then left
+ * out with a note rather than failing the run. */
+static sc_err_t program_model(const sc_run_spec_t *spec, const layout_t *lay, const double *start,
+                              double *seconds)
+{
+    int p = spec->np;
+    *seconds = NAN;
+    if (!spec->plat->uniform)
+        return SC_OK;
+    double *t = calloc((size_t)p, sizeof *t);
+    if (!t)
+        return sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
+    if (start)
+        memcpy(t, start, (size_t)p * sizeof *t);
+    const sc_algo_t *added = NULL; /* by the user (or a test) */
+    for (int i = 0; i < lay->prog.nstmts && !added; i++)
+        if (lay->prog.stmts[i].algo && !sc_algo_is_builtin(lay->prog.stmts[i].algo))
+            added = lay->prog.stmts[i].algo;
+    int complete = 0;
+    sc_err_t err;
+    if (!added) {
+        err = evaluate_program(spec, lay, t, &complete);
+    } else {
+        model_child_t c = {spec, lay, t};
+        sc_wire_t in = {0};
+        err = sc_child_run(model_in_child, &c, SC_ERR_RUN, "the cost model", &in);
+        if (!err && (!sc_wire_get_int(&in, &complete) ||
+                     !sc_wire_get(&in, t, (size_t)p * sizeof *t)))
+            err = sc_error(SC_ERR_RUN, "the cost model's results were cut short");
+        sc_wire_free(&in);
+        if (err) {
+            fprintf(stderr, "simcoll: note: no model time: %s\n", sc_error_message());
+            err = SC_OK;
+            complete = 0;
+        }
+    }
+    if (!err && complete)
+        *seconds = sc_model_max(t, p);
+    free(t);
+    return err;
+}
+
 static sc_err_t model_time(const sc_run_spec_t *spec, const layout_t *lay, sc_run_result_t *res,
                            double first_start)
 {
-    int p = spec->np;
-    res->model_time_s = NAN;
-    if (!spec->plat->uniform)
-        return SC_OK;
-    double *t = malloc((size_t)p * sizeof *t);
-    if (!t)
-        return sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
-    memcpy(t, res->start, (size_t)p * sizeof *t);
-    sc_model_t model;
-    int complete = 0;
-    sc_err_t err = sc_model_init(&model, spec->plat, p, lay->node_of, lay->domain_of, lay->play_pi,
-                                 lay->play_pi_inv, sizeof(double));
-    if (!err)
-        err = sc_program_model(&lay->prog, &model, t, &complete);
-    sc_model_destroy(&model);
-    if (!err && complete)
-        res->model_time_s = sc_model_max(t, p) - first_start;
-    free(t);
+    sc_err_t err = program_model(spec, lay, res->start, &res->model_time_s);
+    res->model_time_s -= first_start;
     return err;
 }
 
@@ -708,27 +772,11 @@ static int wrong_of(sc_wire_t *in, sc_run_result_t *res)
 sc_err_t sc_run_model(const sc_run_spec_t *spec, double *seconds)
 {
     *seconds = NAN;
-    if (!spec->plat->uniform)
-        return SC_OK;
     layout_t lay;
     sc_err_t err = layout_init(spec, &lay);
     if (err)
         return err;
-    double *t = calloc((size_t)spec->np, sizeof *t);
-    sc_model_t model;
-    int complete = 0;
-    if (!t) {
-        layout_destroy(&lay);
-        return sc_error(SC_ERR_RUN, "out of memory for %d ranks", spec->np);
-    }
-    err = sc_model_init(&model, spec->plat, spec->np, lay.node_of, lay.domain_of, lay.play_pi,
-                        lay.play_pi_inv, sizeof(double));
-    if (!err)
-        err = sc_program_model(&lay.prog, &model, t, &complete);
-    sc_model_destroy(&model);
-    if (!err && complete)
-        *seconds = sc_model_max(t, spec->np);
-    free(t);
+    err = program_model(spec, &lay, NULL, seconds);
     layout_destroy(&lay);
     return err;
 }

@@ -1,11 +1,32 @@
-/* The cost model of a whole program: every statement's model in turn on
- * the ranks' clocks, with the copies that packing adds.
+/* The cost model of a whole program: every statement in turn on the
+ * ranks' clocks, with the copies that packing adds. A statement that sends
+ * messages (a call, a halo exchange, a send) is its schedule, recorded
+ * from the code the actors run, and evaluated without contention
+ * (sim/replay/evaluate.h) from the ranks' clocks.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "model.h"
 
 #include <stdlib.h>
+#include <string.h>
 
+#include "algorithms/collectives.h"
 #include "algorithms/kinds.h"
+#include "algorithms/p2p/halo.h"
+#include "sim/replay/evaluate.h"
+#include "sim/replay/schedule.h"
+
+/* What a program's model keeps while it runs: each statement's schedule,
+ * recorded the first time the statement is costed (loops cost it again),
+ * and the area its calls' buffers point into (address space only: the
+ * recording moves no data). */
+typedef struct {
+    const sc_program_t *prog;
+    sc_schedule_t *sched;      /* by statement */
+    unsigned char *recorded;   /* by statement */
+    sc_scratch_t *scratch;
+    void *area;
+    double *finish;            /* by rank */
+} model_run_t;
 
 int sc_stmt_needs_stage(const sc_stmt_t *st)
 {
@@ -68,26 +89,93 @@ static void copies(const sc_model_t *model, const sc_stmt_t *st, int gather, dou
     }
 }
 
-static sc_err_t model_statement(const sc_model_t *model, const sc_stmt_t *st, double *t,
-                                int *complete)
+/* Whether a call's messages follow from its sizes, so that its schedule
+ * can be recorded: not those that depend on the data. */
+static int has_model(const sc_algo_t *algo)
+{
+    return !(algo->needs & SC_DATA_DEPENDENT);
+}
+
+/* A statement's code on one rank, as sc_schedule_record_fn runs it. */
+typedef struct {
+    const sc_stmt_t *st;
+    const sc_model_t *model;
+    void *area;
+} stmt_call_t;
+
+static sc_err_t run_stmt(sc_comm_t *comm, void *ctx)
+{
+    const stmt_call_t *c = ctx;
+    const sc_stmt_t *st = c->st;
+    switch (st->kind) {
+    case SC_STMT_CALL: {
+        sc_coll_args_t args = {.sendbuf = c->area, .recvbuf = c->area, .bytes = st->bytes,
+                               .root = st->root, .op = st->op, .type = st->type,
+                               .pi = c->model->pi, .pi_inv = c->model->pi_inv};
+        return st->algo->run(comm, &args);
+    }
+    case SC_STMT_HALO: {
+        void *face[6], *ghost[6];
+        for (int f = 0; f < 6; f++)
+            face[f] = ghost[f] = c->area;
+        return sc_halo_exchange(comm, &st->grid, face, ghost, st->bytes);
+    }
+    default: /* SC_STMT_SEND */
+        if (comm->rank == st->from)
+            return sc_send(comm, c->area, st->bytes, st->to, SC_TAG_SEND);
+        if (comm->rank == st->to)
+            return sc_recv(comm, c->area, st->bytes, st->from, SC_TAG_SEND);
+        return SC_OK;
+    }
+}
+
+/* The messages of statement st (statement i, or an until loop's test at
+ * the loop's index) from the ranks' clocks t: its schedule evaluated,
+ * recorded the first time. */
+static sc_err_t evaluate_stmt(model_run_t *m, int i, const sc_stmt_t *st, const sc_model_t *model,
+                              double *t)
+{
+    sc_model_t call = *model; /* the call's elements for combining */
+    if (st->kind == SC_STMT_CALL)
+        call.elem_size = sc_type_size(st->type);
+    sc_err_t err = SC_OK;
+    if (!m->recorded[i]) {
+        stmt_call_t c = {st, &call, m->area};
+        err = sc_schedule_record_fn(run_stmt, &c,
+                                    st->kind == SC_STMT_CALL   ? st->algo->name
+                                    : st->kind == SC_STMT_HALO ? "a halo exchange"
+                                                               : "a send",
+                                    &call, m->scratch, &m->sched[i]);
+        if (err)
+            return err;
+        m->recorded[i] = 1;
+    }
+    sc_schedule_source_t source;
+    err = sc_schedule_source_init(&source, &m->sched[i]);
+    if (!err)
+        err = sc_evaluate(&source.source, &call, t, m->finish, NULL);
+    sc_schedule_source_destroy(&source);
+    if (!err)
+        memcpy(t, m->finish, (size_t)model->size * sizeof *t);
+    return err;
+}
+
+static sc_err_t model_statement(model_run_t *m, int i, const sc_stmt_t *st,
+                                const sc_model_t *model, double *t, int *complete)
 {
     sc_err_t err = SC_OK;
     copies(model, st, 1, t);
     switch (st->kind) {
     case SC_STMT_CALL:
-        if (!st->algo->model) {
+        if (!has_model(st->algo)) {
             *complete = 0;
             return SC_OK;
         }
-        sc_model_t call = *model; /* the call's elements for combining */
-        call.elem_size = sc_type_size(st->type);
-        err = st->algo->model(&call, st->bytes, st->root, t);
+        err = evaluate_stmt(m, i, st, model, t);
         break;
     case SC_STMT_HALO:
-        err = sc_model_halo(model, &st->grid, st->bytes, t);
-        break;
     case SC_STMT_SEND:
-        t[st->to] = sc_model_send(model, st->from, st->to, st->bytes, &t[st->from], t[st->to]);
+        err = evaluate_stmt(m, i, st, model, t);
         break;
     case SC_STMT_COMPUTE:
         for (int r = 0; r < model->size; r++)
@@ -101,19 +189,20 @@ static sc_err_t model_statement(const sc_model_t *model, const sc_stmt_t *st, do
     return err;
 }
 
-static sc_err_t model_range(const sc_program_t *prog, int first, int last,
-                            const sc_model_t *model, double *t, int *complete);
+static sc_err_t model_range(model_run_t *m, int first, int last, const sc_model_t *model,
+                            double *t, int *complete);
 
 /* An until loop, as sim/engine/run.c runs it: with predict, a bet runs the
  * next iteration's leading compute statements beside the allreduce, so a
  * rank goes on when both are done; a lost bet stops computing when the
  * allreduce ends. Exact when the computing and the allreduce's combining
  * do not share a core (see run_until). */
-static sc_err_t model_until(const sc_program_t *prog, int index, const sc_model_t *model,
-                            double *t, int *complete)
+static sc_err_t model_until(model_run_t *m, int index, const sc_model_t *model, double *t,
+                            int *complete)
 {
+    const sc_program_t *prog = m->prog;
     const sc_stmt_t *st = &prog->stmts[index];
-    if (!st->algo->model) {
+    if (!has_model(st->algo)) {
         *complete = 0;
         return SC_OK;
     }
@@ -128,7 +217,7 @@ static sc_err_t model_until(const sc_program_t *prog, int index, const sc_model_
     sc_err_t err = SC_OK;
     int bet = 0;
     for (long k = 0; !err && *complete; k++) {
-        err = model_range(prog, bet ? ahead : index + 1, st->end, model, t, complete);
+        err = model_range(m, bet ? ahead : index + 1, st->end, model, t, complete);
         bet = st->until.predict && k + 1 < st->count;
         for (int r = 0; r < p; r++) {
             if (bet)
@@ -136,9 +225,9 @@ static sc_err_t model_until(const sc_program_t *prog, int index, const sc_model_
             computed[r] = t[r];
         }
         if (!err && bet)
-            err = model_range(prog, index + 1, ahead, model, computed, complete);
+            err = model_range(m, index + 1, ahead, model, computed, complete);
         if (!err)
-            err = model_statement(model, &test, t, complete);
+            err = model_statement(m, index, &test, model, t, complete);
         int goes_on = sc_until_goes_on(st, k);
         for (int r = 0; r < p; r++) {
             if (goes_on && computed[r] > t[r])
@@ -153,21 +242,21 @@ static sc_err_t model_until(const sc_program_t *prog, int index, const sc_model_
     return err;
 }
 
-static sc_err_t model_range(const sc_program_t *prog, int first, int last,
-                            const sc_model_t *model, double *t, int *complete)
+static sc_err_t model_range(model_run_t *m, int first, int last, const sc_model_t *model,
+                            double *t, int *complete)
 {
     sc_err_t err = SC_OK;
     for (int i = first; !err && *complete && i < last; i++) {
-        const sc_stmt_t *st = &prog->stmts[i];
+        const sc_stmt_t *st = &m->prog->stmts[i];
         if (st->kind == SC_STMT_LOOP && st->until.on) {
-            err = model_until(prog, i, model, t, complete);
+            err = model_until(m, i, model, t, complete);
             i = st->end;
         } else if (st->kind == SC_STMT_LOOP) {
             for (long k = 0; !err && *complete && k < st->count; k++)
-                err = model_range(prog, i + 1, st->end, model, t, complete);
+                err = model_range(m, i + 1, st->end, model, t, complete);
             i = st->end;
         } else {
-            err = model_statement(model, st, t, complete);
+            err = model_statement(m, i, st, model, t, complete);
         }
     }
     return err;
@@ -176,6 +265,29 @@ static sc_err_t model_range(const sc_program_t *prog, int first, int last,
 sc_err_t sc_program_model(const sc_program_t *prog, const sc_model_t *model, double *t,
                           int *complete)
 {
+    int p = model->size, n = prog->nstmts;
+    size_t largest = 1;
+    for (int b = 0; b < prog->nbuffers; b++) {
+        size_t bytes = sc_program_buffer_bytes(prog, b, p);
+        largest = bytes > largest ? bytes : largest;
+    }
+    model_run_t m = {.prog = prog,
+                     .sched = calloc((size_t)n + 1, sizeof *m.sched),
+                     .recorded = calloc((size_t)n + 1, 1),
+                     .scratch = sc_scratch_create(),
+                     .finish = malloc((size_t)p * sizeof *m.finish)};
+    m.area = m.scratch ? sc_scratch_get(m.scratch, largest) : NULL;
+    sc_err_t err = SC_OK;
     *complete = 1;
-    return model_range(prog, 0, prog->nstmts, model, t, complete);
+    if (!m.sched || !m.recorded || !m.area || !m.finish)
+        err = sc_error(SC_ERR_RUN, "out of memory for the cost model of %d ranks", p);
+    else
+        err = model_range(&m, 0, n, model, t, complete);
+    for (int i = 0; m.sched && i < n; i++)
+        sc_schedule_destroy(&m.sched[i]);
+    free(m.sched);
+    free(m.recorded);
+    free(m.finish);
+    sc_scratch_destroy(m.scratch);
+    return err;
 }

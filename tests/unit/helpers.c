@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sim/replay/evaluate.h"
+
 const int sc_test_nps[] = {1, 2, 3, 4, 5, 7, 8, 9, 16, 24, 64};
 const int sc_test_nnps = sizeof sc_test_nps / sizeof sc_test_nps[0];
 
@@ -73,4 +75,40 @@ int sc_test_sample(void)
 {
     const char *k = getenv("SIMCOLL_TEST_SAMPLE");
     return k && atoi(k) > 1 ? atoi(k) : 1;
+}
+
+sc_err_t sc_test_evaluate(const sc_platform_t *plat, const int *node_of, int np,
+                          const sc_algo_t *algo, size_t bytes, int root, sc_type_t type,
+                          const double *start, double *t)
+{
+    int *domain_of = malloc((size_t)np * sizeof *domain_of);
+    sc_model_t m = {0};
+    sc_schedule_t sched = {0};
+    sc_schedule_source_t source = {0};
+    sc_scratch_t *scratch = sc_scratch_create();
+    /* address space only: the recording moves no data */
+    void *area = scratch ? sc_scratch_get(scratch, (size_t)np * (bytes + 64) + 64) : NULL;
+    sc_coll_args_t args = {.sendbuf = area,
+                           .recvbuf = area,
+                           .bytes = bytes,
+                           .root = root,
+                           .op = SC_OP_SUM,
+                           .type = type};
+    sc_err_t err = !domain_of || !area ? sc_error(SC_ERR_RUN, "out of memory") : SC_OK;
+    if (!err)
+        err = sc_place_domains(plat, np, node_of, domain_of);
+    if (!err)
+        err = sc_model_init(&m, plat, np, node_of, domain_of, NULL, NULL, sc_type_size(type));
+    if (!err)
+        err = sc_schedule_record(algo, &args, &m, scratch, &sched);
+    if (!err)
+        err = sc_schedule_source_init(&source, &sched);
+    if (!err)
+        err = sc_evaluate(&source.source, &m, start, t, NULL);
+    sc_schedule_source_destroy(&source);
+    sc_schedule_destroy(&sched);
+    sc_model_destroy(&m);
+    sc_scratch_destroy(scratch);
+    free(domain_of);
+    return err;
 }

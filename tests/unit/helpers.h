@@ -19,6 +19,14 @@ void sc_test_cleanup(void);
 enum { SC_TEST_TEMP_LEN = 32 };
 int sc_test_temp_file(char *path);
 
+/* The cost model of one call: `algo`'s schedule on np ranks of plat placed
+ * by node_of (their smallest domains worked out), rooted at `root`, on
+ * elements of `type` summed, recorded and evaluated (sim/replay/evaluate.h)
+ * with rank r starting at start[r] (NULL: 0): each rank's end in t. */
+sc_err_t sc_test_evaluate(const sc_platform_t *plat, const int *node_of, int np,
+                          const sc_algo_t *algo, size_t bytes, int root, sc_type_t type,
+                          const double *start, double *t);
+
 /* Whether the checks over every algorithm run `algo`: all but the early
  * exit ones, which need an operation and data of their own (test_early.c). */
 int sc_test_generic(const sc_algo_t *algo);

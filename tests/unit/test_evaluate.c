@@ -14,47 +14,6 @@
 #include "sim/replay/evaluate.h"
 #include "suites.h"
 
-/* Evaluates the recorded schedule of `a` on np ranks of plat placed by
- * `placement` (root, bytes as given; ints summed), rank r starting at
- * start[r] (NULL: 0): finish times in t. */
-static sc_err_t evaluate_call(const sc_platform_t *plat, const sc_algo_t *a, int np, size_t bytes,
-                              int root, sc_placement_t placement, const double *start, double *t)
-{
-    int *node_of = malloc((size_t)np * sizeof *node_of);
-    int *domain_of = malloc((size_t)np * sizeof *domain_of);
-    sc_model_t m = {0};
-    sc_schedule_t sched = {0};
-    sc_schedule_source_t source = {0};
-    sc_scratch_t *scratch = sc_scratch_create();
-    unsigned char *area = scratch ? sc_scratch_get(scratch, (size_t)np * (bytes + 64) + 64) : NULL;
-    sc_coll_args_t args = {.sendbuf = area,
-                           .recvbuf = area,
-                           .bytes = bytes,
-                           .root = root,
-                           .op = SC_OP_SUM,
-                           .type = SC_TYPE_INT};
-    sc_err_t err = !node_of || !domain_of || !area ? SC_ERR_RUN : SC_OK;
-    if (!err)
-        err = sc_place(plat, np, placement, node_of);
-    if (!err)
-        err = sc_place_domains(plat, np, node_of, domain_of);
-    if (!err)
-        err = sc_model_init(&m, plat, np, node_of, domain_of, NULL, NULL, sizeof(int));
-    if (!err)
-        err = sc_schedule_record(a, &args, &m, scratch, &sched);
-    if (!err)
-        err = sc_schedule_source_init(&source, &sched);
-    if (!err)
-        err = sc_evaluate(&source.source, &m, start, t, NULL);
-    sc_schedule_source_destroy(&source);
-    sc_schedule_destroy(&sched);
-    sc_model_destroy(&m);
-    sc_scratch_destroy(scratch);
-    free(node_of);
-    free(domain_of);
-    return err;
-}
-
 /* Each algorithm simulated (sc_run: the actors, or the `replay` engine)
  * against its recorded schedule evaluated on the same layout from the
  * same start times, rank by rank. With a NIC's gap, messages asking for it
@@ -95,9 +54,13 @@ static void check_engine(const char *relative, const int *nps, int nnps, const s
                         continue;
                     }
                     double *t = calloc((size_t)np, sizeof *t);
+                    int *node_of = malloc((size_t)np * sizeof *node_of);
                     sc_err_t err =
-                        t ? evaluate_call(plat, a, np, bytes, np - 1, spec.placement, res.start, t)
-                          : SC_ERR_RUN;
+                        t && node_of ? sc_place(plat, np, spec.placement, node_of) : SC_ERR_RUN;
+                    if (!err)
+                        err = sc_test_evaluate(plat, node_of, np, a, bytes, np - 1, SC_TYPE_INT,
+                                               res.start, t);
+                    free(node_of);
                     CU_ASSERT_EQUAL(err, SC_OK);
                     double d = 0;
                     for (int r = 0; !err && r < np; r++) {

@@ -1,10 +1,14 @@
-/* The cost models against the closed forms of their header comments.
+/* The closed forms of the textbook and the seeds against the cost model:
+ * each algorithm's schedule, recorded from its code and evaluated without
+ * contention (sim/replay/evaluate.h), on platforms where the closed form
+ * is exact.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include <CUnit/CUnit.h>
 #include <math.h>
 #include <stdlib.h>
 
 #include "algorithms/registry.h"
+#include "helpers.h"
 #include "models/collectives.h"
 #include "suites.h"
 
@@ -25,15 +29,15 @@ static sc_platform_t single_level(int cores, size_t eager_limit)
     return p;
 }
 
-static double predict(const sc_platform_t *plat, const int *node_of, int np,
-                      const char *algo, size_t m)
+/* The model's time of `algo` on np ranks placed by node_of, rooted at 0,
+ * on doubles summed. */
+static double predict(const sc_platform_t *plat, const int *node_of, int np, const char *algo,
+                      size_t m)
 {
-    sc_model_t model;
-    CU_ASSERT_EQUAL_FATAL(sc_model_init(&model, plat, np, node_of, NULL, NULL, NULL, sizeof(double)),
-                          SC_OK);
     double *t = calloc((size_t)np, sizeof *t);
-    CU_ASSERT_EQUAL(sc_algo_find(algo)->model(&model, m, 0, t), SC_OK);
-    sc_model_destroy(&model);
+    CU_ASSERT_EQUAL_FATAL(
+        sc_test_evaluate(plat, node_of, np, sc_algo_find(algo), m, 0, SC_TYPE_DOUBLE, NULL, t),
+        SC_OK);
     double T = sc_model_max(t, np);
     free(t);
     return T;
@@ -162,14 +166,14 @@ static void test_reduce_closed_forms(void)
         double m = 8.0 * p * 2 * N;
         size_t bytes = (size_t)m;
         ASSERT_TIME(predict(&plat, zeros, p, "allreduce-ring", bytes),
-                    2 * (p - 1) * alpha + 2.0 * (p - 1) / p * m * beta +
-                        (p - 1.0) / p * m * gamma);
+                    2 * (p - 1) * alpha + 2.0 * (p - 1) / p * m * beta + (p - 1.0) / p * m * gamma);
         if (p == N) {
-            double rhrd = 2 * lgN * alpha + 2.0 * (p - 1) / p * m * beta +
-                          (p - 1.0) / p * m * gamma;
-            static const char *const same[] = {
-                "reduce-rhrd",    "allreduce-rhrd",    "reduce-mpich",        "allreduce-mpich",
-                "reduce-nonpow2", "allreduce-nonpow2", "reduce-rabenseifner", "allreduce-rabenseifner"};
+            double rhrd =
+                2 * lgN * alpha + 2.0 * (p - 1) / p * m * beta + (p - 1.0) / p * m * gamma;
+            static const char *const same[] = {"reduce-rhrd",         "allreduce-rhrd",
+                                               "reduce-mpich",        "allreduce-mpich",
+                                               "reduce-nonpow2",      "allreduce-nonpow2",
+                                               "reduce-rabenseifner", "allreduce-rabenseifner"};
             for (int i = 0; i < 8; i++)
                 ASSERT_TIME(predict(&plat, zeros, p, same[i], bytes), rhrd);
             ASSERT_TIME(predict(&plat, zeros, p, "allreduce-rd", bytes),
