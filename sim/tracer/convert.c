@@ -360,7 +360,7 @@ static int decode(rank_t *r, rec_t *rec)
         return 1;
     case SC_SPOOL_END: {
         char end[8];
-        if (!get_bytes(r, end, 8) || memcmp(end, SC_SPOOL_END_FRAME + 3, 8) != 0)
+        if (!get_bytes(r, end, 8) || memcmp(end, &SC_SPOOL_END_FRAME[3], 8) != 0)
             return r->error ? 0 : (r->error = "a damaged end", 0);
         return 1;
     }
@@ -868,6 +868,7 @@ static int write_rank(conv_t *c, rank_t *r, OTF2_EvtWriter *w, double zero, uint
     rec_t *call = NULL, rec;
     size_t n = 0, cap = 0;
     long calls = 0;
+    OTF2_TimeStamp held = 0;
     OTF2_ErrorCode e = OTF2_SUCCESS;
     while (calls < r->keep && e == OTF2_SUCCESS && next(r, &rec) == 1) {
         if (rec.kind != SC_SPOOL_CALL) {
@@ -886,9 +887,14 @@ static int write_rank(conv_t *c, rank_t *r, OTF2_EvtWriter *w, double zero, uint
             call[n++] = rec;
             continue;
         }
+        /* OTF2 takes a location's times in order: a clock that stepped back
+         * (MPI_Wtime on a realtime clock), or a damaged spool, is held */
         OTF2_TimeStamp t0 = ticks(r, rec.t0, zero), t1 = ticks(r, rec.t1, zero);
+        if (t0 < held)
+            t0 = held;
         if (t1 < t0)
             t1 = t0;
+        held = t1;
         *last = t1 > *last ? t1 : *last;
         e = OTF2_EvtWriter_Enter(w, NULL, t0, rec.fn);
         /* what began in the call at its start, what ended at its end */
