@@ -68,11 +68,36 @@ static const sc_trace_reader_t *reader_of(const char *path)
     return NULL;
 }
 
+/* What libsimcoll-trace.so leaves at its archive's anchor until the run
+ * it traces ends (sim/tracer/convert.c): a line saying so, which is the
+ * refusal's message (in `line`, without this start). */
+#define STAND_IN "# simcoll-trace: "
+
+static int stand_in(const char *path, char *line, size_t len)
+{
+    unsigned char head[HEAD_BYTES];
+    size_t n = read_head(path, head), skip = strlen(STAND_IN);
+    if (n < skip || memcmp(head, STAND_IN, skip) != 0)
+        return 0;
+    size_t end = skip;
+    while (end < n && head[end] != '\n' && end - skip < len - 1)
+        end++;
+    memcpy(line, head + skip, end - skip);
+    line[end - skip] = '\0';
+    return 1;
+}
+
 int sc_trace_detect(const char *path, const char **format)
 {
     const sc_trace_reader_t *reader = reader_of(path);
     if (reader && format)
         *format = reader->name;
+    char line[8];
+    if (!reader && stand_in(path, line, sizeof line)) {
+        if (format)
+            *format = "simcoll-trace's stand-in";
+        return 1; /* a trace to be: sc_trace_open says why it is none yet */
+    }
     return reader != NULL;
 }
 
@@ -83,6 +108,9 @@ sc_err_t sc_trace_open(const char *path, sc_trace_t **trace)
         return sc_error(SC_ERR_INPUT, "trace '%s' cannot be read: no such file, or not readable",
                         path);
     const sc_trace_reader_t *reader = reader_of(path);
+    char line[1024];
+    if (!reader && stand_in(path, line, sizeof line))
+        return sc_error(SC_ERR_INPUT, "trace '%s': %s", path, line);
     if (!reader)
         return sc_error(SC_ERR_INPUT,
                         "'%s' is not a trace simcoll reads: give an OTF2 archive's anchor "

@@ -82,4 +82,11 @@ if "$simcoll" run --platform gige.xml "$traces/pipit-pingpong-otf2-2/traces.otf2
 else
     echo "trace_bad.sh: this build reads no OTF2 traces: OTF2 cases not run"
 fi
+# ---- What libsimcoll-trace.so leaves until its run ends ----
+# (sim/tracer/convert.c writes it; tests/cli/tracer.sh makes one of a
+# killed run): its line is the message, whatever the build reads.
+mkdir -p unfinished
+printf '# simcoll-trace: no trace yet: the run writing it has not reached MPI_Finalize (it is running, or it was killed); its ranks'"'"' calls are in unfinished/spool, which '"'"'simcoll-trace-recover unfinished'"'"' makes a trace of, up to the ranks'"'"' last whole calls\n' \
+    > unfinished/traces.otf2
+refused unfinished/traces.otf2 "^simcoll: trace 'unfinished/traces.otf2': no trace yet: the run writing it has not reached MPI_Finalize .*'simcoll-trace-recover unfinished'"
 echo "trace_bad.sh: ok"
