@@ -63,11 +63,12 @@ typedef sc_err_t (*sc_coll_fn)(sc_comm_t *comm, const sc_coll_args_t *args);
 /* Algorithms whose messages depend on the data: no graph to record. */
 #define SC_DATA_DEPENDENT (SC_EARLY_EXIT | SC_SPECULATIVE | SC_UNTIL)
 
+/* One algorithm. Its cost model needs nothing of it: the model column is
+ * its schedule, recorded from `run`, evaluated without contention. */
 typedef struct {
     const char *name;           /* what --algo accepts */
     sc_collective_t collective;
     sc_coll_fn run;             /* one rank's part */
-    sc_model_fn model;          /* cost prediction, see models/ */
     unsigned needs;             /* SC_NEEDS_* flags */
     const char *doc;            /* one line for `simcoll list` */
 } sc_algo_t;

@@ -58,14 +58,6 @@ double sc_wire_time(const sc_platform_t *plat, const sc_level_t *lv, size_t data
 double sc_model_depart(double *nic_free, int src_node, int dst_node, double gap, double ready,
                        double first_transfer);
 
-/* public: in simcoll.h, the plug-ins' API (algorithms/plugin/) */
-/* A prediction of one collective. On entry t[r] is the time rank r starts
- * (normally 0); on return, the time it finishes. The collective takes
- * max(t) - min(start). */
-typedef sc_err_t (*sc_model_fn)(const sc_model_t *model, size_t bytes,
-                                int root, double *t);
-/* end public */
-
 /* The level a message from rank a to rank b travels through: in a node or
  * between nodes (sc_model_level_id); between groups of nodes, the network
  * level with the latency and bandwidth of the routes between them
@@ -108,61 +100,11 @@ int sc_model_hier_level(const sc_model_t *model, int a, int b);
  * is gamma * bytes of the reduction cost models. */
 double sc_model_reduce_time(const sc_model_t *model, int rank, size_t bytes);
 
-/* One round of point-to-point calls: rank i sends bytes[i] to dst[i] and
- * receives bytes[src[i]] from src[i] (sc_sendrecv() when it does both; a
- * blocking send or receive when it does one, dst[i] or src[i] < 0; it sits
- * the round out when it does neither), then combines reduce[i] bytes. */
-typedef struct {
-    int *dst;
-    int *src;
-    size_t *bytes;
-    size_t *reduce;
-    double *scratch; /* used by sc_model_exchange */
-    struct sc_sender {
-        double ready;
-        int rank;
-    } *order;
-} sc_round_t;
-
-typedef struct sc_sender sc_sender_t;
-
-/* Allocates a round for n ranks (every rank sitting out). */
-sc_err_t sc_round_init(sc_round_t *round, int n);
-
-/* Sets every rank to sit the round out again. */
-void sc_round_clear(sc_round_t *round, int n);
-void sc_round_destroy(sc_round_t *round);
-
-/* Updates t for one round as described above. A rank's source must send
- * to it in the same round. */
-void sc_model_exchange(const sc_model_t *model, sc_round_t *round, double *t);
-
-/* Sets the schedule of round k (0-based) of an algorithm on p ranks that
- * moves `bytes` per rank, rooted at `root`, in terms of positions: entry j
- * is what the rank playing position j does. */
-typedef void (*sc_round_fill_fn)(int k, int p, size_t bytes, int root, sc_round_t *round);
-
-/* Costs `rounds` rounds of sendrecv, round k as set by fill(k, ...) and
- * played through the model's mapping. */
-sc_err_t sc_model_rounds(const sc_model_t *model, int rounds, sc_round_fill_fn fill,
-                         size_t bytes, int root, double *t);
-
-/* The first step of the exch variants: every rank r with pi[r] != r sends
- * its own `bytes` to the rank playing position r and receives the block of
- * position pi[r] from rank pi[r]. */
-sc_err_t sc_model_exchange_own(const sc_model_t *model, size_t bytes, double *t);
-
-/* A blocking send of `bytes` from `from` (ready at *t_from) to `to`, which
- * has been blocked in the matching receive since t_to. Sets *t_from to when
- * the send returns and returns when the receive completes. */
-double sc_model_send(const sc_model_t *model, int from, int to, size_t bytes,
-                     double *t_from, double t_to);
-
-/* Costs fn on a subcommunicator (algorithms/subcomm.h): its rank i is
- * rank members[i] of the model; t is by the model's ranks, and only the
- * members' entries change. */
-sc_err_t sc_model_sub(const sc_model_t *model, const int *members, int n, sc_model_fn fn,
-                      size_t bytes, int root, double *t);
+/* A message's time from its send call to its arrival on an idle pair
+ * whose receiver is waiting, without the gap's queue: o_s and the wire
+ * time, eager; o_s, the request and the clear-to-send (headers alone) and
+ * the data, rendezvous. */
+double sc_model_p2p_time(const sc_model_t *model, int from, int to, size_t bytes);
 
 /* Largest entry of t[0..n-1]. */
 double sc_model_max(const double *t, int n);

@@ -28,26 +28,6 @@ void sc_grid_messages(const sc_grid_t *grid, int rank, int *sent, int *received)
         }
 }
 
-sc_err_t sc_model_halo(const sc_model_t *model, const sc_grid_t *grid, size_t bytes, double *t)
-{
-    sc_round_t round;
-    sc_err_t err = sc_round_init(&round, model->size);
-    for (int d = 0; !err && d < grid->ndims; d++)
-        for (int dir = 1; dir >= -1; dir -= 2) {
-            sc_round_clear(&round, model->size);
-            for (int r = 0; r < model->size; r++) {
-                int to = sc_grid_neighbour(grid, r, d, dir);
-                int from = sc_grid_neighbour(grid, r, d, -dir);
-                round.dst[r] = to == r ? -1 : to;
-                round.src[r] = from == r ? -1 : from;
-                round.bytes[r] = bytes;
-            }
-            sc_model_exchange(model, &round, t);
-        }
-    sc_round_destroy(&round);
-    return err;
-}
-
 double sc_model_copy_time(const sc_model_t *model, int rank, size_t bytes)
 {
     return 2.0 * (double)bytes / model->plat->nodes[model->node_of[rank]].membus_Bps;

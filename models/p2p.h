@@ -23,13 +23,6 @@ int sc_grid_neighbour(const sc_grid_t *grid, int rank, int d, int dir);
  * halo exchange (neighbours past an edge or equal to itself excluded). */
 void sc_grid_messages(const sc_grid_t *grid, int rank, int *sent, int *received);
 
-/* A halo exchange of `bytes` per face: for each dimension d, every rank
- * sends its upper face to its +1 neighbour and receives from its -1
- * neighbour (sc_sendrecv, or a send or receive alone at an edge), then the
- * same the other way. A neighbour that is the rank itself is a local copy
- * and costs nothing. 2 ndims rounds of sc_model_exchange. */
-sc_err_t sc_model_halo(const sc_model_t *model, const sc_grid_t *grid, size_t bytes, double *t);
-
 /* Seconds rank r spends copying `bytes` from one buffer to another, as
  * packing does: two bytes of memory traffic per byte (a load and a store)
  * at its node's memory-bus bandwidth. */

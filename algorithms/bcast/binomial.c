@@ -1,6 +1,6 @@
 /* Binomial-tree broadcast (MPICH's MPIR_Bcast for short messages).
  * SPDX-License-Identifier: GPL-2.0-or-later */
-#include "../../models/collectives.h"
+#include "algorithms/steps.h"
 #include "../collectives.h"
 
 /* With relative rank r = (rank - root) mod p, a rank receives from r minus

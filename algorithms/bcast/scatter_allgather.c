@@ -3,7 +3,7 @@
  * "Interprocessor collective communication library (InterCom)", SHPCC 1994;
  * MPICH's MPIR_Bcast for long messages (scatter_ring_allgather).
  * SPDX-License-Identifier: GPL-2.0-or-later */
-#include "../../models/collectives.h"
+#include "algorithms/steps.h"
 #include "../collectives.h"
 
 /* The message is cut into p chunks of ceil(m/p) bytes; chunk c belongs to

@@ -3,7 +3,7 @@
  * its choice for medium messages on a power-of-two number of processes
  * (MPICH2 1.2.1, src/mpi/coll/bcast.c; the same in MPICH 3.x).
  * SPDX-License-Identifier: GPL-2.0-or-later */
-#include "../../models/collectives.h"
+#include "algorithms/steps.h"
 #include "../collectives.h"
 
 /* Chunks as in bcast-scatter-allgather: p chunks of ceil(m/p) bytes, chunk

@@ -10,7 +10,7 @@
 
 #include <stdlib.h>
 
-#include "../../models/mpich.h"
+#include "algorithms/mpich/choices.h"
 #include "../collectives.h"
 #include "../reduce/vector.h"
 

@@ -21,7 +21,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include <stdlib.h>
 
-#include "../../models/mvapich2.h"
+#include "algorithms/mvapich2/choices.h"
 #include "../collectives.h"
 #include "../mpich/smp.h"
 #include "../reduce/vector.h"

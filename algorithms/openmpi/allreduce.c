@@ -4,7 +4,7 @@
  * ring. Its recursive doubling is allreduce-rd and its Rabenseifner
  * (redscat_allgather) allreduce-mpich, message for message.
  * SPDX-License-Identifier: GPL-2.0-or-later */
-#include "../../models/openmpi.h"
+#include "algorithms/openmpi/tuned.h"
 #include "../collectives.h"
 #include "../reduce/vector.h"
 #include "openmpi.h"

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include <stdlib.h>
 
-#include "../../models/collectives.h"
+#include "algorithms/steps.h"
 #include "../collectives.h"
 #include "openmpi.h"
 

@@ -4,8 +4,8 @@
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include <stdlib.h>
 
-#include "../../models/collectives.h"
-#include "../../models/openmpi.h"
+#include "algorithms/steps.h"
+#include "algorithms/openmpi/tuned.h"
 #include "../collectives.h"
 #include "openmpi.h"
 

@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include <stdlib.h>
 
-#include "../../models/openmpi.h"
+#include "algorithms/openmpi/tuned.h"
 #include "../collectives.h"
 #include "../reduce/vector.h"
 #include "openmpi.h"

@@ -11,7 +11,7 @@
  * relative rank + 2^j below its lowest set bit, largest first, blocking
  * sends of the child's subtree).
  * SPDX-License-Identifier: GPL-2.0-or-later */
-#include "../../models/mpich.h"
+#include "algorithms/mpich/choices.h"
 #include "profiles.h"
 
 const char *sc_profile_mpich_flat_choose(const sc_call_t *call)

@@ -29,7 +29,7 @@
  * operation simcoll has is commutative, as the shared-memory paths require.
  * The thresholds are in models/mvapich2.h.
  * SPDX-License-Identifier: GPL-2.0-or-later */
-#include "../../models/mvapich2.h"
+#include "algorithms/mvapich2/choices.h"
 #include "profiles.h"
 
 const char *sc_profile_mvapich2_14_choose(const sc_call_t *call)

@@ -6,8 +6,8 @@
  * v4.1.6 and in v5.0.0. coll/tuned knows nothing of nodes, so neither does
  * this profile. The name returned is the algorithm that actually runs.
  * SPDX-License-Identifier: GPL-2.0-or-later */
-#include "../../models/collectives.h"
-#include "../../models/openmpi.h"
+#include "algorithms/steps.h"
+#include "algorithms/openmpi/tuned.h"
 #include "profiles.h"
 
 /* A broadcast of simcoll's is `bytes` single bytes (MPI_BYTE): Open MPI's

@@ -5,7 +5,7 @@
 #ifndef SC_REDUCE_VECTOR_H
 #define SC_REDUCE_VECTOR_H
 
-#include "../../models/collectives.h"
+#include "algorithms/steps.h"
 #include "../registry.h"
 
 /* public: in simcoll.h, the plug-ins' API (algorithms/plugin/) */

@@ -100,10 +100,7 @@ static void tally_message(sc_explain_t *out, const sc_model_t *idle, const sc_pl
     double end = arrived(m) ? m->arrived : m->left;
     if (end > st->end)
         st->end = end;
-    double from = 0;
-    const sc_level_t *lv = sc_model_level(idle, m->src, m->dst);
-    double alone = sc_model_send(idle, m->src, m->dst, (size_t)m->bytes, &from, 0) -
-                   sc_level_recv_overhead(lv, (size_t)m->bytes);
+    double alone = sc_model_p2p_time(idle, m->src, m->dst, (size_t)m->bytes);
     if (alone > st->alone)
         st->alone = alone;
     double waited = end - m->posted - alone;

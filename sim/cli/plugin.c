@@ -391,11 +391,12 @@ int sc_cli_new_algo(int argc, char **argv)
             "enum { MY_TAG = 4242 };\n\n"
             "/* One rank's part: every rank of the communicator runs this. */\n"
             "static sc_err_t %s(sc_comm_t *comm, const sc_coll_args_t *args)\n{\n%s}\n\n"
-            "/* What simcoll finds in this file: name, collective, function, cost\n"
-            " * model (NULL: none), needs (0, or SC_NEEDS_POW2), description. */\n"
+            "/* What simcoll finds in this file: each algorithm's name, collective,\n"
+            " * function and description, and .needs = SC_NEEDS_POW2 if it needs a\n"
+            " * power of two; simcoll's model column comes from its messages. */\n"
             "const sc_algo_t simcoll_algorithms[] = {\n"
-            "    {\"%s\", %s, %s, NULL, 0, \"my own %s\"},\n"
-            "    {NULL, 0, NULL, NULL, 0, NULL},\n"
+            "    {.name = \"%s\", .collective = %s, .run = %s, .doc = \"my own %s\"},\n"
+            "    {.name = NULL},\n"
             "};\n",
             path, strchr("aeiou", kind->name[0]) ? "an" : "a", kind->name, path, name, path, name,
             name, fn, bodies[c], name, enum_names[c], fn, kind->name);

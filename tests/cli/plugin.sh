@@ -68,7 +68,7 @@ grep -q "warns.c:[0-9]*:[0-9]*: warning: unused variable .unused_here." err.txt 
     fail "no compiler warning: $(cat err.txt)"
 sed 's/simcoll_algorithms\[\]/other_name[]/' my_allgather.c > no_table.c
 run "defines no table" 2 no_table.c
-sed 's/"my_allgather", SC_ALLGATHER/"ring", SC_ALLGATHER/' my_allgather.c > taken.c
+sed 's/.name = "my_allgather"/.name = "ring"/' my_allgather.c > taken.c
 "$simcoll" --platform "$gige" --load taken.c --algo ring --np 8 > out.txt 2> err.txt
 [ $? -eq 2 ] && grep -q "an algorithm named 'ring' exists already" err.txt || fail "taken: $(cat err.txt)"
 sed 's|    sc_buf_copy(comm, out + (size_t)rank \* m, args->sendbuf, m);.*|    if (rank == 3) *(volatile int *)0 = 1;\n&|' my_allgather.c > crash.c

@@ -8,7 +8,7 @@
 
 #include "algorithms/collectives.h"
 #include "helpers.h"
-#include "models/collectives.h"
+#include "algorithms/steps.h"
 #include "suites.h"
 
 /* 0 and 1 byte; 7000 (eager in a node, rendezvous across ib4x); 140000
@@ -241,8 +241,7 @@ static void test_wrong_result_is_caught(void)
     const sc_platform_t *plat = sc_test_platform("platforms/gige.xml");
     if (!plat)
         return;
-    sc_algo_t broken = {"broken", SC_ALLGATHER, broken_allgather, sc_model_allgather_ring, 0,
-                        "ring that forwards the wrong block"};
+    sc_algo_t broken = {"broken", SC_ALLGATHER, broken_allgather, 0, "ring that forwards the wrong block"};
     sc_run_spec_t spec = {.plat = plat, .algo = &broken, .np = 5, .bytes = 16, .payload = 1};
     sc_run_result_t res;
     CU_ASSERT_EQUAL_FATAL(sc_run(&spec, &res), SC_OK);

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "helpers.h"
-#include "models/collectives.h"
+#include "algorithms/steps.h"
 #include "suites.h"
 
 /* tests/platforms/loggp.xml, by hand: 4 nodes of 4 cores, FATPIPE links. */
@@ -90,24 +90,6 @@ static sc_err_t fan(sc_comm_t *comm, const sc_coll_args_t *args)
     return sc_recv(comm, args->recvbuf, args->bytes, comm->rank - h, 1);
 }
 
-static sc_err_t fan_model(const sc_model_t *model, size_t bytes, int root, double *t)
-{
-    (void)root;
-    sc_round_t round;
-    sc_err_t err = sc_round_init(&round, model->size);
-    if (err)
-        return err;
-    int h = model->size / 2;
-    for (int i = 0; i < h; i++) {
-        round.dst[i] = i + h;
-        round.src[i + h] = i;
-        round.bytes[i] = bytes;
-    }
-    sc_model_exchange(model, &round, t);
-    sc_round_destroy(&round);
-    return SC_OK;
-}
-
 static int by_value(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -126,7 +108,7 @@ static void check_gap(const char *relative, int lat)
         return;
     const double g = 10e-6;
     CU_ASSERT_DOUBLE_EQUAL(plat->level[SC_LEVEL_INTER].gap_s, g, 1e-18);
-    sc_algo_t algo = {"fan", SC_BARRIER, fan, fan_model, 0, "4 senders on one node"};
+    sc_algo_t algo = {"fan", SC_BARRIER, fan, 0, "4 senders on one node"};
     static const size_t sizes[] = {8, 5000, 100000};
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         double m = (double)sizes[s];
@@ -187,8 +169,7 @@ static void test_recv_overhead_per_message(void)
     const sc_platform_t *plat = sc_test_platform("tests/platforms/loggp.xml");
     if (!plat)
         return;
-    sc_algo_t algo = {"gather3", SC_BARRIER, gather, sc_model_barrier_dissemination, 0,
-                      "three messages to rank 0"};
+    sc_algo_t algo = {"gather3", SC_BARRIER, gather, 0, "three messages to rank 0"};
     static const size_t sizes[] = {8, 2000};
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         double m = (double)sizes[s];
@@ -215,14 +196,6 @@ static sc_err_t pingpong(sc_comm_t *comm, const sc_coll_args_t *args)
     return err;
 }
 
-static sc_err_t pingpong_model(const sc_model_t *model, size_t bytes, int root, double *t)
-{
-    (void)root;
-    t[1] = sc_model_send(model, 0, 1, bytes, &t[0], t[1]);
-    t[0] = sc_model_send(model, 1, 0, bytes, &t[1], t[0]);
-    return SC_OK;
-}
-
 /* Latency factors (tests/platforms/loggp-lat.xml): a message of m data
  * bytes takes L l(m) where it took L, RTS and CTS L l(0), on either level,
  * in both engines. One message, and a ping-pong, whose rendezvous sender
@@ -233,7 +206,7 @@ static void test_latency_factor(void)
     if (!plat)
         return;
     CU_ASSERT_DOUBLE_EQUAL(sc_level_latency_factor(&plat->level[SC_LEVEL_INTER], 1420), 2, 0);
-    sc_algo_t pp = {"pingpong", SC_BARRIER, pingpong, pingpong_model, 0, "one there and back"};
+    sc_algo_t pp = {"pingpong", SC_BARRIER, pingpong, 0, "one there and back"};
     static const size_t sizes[] = {1,    1000, 1419,  1420,  2047,  2048,  4096,
                                    4097, 5000, 16384, 16385, 32767, 32768, 70000};
     for (int replay = 0; replay <= 1; replay++)
@@ -313,7 +286,7 @@ static void test_flow_factor(void)
     /* Four pairs on node 0 at once: at 0.2 GB/s each they take 0.8 of the
      * bus, each as fast as alone; at 0.5 GB/s each the bus's 1 GB/s splits
      * four ways, 0.25 GB/s each. */
-    sc_algo_t algo = {"fan", SC_BARRIER, fan, fan_model, 0, "4 senders on one node"};
+    sc_algo_t algo = {"fan", SC_BARRIER, fan, 0, "4 senders on one node"};
     static const size_t fan_sizes[] = {500, 8000};
     for (int replay = 0; replay <= 1; replay++)
         for (size_t i = 0; i < 2; i++) {

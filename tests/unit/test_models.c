@@ -9,7 +9,7 @@
 
 #include "algorithms/registry.h"
 #include "helpers.h"
-#include "models/collectives.h"
+#include "algorithms/steps.h"
 #include "suites.h"
 
 /* One level everywhere: latency L, bandwidth B, send overhead O_S, receive

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "algorithms/profiles/profiles.h"
-#include "models/openmpi.h"
+#include "algorithms/openmpi/tuned.h"
 #include "suites.h"
 
 enum { MAXP = 1024 };

@@ -12,8 +12,8 @@
 #include "algorithms/mapping/graph.h"
 #include "helpers.h"
 #include "algorithms/openmpi/openmpi.h"
-#include "models/collectives.h"
-#include "models/openmpi.h"
+#include "algorithms/steps.h"
+#include "algorithms/openmpi/tuned.h"
 #include "suites.h"
 
 /* 12 nodes of 8 cores and one of 6, no link shared: models are exact. */
@@ -246,8 +246,7 @@ static void test_wrong_result_is_caught(void)
     const sc_platform_t *plat = sc_test_platform("platforms/gige.xml");
     if (!plat)
         return;
-    sc_algo_t lossy = {"lossy", SC_REDUCE, lossy_reduce, sc_model_reduce_mst, 0,
-                       "binomial reduce that loses rank 1"};
+    sc_algo_t lossy = {"lossy", SC_REDUCE, lossy_reduce, 0, "binomial reduce that loses rank 1"};
     for (int t = 0; t < SC_NTYPES; t++)
         for (int o = 0; o < SC_NOPS; o++) {
             if (sc_op_check((sc_op_t)o, (sc_type_t)t) != SC_OK)
@@ -427,24 +426,6 @@ static sc_err_t ring_seg2000(sc_comm_t *comm, const sc_coll_args_t *args)
     return sc_allreduce_ompi_ring_segmented_by(comm, args, 2000);
 }
 
-static sc_err_t model_seg2000(const sc_model_t *model, size_t bytes, int root, double *t)
-{
-    (void)root;
-    return sc_model_allreduce_ompi_ring_segmented_by(model, bytes, t, 2000);
-}
-
-static sc_err_t model_seg16(const sc_model_t *model, size_t bytes, int root, double *t)
-{
-    (void)root;
-    return sc_model_allreduce_ompi_ring_segmented_by(model, bytes, t, 16);
-}
-
-static sc_err_t model_seg30(const sc_model_t *model, size_t bytes, int root, double *t)
-{
-    (void)root;
-    return sc_model_allreduce_ompi_ring_segmented_by(model, bytes, t, 30);
-}
-
 static void test_ring_phases(void)
 {
     /* 1 when n < p segments; a last phase for a remainder of at least p
@@ -479,9 +460,9 @@ static void test_ring_segmented(void)
     if (!plat || !uneven || !gap)
         return;
     sc_algo_t algos[] = {
-        {"ring-seg16", SC_ALLREDUCE, ring_seg16, model_seg16, 0, "segments of 16 bytes"},
-        {"ring-seg30", SC_ALLREDUCE, ring_seg30, model_seg30, 0, "segments of 30 bytes"},
-        {"ring-seg2000", SC_ALLREDUCE, ring_seg2000, model_seg2000, 0, "segments of 2000 bytes"},
+        {"ring-seg16", SC_ALLREDUCE, ring_seg16, 0, "segments of 16 bytes"},
+        {"ring-seg30", SC_ALLREDUCE, ring_seg30, 0, "segments of 30 bytes"},
+        {"ring-seg2000", SC_ALLREDUCE, ring_seg2000, 0, "segments of 2000 bytes"},
     };
     static const int nps[] = {2, 3, 4, 5, 7, 8, 13, 16, 24, 29, 64, 65};
     int runs = 0;

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "helpers.h"
-#include "models/collectives.h"
+#include "algorithms/steps.h"
 #include "suites.h"
 
 /* Runs `fn` on np ranks of ib4x (eager limits 64 KiB in a node, 6140 bytes
@@ -15,7 +15,7 @@ static sc_err_t run_on_ib4x(sc_coll_fn fn, int np, sc_placement_t placement)
     const sc_platform_t *plat = sc_test_platform("platforms/ib4x.xml");
     if (!plat)
         return SC_ERR_RUN;
-    sc_algo_t algo = {"test", SC_BARRIER, fn, sc_model_barrier_dissemination, 0, "test program"};
+    sc_algo_t algo = {"test", SC_BARRIER, fn, 0, "test program"};
     sc_run_spec_t spec = {.plat = plat, .algo = &algo, .np = np, .placement = placement,
                           .payload = 1};
     sc_run_result_t res;

@@ -34,7 +34,7 @@ static sc_err_t my_bruck_reorder(sc_comm_t *comm, const sc_coll_args_t *args)
 }
 
 const sc_algo_t simcoll_algorithms[] = {
-    {"my_bruck_reorder", SC_ALLGATHER, my_bruck_reorder, NULL, SC_USES_MAPPING,
-     "Bruck played through a mapping (lab 2's solution)"},
-    {NULL, 0, NULL, NULL, 0, NULL},
+    {.name = "my_bruck_reorder", .collective = SC_ALLGATHER, .run = my_bruck_reorder,
+     .needs = SC_USES_MAPPING, .doc = "Bruck played through a mapping (lab 2's solution)"},
+    {.name = NULL},
 };

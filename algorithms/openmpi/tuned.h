@@ -1,10 +1,10 @@
-/* Open MPI 4.1's coll/tuned: its fixed decision rules, the trees its base
- * collectives run on, and the cost of the algorithms of algorithms/openmpi/.
+/* Open MPI's coll/tuned: its fixed decision rules and the trees its base
+ * collectives run on.
  * SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef SC_OPENMPI_H
-#define SC_OPENMPI_H
+#ifndef SC_OMPI_TUNED_H
+#define SC_OMPI_TUNED_H
 
-#include "cost.h"
+#include <stddef.h>
 
 /* The algorithms coll/tuned numbers, as in the *_do_this switches of
  * ompi/mca/coll/tuned/coll_tuned_<coll>_decision.c (Open MPI v4.1.6). */
@@ -138,73 +138,5 @@ enum { SC_OMPI_KNOMIAL_RADIX = 4 };
  * Open MPI serves them, to child[]. Returns the number of children: p - 1
  * at the root of FLAT, at most 2 log2(p) + 2 (64 for any int p) otherwise. */
 int sc_ompi_tree(sc_ompi_tree_t tree, int p, int root, int rank, int *parent, int *child);
-
-/* Cost models (sc_model_fn) of the algorithms of algorithms/openmpi/; each
- * replays the schedule its header comment there describes, message by
- * message as cost.h costs them, including when a rendezvous request is
- * answered: a posted receive is matched when its request arrives if the
- * rank is then inside an MPI call, otherwise when it next enters one (the
- * transport of sim/ makes progress only there). On a platform where no two
- * messages share a link they equal the simulation. Closed forms, where one
- * exists, are in the algorithms' header comments. */
-sc_err_t sc_model_bcast_ompi_linear(const sc_model_t *model, size_t bytes, int root, double *t);
-/* Open MPI 5.0's coll/han broadcast, with tuned's rules or the forced
- * algorithm inside the nodes (algorithms/openmpi/han.c). */
-sc_err_t sc_model_bcast_ompi_han(const sc_model_t *model, size_t bytes, int root, double *t);
-sc_err_t sc_model_bcast_ompi_han_linear(const sc_model_t *model, size_t bytes, int root, double *t);
-sc_err_t sc_model_bcast_ompi_han_chain(const sc_model_t *model, size_t bytes, int root, double *t);
-sc_err_t sc_model_bcast_ompi_han_bintree(const sc_model_t *model, size_t bytes, int root,
-                                         double *t);
-sc_err_t sc_model_bcast_ompi_chain(const sc_model_t *model, size_t bytes, int root, double *t);
-sc_err_t sc_model_bcast_ompi_bintree(const sc_model_t *model, size_t bytes, int root, double *t);
-sc_err_t sc_model_bcast_ompi_binomial(const sc_model_t *model, size_t bytes, int root, double *t);
-sc_err_t sc_model_bcast_ompi_knomial(const sc_model_t *model, size_t bytes, int root, double *t);
-sc_err_t sc_model_bcast_ompi_split_bintree(const sc_model_t *model, size_t bytes, int root,
-                                           double *t);
-sc_err_t sc_model_bcast_ompi_scatter_allgather(const sc_model_t *model, size_t bytes, int root,
-                                               double *t);
-
-sc_err_t sc_model_reduce_ompi_linear(const sc_model_t *model, size_t bytes, int root, double *t);
-sc_err_t sc_model_reduce_ompi_chain(const sc_model_t *model, size_t bytes, int root, double *t);
-sc_err_t sc_model_reduce_ompi_binary(const sc_model_t *model, size_t bytes, int root, double *t);
-sc_err_t sc_model_reduce_ompi_binomial(const sc_model_t *model, size_t bytes, int root,
-                                       double *t);
-sc_err_t sc_model_reduce_ompi_in_order_binary(const sc_model_t *model, size_t bytes, int root,
-                                              double *t);
-sc_err_t sc_model_reduce_ompi_redscat_gather(const sc_model_t *model, size_t bytes, int root,
-                                             double *t);
-
-sc_err_t sc_model_allreduce_ompi_linear(const sc_model_t *model, size_t bytes, int root,
-                                        double *t);
-sc_err_t sc_model_allreduce_ompi_nonoverlapping(const sc_model_t *model, size_t bytes, int root,
-                                                double *t);
-sc_err_t sc_model_allreduce_ompi_ring(const sc_model_t *model, size_t bytes, int root,
-                                      double *t);
-sc_err_t sc_model_allreduce_ompi_ring_segmented(const sc_model_t *model, size_t bytes, int root,
-                                                double *t);
-/* The segmented ring with segments of `segsize` bytes (0: the ring). */
-sc_err_t sc_model_allreduce_ompi_ring_segmented_by(const sc_model_t *model, size_t bytes,
-                                                   double *t, size_t segsize);
-
-sc_err_t sc_model_barrier_ompi_linear(const sc_model_t *model, size_t bytes, int root, double *t);
-sc_err_t sc_model_barrier_ompi_rd(const sc_model_t *model, size_t bytes, int root, double *t);
-sc_err_t sc_model_barrier_ompi_tree(const sc_model_t *model, size_t bytes, int root, double *t);
-
-sc_err_t sc_model_scatter_ompi_linear(const sc_model_t *model, size_t bytes, int root, double *t);
-sc_err_t sc_model_scatter_ompi_linear_nb(const sc_model_t *model, size_t bytes, int root,
-                                         double *t);
-sc_err_t sc_model_scatter_ompi_binomial(const sc_model_t *model, size_t bytes, int root, double *t);
-/* coll/han's scatter (algorithms/openmpi/han.c), inside the nodes by
- * tuned's rules or by the algorithm named. */
-sc_err_t sc_model_scatter_ompi_han(const sc_model_t *model, size_t bytes, int root, double *t);
-sc_err_t sc_model_scatter_ompi_han_linear(const sc_model_t *model, size_t bytes, int root,
-                                          double *t);
-sc_err_t sc_model_scatter_ompi_han_linear_nb(const sc_model_t *model, size_t bytes, int root,
-                                             double *t);
-sc_err_t sc_model_scatter_ompi_han_binomial(const sc_model_t *model, size_t bytes, int root,
-                                            double *t);
-
-sc_err_t sc_model_allgather_ompi_neighbor(const sc_model_t *model, size_t bytes, int root,
-                                          double *t);
 
 #endif

@@ -1,12 +1,10 @@
 /* MVAPICH2 1.4's choice of collective algorithm by message size, process
- * count and node sharing, and the cost of its shared-memory (two-level)
- * collectives (algorithms/mvapich2/shmem.c).
+ * count and node sharing (algorithms/mvapich2/shmem.c runs it).
  * SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef SC_MVAPICH2_H
-#define SC_MVAPICH2_H
+#ifndef SC_MVAPICH2_CHOICES_H
+#define SC_MVAPICH2_CHOICES_H
 
-#include "cost.h"
-#include "mpich.h"
+#include "algorithms/mpich/choices.h"
 
 /* Defaults of MVAPICH2 1.4 (trunk r3523, "Update for 1.4 release",
  * maint/Version 1.4.0; commit fe083fff of github.com/kumattau/mvapich2),
@@ -18,7 +16,7 @@
  *   MV2_SHMEM_ALLREDUCE_MSG 32 KiB and MV2_SHMEM_REDUCE_MSG 1 KiB
  *     (src/include/mpiimpl.h:3504-3505, initthread.c:439-443).
  * The flat algorithms are MPICH2 1.0.8's with the thresholds of
- * models/mpich.h (src/include/mpiimpl.h:3456-3471), but for MPIR_Bcast's
+ * algorithms/mpich/choices.h (src/include/mpiimpl.h:3456-3471), but for MPIR_Bcast's
  * short-message test, which includes 12288 bytes (bcast.c:189). */
 #define SC_MV2_KNOMIAL_MIN_PROCS 64 /* k-nomial above this many processes */
 #define SC_MV2_KNOMIAL_MAX_MSG 2048 /* up to this many bytes (inclusive) */
@@ -32,13 +30,5 @@
  * scatter + recursive doubling below 512 KiB on a power of two, else
  * scatter + ring. */
 sc_mpich_bcast_t sc_mv2_bcast_flat_choice(size_t bytes, int p);
-
-/* The costs of the algorithms of algorithms/mvapich2/shmem.c. */
-sc_err_t sc_model_barrier_mv2_shmem(const sc_model_t *model, size_t bytes, int root, double *t);
-sc_err_t sc_model_bcast_mv2_knomial(const sc_model_t *model, size_t bytes, int root, double *t);
-sc_err_t sc_model_bcast_mv2_shmem(const sc_model_t *model, size_t bytes, int root, double *t);
-sc_err_t sc_model_allreduce_mv2_shmem(const sc_model_t *model, size_t bytes, int root,
-                                      double *t);
-sc_err_t sc_model_reduce_mv2_shmem(const sc_model_t *model, size_t bytes, int root, double *t);
 
 #endif
