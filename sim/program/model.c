@@ -13,7 +13,7 @@
 #include "algorithms/kinds.h"
 #include "algorithms/p2p/halo.h"
 #include "sim/replay/evaluate.h"
-#include "sim/replay/schedule.h"
+#include "algorithms/schedule.h"
 
 /* What a program's model keeps while it runs: each statement's schedule,
  * recorded the first time the statement is costed (loops cost it again),

@@ -10,7 +10,7 @@
 #define SC_PLAY_H
 
 #include "sim/protocol/protocol.h"
-#include "sim/replay/schedule.h"
+#include "algorithms/schedule.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -8,7 +8,7 @@
 #ifndef SC_TRACE_SOURCE_H
 #define SC_TRACE_SOURCE_H
 
-#include "sim/replay/schedule.h"
+#include "algorithms/schedule.h"
 #include "sim/replay/trace_coll.h"
 
 typedef struct sc_trace_source sc_trace_source_t;

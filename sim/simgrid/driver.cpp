@@ -36,7 +36,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later */
 extern "C" {
 #include "sim/protocol/protocol.h"
-#include "sim/replay/schedule.h"
+#include "algorithms/schedule.h"
 }
 #include "sim/simgrid/driver.h"
 #include "sim/replay/play.h"

@@ -5,7 +5,7 @@
 #define SC_REPLAY_H
 
 #include "sim/protocol/protocol.h"
-#include "sim/replay/schedule.h"
+#include "algorithms/schedule.h"
 
 typedef struct {
     double *start, *finish;  /* per rank, filled by the caller's arrays */

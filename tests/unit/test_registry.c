@@ -5,7 +5,7 @@
 
 #include "algorithms/registry.h"
 #include "helpers.h"
-#include "sim/replay/schedule.h"
+#include "algorithms/schedule.h"
 #include "suites.h"
 
 static void test_table(void)

@@ -11,7 +11,7 @@
 #include "sim/simgrid/engine.h"
 #include "sim/engine/run.h"
 #include "sim/simgrid/driver.h"
-#include "sim/replay/schedule.h"
+#include "algorithms/schedule.h"
 #include "suites.h"
 
 static size_t fit(const sc_algo_t *a, size_t bytes)

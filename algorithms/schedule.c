@@ -123,11 +123,12 @@ static sc_err_t rec_waitall(sc_comm_t *comm, int count, sc_request_t **reqs)
 }
 
 /* The time of combining is known now: it depends only on the rank's node
- * and the bytes (sc_model_reduce_time). */
+ * and the bytes (sc_model_reduce_time). Without a platform (a graph's
+ * recording) there is no time to record. */
 static sc_err_t rec_reduce_time(sc_comm_t *comm, size_t bytes)
 {
     recorder_t *rec = comm->impl;
-    if (!bytes)
+    if (!bytes || !rec->model->plat)
         return SC_OK;
     sc_model_t model = *rec->model;
     if (comm->elem_size)
@@ -254,6 +255,7 @@ sc_err_t sc_schedule_record_fn(sc_err_t (*run)(sc_comm_t *comm, void *ctx), void
                           .elem_size = model->elem_size};
         sc_err_t ran = run(&comm, ctx);
         sc_comm_release(&comm);
+        sched->read_nodes |= comm.read_nodes;
         if (ran && !rec.unsupported && !rec.failed)
             err = sc_error(ran, "recording %s on rank %d: %s", what, r, sc_error_message());
         if (err)
@@ -296,6 +298,7 @@ sc_err_t sc_schedule_record_rank(sc_err_t (*run)(sc_comm_t *comm, void *ctx), vo
                       .elem_size = model->elem_size};
     sc_err_t err = run(&comm, ctx);
     sc_comm_release(&comm);
+    sched->read_nodes = comm.read_nodes;
     sched->cap_ops = rec.cap_ops;
     sched->cap_ids = rec.cap_ids;
     sched->op_start[1] = rec.nops;

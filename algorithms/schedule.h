@@ -1,5 +1,9 @@
 /* An algorithm's schedule: every rank's point-to-point calls in order,
- * recorded once from the algorithm's own code, for the replay engine.
+ * recorded from the algorithm's own code: what the replay's engines play,
+ * the cost model evaluates (sim/replay/evaluate.h) and the mapping's
+ * communication graph sums (algorithms/mapping/graph.c). The model gives
+ * the ranks' nodes and the platform, for the time of combining (a graph's
+ * recording has no platform: plat NULL, no COMPUTE ops).
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #ifndef SC_SCHEDULE_H
 #define SC_SCHEDULE_H
@@ -46,6 +50,8 @@ typedef struct {
     uint32_t *wait_ids;
     long *id_start;
     long cap_ops, cap_ids; /* room in ops and wait_ids (sc_schedule_record_rank) */
+    int read_nodes;        /* 1: the code followed the ranks' nodes (SMP-aware), so the
+                              ops hold for the model's node_of only */
 } sc_schedule_t;
 
 /* Where the players (sim/replay/play.h) take a rank's ops from: a window
