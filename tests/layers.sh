@@ -23,7 +23,8 @@ trace: trace common
 replay: replay protocol trace algorithms models common
 simgrid: simgrid replay io trace protocol algorithms models common
 engine: engine simgrid replay program io trace protocol algorithms models common
-cli: cli engine simgrid replay program io trace protocol algorithms models common'
+analysis: analysis engine simgrid replay program io trace protocol algorithms models common
+cli: cli analysis engine simgrid replay program io trace protocol algorithms models common'
 # For awk: may[LAYER] is " LAYER and those it may use ", from $ALLOWED.
 READ_ALLOWED='
     function read_allowed(    n, rows, i, w) {
@@ -33,7 +34,7 @@ READ_ALLOWED='
             may[substr(w[1], 1, length(w[1]) - 1)] = rows[i] " "
         }
     }'
-LAYERS="common models algorithms protocol io program trace replay simgrid engine cli"
+LAYERS="common models algorithms protocol io program trace replay simgrid engine analysis cli"
 
 cd "$src"
 files=$(find common models algorithms sim -name '*.[ch]' -o -name '*.cpp' -o -name '*.hpp')
@@ -48,7 +49,8 @@ upward=$(grep -H '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' $files |
         function layer(path) {
             if (path ~ /^sim\//) { split(path, p, "/"); return p[2] == "protocol" || p[2] == "io" ||
                                     p[2] == "program" || p[2] == "trace" || p[2] == "replay" ||
-                                    p[2] == "simgrid" || p[2] == "engine" || p[2] == "cli" ? p[2] : "" }
+                                    p[2] == "simgrid" || p[2] == "engine" || p[2] == "analysis" ||
+                                    p[2] == "cli" ? p[2] : "" }
             if (path ~ /^(common|models|algorithms)\//) { split(path, p, "/"); return p[1] }
             return ""
         }

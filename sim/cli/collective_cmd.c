@@ -13,11 +13,11 @@
 #include "cli.h"
 #include "commands.h"
 #include "common/sc_units.h"
-#include "explain.h"
+#include "sim/analysis/explain.h"
 #include "map_cmd.h"
 #include "plot.h"
 #include "run_setup.h"
-#include "sensitivity.h"
+#include "sim/analysis/sensitivity.h"
 #include "trace.h"
 
 /* --help after the usage lines of every command (sc_cli_usage): what

@@ -10,7 +10,7 @@
 #include "algorithms/kinds.h"
 #include "algorithms/mapping/search.h"
 #include "common/sc_units.h"
-#include "map_search.h"
+#include "sim/analysis/map_search.h"
 #include "program_cmd.h"
 #include "run_setup.h"
 #include "sim/io/hosts.h"
@@ -205,7 +205,7 @@ static sc_err_t map_algo(const sc_run_opts_t *o, const sc_platform_t *plat, mapp
         /* only time simulates: cut and bottleneck need no buffers (65,536
          * ranks of Bruck's would take 8 TiB) */
         if ((o->objective == SC_OBJECTIVE_TIME && (err = sc_run_check(&run))) ||
-            (err = sc_cli_map_objective(plat, &graph, &run, o->objective, &o->budget, m->pi, NULL,
+            (err = sc_map_objective(plat, &graph, &run, o->objective, &o->budget, m->pi, NULL,
                                         0)))
             goto cleanup;
         for (int k = 0; k < 3 && !err; k++)
@@ -240,7 +240,7 @@ static sc_err_t map_graph(const sc_platform_t *plat, const sc_graph_t *graph,
     m->total = graph->total_weight;
     sc_err_t err = sc_mapping_search_graph(plat, graph, o->map.partitioner, m->pi, &m->seconds);
     if (!err)
-        err = sc_cli_map_objective(plat, graph, run, o->objective, &o->budget, m->pi, NULL, 0);
+        err = sc_map_objective(plat, graph, run, o->objective, &o->budget, m->pi, NULL, 0);
     const sc_placement_t placement[3] = {SC_PLACE_BLOCK, SC_PLACE_BLOCK, SC_PLACE_CYCLIC};
     for (int k = 0; k < 3 && !err; k++)
         if (!(err = sc_cli_graph_cut(plat, graph, placement[k], k ? NULL : m->pi, &m->cut[k],

@@ -17,12 +17,12 @@
 #include "algorithms/mapping/search.h"
 #include "args.h"
 #include "common/sc_units.h"
-#include "map_search.h"
+#include "sim/analysis/map_search.h"
 #include "plot.h"
 #include "report.h"
 #include "run_opts.h"
 #include "run_setup.h"
-#include "sensitivity.h"
+#include "sim/analysis/sensitivity.h"
 #include "sim/simgrid/engine.h"
 #include "sim/io/files.h"
 #include "sim/io/mapfile.h"
@@ -470,7 +470,7 @@ static sc_err_t partition_place(const program_run_t *r, int np, place_t *pl)
         place_t block = {SC_PLACE_BLOCK, NULL, "block", ""};
         sc_run_spec_t run = program_spec(r, r->prog, np, &block);
         run.trace = 0;
-        err = sc_cli_map_objective(r->plat, &graph, &run, o->objective, &o->budget, pl->pi,
+        err = sc_map_objective(r->plat, &graph, &run, o->objective, &o->budget, pl->pi,
                                    pl->chosen, sizeof pl->chosen);
         /* the table names what was run: time may have kept cyclic placement */
         if (!err && *pl->chosen)

@@ -8,6 +8,7 @@
 #include "algorithms/mapping/objective.h"
 #include "algorithms/mapping/partition.h"
 #include "algorithms/profiles/profiles.h"
+#include "sim/analysis/map_search.h"
 #include "args.h"
 #include "report.h"
 
@@ -26,15 +27,6 @@ typedef struct {
     const char *file;
     sc_partitioner_t partitioner;
 } sc_map_choice_t;
-
-/* --budget of --objective time: simulations, or seconds of wall time
- * (the other 0: not limited by it). By default 24 simulations: a second
- * each for a program of 64 ranks (halo.prog on gige.xml). */
-#define SC_MAP_BUDGET_SIMULATIONS 24
-typedef struct {
-    long simulations;
-    double seconds;
-} sc_map_budget_t;
 
 /* --pack of simcoll run. */
 typedef enum { SC_PACK_NONE, SC_PACK_AUTO, SC_PACK_SHOW } sc_pack_t;

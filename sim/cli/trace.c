@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "common/sc_units.h"
-#include "explain.h"
+#include "sim/analysis/explain.h"
 #include "plot.h"
 #include "report.h"
 #include "sim/io/files.h"

@@ -12,8 +12,8 @@
 #include "algorithms/kinds.h"
 #include "algorithms/mapping/search.h"
 #include "common/sc_units.h"
-#include "explain.h"
-#include "map_search.h"
+#include "sim/analysis/explain.h"
+#include "sim/analysis/map_search.h"
 #include "run_setup.h"
 #include "sim/simgrid/engine.h"
 #include "sim/engine/trace_run.h"
@@ -383,7 +383,7 @@ static sc_err_t place_trace(const sc_run_opts_t *o, const sc_platform_t *plat, s
     if (!err)
         err = sc_mapping_search_graph(plat, &graph, how, pl->pi, &seconds);
     if (!err && o->objective == SC_OBJECTIVE_BOTTLENECK)
-        err = sc_cli_map_objective(plat, &graph, NULL, o->objective, &o->budget, pl->pi, NULL, 0);
+        err = sc_map_objective(plat, &graph, NULL, o->objective, &o->budget, pl->pi, NULL, 0);
     if (!err && !(err = sc_cli_graph_cut(plat, &graph, SC_PLACE_BLOCK, pl->pi, &cut, NULL, NULL)) &&
         !(err = sc_cli_graph_cut(plat, &graph, SC_PLACE_BLOCK, NULL, &block, NULL, NULL))) {
         /* in bytes, as simcoll map and a program's --mapping print them */

@@ -8,7 +8,7 @@
 
 #include "helpers.h"
 #include "models/cost.h"
-#include "sim/cli/explain.h"
+#include "sim/analysis/explain.h"
 #include "sim/engine/run.h"
 #include "suites.h"
 

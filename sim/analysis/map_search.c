@@ -188,7 +188,7 @@ cleanup:
     return err;
 }
 
-sc_err_t sc_cli_map_objective(const sc_platform_t *plat, const sc_graph_t *graph,
+sc_err_t sc_map_objective(const sc_platform_t *plat, const sc_graph_t *graph,
                               const sc_run_spec_t *run, sc_objective_t objective,
                               const sc_map_budget_t *budget, int *pi, char *chosen, size_t size)
 {
