@@ -215,6 +215,8 @@ static int by_pair(const void *a, const void *b)
  * same entry twice adds up, as in a general file. */
 static sc_err_t no_mirrors(const reader_t *rd)
 {
+    if (rd->npairs < 2)
+        return SC_OK; /* and qsort must not see a NULL array */
     qsort(rd->pairs, (size_t)rd->npairs, sizeof *rd->pairs, by_pair);
     for (long i = 0, j; i < rd->npairs; i = j) {
         const pair_t *first = &rd->pairs[i], *mirror = NULL;
