@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* Flags of a request (a SEND or RECV op's). */
 enum { REQ_USED = 1, REQ_DONE = 2, REQ_AWAITED = 4 };
 
@@ -266,142 +265,174 @@ static const sc_sched_op_t *next_op(sc_player_t *pl, int r)
  *   WAIT     0: counts its requests; 1: until they are complete; 2: pays o_r;
  *   TEST     2i: drains and looks at request i, which if complete is
  *            waited for (paying o_r); 2i + 1: after that;
- *   COMPUTE  0: computes; 1: done. */
-void sc_play_advance(sc_player_t *pl, int r, double now)
+ *   COMPUTE  0: computes; 1: done.
+ * Each returns 1 when the op is done and the rank goes on to its next, 0
+ * when it must wait or be busy first (or the run failed). */
+
+/* SEND: counted, pays o_s; waits for the NIC's gap; leaves. */
+static int play_send(sc_player_t *pl, int r, const sc_sched_op_t *op, double now)
 {
     sc_play_rank_t *rk = &pl->ranks[r];
     const sc_model_t *model = pl->model;
+    int dst = op->peer;
+    size_t bytes = (size_t)op->u.bytes;
+    /* counted once, at the first phase */
+    sc_send_plan_t plan = sc_protocol_send(model, r, dst, bytes, rk->phase == 0 ? pl->total : NULL);
+    int eager = plan.eager;
+    if (rk->phase == 0) {
+        rk->sent_bytes += (double)bytes;
+        pl->ranks[dst].match.addressed++;
+        rk->phase = 1;
+        if (plan.o_s > 0) {
+            busy(pl, r, now + plan.o_s);
+            return 0;
+        }
+    }
+    if (rk->phase == 1) {
+        rk->phase = 2;
+        double leave = sc_protocol_depart(model, &plan, now);
+        if (leave > now) {
+            busy(pl, r, leave);
+            return 0;
+        }
+    }
+    sc_envelope_t *env = envelope_new(pl, plan.first, r, dst, op->tag, bytes);
+    sc_play_req_t *q = env ? req_new(rk, op->req) : NULL;
+    if (!q) {
+        if (env)
+            sc_play_fail(pl, "out of memory replaying %d ranks", pl->np);
+        sc_envelope_free(env);
+        return 0;
+    }
+    *q = (sc_play_req_t){.flags = REQ_USED | (eager ? REQ_DONE : 0),
+                         .peer = dst,
+                         .bytes = bytes,
+                         .path = rk->path_bytes};
+    env->path_bytes = rk->path_bytes;
+    env->sreq = (sc_req_ref_t)op->req;
+    post(pl, env, plan.first_data);
+    rk->phase = 0;
+    rk->pc++;
+    return 1;
+}
+
+/* RECV: posted to the matcher. */
+static int play_recv(sc_player_t *pl, int r, const sc_sched_op_t *op)
+{
+    sc_play_rank_t *rk = &pl->ranks[r];
+    drain_rank(pl, rk);
+    sc_play_req_t *q = req_new(rk, op->req);
+    if (!q) {
+        sc_play_fail(pl, "out of memory replaying %d ranks", pl->np);
+        return 0;
+    }
+    *q = (sc_play_req_t){.flags = REQ_USED, .is_recv = 1, .peer = op->peer, .bytes = op->u.bytes};
+    if (!sc_matcher_post(&rk->match, &protocol_ops, (sc_req_ref_t)op->req, op->peer, op->tag,
+                         (size_t)op->u.bytes))
+        return 0;
+    rk->pc++;
+    return 1;
+}
+
+/* WAIT: until its requests are complete, then pays o_r. */
+static int play_wait(sc_player_t *pl, int r, const sc_sched_op_t *op, double now)
+{
+    sc_play_rank_t *rk = &pl->ranks[r];
+    const uint32_t *mine = rk->window.ids + op->u.wait.first;
+    uint32_t count = op->u.wait.count;
+    if (rk->phase == 0) {
+        rk->pending = 0;
+        for (uint32_t i = 0; i < count; i++) {
+            sc_play_req_t *q = req_of(rk, mine[i]);
+            if (!q)
+                continue;
+            q->flags |= REQ_AWAITED;
+            rk->pending += !(q->flags & REQ_DONE);
+        }
+        rk->phase = 1;
+    }
+    if (rk->phase == 1) {
+        drain_rank(pl, rk);
+        if (rk->pending > 0) {
+            rk->state = SC_RANK_WAITING;
+            return 0;
+        }
+        double o_r = wait_cost(pl, r, mine, count);
+        rk->phase = 2;
+        if (o_r > 0) {
+            busy(pl, r, now + o_r);
+            return 0;
+        }
+    }
+    rk->phase = 0;
+    rk->pc++;
+    return 1;
+}
+
+/* TEST: each request drained and looked at; one complete is waited for
+ * (paying o_r), the others left. */
+static int play_test(sc_player_t *pl, int r, const sc_sched_op_t *op, double now)
+{
+    sc_play_rank_t *rk = &pl->ranks[r];
+    const uint32_t *mine = rk->window.ids + op->u.wait.first;
+    uint32_t count = op->u.wait.count;
+    while ((uint32_t)(rk->phase / 2) < count) {
+        const uint32_t *id = &mine[rk->phase / 2];
+        if (rk->phase % 2) {
+            rk->phase++;
+            continue;
+        }
+        drain_rank(pl, rk);
+        sc_play_req_t *q = req_of(rk, *id);
+        if (!q || !(q->flags & REQ_DONE)) {
+            rk->phase += 2; /* not complete: left for later */
+            continue;
+        }
+        double o_r = wait_cost(pl, r, id, 1);
+        rk->phase++;
+        if (o_r > 0) {
+            busy(pl, r, now + o_r);
+            return 0;
+        }
+    }
+    rk->phase = 0;
+    rk->pc++;
+    return 1;
+}
+
+/* COMPUTE: busy for its seconds. */
+static int play_compute(sc_player_t *pl, int r, const sc_sched_op_t *op, double now)
+{
+    sc_play_rank_t *rk = &pl->ranks[r];
+    if (rk->phase == 0 && op->u.seconds > 0) {
+        rk->phase = 1;
+        busy(pl, r, now + op->u.seconds);
+        return 0;
+    }
+    rk->phase = 0;
+    rk->pc++;
+    return 1;
+}
+
+/* Runs rank r from its op at pc until it must wait or be busy, or ends:
+ * each op's function says whether the rank goes on to its next op. */
+void sc_play_advance(sc_player_t *pl, int r, double now)
+{
+    sc_play_rank_t *rk = &pl->ranks[r];
     const sc_sched_op_t *op;
     playing = pl;
     rk->state = SC_RANK_RUNNING;
     while (!pl->failed && (op = next_op(pl, r))) {
-        const uint32_t *ids = rk->window.ids;
+        int done = 0;
         switch ((sc_op_kind_t)op->kind) {
-        case SC_OP_SEND: {
-            int dst = op->peer;
-            size_t bytes = (size_t)op->u.bytes;
-            /* counted once, at the first phase */
-            sc_send_plan_t plan =
-                sc_protocol_send(model, r, dst, bytes, rk->phase == 0 ? pl->total : NULL);
-            int eager = plan.eager;
-            if (rk->phase == 0) {
-                rk->sent_bytes += (double)bytes;
-                pl->ranks[dst].match.addressed++;
-                rk->phase = 1;
-                if (plan.o_s > 0) {
-                    busy(pl, r, now + plan.o_s);
-                    return;
-                }
-            }
-            if (rk->phase == 1) {
-                rk->phase = 2;
-                double leave = sc_protocol_depart(model, &plan, now);
-                if (leave > now) {
-                    busy(pl, r, leave);
-                    return;
-                }
-            }
-            sc_envelope_t *env = envelope_new(pl, plan.first, r, dst, op->tag, bytes);
-            sc_play_req_t *q = env ? req_new(rk, op->req) : NULL;
-            if (!q) {
-                if (env)
-                    sc_play_fail(pl, "out of memory replaying %d ranks", pl->np);
-                sc_envelope_free(env);
-                return;
-            }
-            *q = (sc_play_req_t){.flags = REQ_USED | (eager ? REQ_DONE : 0),
-                                 .peer = dst,
-                                 .bytes = bytes,
-                                 .path = rk->path_bytes};
-            env->path_bytes = rk->path_bytes;
-            env->sreq = (sc_req_ref_t)op->req;
-            post(pl, env, plan.first_data);
-            rk->phase = 0;
-            rk->pc++;
-            break;
+        case SC_OP_SEND: done = play_send(pl, r, op, now); break;
+        case SC_OP_RECV: done = play_recv(pl, r, op); break;
+        case SC_OP_WAIT: done = play_wait(pl, r, op, now); break;
+        case SC_OP_TEST: done = play_test(pl, r, op, now); break;
+        case SC_OP_COMPUTE: done = play_compute(pl, r, op, now); break;
         }
-        case SC_OP_RECV: {
-            drain_rank(pl, rk);
-            sc_play_req_t *q = req_new(rk, op->req);
-            if (!q) {
-                sc_play_fail(pl, "out of memory replaying %d ranks", pl->np);
-                return;
-            }
-            *q = (sc_play_req_t){
-                .flags = REQ_USED, .is_recv = 1, .peer = op->peer, .bytes = op->u.bytes};
-            if (!sc_matcher_post(&rk->match, &protocol_ops, (sc_req_ref_t)op->req, op->peer,
-                                 op->tag, (size_t)op->u.bytes))
-                return;
-            rk->pc++;
-            break;
-        }
-        case SC_OP_WAIT: {
-            const uint32_t *mine = ids + op->u.wait.first;
-            uint32_t count = op->u.wait.count;
-            if (rk->phase == 0) {
-                rk->pending = 0;
-                for (uint32_t i = 0; i < count; i++) {
-                    sc_play_req_t *q = req_of(rk, mine[i]);
-                    if (!q)
-                        continue;
-                    q->flags |= REQ_AWAITED;
-                    rk->pending += !(q->flags & REQ_DONE);
-                }
-                rk->phase = 1;
-            }
-            if (rk->phase == 1) {
-                drain_rank(pl, rk);
-                if (rk->pending > 0) {
-                    rk->state = SC_RANK_WAITING;
-                    return;
-                }
-                double o_r = wait_cost(pl, r, mine, count);
-                rk->phase = 2;
-                if (o_r > 0) {
-                    busy(pl, r, now + o_r);
-                    return;
-                }
-            }
-            rk->phase = 0;
-            rk->pc++;
-            break;
-        }
-        case SC_OP_TEST: {
-            const uint32_t *mine = ids + op->u.wait.first;
-            uint32_t count = op->u.wait.count;
-            while ((uint32_t)(rk->phase / 2) < count) {
-                const uint32_t *id = &mine[rk->phase / 2];
-                if (rk->phase % 2) {
-                    rk->phase++;
-                    continue;
-                }
-                drain_rank(pl, rk);
-                sc_play_req_t *q = req_of(rk, *id);
-                if (!q || !(q->flags & REQ_DONE)) {
-                    rk->phase += 2; /* not complete: left for later */
-                    continue;
-                }
-                double o_r = wait_cost(pl, r, id, 1);
-                rk->phase++;
-                if (o_r > 0) {
-                    busy(pl, r, now + o_r);
-                    return;
-                }
-            }
-            rk->phase = 0;
-            rk->pc++;
-            break;
-        }
-        case SC_OP_COMPUTE:
-            if (rk->phase == 0 && op->u.seconds > 0) {
-                rk->phase = 1;
-                busy(pl, r, now + op->u.seconds);
-                return;
-            }
-            rk->phase = 0;
-            rk->pc++;
-            break;
-        }
+        if (!done)
+            return;
     }
     if (pl->failed)
         return;
@@ -445,8 +476,10 @@ sc_err_t sc_play_result(sc_player_t *pl, double *max_rank_bytes,
         return sc_error(SC_ERR_RUN, "%s", pl->error_msg);
     if (unfinished)
         return unfinished_error ? unfinished_error("the replay", unfinished, p)
-                                : sc_error(SC_ERR_RUN, "the replay deadlocked: %d of %d ranks "
-                                                       "never finished", unfinished, p);
+                                : sc_error(SC_ERR_RUN,
+                                           "the replay deadlocked: %d of %d ranks "
+                                           "never finished",
+                                           unfinished, p);
     *max_rank_bytes = 0;
     for (int r = 0; r < p; r++) {
         const sc_play_rank_t *rk = &pl->ranks[r];
