@@ -254,11 +254,9 @@ static sc_err_t imb_row(sc_meas_reader_t *r, char *s, imb_state_t *b)
     int n = sc_meas_split(s, field);
     if (n > 1 && n <= SC_MEAS_MAX_FIELDS && imb_failed_sample(field, n))
         return SC_OK;
-    if (n != b->ncols)
-        return sc_error_at(r->where, r->line,
-                           "'%s' has %d fields; expected %d, as the column header on line %d says",
-                           sc_meas_show(copy, shown, sizeof shown), n, b->ncols, b->columns_line);
-    sc_err_t err = SC_OK;
+    sc_err_t err = sc_meas_row_width(r, copy, n, b->ncols, b->columns_line);
+    if (err)
+        return err;
     if (b->table) {
         /* One row of the table: a new series when the benchmark or the
          * process count changes. */
@@ -319,11 +317,115 @@ static sc_err_t imb_row(sc_meas_reader_t *r, char *s, imb_state_t *b)
     }
 }
 
+/* A line that is no comment: a row of the block or of the table. */
+static sc_err_t imb_data_line(sc_meas_reader_t *r, char *s, imb_state_t *b)
+{
+    char shown[80];
+    if (b->table || (b->active && !b->skip && b->ncols))
+        return imb_row(r, s, b);
+    if (!b->active)
+        return sc_error_at(r->where, r->line,
+                           "'%s' is outside any benchmark block; expected '# Benchmarking "
+                           "NAME', '# #processes = N' and a column header before rows",
+                           sc_meas_show(s, shown, sizeof shown));
+    if (!b->skip)
+        return sc_error_at(r->where, r->line,
+                           "'%s' comes before the column header of '# Benchmarking %s' (line "
+                           "%d); expected '#bytes #repetitions ...'",
+                           sc_meas_show(s, shown, sizeof shown), b->name, b->line);
+    return SC_OK;
+}
+
+/* "#bytes #repetitions ..." (or "#repetitions ..." of a Barrier): the
+ * block's column header, which opens its series. */
+static sc_err_t imb_block_columns(sc_meas_reader_t *r, const char *s, imb_state_t *b)
+{
+    char shown[80];
+    sc_err_t err;
+    if (!b->active)
+        return sc_error_at(r->where, r->line,
+                           "column header '%s' outside any benchmark block; expected "
+                           "'# Benchmarking NAME' before it",
+                           sc_meas_show(s, shown, sizeof shown));
+    if (b->skip)
+        return SC_OK;
+    if (b->ncols)
+        return sc_error_at(r->where, r->line,
+                           "a second column header in '# Benchmarking %s' "
+                           "(line %d); expected rows",
+                           b->name, b->line);
+    if (!b->np)
+        return sc_error_at(r->where, r->line,
+                           "'# Benchmarking %s' (line %d) has no process "
+                           "count; expected '# #processes = N' before its columns",
+                           b->name, b->line);
+    if ((err = imb_columns(r, s, b)) || (err = imb_check_columns(r, b, r->line)))
+        return err;
+    return imb_open(r, b, s);
+}
+
+/* "# Benchmarking NAME" (body is the line after '#', trimmed): ends the
+ * block before and starts one, skipped if simcoll does not read NAME. */
+static sc_err_t imb_block(sc_meas_reader_t *r, char *body, imb_state_t *b)
+{
+    char shown[80];
+    sc_err_t err = imb_close_block(r, b);
+    if (err)
+        return err;
+    char *field[SC_MEAS_MAX_FIELDS + 1];
+    int n = sc_meas_split(body, field);
+    const char *name = n > 1 ? field[1] : "";
+    if (sc_meas_starts_with(name, "Multi-"))
+        return sc_error_at(r->where, r->line,
+                           "'# Benchmarking %s' is IMB -multi output; expected a run without "
+                           "-multi",
+                           sc_meas_show(name, shown, sizeof shown));
+    if (n != 2 || strlen(name) >= sizeof b->name)
+        return sc_error_at(r->where, r->line,
+                           "'# Benchmarking %s%s' is not one benchmark name of up to %d "
+                           "characters; expected '# Benchmarking NAME'",
+                           sc_meas_show(name, shown, sizeof shown), n > 2 ? " ..." : "",
+                           (int)sizeof b->name - 1);
+    b->active = 1;
+    b->table = 0;
+    b->line = r->line;
+    b->np = 0;
+    b->ncols = 0;
+    b->kind = imb_lookup(name, &b->collective);
+    b->skip = b->kind == IMB_SKIP;
+    sc_meas_show(name, b->name, sizeof b->name); /* printable, for messages */
+    if (b->skip)
+        imb_note_skipped(b, b->name);
+    return SC_OK;
+}
+
+/* "# #processes = 8", "# #processes = 4; rank order (rowwise):" (s the
+ * line, body after its '#'), before the block's columns. */
+static sc_err_t imb_processes(sc_meas_reader_t *r, const char *s, const char *body, imb_state_t *b)
+{
+    char shown[80];
+    if (!b->active || b->ncols)
+        return SC_OK;
+    const char *p = body + strlen("#processes");
+    while (isspace((unsigned char)*p))
+        p++;
+    char num[32];
+    size_t n = *p == '=' ? strspn(p + 1 + strspn(p + 1, " \t"), "0123456789") : 0;
+    if (n == 0 || n >= sizeof num)
+        return sc_error_at(r->where, r->line,
+                           "'%s' has no process count; expected "
+                           "'# #processes = N'",
+                           sc_meas_show(s, shown, sizeof shown));
+    p += 1 + strspn(p + 1, " \t");
+    snprintf(num, sizeof num, "%.*s", (int)n, p);
+    return sc_meas_get_count(r, "#processes", num, &b->np);
+}
+
 sc_err_t sc_meas_imb_parse(sc_meas_reader_t *r)
 {
     imb_state_t b;
     memset(&b, 0, sizeof b);
-    char shown[80], shown2[80];
+    char shown[80];
     sc_err_t err = SC_OK;
     sc_meas_rewind(r);
     while (!err && sc_meas_next_line(r, &err) > 0) {
@@ -331,105 +433,22 @@ sc_err_t sc_meas_imb_parse(sc_meas_reader_t *r)
         if (!*s)
             continue;
         if (*s != '#') {
-            if (b.table || (b.active && !b.skip && b.ncols))
-                err = imb_row(r, s, &b);
-            else if (!b.active)
-                err = sc_error_at(r->where, r->line,
-                                  "'%s' is outside any benchmark block; expected '# Benchmarking "
-                                  "NAME', '# #processes = N' and a column header before rows",
-                                  sc_meas_show(s, shown, sizeof shown));
-            else if (!b.skip)
-                err =
-                    sc_error_at(r->where, r->line,
-                                "'%s' comes before the column header of '# Benchmarking %s' (line "
-                                "%d); expected '#bytes #repetitions ...'",
-                                sc_meas_show(s, shown, sizeof shown), b.name, b.line);
-            continue;
-        }
-        if (sc_meas_starts_with(s, "#Benchmarking")) { /* the table layout */
-            if ((err = imb_close_block(r, &b)))
-                break;
-            b.table = 1;
-            err = imb_columns(r, s, &b);
-            continue;
-        }
-        if (sc_meas_starts_with(s, "#bytes") || sc_meas_starts_with(s, "#repetitions")) {
-            if (!b.active) {
-                err = sc_error_at(r->where, r->line,
-                                  "column header '%s' outside any benchmark block; expected "
-                                  "'# Benchmarking NAME' before it",
-                                  sc_meas_show(s, shown, sizeof shown));
-            } else if (!b.skip) {
-                if (b.ncols)
-                    err = sc_error_at(r->where, r->line,
-                                      "a second column header in '# Benchmarking %s' "
-                                      "(line %d); expected rows",
-                                      b.name, b.line);
-                else if (!b.np)
-                    err = sc_error_at(r->where, r->line,
-                                      "'# Benchmarking %s' (line %d) has no process "
-                                      "count; expected '# #processes = N' before its columns",
-                                      b.name, b.line);
-                else if (!(err = imb_columns(r, s, &b)) &&
-                         !(err = imb_check_columns(r, &b, r->line)))
-                    err = imb_open(r, &b, s);
+            err = imb_data_line(r, s, &b);
+        } else if (sc_meas_starts_with(s, "#Benchmarking")) { /* the table layout */
+            if (!(err = imb_close_block(r, &b))) {
+                b.table = 1;
+                err = imb_columns(r, s, &b);
             }
-            continue;
-        }
-        char *body = sc_meas_trim(s + 1);
-        if (sc_meas_starts_with(body, "Benchmarking") && isspace((unsigned char)body[12])) {
-            if ((err = imb_close_block(r, &b)))
-                break;
-            char *field[SC_MEAS_MAX_FIELDS + 1];
-            int n = sc_meas_split(body, field);
-            const char *name = n > 1 ? field[1] : "";
-            if (sc_meas_starts_with(name, "Multi-")) {
-                err =
-                    sc_error_at(r->where, r->line,
-                                "'# Benchmarking %s' is IMB -multi output; expected a run without "
-                                "-multi",
-                                sc_meas_show(name, shown, sizeof shown));
-                break;
-            }
-            if (n != 2 || strlen(name) >= sizeof b.name) {
-                err = sc_error_at(r->where, r->line,
-                                  "'# Benchmarking %s%s' is not one benchmark name of up to %d "
-                                  "characters; expected '# Benchmarking NAME'",
-                                  sc_meas_show(name, shown, sizeof shown), n > 2 ? " ..." : "",
-                                  (int)sizeof b.name - 1);
-                break;
-            }
-            b.active = 1;
-            b.table = 0;
-            b.line = r->line;
-            b.np = 0;
-            b.ncols = 0;
-            b.kind = imb_lookup(name, &b.collective);
-            b.skip = b.kind == IMB_SKIP;
-            sc_meas_show(name, b.name, sizeof b.name); /* printable, for messages */
-            if (b.skip)
-                imb_note_skipped(&b, b.name);
-        } else if (sc_meas_starts_with(body, "#processes")) {
-            /* "# #processes = 8", "# #processes = 4; rank order (rowwise):" */
-            if (b.active && !b.ncols) {
-                char *p = body + strlen("#processes");
-                while (isspace((unsigned char)*p))
-                    p++;
-                char num[32];
-                size_t n = *p == '=' ? strspn(p + 1 + strspn(p + 1, " \t"), "0123456789") : 0;
-                if (n == 0 || n >= sizeof num) {
-                    err = sc_error_at(r->where, r->line,
-                                      "'%s' has no process count; expected "
-                                      "'# #processes = N'",
-                                      sc_meas_show(s, shown, sizeof shown));
-                    break;
-                }
-                p += 1 + strspn(p + 1, " \t");
-                snprintf(num, sizeof num, "%.*s", (int)n, p);
-                err = sc_meas_get_count(r, "#processes", num, &b.np);
-            }
-        } else if (strstr(body, "Intel") && strstr(body, "MPI Benchmark")) {
-            snprintf(b.title, sizeof b.title, "%s", sc_meas_show(body, shown2, sizeof shown2));
+        } else if (sc_meas_starts_with(s, "#bytes") || sc_meas_starts_with(s, "#repetitions")) {
+            err = imb_block_columns(r, s, &b);
+        } else {
+            char *body = sc_meas_trim(s + 1);
+            if (sc_meas_starts_with(body, "Benchmarking") && isspace((unsigned char)body[12]))
+                err = imb_block(r, body, &b);
+            else if (sc_meas_starts_with(body, "#processes"))
+                err = imb_processes(r, s, body, &b);
+            else if (strstr(body, "Intel") && strstr(body, "MPI Benchmark"))
+                snprintf(b.title, sizeof b.title, "%s", sc_meas_show(body, shown, sizeof shown));
         }
     }
     if (!err)

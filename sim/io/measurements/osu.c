@@ -285,13 +285,11 @@ static sc_err_t osu_row(sc_meas_reader_t *r, char *s, const osu_test_t *t)
     char copy[SC_MEAS_LINE_MAX + 1];
     snprintf(copy, sizeof copy, "%s", s);
     int n = sc_meas_split(s, field);
-    if (n != t->ncols)
-        return sc_error_at(r->where, r->line,
-                           "'%s' has %d fields; expected %d, as the column header on line %d says",
-                           sc_meas_show(copy, shown, sizeof shown), n, t->ncols, t->columns_line);
+    sc_err_t err = sc_meas_row_width(r, copy, n, t->ncols, t->columns_line);
+    if (err)
+        return err;
     size_t bytes = 0, count;
     double value = NAN, max = NAN, rate = NAN, x;
-    sc_err_t err = SC_OK;
     for (int i = 0; i < n && !err; i++) {
         const char *name = osu_col_name[t->col[i]];
         switch (t->col[i]) {

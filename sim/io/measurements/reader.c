@@ -172,6 +172,17 @@ sc_err_t sc_meas_point_add(sc_meas_reader_t *r, size_t bytes, double value, doub
     return SC_OK;
 }
 
+sc_err_t sc_meas_row_width(const sc_meas_reader_t *r, const char *row, int n, int ncols,
+                           int columns_line)
+{
+    char shown[80];
+    if (n == ncols)
+        return SC_OK;
+    return sc_error_at(r->where, r->line,
+                       "'%s' has %d fields; expected %d, as the column header on line %d says",
+                       sc_meas_show(row, shown, sizeof shown), n, ncols, columns_line);
+}
+
 /* ------------------------------------------------------------------ */
 /* Numbers                                                            */
 

@@ -65,6 +65,11 @@ sc_err_t sc_meas_series_close(sc_meas_reader_t *r, const char *expected);
  * conversion is refused here. */
 sc_err_t sc_meas_point_add(sc_meas_reader_t *r, size_t bytes, double value, double value2);
 
+/* SC_OK if a row of n fields has the ncols of its column header (on line
+ * columns_line), else SC_ERR_INPUT showing the row as read. */
+sc_err_t sc_meas_row_width(const sc_meas_reader_t *r, const char *row, int n, int ncols,
+                           int columns_line);
+
 /* ------------------------------------------------------------------ */
 /* Numbers (reader.c)                                                 */
 
