@@ -379,40 +379,30 @@ static sc_err_t fits(const char *setting, double bytes)
     return SC_OK;
 }
 
-static sc_err_t write_overhead(FILE *f, const char *setting, const sc_piecewise_t *pw,
-                               const char *indent)
+/* A setting from simcoll's segments: an overhead's SIZE:START:PER_BYTE,
+ * simcoll's segment k > 0 as SMPI's at its SIZE - 1 (SMPI's segment is for
+ * sizes above SIZE); a factor's SIZE:FACTOR at the size SMPI gives it, the
+ * envelope's bytes added. A factor is written even without segments:
+ * SMPI's own defaults are not 1. */
+static sc_err_t write_setting(FILE *f, const char *setting, const sc_piecewise_t *pw, int factor,
+                              const char *indent)
 {
     fprintf(f, "%s<prop id=\"%s\" value=\"", indent, setting);
     if (pw->n == 0)
-        fputs("0:0:0", f);
+        fputs(factor ? "0:1" : "0:0:0", f);
     for (int k = 0; k < pw->n; k++) {
-        double size = k ? pw->seg[k].min_bytes - 1 : 0;
+        double size = factor ? pw->seg[k].min_bytes + SC_SMPI_ENVELOPE - 1
+                      : k    ? pw->seg[k].min_bytes - 1
+                             : 0;
         sc_err_t err = fits(setting, size);
         if (err)
             return err;
         fprintf(f, "%s%.0f:", k ? ";" : "", size);
         put_double(f, pw->seg[k].start);
-        fputc(':', f);
-        put_double(f, pw->seg[k].per_byte);
-    }
-    fputs("\"/>\n", f);
-    return SC_OK;
-}
-
-static sc_err_t write_factor(FILE *f, const char *setting, const sc_piecewise_t *pw,
-                             const char *indent)
-{
-    /* Always written: SMPI's own defaults are not 1. */
-    fprintf(f, "%s<prop id=\"%s\" value=\"", indent, setting);
-    if (pw->n == 0)
-        fputs("0:1", f);
-    for (int k = 0; k < pw->n; k++) {
-        double size = pw->seg[k].min_bytes + SC_SMPI_ENVELOPE - 1;
-        sc_err_t err = fits(setting, size);
-        if (err)
-            return err;
-        fprintf(f, "%s%.0f:", k ? ";" : "", size);
-        put_double(f, pw->seg[k].start);
+        if (!factor) {
+            fputc(':', f);
+            put_double(f, pw->seg[k].per_byte);
+        }
     }
     fputs("\"/>\n", f);
     return SC_OK;
@@ -426,11 +416,12 @@ sc_err_t sc_smpi_write(FILE *f, const sc_level_t *lv, const char *indent)
     fprintf(f, "%s<config>\n", indent);
     char inner[64];
     snprintf(inner, sizeof inner, "%s  ", indent);
-    if ((err = write_overhead(f, sc_smpi_names[SC_SMPI_OS], &lv->send_overhead, inner)) ||
+    if ((err = write_setting(f, sc_smpi_names[SC_SMPI_OS], &lv->send_overhead, 0, inner)) ||
         (lv->recv_overhead.n &&
-         (err = write_overhead(f, sc_smpi_names[SC_SMPI_OR], &lv->recv_overhead, inner))) ||
-        (err = write_factor(f, sc_smpi_names[SC_SMPI_BW_FACTOR], &lv->bandwidth_factor, inner)) ||
-        (err = write_factor(f, sc_smpi_names[SC_SMPI_LAT_FACTOR], &lv->latency_factor, inner)))
+         (err = write_setting(f, sc_smpi_names[SC_SMPI_OR], &lv->recv_overhead, 0, inner))) ||
+        (err = write_setting(f, sc_smpi_names[SC_SMPI_BW_FACTOR], &lv->bandwidth_factor, 1,
+                             inner)) ||
+        (err = write_setting(f, sc_smpi_names[SC_SMPI_LAT_FACTOR], &lv->latency_factor, 1, inner)))
         return err;
     for (int k = SC_SMPI_ASYNC_SMALL; k <= SC_SMPI_DETACHED; k++)
         fprintf(f, "%s<prop id=\"%s\" value=\"%zu\"/>\n", inner, sc_smpi_names[k],
