@@ -49,21 +49,33 @@ static sc_err_t add(const char *option, sc_hosts_t *h, const char *name, size_t 
     return SC_OK;
 }
 
+/* done[0..ndone), then [from, to), into out as *len bytes and a NUL: a
+ * name of an item of a node list, or its start, at most NAME_MAX_CHARS. */
+static sc_err_t join(const char *option, const char *item, const char *done, size_t ndone,
+                     const char *from, const char *to, char out[NAME_MAX_CHARS + 2], size_t *len)
+{
+    *len = ndone + (size_t)(to - from);
+    if (*len > NAME_MAX_CHARS)
+        return sc_error(SC_ERR_INPUT, "%s: a name of '%s' is longer than %d characters", option,
+                        item, NAME_MAX_CHARS);
+    memcpy(out, done, ndone);
+    memcpy(out + ndone, from, (size_t)(to - from));
+    out[*len] = '\0';
+    return SC_OK;
+}
+
 /* One item of a Slurm node list, its brackets multiplied out: `done` the
  * part expanded so far, `rest` what follows (up to `end`). */
 static sc_err_t expand(const char *option, const char *item, sc_hosts_t *h, const char *done,
                        size_t ndone, const char *rest, const char *end)
 {
+    char name[NAME_MAX_CHARS + 2];
+    size_t len;
+    sc_err_t err;
     const char *open = memchr(rest, '[', (size_t)(end - rest));
     if (!open) {
-        char name[NAME_MAX_CHARS + 2];
-        size_t len = ndone + (size_t)(end - rest);
-        if (len > NAME_MAX_CHARS)
-            return sc_error(SC_ERR_INPUT, "%s: a name of '%s' is longer than %d characters", option,
-                            item, NAME_MAX_CHARS);
-        memcpy(name, done, ndone);
-        memcpy(name + ndone, rest, (size_t)(end - rest));
-        name[len] = '\0';
+        if ((err = join(option, item, done, ndone, rest, end, name, &len)))
+            return err;
         return add(option, h, name, len);
     }
     const char *close = memchr(open, ']', (size_t)(end - open));
@@ -73,13 +85,9 @@ static sc_err_t expand(const char *option, const char *item, sc_hosts_t *h, cons
                         "brackets ranges, e.g. n[01-04,07]",
                         option, item);
     char prefix[NAME_MAX_CHARS + 2];
-    size_t nprefix = ndone + (size_t)(open - rest);
-    if (nprefix > NAME_MAX_CHARS)
-        return sc_error(SC_ERR_INPUT, "%s: a name of '%s' is longer than %d characters", option,
-                        item, NAME_MAX_CHARS);
-    memcpy(prefix, done, ndone);
-    memcpy(prefix + ndone, rest, (size_t)(open - rest));
-    sc_err_t err = SC_OK;
+    size_t nprefix;
+    if ((err = join(option, item, done, ndone, rest, open, prefix, &nprefix)))
+        return err;
     for (const char *r = open + 1; r < close && !err;) {
         const char *comma = memchr(r, ',', (size_t)(close - r));
         const char *stop = comma ? comma : close, *dash = memchr(r, '-', (size_t)(stop - r));
@@ -105,11 +113,8 @@ static sc_err_t expand(const char *option, const char *item, sc_hosts_t *h, cons
         for (long v = lo; v <= hi && !err; v++) {
             char number[32];
             int n = snprintf(number, sizeof number, "%0*ld", width, v);
-            if (nprefix + (size_t)n > NAME_MAX_CHARS)
-                return sc_error(SC_ERR_INPUT, "%s: a name of '%s' is longer than %d characters",
-                                option, item, NAME_MAX_CHARS);
-            memcpy(prefix + nprefix, number, (size_t)n);
-            err = expand(option, item, h, prefix, nprefix + (size_t)n, close + 1, end);
+            if (!(err = join(option, item, prefix, nprefix, number, number + n, name, &len)))
+                err = expand(option, item, h, name, len, close + 1, end);
         }
         r = comma ? comma + 1 : close;
     }

@@ -5,14 +5,12 @@
  * then writes what it checked anew, in one fixed shape: SimGrid's own XML
  * reader is stricter than XML (a missing or different DOCTYPE, for one,
  * makes it abort), so SimGrid never reads the user's file itself, only
- * this rewrite (sim/simgrid/engine.c).
+ * this rewrite (sim/simgrid/engine.c; platform_rewrite.c).
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "platform_file.h"
 
 #include <assert.h>
 #include <libxml/parser.h>
-#include <libxml/tree.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,50 +19,11 @@
 
 #include "common/sc_units.h"
 #include "files.h"
-#include "platform_props.h"
-#include "smpi_config.h"
-#include "topology.h"
+#include "platform_check.h"
 
 #define MAX_CORES_PER_HOST 65536
 
-/* A declared host or link: its id and the line declaring it. */
-typedef struct {
-    const char *id;
-    int line;
-    int split;     /* link: SPLITDUPLEX, known to SimGrid as ID_UP, ID_DOWN */
-    int host_link; /* host: line of its <host_link>, 0 if none */
-    int loopback;  /* host: line of its <route src=dst>, 0 if none */
-    long cores;    /* host: its cores */
-    const char *bus; /* host: the one link of that route, NULL if more */
-} decl_t;
-
-typedef struct {
-    const char *option, *name;
-    decl_t *hosts, *links;
-    int nhosts, nlinks;
-    const char *prop_value[SC_MAX_PLATFORM_PROPS]; /* of sc_platform_props_list's */
-    int prop_line[SC_MAX_PLATFORM_PROPS];
-    const char *topology; /* simcoll/topology, or NULL */
-    int topology_line;
-    /* simcoll/sockets, simcoll/numa, simcoll/ccx, by domain kind, or NULL */
-    const char *domains[SC_NDOMAIN_KINDS];
-    int domains_line[SC_NDOMAIN_KINDS];
-    /* SMPI's settings in <config> (sim/io/smpi_config.h), and the network
-     * properties they give: texts of their own, which prop_value[] then
-     * points to. */
-    const char *smpi_value[SC_SMPI_N];
-    int smpi_line[SC_SMPI_N];
-    char *smpi_text[SC_MAX_PLATFORM_PROPS];
-    /* hosts without core=, which SimGrid gives one core: a warning names
-     * the first */
-    int coreless;
-    char first_coreless[128];
-    int first_coreless_line;
-} check_t;
-
-static sc_err_t refuse(const check_t *c, int line, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static sc_err_t refuse(const check_t *c, int line, const char *fmt, ...)
+sc_err_t sc_pf_refuse(const sc_pf_check_t *c, int line, const char *fmt, ...)
 {
     char msg[1024];
     va_list ap;
@@ -76,7 +35,7 @@ static sc_err_t refuse(const check_t *c, int line, const char *fmt, ...)
     return sc_error(SC_ERR_INPUT, "%s '%s': %s", c->option, c->name, msg);
 }
 
-static const char *attr(xmlNode *node, const char *name)
+const char *sc_pf_attr(xmlNode *node, const char *name)
 {
     for (xmlAttr *a = node->properties; a; a = a->next)
         if (!strcmp((const char *)a->name, name) && a->children &&
@@ -88,20 +47,20 @@ static const char *attr(xmlNode *node, const char *name)
     return NULL;
 }
 
-static int line_of(xmlNode *node)
+int sc_pf_line(xmlNode *node)
 {
     return (int)xmlGetLineNo(node);
 }
 
 /* Every attribute of node is one of `allowed` (NULL-terminated). */
-static sc_err_t only_attrs(const check_t *c, xmlNode *node, const char *const *allowed)
+static sc_err_t only_attrs(const sc_pf_check_t *c, xmlNode *node, const char *const *allowed)
 {
     for (xmlAttr *a = node->properties; a; a = a->next) {
         if (a->children && (a->children->type != XML_TEXT_NODE || a->children->next))
-            return refuse(c, line_of(node),
-                          "<%s> attribute '%s' holds an entity reference; "
-                          "write its value out",
-                          node->name, a->name);
+            return sc_pf_refuse(c, sc_pf_line(node),
+                                "<%s> attribute '%s' holds an entity reference; "
+                                "write its value out",
+                                node->name, a->name);
         int ok = 0;
         for (int i = 0; allowed[i] && !ok; i++)
             ok = !strcmp((const char *)a->name, allowed[i]);
@@ -111,24 +70,27 @@ static sc_err_t only_attrs(const check_t *c, xmlNode *node, const char *const *a
                 strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
                 strncat(list, allowed[i], sizeof list - strlen(list) - 1);
             }
-            return refuse(c, line_of(node),
-                          "<%s> has attribute '%s', which simcoll does not model; it takes %s",
-                          node->name, a->name, list);
+            return sc_pf_refuse(
+                c, sc_pf_line(node),
+                "<%s> has attribute '%s', which simcoll does not model; it takes %s", node->name,
+                a->name, list);
         }
     }
     return SC_OK;
 }
 
-static sc_err_t required(const check_t *c, xmlNode *node, const char *name, const char **value)
+static sc_err_t required(const sc_pf_check_t *c, xmlNode *node, const char *name,
+                         const char **value)
 {
-    *value = attr(node, name);
+    *value = sc_pf_attr(node, name);
     if (!*value || !**value)
-        return refuse(c, line_of(node), "<%s> needs a non-empty %s=\"...\"", node->name, name);
+        return sc_pf_refuse(c, sc_pf_line(node), "<%s> needs a non-empty %s=\"...\"", node->name,
+                            name);
     return SC_OK;
 }
 
 /* The element children of node, skipping comments and blank text. */
-static xmlNode *next_element(const check_t *c, xmlNode *n, sc_err_t *err)
+xmlNode *sc_pf_next_element(const sc_pf_check_t *c, xmlNode *n, sc_err_t *err)
 {
     for (; n; n = n->next) {
         if (n->type == XML_ELEMENT_NODE)
@@ -138,71 +100,68 @@ static xmlNode *next_element(const check_t *c, xmlNode *n, sc_err_t *err)
         if (n->type == XML_TEXT_NODE && n->content &&
             strspn((const char *)n->content, " \t\r\n") == strlen((const char *)n->content))
             continue;
-        *err = refuse(c, line_of(n), "unexpected %s; a platform holds only elements",
-                      n->type == XML_TEXT_NODE ? "text" : "content");
+        *err = sc_pf_refuse(c, sc_pf_line(n), "unexpected %s; a platform holds only elements",
+                            n->type == XML_TEXT_NODE ? "text" : "content");
         return NULL;
     }
     return NULL;
 }
 
-#define FOR_ELEMENTS(c, parent, child, err)                                                        \
-    for (xmlNode *child = next_element(c, (parent)->children, &(err)); child && !(err);            \
-         child = next_element(c, child->next, &(err)))
-
 /* The attribute of parameter `name` (models/params.c) at `at`, of a
  * <link> or <host>, in the parameter's range: outside it SimGrid either
  * aborts, deadlocks, or computes something meaningless. `range` says it in
  * messages. */
-static sc_err_t quantity(const check_t *c, xmlNode *node, sc_param_at_t at, const char *name,
+static sc_err_t quantity(const sc_pf_check_t *c, xmlNode *node, sc_param_at_t at, const char *name,
                          const char *range, double *value)
 {
     const sc_param_t *p = sc_param_find(name, strlen(name), at);
     assert(p && p->carrier != SC_CARRIER_PROP);
     sc_quantity_t kind = sc_param_quantity(p);
     double min = p->min, max = p->max;
-    const char *text = attr(node, name);
-    const char *id = attr(node, "id");
+    const char *text = sc_pf_attr(node, name);
+    const char *id = sc_pf_attr(node, "id");
     if (!text)
-        return refuse(c, line_of(node), "<%s id=\"%s\"> needs %s=\"...\" (%s)", node->name,
-                      id ? id : "", name, range);
+        return sc_pf_refuse(c, sc_pf_line(node), "<%s id=\"%s\"> needs %s=\"...\" (%s)", node->name,
+                            id ? id : "", name, range);
     if (sc_parse_quantity(text, kind, value) != 0)
-        return refuse(c, line_of(node),
-                      "<%s id=\"%s\"> %s=\"%s\" is not a number with a unit; use one of %s",
-                      node->name, id ? id : "", name, text, sc_quantity_units(kind));
+        return sc_pf_refuse(c, sc_pf_line(node),
+                            "<%s id=\"%s\"> %s=\"%s\" is not a number with a unit; use one of %s",
+                            node->name, id ? id : "", name, text, sc_quantity_units(kind));
     /* A bare number is SimGrid's base unit: latency="8.97" is 8.97 s, a
      * Bruck of 16 ranks then 36 s, and nothing said. 0 is 0 in any unit. */
     if (sc_quantity_is_bare(text) && *value != 0) {
         static const char *const base[] = {"s", "Bps", "flop/s", "bytes"};
         static const char *const unit[][3] = {
             {"us", "ms", "s"}, {"GBps", "MBps", "Bps"}, {"Gf", "Mf", "f"}, {"KiB", "B", "B"}};
-        return refuse(c, line_of(node),
-                      "<%s id=\"%s\"> %s=\"%s\" has no unit, which SimGrid would read as %s %s; "
-                      "write it with its unit, e.g. %s%s, %s%s or %s%s",
-                      node->name, id ? id : "", name, text, text, base[kind], text, unit[kind][0],
-                      text, unit[kind][1], text, unit[kind][2]);
+        return sc_pf_refuse(
+            c, sc_pf_line(node),
+            "<%s id=\"%s\"> %s=\"%s\" has no unit, which SimGrid would read as %s %s; "
+            "write it with its unit, e.g. %s%s, %s%s or %s%s",
+            node->name, id ? id : "", name, text, text, base[kind], text, unit[kind][0], text,
+            unit[kind][1], text, unit[kind][2]);
     }
     if (!(*value >= min && *value <= max))
-        return refuse(c, line_of(node), "<%s id=\"%s\"> %s=\"%s\" is out of range; use %s",
-                      node->name, id ? id : "", name, text, range);
+        return sc_pf_refuse(c, sc_pf_line(node), "<%s id=\"%s\"> %s=\"%s\" is out of range; use %s",
+                            node->name, id ? id : "", name, text, range);
     return SC_OK;
 }
 
 static int compare_decl(const void *a, const void *b)
 {
-    return strcmp(((const decl_t *)a)->id, ((const decl_t *)b)->id);
+    return strcmp(((const sc_pf_decl_t *)a)->id, ((const sc_pf_decl_t *)b)->id);
 }
 
-static decl_t *find(decl_t *decls, int n, const char *id)
+sc_pf_decl_t *sc_pf_find(sc_pf_decl_t *decls, int n, const char *id)
 {
-    decl_t key = {.id = id};
+    sc_pf_decl_t key = {.id = id};
     return bsearch(&key, decls, (size_t)n, sizeof key, compare_decl);
 }
 
 /* A link as host_link and link_ctn name it: ID, or ID_UP / ID_DOWN of a
  * SPLITDUPLEX link (or ID with direction="UP|DOWN"). */
-static decl_t *find_link(check_t *c, const char *name, int with_direction)
+static sc_pf_decl_t *find_link(sc_pf_check_t *c, const char *name, int with_direction)
 {
-    decl_t *l = find(c->links, c->nlinks, name);
+    sc_pf_decl_t *l = sc_pf_find(c->links, c->nlinks, name);
     if (l)
         return l->split && !with_direction ? NULL : l;
     size_t n = strlen(name);
@@ -214,35 +173,34 @@ static decl_t *find_link(check_t *c, const char *name, int with_direction)
                 return NULL;
             memcpy(base, name, n - k);
             base[n - k] = '\0';
-            l = find(c->links, c->nlinks, base);
+            l = sc_pf_find(c->links, c->nlinks, base);
             return l && l->split ? l : NULL;
         }
     }
     return NULL;
 }
 
-/* The property giving each kind's domains in the next larger one. */
-static const char *const domain_props[SC_NDOMAIN_KINDS] = {"simcoll/ccx", "simcoll/numa",
-                                                           "simcoll/sockets"};
+const char *const sc_pf_domain_props[SC_NDOMAIN_KINDS] = {"simcoll/ccx", "simcoll/numa",
+                                                          "simcoll/sockets"};
 
 static int domain_prop_kind(const char *id)
 {
     for (int d = 0; d < SC_NDOMAIN_KINDS; d++)
-        if (!strcmp(id, domain_props[d]))
+        if (!strcmp(id, sc_pf_domain_props[d]))
             return d;
     return -1;
 }
 
-static sc_err_t check_prop(check_t *c, xmlNode *node)
+static sc_err_t check_prop(sc_pf_check_t *c, xmlNode *node)
 {
     static const char *const allowed[] = {"id", "value", NULL};
     const char *id, *value;
     sc_err_t err;
     if ((err = only_attrs(c, node, allowed)) || (err = required(c, node, "id", &id)))
         return err;
-    value = attr(node, "value");
+    value = sc_pf_attr(node, "value");
     if (!value)
-        return refuse(c, line_of(node), "<prop id=\"%s\"> needs value=\"...\"", id);
+        return sc_pf_refuse(c, sc_pf_line(node), "<prop id=\"%s\"> needs value=\"...\"", id);
     if (strncmp(id, "simcoll/", 8) != 0)
         return SC_OK; /* not ours: SimGrid keeps it, nobody reads it */
     int kind = domain_prop_kind(id);
@@ -250,19 +208,20 @@ static sc_err_t check_prop(check_t *c, xmlNode *node)
         const char **seen = kind < 0 ? &c->topology : &c->domains[kind];
         int *line = kind < 0 ? &c->topology_line : &c->domains_line[kind];
         if (*seen)
-            return refuse(c, line_of(node), "<prop id=\"%s\"> is set twice (first on line %d)", id,
-                          *line);
+            return sc_pf_refuse(c, sc_pf_line(node),
+                                "<prop id=\"%s\"> is set twice (first on line %d)", id, *line);
         *seen = value;
-        *line = line_of(node);
+        *line = sc_pf_line(node);
         return SC_OK;
     }
     int i = sc_platform_prop_index(id);
     if (i >= 0) {
         if (c->prop_value[i])
-            return refuse(c, line_of(node), "<prop id=\"%s\"> is set twice (first on line %d)",
-                          id, c->prop_line[i]);
+            return sc_pf_refuse(c, sc_pf_line(node),
+                                "<prop id=\"%s\"> is set twice (first on line %d)", id,
+                                c->prop_line[i]);
         c->prop_value[i] = value;
-        c->prop_line[i] = line_of(node);
+        c->prop_line[i] = sc_pf_line(node);
         return SC_OK;
     }
     char known[1024] = "";
@@ -275,20 +234,20 @@ static sc_err_t check_prop(check_t *c, xmlNode *node)
     strncat(known, ", simcoll/topology", sizeof known - strlen(known) - 1);
     for (int d = SC_NDOMAIN_KINDS - 1; d >= 0; d--) {
         strncat(known, ", ", sizeof known - strlen(known) - 1);
-        strncat(known, domain_props[d], sizeof known - strlen(known) - 1);
+        strncat(known, sc_pf_domain_props[d], sizeof known - strlen(known) - 1);
     }
-    return refuse(c, line_of(node), "unknown simcoll property '%s'; the properties are %s", id,
-                  known);
+    return sc_pf_refuse(c, sc_pf_line(node), "unknown simcoll property '%s'; the properties are %s",
+                        id, known);
 }
 
-static sc_err_t check_props_of(check_t *c, xmlNode *node)
+static sc_err_t check_props_of(sc_pf_check_t *c, xmlNode *node)
 {
     sc_err_t err = SC_OK;
-    FOR_ELEMENTS(c, node, child, err)
+    SC_PF_FOR_ELEMENTS(c, node, child, err)
     {
         if (strcmp((const char *)child->name, "prop") != 0)
-            return refuse(c, line_of(child), "<%s> inside <%s>: only <prop> may be there",
-                          child->name, node->name);
+            return sc_pf_refuse(c, sc_pf_line(child), "<%s> inside <%s>: only <prop> may be there",
+                                child->name, node->name);
         static const char *const allowed[] = {"id", "value", NULL};
         if ((err = only_attrs(c, child, allowed)))
             return err;
@@ -300,48 +259,49 @@ static sc_err_t check_props_of(check_t *c, xmlNode *node)
  * reads from there SMPI's calibration settings alone (sim/io/
  * smpi_config.h); SMPI's others are SMPI's own (smpi/ois, smpi/wtime,
  * ...): ignored. */
-static sc_err_t check_config(check_t *c, xmlNode *node)
+static sc_err_t check_config(sc_pf_check_t *c, xmlNode *node)
 {
     static const char *const allowed[] = {"id", NULL};
     sc_err_t err = only_attrs(c, node, allowed);
     if (err)
         return err;
-    FOR_ELEMENTS(c, node, child, err)
+    SC_PF_FOR_ELEMENTS(c, node, child, err)
     {
         static const char *const prop_attrs[] = {"id", "value", NULL};
         const char *id, *value;
         if (strcmp((const char *)child->name, "prop") != 0)
-            return refuse(c, line_of(child), "<%s> inside <config>: only <prop> may be there",
-                          child->name);
+            return sc_pf_refuse(c, sc_pf_line(child),
+                                "<%s> inside <config>: only <prop> may be there", child->name);
         if ((err = only_attrs(c, child, prop_attrs)) || (err = required(c, child, "id", &id)))
             return err;
-        if (!(value = attr(child, "value")))
-            return refuse(c, line_of(child), "<prop id=\"%s\"> needs value=\"...\"", id);
+        if (!(value = sc_pf_attr(child, "value")))
+            return sc_pf_refuse(c, sc_pf_line(child), "<prop id=\"%s\"> needs value=\"...\"", id);
         int k = sc_smpi_find(id);
         if (k >= 0 && c->smpi_value[k])
-            return refuse(c, line_of(child), "<config> sets %s twice (first on line %d)", id,
-                          c->smpi_line[k]);
+            return sc_pf_refuse(c, sc_pf_line(child), "<config> sets %s twice (first on line %d)",
+                                id, c->smpi_line[k]);
         if (k >= 0) {
             c->smpi_value[k] = value;
-            c->smpi_line[k] = line_of(child);
+            c->smpi_line[k] = sc_pf_line(child);
         } else if (sc_smpi_renamed(id)) {
-            return refuse(c, line_of(child),
-                          "<config> %s: SimGrid 3.32 names it %s (older calibration scripts "
-                          "wrote the old name, which SimGrid now refuses); rename it",
-                          id, sc_smpi_renamed(id));
+            return sc_pf_refuse(c, sc_pf_line(child),
+                                "<config> %s: SimGrid 3.32 names it %s (older calibration scripts "
+                                "wrote the old name, which SimGrid now refuses); rename it",
+                                id, sc_smpi_renamed(id));
         } else if (strncmp(id, "smpi/", 5) != 0) {
-            return refuse(c, line_of(child),
-                          "<config> %s: simcoll configures SimGrid itself; of <config> it reads "
-                          "SMPI's calibration settings (smpi/os, smpi/or, smpi/bw-factor, "
-                          "smpi/lat-factor, smpi/async-small-thresh, "
-                          "smpi/send-is-detached-thresh) and ignores SMPI's others",
-                          id);
+            return sc_pf_refuse(
+                c, sc_pf_line(child),
+                "<config> %s: simcoll configures SimGrid itself; of <config> it reads "
+                "SMPI's calibration settings (smpi/os, smpi/or, smpi/bw-factor, "
+                "smpi/lat-factor, smpi/async-small-thresh, "
+                "smpi/send-is-detached-thresh) and ignores SMPI's others",
+                id);
         }
     }
     return err;
 }
 
-static sc_err_t check_host(check_t *c, xmlNode *node, long long *total_cores)
+static sc_err_t check_host(sc_pf_check_t *c, xmlNode *node, long long *total_cores)
 {
     static const char *const allowed[] = {"id", "speed", "core", NULL};
     const char *id;
@@ -352,28 +312,28 @@ static sc_err_t check_host(check_t *c, xmlNode *node, long long *total_cores)
                         "a speed above 0 and at most 1Ef per core, e.g. 10Gf", &speed)) ||
         (err = check_props_of(c, node)))
         return err;
-    const char *core = attr(node, "core");
+    const char *core = sc_pf_attr(node, "core");
     long cores = 1; /* SimGrid's default */
     if (!core && c->coreless++ == 0) {
         snprintf(c->first_coreless, sizeof c->first_coreless, "%s", id);
-        c->first_coreless_line = line_of(node);
+        c->first_coreless_line = sc_pf_line(node);
     }
     if (core) {
         char *end;
         cores = strtol(core, &end, 10);
         if (end == core || *end || strspn(core, "0123456789") != strlen(core) || cores < 1 ||
             cores > MAX_CORES_PER_HOST)
-            return refuse(c, line_of(node),
-                          "<host id=\"%s\"> core=\"%s\" is not a whole number of cores in "
-                          "1..%d",
-                          id, core, MAX_CORES_PER_HOST);
+            return sc_pf_refuse(c, sc_pf_line(node),
+                                "<host id=\"%s\"> core=\"%s\" is not a whole number of cores in "
+                                "1..%d",
+                                id, core, MAX_CORES_PER_HOST);
     }
     *total_cores += cores;
-    c->hosts[c->nhosts++] = (decl_t){.id = id, .line = line_of(node), .cores = cores};
+    c->hosts[c->nhosts++] = (sc_pf_decl_t){.id = id, .line = sc_pf_line(node), .cores = cores};
     return SC_OK;
 }
 
-static sc_err_t check_link(check_t *c, xmlNode *node)
+static sc_err_t check_link(sc_pf_check_t *c, xmlNode *node)
 {
     static const char *const allowed[] = {"id", "bandwidth", "latency", "sharing_policy", NULL};
     const char *id;
@@ -382,23 +342,23 @@ static sc_err_t check_link(check_t *c, xmlNode *node)
     if ((err = only_attrs(c, node, allowed)) || (err = required(c, node, "id", &id)) ||
         (err = quantity(c, node, SC_AT_INTER, "bandwidth",
                         "a bandwidth from 1Bps to 1PBps, e.g. 117.685MBps", &bw)) ||
-        (attr(node, "latency") &&
-         (err = quantity(c, node, SC_AT_INTER, "latency",
-                         "a latency from 0s to 10s, e.g. 11.5us", &lat))) ||
+        (sc_pf_attr(node, "latency") &&
+         (err = quantity(c, node, SC_AT_INTER, "latency", "a latency from 0s to 10s, e.g. 11.5us",
+                         &lat))) ||
         (err = check_props_of(c, node)))
         return err;
-    const char *policy = attr(node, "sharing_policy");
+    const char *policy = sc_pf_attr(node, "sharing_policy");
     int split = policy && !strcmp(policy, "SPLITDUPLEX");
     if (policy && !split && strcmp(policy, "SHARED") && strcmp(policy, "FATPIPE"))
-        return refuse(c, line_of(node),
-                      "<link id=\"%s\"> sharing_policy=\"%s\": simcoll models SHARED, "
-                      "SPLITDUPLEX and FATPIPE links",
-                      id, policy);
-    c->links[c->nlinks++] = (decl_t){.id = id, .line = line_of(node), .split = split};
+        return sc_pf_refuse(c, sc_pf_line(node),
+                            "<link id=\"%s\"> sharing_policy=\"%s\": simcoll models SHARED, "
+                            "SPLITDUPLEX and FATPIPE links",
+                            id, policy);
+    c->links[c->nlinks++] = (sc_pf_decl_t){.id = id, .line = sc_pf_line(node), .split = split};
     return SC_OK;
 }
 
-static sc_err_t check_host_link(check_t *c, xmlNode *node)
+static sc_err_t check_host_link(sc_pf_check_t *c, xmlNode *node)
 {
     static const char *const allowed[] = {"id", "up", "down", NULL};
     const char *id, *up, *down;
@@ -407,24 +367,26 @@ static sc_err_t check_host_link(check_t *c, xmlNode *node)
         (err = required(c, node, "up", &up)) || (err = required(c, node, "down", &down)) ||
         (err = check_props_of(c, node)))
         return err;
-    decl_t *h = find(c->hosts, c->nhosts, id);
+    sc_pf_decl_t *h = sc_pf_find(c->hosts, c->nhosts, id);
     if (!h)
-        return refuse(c, line_of(node), "<host_link id=\"%s\">: no host '%s' is declared", id, id);
+        return sc_pf_refuse(c, sc_pf_line(node), "<host_link id=\"%s\">: no host '%s' is declared",
+                            id, id);
     if (h->host_link)
-        return refuse(c, line_of(node), "host '%s' has a second <host_link> (first on line %d)", id,
-                      h->host_link);
-    h->host_link = line_of(node);
+        return sc_pf_refuse(c, sc_pf_line(node),
+                            "host '%s' has a second <host_link> (first on line %d)", id,
+                            h->host_link);
+    h->host_link = sc_pf_line(node);
     const char *ends[2] = {up, down}, *names[2] = {"up", "down"};
     for (int i = 0; i < 2; i++)
         if (!find_link(c, ends[i], 0))
-            return refuse(c, line_of(node),
-                          "<host_link id=\"%s\"> %s=\"%s\": no such link (a SPLITDUPLEX link "
-                          "L is named L_UP and L_DOWN)",
-                          id, names[i], ends[i]);
+            return sc_pf_refuse(c, sc_pf_line(node),
+                                "<host_link id=\"%s\"> %s=\"%s\": no such link (a SPLITDUPLEX link "
+                                "L is named L_UP and L_DOWN)",
+                                id, names[i], ends[i]);
     return SC_OK;
 }
 
-static sc_err_t check_route(check_t *c, xmlNode *node)
+static sc_err_t check_route(sc_pf_check_t *c, xmlNode *node)
 {
     static const char *const allowed[] = {"src", "dst", "symmetrical", NULL};
     const char *src, *dst;
@@ -432,55 +394,58 @@ static sc_err_t check_route(check_t *c, xmlNode *node)
     if ((err = only_attrs(c, node, allowed)) || (err = required(c, node, "src", &src)) ||
         (err = required(c, node, "dst", &dst)))
         return err;
-    decl_t *h = find(c->hosts, c->nhosts, src);
+    sc_pf_decl_t *h = sc_pf_find(c->hosts, c->nhosts, src);
     if (!h)
-        return refuse(c, line_of(node), "<route src=\"%s\">: no host '%s' is declared", src, src);
+        return sc_pf_refuse(c, sc_pf_line(node), "<route src=\"%s\">: no host '%s' is declared",
+                            src, src);
     if (strcmp(src, dst) != 0)
-        return refuse(c, line_of(node),
-                      "<route src=\"%s\" dst=\"%s\">: in a Cluster zone nodes reach each other "
-                      "through their <host_link>; a <route> gives a node's own shared-memory "
-                      "route (src = dst)",
-                      src, dst);
+        return sc_pf_refuse(
+            c, sc_pf_line(node),
+            "<route src=\"%s\" dst=\"%s\">: in a Cluster zone nodes reach each other "
+            "through their <host_link>; a <route> gives a node's own shared-memory "
+            "route (src = dst)",
+            src, dst);
     if (h->loopback)
-        return refuse(c, line_of(node),
-                      "host '%s' has a second shared-memory <route> (first on "
-                      "line %d)",
-                      src, h->loopback);
-    h->loopback = line_of(node);
+        return sc_pf_refuse(c, sc_pf_line(node),
+                            "host '%s' has a second shared-memory <route> (first on "
+                            "line %d)",
+                            src, h->loopback);
+    h->loopback = sc_pf_line(node);
     int nlinks = 0;
-    FOR_ELEMENTS(c, node, child, err)
+    SC_PF_FOR_ELEMENTS(c, node, child, err)
     {
         static const char *const ctn_attrs[] = {"id", "direction", NULL};
         const char *id;
         if (strcmp((const char *)child->name, "link_ctn") != 0)
-            return refuse(c, line_of(child), "<%s> inside <route>: only <link_ctn> may be there",
-                          child->name);
+            return sc_pf_refuse(c, sc_pf_line(child),
+                                "<%s> inside <route>: only <link_ctn> may be there", child->name);
         if ((err = only_attrs(c, child, ctn_attrs)) || (err = required(c, child, "id", &id)))
             return err;
-        const char *direction = attr(child, "direction");
+        const char *direction = sc_pf_attr(child, "direction");
         if (direction && strcmp(direction, "UP") && strcmp(direction, "DOWN"))
-            return refuse(c, line_of(child),
-                          "<link_ctn id=\"%s\"> direction=\"%s\": use UP or "
-                          "DOWN",
-                          id, direction);
+            return sc_pf_refuse(c, sc_pf_line(child),
+                                "<link_ctn id=\"%s\"> direction=\"%s\": use UP or "
+                                "DOWN",
+                                id, direction);
         if (!find_link(c, id, direction != NULL))
-            return refuse(c, line_of(child), "<link_ctn id=\"%s\">: no such link", id);
+            return sc_pf_refuse(c, sc_pf_line(child), "<link_ctn id=\"%s\">: no such link", id);
         h->bus = nlinks++ == 0 && !direction ? id : NULL;
     }
     if (!err && nlinks == 0)
-        return refuse(c, line_of(node),
-                      "<route src=\"%s\" dst=\"%s\"> holds no <link_ctn>; name the node's "
-                      "memory-bus link",
-                      src, dst);
+        return sc_pf_refuse(c, sc_pf_line(node),
+                            "<route src=\"%s\" dst=\"%s\"> holds no <link_ctn>; name the node's "
+                            "memory-bus link",
+                            src, dst);
     return err;
 }
 
 /* Collects the ids of one kind of element, sorted, refusing duplicates. */
-static sc_err_t declare_all(check_t *c, xmlNode *zone, const char *element, decl_t **decls, int *n)
+static sc_err_t declare_all(sc_pf_check_t *c, xmlNode *zone, const char *element,
+                            sc_pf_decl_t **decls, int *n)
 {
     int count = 0;
     sc_err_t err = SC_OK;
-    FOR_ELEMENTS(c, zone, child, err)
+    SC_PF_FOR_ELEMENTS(c, zone, child, err)
     count += !strcmp((const char *)child->name, element);
     if (err)
         return err;
@@ -489,212 +454,20 @@ static sc_err_t declare_all(check_t *c, xmlNode *zone, const char *element, decl
     return *decls ? SC_OK : sc_error(SC_ERR_RUN, "out of memory reading the platform");
 }
 
-static sc_err_t sort_unique(check_t *c, decl_t *decls, int n, const char *element)
+static sc_err_t sort_unique(sc_pf_check_t *c, sc_pf_decl_t *decls, int n, const char *element)
 {
     qsort(decls, (size_t)n, sizeof *decls, compare_decl);
     for (int i = 1; i < n; i++)
         if (!strcmp(decls[i].id, decls[i - 1].id)) {
             int first = decls[i].line < decls[i - 1].line ? decls[i].line : decls[i - 1].line;
             int again = decls[i].line < decls[i - 1].line ? decls[i - 1].line : decls[i].line;
-            return refuse(c, again, "a second <%s id=\"%s\"> (first on line %d)", element,
-                          decls[i].id, first);
+            return sc_pf_refuse(c, again, "a second <%s id=\"%s\"> (first on line %d)", element,
+                                decls[i].id, first);
         }
     return SC_OK;
 }
 
-/* Whether `id` ends with `suffix`, or with it and "_UP" or "_DOWN". */
-static int names_like(const char *id, const char *suffix)
-{
-    size_t n = strlen(id), k = strlen(suffix);
-    static const char *const halves[] = {"", "_UP", "_DOWN"};
-    for (int i = 0; i < 3; i++) {
-        size_t h = strlen(halves[i]);
-        if (n >= k + h && !strncmp(id + n - k - h, suffix, k) && !strcmp(id + n - h, halves[i]))
-            return 1;
-    }
-    return 0;
-}
-
-/* Racks are built by simcoll (sim/simgrid/topology.cpp), which names each
- * node's link HOST_nic, each rack ZONE-rack-R, its switch ZONE-rack-R_switch
- * and its uplink ZONE-rack-R_uplink: SimGrid refuses a second element of
- * any of those names, so the file may not use them. */
-static sc_err_t check_rack_names(check_t *c, xmlNode *zone)
-{
-    const char *zone_id = attr(zone, "id");
-    size_t len = strlen(zone_id);
-    for (int i = 0; i < c->nhosts; i++)
-        if (!strcmp(c->hosts[i].id, zone_id) ||
-            (!strncmp(c->hosts[i].id, zone_id, len) && !strncmp(c->hosts[i].id + len, "-rack-", 6)))
-            return refuse(c, c->hosts[i].line,
-                          "<host id=\"%s\">: in racks simcoll names the racks %s-rack-R and "
-                          "their switches %s-rack-R_switch; rename the host",
-                          c->hosts[i].id, zone_id, zone_id);
-    for (int i = 0; i < c->nlinks; i++)
-        if (names_like(c->links[i].id, "_nic") || names_like(c->links[i].id, "_uplink"))
-            return refuse(c, c->links[i].line,
-                          "<link id=\"%s\">: in racks simcoll names each node's link HOST_nic "
-                          "and each rack's uplink %s-rack-R_uplink; rename the link",
-                          c->links[i].id, zone_id);
-    return SC_OK;
-}
-
-/* Domains inside nodes (simcoll/sockets = S sockets a node, simcoll/numa
- * = N NUMA domains a socket, or a node without sockets, simcoll/ccx = X
- * CCXs a NUMA domain, or the next larger present): built with racks only
- * (sim/simgrid/topology.cpp makes each node a zone of one host a smallest
- * domain, NODE-KIND-K, joined by links of each level, PARENT_sockets,
- * PARENT_numas, PARENT_ccxs, copies of the links "socket", "numa" and "ccx"
- * (PARENT the node, NODE-socket-J or NODE-numa-J), and leaving through the
- * router NODE_router), every node's cores a multiple of the domains'
- * product. SimGrid refuses a second element of any of those names. */
-static sc_err_t check_domains(check_t *c, const sc_topology_t *t, sc_platform_t *plat)
-{
-    long product = 1;
-    int first = -1, smallest = -1;
-    char given[96] = ""; /* the properties that make the product */
-    for (int d = SC_NDOMAIN_KINDS - 1; d >= 0; d--) {
-        const char *text = c->domains[d];
-        const char *prop = domain_props[d], *name = sc_domain_name((sc_domain_kind_t)d);
-        if (!text)
-            continue;
-        int line = c->domains_line[d];
-        char *end;
-        long count = strtol(text, &end, 10);
-        if (end == text || *end || strspn(text, "0123456789") != strlen(text) || count < 1 ||
-            count > SC_MAX_SOCKETS)
-            return refuse(c, line, "%s '%s' is not a whole number of %s in 1..%d", prop, text,
-                          sc_domain_plural((sc_domain_kind_t)d), SC_MAX_SOCKETS);
-        plat->domain_count[d] = (int)count;
-        if (count == 1)
-            continue;
-        if (first < 0)
-            first = d;
-        smallest = d;
-        snprintf(given + strlen(given), sizeof given - strlen(given), "%s%s", *given ? " x " : "",
-                 prop);
-        if ((product *= count) > SC_MAX_DOMAINS)
-            return refuse(c, line,
-                          "%s '%s': %ld smallest domains a node, more than %d (the product of "
-                          "simcoll/sockets, simcoll/numa and simcoll/ccx)",
-                          prop, text, product, SC_MAX_DOMAINS);
-        if (t->kind != SC_TOPO_RACKS)
-            return refuse(c, line,
-                          "%s: nodes have %s in racks only (simcoll/topology 'racks:N,R'; "
-                          "racks:N,1 is one switch), not in '%s'",
-                          prop, sc_domain_plural((sc_domain_kind_t)d), c->topology);
-        if (!find(c->links, c->nlinks, name))
-            return refuse(c, line,
-                          "a zone with %s needs <link id=\"%s\">, the bandwidth, latency and "
-                          "sharing policy of the link between a node's %s",
-                          prop, name, sc_domain_plural((sc_domain_kind_t)d));
-        plat->nlevels++;
-    }
-    if (first < 0)
-        return SC_OK;
-    for (int i = 0; i < c->nhosts; i++) {
-        const decl_t *h = &c->hosts[i];
-        if (h->cores % product)
-            return refuse(c, h->line,
-                          "<host id=\"%s\"> has %ld cores, which %ld %s (%s) cannot share "
-                          "evenly; give it a multiple of %ld",
-                          h->id, h->cores, product, sc_domain_plural((sc_domain_kind_t)smallest),
-                          given, product);
-        size_t len = strlen(h->id);
-        for (int d = 0; d < SC_NDOMAIN_KINDS; d++) {
-            char part[16];
-            snprintf(part, sizeof part, "-%s-", sc_domain_name((sc_domain_kind_t)d));
-            if (strstr(h->id, part) || (len >= 7 && !strcmp(h->id + len - 7, "_router")))
-                return refuse(c, h->line,
-                              "<host id=\"%s\">: with domains in nodes simcoll names each "
-                              "domain NODE-%s-K (and its parents NODE-KIND-J) and each node's "
-                              "router NODE_router; rename the host",
-                              h->id, sc_domain_name((sc_domain_kind_t)smallest));
-        }
-    }
-    for (int i = 0; i < c->nlinks; i++)
-        for (int d = 0; d < SC_NDOMAIN_KINDS; d++) {
-            char suffix[16];
-            snprintf(suffix, sizeof suffix, "_%ss", sc_domain_name((sc_domain_kind_t)d));
-            if (names_like(c->links[i].id, suffix))
-                return refuse(c, c->links[i].line,
-                              "<link id=\"%s\">: with domains in nodes simcoll names the links "
-                              "between them PARENT_sockets, PARENT_numas and PARENT_ccxs; "
-                              "rename the link",
-                              c->links[i].id);
-        }
-    return SC_OK;
-}
-
-/* A network of SimGrid's own topology (simcoll/topology): as many hosts
- * as it connects, no host_link (the topology connects them), each host's
- * shared memory one link of its own, and a link "network" that every link
- * of the topology copies (racks: every node's; their uplinks copy a link
- * "uplink"). */
-static sc_err_t check_topology(check_t *c, xmlNode *zone, sc_platform_t *plat)
-{
-    sc_topology_t t;
-    char what[64];
-    snprintf(what, sizeof what, "<prop id=\"simcoll/topology\">");
-    if (sc_topology_parse(what, c->topology, &t)) {
-        char why[1024];
-        snprintf(why, sizeof why, "%s", sc_error_message());
-        return refuse(c, c->topology_line, "%s", why);
-    }
-    if (t.nodes != c->nhosts)
-        return refuse(c, c->topology_line,
-                      "simcoll/topology '%s' connects %ld nodes, and the zone declares %d hosts",
-                      c->topology, t.nodes, c->nhosts);
-    plat->ngroupings = sc_topology_groupings(&t, plat->group_size, SC_MAX_LEVELS - 2);
-    /* A fat tree's route climbs to the lowest common switch and down, with
-     * links of one kind; racks' cross the uplinks or not. */
-    plat->routes_by_level = t.kind == SC_TOPO_FAT_TREE || t.kind == SC_TOPO_RACKS;
-    plat->nlevels = 2 + plat->ngroupings;
-    sc_err_t err = SC_OK;
-    FOR_ELEMENTS(c, zone, child, err)
-    if (!strcmp((const char *)child->name, "host_link"))
-        return refuse(c, line_of(child),
-                      "<host_link> in a zone with simcoll/topology: the topology connects the "
-                      "nodes, through the link \"network\"");
-    if (err)
-        return err;
-    if (!find(c->links, c->nlinks, "network"))
-        return refuse(c, c->topology_line,
-                      "a zone with simcoll/topology needs <link id=\"network\">, the bandwidth, "
-                      "latency and sharing policy of every link of the topology");
-    if (t.kind == SC_TOPO_RACKS && t.racks > 1 && !find(c->links, c->nlinks, "uplink"))
-        return refuse(c, c->topology_line,
-                      "a zone with simcoll/topology 'racks:...' of more than one rack needs "
-                      "<link id=\"uplink\">, the bandwidth, latency and sharing policy of the "
-                      "link from each rack's switch to the core switch");
-    if ((err = check_domains(c, &t, plat)))
-        return err;
-    if (t.kind == SC_TOPO_RACKS && (err = check_rack_names(c, zone)))
-        return err;
-    for (int i = 0; i < c->nhosts; i++) {
-        const decl_t *h = &c->hosts[i];
-        if (!h->loopback)
-            continue; /* said below */
-        if (!h->bus || !strcmp(h->bus, "network") || !strcmp(h->bus, "uplink") ||
-            !strcmp(h->bus, "socket") || !strcmp(h->bus, "numa") || !strcmp(h->bus, "ccx") ||
-            !find(c->links, c->nlinks, h->bus))
-            return refuse(
-                c, h->loopback,
-                "host '%s': in a zone with simcoll/topology a node's shared-memory "
-                "<route> holds one link of its own, by its id (not half of a "
-                "SPLITDUPLEX link), not \"network\", \"uplink\", \"socket\", \"numa\" or \"ccx\"",
-                h->id);
-        for (int k = 0; k < i; k++)
-            if (c->hosts[k].bus && !strcmp(c->hosts[k].bus, h->bus))
-                return refuse(c, h->loopback,
-                              "hosts '%s' and '%s' share the memory-bus link '%s': in a zone "
-                              "with simcoll/topology each node has its own",
-                              c->hosts[k].id, h->id, h->bus);
-    }
-    return SC_OK;
-}
-
-static sc_err_t check_zone(check_t *c, xmlNode *zone, sc_platform_t *plat)
+static sc_err_t check_zone(sc_pf_check_t *c, xmlNode *zone, sc_platform_t *plat)
 {
     static const char *const allowed[] = {"id", "routing", NULL};
     const char *id, *routing;
@@ -703,17 +476,17 @@ static sc_err_t check_zone(check_t *c, xmlNode *zone, sc_platform_t *plat)
         (err = required(c, zone, "routing", &routing)))
         return err;
     if (strcmp(routing, "Cluster") != 0)
-        return refuse(c, line_of(zone),
-                      "<zone id=\"%s\"> routing=\"%s\": simcoll simulates clusters, "
-                      "routing=\"Cluster\" (see platforms/README.md)",
-                      id, routing);
+        return sc_pf_refuse(c, sc_pf_line(zone),
+                            "<zone id=\"%s\"> routing=\"%s\": simcoll simulates clusters, "
+                            "routing=\"Cluster\" (see platforms/README.md)",
+                            id, routing);
     if ((err = declare_all(c, zone, "host", &c->hosts, &c->nhosts)) ||
         (err = declare_all(c, zone, "link", &c->links, &c->nlinks)))
         return err;
     /* Hosts and links first, so that later elements can refer to them
      * whatever the order in the file. */
     long long total_cores = 0;
-    FOR_ELEMENTS(c, zone, child, err)
+    SC_PF_FOR_ELEMENTS(c, zone, child, err)
     {
         const char *name = (const char *)child->name;
         if (!strcmp(name, "host"))
@@ -723,15 +496,16 @@ static sc_err_t check_zone(check_t *c, xmlNode *zone, sc_platform_t *plat)
         else if (!strcmp(name, "prop"))
             err = check_prop(c, child);
         else if (strcmp(name, "host_link") && strcmp(name, "route"))
-            err = refuse(c, line_of(child),
-                         "<%s> in the cluster: simcoll platforms hold <prop>, <host>, <link>, "
-                         "<host_link> and <route> (see platforms/README.md)",
-                         name);
+            err =
+                sc_pf_refuse(c, sc_pf_line(child),
+                             "<%s> in the cluster: simcoll platforms hold <prop>, <host>, <link>, "
+                             "<host_link> and <route> (see platforms/README.md)",
+                             name);
         if (!err && total_cores > SC_MAX_CORES)
-            err = refuse(c, line_of(child),
-                         "more than %d cores in all; simcoll simulates at "
-                         "most that many ranks",
-                         SC_MAX_CORES);
+            err = sc_pf_refuse(c, sc_pf_line(child),
+                               "more than %d cores in all; simcoll simulates at "
+                               "most that many ranks",
+                               SC_MAX_CORES);
     }
     if (err || (err = sort_unique(c, c->hosts, c->nhosts, "host")) ||
         (err = sort_unique(c, c->links, c->nlinks, "link")))
@@ -747,18 +521,18 @@ static sc_err_t check_zone(check_t *c, xmlNode *zone, sc_platform_t *plat)
             if (!name)
                 return sc_error(SC_ERR_RUN, "out of memory reading the platform");
             snprintf(name, len, "%s%s", c->links[i].id, half);
-            const decl_t *same = find(c->links, c->nlinks, name);
+            const sc_pf_decl_t *same = sc_pf_find(c->links, c->nlinks, name);
             free(name);
             if (same)
-                return refuse(c, same->line,
-                              "<link id=\"%s\">: SimGrid gives that name to half of the "
-                              "SPLITDUPLEX link '%s' (line %d); rename one of them",
-                              same->id, c->links[i].id, c->links[i].line);
+                return sc_pf_refuse(c, same->line,
+                                    "<link id=\"%s\">: SimGrid gives that name to half of the "
+                                    "SPLITDUPLEX link '%s' (line %d); rename one of them",
+                                    same->id, c->links[i].id, c->links[i].line);
         }
     }
     if (c->nhosts == 0)
-        return refuse(c, line_of(zone), "<zone id=\"%s\"> declares no <host>", id);
-    FOR_ELEMENTS(c, zone, child, err)
+        return sc_pf_refuse(c, sc_pf_line(zone), "<zone id=\"%s\"> declares no <host>", id);
+    SC_PF_FOR_ELEMENTS(c, zone, child, err)
     {
         const char *name = (const char *)child->name;
         if (!strcmp(name, "host_link"))
@@ -773,25 +547,27 @@ static sc_err_t check_zone(check_t *c, xmlNode *zone, sc_platform_t *plat)
     for (int d = 0; d < SC_NDOMAIN_KINDS; d++) {
         plat->domain_count[d] = 1;
         if (c->domains[d] && !c->topology)
-            return refuse(c, c->domains_line[d],
-                          "%s: nodes have %s in racks only; add <prop "
-                          "id=\"simcoll/topology\" value=\"racks:%d,1\"/> for one switch",
-                          domain_props[d], sc_domain_plural((sc_domain_kind_t)d), c->nhosts);
+            return sc_pf_refuse(c, c->domains_line[d],
+                                "%s: nodes have %s in racks only; add <prop "
+                                "id=\"simcoll/topology\" value=\"racks:%d,1\"/> for one switch",
+                                sc_pf_domain_props[d], sc_domain_plural((sc_domain_kind_t)d),
+                                c->nhosts);
     }
-    if (c->topology && (err = check_topology(c, zone, plat)))
+    if (c->topology && (err = sc_pf_check_topology(c, zone, plat)))
         return err;
     for (int i = 0; i < c->nhosts; i++) {
-        const decl_t *h = &c->hosts[i];
+        const sc_pf_decl_t *h = &c->hosts[i];
         if (c->nhosts > 1 && !h->host_link && !c->topology)
-            return refuse(c, h->line,
-                          "host '%s' has no <host_link id=\"%s\" up=\"...\" down=\"...\">, so "
-                          "it cannot reach the other nodes",
-                          h->id, h->id);
+            return sc_pf_refuse(
+                c, h->line,
+                "host '%s' has no <host_link id=\"%s\" up=\"...\" down=\"...\">, so "
+                "it cannot reach the other nodes",
+                h->id, h->id);
         if (!h->loopback)
-            return refuse(c, h->line,
-                          "node '%s' has no shared-memory route; add <route src=\"%s\" "
-                          "dst=\"%s\"> through its memory-bus link",
-                          h->id, h->id, h->id);
+            return sc_pf_refuse(c, h->line,
+                                "node '%s' has no shared-memory route; add <route src=\"%s\" "
+                                "dst=\"%s\"> through its memory-bus link",
+                                h->id, h->id, h->id);
     }
     plat->total_cores = (int)total_cores;
     plat->topology = c->topology != NULL;
@@ -799,7 +575,7 @@ static sc_err_t check_zone(check_t *c, xmlNode *zone, sc_platform_t *plat)
 }
 
 /* simcoll's properties: present, parsable, in range. */
-static sc_err_t read_props(check_t *c, const char *zone_id, sc_platform_t *plat)
+static sc_err_t read_props(sc_pf_check_t *c, const char *zone_id, sc_platform_t *plat)
 {
     char file[1100];
     snprintf(file, sizeof file, "%s '%s'", c->option, c->name);
@@ -817,10 +593,10 @@ static sc_err_t read_props(check_t *c, const char *zone_id, sc_platform_t *plat)
             const sc_param_t *p = props[i].param;
             const char *name = p->constant_of ? p->constant_of : p->name;
             if (props[i].at == SC_AT_INTER && c->prop_value[i] && !strcmp(name, sc_smpi_param(k)))
-                return refuse(c, c->smpi_line[k],
-                              "<config> gives %s, and the zone %s (line %d): both are the "
-                              "network's %s; keep one of them",
-                              sc_smpi_names[k], props[i].id, c->prop_line[i], name);
+                return sc_pf_refuse(c, c->smpi_line[k],
+                                    "<config> gives %s, and the zone %s (line %d): both are the "
+                                    "network's %s; keep one of them",
+                                    sc_smpi_names[k], props[i].id, c->prop_line[i], name);
         }
     }
     for (int i = 0; i < n; i++) {
@@ -830,166 +606,25 @@ static sc_err_t read_props(check_t *c, const char *zone_id, sc_platform_t *plat)
         }
         int domain = sc_param_at_domain(props[i].at);
         if (c->prop_value[i] && domain >= 0 && plat->domain_count[domain] <= 1)
-            return refuse(c, c->prop_line[i],
-                          "<prop id=\"%s\">: the nodes have no %s (%s above 1 gives them)",
-                          props[i].id, sc_domain_plural((sc_domain_kind_t)domain),
-                          domain_props[domain]);
+            return sc_pf_refuse(c, c->prop_line[i],
+                                "<prop id=\"%s\">: the nodes have no %s (%s above 1 gives them)",
+                                props[i].id, sc_domain_plural((sc_domain_kind_t)domain),
+                                sc_pf_domain_props[domain]);
         /* SimGrid's host_link gives a node one link each way; the link
          * both ways cross is one simcoll adds where it builds the network
          * (sim/simgrid/topology.cpp). */
         if (c->prop_value[i] && !c->topology &&
             !strcmp(props[i].param->name, "bidirectional-bandwidth"))
-            return refuse(c, c->prop_line[i],
-                          "<prop id=\"%s\">: a NIC's limit both ways is built where simcoll "
-                          "builds the network; give the zone <prop id=\"simcoll/topology\" "
-                          "value=\"racks:%d,1\"/> and one <link id=\"network\"> instead of "
-                          "host_links",
-                          props[i].id, c->nhosts);
+            return sc_pf_refuse(c, c->prop_line[i],
+                                "<prop id=\"%s\">: a NIC's limit both ways is built where simcoll "
+                                "builds the network; give the zone <prop id=\"simcoll/topology\" "
+                                "value=\"racks:%d,1\"/> and one <link id=\"network\"> instead of "
+                                "host_links",
+                                props[i].id, c->nhosts);
     }
     return sc_platform_props_read(file, zone_id, c->prop_value, c->prop_line, plat);
 }
 
-void sc_xml_put_escaped(FILE *f, const char *s)
-{
-    for (; *s; s++)
-        switch (*s) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        case '\t': fputs("&#9;", f); break;
-        case '\n': fputs("&#10;", f); break;
-        case '\r': fputs("&#13;", f); break;
-        default: fputc(*s, f); break;
-        }
-}
-
-static void put_attr(FILE *f, const char *name, const char *value)
-{
-    fprintf(f, " %s=\"", name);
-    sc_xml_put_escaped(f, value);
-    fputc('"', f);
-}
-
-/* A checked quantity in its base unit, written so that it reads back
- * exactly (17 significant digits). */
-static void put_quantity(FILE *f, xmlNode *node, const char *name, sc_quantity_t kind,
-                         const char *unit)
-{
-    double value = 0;
-    sc_parse_quantity(attr(node, name), kind, &value);
-    fprintf(f, " %s=\"%.17g%s\"", name, value, unit);
-}
-
-/* The <prop> children of node, one per line. */
-static void put_props(FILE *f, const check_t *c, xmlNode *node, const char *indent)
-{
-    sc_err_t err = SC_OK;
-    FOR_ELEMENTS(c, node, child, err)
-    if (!strcmp((const char *)child->name, "prop")) {
-        fprintf(f, "%s<prop", indent);
-        put_attr(f, "id", attr(child, "id"));
-        put_attr(f, "value", attr(child, "value"));
-        fputs("/>\n", f);
-    }
-}
-
-static int has_elements(const check_t *c, xmlNode *node)
-{
-    sc_err_t err = SC_OK;
-    return next_element(c, node->children, &err) != NULL;
-}
-
-/* The checked zone in simcoll's shape: the zone's properties, hosts, links,
- * host_links, routes, with every number in its base unit. */
-static sc_err_t rewrite(const check_t *c, xmlNode *zone, sc_platform_t *plat)
-{
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    if (!f)
-        return sc_error(SC_ERR_RUN, "out of memory reading the platform");
-    fputs("<?xml version='1.0'?>\n"
-          "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-          "<platform version=\"4.1\">\n<zone",
-          f);
-    put_attr(f, "id", attr(zone, "id"));
-    fputs(" routing=\"Cluster\">\n", f);
-    put_props(f, c, zone, "");
-    /* What SMPI's settings gave, as simcoll's properties (which the
-     * generator copies from here). */
-    sc_platform_prop_t props[SC_MAX_PLATFORM_PROPS];
-    int nprops = sc_platform_props_list(props);
-    for (int i = 0; i < nprops; i++)
-        if (c->smpi_text[i]) {
-            fputs("<prop", f);
-            put_attr(f, "id", props[i].id);
-            put_attr(f, "value", c->smpi_text[i]);
-            fputs("/>\n", f);
-        }
-    static const char *const order[] = {"host", "link", "host_link", "route"};
-    for (int k = 0; k < 4; k++) {
-        sc_err_t err = SC_OK;
-        FOR_ELEMENTS(c, zone, node, err)
-        {
-            const char *name = (const char *)node->name;
-            if (strcmp(name, order[k]) != 0)
-                continue;
-            fprintf(f, "<%s", name);
-            if (k == 0) {
-                put_attr(f, "id", attr(node, "id"));
-                put_quantity(f, node, "speed", SC_QTY_SPEED, "f");
-                fprintf(f, " core=\"%ld\"", attr(node, "core") ? strtol(attr(node, "core"), NULL, 10)
-                                                               : 1L);
-            } else if (k == 1) {
-                put_attr(f, "id", attr(node, "id"));
-                put_quantity(f, node, "bandwidth", SC_QTY_BANDWIDTH, "Bps");
-                /* Written even where SimGrid has defaults: 3.32 fails to
-                 * apply the latency's. */
-                if (attr(node, "latency"))
-                    put_quantity(f, node, "latency", SC_QTY_TIME, "s");
-                else
-                    fputs(" latency=\"0s\"", f);
-                put_attr(f, "sharing_policy",
-                         attr(node, "sharing_policy") ? attr(node, "sharing_policy") : "SHARED");
-            } else if (k == 2) {
-                put_attr(f, "id", attr(node, "id"));
-                put_attr(f, "up", attr(node, "up"));
-                put_attr(f, "down", attr(node, "down"));
-            } else {
-                put_attr(f, "src", attr(node, "src"));
-                put_attr(f, "dst", attr(node, "dst"));
-            }
-            if (k == 3) {
-                fputs(">", f);
-                sc_err_t inner = SC_OK;
-                FOR_ELEMENTS(c, node, ctn, inner)
-                {
-                    fputs("<link_ctn", f);
-                    put_attr(f, "id", attr(ctn, "id"));
-                    if (attr(ctn, "direction"))
-                        put_attr(f, "direction", attr(ctn, "direction"));
-                    fputs("/>", f);
-                }
-                fputs("</route>\n", f);
-            } else if (has_elements(c, node)) {
-                fputs(">\n", f);
-                put_props(f, c, node, "  ");
-                fprintf(f, "</%s>\n", name);
-            } else {
-                fputs("/>\n", f);
-            }
-        }
-    }
-    fputs("</zone>\n</platform>\n", f);
-    if (fclose(f) != 0 || !text) {
-        free(text);
-        return sc_error(SC_ERR_RUN, "out of memory reading the platform");
-    }
-    plat->engine_xml = text;
-    plat->engine_xml_len = len;
-    return SC_OK;
-}
 
 static int is_utf8_name(const char *encoding)
 {
@@ -1001,31 +636,33 @@ static int is_utf8_name(const char *encoding)
     return 0;
 }
 
-static sc_err_t check_document(check_t *c, xmlDoc *doc, sc_platform_t *plat)
+static sc_err_t check_document(sc_pf_check_t *c, xmlDoc *doc, sc_platform_t *plat)
 {
     if (doc->encoding && !is_utf8_name((const char *)doc->encoding))
-        return refuse(c, 1, "encoding '%s': simcoll reads platform files in UTF-8", doc->encoding);
+        return sc_pf_refuse(c, 1, "encoding '%s': simcoll reads platform files in UTF-8",
+                            doc->encoding);
     if (doc->intSubset && (doc->intSubset->children || doc->intSubset->entities ||
                            doc->intSubset->elements || doc->intSubset->attributes))
-        return refuse(c, line_of((xmlNode *)doc->intSubset),
-                      "the DOCTYPE declares entities or elements of its own; simcoll takes "
-                      "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\"> only");
+        return sc_pf_refuse(c, sc_pf_line((xmlNode *)doc->intSubset),
+                            "the DOCTYPE declares entities or elements of its own; simcoll takes "
+                            "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\"> only");
     xmlNode *root = xmlDocGetRootElement(doc);
     if (!root || strcmp((const char *)root->name, "platform") != 0)
-        return refuse(c, root ? line_of(root) : 1, "the document is <%s>, not a <platform>",
-                      root ? (const char *)root->name : "empty");
+        return sc_pf_refuse(c, root ? sc_pf_line(root) : 1,
+                            "the document is <%s>, not a <platform>",
+                            root ? (const char *)root->name : "empty");
     static const char *const allowed[] = {"version", NULL};
     const char *version;
     sc_err_t err;
     if ((err = only_attrs(c, root, allowed)) || (err = required(c, root, "version", &version)))
         return err;
     if (strcmp(version, "4.1") != 0)
-        return refuse(c, line_of(root),
-                      "<platform version=\"%s\">: simcoll reads version 4.1 "
-                      "(SimGrid's simgrid_update_xml converts older files)",
-                      version);
+        return sc_pf_refuse(c, sc_pf_line(root),
+                            "<platform version=\"%s\">: simcoll reads version 4.1 "
+                            "(SimGrid's simgrid_update_xml converts older files)",
+                            version);
     xmlNode *zone = NULL;
-    FOR_ELEMENTS(c, root, child, err)
+    SC_PF_FOR_ELEMENTS(c, root, child, err)
     {
         const char *name = (const char *)child->name;
         if (!strcmp(name, "config") && !zone) {
@@ -1034,34 +671,34 @@ static sc_err_t check_document(check_t *c, xmlDoc *doc, sc_platform_t *plat)
             continue;
         }
         if (strcmp(name, "zone") != 0)
-            return refuse(c, line_of(child),
-                          "<%s> in <platform>: a simcoll platform holds one <zone "
-                          "routing=\"Cluster\">%s",
-                          name,
-                          !strcmp(name, "config")
-                              ? ", after the <config> sections (SimGrid reads those first)"
-                              : "");
+            return sc_pf_refuse(c, sc_pf_line(child),
+                                "<%s> in <platform>: a simcoll platform holds one <zone "
+                                "routing=\"Cluster\">%s",
+                                name,
+                                !strcmp(name, "config")
+                                    ? ", after the <config> sections (SimGrid reads those first)"
+                                    : "");
         if (zone)
-            return refuse(c, line_of(child),
-                          "a second <zone> (first on line %d); a simcoll "
-                          "platform is one cluster",
-                          line_of(zone));
+            return sc_pf_refuse(c, sc_pf_line(child),
+                                "a second <zone> (first on line %d); a simcoll "
+                                "platform is one cluster",
+                                sc_pf_line(zone));
         zone = child;
     }
     if (err)
         return err;
     if (!zone)
-        return refuse(c, line_of(root), "<platform> holds no <zone routing=\"Cluster\">");
-    if ((err = check_zone(c, zone, plat)) || (err = read_props(c, attr(zone, "id"), plat)))
+        return sc_pf_refuse(c, sc_pf_line(root), "<platform> holds no <zone routing=\"Cluster\">");
+    if ((err = check_zone(c, zone, plat)) || (err = read_props(c, sc_pf_attr(zone, "id"), plat)))
         return err;
-    return rewrite(c, zone, plat);
+    return sc_pf_rewrite(c, zone, plat);
 }
 
 /* A <host> without core= is a node of one core to SimGrid: the ranks
  * then spread one a node, which a file written for nodes of several cores
  * never meant, and no run would say. Said once a file a process, however
  * often a command loads it (scaled for --sensitivity, say). */
-static void warn_coreless(const check_t *c)
+static void warn_coreless(const sc_pf_check_t *c)
 {
     static char warned[1024];
     if (!strcmp(warned, c->name))
@@ -1087,9 +724,9 @@ static void silent(void *ctx, const char *msg, ...)
 sc_err_t sc_platform_xml_check(const char *option, const char *name, const char *xml, size_t len,
                                sc_platform_t *plat)
 {
-    check_t c = {.option = option, .name = name};
+    sc_pf_check_t c = {.option = option, .name = name};
     if (len > (size_t)0x7fffffff)
-        return refuse(&c, 0, "the file is too large");
+        return sc_pf_refuse(&c, 0, "the file is too large");
     xmlSetGenericErrorFunc(NULL, silent);
     xmlSetStructuredErrorFunc(NULL, NULL);
     xmlParserCtxt *ctxt = xmlNewParserCtxt();
@@ -1106,7 +743,7 @@ sc_err_t sc_platform_xml_check(const char *option, const char *name, const char 
             snprintf(msg, sizeof msg, "%s", e->message);
             msg[strcspn(msg, "\n")] = '\0';
         }
-        err = refuse(&c, e ? e->line : 0, "not a well-formed XML platform: %s", msg);
+        err = sc_pf_refuse(&c, e ? e->line : 0, "not a well-formed XML platform: %s", msg);
     } else {
         err = check_document(&c, doc, plat);
     }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "common/sc_units.h"
+#include "piecewise.h"
 
 
 int sc_platform_props_list(sc_platform_prop_t props[SC_MAX_PLATFORM_PROPS])
@@ -56,105 +57,90 @@ static sc_err_t duration(const char *text, const char *what, double *v)
     return err;
 }
 
-static int by_size(const void *a, const void *b)
+/* One segment of a property, SIZE:START[:PER_BYTE] or SIZE:FACTOR, in
+ * the ranges of its parameter (arg). */
+static sc_err_t prop_segment(const char *what, const char *item,
+                             char *const fields[SC_PIECEWISE_FIELDS], int n, const void *arg,
+                             sc_segment_t *seg)
 {
-    const sc_segment_t *x = a, *y = b;
-    return x->min_bytes < y->min_bytes ? -1 : x->min_bytes > y->min_bytes;
+    (void)item; /* the messages name the field */
+    const sc_param_t *spec = arg;
+    size_t size;
+    char sub[1300];
+    snprintf(sub, sizeof sub, "%s: segment size", what);
+    sc_err_t err = sc_parse_size(fields[0], sub, &size);
+    if (err)
+        return err;
+    seg->min_bytes = (double)size;
+    if (spec->kind == SC_PARAM_PIECEWISE_FACTOR) {
+        char *end;
+        errno = 0;
+        seg->start = strtod(fields[1], &end);
+        int number = end != fields[1] && !*end && !errno && !isnan(seg->start);
+        int low = spec->above_min ? !(seg->start > spec->min) : !(seg->start >= spec->min);
+        if (number && low && spec->min >= 1)
+            /* A latency factor: its extra latency is added after
+             * SimGrid's route (sc_protocol_wire), which
+             * cannot be shortened. */
+            return sc_error(SC_ERR_INPUT,
+                            "%s: factor '%s' is below %g: simcoll adds the latency beyond "
+                            "the route's at the receiver and cannot take any away; give the "
+                            "links L times the smallest factor as latency and divide the "
+                            "factors by that factor",
+                            what, fields[1], spec->min);
+        if (!number || low || !(seg->start <= spec->max))
+            return sc_error(SC_ERR_INPUT, "%s: factor '%s' is not a number %s %g and at most %g",
+                            what, fields[1], spec->above_min ? "above" : "of at least", spec->min,
+                            spec->max);
+        return SC_OK;
+    }
+    snprintf(sub, sizeof sub, "%s: segment start", what);
+    if ((err = duration(fields[1], sub, &seg->start)))
+        return err;
+    if (n == 3) {
+        snprintf(sub, sizeof sub, "%s: segment per byte", what);
+        if ((err = duration(fields[2], sub, &seg->per_byte)))
+            return err;
+    }
+    if (seg->start > spec->max)
+        return sc_error(SC_ERR_INPUT,
+                        "%s: segment at %zu bytes: start '%s' is out of range; a start is at "
+                        "most %g s",
+                        what, size, fields[1], spec->max);
+    if (seg->per_byte > SC_PROP_MAX_PER_BYTE)
+        return sc_error(SC_ERR_INPUT,
+                        "%s: segment at %zu bytes: per byte '%s' is out of range; a cost per "
+                        "byte is at most %g s",
+                        what, size, fields[2], SC_PROP_MAX_PER_BYTE);
+    return SC_OK;
 }
 
-/* SIZE:START[:PER_BYTE];... or SIZE:FACTOR;... into *pw. */
+/* SIZE:START[:PER_BYTE];... or SIZE:FACTOR;... into *pw: every size
+ * covered, once. */
 static sc_err_t parse_piecewise(const char *what, const sc_param_t *spec, const char *text,
                                 sc_piecewise_t *pw)
 {
     int factor = spec->kind == SC_PARAM_PIECEWISE_FACTOR;
-    const char *syntax = factor ? "SIZE:FACTOR;... (e.g. 0:0.6;65536:0.94)"
-                                : "SIZE:START[:PER_BYTE];... (e.g. 0:0.8us;1420:1.2us:0.1ns)";
-    char *copy = strdup(text);
-    if (!copy)
-        return sc_error(SC_ERR_RUN, "out of memory");
-    *pw = (sc_piecewise_t){0};
-    sc_err_t err = SC_OK;
-    char *save = NULL;
-    for (char *item = strtok_r(copy, ";", &save); item && !err;
-         item = strtok_r(NULL, ";", &save)) {
-        int n = 1;
-        for (const char *p = item; *p; p++)
-            n += *p == ':';
-        if (n < 2 || n > (factor ? 2 : 3)) {
-            err = sc_error(SC_ERR_INPUT, "%s: segment '%s' is not %s", what, item, syntax);
-            break;
-        }
-        if (pw->n == SC_MAX_SEGMENTS) {
-            err = sc_error(SC_ERR_INPUT, "%s: more than %d segments", what, SC_MAX_SEGMENTS);
-            break;
-        }
-        char *fields[3] = {item, NULL, NULL};
-        for (int k = 1; k < n; k++) {
-            fields[k] = strchr(fields[k - 1], ':');
-            *fields[k]++ = '\0';
-        }
-        sc_segment_t *seg = &pw->seg[pw->n++];
-        size_t size;
-        char sub[1300];
-        snprintf(sub, sizeof sub, "%s: segment size", what);
-        if ((err = sc_parse_size(fields[0], sub, &size)))
-            break;
-        seg->min_bytes = (double)size;
-        if (factor) {
-            char *end;
-            errno = 0;
-            seg->start = strtod(fields[1], &end);
-            int number = end != fields[1] && !*end && !errno && !isnan(seg->start);
-            int low = spec->above_min ? !(seg->start > spec->min) : !(seg->start >= spec->min);
-            if (number && low && spec->min >= 1)
-                /* A latency factor: its extra latency is added after
-                 * SimGrid's route (sc_protocol_wire), which
-                 * cannot be shortened. */
-                err = sc_error(SC_ERR_INPUT,
-                               "%s: factor '%s' is below %g: simcoll adds the latency beyond "
-                               "the route's at the receiver and cannot take any away; give the "
-                               "links L times the smallest factor as latency and divide the "
-                               "factors by that factor",
-                               what, fields[1], spec->min);
-            else if (!number || low || !(seg->start <= spec->max))
-                err = sc_error(SC_ERR_INPUT, "%s: factor '%s' is not a number %s %g and at most %g",
-                               what, fields[1], spec->above_min ? "above" : "of at least",
-                               spec->min, spec->max);
-            continue;
-        }
-        snprintf(sub, sizeof sub, "%s: segment start", what);
-        if ((err = duration(fields[1], sub, &seg->start)))
-            break;
-        if (n == 3) {
-            snprintf(sub, sizeof sub, "%s: segment per byte", what);
-            if ((err = duration(fields[2], sub, &seg->per_byte)))
-                break;
-        }
-        if (seg->start > spec->max)
-            err = sc_error(SC_ERR_INPUT,
-                           "%s: segment at %zu bytes: start '%s' is out of range; a start is at "
-                           "most %g s",
-                           what, size, fields[1], spec->max);
-        else if (seg->per_byte > SC_PROP_MAX_PER_BYTE)
-            err = sc_error(SC_ERR_INPUT,
-                           "%s: segment at %zu bytes: per byte '%s' is out of range; a cost per "
-                           "byte is at most %g s",
-                           what, size, fields[2], SC_PROP_MAX_PER_BYTE);
-    }
-    free(copy);
+    const sc_piecewise_syntax_t syntax = {
+        .syntax = factor ? "SIZE:FACTOR;... (e.g. 0:0.6;65536:0.94)"
+                         : "SIZE:START[:PER_BYTE];... (e.g. 0:0.8us;1420:1.2us:0.1ns)",
+        .note = "",
+        .min_fields = 2,
+        .max_fields = factor ? 2 : 3,
+        .segment = prop_segment,
+        .arg = spec,
+    };
+    sc_err_t err = sc_piecewise_parse(what, text, &syntax, pw);
     if (err)
         return err;
-    if (pw->n == 0)
-        return sc_error(SC_ERR_INPUT, "%s: no segment; use %s", what, syntax);
-    qsort(pw->seg, (size_t)pw->n, sizeof pw->seg[0], by_size);
     if (pw->seg[0].min_bytes != 0)
         return sc_error(SC_ERR_INPUT, "%s: the first segment starts at %.0f bytes; one must "
                                       "start at 0 so that every size is covered",
                         what, pw->seg[0].min_bytes);
-    for (int k = 1; k < pw->n; k++)
-        if (pw->seg[k].min_bytes == pw->seg[k - 1].min_bytes)
-            return sc_error(SC_ERR_INPUT, "%s: two segments start at %.0f bytes", what,
-                            pw->seg[k].min_bytes);
+    int k = sc_piecewise_repeated(pw);
+    if (k)
+        return sc_error(SC_ERR_INPUT, "%s: two segments start at %.0f bytes", what,
+                        pw->seg[k].min_bytes);
     return SC_OK;
 }
 
@@ -367,18 +353,4 @@ sc_err_t sc_platform_props_read(const char *file, const char *zone, const char *
             *sc_param_piecewise(p, owner) = pw[i];
     }
     return SC_OK;
-}
-
-void sc_piecewise_write(FILE *f, const sc_piecewise_t *pw, int is_factor)
-{
-    for (int k = 0; k < pw->n; k++) {
-        const sc_segment_t *seg = &pw->seg[k];
-        char start[48], per_byte[48];
-        sc_format_quantity(seg->start, SC_QTY_TIME, start, sizeof start);
-        sc_format_quantity(seg->per_byte, SC_QTY_TIME, per_byte, sizeof per_byte);
-        if (is_factor)
-            fprintf(f, "%s%.0f:%.10g", k ? ";" : "", seg->min_bytes, seg->start);
-        else
-            fprintf(f, "%s%.0f:%s:%s", k ? ";" : "", seg->min_bytes, start, per_byte);
-    }
 }

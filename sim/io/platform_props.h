@@ -9,6 +9,7 @@
 
 #include "models/params.h"
 #include "models/platform.h"
+#include "piecewise.h"
 
 /* One property of a zone: a parameter of models/params.c that a property
  * carries (SC_CARRIER_PROP), on one of its levels. LEVEL is intra (shared
@@ -57,9 +58,5 @@ int sc_platform_prop_index(const char *id);
  * missing is named with the zone. */
 sc_err_t sc_platform_props_read(const char *file, const char *zone, const char *const *value,
                                 const int *line, sc_platform_t *plat);
-
-/* Writes a piecewise function in the properties' syntax (SIZE:START:PER_BYTE
- * for overheads, SIZE:FACTOR for factors), exactly enough to read back. */
-void sc_piecewise_write(FILE *f, const sc_piecewise_t *pw, int is_factor);
 
 #endif

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "common/sc_units.h"
+#include "piecewise.h"
 
 const char *const sc_smpi_names[SC_SMPI_N] = {
     [SC_SMPI_OS] = "smpi/os",
@@ -102,84 +103,65 @@ static sc_err_t parse_bytes(const char *where, const char *text, long *bytes)
     return SC_OK;
 }
 
-/* One segment of an SMPI setting: its size and its values. */
-typedef struct {
+/* One segment of an SMPI setting, SIZE:START:PER_BYTE[:...] or
+ * SIZE:FACTOR (arg: an int, 1 for a factor), in SMPI's units; its ranges
+ * are checked where it is translated. */
+static sc_err_t smpi_segment(const char *where, const char *item,
+                             char *const fields[SC_PIECEWISE_FIELDS], int nfields,
+                             const void *arg, sc_segment_t *seg)
+{
+    (void)nfields; /* START and PER_BYTE, or FACTOR: what the syntax allows */
+    int factor = *(const int *)arg;
+    char sub[1300];
+    snprintf(sub, sizeof sub, "%s: segment '%s'", where, item);
     long size;
-    double v[2];
-} smpi_seg_t;
-
-static int by_size(const void *a, const void *b)
-{
-    const smpi_seg_t *x = a, *y = b;
-    return x->size < y->size ? -1 : x->size > y->size;
-}
-
-/* SIZE:START:PER_BYTE;... (`factor` 0) or SIZE:FACTOR;... into seg[],
- * sorted by size; *n segments. */
-static sc_err_t parse_setting(const char *where, const char *text, int factor, smpi_seg_t *seg,
-                              int *n)
-{
-    const char *syntax = factor ? "SIZE:FACTOR;... (e.g. 0:0.8;1420:0.95)"
-                                : "SIZE:START:PER_BYTE;... (e.g. 0:1.7e-06:2.8e-10;1420:2e-06:0)";
-    char *copy = strdup(text);
-    if (!copy)
-        return sc_error(SC_ERR_RUN, "out of memory");
-    sc_err_t err = SC_OK;
-    *n = 0;
-    char *save = NULL;
-    for (char *item = strtok_r(copy, ";", &save); item && !err; item = strtok_r(NULL, ";", &save)) {
-        char sub[1300];
-        snprintf(sub, sizeof sub, "%s: segment '%s'", where, item);
-        char *fields[8];
-        int nf = 0;
-        /* Split on ':' by hand: strtok would merge empty fields. */
-        fields[nf++] = item;
-        for (char *c = item; *c && nf < 8; c++)
-            if (*c == ':') {
-                *c = '\0';
-                fields[nf++] = c + 1;
-            }
-        if (factor ? nf != 2 : nf < 3) {
-            err = sc_error(SC_ERR_INPUT, "%s is not %s%s", sub, syntax,
-                           factor ? ""
-                                  : " (SMPI reads START and PER_BYTE of every segment, and "
-                                    "ignores further values)");
-            break;
-        }
-        if (*n == SC_MAX_SEGMENTS) {
-            err = sc_error(SC_ERR_INPUT, "%s: more than %d segments", where, SC_MAX_SEGMENTS);
-            break;
-        }
-        smpi_seg_t *s = &seg[(*n)++];
-        if ((err = parse_bytes(sub, fields[0], &s->size)))
-            break;
-        for (int k = 0; k < (factor ? 1 : 2) && !err; k++) {
-            const char *value = fields[k + 1];
-            if (factor) {
-                char *end;
-                errno = 0;
-                s->v[k] = strtod(value, &end);
-                if (end == value || *end || errno || !isfinite(s->v[k]))
-                    err = sc_error(SC_ERR_INPUT, "%s: factor '%s' is not a number", sub, value);
-            } else if (sc_parse_quantity(value, SC_QTY_TIME, &s->v[k]) != 0) {
-                err = sc_error(SC_ERR_INPUT,
-                               "%s: '%s' is not a duration; use a number with one of %s (a bare "
-                               "number is seconds)",
-                               sub, value, sc_quantity_units(SC_QTY_TIME));
-            }
-            s->v[k] += 0.0; /* -0 is 0 */
-        }
-    }
-    free(copy);
+    sc_err_t err = parse_bytes(sub, fields[0], &size);
     if (err)
         return err;
-    if (*n == 0)
-        return sc_error(SC_ERR_INPUT, "%s: no segment; use %s", where, syntax);
-    qsort(seg, (size_t)*n, sizeof *seg, by_size);
-    for (int k = 1; k < *n; k++)
-        if (seg[k].size == seg[k - 1].size)
-            return sc_error(SC_ERR_INPUT, "%s: two segments at %ld bytes (SMPI would take either)",
-                            where, seg[k].size);
+    seg->min_bytes = (double)size;
+    double *v[2] = {&seg->start, &seg->per_byte};
+    for (int k = 0; k < (factor ? 1 : 2) && !err; k++) {
+        const char *value = fields[k + 1];
+        if (factor) {
+            char *end;
+            errno = 0;
+            *v[k] = strtod(value, &end);
+            if (end == value || *end || errno || !isfinite(*v[k]))
+                err = sc_error(SC_ERR_INPUT, "%s: factor '%s' is not a number", sub, value);
+        } else if (sc_parse_quantity(value, SC_QTY_TIME, v[k]) != 0) {
+            err = sc_error(SC_ERR_INPUT,
+                           "%s: '%s' is not a duration; use a number with one of %s (a bare "
+                           "number is seconds)",
+                           sub, value, sc_quantity_units(SC_QTY_TIME));
+        }
+        *v[k] += 0.0; /* -0 is 0 */
+    }
+    return err;
+}
+
+/* SIZE:START:PER_BYTE;... (`factor` 0) or SIZE:FACTOR;... into *pw,
+ * sorted by size (SMPI's sizes: whole bytes, however many segments
+ * start at 0). */
+static sc_err_t parse_setting(const char *where, const char *text, int factor, sc_piecewise_t *pw)
+{
+    const sc_piecewise_syntax_t syntax = {
+        .syntax = factor ? "SIZE:FACTOR;... (e.g. 0:0.8;1420:0.95)"
+                         : "SIZE:START:PER_BYTE;... (e.g. 0:1.7e-06:2.8e-10;1420:2e-06:0)",
+        .note = factor ? ""
+                       : " (SMPI reads START and PER_BYTE of every segment, and ignores further "
+                         "values)",
+        .min_fields = factor ? 2 : 3,
+        .max_fields = factor ? 2 : INT_MAX,
+        .segment = smpi_segment,
+        .arg = &factor,
+    };
+    sc_err_t err = sc_piecewise_parse(where, text, &syntax, pw);
+    if (err)
+        return err;
+    int k = sc_piecewise_repeated(pw);
+    if (k)
+        return sc_error(SC_ERR_INPUT, "%s: two segments at %ld bytes (SMPI would take either)",
+                        where, (long)pw->seg[k].min_bytes);
     return SC_OK;
 }
 
@@ -194,35 +176,35 @@ static const sc_param_t *param(const char *name)
  * SIZE + 1. */
 static sc_err_t translate_overhead(const char *where, const char *value, FILE *out)
 {
-    smpi_seg_t seg[SC_MAX_SEGMENTS];
-    int n;
-    sc_err_t err = parse_setting(where, value, 0, seg, &n);
+    sc_piecewise_t pw;
+    sc_err_t err = parse_setting(where, value, 0, &pw);
     if (err)
         return err;
+    const sc_segment_t *seg = pw.seg;
     const sc_param_t *p = param("send-overhead");
-    for (int k = 0; k < n; k++) {
-        if (seg[k].v[0] < 0 || seg[k].v[1] < 0)
+    for (int k = 0; k < pw.n; k++) {
+        if (seg[k].start < 0 || seg[k].per_byte < 0)
             return sc_error(SC_ERR_INPUT,
                             "%s: segment at %ld bytes costs %.15g s + %.15g s a byte: simcoll "
                             "takes no negative overhead (SMPI charges none where the sum is "
                             "negative, and subtracts where it is not); refit the segment, or "
                             "give 0",
-                            where, seg[k].size, seg[k].v[0], seg[k].v[1]);
-        if (seg[k].v[0] > p->max)
+                            where, (long)seg[k].min_bytes, seg[k].start, seg[k].per_byte);
+        if (seg[k].start > p->max)
             return sc_error(SC_ERR_INPUT,
                             "%s: START %.15g s (segment at %ld bytes) is out of range; a start is "
                             "at most %g s",
-                            where, seg[k].v[0], seg[k].size, p->max);
-        if (seg[k].v[1] > SC_PROP_MAX_PER_BYTE)
+                            where, seg[k].start, (long)seg[k].min_bytes, p->max);
+        if (seg[k].per_byte > SC_PROP_MAX_PER_BYTE)
             return sc_error(SC_ERR_INPUT,
                             "%s: PER_BYTE %.15g s (segment at %ld bytes) is out of range; a cost "
                             "per byte is at most %g s",
-                            where, seg[k].v[1], seg[k].size, SC_PROP_MAX_PER_BYTE);
+                            where, seg[k].per_byte, (long)seg[k].min_bytes, SC_PROP_MAX_PER_BYTE);
         /* in seconds, said: simcoll's properties take no bare durations */
-        fprintf(out, "%s%ld:", k ? ";" : "", k ? seg[k].size + 1 : 0L);
-        put_double(out, seg[k].v[0]);
+        fprintf(out, "%s%ld:", k ? ";" : "", k ? (long)seg[k].min_bytes + 1 : 0L);
+        put_double(out, seg[k].start);
         fputs("s:", out);
-        put_double(out, seg[k].v[1]);
+        put_double(out, seg[k].per_byte);
         fputc('s', out);
     }
     return SC_OK;
@@ -235,54 +217,55 @@ static sc_err_t translate_overhead(const char *where, const char *value, FILE *o
 static sc_err_t translate_factor(const char *where, const char *value, const sc_param_t *p,
                                  FILE *out)
 {
-    smpi_seg_t seg[SC_MAX_SEGMENTS];
-    int n;
-    sc_err_t err = parse_setting(where, value, 1, seg, &n);
+    sc_piecewise_t pw;
+    sc_err_t err = parse_setting(where, value, 1, &pw);
     if (err)
         return err;
+    const sc_segment_t *seg = pw.seg;
     int low = 0, ones = 1;
-    for (int k = 0; k < n; k++) {
-        if (seg[k].v[0] < seg[low].v[0])
+    for (int k = 0; k < pw.n; k++) {
+        if (seg[k].start < seg[low].start)
             low = k;
-        ones &= seg[k].v[0] == 1;
+        ones &= seg[k].start == 1;
     }
-    double smallest = seg[low].v[0];
+    double smallest = seg[low].start;
     if (p->min >= 1 && smallest < p->min)
         return sc_error(SC_ERR_INPUT,
                         "%s: factor %.15g (segment at %ld bytes) is below 1: simcoll adds the "
                         "latency beyond the route's at the receiver and cannot take any away. "
                         "Give the NIC links %.15g times their latency and divide every factor by "
                         "%.15g: the same latency for every size, in SMPI too",
-                        where, smallest, seg[low].size, smallest, smallest);
-    for (int k = 0; k < n; k++)
-        if (!(p->above_min ? seg[k].v[0] > p->min : seg[k].v[0] >= p->min) ||
-            !(seg[k].v[0] <= p->max))
+                        where, smallest, (long)seg[low].min_bytes, smallest, smallest);
+    for (int k = 0; k < pw.n; k++)
+        if (!(p->above_min ? seg[k].start > p->min : seg[k].start >= p->min) ||
+            !(seg[k].start <= p->max))
             return sc_error(SC_ERR_INPUT,
                             "%s: factor %.15g (segment at %ld bytes) is not %s %g "
                             "and at most %g",
-                            where, seg[k].v[0], seg[k].size, p->above_min ? "above" : "at least",
-                            p->min, p->max);
+                            where, seg[k].start, (long)seg[k].min_bytes,
+                            p->above_min ? "above" : "at least", p->min, p->max);
     if (ones)
         return SC_OK;
     /* At most one segment of simcoll's for each of SMPI's, and one more. */
-    smpi_seg_t mine[SC_MAX_SEGMENTS + 1];
+    sc_segment_t mine[SC_MAX_SEGMENTS + 1];
     int m = 0;
-    if (seg[0].size >= SC_SMPI_ENVELOPE)
-        mine[m++] = (smpi_seg_t){.size = 0, .v = {1, 0}};
-    for (int k = 0; k < n; k++) {
-        long from = seg[k].size >= SC_SMPI_ENVELOPE ? seg[k].size - SC_SMPI_ENVELOPE + 1 : 0;
-        if (m && mine[m - 1].size == from)
+    if (seg[0].min_bytes >= SC_SMPI_ENVELOPE)
+        mine[m++] = (sc_segment_t){.min_bytes = 0, .start = 1};
+    for (int k = 0; k < pw.n; k++) {
+        double from =
+            seg[k].min_bytes >= SC_SMPI_ENVELOPE ? seg[k].min_bytes - SC_SMPI_ENVELOPE + 1 : 0;
+        if (m && mine[m - 1].min_bytes == from)
             m--; /* SMPI's later segment covers every size of this one */
-        mine[m++] = (smpi_seg_t){.size = from, .v = {seg[k].v[0], 0}};
+        mine[m++] = (sc_segment_t){.min_bytes = from, .start = seg[k].start};
     }
     if (m > SC_MAX_SEGMENTS)
         return sc_error(SC_ERR_INPUT,
                         "%s: %d segments, with the factor 1 SMPI applies below the first "
                         "(%ld bytes with the envelope); simcoll takes at most %d",
-                        where, m, seg[0].size, SC_MAX_SEGMENTS);
+                        where, m, (long)seg[0].min_bytes, SC_MAX_SEGMENTS);
     for (int k = 0; k < m; k++) {
-        fprintf(out, "%s%ld:", k ? ";" : "", mine[k].size);
-        put_double(out, mine[k].v[0]);
+        fprintf(out, "%s%ld:", k ? ";" : "", (long)mine[k].min_bytes);
+        put_double(out, mine[k].start);
     }
     return SC_OK;
 }
@@ -396,40 +379,30 @@ static sc_err_t fits(const char *setting, double bytes)
     return SC_OK;
 }
 
-static sc_err_t write_overhead(FILE *f, const char *setting, const sc_piecewise_t *pw,
-                               const char *indent)
+/* A setting from simcoll's segments: an overhead's SIZE:START:PER_BYTE,
+ * simcoll's segment k > 0 as SMPI's at its SIZE - 1 (SMPI's segment is for
+ * sizes above SIZE); a factor's SIZE:FACTOR at the size SMPI gives it, the
+ * envelope's bytes added. A factor is written even without segments:
+ * SMPI's own defaults are not 1. */
+static sc_err_t write_setting(FILE *f, const char *setting, const sc_piecewise_t *pw, int factor,
+                              const char *indent)
 {
     fprintf(f, "%s<prop id=\"%s\" value=\"", indent, setting);
     if (pw->n == 0)
-        fputs("0:0:0", f);
+        fputs(factor ? "0:1" : "0:0:0", f);
     for (int k = 0; k < pw->n; k++) {
-        double size = k ? pw->seg[k].min_bytes - 1 : 0;
+        double size = factor ? pw->seg[k].min_bytes + SC_SMPI_ENVELOPE - 1
+                      : k    ? pw->seg[k].min_bytes - 1
+                             : 0;
         sc_err_t err = fits(setting, size);
         if (err)
             return err;
         fprintf(f, "%s%.0f:", k ? ";" : "", size);
         put_double(f, pw->seg[k].start);
-        fputc(':', f);
-        put_double(f, pw->seg[k].per_byte);
-    }
-    fputs("\"/>\n", f);
-    return SC_OK;
-}
-
-static sc_err_t write_factor(FILE *f, const char *setting, const sc_piecewise_t *pw,
-                             const char *indent)
-{
-    /* Always written: SMPI's own defaults are not 1. */
-    fprintf(f, "%s<prop id=\"%s\" value=\"", indent, setting);
-    if (pw->n == 0)
-        fputs("0:1", f);
-    for (int k = 0; k < pw->n; k++) {
-        double size = pw->seg[k].min_bytes + SC_SMPI_ENVELOPE - 1;
-        sc_err_t err = fits(setting, size);
-        if (err)
-            return err;
-        fprintf(f, "%s%.0f:", k ? ";" : "", size);
-        put_double(f, pw->seg[k].start);
+        if (!factor) {
+            fputc(':', f);
+            put_double(f, pw->seg[k].per_byte);
+        }
     }
     fputs("\"/>\n", f);
     return SC_OK;
@@ -443,11 +416,12 @@ sc_err_t sc_smpi_write(FILE *f, const sc_level_t *lv, const char *indent)
     fprintf(f, "%s<config>\n", indent);
     char inner[64];
     snprintf(inner, sizeof inner, "%s  ", indent);
-    if ((err = write_overhead(f, sc_smpi_names[SC_SMPI_OS], &lv->send_overhead, inner)) ||
+    if ((err = write_setting(f, sc_smpi_names[SC_SMPI_OS], &lv->send_overhead, 0, inner)) ||
         (lv->recv_overhead.n &&
-         (err = write_overhead(f, sc_smpi_names[SC_SMPI_OR], &lv->recv_overhead, inner))) ||
-        (err = write_factor(f, sc_smpi_names[SC_SMPI_BW_FACTOR], &lv->bandwidth_factor, inner)) ||
-        (err = write_factor(f, sc_smpi_names[SC_SMPI_LAT_FACTOR], &lv->latency_factor, inner)))
+         (err = write_setting(f, sc_smpi_names[SC_SMPI_OR], &lv->recv_overhead, 0, inner))) ||
+        (err = write_setting(f, sc_smpi_names[SC_SMPI_BW_FACTOR], &lv->bandwidth_factor, 1,
+                             inner)) ||
+        (err = write_setting(f, sc_smpi_names[SC_SMPI_LAT_FACTOR], &lv->latency_factor, 1, inner)))
         return err;
     for (int k = SC_SMPI_ASYNC_SMALL; k <= SC_SMPI_DETACHED; k++)
         fprintf(f, "%s<prop id=\"%s\" value=\"%zu\"/>\n", inner, sc_smpi_names[k],

@@ -393,7 +393,7 @@ static int level_finite(const sc_level_t *lv)
 }
 
 /* The readers refuse a time above SC_DURATION_MAX_S and a bandwidth above
- * 1 PB/s (sim/io/measurements.c). Up to those, at sizes up to the largest
+ * 1 PB/s (sim/io/measurements/read.c). Up to those, at sizes up to the largest
  * size_t, every fitted value is finite: at 1e308 s a fit's sums had
  * overflowed and the latency came out NaN. */
 static void test_finite_at_bounds(void)
