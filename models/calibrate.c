@@ -2,6 +2,7 @@
  * point-to-point measurements, and predicting those measurements back.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "calibrate.h"
+#include "calibrate_series.h"
 #include "params.h"
 
 #include <math.h>
@@ -65,115 +66,6 @@ double sc_calibrate_predict(const sc_level_t *lv, size_t header, int shared_memo
         break;
     }
     return NAN;
-}
-
-/* The median value per size of every point of the series of one kind:
- * sizes[i], values[i] for i < *n, sizes ascending. */
-typedef struct {
-    double *sizes, *values;
-    int n;
-    const char *files; /* for the notes: the first file, "+ k more" */
-    char files_text[160];
-} medians_t;
-
-static int by_size_value(const void *a, const void *b)
-{
-    const double *x = a, *y = b;
-    if (x[0] != y[0])
-        return x[0] < y[0] ? -1 : 1;
-    return x[1] < y[1] ? -1 : x[1] > y[1];
-}
-
-static sc_err_t medians(const sc_series_t *series, int nseries, sc_measure_kind_t kind,
-                        medians_t *out)
-{
-    *out = (medians_t){0};
-    int total = 0, nfiles = 0;
-    const char *first = NULL;
-    for (int i = 0; i < nseries; i++)
-        if (series[i].kind == kind) {
-            total += series[i].npoints;
-            if (!first)
-                first = series[i].path;
-            nfiles++;
-        }
-    if (total == 0)
-        return SC_OK;
-    snprintf(out->files_text, sizeof out->files_text, "%s%s", first,
-             nfiles > 1 ? " and others" : "");
-    out->files = out->files_text;
-    double *pairs = malloc(2 * (size_t)total * sizeof *pairs);
-    out->sizes = malloc((size_t)total * sizeof *out->sizes);
-    out->values = malloc((size_t)total * sizeof *out->values);
-    if (!pairs || !out->sizes || !out->values) {
-        free(pairs);
-        free(out->sizes);
-        free(out->values);
-        *out = (medians_t){0};
-        return sc_error(SC_ERR_RUN, "out of memory fitting the measurements");
-    }
-    int k = 0;
-    for (int i = 0; i < nseries; i++)
-        if (series[i].kind == kind)
-            for (int j = 0; j < series[i].npoints; j++) {
-                pairs[2 * k] = (double)series[i].points[j].bytes;
-                pairs[2 * k + 1] = series[i].points[j].value;
-                k++;
-            }
-    qsort(pairs, (size_t)total, 2 * sizeof *pairs, by_size_value);
-    for (int lo = 0; lo < total;) {
-        int hi = lo;
-        while (hi < total && pairs[2 * hi] == pairs[2 * lo])
-            hi++;
-        int c = hi - lo;
-        double med = c % 2 ? pairs[2 * (lo + c / 2) + 1]
-                           : (pairs[2 * (lo + c / 2 - 1) + 1] + pairs[2 * (lo + c / 2) + 1]) / 2;
-        out->sizes[out->n] = pairs[2 * lo];
-        out->values[out->n++] = med;
-        lo = hi;
-    }
-    free(pairs);
-    return SC_OK;
-}
-
-static void medians_free(medians_t *m)
-{
-    free(m->sizes);
-    free(m->values);
-    *m = (medians_t){0};
-}
-
-/* Least squares y = a + b x over the medians with size in [lo, hi);
- * returns the number of sizes used. */
-static int least_squares(const medians_t *md, double lo, double hi, const double *y, double *a,
-                         double *b)
-{
-    double sx = 0, sy = 0, sxx = 0, sxy = 0;
-    int n = 0;
-    for (int i = 0; i < md->n; i++) {
-        double x = md->sizes[i];
-        if (x < lo || x >= hi)
-            continue;
-        double v = y ? y[i] : md->values[i];
-        if (isnan(v))
-            continue; /* a point with nothing to fit (a zero rate) */
-        sx += x;
-        sy += v;
-        sxx += x * x;
-        sxy += x * v;
-        n++;
-    }
-    *a = *b = 0;
-    if (n == 0)
-        return 0;
-    double det = n * sxx - sx * sx;
-    if (n == 1 || fabs(det) <= 1e-12 * n * sxx) {
-        *a = sy / n;
-        return n;
-    }
-    *b = (n * sxy - sx * sy) / det;
-    *a = (sy - *b * sx) / n;
-    return n;
 }
 
 static sc_fit_note_t *note(sc_fit_t *fit, const char *what, const char *value,
@@ -242,9 +134,9 @@ static void segment_name(char *out, size_t len, const char *param, const double 
  * `first_unusable` on (the first rendezvous size, for o_r: a receive of
  * such a message fetches the data, so its time is not an overhead) the
  * segments repeat the last one below. */
-static void fit_overhead(const medians_t *md, const double *starts, int nseg,
-                         double first_unusable, const sc_piecewise_t *fallback,
-                         const char *param, sc_fit_t *fit, sc_piecewise_t *out)
+static void fit_overhead(const sc_medians_t *md, const double *starts, int nseg,
+                         double first_unusable, const sc_piecewise_t *fallback, const char *param,
+                         sc_fit_t *fit, sc_piecewise_t *out)
 {
     char name[48], value[64];
     if (md->n == 0) {
@@ -259,7 +151,7 @@ static void fit_overhead(const medians_t *md, const double *starts, int nseg,
     for (int k = 0; k < nseg; k++) {
         double lo = starts[k], hi = k + 1 < nseg ? starts[k + 1] : INFINITY, a, b;
         int usable = lo < first_unusable;
-        int used = usable ? least_squares(md, lo, hi, NULL, &a, &b) : 0;
+        int used = usable ? sc_least_squares(md, lo, hi, NULL, &a, &b) : 0;
         segment_name(name, sizeof name, param, starts, k, nseg);
         if (used == 0 && k > 0) {
             out->seg[k] = out->seg[k - 1];
@@ -276,7 +168,7 @@ static void fit_overhead(const medians_t *md, const double *starts, int nseg,
             b = 0;
         }
         if (b < 0) { /* noise on a flat segment */
-            least_squares(md, lo, hi, NULL, &a, &b);
+            sc_least_squares(md, lo, hi, NULL, &a, &b);
             b = 0;
             double sum = 0;
             int c = 0;
@@ -310,8 +202,8 @@ static sc_err_t single_stream_time(const sc_series_t *series, int nseries, doubl
         if ((s->kind != SC_MEASURE_MESSAGE_RATE && s->kind != SC_MEASURE_BANDWIDTH) ||
             s->pairs > 1)
             continue;
-        medians_t md;
-        sc_err_t err = medians(s, 1, s->kind, &md);
+        sc_medians_t md;
+        sc_err_t err = sc_medians_of_kind(s, 1, s->kind, &md);
         if (err)
             return err;
         for (int j = 0; j < md.n; j++) {
@@ -321,7 +213,7 @@ static sc_err_t single_stream_time(const sc_series_t *series, int nseries, doubl
                 *file = s->path;
             }
         }
-        medians_free(&md);
+        sc_medians_free(&md);
     }
     *per_message = best > 0 ? 1 / best : 0;
     return SC_OK;
@@ -344,8 +236,8 @@ static sc_err_t cores_take_excess(const sc_series_t *series, int nseries, const 
         if ((s->kind != SC_MEASURE_MESSAGE_RATE && s->kind != SC_MEASURE_BANDWIDTH) ||
             s->pairs < 2)
             continue;
-        medians_t md;
-        sc_err_t err = medians(s, 1, s->kind, &md);
+        sc_medians_t md;
+        sc_err_t err = sc_medians_of_kind(s, 1, s->kind, &md);
         if (err)
             return err;
         for (int j = 0; j < md.n; j++)
@@ -355,7 +247,7 @@ static sc_err_t cores_take_excess(const sc_series_t *series, int nseries, const 
                     nic[k] = md.values[j];
                     file = s->path;
                 }
-        medians_free(&md);
+        sc_medians_free(&md);
     }
     if (!file)
         return SC_OK;
@@ -397,8 +289,8 @@ static sc_err_t largest_stream(const sc_series_t *series, int nseries, double *b
         if (s->kind != SC_MEASURE_MESSAGE_RATE && s->kind != SC_MEASURE_BANDWIDTH &&
             s->kind != SC_MEASURE_BIBANDWIDTH)
             continue;
-        medians_t md;
-        sc_err_t err = medians(s, 1, s->kind, &md);
+        sc_medians_t md;
+        sc_err_t err = sc_medians_of_kind(s, 1, s->kind, &md);
         if (err)
             return err;
         if (md.n > 0 && (md.sizes[md.n - 1] > *bytes ||
@@ -407,14 +299,14 @@ static sc_err_t largest_stream(const sc_series_t *series, int nseries, double *b
             *rate = md.values[md.n - 1];
             *file = s->path;
         }
-        medians_free(&md);
+        sc_medians_free(&md);
     }
     return SC_OK;
 }
 
 /* Where a straight line would have a negative term: y = a (per_message
  * 1, the mean of y) or y = b x (the mean of y / x) over sizes in [lo, hi). */
-static void segment_mean(const medians_t *md, double lo, double hi, const double *y,
+static void segment_mean(const sc_medians_t *md, double lo, double hi, const double *y,
                          int per_message, double *a, double *b)
 {
     double sum = 0;
@@ -430,163 +322,181 @@ static void segment_mean(const medians_t *md, double lo, double hi, const double
 
 /* Per segment, a + b m by least squares over y (a term that would be
  * negative dropped), or *used = 0 where no size falls in the segment. */
-static void fit_segment(const medians_t *md, const double *starts, int k, int nseg,
+static void fit_segment(const sc_medians_t *md, const double *starts, int k, int nseg,
                         double eager_end, const double *y, double *a, double *b, int *used)
 {
     double lo = k == 0 ? 1 : starts[k], hi = k + 1 < nseg ? starts[k + 1] : INFINITY;
-    *used = least_squares(md, lo, hi, y, a, b);
+    *used = sc_least_squares(md, lo, hi, y, a, b);
     if (*used == 1) /* one size: a cost per message, or per byte past the eager limit */
         segment_mean(md, lo, hi, y, lo < eager_end, a, b);
     else if (*used && (*b < 0 || *a < 0))
         segment_mean(md, lo, hi, y, *b < 0, a, b);
 }
 
-/* One pair's streams of `kind` (bytes/s), as one series' medians. */
-static sc_err_t one_pair(const sc_series_t *series, int nseries, sc_measure_kind_t kind,
-                         medians_t *md)
+/* A shared memory's bandwidth from streams: the most bytes a second pairs
+ * pushed through the node at once (largest_stream), their headers counted.
+ * SC_ERR_INPUT without one pair's stream one way of two sizes (`uni`), or
+ * when the streams carried nothing at their largest size. */
+static sc_err_t streams_bandwidth(const sc_fit_spec_t *spec, const sc_series_t *series, int nseries,
+                                  const sc_medians_t *uni, sc_fit_t *fit)
 {
-    sc_series_t *one = malloc((size_t)(nseries > 0 ? nseries : 1) * sizeof *one);
-    if (!one)
-        return sc_error(SC_ERR_RUN, "out of memory fitting the measurements");
-    int n = 0;
-    for (int i = 0; i < nseries; i++) {
-        sc_measure_kind_t k = series[i].kind;
-        if (k == SC_MEASURE_MESSAGE_RATE)
-            k = SC_MEASURE_BANDWIDTH; /* its value is bytes/s too */
-        if (k == kind && series[i].pairs <= 1) {
-            one[n] = series[i];
-            one[n++].kind = kind;
-        }
-    }
-    sc_err_t err = medians(one, n, kind, md);
-    free(one);
-    return err;
-}
-
-/* A shared-memory level from streams alone (sc_calibrate_fit). One pair's
- * stream one way takes the slower core's time a message, max(o_s, o_r);
- * both ways (Biband), each core sends and receives: o_s + o_r. */
-static sc_err_t fit_streams_only(const sc_fit_spec_t *spec, const sc_series_t *series,
-                                 int nseries, sc_fit_t *fit)
-{
-    sc_level_t *lv = &fit->level;
     double m, rate;
     const char *all_file = NULL;
-    medians_t uni = {0}, bi = {0};
-    double *t_uni = NULL, *t_bi = NULL;
-    sc_err_t err;
-    if ((err = largest_stream(series, nseries, &m, &rate, &all_file)) ||
-        (err = one_pair(series, nseries, SC_MEASURE_BANDWIDTH, &uni)) ||
-        (err = one_pair(series, nseries, SC_MEASURE_BIBANDWIDTH, &bi)))
-        goto cleanup;
-    if (uni.n < 2) {
-        err = sc_error(SC_ERR_INPUT,
-                       "calibrate: no ping-pong latency (osu_latency, IMB PingPong, NetPIPE or an "
-                       "SMPI PingPong CSV), nor one pair's stream of at least two sizes (IMB "
-                       "Uniband on 2 processes, osu_bw) to fit the shared memory to");
-        goto cleanup;
-    }
-    if (!(m > 0 && rate > 0)) {
-        err = sc_error(SC_ERR_INPUT, "calibrate: the streams in %s carried nothing at their "
-                                     "largest size, %.0f bytes, so no bandwidth can be fitted",
-                       all_file ? all_file : uni.files, m);
-        goto cleanup;
-    }
-    /* The most bytes a second pairs pushed through the node at once. */
+    sc_err_t err = largest_stream(series, nseries, &m, &rate, &all_file);
+    if (err)
+        return err;
+    if (uni->n < 2)
+        return sc_error(SC_ERR_INPUT,
+                        "calibrate: no ping-pong latency (osu_latency, IMB PingPong, NetPIPE or an "
+                        "SMPI PingPong CSV), nor one pair's stream of at least two sizes (IMB "
+                        "Uniband on 2 processes, osu_bw) to fit the shared memory to");
+    if (!(m > 0 && rate > 0))
+        return sc_error(SC_ERR_INPUT,
+                        "calibrate: the streams in %s carried nothing at their "
+                        "largest size, %.0f bytes, so no bandwidth can be fitted",
+                        all_file ? all_file : uni->files, m);
+    sc_level_t *lv = &fit->level;
     double h = (double)spec->header_bytes;
     lv->bandwidth_Bps = rate * (m + h) / m;
     lv->bandwidth_factor = (sc_piecewise_t){0};
-    char value[64], name[48];
+    char value[64];
     snprintf(value, sizeof value, "%.6g B/s", lv->bandwidth_Bps);
     note(fit, "bandwidth", value,
          "the most bytes/s of any stream of %.0f B, the largest size (%s), both ways counted",
          m, all_file);
+    return SC_OK;
+}
+
+/* Per segment, o_r = a + b m over one pair's time a message one way
+ * (`uni`: the slower side) and o_s over its time both ways (`bi`: o_s +
+ * o_r) less o_r; used[k] and used_bi[k] count the sizes of each in
+ * segment k. *limited: the sizes at which one way reached 90% of the
+ * bandwidth. */
+static sc_err_t fit_stream_segments(const sc_fit_spec_t *spec, const sc_medians_t *uni,
+                                    const sc_medians_t *bi, double bandwidth, const double *starts,
+                                    int nseg, int *used, int *used_bi, sc_piecewise_t *os,
+                                    sc_piecewise_t *orr, int *limited)
+{
     /* Seconds a message: one way, and each core's both ways (2m bytes);
      * NaN where a stream carried nothing. */
-    t_uni = malloc((size_t)uni.n * sizeof *t_uni);
-    t_bi = malloc((size_t)(bi.n > 0 ? bi.n : 1) * sizeof *t_bi);
+    double *t_uni = malloc((size_t)uni->n * sizeof *t_uni);
+    double *t_bi = malloc((size_t)(bi->n > 0 ? bi->n : 1) * sizeof *t_bi);
     if (!t_uni || !t_bi) {
-        err = sc_error(SC_ERR_RUN, "out of memory fitting the measurements");
-        goto cleanup;
+        free(t_uni);
+        free(t_bi);
+        return sc_error(SC_ERR_RUN, "out of memory fitting the measurements");
     }
-    int limited = 0;
-    for (int i = 0; i < uni.n; i++) {
-        t_uni[i] = uni.values[i] > 0 ? uni.sizes[i] / uni.values[i] : NAN;
-        limited += uni.values[i] >= 0.9 * lv->bandwidth_Bps;
+    *limited = 0;
+    for (int i = 0; i < uni->n; i++) {
+        t_uni[i] = uni->values[i] > 0 ? uni->sizes[i] / uni->values[i] : NAN;
+        *limited += uni->values[i] >= 0.9 * bandwidth;
     }
-    for (int i = 0; i < bi.n; i++)
-        t_bi[i] = bi.values[i] > 0 ? 2 * bi.sizes[i] / bi.values[i] : NAN;
-    double starts[SC_MAX_SEGMENTS], eager_end = (double)spec->eager_limit + 1;
-    int nseg = segment_starts(spec, starts), used[SC_MAX_SEGMENTS], used2[SC_MAX_SEGMENTS];
-    sc_piecewise_t os = {.n = nseg}, orr = {.n = nseg};
+    for (int i = 0; i < bi->n; i++)
+        t_bi[i] = bi->values[i] > 0 ? 2 * bi->sizes[i] / bi->values[i] : NAN;
+    double eager_end = (double)spec->eager_limit + 1;
+    *os = *orr = (sc_piecewise_t){.n = nseg};
     for (int k = 0; k < nseg; k++) {
         double a, b, a2 = 0, b2 = 0;
-        used2[k] = 0;
-        fit_segment(&uni, starts, k, nseg, eager_end, t_uni, &a, &b, &used[k]);
-        if (bi.n > 0)
-            fit_segment(&bi, starts, k, nseg, eager_end, t_bi, &a2, &b2, &used2[k]);
+        used_bi[k] = 0;
+        fit_segment(uni, starts, k, nseg, eager_end, t_uni, &a, &b, &used[k]);
+        if (bi->n > 0)
+            fit_segment(bi, starts, k, nseg, eager_end, t_bi, &a2, &b2, &used_bi[k]);
         /* The receiver is the slower side: it copies the data out (of a
          * shared buffer, or straight from the sender's memory). The sender
          * gets what both ways took beyond it, each term within 0 and the
          * receiver's. */
-        double fa = used2[k] ? a2 - a : a, fb = used2[k] ? b2 - b : b;
+        double fa = used_bi[k] ? a2 - a : a, fb = used_bi[k] ? b2 - b : b;
         fa = fa < 0 ? 0 : fa > a ? a : fa;
         fb = fb < 0 ? 0 : fb > b ? b : fb;
-        orr.seg[k] = (sc_segment_t){starts[k], a, b};
-        os.seg[k] = (sc_segment_t){starts[k], fa, fb};
+        orr->seg[k] = (sc_segment_t){starts[k], a, b};
+        os->seg[k] = (sc_segment_t){starts[k], fa, fb};
     }
-    int any = 0;
-    for (int k = 0; k < nseg; k++)
-        any |= used[k] > 0;
-    if (!any) {
-        err = sc_error(SC_ERR_INPUT, "calibrate: one pair's stream in %s carried nothing at any "
-                                     "size from 1 byte, so no overhead can be fitted",
-                       uni.files);
-        goto cleanup;
-    }
+    free(t_uni);
+    free(t_bi);
+    return SC_OK;
+}
+
+/* Notes every segment's o_s and o_r as fit_stream_segments gave them; a
+ * segment without a size of one pair's stream first takes the nearest
+ * segment's that has one, below first. */
+static void note_stream_segments(const sc_medians_t *uni, const sc_medians_t *bi,
+                                 const double *starts, int nseg, const int *used,
+                                 const int *used_bi, sc_piecewise_t *os, sc_piecewise_t *orr,
+                                 sc_fit_t *fit)
+{
+    char value[64], name[48];
     for (int k = 0; k < nseg; k++) {
-        /* A segment without a size of one pair's stream takes the nearest
-         * segment's that has one, below first. */
         char from[48] = "";
         if (!used[k]) {
             int f = -1;
             for (int d = 1; f < 0; d++)
                 f = k - d >= 0 && used[k - d] ? k - d : k + d < nseg && used[k + d] ? k + d : -1;
-            os.seg[k] = os.seg[f];
-            orr.seg[k] = orr.seg[f];
-            os.seg[k].min_bytes = orr.seg[k].min_bytes = starts[k];
+            os->seg[k] = os->seg[f];
+            orr->seg[k] = orr->seg[f];
+            os->seg[k].min_bytes = orr->seg[k].min_bytes = starts[k];
             segment_name(from, sizeof from, "the segment", starts, f, nseg);
         }
         segment_name(name, sizeof name, "o_s", starts, k, nseg);
-        snprintf(value, sizeof value, "%.4g s + %.4g s/B", os.seg[k].start, os.seg[k].per_byte);
+        snprintf(value, sizeof value, "%.4g s + %.4g s/B", os->seg[k].start, os->seg[k].per_byte);
         if (!used[k])
             note(fit, name, value, "no size of one pair's stream here: as %s", from);
-        else if (used2[k])
+        else if (used_bi[k])
             note(fit, name, value,
                  "one pair's time a message both ways (%d sizes, %s) less one way's: the "
                  "faster side",
-                 used2[k], bi.files);
+                 used_bi[k], bi->files);
         else
             note(fit, name, value, "taken equal to o_r: %s",
-                 bi.n ? "no size of a stream both ways (Biband) here to tell them apart"
-                      : "no stream both ways (Biband) tells them apart");
+                 bi->n ? "no size of a stream both ways (Biband) here to tell them apart"
+                       : "no stream both ways (Biband) tells them apart");
         segment_name(name, sizeof name, "o_r", starts, k, nseg);
-        snprintf(value, sizeof value, "%.4g s + %.4g s/B", orr.seg[k].start,
-                 orr.seg[k].per_byte);
+        snprintf(value, sizeof value, "%.4g s + %.4g s/B", orr->seg[k].start, orr->seg[k].per_byte);
         if (!used[k])
             note(fit, name, value, "no size of one pair's stream here: as %s", from);
         else
             note(fit, name, value,
                  "%s over %d size%s of one pair's time a message one way (%s): the slower side",
                  used[k] > 1 ? "least squares" : "the time", used[k], used[k] > 1 ? "s" : "",
-                 uni.files);
+                 uni->files);
     }
+}
+
+/* A shared-memory level from streams alone (sc_calibrate_fit). One pair's
+ * stream one way takes the slower core's time a message, max(o_s, o_r);
+ * both ways (Biband), each core sends and receives: o_s + o_r. */
+static sc_err_t fit_streams_only(const sc_fit_spec_t *spec, const sc_series_t *series, int nseries,
+                                 sc_fit_t *fit)
+{
+    sc_level_t *lv = &fit->level;
+    sc_medians_t uni = {0}, bi = {0};
+    double starts[SC_MAX_SEGMENTS];
+    int nseg = segment_starts(spec, starts), used[SC_MAX_SEGMENTS], used_bi[SC_MAX_SEGMENTS];
+    int limited = 0, any = 0;
+    sc_piecewise_t os, orr;
+    sc_err_t err;
+    if ((err = sc_medians_one_pair(series, nseries, SC_MEASURE_BANDWIDTH, &uni)) ||
+        (err = sc_medians_one_pair(series, nseries, SC_MEASURE_BIBANDWIDTH, &bi)) ||
+        (err = streams_bandwidth(spec, series, nseries, &uni, fit)) ||
+        (err = fit_stream_segments(spec, &uni, &bi, lv->bandwidth_Bps, starts, nseg, used, used_bi,
+                                   &os, &orr, &limited)))
+        goto cleanup;
+    for (int k = 0; k < nseg; k++)
+        any |= used[k] > 0;
+    if (!any) {
+        err = sc_error(SC_ERR_INPUT,
+                       "calibrate: one pair's stream in %s carried nothing at any "
+                       "size from 1 byte, so no overhead can be fitted",
+                       uni.files);
+        goto cleanup;
+    }
+    note_stream_segments(&uni, &bi, starts, nseg, used, used_bi, &os, &orr, fit);
     lv->send_overhead = os;
     lv->recv_overhead = orr;
     if (limited)
         note(fit, "note", "-", "one pair's stream reached 90%% of the bandwidth at %d sizes: "
              "there the memory, not the cores, may have limited it", limited);
     lv->latency_s = spec->fallback->latency_s;
+    char value[64];
     snprintf(value, sizeof value, "%.6g s", lv->latency_s);
     set_origin(note(fit, "latency", value,
                     "no ping-pong: the template's, kept (a stream does not show it)"),
@@ -597,10 +507,8 @@ static sc_err_t fit_streams_only(const sc_fit_spec_t *spec, const sc_series_t *s
     lv->gap_s = 0;
     note(fit, "g", "0 s", "shared memory: no NIC between a node's cores");
 cleanup:
-    free(t_uni);
-    free(t_bi);
-    medians_free(&uni);
-    medians_free(&bi);
+    sc_medians_free(&uni);
+    sc_medians_free(&bi);
     return err;
 }
 
@@ -670,8 +578,8 @@ static void fit_latency_factor(const double *a, const int *used, const double *s
 static sc_err_t fit_bidirectional(const sc_series_t *series, int nseries, sc_fit_t *fit)
 {
     sc_level_t *lv = &fit->level;
-    medians_t bi;
-    sc_err_t err = one_pair(series, nseries, SC_MEASURE_BIBANDWIDTH, &bi);
+    sc_medians_t bi;
+    sc_err_t err = sc_medians_one_pair(series, nseries, SC_MEASURE_BIBANDWIDTH, &bi);
     if (err)
         return err;
     char value[64];
@@ -705,7 +613,238 @@ static sc_err_t fit_bidirectional(const sc_series_t *series, int nseries, sc_fit
                  lv->bandwidth_Bps);
         }
     }
-    medians_free(&bi);
+    sc_medians_free(&bi);
+    return SC_OK;
+}
+/* The ping-pong's wire: its one-way time less both overheads, per segment
+ * a + b m by least squares over used[k] sizes. */
+typedef struct {
+    double a[SC_MAX_SEGMENTS], b[SC_MAX_SEGMENTS];
+    int used[SC_MAX_SEGMENTS];
+} wire_t;
+
+/* o_s and o_r without overhead samples (OSU, IMB), from one sender
+ * streaming to one receiver, `per_message` a message (single_stream_time,
+ * in `file`): neither can be busier per message than the stream's time per
+ * message, and a stream cannot tell them apart; both together fit in the
+ * one-way time of the smallest message. Returns o_r's time a message. */
+static double overheads_from_stream(const sc_medians_t *lat, double per_message, const char *file,
+                                    sc_fit_t *fit)
+{
+    sc_level_t *lv = &fit->level;
+    double room = lat->values[0] - per_message, recv = per_message;
+    if (room < recv)
+        recv = room > 0 ? room : 0;
+    lv->send_overhead = sc_piecewise_constant(per_message);
+    lv->recv_overhead = sc_piecewise_constant(recv);
+    char value[64];
+    snprintf(value, sizeof value, "%.4g s + 0 s/B", per_message);
+    note(fit, "o_s", value, "1 / the largest rate of one pair's stream of 1 to 64 B in %s", file);
+    snprintf(value, sizeof value, "%.4g s + 0 s/B", recv);
+    note(fit, "o_r", value,
+         recv == per_message ? "taken equal to o_s: one stream cannot tell them apart"
+                             : "what the one-way time of %.0f bytes leaves after o_s",
+         lat->sizes[0]);
+    return recv;
+}
+
+static sc_err_t fit_wire(const sc_medians_t *lat, const sc_level_t *lv, const double *starts,
+                         int nseg, wire_t *wire)
+{
+    double *w = malloc((size_t)lat->n * sizeof *w);
+    if (!w)
+        return sc_error(SC_ERR_RUN, "out of memory fitting the measurements");
+    for (int i = 0; i < lat->n; i++) {
+        size_t m = (size_t)lat->sizes[i];
+        w[i] = lat->values[i] - sc_level_send_overhead(lv, m) - sc_level_recv_overhead(lv, m);
+    }
+    for (int k = 0; k < nseg; k++)
+        wire->used[k] = sc_least_squares(lat, starts[k], k + 1 < nseg ? starts[k + 1] : INFINITY, w,
+                                         &wire->a[k], &wire->b[k]);
+    free(w);
+    return SC_OK;
+}
+
+/* The bandwidth: the largest streaming bandwidth measured (`bw`), or else
+ * 1 / the wire's slope in the last segment that has one. SC_ERR_INPUT when
+ * the wire grows with the size in no segment, or the bandwidth is not a
+ * positive number. */
+static sc_err_t fit_bandwidth(const sc_fit_spec_t *spec, const sc_medians_t *lat,
+                              const sc_medians_t *bw, const wire_t *wire, const double *starts,
+                              int nseg, sc_fit_t *fit)
+{
+    int last = -1; /* the largest segment with a slope */
+    for (int k = 0; k < nseg; k++)
+        if (wire->used[k] >= 2 && wire->b[k] > 0)
+            last = k;
+    if (last < 0)
+        return sc_error(SC_ERR_INPUT,
+                        "calibrate: the ping-pong latency in %s, less the send and receive "
+                        "overheads, does not grow with the size in any segment, so no "
+                        "bandwidth can be fitted; give sizes over a wider range, or "
+                        "--breakpoints and --eager-limit at the library's protocol switches",
+                        lat->files);
+    char value[64];
+    double B;
+    if (bw->n > 0) {
+        B = 0;
+        for (int i = 0; i < bw->n; i++)
+            if (bw->values[i] > B)
+                B = bw->values[i];
+        snprintf(value, sizeof value, "%.6g B/s", B);
+        note(fit, "bandwidth", value, "the largest streaming bandwidth in %s", bw->files);
+    } else {
+        /* In shared memory the flow factor may not pass 1: the fastest
+         * slope, not the last, gives the link. */
+        int k = last;
+        for (int j = 0; spec->shared_memory && j < nseg; j++)
+            if (wire->used[j] >= 2 && wire->b[j] > 0 && wire->b[j] < wire->b[k])
+                k = j;
+        B = 1 / wire->b[k];
+        snprintf(value, sizeof value, "%.6g B/s", B);
+        note(fit, "bandwidth", value, "1 / the latency's slope over %d sizes from %.0f bytes%s",
+             wire->used[k], starts[k],
+             spec->shared_memory ? ", one pair's fastest: what all the node's cores copy at "
+                                   "once was not measured"
+                                 : "");
+    }
+    if (!(B > 0 && isfinite(B)))
+        return sc_error(SC_ERR_INPUT,
+                        "calibrate: the measurements in %s give a bandwidth of %g "
+                        "B/s, so no network can be fitted to them",
+                        bw->n > 0 ? bw->files : lat->files, B);
+    fit->level.bandwidth_Bps = B;
+    return SC_OK;
+}
+
+/* A ping-pong's slope is one pair's rate. On a network it is the wire's
+ * (one pair fills a NIC, and what slows it, packets and headers, takes the
+ * wire's time): the bandwidth factor, charged to the links as SMPI does.
+ * In shared memory it is what one core copies, a small part of what the
+ * node's memory carries for all its cores at once: the flow factor, which
+ * bounds each message alone. Returns the factor fitted, the other none. */
+static const sc_piecewise_t *fit_pair_factor(const sc_fit_spec_t *spec, const wire_t *wire,
+                                             const double *starts, int nseg, sc_fit_t *fit)
+{
+    sc_level_t *lv = &fit->level;
+    double B = lv->bandwidth_Bps;
+    const char *factor_name = spec->shared_memory ? "flow factor" : "factor";
+    const char *param = spec->shared_memory ? "flow-factor" : "bandwidth-factor";
+    double most = sc_param_find(param, strlen(param), SC_AT_INTRA)->max; /* files' bound */
+    sc_piecewise_t *pair_factor =
+        spec->shared_memory ? &lv->flow_factor : &lv->bandwidth_factor;
+    lv->bandwidth_factor = lv->flow_factor = (sc_piecewise_t){0};
+    pair_factor->n = nseg;
+    char value[64], name[48];
+    for (int k = 0; k < nseg; k++) {
+        int used = wire->used[k];
+        double f = used >= 2 && wire->b[k] > 0 ? 1 / (wire->b[k] * B) : NAN;
+        segment_name(name, sizeof name, factor_name, starts, k, nseg);
+        if (f > most) {
+            f = most;
+            snprintf(value, sizeof value, "%.4g", f);
+            set_origin(note(fit, name, value,
+                            "the latency's slope over %d sizes is faster "
+                            "than the bandwidth: the most the factor may be",
+                            used),
+                       SC_FIT_CLAMPED);
+        } else if (!(f > 0)) {
+            f = k > 0 ? pair_factor->seg[k - 1].start : 1;
+            snprintf(value, sizeof value, "%.4g", f);
+            note(fit, name, value, "%s: the one below",
+                 used < 2 ? "fewer than two sizes here" : "no usable slope here");
+        } else {
+            snprintf(value, sizeof value, "%.4g", f);
+            note(fit, name, value, "bandwidth / (1 / the latency's slope over %d sizes)", used);
+        }
+        pair_factor->seg[k] = (sc_segment_t){starts[k], f, 0};
+    }
+    note(fit, spec->shared_memory ? "factor" : "flow factor", "none",
+         spec->shared_memory ? "shared memory: the flow factor takes the slope"
+                             : "a network: the bandwidth factor takes the slope");
+    return pair_factor;
+}
+
+/* L: the first segment's intercept less the header's time (the template's
+ * without a size there, 0 below the header's time); with
+ * spec->latency_factor, a factor per segment (fit_latency_factor). */
+static void fit_latency(const sc_fit_spec_t *spec, const wire_t *wire, const double *starts,
+                        int nseg, const sc_piecewise_t *pair_factor, sc_fit_t *fit)
+{
+    sc_level_t *lv = &fit->level;
+    double h = (double)spec->header_bytes;
+    double L = wire->a[0] - h / (lv->bandwidth_Bps * pair_factor->seg[0].start);
+    char value[64];
+    if (wire->used[0] == 0 || L < 0) {
+        L = L < 0 ? 0 : spec->fallback->latency_s;
+        snprintf(value, sizeof value, "%.6g s", L);
+        set_origin(note(fit, "latency", value,
+                        wire->used[0] ? "the intercept was below the header's time: 0"
+                                      : "no size in the first segment: the template's"),
+                   wire->used[0] ? SC_FIT_CLAMPED : SC_FIT_KEPT);
+    } else {
+        snprintf(value, sizeof value, "%.6g s", L);
+        note(fit, "latency", value, "the latency's intercept below %.0f bytes, less the header",
+             nseg > 1 ? starts[1] : INFINITY);
+    }
+    lv->latency_s = L;
+    /* The template's factor multiplied the template's latency. */
+    lv->latency_factor = (sc_piecewise_t){0};
+    if (spec->latency_factor)
+        fit_latency_factor(wire->a, wire->used, starts, nseg, (double)spec->eager_limit + 1, h,
+                           pair_factor, fit, lv);
+}
+
+/* g: the largest message rate observed (per size, the median of its
+ * samples), if the cores could have gone faster. */
+static sc_err_t fit_gap(const sc_series_t *series, int nseries, sc_fit_t *fit)
+{
+    sc_level_t *lv = &fit->level;
+    double best_rate = 0, best_cores = 0;
+    const char *rate_file = NULL;
+    for (int i = 0; i < nseries; i++) {
+        const sc_series_t *s = &series[i];
+        if (s->kind != SC_MEASURE_MESSAGE_RATE && s->kind != SC_MEASURE_BANDWIDTH)
+            continue;
+        int pairs = s->pairs > 0 ? s->pairs : 1;
+        sc_medians_t md;
+        sc_err_t err = sc_medians_of_kind(s, 1, s->kind, &md);
+        if (err)
+            return err;
+        for (int j = 0; j < md.n; j++) {
+            size_t m = (size_t)md.sizes[j];
+            if (m == 0 || m > 64)
+                continue;
+            /* value is bytes/s, for osu_mbw_mr too: its messages/s column
+             * is the same divided by the size. */
+            double rate = md.values[j] / (double)m;
+            if (rate > best_rate) {
+                double os_m = sc_level_send_overhead(lv, m), or_m = sc_level_recv_overhead(lv, m);
+                double core = os_m > or_m ? os_m : or_m;
+                best_rate = rate;
+                best_cores = core > 0 ? pairs / core : INFINITY;
+                rate_file = s->path;
+            }
+        }
+        sc_medians_free(&md);
+    }
+    char value[64];
+    if (best_rate <= 0) {
+        snprintf(value, sizeof value, "%.6g s", lv->gap_s);
+        set_origin(note(fit, "g", value, "no message rate of small messages: the template's, kept"),
+                   SC_FIT_KEPT);
+    } else if (best_rate < 0.9 * best_cores) {
+        lv->gap_s = 1 / best_rate;
+        snprintf(value, sizeof value, "%.6g s", lv->gap_s);
+        note(fit, "g", value, "1 / %.4g messages/s, the largest rate in %s, below the %.4g/s "
+                              "the senders' overheads allow",
+             best_rate, rate_file, best_cores);
+    } else {
+        lv->gap_s = 0;
+        note(fit, "g", "0 s", "the largest rate in %s (%.4g/s) is what the overheads allow: the "
+                              "NIC did not limit it",
+             rate_file, best_rate);
+    }
     return SC_OK;
 }
 
@@ -718,14 +857,13 @@ sc_err_t sc_calibrate_fit(const sc_fit_spec_t *spec, const sc_series_t *series, 
     lv->eager_limit = spec->eager_limit;
     double starts[SC_MAX_SEGMENTS];
     int nseg = segment_starts(spec, starts);
-    double h = (double)spec->header_bytes;
 
-    medians_t os = {0}, orr = {0}, lat = {0}, bw = {0};
+    sc_medians_t os = {0}, orr = {0}, lat = {0}, bw = {0};
     sc_err_t err;
-    if ((err = medians(series, nseries, SC_MEASURE_SEND_OVERHEAD, &os)) ||
-        (err = medians(series, nseries, SC_MEASURE_RECV_OVERHEAD, &orr)) ||
-        (err = medians(series, nseries, SC_MEASURE_LATENCY, &lat)) ||
-        (err = medians(series, nseries, SC_MEASURE_BANDWIDTH, &bw)))
+    if ((err = sc_medians_of_kind(series, nseries, SC_MEASURE_SEND_OVERHEAD, &os)) ||
+        (err = sc_medians_of_kind(series, nseries, SC_MEASURE_RECV_OVERHEAD, &orr)) ||
+        (err = sc_medians_of_kind(series, nseries, SC_MEASURE_LATENCY, &lat)) ||
+        (err = sc_medians_of_kind(series, nseries, SC_MEASURE_BANDWIDTH, &bw)))
         goto cleanup;
     if (lat.n < 2 && spec->shared_memory && os.n == 0 && orr.n == 0) {
         err = fit_streams_only(spec, series, nseries, fit);
@@ -744,212 +882,33 @@ sc_err_t sc_calibrate_fit(const sc_fit_spec_t *spec, const sc_series_t *series, 
         (err = single_stream_time(series, nseries, &per_message, &stream_file)))
         goto cleanup;
     if (per_message > 0) {
-        /* No overhead samples (OSU, IMB), but one sender streaming to one
-         * receiver: neither can be busier per message than the stream's
-         * time per message, and a stream cannot tell them apart; both
-         * together fit in the one-way time of the smallest message. */
-        double room = lat.values[0] - per_message, recv = per_message;
-        if (room < recv)
-            recv = room > 0 ? room : 0;
-        lv->send_overhead = sc_piecewise_constant(per_message);
-        lv->recv_overhead = sc_piecewise_constant(recv);
-        char value[64];
-        snprintf(value, sizeof value, "%.4g s + 0 s/B", per_message);
-        note(fit, "o_s", value, "1 / the largest rate of one pair's stream of 1 to 64 B in %s",
-             stream_file);
-        snprintf(value, sizeof value, "%.4g s + 0 s/B", recv);
-        note(fit, "o_r", value,
-             recv == per_message ? "taken equal to o_s: one stream cannot tell them apart"
-                                 : "what the one-way time of %.0f bytes leaves after o_s",
-             lat.sizes[0]);
-        per_message_recv = recv;
+        per_message_recv = overheads_from_stream(&lat, per_message, stream_file, fit);
     } else {
         fit_overhead(&os, starts, nseg, INFINITY, &spec->fallback->send_overhead, "o_s", fit,
                      &lv->send_overhead);
         fit_overhead(&orr, starts, nseg, (double)spec->eager_limit + 1,
                      &spec->fallback->recv_overhead, "o_r", fit, &lv->recv_overhead);
     }
-
-    /* The wire: one-way latency less both overheads, per segment a + b m. */
-    double *w = malloc((size_t)lat.n * sizeof *w);
-    if (!w) {
-        err = sc_error(SC_ERR_RUN, "out of memory fitting the measurements");
+    wire_t wire;
+    if ((err = fit_wire(&lat, lv, starts, nseg, &wire)) ||
+        (err = fit_bandwidth(spec, &lat, &bw, &wire, starts, nseg, fit)))
         goto cleanup;
-    }
-    for (int i = 0; i < lat.n; i++) {
-        size_t m = (size_t)lat.sizes[i];
-        w[i] = lat.values[i] - sc_level_send_overhead(lv, m) - sc_level_recv_overhead(lv, m);
-    }
-    double a[SC_MAX_SEGMENTS], b[SC_MAX_SEGMENTS];
-    int used[SC_MAX_SEGMENTS];
-    for (int k = 0; k < nseg; k++)
-        used[k] = least_squares(&lat, starts[k], k + 1 < nseg ? starts[k + 1] : INFINITY, w,
-                                &a[k], &b[k]);
-    free(w);
-    int last = -1; /* the largest segment with a slope */
-    for (int k = 0; k < nseg; k++)
-        if (used[k] >= 2 && b[k] > 0)
-            last = k;
-    if (last < 0) {
-        err = sc_error(SC_ERR_INPUT,
-                       "calibrate: the ping-pong latency in %s, less the send and receive "
-                       "overheads, does not grow with the size in any segment, so no "
-                       "bandwidth can be fitted; give sizes over a wider range, or "
-                       "--breakpoints and --eager-limit at the library's protocol switches",
-                       lat.files);
-        goto cleanup;
-    }
-    char value[64], name[48];
-    double B;
-    if (bw.n > 0) {
-        B = 0;
-        for (int i = 0; i < bw.n; i++)
-            if (bw.values[i] > B)
-                B = bw.values[i];
-        snprintf(value, sizeof value, "%.6g B/s", B);
-        note(fit, "bandwidth", value, "the largest streaming bandwidth in %s", bw.files);
-    } else {
-        /* In shared memory the flow factor may not pass 1: the fastest
-         * slope, not the last, gives the link. */
-        int k = last;
-        for (int j = 0; spec->shared_memory && j < nseg; j++)
-            if (used[j] >= 2 && b[j] > 0 && b[j] < b[k])
-                k = j;
-        B = 1 / b[k];
-        snprintf(value, sizeof value, "%.6g B/s", B);
-        note(fit, "bandwidth", value, "1 / the latency's slope over %d sizes from %.0f bytes%s",
-             used[k], starts[k],
-             spec->shared_memory ? ", one pair's fastest: what all the node's cores copy at "
-                                   "once was not measured"
-                                 : "");
-    }
-    if (!(B > 0 && isfinite(B))) {
-        err = sc_error(SC_ERR_INPUT, "calibrate: the measurements in %s give a bandwidth of %g "
-                                     "B/s, so no network can be fitted to them",
-                       bw.n > 0 ? bw.files : lat.files, B);
-        goto cleanup;
-    }
-    lv->bandwidth_Bps = B;
-    /* A ping-pong's slope is one pair's rate. On a network it is the
-     * wire's (one pair fills a NIC, and what slows it, packets and
-     * headers, takes the wire's time): the bandwidth factor, charged to
-     * the links as SMPI does. In shared memory it is what one core copies,
-     * a small part of what the node's memory carries for all its cores at
-     * once: the flow factor, which bounds each message alone. */
-    const char *factor_name = spec->shared_memory ? "flow factor" : "factor";
-    const char *param = spec->shared_memory ? "flow-factor" : "bandwidth-factor";
-    double most = sc_param_find(param, strlen(param), SC_AT_INTRA)->max; /* files' bound */
-    sc_piecewise_t *pair_factor =
-        spec->shared_memory ? &lv->flow_factor : &lv->bandwidth_factor;
-    lv->bandwidth_factor = lv->flow_factor = (sc_piecewise_t){0};
-    pair_factor->n = nseg;
-    for (int k = 0; k < nseg; k++) {
-        double f = used[k] >= 2 && b[k] > 0 ? 1 / (b[k] * B) : NAN;
-        segment_name(name, sizeof name, factor_name, starts, k, nseg);
-        if (f > most) {
-            f = most;
-            snprintf(value, sizeof value, "%.4g", f);
-            set_origin(note(fit, name, value, "the latency's slope over %d sizes is faster "
-                                              "than the bandwidth: the most the factor may be",
-                            used[k]),
-                       SC_FIT_CLAMPED);
-        } else if (!(f > 0)) {
-            f = k > 0 ? pair_factor->seg[k - 1].start : 1;
-            snprintf(value, sizeof value, "%.4g", f);
-            note(fit, name, value, "%s: the one below",
-                 used[k] < 2 ? "fewer than two sizes here" : "no usable slope here");
-        } else {
-            snprintf(value, sizeof value, "%.4g", f);
-            note(fit, name, value, "bandwidth / (1 / the latency's slope over %d sizes)",
-                 used[k]);
-        }
-        pair_factor->seg[k] = (sc_segment_t){starts[k], f, 0};
-    }
-    note(fit, spec->shared_memory ? "factor" : "flow factor", "none",
-         spec->shared_memory ? "shared memory: the flow factor takes the slope"
-                             : "a network: the bandwidth factor takes the slope");
+    const sc_piecewise_t *pair_factor = fit_pair_factor(spec, &wire, starts, nseg, fit);
     if (per_message > 0 && !spec->shared_memory &&
-        (err = cores_take_excess(series, nseries, starts, nseg, b, B, per_message,
-                                 per_message_recv, fit, lv)))
+        (err = cores_take_excess(series, nseries, starts, nseg, wire.b, lv->bandwidth_Bps,
+                                 per_message, per_message_recv, fit, lv)))
         goto cleanup;
-    /* The first segment's intercept is L plus the header's time. */
-    double L = a[0] - h / (B * pair_factor->seg[0].start);
-    if (used[0] == 0 || L < 0) {
-        L = L < 0 ? 0 : spec->fallback->latency_s;
-        snprintf(value, sizeof value, "%.6g s", L);
-        set_origin(note(fit, "latency", value,
-                        used[0] ? "the intercept was below the header's time: 0"
-                                : "no size in the first segment: the template's"),
-                   used[0] ? SC_FIT_CLAMPED : SC_FIT_KEPT);
-    } else {
-        snprintf(value, sizeof value, "%.6g s", L);
-        note(fit, "latency", value, "the latency's intercept below %.0f bytes, less the header",
-             nseg > 1 ? starts[1] : INFINITY);
-    }
-    lv->latency_s = L;
-    /* The template's factor multiplied the template's latency. */
-    lv->latency_factor = (sc_piecewise_t){0};
-    if (spec->latency_factor)
-        fit_latency_factor(a, used, starts, nseg, (double)spec->eager_limit + 1, h, pair_factor,
-                           fit, lv);
-
+    fit_latency(spec, &wire, starts, nseg, pair_factor, fit);
     if (spec->shared_memory) {
         lv->gap_s = 0;
         note(fit, "g", "0 s", "shared memory: no NIC between a node's cores");
-        goto cleanup;
+    } else if (!(err = fit_gap(series, nseries, fit))) {
+        err = fit_bidirectional(series, nseries, fit);
     }
-    /* g: the largest message rate observed (per size, the median of its
-     * samples), if the cores could have gone faster. */
-    double best_rate = 0, best_cores = 0;
-    const char *rate_file = NULL;
-    for (int i = 0; i < nseries && !err; i++) {
-        const sc_series_t *s = &series[i];
-        if (s->kind != SC_MEASURE_MESSAGE_RATE && s->kind != SC_MEASURE_BANDWIDTH)
-            continue;
-        int pairs = s->pairs > 0 ? s->pairs : 1;
-        medians_t md;
-        if ((err = medians(s, 1, s->kind, &md)))
-            break;
-        for (int j = 0; j < md.n; j++) {
-            size_t m = (size_t)md.sizes[j];
-            if (m == 0 || m > 64)
-                continue;
-            /* value is bytes/s, for osu_mbw_mr too: its messages/s column
-             * is the same divided by the size. */
-            double rate = md.values[j] / (double)m;
-            if (rate > best_rate) {
-                double os_m = sc_level_send_overhead(lv, m), or_m = sc_level_recv_overhead(lv, m);
-                double core = os_m > or_m ? os_m : or_m;
-                best_rate = rate;
-                best_cores = core > 0 ? pairs / core : INFINITY;
-                rate_file = s->path;
-            }
-        }
-        medians_free(&md);
-    }
-    if (err)
-        goto cleanup;
-    if (best_rate <= 0) {
-        snprintf(value, sizeof value, "%.6g s", lv->gap_s);
-        set_origin(note(fit, "g", value, "no message rate of small messages: the template's, kept"),
-                   SC_FIT_KEPT);
-    } else if (best_rate < 0.9 * best_cores) {
-        lv->gap_s = 1 / best_rate;
-        snprintf(value, sizeof value, "%.6g s", lv->gap_s);
-        note(fit, "g", value, "1 / %.4g messages/s, the largest rate in %s, below the %.4g/s "
-                              "the senders' overheads allow",
-             best_rate, rate_file, best_cores);
-    } else {
-        lv->gap_s = 0;
-        note(fit, "g", "0 s", "the largest rate in %s (%.4g/s) is what the overheads allow: the "
-                              "NIC did not limit it",
-             rate_file, best_rate);
-    }
-    err = fit_bidirectional(series, nseries, fit);
 cleanup:
-    medians_free(&os);
-    medians_free(&orr);
-    medians_free(&lat);
-    medians_free(&bw);
+    sc_medians_free(&os);
+    sc_medians_free(&orr);
+    sc_medians_free(&lat);
+    sc_medians_free(&bw);
     return err;
 }

@@ -8,7 +8,7 @@
  * "uplink" every rack's link to the core switch; "socket", "numa" and
  * "ccx" the links between a node's domains when it has them,
  * simcoll/sockets, simcoll/numa and simcoll/ccx).
- * This is simcoll's one C++ file: SimGrid has no C API for it.
+ * In C++: SimGrid has no C API for it.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "sim/simgrid/topology_build.h"
 
@@ -309,6 +309,17 @@ void add_node(sg4::NetZone *z, const node_spec &spec, const domains_spec &domain
     route_zone(z, node, router, {});
 }
 
+/* The zone of simcoll's checked rewrite of a platform file, as the
+ * builders below take it. */
+struct zone_spec {
+    std::string id;
+    std::vector<std::pair<std::string, std::string>> props;
+    std::vector<node_spec> nodes; /* in simcoll's order of nodes */
+    std::map<std::string, link_spec> links;
+    std::string topology; /* simcoll/topology */
+    domains_spec domains;
+};
+
 /* Racks (racks:N,R): SimGrid has no such topology, so it is made of its
  * star zones, one per rack and one for the core switch. A node reaches its
  * rack's switch (the rack zone's centre) through its NIC link (add_node);
@@ -316,30 +327,27 @@ void add_node(sg4::NetZone *z, const node_spec &spec, const domains_spec &domain
  * uplink (RACK_uplink). A message between racks crosses the sender's NIC
  * link, both racks' uplinks and the receiver's NIC link. One rack is one
  * switch: the nodes are on the core switch itself. */
-void build_racks(const std::string &zone_id, const sc_topology_t &t, const domains_spec &domains,
-                 const std::vector<node_spec> &nodes, const std::map<std::string, link_spec> &links,
-                 double bidirectional,
-                 const std::vector<std::pair<std::string, std::string>> &props)
+void build_racks(const zone_spec &zone, const sc_topology_t &t, double bidirectional)
 {
-    sg4::NetZone *core = new_zone(true, zone_id, nullptr);
-    for (const auto &[id, value] : props)
+    sg4::NetZone *core = new_zone(true, zone.id, nullptr);
+    for (const auto &[id, value] : zone.props)
         core->set_property(id, value);
     if (t.racks == 1) {
-        for (const node_spec &spec : nodes)
-            add_node(core, spec, domains, links, bidirectional);
+        for (const node_spec &spec : zone.nodes)
+            add_node(core, spec, zone.domains, zone.links, bidirectional);
         core->seal();
         return;
     }
-    const link_spec &uplink = links.at("uplink");
+    const link_spec &uplink = zone.links.at("uplink");
     for (unsigned r = 0; r < t.racks; r++) {
-        std::string rack_id = zone_id + "-rack-" + std::to_string(r);
+        std::string rack_id = zone.id + "-rack-" + std::to_string(r);
         sg4::NetZone *rack = new_zone(true, rack_id, core);
         /* With domains a host is two zones below its rack, and SimGrid 3.32
          * routes from it to a router of the rack zone itself without the
          * node's NIC link (it takes the rack as the common zone of both and
          * finds no local route in it): the switch is then a zone of its own
          * in the rack, ZONE-rack-R-switch (not in 4.1: switch_zone_needed). */
-        bool own_zone = domains.total() > 1 && switch_zone_needed;
+        bool own_zone = zone.domains.total() > 1 && switch_zone_needed;
         sg4::NetZone *switch_zone = rack;
         if (own_zone)
             switch_zone = new_zone(true, rack_id + "-switch", rack);
@@ -349,16 +357,17 @@ void build_racks(const std::string &zone_id, const sc_topology_t &t, const domai
             route_zone(rack, switch_zone, rack_switch, {});
         }
         for (unsigned i = r * t.rack_nodes; i < (r + 1) * t.rack_nodes; i++)
-            add_node(rack, nodes.at(i), domains, links, bidirectional);
+            add_node(rack, zone.nodes.at(i), zone.domains, zone.links, bidirectional);
         rack->seal();
         route_zone(core, rack, rack_switch, {make_link(core, rack_id + "_uplink", uplink)});
     }
     core->seal();
 }
 
-} // namespace
-
-extern "C" void sc_engine_build_topology(const char *xml, size_t len, double bidirectional)
+/* The zone of the checked rewrite `xml`: its properties (the topology and
+ * the domains in nodes among them), nodes, links and each node's memory
+ * bus (its loopback route). */
+zone_spec read_zone(const char *xml, size_t len)
 {
     xmlDoc *doc = xmlReadMemory(xml, static_cast<int>(len), "platform", nullptr, XML_PARSE_NONET);
     xmlNode *platform = doc ? xmlDocGetRootElement(doc) : nullptr;
@@ -369,24 +378,19 @@ extern "C" void sc_engine_build_topology(const char *xml, size_t len, double bid
     if (!zone)
         fail("no zone in the checked platform");
 
-    std::vector<std::pair<std::string, std::string>> props;
-    std::vector<node_spec> nodes;
-    std::map<std::string, link_spec> links;
+    zone_spec spec;
     std::map<std::string, size_t> node_index;
-    std::string topology;
-    domains_spec domains;
     for (xmlNode *n = zone->children; n; n = n->next) {
         if (is(n, "prop")) {
-            props.emplace_back(attr(n, "id"), attr(n, "value"));
-            if (props.back().first == "simcoll/topology")
-                topology = props.back().second;
+            const auto &[id, value] = spec.props.emplace_back(attr(n, "id"), attr(n, "value"));
+            if (id == "simcoll/topology")
+                spec.topology = value;
             for (int d = 0; d < SC_NDOMAIN_KINDS; d++)
-                if (props.back().first ==
-                    "simcoll/" + domain_name(d) + (d == SC_DOMAIN_SOCKET ? "s" : ""))
-                    domains.count[d] = std::max(1, std::atoi(props.back().second.c_str()));
+                if (id == "simcoll/" + domain_name(d) + (d == SC_DOMAIN_SOCKET ? "s" : ""))
+                    spec.domains.count[d] = std::max(1, std::atoi(value.c_str()));
         } else if (is(n, "host")) {
-            node_index[attr(n, "id")] = nodes.size();
-            nodes.push_back(
+            node_index[attr(n, "id")] = spec.nodes.size();
+            spec.nodes.push_back(
                 {attr(n, "id"), number(n, "speed"), static_cast<int>(number(n, "core")), ""});
         } else if (is(n, "link")) {
             link_spec l{number(n, "bandwidth"), number(n, "latency")};
@@ -394,36 +398,34 @@ extern "C" void sc_engine_build_topology(const char *xml, size_t len, double bid
             l.policy = policy == "FATPIPE"       ? sg4::Link::SharingPolicy::FATPIPE
                        : policy == "SPLITDUPLEX" ? sg4::Link::SharingPolicy::SPLITDUPLEX
                                                  : sg4::Link::SharingPolicy::SHARED;
-            links[attr(n, "id")] = l;
+            spec.links[attr(n, "id")] = l;
         } else if (is(n, "route")) {
             for (xmlNode *c = n->children; c; c = c->next)
                 if (is(c, "link_ctn"))
-                    nodes[node_index.at(attr(n, "src"))].membus = attr(c, "id");
+                    spec.nodes[node_index.at(attr(n, "src"))].membus = attr(c, "id");
         }
     }
-    std::string zone_id = attr(zone, "id");
+    spec.id = attr(zone, "id");
     xmlFreeDoc(doc);
     /* Node i of the topology is simcoll's node i, whose groups of
      * consecutive nodes (sc_topology_groupings) are its racks or switches,
      * whatever the order of the file. */
-    std::stable_sort(nodes.begin(), nodes.end(), [](const node_spec &a, const node_spec &b) {
-        return sc_engine_name_compare(a.name.c_str(), b.name.c_str()) < 0;
-    });
+    std::stable_sort(spec.nodes.begin(), spec.nodes.end(),
+                     [](const node_spec &a, const node_spec &b) {
+                         return sc_engine_name_compare(a.name.c_str(), b.name.c_str()) < 0;
+                     });
+    return spec;
+}
 
-    sc_topology_t t;
-    if (sc_topology_parse("simcoll/topology", topology.c_str(), &t) != SC_OK ||
-        t.nodes != static_cast<long>(nodes.size()) || !links.count("network") ||
-        (t.kind == SC_TOPO_RACKS && t.racks > 1 && !links.count("uplink")) ||
-        (domains.total() > 1 && t.kind != SC_TOPO_RACKS))
-        fail("the checked file disagrees with its topology");
+/* A torus, fat tree or dragonfly of SimGrid's, whose network links are
+ * all copies of the zone's "network" link. SimGrid numbers a topology's
+ * nodes 0, 1, ...: node i is simcoll's (node-i in generated platforms). */
+void build_simgrid_topology(const zone_spec &zone, const sc_topology_t &t, double bidirectional)
+{
+    const std::vector<node_spec> &nodes = zone.nodes;
+    const std::map<std::string, link_spec> &links = zone.links;
     const link_spec &net = links.at("network");
-    if (t.kind == SC_TOPO_RACKS) {
-        build_racks(zone_id, t, domains, nodes, links, bidirectional, props);
-        return;
-    }
-
-    /* SimGrid numbers a topology's nodes 0, 1, ...: node i is simcoll's
-     * (node-i in generated platforms). */
+    const std::string &zone_id = zone.id;
     auto host = [&nodes](sg4::NetZone *z, const std::vector<unsigned long> &, unsigned long id) {
         const node_spec &spec = nodes.at(id);
         return new_host(z, spec.name, spec.speed, spec.cores);
@@ -496,7 +498,24 @@ extern "C" void sc_engine_build_topology(const char *xml, size_t len, double bid
         break;
     }
 #endif
-    for (const auto &[id, value] : props)
+    for (const auto &[id, value] : zone.props)
         built->set_property(id, value);
     built->seal();
+}
+
+} // namespace
+
+extern "C" void sc_engine_build_topology(const char *xml, size_t len, double bidirectional)
+{
+    zone_spec zone = read_zone(xml, len);
+    sc_topology_t t;
+    if (sc_topology_parse("simcoll/topology", zone.topology.c_str(), &t) != SC_OK ||
+        t.nodes != static_cast<long>(zone.nodes.size()) || !zone.links.count("network") ||
+        (t.kind == SC_TOPO_RACKS && t.racks > 1 && !zone.links.count("uplink")) ||
+        (zone.domains.total() > 1 && t.kind != SC_TOPO_RACKS))
+        fail("the checked file disagrees with its topology");
+    if (t.kind == SC_TOPO_RACKS)
+        build_racks(zone, t, bidirectional);
+    else
+        build_simgrid_topology(zone, t, bidirectional);
 }
