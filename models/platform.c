@@ -6,6 +6,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void zone_destroy(sc_zone_desc_t *zone)
+{
+    if (!zone)
+        return;
+    for (int i = 0; i < zone->nprops; i++) {
+        free(zone->props[i].id);
+        free(zone->props[i].value);
+    }
+    for (int i = 0; i < zone->nhosts; i++) {
+        free(zone->hosts[i].name);
+        free(zone->hosts[i].membus);
+    }
+    for (int i = 0; i < zone->nlinks; i++)
+        free(zone->links[i].id);
+    free(zone->props);
+    free(zone->hosts);
+    free(zone->links);
+    free(zone->id);
+    free(zone);
+}
+
 void sc_platform_destroy(sc_platform_t *plat)
 {
     for (int i = 0; i < plat->nnodes; i++)
@@ -14,6 +35,7 @@ void sc_platform_destroy(sc_platform_t *plat)
     free(plat->name);
     free(plat->path);
     free(plat->engine_xml);
+    zone_destroy(plat->zone);
     memset(plat, 0, sizeof *plat);
 }
 

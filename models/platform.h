@@ -155,6 +155,36 @@ typedef struct {
     double mid;    /* the value the platform holds (a size: whole bytes) */
 } sc_range_t;
 
+/* The checked zone as SimGrid's C++ API builds it when the network is one
+ * of SimGrid's topologies (simcoll/topology): SimGrid's XML reader cannot
+ * give such a cluster a memory bus per node. The file's check writes it
+ * beside engine_xml (sim/io), so the platform is read once; every number
+ * in its base unit. */
+typedef enum { SC_SHARING_SHARED, SC_SHARING_FATPIPE, SC_SHARING_SPLITDUPLEX } sc_sharing_t;
+typedef struct {
+    char *id, *value;
+} sc_zone_prop_t;
+typedef struct {
+    char *name;
+    double speed_flops;
+    int cores;
+    char *membus; /* the link of its loopback route, NULL if none */
+} sc_zone_host_t;
+typedef struct {
+    char *id;
+    double bandwidth_Bps, latency_s;
+    sc_sharing_t sharing;
+} sc_zone_link_t;
+typedef struct {
+    char *id;
+    sc_zone_prop_t *props; /* the zone's and SMPI settings' as properties */
+    int nprops;
+    sc_zone_host_t *hosts; /* in the file's order */
+    int nhosts;
+    sc_zone_link_t *links;
+    int nlinks;
+} sc_zone_desc_t;
+
 typedef struct {
     char *path;        /* the file it was read from */
     char *name;        /* the cluster zone's id */
@@ -180,8 +210,9 @@ typedef struct {
     char *engine_xml;
     size_t engine_xml_len;
     /* 1 if the network is one of SimGrid's topologies (simcoll/topology),
-     * which sim/engine builds from engine_xml instead of loading it. */
+     * which sim/simgrid builds from `zone` instead of loading engine_xml. */
     int topology;
+    sc_zone_desc_t *zone; /* NULL unless topology */
     /* The network's groups of nodes, smallest first, for the level of a
      * message (sc_model_hier_level): SimGrid numbers a topology's nodes so
      * that each group is group_size[k] consecutive nodes (a fat tree's

@@ -122,6 +122,14 @@ for file in $outside; do
     echo "layers: $file includes SimGrid, which only sim/simgrid and sim/engine may use"
     bad=1
 done
+# The platform file is read once, by sim/io's check, which also describes
+# the zone that sim/simgrid/topology.cpp builds (plat->zone).
+outside=$(grep -l '^[[:space:]]*#[[:space:]]*include[[:space:]]*<libxml/' $files |
+    grep -v '^sim/io/' || true)
+for file in $outside; do
+    echo "layers: $file includes libxml2, which only sim/io may use (the platform is read once)"
+    bad=1
+done
 for layer in $LAYERS; do
     nm -A -u "$build/libsc_$layer.a" 2>/dev/null |
         awk -v l="$layer" '$NF ~ /^(igraph_|SCOTCH_|METIS_)/ { n = split($1, p, ":"); print l, p[n - 1], $NF }'

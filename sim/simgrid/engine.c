@@ -112,8 +112,7 @@ void sc_engine_boot(const sc_platform_t *plat, int actors)
     simgrid_init(&argc, argv);
     sc_engine_watch_lost_events();
     if (plat->topology) {
-        sc_engine_build_topology(plat->engine_xml, plat->engine_xml_len,
-                                 plat->level[SC_LEVEL_INTER].bidirectional_Bps);
+        sc_engine_build_topology(plat->zone, plat->level[SC_LEVEL_INTER].bidirectional_Bps);
     } else {
         /* SimGrid reads files only: hand it the checked rewrite through a
          * file that lives as long as this (child) process. */
@@ -633,6 +632,7 @@ sc_err_t sc_platform_load_scaled(const char *option, const char *name, const sc_
     plat->engine_xml = checked.engine_xml;
     plat->engine_xml_len = checked.engine_xml_len;
     plat->topology = checked.topology;
+    plat->zone = checked.zone;
     plat->ngroupings = checked.ngroupings;
     plat->nlevels = checked.nlevels;
     memcpy(plat->group_size, checked.group_size, sizeof plat->group_size);

@@ -1,8 +1,8 @@
 /* Building a platform whose network is one of SimGrid's own topologies
  * (simcoll/topology): SimGrid's XML reader cannot give such a cluster a
  * shared memory-bus link per node, which simcoll's platforms have, so the
- * zone is built through the C++ API from simcoll's checked rewrite of the
- * file (plat->engine_xml): the nodes, each node's memory-bus link as its
+ * zone is built through the C++ API from the description the file's check
+ * wrote (plat->zone, sim/io): the nodes, each node's memory-bus link as its
  * loopback, and the "network" link as every link of the topology (racks,
  * which are simcoll's, not one of SimGrid's topologies: every node's link;
  * "uplink" every rack's link to the core switch; "socket", "numa" and
@@ -12,8 +12,6 @@
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "sim/simgrid/topology_build.h"
 
-#include <libxml/parser.h>
-#include <libxml/tree.h>
 #include <simgrid/s4u.hpp>
 #include <simgrid/version.h>
 
@@ -166,26 +164,6 @@ struct node_spec {
     int cores = 1;
     std::string membus; /* the link of its loopback route */
 };
-
-std::string attr(xmlNode *node, const char *name)
-{
-    xmlChar *value = xmlGetProp(node, reinterpret_cast<const xmlChar *>(name));
-    std::string text = value ? reinterpret_cast<const char *>(value) : "";
-    xmlFree(value);
-    return text;
-}
-
-/* The rewrite writes every number in its base unit ("1e+10f", "30e-9s"). */
-double number(xmlNode *node, const char *name)
-{
-    return std::strtod(attr(node, name).c_str(), nullptr);
-}
-
-bool is(xmlNode *node, const char *name)
-{
-    return node->type == XML_ELEMENT_NODE &&
-           !std::strcmp(reinterpret_cast<const char *>(node->name), name);
-}
 
 [[noreturn]] void fail(const char *why)
 {
@@ -364,49 +342,35 @@ void build_racks(const zone_spec &zone, const sc_topology_t &t, double bidirecti
     core->seal();
 }
 
-/* The zone of the checked rewrite `xml`: its properties (the topology and
- * the domains in nodes among them), nodes, links and each node's memory
- * bus (its loopback route). */
-zone_spec read_zone(const char *xml, size_t len)
+/* The zone as the file's check described it (plat->zone): its properties
+ * (the topology and the domains in nodes among them), nodes, links and
+ * each node's memory bus (its loopback route). */
+zone_spec read_zone(const sc_zone_desc_t *desc)
 {
-    xmlDoc *doc = xmlReadMemory(xml, static_cast<int>(len), "platform", nullptr, XML_PARSE_NONET);
-    xmlNode *platform = doc ? xmlDocGetRootElement(doc) : nullptr;
-    xmlNode *zone = nullptr;
-    for (xmlNode *n = platform ? platform->children : nullptr; n && !zone; n = n->next)
-        if (is(n, "zone"))
-            zone = n;
-    if (!zone)
+    if (!desc)
         fail("no zone in the checked platform");
-
     zone_spec spec;
-    std::map<std::string, size_t> node_index;
-    for (xmlNode *n = zone->children; n; n = n->next) {
-        if (is(n, "prop")) {
-            const auto &[id, value] = spec.props.emplace_back(attr(n, "id"), attr(n, "value"));
-            if (id == "simcoll/topology")
-                spec.topology = value;
-            for (int d = 0; d < SC_NDOMAIN_KINDS; d++)
-                if (id == "simcoll/" + domain_name(d) + (d == SC_DOMAIN_SOCKET ? "s" : ""))
-                    spec.domains.count[d] = std::max(1, std::atoi(value.c_str()));
-        } else if (is(n, "host")) {
-            node_index[attr(n, "id")] = spec.nodes.size();
-            spec.nodes.push_back(
-                {attr(n, "id"), number(n, "speed"), static_cast<int>(number(n, "core")), ""});
-        } else if (is(n, "link")) {
-            link_spec l{number(n, "bandwidth"), number(n, "latency")};
-            std::string policy = attr(n, "sharing_policy");
-            l.policy = policy == "FATPIPE"       ? sg4::Link::SharingPolicy::FATPIPE
-                       : policy == "SPLITDUPLEX" ? sg4::Link::SharingPolicy::SPLITDUPLEX
-                                                 : sg4::Link::SharingPolicy::SHARED;
-            spec.links[attr(n, "id")] = l;
-        } else if (is(n, "route")) {
-            for (xmlNode *c = n->children; c; c = c->next)
-                if (is(c, "link_ctn"))
-                    spec.nodes[node_index.at(attr(n, "src"))].membus = attr(c, "id");
-        }
+    spec.id = desc->id;
+    for (int i = 0; i < desc->nprops; i++) {
+        const auto &[id, value] = spec.props.emplace_back(desc->props[i].id, desc->props[i].value);
+        if (id == "simcoll/topology")
+            spec.topology = value;
+        for (int d = 0; d < SC_NDOMAIN_KINDS; d++)
+            if (id == "simcoll/" + domain_name(d) + (d == SC_DOMAIN_SOCKET ? "s" : ""))
+                spec.domains.count[d] = std::max(1, std::atoi(value.c_str()));
     }
-    spec.id = attr(zone, "id");
-    xmlFreeDoc(doc);
+    for (int i = 0; i < desc->nhosts; i++) {
+        const sc_zone_host_t &h = desc->hosts[i];
+        spec.nodes.push_back({h.name, h.speed_flops, h.cores, h.membus ? h.membus : ""});
+    }
+    for (int i = 0; i < desc->nlinks; i++) {
+        const sc_zone_link_t &l = desc->links[i];
+        spec.links[l.id] = {l.bandwidth_Bps, l.latency_s,
+                            l.sharing == SC_SHARING_FATPIPE ? sg4::Link::SharingPolicy::FATPIPE
+                            : l.sharing == SC_SHARING_SPLITDUPLEX
+                                ? sg4::Link::SharingPolicy::SPLITDUPLEX
+                                : sg4::Link::SharingPolicy::SHARED};
+    }
     /* Node i of the topology is simcoll's node i, whose groups of
      * consecutive nodes (sc_topology_groupings) are its racks or switches,
      * whatever the order of the file. */
@@ -494,8 +458,7 @@ void build_simgrid_topology(const zone_spec &zone, const sc_topology_t &t, doubl
                                  {t.routers[0], t.routers[1]}, t.nodes_per_router),
             callbacks, net.bandwidth, net.latency, net.policy);
         break;
-    case SC_TOPO_RACKS: /* built above */
-        break;
+    case SC_TOPO_RACKS: /* built above */ break;
     }
 #endif
     for (const auto &[id, value] : zone.props)
@@ -505,9 +468,9 @@ void build_simgrid_topology(const zone_spec &zone, const sc_topology_t &t, doubl
 
 } // namespace
 
-extern "C" void sc_engine_build_topology(const char *xml, size_t len, double bidirectional)
+extern "C" void sc_engine_build_topology(const sc_zone_desc_t *desc, double bidirectional)
 {
-    zone_spec zone = read_zone(xml, len);
+    zone_spec zone = read_zone(desc);
     sc_topology_t t;
     if (sc_topology_parse("simcoll/topology", zone.topology.c_str(), &t) != SC_OK ||
         t.nodes != static_cast<long>(zone.nodes.size()) || !zone.links.count("network") ||

@@ -3,20 +3,21 @@
 #ifndef SC_TOPOLOGY_BUILD_H
 #define SC_TOPOLOGY_BUILD_H
 
-#include <stddef.h>
-
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* After simgrid_init: builds the zone of simcoll's checked rewrite `xml`
- * (plat->engine_xml), whose simcoll/topology property names the network,
- * instead of loading it as a file; with bidirectional_Bps > 0 (the
+#include "models/platform.h"
+
+/* After simgrid_init: builds the zone the platform file's check described
+ * (plat->zone), whose simcoll/topology property names the network,
+ * instead of loading the checked rewrite as a file; with bidirectional_Bps > 0 (the
  * network level's, which a sensitivity run may have scaled since the file
  * was written) each node's messages in and out also cross a link of that
  * bandwidth, NODE_bidirectional. Exits the (child) process with a message
- * if the rewrite disagrees with itself, which the platform check prevents. */
-void sc_engine_build_topology(const char *xml, size_t len, double bidirectional_Bps);
+ * if the description disagrees with itself, which the platform check
+ * prevents. */
+void sc_engine_build_topology(const sc_zone_desc_t *zone, double bidirectional_Bps);
 
 /* What the name of that link adds to its node's: NODE_bidirectional. */
 #define SC_ENGINE_BIDIRECTIONAL_SUFFIX "_bidirectional"
