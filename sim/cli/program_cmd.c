@@ -26,6 +26,7 @@
 #include "sim/simgrid/engine.h"
 #include "sim/io/files.h"
 #include "sim/io/mapfile.h"
+#include "sim/program/export_ti.h"
 #include "sim/program/graph.h"
 #include "sim/program/pack.h"
 #include "trace.h"
@@ -45,18 +46,21 @@ static void print_run_usage(void)
           "         [--pack none|auto|show] [--turning-from SIZE] [--trace-ops FILE]\n"
           "         [--timeline FILE.svg|.png] [--trace FILE.json] [--paje FILE]\n"
           "         [--load FILE.c|FILE.so] [--sensitivity]\n"
-          "         [--no-payload] [--data decider=D]\n"
+          "         [--no-payload] [--data decider=D] [--export-ti DIR]\n"
           "         [--format table|csv|json] PROGRAM\n"
           "       simcoll run --platform FILE [--mapping M] [--mpi P] [--algos K=A,...]\n"
           "         [--compute-scale F] [--timeline F] [--trace F] [--paje F]\n"
-          "         [--explain] [--replay[=nodes|maestro]] [--format table|csv|json] TRACE\n"
+          "         [--explain] [--replay[=nodes|maestro]] [--export-ti DIR]\n"
+          "         [--format table|csv|json] TRACE\n"
           "A TRACE is an application's recorded run: an OTF2 archive's anchor\n"
           "(traces.otf2), a DUMPI .meta file, or an SMPI time-independent index or\n"
           "action file (docs/traces.md). --algos KIND=ALGO,... runs every call of\n"
           "a kind with ALGO (else --mpi's choice); --compute-scale F: computing F\n"
           "times as fast as recorded; --replay plays the ranks' ops with an actor\n"
           "per node (nodes) or none (maestro, SimGrid 4.1), faster, without each\n"
-          "call's time.\n" SC_CLI_DATA_HELP,
+          "call's time. --export-ti DIR also writes the ranks as SMPI time-independent\n"
+          "traces (DIR/index.txt and a file per rank) for SMPI's replay (docs/traces.md).\n"
+          SC_CLI_DATA_HELP,
           stdout);
 }
 
@@ -75,7 +79,8 @@ static const int run_accepts[] = {
     SC_OPT_TURNING_FROM, SC_OPT_DATA,        SC_OPT_TIMELINE,    SC_OPT_TRACE,
     SC_OPT_PAJE,         SC_OPT_LOAD,        SC_OPT_SENSITIVITY, SC_OPT_OBJECTIVE,
     SC_OPT_BUDGET,       SC_OPT_PARTITIONER, SC_OPT_ALGOS,       SC_OPT_COMPUTE_SCALE,
-    SC_OPT_REPLAY,       SC_OPT_EXPLAIN,     SC_OPT_HELP,        0};
+    SC_OPT_REPLAY,       SC_OPT_EXPLAIN,     SC_OPT_EXPORT_TI,   SC_OPT_HELP,
+    0};
 
 static const sc_run_syntax_t run_syntax = {
     .name = "run",
@@ -436,9 +441,10 @@ static sc_run_spec_t program_spec(const program_run_t *r, const sc_program_t *pr
 static sc_err_t check_traces(const sc_run_opts_t *o, int nnps)
 {
     const char *terminal;
-    if ((o->trace_ops || shows_messages(o)) && nnps > 1)
+    if ((o->trace_ops || shows_messages(o) || o->export_ti) && nnps > 1)
         return sc_error(SC_ERR_INPUT, "%s writes one run; give one --np, not %s",
                         o->trace_ops  ? "--trace-ops"
+                        : o->export_ti ? "--export-ti"
                         : o->timeline ? "--timeline"
                         : o->trace    ? "--trace"
                                       : "--paje",
@@ -520,6 +526,23 @@ static sc_err_t check_runs(const program_run_t *r, const int *nps, int nnps)
             err = sc_run_check(&spec);
         }
     }
+    return err;
+}
+
+/* --export-ti: the program as run at np (its calls resolved, not
+ * packed), before it runs, so that a run refused writes nothing. */
+static sc_err_t export_ti(const program_run_t *r, int np, const place_t *pl)
+{
+    sc_run_spec_t spec = program_spec(r, r->prog, np, pl);
+    sc_program_t resolved;
+    sc_err_t err = sc_run_resolved(&spec, &resolved);
+    if (err)
+        return err;
+    err = sc_program_export_ti(&resolved, np, "--export-ti", r->o->export_ti);
+    sc_program_destroy(&resolved);
+    if (!err)
+        fprintf(stderr, "simcoll: wrote %d ranks' SMPI time-independent traces to %s/index.txt\n",
+                np, r->o->export_ti);
     return err;
 }
 
@@ -780,6 +803,8 @@ int sc_cli_run_program(int argc, char **argv)
         goto cleanup;
     }
     err = check_runs(&r, nps, nnps);
+    if (!err && o.export_ti)
+        err = export_ti(&r, nps[0], &r.places[0]);
     for (int i = 0; i < nnps && !err; i++)
         err = run_at(&r, nps[i], &r.places[i], rows, &nrows, &invalid);
     if (!err && o.pack != SC_PACK_SHOW) {

@@ -60,6 +60,7 @@ static const struct option all_options[] = {
     {"algos", required_argument, NULL, SC_OPT_ALGOS},
     {"compute-scale", required_argument, NULL, SC_OPT_COMPUTE_SCALE},
     {"hosts", required_argument, NULL, SC_OPT_HOSTS},
+    {"export-ti", required_argument, NULL, SC_OPT_EXPORT_TI},
     {"help", no_argument, NULL, SC_OPT_HELP},
 };
 enum { NOPTIONS = sizeof all_options / sizeof all_options[0] };
@@ -279,6 +280,7 @@ static sc_err_t set_option(int id, const char *value, sc_run_opts_t *o)
     case SC_OPT_TRACE: o->trace = value; break;
     case SC_OPT_PAJE: o->paje = value; break;
     case SC_OPT_TRACE_OPS: o->trace_ops = value; break;
+    case SC_OPT_EXPORT_TI: o->export_ti = value; break;
     case SC_OPT_NO_PAYLOAD: o->payload = 0; break;
     case SC_OPT_EXPLAIN: o->explain = 1; break;
     case SC_OPT_SENSITIVITY: o->sensitivity = 1; break;

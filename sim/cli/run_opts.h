@@ -57,6 +57,7 @@ typedef struct {
     const char *hosts; /* map: the hosts the machinefile and rankfile name (sim/io/hosts.h) */
     const char *timeline, *trace, *paje; /* every message of one run */
     const char *trace_ops;               /* run: every call of the program */
+    const char *export_ti; /* run: the ranks as SMPI time-independent traces */
     const char *loads[SC_CLI_MAX_LOADS]; /* --load, loaded by the command before any algorithm
                                             is looked up (not by sc_cli_check) */
     int nloads;
@@ -115,7 +116,8 @@ enum {
     SC_OPT_BUDGET,
     SC_OPT_ALGOS,
     SC_OPT_COMPUTE_SCALE,
-    SC_OPT_HOSTS
+    SC_OPT_HOSTS,
+    SC_OPT_EXPORT_TI
 };
 
 /* How one command reads its arguments. */

@@ -19,6 +19,7 @@
 #include "sim/engine/trace_run.h"
 #include "sim/io/files.h"
 #include "sim/io/mapfile.h"
+#include "sim/trace/ti_write.h"
 #include "trace.h"
 
 int sc_cli_is_trace(const char *path)
@@ -750,6 +751,10 @@ int sc_cli_run_trace(const sc_run_opts_t *o, int argc, char **argv)
     memcpy(spec.forced, o->forced, sizeof spec.forced);
     if (!err)
         err = sc_trace_run_check(&spec);
+    if (!err && o->export_ti && !(err = sc_trace_export_ti(trace, &sum, o->compute_scale, "--export-ti",
+                                                           o->export_ti)))
+        fprintf(stderr, "simcoll: wrote %d ranks' SMPI time-independent traces to %s/index.txt\n",
+                sc_trace_ranks(trace), o->export_ti);
     if (!err && !(err = sc_trace_run(&spec, &res)))
         ran = 1;
     sc_provenance_t prov = {o->platform, argc, argv};
