@@ -463,6 +463,20 @@ sc_err_t sc_graph_induced(const sc_graph_t *graph, const int *in, int n, sc_grap
     return SC_OK;
 }
 
+long sc_graph_nedges(const sc_graph_t *graph)
+{
+    return graph->size ? (long)igraph_ecount(&graph->graph) : 0;
+}
+
+double sc_graph_edge(const sc_graph_t *graph, long e, int *a, int *b)
+{
+    igraph_integer_t from, to;
+    igraph_edge(&graph->graph, (igraph_integer_t)e, &from, &to);
+    *a = (int)from;
+    *b = (int)to;
+    return VECTOR(graph->weight)[e];
+}
+
 void sc_graph_destroy(sc_graph_t *graph)
 {
     if (graph->size) {

@@ -40,6 +40,11 @@ sc_err_t sc_graph_record_placed(const sc_algo_t *algo, int p, int root, const in
                                 sc_graph_t *graph);
 void sc_graph_destroy(sc_graph_t *graph);
 
+/* Its edges, for what cannot use igraph (only algorithms/mapping does):
+ * edge e (0 .. sc_graph_nedges - 1) joins *a and *b; its weight. */
+long sc_graph_nedges(const sc_graph_t *graph);
+double sc_graph_edge(const sc_graph_t *graph, long e, int *a, int *b);
+
 /* The graph of one call of `bytes` (the allgather block, the broadcast
  * message, the reduction vector of `type`), the ranks on node_of (NULL:
  * not known): weights in bytes, as the call moves them. A call whose

@@ -78,6 +78,8 @@ sc_err_t sc_cli_data(const char *text, sc_cli_data_t *data);
  * the options are read, before any algorithm is looked up by name; never by
  * the option parsing itself, which the CLI fuzzer runs. */
 #define SC_CLI_MAX_LOADS 8
+/* simcoll run --job: at most this many jobs side by side */
+#define SC_CLI_MAX_JOBS 16
 sc_err_t sc_cli_add_load(const char **loads, int *n, const char *path);
 sc_err_t sc_cli_load_all(const char *const *loads, int n);
 

@@ -29,6 +29,7 @@
 #include "sim/program/export_ti.h"
 #include "sim/program/graph.h"
 #include "sim/program/pack.h"
+#include "jobs_cmd.h"
 #include "trace.h"
 #include "trace_cmd.h"
 
@@ -52,6 +53,8 @@ static void print_run_usage(void)
           "         [--compute-scale F] [--timeline F] [--trace F] [--paje F]\n"
           "         [--explain] [--replay[=nodes|maestro]] [--export-ti DIR]\n"
           "         [--format table|csv|json] TRACE\n"
+          "       simcoll run --platform FILE (--job FILE@NODES[:NP] ... | --jobs FILE)\n"
+          "         [--mpi P] [--algos K=A,...] [--compute-scale F] [--format table|csv]\n"
           "A TRACE is an application's recorded run: an OTF2 archive's anchor\n"
           "(traces.otf2), a DUMPI .meta file, or an SMPI time-independent index or\n"
           "action file (docs/traces.md). --algos KIND=ALGO,... runs every call of\n"
@@ -59,7 +62,10 @@ static void print_run_usage(void)
           "times as fast as recorded; --replay plays the ranks' ops with an actor\n"
           "per node (nodes) or none (maestro, SimGrid 4.1), faster, without each\n"
           "call's time. --export-ti DIR also writes the ranks as SMPI time-independent\n"
-          "traces (DIR/index.txt and a file per rank) for SMPI's replay (docs/traces.md).\n"
+          "traces (DIR/index.txt and a file per rank) for SMPI's replay. --job runs\n"
+          "programs or traces at once, each on its own nodes (NODES: 0-7, 0-3,8-11;\n"
+          "NP: a program's ranks, else its nodes' cores), and each alone on the same\n"
+          "nodes: the slowdown each suffers; --jobs FILE: a job a line.\n"
           SC_CLI_DATA_HELP,
           stdout);
 }
@@ -79,8 +85,8 @@ static const int run_accepts[] = {
     SC_OPT_TURNING_FROM, SC_OPT_DATA,        SC_OPT_TIMELINE,    SC_OPT_TRACE,
     SC_OPT_PAJE,         SC_OPT_LOAD,        SC_OPT_SENSITIVITY, SC_OPT_OBJECTIVE,
     SC_OPT_BUDGET,       SC_OPT_PARTITIONER, SC_OPT_ALGOS,       SC_OPT_COMPUTE_SCALE,
-    SC_OPT_REPLAY,       SC_OPT_EXPLAIN,     SC_OPT_EXPORT_TI,   SC_OPT_HELP,
-    0};
+    SC_OPT_REPLAY,       SC_OPT_EXPLAIN,     SC_OPT_EXPORT_TI,   SC_OPT_JOB,
+    SC_OPT_JOBS,         SC_OPT_HELP,        0};
 
 static const sc_run_syntax_t run_syntax = {
     .name = "run",
@@ -135,6 +141,38 @@ static int partitions(const char *mapping)
     return !strcmp(mapping, "partition") || !strcmp(mapping, "greedy");
 }
 
+static int shows_messages(const sc_run_opts_t *o)
+{
+    return o->timeline || o->trace || o->paje;
+}
+
+/* Jobs side by side (jobs_cmd.c): the files are the jobs', and what
+ * places or writes one run's ranks does not apply. */
+static sc_err_t check_job_options(sc_run_opts_t *o)
+{
+    sc_err_t err = sc_run_opts_need_platform(o);
+    if (err)
+        return err;
+    if (o->program)
+        return sc_error(SC_ERR_INPUT, "'%s': with --job or --jobs the jobs name their files "
+                        "(FILE@NODES); give it as a --job", o->program);
+    const char *refused = o->np_list                ? "--np (a job's is FILE@NODES:NP)"
+                          : o->mapping              ? "--mapping (a job's nodes are its own)"
+                          : o->export_ti            ? "--export-ti"
+                          : o->pack != SC_PACK_NONE ? "--pack"
+                          : o->trace_ops            ? "--trace-ops"
+                          : shows_messages(o)       ? "--timeline, --trace and --paje"
+                          : o->explain              ? "--explain"
+                          : o->sensitivity          ? "--sensitivity"
+                          : o->format == SC_FORMAT_JSON ? "--format json"
+                                                        : NULL;
+    if (refused)
+        return sc_error(SC_ERR_INPUT, "%s: not with jobs side by side (--job, --jobs)", refused);
+    if (!o->mpi)
+        o->mpi = sc_profile_find(DEFAULT_PROFILE);
+    return SC_OK;
+}
+
 /* Reads and checks the options of run or tune, before any file is read;
  * sets *done after --help. */
 static sc_err_t program_options(int argc, char **argv, int tune, sc_run_opts_t *o, int *done)
@@ -142,6 +180,8 @@ static sc_err_t program_options(int argc, char **argv, int tune, sc_run_opts_t *
     sc_err_t err = sc_run_opts_parse(tune ? &tune_syntax : &run_syntax, argc, argv, o, done);
     if (err || *done)
         return err;
+    if (!tune && (o->njobs || o->jobs_file))
+        return check_job_options(o);
     if (!tune && !o->program)
         return sc_error(SC_ERR_INPUT, "run needs a program file, e.g. simcoll run --platform "
                                       "gige.xml experiments/packing/halo.prog");
@@ -415,11 +455,6 @@ typedef struct {
 } program_run_t;
 
 /* --timeline, --trace or --paje: every message of the run. */
-static int shows_messages(const sc_run_opts_t *o)
-{
-    return o->timeline || o->trace || o->paje;
-}
-
 /* The run of `prog` at np with the placement pl. */
 static sc_run_spec_t program_spec(const program_run_t *r, const sc_program_t *prog, int np,
                                   const place_t *pl)
@@ -772,6 +807,8 @@ int sc_cli_run_program(int argc, char **argv)
     sc_err_t err = program_options(argc, argv, 0, &o, &done);
     if (err || done)
         return err ? sc_cli_fail(err) : 0;
+    if (o.njobs || o.jobs_file)
+        return sc_cli_run_jobs(&o, argc, argv);
     if (sc_cli_is_trace(o.program))
         return sc_cli_run_trace(&o, argc, argv);
     if (o.replay)

@@ -61,6 +61,8 @@ static const struct option all_options[] = {
     {"compute-scale", required_argument, NULL, SC_OPT_COMPUTE_SCALE},
     {"hosts", required_argument, NULL, SC_OPT_HOSTS},
     {"export-ti", required_argument, NULL, SC_OPT_EXPORT_TI},
+    {"job", required_argument, NULL, SC_OPT_JOB},
+    {"jobs", required_argument, NULL, SC_OPT_JOBS},
     {"help", no_argument, NULL, SC_OPT_HELP},
 };
 enum { NOPTIONS = sizeof all_options / sizeof all_options[0] };
@@ -281,6 +283,13 @@ static sc_err_t set_option(int id, const char *value, sc_run_opts_t *o)
     case SC_OPT_PAJE: o->paje = value; break;
     case SC_OPT_TRACE_OPS: o->trace_ops = value; break;
     case SC_OPT_EXPORT_TI: o->export_ti = value; break;
+    case SC_OPT_JOBS: o->jobs_file = value; break;
+    case SC_OPT_JOB:
+        if (o->njobs == SC_CLI_MAX_JOBS)
+            return sc_error(SC_ERR_INPUT, "--job: at most %d jobs (a --jobs file holds as many)",
+                            SC_CLI_MAX_JOBS);
+        o->jobs[o->njobs++] = value;
+        break;
     case SC_OPT_NO_PAYLOAD: o->payload = 0; break;
     case SC_OPT_EXPLAIN: o->explain = 1; break;
     case SC_OPT_SENSITIVITY: o->sensitivity = 1; break;

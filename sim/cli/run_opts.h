@@ -58,6 +58,10 @@ typedef struct {
     const char *timeline, *trace, *paje; /* every message of one run */
     const char *trace_ops;               /* run: every call of the program */
     const char *export_ti; /* run: the ranks as SMPI time-independent traces */
+    /* run: applications side by side, --job FILE@NODES[:NP] and --jobs FILE */
+    const char *jobs[SC_CLI_MAX_JOBS];
+    int njobs;
+    const char *jobs_file;
     const char *loads[SC_CLI_MAX_LOADS]; /* --load, loaded by the command before any algorithm
                                             is looked up (not by sc_cli_check) */
     int nloads;
@@ -117,7 +121,9 @@ enum {
     SC_OPT_ALGOS,
     SC_OPT_COMPUTE_SCALE,
     SC_OPT_HOSTS,
-    SC_OPT_EXPORT_TI
+    SC_OPT_EXPORT_TI,
+    SC_OPT_JOB,
+    SC_OPT_JOBS
 };
 
 /* How one command reads its arguments. */

@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "study.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,7 +17,7 @@
 static const char *const keys[] = {
     "platform", "algo",   "coll",    "mpi",     "np",    "size",  "mapping",       "op",
     "type",     "root",   "data",    "set",     "nodes", "cores", "sockets",       "net",
-    "topology", "levels", "payload", "program", "trace", "algos", "compute-scale", NULL};
+    "topology", "levels", "payload", "program", "trace", "algos", "compute-scale", "jobs", NULL};
 
 /* What a point of a program study cannot say: simcoll run has no such
  * options, the program says them. A trace says its ranks too, and holds
@@ -24,6 +25,10 @@ static const char *const keys[] = {
 static const char *const call_keys[] = {"algo", "coll", "size", "op", "type", "root", NULL};
 static const char *const trace_refuses[] = {"algo", "coll",    "size", "op",      "type", "root",
                                             "np",   "payload", "data", "program", NULL};
+/* Jobs side by side name their files, nodes and ranks. */
+static const char *const jobs_refuse[] = {"algo", "coll",    "size", "op",      "type",  "root",
+                                          "np",   "payload", "data", "program", "trace", "mapping",
+                                          NULL};
 
 static char *trim(char *s)
 {
@@ -336,7 +341,15 @@ static sc_err_t check_shape(const char *path, const study_t *st)
                                 "no data; use platform, mpi, algos, compute-scale, mapping, set, "
                                 "nodes, cores, sockets, net, topology and levels with it",
                                 path, st->axis[a].line, trace_refuses[k]);
-    for (int a = 0; !st->traces && a < st->naxes; a++)
+    for (int a = 0; st->jobs && a < st->naxes; a++)
+        for (int k = 0; jobs_refuse[k]; k++)
+            if (strcmp(st->axis[a].key, jobs_refuse[k]) == 0)
+                return sc_error(SC_ERR_INPUT,
+                                "%s:%d: '%s' with 'jobs': a job file names each job's file, "
+                                "nodes and ranks; use platform, mpi, algos, compute-scale, set, "
+                                "nodes, cores, sockets, net, topology and levels with it",
+                                path, st->axis[a].line, jobs_refuse[k]);
+    for (int a = 0; !st->traces && !st->jobs && a < st->naxes; a++)
         if (!strcmp(st->axis[a].key, "algos") || !strcmp(st->axis[a].key, "compute-scale"))
             return sc_error(SC_ERR_INPUT,
                             "%s:%d: '%s' applies to a trace's runs; add a trace "
@@ -364,6 +377,7 @@ static sc_err_t parse_study(const char *path, char *text, size_t len, study_t *s
     for (int a = 0; a < st->naxes; a++) {
         st->programs |= strcmp(st->axis[a].key, "program") == 0;
         st->traces |= strcmp(st->axis[a].key, "trace") == 0;
+        st->jobs |= strcmp(st->axis[a].key, "jobs") == 0;
     }
     if (!err)
         err = check_shape(path, st);
@@ -390,9 +404,16 @@ sc_err_t sc_study_check_files(const char *path, const study_t *st)
     for (int a = 0; !err && a < st->naxes; a++) {
         const axis_t *ax = &st->axis[a];
         int platform = !strcmp(ax->key, "platform"), program = !strcmp(ax->key, "program");
-        int trace = !strcmp(ax->key, "trace");
-        for (int v = 0; !err && (platform || program || trace) && v < ax->nvalues; v++) {
-            if (trace) {
+        int trace = !strcmp(ax->key, "trace"), jobs = !strcmp(ax->key, "jobs");
+        for (int v = 0; !err && (platform || program || trace || jobs) && v < ax->nvalues; v++) {
+            if (jobs) {
+                /* its jobs' nodes are the platform's, checked by each point */
+                FILE *f = fopen(ax->values[v], "r");
+                if (!f)
+                    err = sc_error(SC_ERR_INPUT, "'%s': %s", ax->values[v], strerror(errno));
+                else
+                    fclose(f);
+            } else if (trace) {
                 sc_trace_t *t = NULL;
                 sc_trace_summary_t sum = {0};
                 if (!(err = sc_cli_trace_open(ax->values[v], &t, &sum))) {

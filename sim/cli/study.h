@@ -47,6 +47,7 @@ typedef struct {
     int naxes;
     int programs; /* a program axis: points are simcoll run */
     int traces;   /* a trace axis: points are simcoll run too */
+    int jobs;     /* a jobs axis (job files): points are simcoll run --jobs */
     char *text;   /* the file, split in place */
     /* the run's columns, and which a row keeps: not those an axis's
      * column holds already (sc_sweep_axis_column) */

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "collective_cmd.h"
+#include "jobs_cmd.h"
 #include "program_cmd.h"
 #include "trace_cmd.h"
 #include "sim/engine/generate.h"
@@ -117,7 +118,7 @@ static int job_args(const study_t *st, const char **value, const char *platform,
 {
     int n = 0;
     argv[n++] = (char *)"simcoll";
-    if (st->programs || st->traces)
+    if (st->programs || st->traces || st->jobs)
         argv[n++] = (char *)"run";
     argv[n++] = (char *)"--platform";
     argv[n++] = (char *)platform;
@@ -128,6 +129,11 @@ static int job_args(const study_t *st, const char **value, const char *platform,
             !strcmp(k, "sockets") || !strcmp(k, "levels") || !strcmp(k, "program") ||
             !strcmp(k, "trace"))
             continue;
+        if (!strcmp(k, "jobs")) {
+            argv[n++] = (char *)"--jobs";
+            argv[n++] = (char *)value[a];
+            continue;
+        }
         if (!strcmp(k, "payload")) {
             if (!strcmp(value[a], "no"))
                 argv[n++] = (char *)"--no-payload";
@@ -199,8 +205,9 @@ static sc_err_t start_job(const study_t *st, long index, const char *dir, job_t 
         /* The point runs in this child as `simcoll run` or the collective
          * run would, straight through their entry functions. */
         sc_error_clear();
-        int code = sc_cli_finish(st->programs || st->traces ? sc_cli_run_program(argc, argv)
-                                                            : sc_cli_collective(argc, argv));
+        int runs = st->programs || st->traces || st->jobs;
+        int code = sc_cli_finish(runs ? sc_cli_run_program(argc, argv)
+                                      : sc_cli_collective(argc, argv));
         fflush(NULL);
         _exit(code);
     }
@@ -949,8 +956,9 @@ int sc_cli_sweep(int argc, char **argv)
      * --jobs, which checked them. */
     if (!err && !o.the_point && !o.merge_mode)
         err = sc_study_check_files(o.study, &st);
-    const char *body = st.programs  ? sc_program_report_csv_header()
+    const char *body = st.programs ? sc_program_report_csv_header()
                        : st.traces ? sc_trace_report_csv_header()
+                       : st.jobs   ? sc_jobs_report_csv_header()
                                    : sc_report_csv_header();
     sc_study_header(&st, body, header, sizeof header);
     snprintf(dir, sizeof dir, "%s.platforms", out);

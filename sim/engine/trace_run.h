@@ -17,6 +17,9 @@ typedef struct {
     sc_trace_t *trace;          /* scanned (sc_trace_scan) */
     sc_placement_t placement;   /* where MPI puts the ranks */
     const int *pi;              /* NULL, or rank pi[i] sits in slot i (a rankfile) */
+    /* NULL, or each rank's node, its cores taken in rank order (jobs side
+     * by side: placement and pi are then not used) */
+    const int *node_of;
     /* Which algorithm runs each collective simcoll has algorithms of: the
      * one forced for its kind (NULL: none), else the profile's choice. */
     const sc_profile_t *profile;

@@ -177,6 +177,17 @@ sc_err_t sc_trace_scan(sc_trace_t *trace, sc_trace_summary_t *summary,
 
 void sc_trace_summary_destroy(sc_trace_summary_t *summary);
 
+/* ---- Jobs side by side ---- */
+
+/* One trace of several scanned traces run at once (simcoll run --job):
+ * its ranks are job 0's, then job 1's, ...; each job's communicators are
+ * its own (its world among them), so that no message or collective
+ * crosses jobs. The jobs stay the caller's, open until `out` is closed;
+ * `out` is to be scanned as any trace. sc_trace_job_first_rank: job j's
+ * first rank in it. */
+sc_err_t sc_trace_side_by_side(sc_trace_t *const *jobs, int njobs, sc_trace_t **out);
+int sc_trace_job_first_rank(const sc_trace_t *trace, int job);
+
 /* ---- Reading one rank ---- */
 
 /* A cursor over rank `rank`'s events, from the first. Any number may be
