@@ -22,13 +22,16 @@
 
 static const char usage[] =
     "usage: simcoll validate --platform FILE (--mpi PROFILE | --algo NAME) [--np N]\n"
-    "                        [--mapping block|cyclic] [--format table|csv|json] [--plot OUT.png]\n"
-    "                        FILE[@ALGO]...\n"
+    "                        [--mapping block|cyclic] [--measure call|auto|osu|imb|mpiperf]\n"
+    "                        [--format table|csv|json] [--plot OUT.png] FILE[@ALGO]...\n"
     "Predicts every collective timing of the files (OSU's osu_bcast, osu_allreduce, ...;\n"
     "IMB's Bcast, Allreduce, ...; simcoll-probe --collectives) on the platform and\n"
-    "prints, point by point, the\n"
-    "measured time, the simulated one (the mean over ranks of each rank's time, which\n"
-    "OSU's average and IMB's t_avg are) and the relative error; then per operation the\n"
+    "prints, point by point, the measured time, the simulated one and the relative\n"
+    "error. Simulated by default as one call, all ranks starting at once, the mean of\n"
+    "the ranks' times; --measure osu runs OSU's loop of a call and a barrier, imb IMB's\n"
+    "calls back to back, mpiperf one call timed to its slowest rank, auto each file's\n"
+    "own benchmark (IMB's for IMB files, else OSU's), each giving what it prints. Then\n"
+    "per operation the\n"
     "median and largest error, and where one operation, process count and size were\n"
     "measured with several algorithms (FILE@ALGO: that file's runs forced ALGO, as\n"
     "coll_tuned_*_algorithm or MPIR_CVAR_*_ALGORITHM do), whether simcoll ranks them\n"
@@ -53,12 +56,14 @@ typedef struct {
     int np;
     sc_placement_t placement;
     sc_format_t format;
+    int measure_auto;   /* by the file's benchmark */
+    sc_bench_t measure; /* else this one (call by default) */
 } validate_opts_t;
 
 static sc_err_t parse(int argc, char **argv, validate_opts_t *o, int *first_file, int *done)
 {
     enum { OPT_PLATFORM = 256, OPT_MPI, OPT_ALGO, OPT_NP, OPT_MAPPING, OPT_FORMAT, OPT_PLOT,
-           OPT_HELP };
+           OPT_MEASURE, OPT_HELP };
     static const struct option longopts[] = {
         {"platform", required_argument, NULL, OPT_PLATFORM},
         {"mpi", required_argument, NULL, OPT_MPI},
@@ -67,11 +72,13 @@ static sc_err_t parse(int argc, char **argv, validate_opts_t *o, int *first_file
         {"mapping", required_argument, NULL, OPT_MAPPING},
         {"format", required_argument, NULL, OPT_FORMAT},
         {"plot", required_argument, NULL, OPT_PLOT},
+        {"measure", required_argument, NULL, OPT_MEASURE},
         {"help", no_argument, NULL, OPT_HELP},
         {NULL, 0, NULL, 0}};
     static const char *const mappings[] = {"block", "cyclic", NULL};
     static const char *const formats[] = {"table", "csv", "json", NULL};
-    *o = (validate_opts_t){.placement = SC_PLACE_BLOCK, .format = SC_FORMAT_TABLE};
+    *o = (validate_opts_t){.placement = SC_PLACE_BLOCK, .format = SC_FORMAT_TABLE,
+                           .measure = SC_BENCH_CALL};
     *done = 0;
     opterr = 0;
     optind = 2;
@@ -92,6 +99,14 @@ static sc_err_t parse(int argc, char **argv, validate_opts_t *o, int *first_file
         case OPT_FORMAT:
             if (!(err = sc_cli_choice(optarg, "--format", formats, &index)))
                 o->format = (sc_format_t)index;
+            break;
+        case OPT_MEASURE:
+            o->measure_auto = !strcmp(optarg, "auto");
+            if (!o->measure_auto && (err = sc_bench_parse(optarg, "--measure", &o->measure))) {
+                char why[512];
+                snprintf(why, sizeof why, "%s", sc_error_message());
+                err = sc_error(err, "%s, or auto (each file's own)", why);
+            }
             break;
         case OPT_PLOT: {
             const char *terminal; /* checked before any simulation */
@@ -137,6 +152,46 @@ static sc_err_t algo_of(const char *name, const char *what, const sc_kind_t *kin
     return SC_OK;
 }
 
+/* The benchmark that measured the series: IMB's, or OSU's (which
+ * simcoll-probe follows). */
+static sc_bench_t benchmark_of(const sc_series_t *s)
+{
+    const char *src = s->source ? s->source : "";
+    return strstr(src, "IMB") || strstr(src, "Intel") ? SC_BENCH_IMB : SC_BENCH_OSU;
+}
+
+/* What `bench` prints for one call of algo: the simulated time *t. */
+static sc_err_t simulate(const validate_opts_t *o, const sc_platform_t *plat, sc_bench_t bench,
+                         const sc_algo_t *algo, size_t bytes, int np, double *t)
+{
+    sc_run_result_t res;
+    /* int: 4-byte elements, as the benchmarks' MPI_FLOAT. */
+    sc_run_spec_t spec = {.plat = plat, .algo = algo, .bytes = bytes, .op = SC_OP_SUM,
+                          .type = SC_TYPE_INT, .np = np, .placement = o->placement};
+    if (bench == SC_BENCH_CALL) {
+        sc_err_t err = sc_run_check(&spec);
+        if (!err && !(err = sc_run(&spec, &res))) {
+            *t = res.mean_rank_time_s;
+            sc_run_result_destroy(&res);
+        }
+        return err;
+    }
+    sc_program_t prog;
+    sc_bench_figure_t figure;
+    sc_err_t err = sc_bench_program(bench, algo, bytes, 0, SC_OP_SUM, SC_TYPE_INT, np, o->mpi,
+                                    &prog, &spec.measure, &figure);
+    if (err)
+        return err;
+    spec.program = &prog;
+    spec.algo = NULL;
+    if (!(err = sc_run_check(&spec)) && !(err = sc_run(&spec, &res))) {
+        *t = figure == SC_BENCH_MAX ? res.measured_max_s : res.measured_mean_s;
+        sc_run_result_destroy(&res);
+    }
+    sc_program_destroy(&prog);
+    return err;
+}
+
 /* Predicts the points of one collective series into pts[*n...]. */
 static sc_err_t predict_series(const validate_opts_t *o, const sc_platform_t *plat,
                                const char *file, const char *forced, const sc_series_t *s,
@@ -161,6 +216,7 @@ static sc_err_t predict_series(const validate_opts_t *o, const sc_platform_t *pl
     int *node_of = malloc((size_t)np * sizeof *node_of);
     if (!node_of)
         return sc_error(SC_ERR_RUN, "out of memory");
+    sc_bench_t bench = o->measure_auto ? benchmark_of(s) : o->measure;
     sc_err_t err = sc_place(plat, np, o->placement, node_of);
     const sc_algo_t *fixed = NULL;
     if (!err && (forced || o->algo))
@@ -195,15 +251,10 @@ static sc_err_t predict_series(const validate_opts_t *o, const sc_platform_t *pl
             err = sc_profile_no_rule(o->mpi, kind->collective);
             break;
         }
-        /* int: 4-byte elements, as the benchmarks' MPI_FLOAT. */
-        sc_run_spec_t spec = {.plat = plat, .algo = algo, .bytes = bytes, .op = SC_OP_SUM,
-                              .type = SC_TYPE_INT, .np = np, .placement = o->placement};
-        sc_run_result_t res;
-        if ((err = sc_run_check(&spec)) || (err = sc_run(&spec, &res)))
+        double t;
+        if ((err = simulate(o, plat, bench, algo, bytes, np, &t)))
             break;
-        double t = res.mean_rank_time_s;
         pts[(*n)++] = (point_t){file, kind->name, algo->name, np, bytes, m, t, (t - m) / m};
-        sc_run_result_destroy(&res);
     }
     if (empty)
         fprintf(stderr, "simcoll: note: '%s': %d %s call%s of 0 bytes left out (simcoll moves "

@@ -351,6 +351,10 @@ typedef struct {
     int *finished;
     sc_op_record_t *ops;   /* trace */
     mark_t *marks;         /* trace: by rank */
+    /* measure, by rank: when the statement last began, when its first
+     * timed execution began, the time counted, the executions seen */
+    double *measure_began, *measure_first, *measured;
+    long *measure_count;
     sc_err_t error;        /* first rank failure */
     char error_msg[512];
 } session_t;
@@ -393,16 +397,38 @@ static void host_execute_end(void *ctx, void *activity, int wait)
         sg_exec_cancel(exec);
 }
 
-/* The trace: when each statement began and ended, and what it sent. */
-static void trace_begins(void *ctx, int rank)
+/* The trace: when each statement began and ended, and what it sent; and
+ * the benchmark's timing of one statement (spec->measure). */
+static void statement_begins(void *ctx, int rank)
 {
     session_t *s = ctx;
-    s->marks[rank] = (mark_t){*sc_world_traffic(s->world, rank), simgrid_get_clock()};
+    if (s->marks)
+        s->marks[rank] = (mark_t){*sc_world_traffic(s->world, rank), simgrid_get_clock()};
+    if (s->measured)
+        s->measure_began[rank] = simgrid_get_clock();
 }
 
-static void trace_ends(void *ctx, int rank, int stmt, long executed, int verdict)
+static void measure_ends(session_t *s, int rank, int stmt)
+{
+    const sc_measure_t *m = &s->spec->measure;
+    if (stmt < m->first || stmt > m->last || ++s->measure_count[rank] <= m->skip)
+        return;
+    double now = simgrid_get_clock();
+    if (s->measure_count[rank] == m->skip + 1)
+        s->measure_first[rank] = s->measure_began[rank];
+    if (m->span)
+        s->measured[rank] = now - s->measure_first[rank];
+    else
+        s->measured[rank] += now - s->measure_began[rank];
+}
+
+static void statement_ends(void *ctx, int rank, int stmt, long executed, int verdict)
 {
     session_t *s = ctx;
+    if (s->measured)
+        measure_ends(s, rank, stmt);
+    if (!s->ops)
+        return;
     const sc_stmt_t *st = &s->lay->prog.stmts[stmt];
     sc_op_record_t *op = &s->ops[executed];
     const mark_t *before = &s->marks[rank];
@@ -467,6 +493,10 @@ static void teardown(session_t *s)
     free(s->finished);
     free(s->ops);
     free(s->marks);
+    free(s->measure_began);
+    free(s->measure_first);
+    free(s->measured);
+    free(s->measure_count);
     sc_model_destroy(&s->model);
 }
 
@@ -503,6 +533,15 @@ static void put_results(session_t *s, sc_wire_t *out)
     sc_wire_put(out, &mispredicted, sizeof mispredicted);
     if (s->ops)
         sc_wire_put(out, s->ops, (size_t)s->lay->communications * sizeof *s->ops);
+    if (s->measured) {
+        /* each rank's time per timed execution */
+        const sc_measure_t *m = &s->spec->measure;
+        for (int r = 0; r < p; r++) {
+            long timed = s->measure_count[r] - m->skip;
+            s->measured[r] = timed <= 0 ? NAN : s->measured[r] / timed;
+        }
+        sc_wire_put(out, s->measured, (size_t)p * sizeof *s->measured);
+    }
     if (s->spec->messages) {
         long n;
         int overflow;
@@ -539,11 +578,19 @@ static sc_err_t simulate(void *arg, sc_wire_t *out)
         s.ops = calloc((size_t)lay->communications + 1, sizeof *s.ops);
         s.marks = calloc((size_t)p, sizeof *s.marks);
     }
+    if (spec->measure.on) {
+        s.measure_began = calloc((size_t)p, sizeof *s.measure_began);
+        s.measure_first = calloc((size_t)p, sizeof *s.measure_first);
+        s.measured = calloc((size_t)p, sizeof *s.measured);
+        s.measure_count = calloc((size_t)p, sizeof *s.measure_count);
+    }
     session = &s;
     /* The transport keeps the NICs' state (the gap) in the model. */
     sc_err_t err = sc_model_init(&s.model, spec->plat, p, lay->node_of, lay->domain_of,
                                  lay->play_pi, lay->play_pi_inv, sizeof(double));
-    if (!err && (!s.start || !s.finish || !s.finished || (spec->trace && (!s.ops || !s.marks))))
+    if (!err && (!s.start || !s.finish || !s.finished || (spec->trace && (!s.ops || !s.marks)) ||
+                 (spec->measure.on && (!s.measure_began || !s.measure_first || !s.measured ||
+                                       !s.measure_count))))
         err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
     for (long k = 0; !err && s.ops && k < lay->communications; k++)
         s.ops[k] = (sc_op_record_t){.start = INFINITY, .end = -INFINITY, .valid = -1};
@@ -570,8 +617,8 @@ static sc_err_t simulate(void *arg, sc_wire_t *out)
                  .speed = host_speed,
                  .execute_async = host_execute_async,
                  .execute_end = host_execute_end,
-                 .statement_begins = s.ops ? trace_begins : NULL,
-                 .statement_ends = s.ops ? trace_ends : NULL}};
+                 .statement_begins = s.ops || s.measured ? statement_begins : NULL,
+                 .statement_ends = s.ops || s.measured ? statement_ends : NULL}};
     if (!err)
         err = sc_interp_init(&s.interp, lay->buffer_bytes, lay->stage_in, lay->stage_out, area);
     if (!err) {
@@ -759,6 +806,24 @@ static sc_err_t model_time(const sc_run_spec_t *spec, const layout_t *lay, sc_ru
 }
 
 /* Reads what was wrong into res->wrong; 0 when the results were cut short. */
+/* spec->measure's times, by rank: their mean, least and most. */
+static int get_measured(sc_wire_t *in, int p, sc_run_result_t *res)
+{
+    double *t = malloc((size_t)p * sizeof *t);
+    int ok = t && sc_wire_get(in, t, (size_t)p * sizeof *t);
+    double sum = 0, least = INFINITY, most = -INFINITY;
+    for (int r = 0; ok && r < p; r++) {
+        sum += t[r];
+        least = fmin(least, t[r]);
+        most = fmax(most, t[r]);
+    }
+    res->measured_mean_s = sum / p;
+    res->measured_min_s = least;
+    res->measured_max_s = most;
+    free(t);
+    return ok;
+}
+
 static int wrong_of(sc_wire_t *in, sc_run_result_t *res)
 {
     char *said = sc_wire_get_str(in);
@@ -829,7 +894,8 @@ sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res)
              sc_wire_get(&in, &res->speculated, sizeof res->speculated) &&
              sc_wire_get(&in, &res->mispredicted, sizeof res->mispredicted) &&
              (!spec->trace ||
-              sc_wire_get(&in, res->ops, (size_t)lay.communications * sizeof *res->ops));
+              sc_wire_get(&in, res->ops, (size_t)lay.communications * sizeof *res->ops)) &&
+             (!spec->measure.on || get_measured(&in, p, res));
     int overflow = 0;
     if (ok && spec->messages) {
         ok = sc_wire_get(&in, &res->nmsgs, sizeof res->nmsgs) &&
@@ -881,6 +947,8 @@ sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res)
     for (int r = 0; r < p; r++)
         spent += res->finish[r] - res->start[r];
     res->mean_rank_time_s = spent / p;
+    if (!spec->measure.on)
+        res->measured_mean_s = res->measured_min_s = res->measured_max_s = NAN;
     err = model_time(spec, &lay, res, first_start);
 cleanup:
     layout_destroy(&lay);

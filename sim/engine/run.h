@@ -7,6 +7,7 @@
 #include "algorithms/mapping/partition.h"
 #include "algorithms/registry.h"
 #include "sim/simgrid/transport.h"
+#include "sim/program/bench.h"
 #include "sim/program/program.h"
 
 /* How sc_run_spec_t.replay plays a schedule: with one actor per node
@@ -50,6 +51,8 @@ typedef struct {
      * size-only runs of one call of an algorithm whose messages depend on
      * neither data nor timing; 0: the actors */
     int replay;
+    /* A benchmark's timing of some statements (sim/program/bench.h) */
+    sc_measure_t measure;
 } sc_run_spec_t;
 
 /* One communication statement as it ran (all ranks together). */
@@ -64,8 +67,11 @@ typedef struct {
 
 typedef struct {
     double sim_time_s;     /* latest finish - earliest start, simulated */
-    double mean_rank_time_s; /* the mean over ranks of finish - start (what
-                                OSU's benchmarks report as Avg Latency) */
+    double mean_rank_time_s; /* the mean over ranks of finish - start */
+    /* spec->measure: each rank's time per timed execution, its mean, least
+     * and most over ranks (OSU's Avg, Min and Max Latency; IMB's t_avg,
+     * t_min, t_max); NaN without */
+    double measured_mean_s, measured_min_s, measured_max_s;
     double model_time_s;   /* the cost model's prediction; NaN when the
                               platform is not uniform (see models/) or an
                               algorithm has no model */
