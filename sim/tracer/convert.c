@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../trace/otf2_error.h"
 #include "convert.h"
 #include "spool.h"
 
@@ -798,25 +799,6 @@ static const struct {
 #undef SC_TRACER_FN_ROW
 };
 
-static conv_t *errors_to;
-
-static OTF2_ErrorCode on_otf2_error(void *data, const char *file, uint64_t line,
-                                    const char *function, OTF2_ErrorCode code, const char *msg,
-                                    va_list args)
-{
-    (void)data;
-    (void)file;
-    (void)line;
-    (void)function;
-    if (errors_to) {
-        char text[200];
-        vsnprintf(text, sizeof text, msg, args);
-        snprintf(errors_to->otf2_error, sizeof errors_to->otf2_error, "%s: %s",
-                 OTF2_Error_GetName(code), text);
-    }
-    return code;
-}
-
 static OTF2_FlushType pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef loc, void *caller,
                                 bool final)
 {
@@ -1212,8 +1194,7 @@ int sc_tracer_convert(const char *dir, int remove_spool, FILE *log, char *msg, s
             zero = k->first - k->shift;
     }
     remove_archive(dir);
-    errors_to = &c;
-    OTF2_Error_RegisterCallback(on_otf2_error, NULL);
+    sc_otf2_errors_into(c.otf2_error, sizeof c.otf2_error);
     archive = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
                                 OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     if (!archive) {
@@ -1299,7 +1280,7 @@ int sc_tracer_convert(const char *dir, int remove_spool, FILE *log, char *msg, s
 done:
     if (archive)
         OTF2_Archive_Close(archive);
-    errors_to = NULL;
+    sc_otf2_errors_into(NULL, 0);
     free(events);
     for (size_t i = 0; i < c.ncomms; i++)
         free(c.comms[i].members);
