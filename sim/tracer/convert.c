@@ -116,6 +116,122 @@ static int add_item(conv_t *c, item_t it)
     return 1;
 }
 
+/* What pass 1 holds of a rank's call under way. */
+typedef struct {
+    uint32_t pending; /* its records so far */
+    size_t staged;    /* its items: c->nitems back to here */
+    comm_t *making;   /* a communicator whose members follow */
+    comm_t *made;     /* by this call, of which the rank is first */
+} call_scan_t;
+
+/* CALL: the call is whole, and so is its communicator made. */
+static int scan_call(conv_t *c, rank_t *r, call_scan_t *s, const rec_t *rec)
+{
+    if (rec->n != s->pending)
+        return sc_spool_bad(c, r, "a call that does not count the records before it");
+    if (rec->fn >= SC_FN_COUNT)
+        return sc_spool_bad(c, r, "an unknown function");
+    if (r->calls == 0)
+        r->first = rec->t0;
+    if (s->made) {
+        s->made->definer = r->rank;
+        s->made->def_call = r->calls;
+    }
+    s->made = s->making = NULL;
+    r->calls++;
+    s->pending = 0;
+    s->staged = c->nitems;
+    return 0;
+}
+
+/* COMM: a communicator the call made; where the rank is its first, its
+ * members follow. */
+static int scan_comm(conv_t *c, rank_t *r, call_scan_t *s, const rec_t *rec)
+{
+    comm_t *m = sc_conv_comm_get(c, rec->comm, 1);
+    if (!m)
+        return sc_conv_fail(c, 1, "out of memory");
+    if (m->size != 0 && m->size != (int)rec->n)
+        return sc_spool_bad(c, r, "a communicator another rank made with another size");
+    if (rec->n == 0 || rec->n > (uint32_t)c->n || rec->peer < 0 || rec->peer >= (int)rec->n)
+        return sc_spool_bad(c, r, "a communicator of a size or rank out of range");
+    m->size = (int)rec->n;
+    m->parent = rec->a;
+    s->making = rec->peer == 0 ? m : NULL;
+    if (s->making) {
+        free(m->members);
+        m->members = malloc((size_t)m->size * sizeof *m->members);
+        m->nmembers = 0;
+        if (!m->members)
+            return sc_conv_fail(c, 1, "out of memory");
+    }
+    s->made = s->making;
+    return 0;
+}
+
+static int scan_members(conv_t *c, rank_t *r, call_scan_t *s, const rec_t *rec)
+{
+    comm_t *making = s->making;
+    if (!making || making->nmembers + (int)rec->n > making->size)
+        return sc_spool_bad(c, r, "members of no communicator, or too many");
+    for (uint32_t k = 0; k < rec->n; k++) {
+        int w = rec->members[k];
+        if (w < 0 || w >= c->n)
+            return sc_spool_bad(c, r, "a communicator's member out of the world");
+        making->members[making->nmembers++] = w;
+    }
+    return 0;
+}
+
+/* A message, a collective or a receive posted: its place, for the cut. */
+static int scan_item(conv_t *c, const rank_t *r, const rec_t *rec)
+{
+    if (!c->cutting)
+        return 0;
+    int kind = rec->kind == SC_SPOOL_SEND || rec->kind == SC_SPOOL_ISEND ? I_SEND
+               : rec->kind == SC_SPOOL_COLL                              ? I_COLL
+               : rec->kind == SC_SPOOL_IRECV                             ? I_USE
+                                                                         : I_RECV;
+    if (!add_item(c, (item_t){.comm = rec->comm,
+                              .kind = kind,
+                              .rank = r->rank,
+                              .peer = rec->peer,
+                              .tag = rec->tag,
+                              .call = r->calls}))
+        return sc_conv_fail(c, 1, "out of memory");
+    return 0;
+}
+
+/* One record of a rank's spool in pass 1. */
+static int scan_record(conv_t *c, rank_t *r, call_scan_t *s, const rec_t *rec)
+{
+    if (r->ended)
+        return sc_spool_bad(c, r, "a record after MPI_Finalize's end");
+    int err = 0;
+    switch (rec->kind) {
+    case SC_SPOOL_CALL: return scan_call(c, r, s, rec);
+    case SC_SPOOL_END:
+        if (s->pending != 0)
+            return sc_spool_bad(c, r, "MPI_Finalize's end inside a call");
+        r->ended = 1;
+        return 0;
+    case SC_SPOOL_COMM: err = scan_comm(c, r, s, rec); break;
+    case SC_SPOOL_MEMBERS: err = scan_members(c, r, s, rec); break;
+    case SC_SPOOL_SEND:
+    case SC_SPOOL_ISEND:
+    case SC_SPOOL_RECV:
+    case SC_SPOOL_IRECV_DONE:
+    case SC_SPOOL_COLL:
+    case SC_SPOOL_IRECV: err = scan_item(c, r, rec); break;
+    case SC_SPOOL_ISEND_DONE:
+    case SC_SPOOL_TEST:
+    case SC_SPOOL_CANCELLED: break;
+    default: return sc_spool_bad(c, r, "an unknown kind of record");
+    }
+    s->pending++;
+    return err;
+}
+
 /* Pass 1 over one rank: every record checked, its whole calls counted,
  * the communicators it made (and, cutting, its items) gathered. */
 static int scan(conv_t *c, rank_t *r)
@@ -130,125 +246,20 @@ static int scan(conv_t *c, rank_t *r)
         goto done;
     }
     rec_t rec;
-    uint32_t pending = 0;
-    size_t staged = c->nitems; /* this call's items: nitems back to here */
-    comm_t *making = NULL;     /* its members follow */
-    comm_t *made = NULL;       /* by this call, of which the rank is first */
+    call_scan_t s = {.staged = c->nitems};
     int got;
-    while ((got = sc_spool_next(r, &rec)) == 1) {
-        if (r->ended) {
-            err = sc_spool_bad(c, r, "a record after MPI_Finalize's end");
+    while ((got = sc_spool_next(r, &rec)) == 1)
+        if ((err = scan_record(c, r, &s, &rec)))
             goto done;
-        }
-        switch (rec.kind) {
-        case SC_SPOOL_CALL:
-            if (rec.n != pending) {
-                err = sc_spool_bad(c, r, "a call that does not count the records before it");
-                goto done;
-            }
-            if (rec.fn >= SC_FN_COUNT) {
-                err = sc_spool_bad(c, r, "an unknown function");
-                goto done;
-            }
-            if (r->calls == 0)
-                r->first = rec.t0;
-            if (made) {
-                made->definer = r->rank;
-                made->def_call = r->calls;
-            }
-            made = making = NULL;
-            r->calls++;
-            pending = 0;
-            staged = c->nitems;
-            continue;
-        case SC_SPOOL_END:
-            if (pending != 0) {
-                err = sc_spool_bad(c, r, "MPI_Finalize's end inside a call");
-                goto done;
-            }
-            r->ended = 1;
-            continue;
-        case SC_SPOOL_COMM: {
-            comm_t *m = sc_conv_comm_get(c, rec.comm, 1);
-            if (!m) {
-                err = sc_conv_fail(c, 1, "out of memory");
-                goto done;
-            }
-            if (m->size != 0 && m->size != (int)rec.n) {
-                err = sc_spool_bad(c, r, "a communicator another rank made with another size");
-                goto done;
-            }
-            if (rec.n == 0 || rec.n > (uint32_t)c->n || rec.peer < 0 || rec.peer >= (int)rec.n) {
-                err = sc_spool_bad(c, r, "a communicator of a size or rank out of range");
-                goto done;
-            }
-            m->size = (int)rec.n;
-            m->parent = rec.a;
-            making = rec.peer == 0 ? m : NULL;
-            if (making) {
-                free(m->members);
-                m->members = malloc((size_t)m->size * sizeof *m->members);
-                m->nmembers = 0;
-                if (!m->members) {
-                    err = sc_conv_fail(c, 1, "out of memory");
-                    goto done;
-                }
-            }
-            made = making;
-            break;
-        }
-        case SC_SPOOL_MEMBERS:
-            if (!making || making->nmembers + (int)rec.n > making->size) {
-                err = sc_spool_bad(c, r, "members of no communicator, or too many");
-                goto done;
-            }
-            for (uint32_t k = 0; k < rec.n; k++) {
-                int w = rec.members[k];
-                if (w < 0 || w >= c->n) {
-                    err = sc_spool_bad(c, r, "a communicator's member out of the world");
-                    goto done;
-                }
-                making->members[making->nmembers++] = w;
-            }
-            break;
-        case SC_SPOOL_SEND:
-        case SC_SPOOL_ISEND:
-        case SC_SPOOL_RECV:
-        case SC_SPOOL_IRECV_DONE:
-        case SC_SPOOL_COLL:
-        case SC_SPOOL_IRECV:
-            if (c->cutting) {
-                int kind = rec.kind == SC_SPOOL_SEND || rec.kind == SC_SPOOL_ISEND ? I_SEND
-                           : rec.kind == SC_SPOOL_COLL                             ? I_COLL
-                           : rec.kind == SC_SPOOL_IRECV                            ? I_USE
-                                                                                   : I_RECV;
-                if (!add_item(c, (item_t){.comm = rec.comm,
-                                          .kind = kind,
-                                          .rank = r->rank,
-                                          .peer = rec.peer,
-                                          .tag = rec.tag,
-                                          .call = r->calls})) {
-                    err = sc_conv_fail(c, 1, "out of memory");
-                    goto done;
-                }
-            }
-            break;
-        case SC_SPOOL_ISEND_DONE:
-        case SC_SPOOL_TEST:
-        case SC_SPOOL_CANCELLED: break;
-        default: err = sc_spool_bad(c, r, "an unknown kind of record"); goto done;
-        }
-        pending++;
-    }
     if (got < 0) {
         err = sc_spool_bad(c, r, "");
         goto done;
     }
     /* a call the run's end cut short is no call */
-    c->nitems = staged;
-    if (making && making->nmembers != making->size && making->definer < 0) {
-        free(making->members);
-        making->members = NULL;
+    c->nitems = s.staged;
+    if (s.making && s.making->nmembers != s.making->size && s.making->definer < 0) {
+        free(s.making->members);
+        s.making->members = NULL;
     }
     r->keep = r->calls;
     if (r->calls == 0)
