@@ -8,8 +8,14 @@
 
 #include <stddef.h>
 
+/* Hidden: libsimcoll-trace.so, preloaded into applications, exports MPI's
+ * functions and its own alone. */
+#pragma GCC visibility push(hidden)
+
 /* libotf2's complaints go to `into` (`size` bytes, cleared), each as
  * "ITS_CODE: its message" over the last, from now on; NULL: nowhere. */
 void sc_otf2_errors_into(char *into, size_t size);
+
+#pragma GCC visibility pop
 
 #endif
