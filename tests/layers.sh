@@ -12,7 +12,9 @@ build=$2
 
 # Each layer and the layers it may use, lowest first. sim/protocol,
 # sim/io and sim/trace are siblings: none uses another; sim/program's cost
-# model evaluates its statements' schedules (sim/replay).
+# model evaluates its statements' schedules (sim/replay). sim/tracer is no
+# layer (libsimcoll-trace.so links none) but compiles in sim/trace's
+# otf2_error.c, libotf2's complaints as messages.
 ALLOWED='common: common
 models: models common
 algorithms: algorithms models common
@@ -24,7 +26,8 @@ replay: replay protocol trace algorithms models common
 simgrid: simgrid replay io trace protocol algorithms models common
 engine: engine simgrid replay program io trace protocol algorithms models common
 analysis: analysis engine simgrid replay program io trace protocol algorithms models common
-cli: cli analysis engine simgrid replay program io trace protocol algorithms models common'
+cli: cli analysis engine simgrid replay program io trace protocol algorithms models common
+tracer: tracer trace common'
 # For awk: may[LAYER] is " LAYER and those it may use ", from $ALLOWED.
 READ_ALLOWED='
     function read_allowed(    n, rows, i, w) {
@@ -50,7 +53,7 @@ upward=$(grep -H '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' $files |
             if (path ~ /^sim\//) { split(path, p, "/"); return p[2] == "protocol" || p[2] == "io" ||
                                     p[2] == "program" || p[2] == "trace" || p[2] == "replay" ||
                                     p[2] == "simgrid" || p[2] == "engine" || p[2] == "analysis" ||
-                                    p[2] == "cli" ? p[2] : "" }
+                                    p[2] == "cli" || p[2] == "tracer" ? p[2] : "" }
             if (path ~ /^(common|models|algorithms)\//) { split(path, p, "/"); return p[1] }
             return ""
         }

@@ -121,6 +121,87 @@ static sc_bottleneck_t outcome(double nb, double nu, double u_before, const tops
     return b;
 }
 
+/* What weighing the swaps reads: the placement, the busiest node b and
+ * its loads; by position, its edges' weight in all, to b and to its own
+ * node; for the rank whose swaps are weighed, its edges' weight to each
+ * position and to each node (zero between ranks). */
+typedef struct {
+    const sc_graph_t *graph;
+    igraph_inclist_t il;
+    const int *slot_node, *pi;
+    int *node_of;
+    double *load;
+    int b;
+    sc_bottleneck_t now;
+    tops_t tops;
+    double *deg, *to_b, *to_own, *to_v, *v_to_node;
+} swap_scan_t;
+
+/* Every edge's weight into deg, to_b and to_own of its two ends. */
+static void weigh_edges(swap_scan_t *sw)
+{
+    const sc_graph_t *graph = sw->graph;
+    igraph_integer_t m = igraph_ecount(&graph->graph);
+    for (igraph_integer_t e = 0; e < m; e++) {
+        int x = (int)IGRAPH_FROM(&graph->graph, e), y = (int)IGRAPH_TO(&graph->graph, e);
+        double w = VECTOR(graph->weight)[e];
+        sw->deg[x] += w;
+        sw->deg[y] += w;
+        if (sw->node_of[y] == sw->b)
+            sw->to_b[x] += w;
+        if (sw->node_of[x] == sw->b)
+            sw->to_b[y] += w;
+        if (sw->node_of[x] == sw->node_of[y]) {
+            sw->to_own[x] += w;
+            sw->to_own[y] += w;
+        }
+    }
+}
+
+/* The swaps of slot a, on the busiest node, with each slot elsewhere: the
+ * best so far kept in *best, each appended to all unless it is NULL. */
+static void weigh_swaps_of(swap_scan_t *sw, int a, sc_swap_t *best, sc_swap_t *all, long *nall)
+{
+    const sc_graph_t *graph = sw->graph;
+    const double *load = sw->load, *deg = sw->deg, *to_own = sw->to_own;
+    int p = graph->size, b = sw->b;
+    int v = sw->pi[a];
+    igraph_vector_int_t *inc = igraph_inclist_get(&sw->il, v);
+    for (igraph_integer_t k = 0; k < igraph_vector_int_size(inc); k++) {
+        igraph_integer_t e = VECTOR(*inc)[k];
+        int y = (int)IGRAPH_OTHER(&graph->graph, e, v);
+        sw->to_v[y] += VECTOR(graph->weight)[e];
+        sw->v_to_node[sw->node_of[y]] += VECTOR(graph->weight)[e];
+    }
+    /* Only b's and u's loads change: b loses v's edges leaving b and
+     * gains v's edges inside b, gains w's edges leaving b and loses
+     * w's edges into b, and u the same the other way; the edge v-w
+     * crosses both links before and after, which the terms in vw
+     * put back. */
+    double from_v = 2 * to_own[v] - deg[v];
+    for (int c = 0; c < p; c++) {
+        int u = sw->slot_node[c];
+        if (u == b)
+            continue;
+        int w = sw->pi[c];
+        double vw = sw->to_v[w];
+        double nb = load[b] + from_v + deg[w] - 2 * sw->to_b[w] + 2 * vw;
+        double nu = load[u] + deg[v] - 2 * sw->v_to_node[u] + 2 * to_own[w] - deg[w] + 2 * vw;
+        sc_swap_t s = {a, c,
+                       outcome(nb, nu, load[u], &sw->tops,
+                               sw->now.cut + (nb - load[b] + nu - load[u]) / 2)};
+        if (best->slot_a < 0 || by_outcome(&s, best) < 0)
+            *best = s;
+        if (all)
+            all[(*nall)++] = s;
+    }
+    for (igraph_integer_t k = 0; k < igraph_vector_int_size(inc); k++) {
+        int y = (int)IGRAPH_OTHER(&graph->graph, VECTOR(*inc)[k], v);
+        sw->to_v[y] = 0;
+        sw->v_to_node[sw->node_of[y]] = 0;
+    }
+}
+
 /* The swaps of a slot on the busiest node with a slot elsewhere: the
  * best into *best (slot_a < 0 if there is none), and every one into *all
  * unless all is NULL. */
@@ -133,47 +214,36 @@ static sc_err_t scan_swaps(const sc_graph_t *graph, int nnodes, const int *slot_
         *all = NULL;
         *nall = 0;
     }
-    int *node_of = malloc((size_t)p * sizeof *node_of);
-    double *load = malloc((size_t)nnodes * sizeof *load);
-    /* by position: its edges' weight in all, to the busiest node, to its own */
-    double *deg = calloc((size_t)p, sizeof *deg), *to_b = calloc((size_t)p, sizeof *to_b);
-    double *to_own = calloc((size_t)p, sizeof *to_own), *to_v = calloc((size_t)p, sizeof *to_v);
-    double *v_to_node = calloc((size_t)nnodes, sizeof *v_to_node);
-    igraph_inclist_t il;
+    swap_scan_t sw = {.graph = graph, .slot_node = slot_node, .pi = pi};
+    sw.node_of = malloc((size_t)p * sizeof *sw.node_of);
+    sw.load = malloc((size_t)nnodes * sizeof *sw.load);
+    sw.deg = calloc((size_t)p, sizeof *sw.deg);
+    sw.to_b = calloc((size_t)p, sizeof *sw.to_b);
+    sw.to_own = calloc((size_t)p, sizeof *sw.to_own);
+    sw.to_v = calloc((size_t)p, sizeof *sw.to_v);
+    sw.v_to_node = calloc((size_t)nnodes, sizeof *sw.v_to_node);
     int have_il = 0;
     sc_err_t err = SC_OK;
-    if (!node_of || !load || !deg || !to_b || !to_own || !to_v || !v_to_node) {
+    if (!sw.node_of || !sw.load || !sw.deg || !sw.to_b || !sw.to_own || !sw.to_v ||
+        !sw.v_to_node) {
         err = sc_error(SC_ERR_RUN, "out of memory weighing swaps of %d ranks", p);
         goto cleanup;
     }
     for (int i = 0; i < p; i++)
-        node_of[pi[i]] = slot_node[i];
-    sc_bottleneck_t now = sc_graph_bottleneck(graph, node_of, nnodes, load);
+        sw.node_of[pi[i]] = slot_node[i];
+    sw.now = sc_graph_bottleneck(graph, sw.node_of, nnodes, sw.load);
     int b = 0;
-    while (b < nnodes && load[b] != now.load)
+    while (b < nnodes && sw.load[b] != sw.now.load)
         b++;
-    if (now.load == 0 || b == nnodes)
+    if (sw.now.load == 0 || b == nnodes)
         goto cleanup; /* nothing crosses a link */
-    if ((err = sc_igraph_check(igraph_inclist_init(&graph->graph, &il, IGRAPH_ALL,
+    sw.b = b;
+    if ((err = sc_igraph_check(igraph_inclist_init(&graph->graph, &sw.il, IGRAPH_ALL,
                                                    IGRAPH_LOOPS_ONCE),
                                "listing edges")))
         goto cleanup;
     have_il = 1;
-    igraph_integer_t m = igraph_ecount(&graph->graph);
-    for (igraph_integer_t e = 0; e < m; e++) {
-        int x = (int)IGRAPH_FROM(&graph->graph, e), y = (int)IGRAPH_TO(&graph->graph, e);
-        double w = VECTOR(graph->weight)[e];
-        deg[x] += w;
-        deg[y] += w;
-        if (node_of[y] == b)
-            to_b[x] += w;
-        if (node_of[x] == b)
-            to_b[y] += w;
-        if (node_of[x] == node_of[y]) {
-            to_own[x] += w;
-            to_own[y] += w;
-        }
-    }
+    weigh_edges(&sw);
     long on_b = 0;
     for (int i = 0; i < p; i++)
         on_b += slot_node[i] == b;
@@ -182,62 +252,27 @@ static sc_err_t scan_swaps(const sc_graph_t *graph, int nnodes, const int *slot_
         err = sc_error(SC_ERR_RUN, "out of memory weighing swaps of %d ranks", p);
         goto cleanup;
     }
-    tops_t t = tops_of(load, nnodes, b);
-    for (int a = 0; a < p; a++) {
-        if (slot_node[a] != b)
-            continue;
-        int v = pi[a];
-        igraph_vector_int_t *inc = igraph_inclist_get(&il, v);
-        for (igraph_integer_t k = 0; k < igraph_vector_int_size(inc); k++) {
-            igraph_integer_t e = VECTOR(*inc)[k];
-            int y = (int)IGRAPH_OTHER(&graph->graph, e, v);
-            to_v[y] += VECTOR(graph->weight)[e];
-            v_to_node[node_of[y]] += VECTOR(graph->weight)[e];
-        }
-        /* Only b's and u's loads change: b loses v's edges leaving b and
-         * gains v's edges inside b, gains w's edges leaving b and loses
-         * w's edges into b, and u the same the other way; the edge v-w
-         * crosses both links before and after, which the terms in vw
-         * put back. */
-        double from_v = 2 * to_own[v] - deg[v];
-        for (int c = 0; c < p; c++) {
-            int u = slot_node[c];
-            if (u == b)
-                continue;
-            int w = pi[c];
-            double vw = to_v[w];
-            double nb = load[b] + from_v + deg[w] - 2 * to_b[w] + 2 * vw;
-            double nu = load[u] + deg[v] - 2 * v_to_node[u] + 2 * to_own[w] - deg[w] + 2 * vw;
-            sc_swap_t s = {a, c, outcome(nb, nu, load[u], &t,
-                                         now.cut + (nb - load[b] + nu - load[u]) / 2)};
-            if (best->slot_a < 0 || by_outcome(&s, best) < 0)
-                *best = s;
-            if (all)
-                (*all)[(*nall)++] = s;
-        }
-        for (igraph_integer_t k = 0; k < igraph_vector_int_size(inc); k++) {
-            int y = (int)IGRAPH_OTHER(&graph->graph, VECTOR(*inc)[k], v);
-            to_v[y] = 0;
-            v_to_node[node_of[y]] = 0;
-        }
-    }
+    sw.tops = tops_of(sw.load, nnodes, b);
+    for (int a = 0; a < p; a++)
+        if (slot_node[a] == b)
+            weigh_swaps_of(&sw, a, best, all ? *all : NULL, nall);
     if (all && *nall)
         qsort(*all, (size_t)*nall, sizeof **all, by_outcome);
 cleanup:
     if (have_il)
-        igraph_inclist_destroy(&il);
+        igraph_inclist_destroy(&sw.il);
     if (err && all) {
         free(*all);
         *all = NULL;
         *nall = 0;
     }
-    free(node_of);
-    free(load);
-    free(deg);
-    free(to_b);
-    free(to_own);
-    free(to_v);
-    free(v_to_node);
+    free(sw.node_of);
+    free(sw.load);
+    free(sw.deg);
+    free(sw.to_b);
+    free(sw.to_own);
+    free(sw.to_v);
+    free(sw.v_to_node);
     return err;
 }
 

@@ -311,31 +311,42 @@ static void seconds(double s, char *out, size_t size)
         snprintf(out, size, "%.4g s", s);
 }
 
-void sc_explain_print(FILE *f, const char *title, const sc_platform_t *plat, int np,
-                      const sc_run_result_t *res, const sc_explain_t *e)
+/* A step's "waited at": the busiest NIC, the busiest links between a
+ * node's sockets or the busiest memory bus, "-" where none. */
+static void waited_at_text(const sc_platform_t *plat, const sc_explain_step_t *st, char *nic,
+                           size_t size)
 {
-    double t0 = INFINITY;
-    for (int r = 0; r < np; r++)
-        t0 = res->start[r] < t0 ? res->start[r] : t0;
-    char a[32], b[32], c[32], d[32], g[32], h[32], bytes[2][32], nicb[32];
-    seconds(res->sim_time_s, a, sizeof a);
-    if (isnan(res->model_time_s))
-        snprintf(b, sizeof b, "none");
-    else
-        seconds(res->model_time_s, b, sizeof b);
-    fprintf(f, "\nexplain: %s: %d steps, simulated %s, model %s\n", title, e->nsteps, a, b);
-    fprintf(f, "  A step's messages are those whose senders had completed a receive of the\n"
-               "  previous step's.\n"
-               "  alone: its slowest message on idle links and NICs (the cost model's point-to-\n"
-               "  point time); waited: how much longer its messages took (links, NICs, memory\n"
-               "  buses, busy receivers), mean and most; waited at: the busiest NIC when a\n"
-               "  message between nodes waited most, else the busiest memory bus (or link\n"
-               "  between a node's sockets, NUMA domains or CCXs).\n\n");
+    char nicb[32];
+    sc_waited_at_t at = sc_explain_waited_at(st);
+    if (at == SC_WAITED_NIC) {
+        sc_format_bytes(st->busiest_bytes, nicb, sizeof nicb);
+        snprintf(nic, size, "%s NIC %s: %s in %ld", plat->nodes[st->busiest_node].name,
+                 st->busiest_in ? "in" : "out", nicb, st->busiest_messages);
+    } else if (at == SC_WAITED_SOCKETS) {
+        sc_format_bytes(st->socket_bytes, nicb, sizeof nicb);
+        snprintf(nic, size, "%s link%s between %s: %s in %ld", plat->nodes[st->socket_node].name,
+                 sc_platform_node_levels(plat) > 1 ? "s" : "", between_word(plat), nicb,
+                 st->socket_messages);
+    } else if (st->bus_node >= 0) {
+        sc_format_bytes(st->bus_bytes, nicb, sizeof nicb);
+        snprintf(nic, size, "%s memory bus: %s in %ld", plat->nodes[st->bus_node].name, nicb,
+                 st->bus_messages);
+    } else {
+        snprintf(nic, size, "-");
+    }
+}
+
+/* The steps' table, a line a step, times from t0; and what steps that end
+ * after the run are. */
+static void print_steps(FILE *f, const sc_platform_t *plat, const sc_run_result_t *res,
+                        const sc_explain_t *e, double t0)
+{
+    char a[32], b[32], c[32], d[32], g[32], h[32], bytes[2][32];
     fprintf(f, "  %4s %17s %17s %10s %10s %10s %10s %10s %10s  %s\n", "step", "inter-node",
             "intra-node", "start", "end", "took", "alone", "waited", "(most)", "waited at");
     for (int s = 0; s < e->nsteps; s++) {
         const sc_explain_step_t *st = &e->steps[s];
-        char inter[40], intra[40], nic[96] = "-";
+        char inter[40], intra[40], nic[96];
         sc_format_bytes(st->bytes[SC_LEVEL_INTER], bytes[0], sizeof bytes[0]);
         sc_format_bytes(st->bytes[SC_LEVEL_INTRA], bytes[1], sizeof bytes[1]);
         snprintf(inter, sizeof inter, "%ld: %s", st->messages[SC_LEVEL_INTER], bytes[0]);
@@ -346,22 +357,7 @@ void sc_explain_print(FILE *f, const char *title, const sc_platform_t *plat, int
         seconds(st->alone, d, sizeof d);
         seconds(st->waited_mean, g, sizeof g);
         seconds(st->waited_max, h, sizeof h);
-        sc_waited_at_t at = sc_explain_waited_at(st);
-        if (at == SC_WAITED_NIC) {
-            sc_format_bytes(st->busiest_bytes, nicb, sizeof nicb);
-            snprintf(nic, sizeof nic, "%s NIC %s: %s in %ld", plat->nodes[st->busiest_node].name,
-                     st->busiest_in ? "in" : "out", nicb, st->busiest_messages);
-        } else if (at == SC_WAITED_SOCKETS) {
-            sc_format_bytes(st->socket_bytes, nicb, sizeof nicb);
-            snprintf(nic, sizeof nic, "%s link%s between %s: %s in %ld",
-                     plat->nodes[st->socket_node].name,
-                     sc_platform_node_levels(plat) > 1 ? "s" : "", between_word(plat), nicb,
-                     st->socket_messages);
-        } else if (st->bus_node >= 0) {
-            sc_format_bytes(st->bus_bytes, nicb, sizeof nicb);
-            snprintf(nic, sizeof nic, "%s memory bus: %s in %ld", plat->nodes[st->bus_node].name,
-                     nicb, st->bus_messages);
-        }
+        waited_at_text(plat, st, nic, sizeof nic);
         fprintf(f, "  %4d %17s %17s %10s %10s %10s %10s %10s %10s  %s\n", s + 1, inter, intra, a, b,
                 c, d, g, h, nic);
     }
@@ -376,6 +372,40 @@ void sc_explain_print(FILE *f, const char *title, const sc_platform_t *plat, int
                 "  sent on and drained in the background).\n",
                 a);
     }
+}
+
+/* Message i of the critical path: the time its sender spent before
+ * posting it (`busy` says on what), then the message. */
+static void print_path_message(FILE *f, const sc_platform_t *plat, const sc_run_result_t *res,
+                               const sc_explain_t *e, int i, double t0, const char *busy)
+{
+    char a[32], b[32], c[32], bytes[32];
+    const sc_msg_record_t *m = &res->msgs[e->path[i]];
+    sc_format_bytes(m->bytes, bytes, sizeof bytes);
+    seconds(m->posted - t0, a, sizeof a);
+    seconds(m->arrived - t0, b, sizeof b);
+    if (e->path_on_rank[i] > 0) {
+        seconds(e->path_on_rank[i], c, sizeof c);
+        fprintf(f, "    on rank %d: %s (%s)\n", m->src, c, busy);
+    }
+    char where[64] = "between nodes";
+    if (m->level != SC_LEVEL_INTER && !sc_platform_node_levels(plat))
+        snprintf(where, sizeof where, "in a node");
+    else if (m->level != SC_LEVEL_INTER && res->domain_of[m->src] != res->domain_of[m->dst])
+        snprintf(where, sizeof where, "between %s", between_word(plat));
+    else if (m->level != SC_LEVEL_INTER)
+        snprintf(where, sizeof where, "in a %s", smallest_domain_word(plat));
+    seconds(m->completed - t0, c, sizeof c);
+    fprintf(f, "    step %d: rank %d -> rank %d (%s, %s), posted %s, arrived %s, completed %s\n",
+            e->step_of_msg[e->path[i]], m->src, m->dst, bytes, where, a, b, c);
+}
+
+/* The critical path back from the last rank to finish: its last 24
+ * messages and the time on the ranks between them, then the totals. */
+static void print_critical_path(FILE *f, const sc_platform_t *plat, const sc_run_result_t *res,
+                                const sc_explain_t *e, double t0)
+{
+    char a[32], b[32], c[32];
     seconds(res->finish[e->last_rank] - t0, a, sizeof a);
     fprintf(f,
             "\n  critical path: rank %d finished last, at %s; back from it, each message\n"
@@ -401,27 +431,8 @@ void sc_explain_print(FILE *f, const char *title, const sc_platform_t *plat, int
         if (!isnan(m->arrived))
             after_arrival += m->completed - m->arrived;
     }
-    for (int i = e->npath - shown; i < e->npath; i++) {
-        const sc_msg_record_t *m = &res->msgs[e->path[i]];
-        sc_format_bytes(m->bytes, bytes[0], sizeof bytes[0]);
-        seconds(m->posted - t0, a, sizeof a);
-        seconds(m->arrived - t0, b, sizeof b);
-        if (e->path_on_rank[i] > 0) {
-            seconds(e->path_on_rank[i], c, sizeof c);
-            fprintf(f, "    on rank %d: %s (%s)\n", m->src, c, busy);
-        }
-        char where[64] = "between nodes";
-        if (m->level != SC_LEVEL_INTER && !sc_platform_node_levels(plat))
-            snprintf(where, sizeof where, "in a node");
-        else if (m->level != SC_LEVEL_INTER && res->domain_of[m->src] != res->domain_of[m->dst])
-            snprintf(where, sizeof where, "between %s", between_word(plat));
-        else if (m->level != SC_LEVEL_INTER)
-            snprintf(where, sizeof where, "in a %s", smallest_domain_word(plat));
-        seconds(m->completed - t0, c, sizeof c);
-        fprintf(f,
-                "    step %d: rank %d -> rank %d (%s, %s), posted %s, arrived %s, completed %s\n",
-                e->step_of_msg[e->path[i]], m->src, m->dst, bytes[0], where, a, b, c);
-    }
+    for (int i = e->npath - shown; i < e->npath; i++)
+        print_path_message(f, plat, res, e, i, t0, busy);
     if (e->path_tail > 0) {
         seconds(e->path_tail, c, sizeof c);
         fprintf(f, "    on rank %d: %s (%s) to its end\n", e->last_rank, c, busy);
@@ -436,4 +447,28 @@ void sc_explain_print(FILE *f, const char *title, const sc_platform_t *plat, int
                 "  completing one and posting the next (%s)\n",
                 a, c, b, busy);
     }
+}
+
+void sc_explain_print(FILE *f, const char *title, const sc_platform_t *plat, int np,
+                      const sc_run_result_t *res, const sc_explain_t *e)
+{
+    double t0 = INFINITY;
+    for (int r = 0; r < np; r++)
+        t0 = res->start[r] < t0 ? res->start[r] : t0;
+    char a[32], b[32];
+    seconds(res->sim_time_s, a, sizeof a);
+    if (isnan(res->model_time_s))
+        snprintf(b, sizeof b, "none");
+    else
+        seconds(res->model_time_s, b, sizeof b);
+    fprintf(f, "\nexplain: %s: %d steps, simulated %s, model %s\n", title, e->nsteps, a, b);
+    fprintf(f, "  A step's messages are those whose senders had completed a receive of the\n"
+               "  previous step's.\n"
+               "  alone: its slowest message on idle links and NICs (the cost model's point-to-\n"
+               "  point time); waited: how much longer its messages took (links, NICs, memory\n"
+               "  buses, busy receivers), mean and most; waited at: the busiest NIC when a\n"
+               "  message between nodes waited most, else the busiest memory bus (or link\n"
+               "  between a node's sockets, NUMA domains or CCXs).\n\n");
+    print_steps(f, plat, res, e, t0);
+    print_critical_path(f, plat, res, e, t0);
 }

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "args.h"
+#include "calibrate_input.h"
+#include "calibrate_report.h"
 #include "common/sc_units.h"
 #include "models/calibrate.h"
 #include "models/params.h"
@@ -19,14 +21,8 @@
 #include "sim/io/measurements.h"
 #include "sim/io/probe_cluster.h"
 
-/* A measurement option: its format and the kinds of series it must give. */
-typedef struct {
-    const char *option;
-    sc_measure_format_t format;
-    int kind; /* a sc_measure_kind_t, or -1: any point-to-point kind */
-} source_t;
-
-static const source_t sources[] = {
+/* The measurement options, each getopt_long's entry of its own. */
+static const sc_cal_source_t sources[] = {
     {"--osu-latency", SC_MEASURE_FORMAT_OSU, SC_MEASURE_LATENCY},
     {"--osu-bw", SC_MEASURE_FORMAT_OSU, SC_MEASURE_BANDWIDTH},
     {"--osu-bibw", SC_MEASURE_FORMAT_OSU, SC_MEASURE_BIBANDWIDTH},
@@ -38,310 +34,6 @@ static const source_t sources[] = {
     {"--measurements", SC_MEASURE_FORMAT_AUTO, -1},
 };
 enum { NSOURCES = sizeof sources / sizeof sources[0] };
-
-static const char *kind_name(sc_measure_kind_t kind)
-{
-    static const char *const names[] = {"latency",       "ping-ping",    "bandwidth",
-                                        "bi-bandwidth",  "message rate", "send overhead",
-                                        "recv overhead", "collective"};
-    return names[kind];
-}
-
-/* Every series of every file, with the option that named it, and the
- * clusters simcoll-probe's files describe. */
-typedef struct {
-    sc_series_t *series;
-    int n, cap;
-    sc_probe_cluster_t probes[8];
-    const char *probe_paths[8];
-    int nprobes;
-} all_series_t;
-
-/* A probe's file also says where its ranks ran: ranks that shared a core
- * measured each other's turns, which no fit undoes, so they are warned
- * of; the cluster's hosts and switches serve the fit. */
-static sc_err_t add_probe(all_series_t *all, const char *option, const char *path)
-{
-    if (all->nprobes == (int)(sizeof all->probes / sizeof all->probes[0]))
-        return SC_OK; /* more probe files say nothing the first eight do not */
-    sc_probe_cluster_t *c = &all->probes[all->nprobes];
-    sc_err_t err = sc_probe_cluster_read(option, path, c);
-    if (err)
-        return err;
-    all->probe_paths[all->nprobes++] = path;
-    char shared[2048];
-    sc_probe_cluster_shared_cores(c, shared, sizeof shared);
-    if (*shared)
-        fprintf(stderr, "simcoll: warning: %s '%s': %s\n", option, path, shared);
-    return SC_OK;
-}
-
-static sc_err_t add_file(all_series_t *all, const source_t *src, const char *path)
-{
-    sc_series_t *got;
-    int n;
-    sc_err_t err = sc_measurements_read(src->option, path, src->format, &got, &n);
-    if (err)
-        return err;
-    int kept = 0, collectives = 0;
-    int probe = n > 0 && got[0].source && !strncmp(got[0].source, "simcoll-probe", 13);
-    char names[256] = "";
-    for (int i = 0; i < n && !err; i++) {
-        sc_series_t *s = &got[i];
-        if (s->kind == SC_MEASURE_COLLECTIVE) {
-            /* Collective times are what predictions are validated against;
-             * fitting to them would make that validation meaningless. */
-            collectives++;
-            size_t len = strlen(names), k = strlen(s->collective);
-            const char *seen = strstr(names, s->collective);
-            if (!(seen && (seen == names || seen[-1] == ' ') && (seen[k] == ',' || !seen[k])))
-                snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "", s->collective);
-            continue;
-        }
-        if (src->kind >= 0 && s->kind != (sc_measure_kind_t)src->kind) {
-            err = sc_error(SC_ERR_INPUT, "%s '%s': the file holds a %s series (%s), not %s",
-                           src->option, path, kind_name(s->kind), s->source, kind_name(src->kind));
-            break;
-        }
-        if (all->n == all->cap) {
-            int cap = all->cap ? 2 * all->cap : 8;
-            sc_series_t *grown = realloc(all->series, (size_t)cap * sizeof *grown);
-            if (!grown) {
-                err = sc_error(SC_ERR_RUN, "out of memory");
-                break;
-            }
-            all->series = grown;
-            all->cap = cap;
-        }
-        all->series[all->n++] = *s;
-        *s = (sc_series_t){0}; /* moved */
-        kept++;
-    }
-    sc_series_destroy(got, n);
-    if (!err && collectives)
-        fprintf(stderr,
-                "simcoll: note: %s '%s': %d collective series (%s) not used: calibration uses "
-                "point-to-point measurements only (simcoll validate compares with them)\n",
-                src->option, path, collectives, names);
-    if (!err && kept == 0)
-        err = sc_error(SC_ERR_INPUT, "%s '%s': no point-to-point series in the file", src->option,
-                       path);
-    if (!err && probe)
-        err = add_probe(all, src->option, path);
-    return err;
-}
-
-/* Prints what the fit found and how. */
-static void print_fit(const sc_fit_t *fit, const char *level)
-{
-    printf("# %s level, fitted\n", level);
-    int w = 9;
-    for (int i = 0; i < fit->nnotes; i++)
-        if ((int)strlen(fit->notes[i].what) > w)
-            w = (int)strlen(fit->notes[i].what);
-    printf("%-*s  %-24s  %s\n", w, "parameter", "value", "how");
-    for (int i = 0; i < fit->nnotes; i++)
-        printf("%-*s  %-24s  %s\n", w, fit->notes[i].what, fit->notes[i].value, fit->notes[i].how);
-}
-
-/* The template's ranges LO..HI on the fitted level that the fitted
- * platform keeps as ranges. */
-typedef struct {
-    sc_range_t range[SC_MAX_RANGES];
-    int n;
-} kept_ranges_t;
-
-/* The kept range of the parameter a note names, or NULL. */
-static const sc_range_t *note_range(const sc_fit_note_t *note, const kept_ranges_t *kept)
-{
-    for (int i = 0; i < kept->n; i++) {
-        const char *fit_name = sc_params[kept->range[i].param].fit_name;
-        if (fit_name && !strcmp(fit_name, note->what))
-            return &kept->range[i];
-    }
-    return NULL;
-}
-
-/* The parameters of one origin, "o_s, o_r, g" (clamped ones with their
- * value: "latency 0 s"; kept ranges with theirs: "o_s 1us..5us (a
- * range)"); empty if none. */
-static void with_origin(const sc_fit_t *fit, const kept_ranges_t *kept, sc_fit_origin_t origin,
-                        char *out, size_t size)
-{
-    size_t n = 0;
-    out[0] = '\0';
-    for (int i = 0; i < fit->nnotes && n < size; i++) {
-        const sc_fit_note_t *note = &fit->notes[i];
-        if (note->origin != origin)
-            continue;
-        int valued = origin == SC_FIT_CLAMPED || note_range(note, kept);
-        n += (size_t)snprintf(out + n, size - n, "%s%s%s%s%s", n ? ", " : "", note->what,
-                              valued ? " " : "", valued ? note->value : "",
-                              origin == SC_FIT_KEPT && valued ? " (a range)" : "");
-    }
-    /* a parameter no fit gives (the eager limit) has no note */
-    for (int i = 0; origin == SC_FIT_KEPT && i < kept->n && n < size; i++) {
-        const sc_param_t *p = &sc_params[kept->range[i].param];
-        char text[112];
-        if (p->fit_name)
-            continue;
-        sc_generate_range_text(&kept->range[i], text, sizeof text);
-        n += (size_t)snprintf(out + n, size - n, "%s%s %s (a range)", n ? ", " : "", p->name, text);
-    }
-}
-
-/* What the measurements did not give, in a clause: "o_s, o_r and g are the
- * template's (no measurement gives them); latency 0 s was clamped (the fit
- * gave a value simcoll does not take)"; empty if everything was fitted. */
-static void not_fitted(const sc_fit_t *fit, const kept_ranges_t *kept, char *out, size_t size)
-{
-    char kept_text[512], clamped[512];
-    with_origin(fit, kept, SC_FIT_KEPT, kept_text, sizeof kept_text);
-    with_origin(fit, kept, SC_FIT_CLAMPED, clamped, sizeof clamped);
-    snprintf(out, size, "%s%s%s%s%s",
-             *kept_text ? "kept from the template, as no measurement "
-                          "gives them: "
-                        : "",
-             kept_text, *kept_text && *clamped ? "; " : "",
-             *clamped ? "clamped, as the fit gave a value simcoll does not take: " : "", clamped);
-}
-
-/* A network's bandwidth factor above 1 means the ping-pong moved data
- * faster than the bandwidth it was fitted against (the largest stream):
- * fitted, as SMPI's bw-factor allows, but said, since the likelier cause
- * is a stream that did not fill the link. "factor [4096, 65537) 1.252,
- * ..." into out; "" if none. */
-static void above_one(const sc_fit_t *fit, char *out, size_t size)
-{
-    size_t n = 0;
-    out[0] = '\0';
-    for (int i = 0; i < fit->nnotes && n < size; i++) {
-        const sc_fit_note_t *note = &fit->notes[i];
-        if (!strncmp(note->what, "factor", 6) && note->origin == SC_FIT_FITTED &&
-            strtod(note->value, NULL) > 1)
-            n += (size_t)snprintf(out + n, size - n, "%s%s %s", n ? ", " : "", note->what,
-                                  note->value);
-    }
-}
-
-static int by_abs(const void *a, const void *b)
-{
-    double x = fabs(*(const double *)a), y = fabs(*(const double *)b);
-    return x < y ? -1 : x > y;
-}
-
-static void format_value(sc_measure_kind_t kind, double v, char *out, size_t len)
-{
-    if (isnan(v))
-        snprintf(out, len, "-");
-    else if (kind == SC_MEASURE_BANDWIDTH || kind == SC_MEASURE_BIBANDWIDTH ||
-             kind == SC_MEASURE_MESSAGE_RATE)
-        snprintf(out, len, "%.4g MB/s", v / 1e6);
-    else
-        sc_format_duration(v, out, len);
-}
-
-/* A fit whose median residual on some series is above this is warned of
- * (refused with --strict): a wrong template, breakpoint or eager limit
- * gives hundreds of percent; the shipped fits are mostly within it, and
- * those that are not (ORFEO's other socket, 14.9%: one level inside a
- * socket) say so in their files. */
-#define BAD_FIT 0.10
-
-/* Series s's relative errors against the level into errs (sorted by size),
- * *n of them; the median |error|, or NaN without a point. */
-static double series_median(const sc_level_t *lv, size_t header, int shared_memory,
-                            const sc_series_t *s, double *errs, int *n)
-{
-    *n = 0;
-    for (int j = 0; j < s->npoints; j++) {
-        double want = sc_calibrate_predict(lv, header, shared_memory, s, &s->points[j]);
-        if (!isnan(want) && s->points[j].value > 0)
-            errs[(*n)++] = (want - s->points[j].value) / s->points[j].value;
-    }
-    if (*n == 0)
-        return NAN;
-    qsort(errs, (size_t)*n, sizeof *errs, by_abs);
-    int m = *n;
-    return m % 2 ? fabs(errs[m / 2]) : (fabs(errs[m / 2 - 1]) + fabs(errs[m / 2])) / 2;
-}
-
-/* The largest points of one series, for the errors' room. */
-static int most_points(const all_series_t *all)
-{
-    int cap = 1;
-    for (int i = 0; i < all->n; i++)
-        if (all->series[i].npoints > cap)
-            cap = all->series[i].npoints;
-    return cap;
-}
-
-/* The series with the largest median |error|, or -1; its median in *worst. */
-static int worst_series(const sc_level_t *lv, size_t header, int shared_memory,
-                        const all_series_t *all, double *worst)
-{
-    double *errs = malloc((size_t)most_points(all) * sizeof *errs);
-    int at = -1, n;
-    *worst = 0;
-    for (int i = 0; errs && i < all->n; i++) {
-        double median = series_median(lv, header, shared_memory, &all->series[i], errs, &n);
-        if (!isnan(median) && median > *worst) {
-            *worst = median;
-            at = i;
-        }
-    }
-    free(errs);
-    return at;
-}
-
-/* Residuals of the level against every point: per point with `detail`,
- * then per series the median and largest relative error. */
-static void print_residuals(const sc_level_t *lv, size_t header, int shared_memory,
-                            const all_series_t *all, int detail)
-{
-    if (detail) {
-        printf("\n# residuals: (predicted - measured) / measured\n"
-               "file:line  measures  size  measured  predicted  error\n");
-        for (int i = 0; i < all->n; i++) {
-            const sc_series_t *s = &all->series[i];
-            for (int j = 0; j < s->npoints; j++) {
-                const sc_point_t *p = &s->points[j];
-                double want = sc_calibrate_predict(lv, header, shared_memory, s, p);
-                if (isnan(want) || p->value <= 0)
-                    continue;
-                char got_text[32], want_text[32];
-                format_value(s->kind, p->value, got_text, sizeof got_text);
-                format_value(s->kind, want, want_text, sizeof want_text);
-                printf("%s:%d  %s  %zu  %s  %s  %+.1f%%\n", s->path, p->line, kind_name(s->kind),
-                       p->bytes, got_text, want_text, 100 * (want - p->value) / p->value);
-            }
-        }
-    }
-    double *errs = malloc((size_t)most_points(all) * sizeof *errs);
-    if (!errs)
-        return;
-    printf("\n# residuals per series: (predicted - measured) / measured\n");
-    printf("%-40s  %-13s  %6s  %14s  %8s\n", "file", "measures", "points", "median |error|",
-           "largest");
-    for (int i = 0; i < all->n; i++) {
-        const sc_series_t *s = &all->series[i];
-        int n;
-        double median = series_median(lv, header, shared_memory, s, errs, &n);
-        if (n == 0)
-            continue;
-        /* A file of several series (IMB's sections) names each by its
-         * process count. */
-        char name[512];
-        if (s->np > 0 && ((i > 0 && strcmp(all->series[i - 1].path, s->path) == 0) ||
-                          (i + 1 < all->n && strcmp(all->series[i + 1].path, s->path) == 0)))
-            snprintf(name, sizeof name, "%s, np %d", s->path, s->np);
-        else
-            snprintf(name, sizeof name, "%s", s->path);
-        printf("%-40s  %-13s  %6d  %13.1f%%  %+7.1f%%\n", name, kind_name(s->kind), n, 100 * median,
-               100 * errs[n - 1]);
-    }
-    free(errs);
-}
 
 static const char usage[] =
     "usage: simcoll calibrate MEASUREMENTS --like FILE [-o OUT] [--level LEVEL]\n"
@@ -414,26 +106,6 @@ static sc_err_t parse_processes(const char *text, int *lo, int *hi)
     return SC_OK;
 }
 
-/* Drops the series whose file gives a process count outside lo..hi. */
-static sc_err_t keep_processes(all_series_t *all, int lo, int hi)
-{
-    int kept = 0;
-    for (int i = 0; i < all->n; i++) {
-        sc_series_t *s = &all->series[i];
-        if (s->np == 0 || (s->np >= lo && s->np <= hi))
-            all->series[kept++] = *s;
-        else
-            sc_series_free(s);
-    }
-    all->n = kept;
-    if (kept == 0)
-        return sc_error(SC_ERR_INPUT,
-                        "--processes %d-%d: no series of the measurements ran on "
-                        "%d to %d processes",
-                        lo, hi, lo, hi);
-    return SC_OK;
-}
-
 /* --level's choices: the two levels of sc_level_id_t, then the domains
  * inside nodes, largest first. */
 static const char *const levels[] = {"intra", "inter", "socket", "numa", "ccx", NULL};
@@ -451,53 +123,12 @@ static int shared_memory(int level)
     return level != SC_LEVEL_INTER;
 }
 
-/* A file that says between which ranks it measured (simcoll-probe) gives
- * the level its series of that placement: the others are left out, and
- * said so. */
-static sc_err_t keep_placement(all_series_t *all, const char *level)
-{
-    int kept = 0, other = 0, placed = 0;
-    char others[64] = ""; /* the other placements measured: "intra, socket" */
-    for (int i = 0; i < all->n; i++) {
-        sc_series_t *s = &all->series[i];
-        placed |= s->placement[0] != '\0';
-        if (!s->placement[0] || !strcmp(s->placement, level)) {
-            all->series[kept++] = *s;
-            continue;
-        }
-        if (!strstr(others, s->placement)) {
-            size_t len = strlen(others);
-            snprintf(others + len, sizeof others - len, "%s%s", len ? ", " : "", s->placement);
-        }
-        other++;
-        sc_series_free(s);
-    }
-    all->n = kept;
-    if (placed && kept == 0)
-        return sc_error(SC_ERR_INPUT,
-                        "--level %s: the measurements hold no series between ranks of "
-                        "placement %s (simcoll-probe found no such pair of ranks: see the "
-                        "file's '# pair' lines); they hold %s: fit that with --level %.*s%s",
-                        level, level, others, (int)strcspn(others, ","), others,
-                        strcmp(level, "inter")
-                            ? ""
-                            : ", or, to measure a network on one machine, run the probe with "
-                              "--each-rank-a-node (mpirun -np 2 --mca btl tcp,self "
-                              "simcoll-probe --each-rank-a-node)");
-    if (other)
-        fprintf(stderr,
-                "simcoll: note: --level %s fits the series measured between ranks of "
-                "placement %s; %d series of other placements not used\n",
-                level, level, other);
-    return SC_OK;
-}
-
 /* The options of `simcoll calibrate`, and the measurements they name. */
 typedef struct {
     const char *like, *platform, *out, *breakpoints_text, *eager_text;
     int level, report, np_lo, np_hi, latency_factor, strict;
     int domains; /* --domains: how many of --level's domains in the next larger; 0: not given */
-    all_series_t all;
+    sc_cal_series_t all;
     /* every file named, for sc_files_distinct: at most one per argument
      * and -o */
     sc_file_role_t *files;
@@ -542,7 +173,7 @@ static sc_err_t parse_calibrate_opts(int argc, char **argv, calibrate_opts_t *o,
          before = optind) {
         if (c >= 0 && c < NSOURCES) {
             o->files[o->nfiles++] = (sc_file_role_t){sources[c].option, optarg, 0};
-            err = add_file(&o->all, &sources[c], optarg);
+            err = sc_cal_add_file(&o->all, &sources[c], optarg);
             continue;
         }
         switch (c) {
@@ -588,9 +219,9 @@ static sc_err_t check_calibrate_opts(calibrate_opts_t *o)
     if (o->all.n == 0)
         return sc_error(SC_ERR_INPUT, "calibrate needs measurements, e.g. --osu-latency lat.txt "
                                       "(simcoll calibrate --help lists the formats)");
-    if (o->np_lo > 0 && (err = keep_processes(&o->all, o->np_lo, o->np_hi)))
+    if (o->np_lo > 0 && (err = sc_cal_keep_processes(&o->all, o->np_lo, o->np_hi)))
         return err;
-    if ((err = keep_placement(&o->all, levels[o->level])))
+    if ((err = sc_cal_keep_placement(&o->all, levels[o->level])))
         return err;
     if (o->report && !o->like && !o->platform)
         return sc_error(SC_ERR_INPUT, "calibrate --report needs --platform FILE (the platform "
@@ -665,7 +296,7 @@ static sc_err_t parse_breakpoints(const char *text, size_t **breakpoints, int *n
  * between the switches follows each protocol; the template's eager limit
  * and no breakpoints, the default otherwise, missed the probe's own
  * series by hundreds of percent. */
-static sc_err_t probe_switches(const all_series_t *all, const char *level, int want_eager,
+static sc_err_t probe_switches(const sc_cal_series_t *all, const char *level, int want_eager,
                                int want_breakpoints, size_t *eager, size_t **breakpoints, int *nbp)
 {
     for (int p = 0; p < all->nprobes; p++) {
@@ -777,7 +408,7 @@ static void print_domain_link(const char *level, const domain_link_t *link)
  * cannot be the template of the next level's fit. Sets gen's nodes, cores
  * (or *node_cores, allocated, when hosts differ) and name (in `name`);
  * says so on stderr. Nothing without such a file. */
-static sc_err_t probed_shape(const all_series_t *all, const char *out, sc_generate_spec_t *gen,
+static sc_err_t probed_shape(const sc_cal_series_t *all, const char *out, sc_generate_spec_t *gen,
                              char *name, size_t size, int **node_cores)
 {
     for (int p = 0; p < all->nprobes; p++) {
@@ -820,7 +451,7 @@ static sc_err_t probed_shape(const all_series_t *all, const char *out, sc_genera
  * naming the command and the files it was fitted to; a level of domains
  * as `link` gives it. */
 static sc_err_t write_fitted(const calibrate_opts_t *o, const sc_fit_t *fit,
-                             const domain_link_t *link, const kept_ranges_t *kept, int argc,
+                             const domain_link_t *link, const sc_cal_ranges_t *kept, int argc,
                              char **argv)
 {
     char name[SC_PROBE_NAME_MAX];
@@ -879,7 +510,7 @@ static sc_err_t write_fitted(const calibrate_opts_t *o, const sc_fit_t *fit,
  * of the eager limit, which no fit gives, unless --eager-limit does. Their
  * notes show them as ranges. */
 static void keep_ranges(const calibrate_opts_t *o, const sc_platform_t *plat, int id, sc_fit_t *fit,
-                        kept_ranges_t *kept)
+                        sc_cal_ranges_t *kept)
 {
     kept->n = 0;
     for (int i = 0; i < plat->nranges; i++) {
@@ -933,12 +564,13 @@ static sc_err_t fit_level(const calibrate_opts_t *o, int argc, char **argv)
         err = domain_link(levels[o->level], &fit.level, &plat.level[SC_LEVEL_INTRA], &link);
     /* A level of domains leaves the template's levels, ranges and all, as
      * they are. */
-    kept_ranges_t kept = {.n = 0};
+    sc_cal_ranges_t kept = {.n = 0};
     if (!err && domain < 0)
         keep_ranges(o, &plat, id, &fit, &kept);
     double worst = 0;
-    int bad = err ? -1 : worst_series(&fit.level, plat.header_bytes, shared, &o->all, &worst);
-    if (worst <= BAD_FIT)
+    int bad =
+        err ? -1 : sc_cal_worst_series(&fit.level, plat.header_bytes, shared, &o->all, &worst);
+    if (worst <= SC_CAL_BAD_FIT)
         bad = -1;
     /* With -o the fit is printed once its platform has loaded and been
      * written: a fit that makes no platform prints nothing but the error.
@@ -949,16 +581,16 @@ static sc_err_t fit_level(const calibrate_opts_t *o, int argc, char **argv)
         err = write_fitted(o, &fit, &link, &kept, argc, argv);
     char unfitted[1400] = "";
     if (!err)
-        not_fitted(&fit, &kept, unfitted, sizeof unfitted);
+        sc_cal_not_fitted(&fit, &kept, unfitted, sizeof unfitted);
     if (!err && !refused) {
-        print_fit(&fit, levels[o->level]);
+        sc_cal_print_fit(&fit, levels[o->level]);
         if (domain >= 0)
             print_domain_link(levels[o->level], &link);
-        print_residuals(&fit.level, plat.header_bytes, shared, &o->all, o->report);
+        sc_cal_print_residuals(&fit.level, plat.header_bytes, shared, &o->all, o->report);
         if (*unfitted)
             fprintf(stderr, "simcoll: calibrate: %s\n", unfitted);
         char faster[512];
-        above_one(&fit, faster, sizeof faster);
+        sc_cal_above_one(&fit, faster, sizeof faster);
         if (*faster)
             fprintf(stderr,
                     "simcoll: note: calibrate: %s: above 1, these messages moved data faster "
@@ -975,7 +607,7 @@ static sc_err_t fit_level(const calibrate_opts_t *o, int argc, char **argv)
                  "the fit misses %s (%s) by %.1f%% at the median, above %.0f%%: the model does "
                  "not follow these measurements (residuals above); check the template's level "
                  "(--level), the breakpoints and the eager limit%s%s%s",
-                 s->path, kind_name(s->kind), 100 * worst, 100 * BAD_FIT,
+                 s->path, sc_cal_kind_name(s->kind), 100 * worst, 100 * SC_CAL_BAD_FIT,
                  !*unfitted ? ""
                  : refused  ? ", and what was not fitted ("
                             : ", and what was not fitted (above)",
@@ -1007,7 +639,7 @@ static sc_err_t report_level(const sc_platform_t *plat, const calibrate_opts_t *
                             sc_domain_plural((sc_domain_kind_t)domain));
         lv = &plat->between_domains[domain];
     }
-    print_residuals(lv, plat->header_bytes, shared_memory(o->level), &o->all, 1);
+    sc_cal_print_residuals(lv, plat->header_bytes, shared_memory(o->level), &o->all, 1);
     return SC_OK;
 }
 

@@ -15,7 +15,7 @@
 #include "common/sc_units.h"
 #include "sim/analysis/explain.h"
 #include "map_cmd.h"
-#include "plot.h"
+#include "gnuplot.h"
 #include "run_setup.h"
 #include "sim/analysis/sensitivity.h"
 #include "trace.h"

@@ -1,5 +1,6 @@
-/* Plots with gnuplot: the curve of `simcoll tune --plot` and `simcoll plot`
- * of any CSV simcoll writes (runs, programs, tune curves).
+/* simcoll plot: any CSV simcoll writes (runs, programs, tune curves) drawn
+ * with gnuplot: its rows as lines or bars, by columns chosen and filtered.
+ * The CSV is read by plot_table.c, gnuplot run by gnuplot.c.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "plot.h"
 
@@ -13,240 +14,10 @@
 #include "algorithms/registry.h"
 #include "args.h"
 #include "common/sc_units.h"
+#include "gnuplot.h"
+#include "plot_table.h"
 #include "sim/io/files.h"
 #include "sweep.h"
-
-/* OUT.gp: the script itself, whole or not at all. */
-static sc_err_t write_script_file(const char *option, const char *path, const char *script)
-{
-    sc_outputs_t *outs;
-    FILE *f;
-    sc_err_t err = sc_output_open(option, path, &outs, &f);
-    if (err)
-        return err;
-    fputs(script, f);
-    return sc_outputs_commit(outs);
-}
-
-sc_err_t sc_gnuplot(const char *option, const char *path, const char *script)
-{
-    if (sc_ends_with(path, ".gp"))
-        return write_script_file(option, path, script);
-    char script_path[] = "/tmp/simcoll-plot-XXXXXX";
-    int fd = mkstemp(script_path);
-    size_t len = strlen(script);
-    int written = fd >= 0 && sc_write_all(fd, script, len) == 0;
-    if (fd >= 0)
-        written = close(fd) == 0 && written;
-    if (!written) {
-        if (fd >= 0)
-            unlink(script_path);
-        return sc_error(SC_ERR_RUN, "%s %s: cannot write gnuplot's script in /tmp", option, path);
-    }
-    sc_outputs_t *outs;
-    FILE *out;
-    sc_err_t err = sc_output_open(option, path, &outs, &out);
-    char command[64];
-    snprintf(command, sizeof command, "gnuplot %s 2>/dev/null", script_path);
-    FILE *g = !err ? popen(command, "r") : NULL;
-    size_t got = 0, n;
-    char chunk[65536];
-    while (g && (n = fread(chunk, 1, sizeof chunk, g)) > 0)
-        got += fwrite(chunk, 1, n, out);
-    int status = g ? pclose(g) : -1;
-    unlink(script_path);
-    if (!err && (status != 0 || got == 0))
-        err = sc_error(SC_ERR_RUN,
-                       "%s %s: gnuplot failed (is it installed? apt-get install gnuplot-nox)",
-                       option, path);
-    if (err) {
-        sc_outputs_discard(outs);
-        return err;
-    }
-    return sc_outputs_commit(outs);
-}
-
-sc_err_t sc_gnuplot_terminal(const char *option, const char *path, const char **terminal)
-{
-    /* A script is written for a PNG: gnuplot OUT.gp > OUT.png. */
-    if (sc_ends_with(path, ".png") || sc_ends_with(path, ".gp"))
-        *terminal = "pngcairo noenhanced size 900,560 font ',11'";
-    else if (sc_ends_with(path, ".svg"))
-        *terminal = "svg noenhanced size 900,560 font ',11' background rgb 'white'";
-    else
-        return sc_error(SC_ERR_INPUT,
-                        "%s '%s': the file name says what to draw: end it in .png "
-                        "or .svg (or .gp for gnuplot's script)",
-                        option, path);
-    return SC_OK;
-}
-
-void sc_gnuplot_quote(const char *text, char *out, size_t size)
-{
-    size_t q = 0;
-    for (const char *t = text; *t && q + 3 < size; t++) {
-        if (*t == '\'')
-            out[q++] = '\'';
-        out[q++] = *t == '\n' ? ' ' : *t;
-    }
-    out[q] = '\0';
-}
-
-/* ---- simcoll plot ---- */
-
-/* A CSV file as simcoll writes it: a header of names, then rows; fields
- * may be quoted ("a,b", "" for a quote). */
-typedef struct {
-    char **cell; /* nrows x ncols, row-major, owned */
-    char **name;
-    int nrows, ncols;
-    int *line; /* of each row, for messages */
-} table_t;
-
-static void table_free(table_t *t)
-{
-    for (int i = 0; i < t->nrows * t->ncols; i++)
-        free(t->cell[i]);
-    for (int c = 0; c < t->ncols; c++)
-        free(t->name[c]);
-    free(t->cell);
-    free(t->name);
-    free(t->line);
-}
-
-/* One field from *p; NULL on a quote left open. Leaves *p at the comma or
- * the line's end. */
-static char *field(const char **p)
-{
-    const char *s = *p;
-    size_t cap = strcspn(s, "\n") + 1, n = 0;
-    char *f = malloc(cap);
-    if (!f)
-        return NULL;
-    if (*s == '"') {
-        for (s++;; s++) {
-            if (!*s) {
-                free(f);
-                return NULL;
-            }
-            if (*s == '"' && s[1] == '"') {
-                if (n + 1 < cap)
-                    f[n++] = '"';
-                s++;
-            } else if (*s == '"')
-                break;
-            else if (n + 1 < cap)
-                f[n++] = *s;
-        }
-        s++;
-    } else {
-        while (*s && *s != ',' && *s != '\n' && *s != '\r')
-            f[n++] = *s++;
-    }
-    f[n] = '\0';
-    *p = s;
-    return f;
-}
-
-static sc_err_t read_table(const char *path, table_t *t)
-{
-    char *text;
-    size_t len;
-    char what[1100];
-    snprintf(what, sizeof what, "plot '%s'", path);
-    sc_err_t err = sc_input_read(what, path, (size_t)1 << 30, &text, &len);
-    if (err)
-        return err;
-    *t = (table_t){0};
-    int lines = 1;
-    for (size_t i = 0; i < len; i++)
-        lines += text[i] == '\n';
-    const char *p = text;
-    for (int line = 1; *p && !err; line++) {
-        if (*p == '\n' || *p == '#') { /* blank lines and comments */
-            p += strcspn(p, "\n");
-            p += *p == '\n';
-            continue;
-        }
-        char **cells = NULL;
-        int n = 0;
-        for (;;) {
-            char *f = field(&p);
-            char **more = f ? realloc(cells, (size_t)(n + 1) * sizeof *cells) : NULL;
-            if (!more) {
-                free(f);
-                err = f ? sc_error(SC_ERR_RUN, "out of memory")
-                        : sc_error(SC_ERR_INPUT, "plot '%s':%d: a quoted field is not closed", path,
-                                   line);
-                break;
-            }
-            cells = more;
-            cells[n++] = f;
-            if (*p != ',')
-                break;
-            p++;
-        }
-        p += strspn(p, "\r");
-        p += *p == '\n';
-        if (!err && !t->name) {
-            t->name = cells;
-            t->ncols = n;
-            t->cell = malloc((size_t)lines * (size_t)n * sizeof *t->cell);
-            t->line = malloc((size_t)lines * sizeof *t->line);
-            if (!t->cell || !t->line)
-                err = sc_error(SC_ERR_RUN, "out of memory");
-            continue;
-        }
-        if (!err && n != t->ncols)
-            err = sc_error(SC_ERR_INPUT, "plot '%s':%d: %d fields where the header has %d", path,
-                           line, n, t->ncols);
-        if (!err) {
-            memcpy(&t->cell[(size_t)t->nrows * (size_t)t->ncols], cells, (size_t)n * sizeof *cells);
-            t->line[t->nrows++] = line;
-            free(cells);
-        } else {
-            for (int i = 0; i < n; i++)
-                free(cells[i]);
-            free(cells);
-        }
-    }
-    free(text);
-    if (!err && !t->name)
-        err = sc_error(SC_ERR_INPUT, "plot '%s': empty, no header line of column names", path);
-    if (err)
-        table_free(t);
-    return err;
-}
-
-static const char *cell(const table_t *t, int row, int col)
-{
-    return t->cell[(size_t)row * (size_t)t->ncols + (size_t)col];
-}
-
-static sc_err_t column(const table_t *t, const char *path, const char *option, const char *name,
-                       int *col)
-{
-    for (int c = 0; c < t->ncols; c++)
-        if (strcmp(t->name[c], name) == 0) {
-            *col = c;
-            return SC_OK;
-        }
-    char names[2048] = "";
-    for (int c = 0; c < t->ncols; c++) {
-        strncat(names, c ? ", " : "", sizeof names - strlen(names) - 1);
-        strncat(names, t->name[c], sizeof names - strlen(names) - 1);
-    }
-    const char **list = calloc((size_t)t->ncols + 1, sizeof *list);
-    if (!list)
-        return sc_error(SC_ERR_RUN, "out of memory");
-    memcpy(list, t->name, (size_t)t->ncols * sizeof *list);
-    char nearest[256];
-    snprintf(nearest, sizeof nearest, "%s", t->ncols ? sc_name_nearest(name, list) : "");
-    free(list);
-    return sc_error(SC_ERR_INPUT,
-                    "%s: '%s' has no column '%s'; did you mean '%s'? Its columns are %s", option,
-                    path, name, nearest, names);
-}
 
 /* An axis label for a column simcoll writes, with its unit. */
 static const char *label(const char *name)
@@ -450,19 +221,19 @@ typedef struct {
 } cols_t;
 
 /* Whether row r passes every --where. */
-static int wanted(const table_t *t, const plot_opts_t *o, const cols_t *c, int r)
+static int wanted(const sc_plot_table_t *t, const plot_opts_t *o, const cols_t *c, int r)
 {
     for (int i = 0; i < o->nwhere; i++)
-        if (strcmp(cell(t, r, c->where[i]), strchr(o->where[i], '=') + 1) != 0)
+        if (strcmp(sc_plot_cell(t, r, c->where[i]), strchr(o->where[i], '=') + 1) != 0)
             return 0;
     return 1;
 }
 
 /* Whether row r is drawn: every --where passes, and a sweep's point ran
  * (a failed one has no figures; collect_points says how many). */
-static int kept(const table_t *t, const plot_opts_t *o, const cols_t *c, int r)
+static int kept(const sc_plot_table_t *t, const plot_opts_t *o, const cols_t *c, int r)
 {
-    return wanted(t, o, c, r) && (c->status < 0 || !strcmp(cell(t, r, c->status), "ok"));
+    return wanted(t, o, c, r) && (c->status < 0 || !strcmp(sc_plot_cell(t, r, c->status), "ok"));
 }
 
 static int is_number(const char *text, double *v)
@@ -514,14 +285,14 @@ static void names_free(names_t *names)
 
 /* The name of row r's line: its --by values, each number after its
  * column's name (np 64), words as they are; joined by ", ". */
-static void line_name(const table_t *t, const plot_opts_t *o, const cols_t *c, int r, char *out,
-                      size_t size)
+static void line_name(const sc_plot_table_t *t, const plot_opts_t *o, const cols_t *c, int r,
+                      char *out, size_t size)
 {
     size_t n = 0;
     out[0] = '\0';
     for (int i = 0; i < o->nby && n < size; i++) {
         double v;
-        const char *value = cell(t, r, c->by[i]);
+        const char *value = sc_plot_cell(t, r, c->by[i]);
         if (is_number(value, &v) || !*value)
             n += (size_t)snprintf(out + n, size - n, "%s%s %s", i ? ", " : "", o->by[i], value);
         else
@@ -533,7 +304,7 @@ static void line_name(const table_t *t, const plot_opts_t *o, const cols_t *c, i
  * axes (the names its key column lists), which x is one of or derives
  * from (the run's platform, say); else the run's inputs and x. Sets
  * same[col] for each. */
-static void point_columns(const table_t *t, const char *x, int *same)
+static void point_columns(const sc_plot_table_t *t, const char *x, int *same)
 {
     static const char *const inputs[] = {"platform_file", "program", "algo", "np", "size_bytes",
                                          "op", "type", NULL};
@@ -547,7 +318,7 @@ static void point_columns(const table_t *t, const char *x, int *same)
         if (key >= 0 && t->nrows > 0) {
             /* KEY=VALUE;... : a key at the start or after a ';' whose
              * column (sc_sweep_axis_column) this is */
-            for (const char *k = cell(t, 0, key); k && !same[c];
+            for (const char *k = sc_plot_cell(t, 0, key); k && !same[c];
                  k = strchr(k, ';'), k = k ? k + 1 : k) {
                 char name[64];
                 snprintf(name, sizeof name, "%.*s", (int)strcspn(k, "=;"), k);
@@ -563,18 +334,20 @@ static void point_columns(const table_t *t, const char *x, int *same)
 /* The row that row r is compared with under --relative-to: the values
  * asked for in their columns, the same as row r in every other column of
  * `same`; -1 if none. */
-static int reference_row(const table_t *t, const plot_opts_t *o, const cols_t *c,
+static int reference_row(const sc_plot_table_t *t, const plot_opts_t *o, const cols_t *c,
                          const int *same, int r)
 {
     for (int q = 0; q < t->nrows; q++) {
         int match = kept(t, o, c, q);
         for (int i = 0; i < o->nrelative && match; i++)
-            match = strcmp(cell(t, q, c->relative[i]), strchr(o->relative_to[i], '=') + 1) == 0;
+            match =
+                strcmp(sc_plot_cell(t, q, c->relative[i]), strchr(o->relative_to[i], '=') + 1) == 0;
         for (int col = 0; col < t->ncols && match; col++) {
             int asked = 0;
             for (int i = 0; i < o->nrelative; i++)
                 asked |= col == c->relative[i];
-            match = !same[col] || asked || strcmp(cell(t, q, col), cell(t, r, col)) == 0;
+            match = !same[col] || asked ||
+                    strcmp(sc_plot_cell(t, q, col), sc_plot_cell(t, r, col)) == 0;
         }
         if (match)
             return q;
@@ -590,7 +363,7 @@ static int reference_row(const table_t *t, const plot_opts_t *o, const cols_t *c
  * 4 of 16" into note, each case once; "" if none. A what-if that adds
  * nodes changes nothing for a point that does not fill them, and the plot
  * says why. */
-static void fewer_nodes(const plot_opts_t *o, const table_t *t, const cols_t *c, char *note,
+static void fewer_nodes(const plot_opts_t *o, const sc_plot_table_t *t, const cols_t *c, char *note,
                         size_t size)
 {
     int used = -1, has = -1, np = -1, cases = 0;
@@ -603,12 +376,13 @@ static void fewer_nodes(const plot_opts_t *o, const table_t *t, const cols_t *c,
     note[0] = '\0';
     for (int r = 0; used >= 0 && has >= 0 && r < t->nrows && n < size; r++) {
         double a, b;
-        if (!kept(t, o, c, r) || !is_number(cell(t, r, used), &a) ||
-            !is_number(cell(t, r, has), &b) || a >= b)
+        if (!kept(t, o, c, r) || !is_number(sc_plot_cell(t, r, used), &a) ||
+            !is_number(sc_plot_cell(t, r, has), &b) || a >= b)
             continue;
         char one[128];
         snprintf(one, sizeof one, "%s%s on %s of %s nodes", np >= 0 ? "np " : "",
-                 np >= 0 ? cell(t, r, np) : "points", cell(t, r, used), cell(t, r, has));
+                 np >= 0 ? sc_plot_cell(t, r, np) : "points", sc_plot_cell(t, r, used),
+                 sc_plot_cell(t, r, has));
         if (strstr(note, one))
             continue;
         if (cases++ == 6) {
@@ -622,7 +396,7 @@ static void fewer_nodes(const plot_opts_t *o, const table_t *t, const cols_t *c,
 /* When --where keeps no row: the first --where that keeps none alone, and
  * the values its column holds, ": np has 16, 32, 64" (a value mistyped, or
  * spelt otherwise than the file does); "" if each keeps some. */
-static void where_values(const plot_opts_t *o, const table_t *t, const cols_t *c, char *out,
+static void where_values(const plot_opts_t *o, const sc_plot_table_t *t, const cols_t *c, char *out,
                          size_t size)
 {
     out[0] = '\0';
@@ -630,16 +404,16 @@ static void where_values(const plot_opts_t *o, const table_t *t, const cols_t *c
         const char *want = strchr(o->where[i], '=') + 1;
         int any = 0;
         for (int r = 0; r < t->nrows && !any; r++)
-            any = !strcmp(cell(t, r, c->where[i]), want);
+            any = !strcmp(sc_plot_cell(t, r, c->where[i]), want);
         if (any)
             continue;
         size_t n = (size_t)snprintf(out, size, ": %s has", t->name[c->where[i]]);
         int shown = 0;
         for (int r = 0; r < t->nrows && n < size; r++) {
-            const char *v = cell(t, r, c->where[i]);
+            const char *v = sc_plot_cell(t, r, c->where[i]);
             int seen = 0;
             for (int q = 0; q < r && !seen; q++)
-                seen = !strcmp(cell(t, q, c->where[i]), v);
+                seen = !strcmp(sc_plot_cell(t, q, c->where[i]), v);
             if (seen)
                 continue;
             if (shown++ == 12) {
@@ -652,7 +426,7 @@ static void where_values(const plot_opts_t *o, const table_t *t, const cols_t *c
     }
 }
 
-static sc_err_t collect_points(const plot_opts_t *o, const table_t *t, const cols_t *c,
+static sc_err_t collect_points(const plot_opts_t *o, const sc_plot_table_t *t, const cols_t *c,
                                point_t *pts, int *npts, names_t *groups, names_t *categories)
 {
     sc_err_t err = SC_OK;
@@ -664,21 +438,21 @@ static sc_err_t collect_points(const plot_opts_t *o, const table_t *t, const col
     *npts = 0;
     for (int r = 0; r < t->nrows; r++) {
         double v;
-        words |= kept(t, o, c, r) && !is_number(cell(t, r, c->x), &v);
+        words |= kept(t, o, c, r) && !is_number(sc_plot_cell(t, r, c->x), &v);
     }
     for (int r = 0; r < t->nrows && !err; r++) {
         if (!kept(t, o, c, r))
             continue;
         double x, y;
-        if (!is_number(cell(t, r, c->y), &y)) {
+        if (!is_number(sc_plot_cell(t, r, c->y), &y)) {
             err = sc_error(SC_ERR_INPUT, "plot '%s':%d: %s is '%s', not a number", o->csv,
-                           t->line[r], o->y, cell(t, r, c->y));
+                           t->line[r], o->y, sc_plot_cell(t, r, c->y));
             break;
         }
         if (o->nrelative) {
             int q = reference_row(t, o, c, same, r);
             double ref;
-            if (q < 0 || !is_number(cell(t, q, c->y), &ref)) {
+            if (q < 0 || !is_number(sc_plot_cell(t, q, c->y), &ref)) {
                 first_unmatched = unmatched++ ? first_unmatched : t->line[r];
                 continue;
             }
@@ -687,13 +461,13 @@ static sc_err_t collect_points(const plot_opts_t *o, const table_t *t, const col
         char name[1024];
         line_name(t, o, c, r, name, sizeof name);
         int g = intern(groups, name);
-        int k = words ? intern(categories, cell(t, r, c->x)) : 0;
+        int k = words ? intern(categories, sc_plot_cell(t, r, c->x)) : 0;
         if (g < 0 || k < 0) {
             err = sc_error(SC_ERR_RUN, "out of memory");
             break;
         }
         if (!words)
-            is_number(cell(t, r, c->x), &x);
+            is_number(sc_plot_cell(t, r, c->x), &x);
         pts[(*npts)++] = (point_t){g, r, words ? k : x, y};
     }
     free(same);
@@ -723,7 +497,7 @@ static sc_err_t collect_points(const plot_opts_t *o, const table_t *t, const col
 /* Two rows of one line at one x would draw a zig-zag where a reader sees
  * a curve: refused, naming the columns the two rows differ in (the
  * columns that say which point a row is first), for --by or --where. */
-static sc_err_t check_one_value(const plot_opts_t *o, const table_t *t, const cols_t *c,
+static sc_err_t check_one_value(const plot_opts_t *o, const sc_plot_table_t *t, const cols_t *c,
                                 point_t *pts, int npts)
 {
     qsort(pts, (size_t)npts, sizeof *pts, by_group_x);
@@ -741,22 +515,22 @@ static sc_err_t check_one_value(const plot_opts_t *o, const table_t *t, const co
         for (int pass = 0; pass < 2 && !*differ; pass++)
             for (int col = 0; col < t->ncols && n < sizeof differ; col++) {
                 const char *name = t->name[col];
-                if ((pass == 0 && !same[col]) || !strcmp(name, "key") ||
-                    !strcmp(name, o->y) || !strcmp(cell(t, a, col), cell(t, b, col)))
+                if ((pass == 0 && !same[col]) || !strcmp(name, "key") || !strcmp(name, o->y) ||
+                    !strcmp(sc_plot_cell(t, a, col), sc_plot_cell(t, b, col)))
                     continue;
                 if (!*example)
                     snprintf(example, sizeof example, "--by %s%s%s, or --where %s=%s",
                              o->nby ? o->by_list : "", o->nby ? "," : "", name, name,
-                             cell(t, a, col));
+                             sc_plot_cell(t, a, col));
                 n += (size_t)snprintf(differ + n, sizeof differ - n, "%s%s ('%s', '%s')",
-                                      *differ ? ", " : "", name, cell(t, a, col),
-                                      cell(t, b, col));
+                                      *differ ? ", " : "", name, sc_plot_cell(t, a, col),
+                                      sc_plot_cell(t, b, col));
             }
         free(same);
         return sc_error(SC_ERR_INPUT,
                         "plot '%s': lines %d and %d would put two values of %s at %s %s on one "
                         "line; they differ in %s: draw a line for each (%s)",
-                        o->csv, t->line[a], t->line[b], o->y, o->x, cell(t, a, c->x),
+                        o->csv, t->line[a], t->line[b], o->y, o->x, sc_plot_cell(t, a, c->x),
                         *differ ? differ : "nothing but y", *example ? example : "--where");
     }
     return SC_OK;
@@ -898,7 +672,7 @@ static void write_bars(FILE *s, const point_t *pts, int npts, const names_t *gro
 }
 
 /* Writes the gnuplot script, the data inline. */
-static sc_err_t write_script(const plot_opts_t *o, const table_t *t, const cols_t *c,
+static sc_err_t write_script(const plot_opts_t *o, const sc_plot_table_t *t, const cols_t *c,
                              const char *terminal, char **script)
 {
     size_t len;
@@ -993,29 +767,29 @@ int sc_cli_plot(int argc, char **argv)
     if (err || done)
         return err ? sc_cli_fail(err) : 0;
     const char *terminal = NULL;
-    table_t t = {0};
+    sc_plot_table_t t = {0};
     if ((err = sc_gnuplot_terminal("-o", o.out, &terminal)) ||
-        (err = read_table(o.csv, &t)))
+        (err = sc_plot_table_read(o.csv, &t)))
         return sc_cli_fail(err);
     cols_t c = {.status = -1};
     for (int i = 0; i < t.ncols; i++)
         if (!strcmp(t.name[i], "status") && !strcmp(t.name[0], "key"))
             c.status = i;
-    if (!(err = column(&t, o.csv, "-x", o.x, &c.x)))
-        err = column(&t, o.csv, "-y", o.y, &c.y);
+    if (!(err = sc_plot_column(&t, o.csv, "-x", o.x, &c.x)))
+        err = sc_plot_column(&t, o.csv, "-y", o.y, &c.y);
     for (int i = 0; i < o.nby && !err; i++)
-        err = column(&t, o.csv, "--by", o.by[i], &c.by[i]);
+        err = sc_plot_column(&t, o.csv, "--by", o.by[i], &c.by[i]);
     for (int i = 0; i < o.nwhere && !err; i++) {
         char name[256];
         snprintf(name, sizeof name, "%.*s", (int)(strchr(o.where[i], '=') - o.where[i]),
                  o.where[i]);
-        err = column(&t, o.csv, "--where", name, &c.where[i]);
+        err = sc_plot_column(&t, o.csv, "--where", name, &c.where[i]);
     }
     for (int i = 0; i < o.nrelative && !err; i++) {
         char name[256];
         snprintf(name, sizeof name, "%.*s", (int)(strchr(o.relative_to[i], '=') - o.relative_to[i]),
                  o.relative_to[i]);
-        err = column(&t, o.csv, "--relative-to", name, &c.relative[i]);
+        err = sc_plot_column(&t, o.csv, "--relative-to", name, &c.relative[i]);
         size_t n = strlen(o.relative_list);
         snprintf(o.relative_list + n, sizeof o.relative_list - n, "%s%s", i ? ", " : "",
                  o.relative_to[i]);
@@ -1026,6 +800,7 @@ int sc_cli_plot(int argc, char **argv)
     if (!err)
         err = sc_gnuplot("-o", o.out, script);
     free(script);
-    table_free(&t);
+    sc_plot_table_free(&t);
     return err ? sc_cli_fail(err) : 0;
 }
+

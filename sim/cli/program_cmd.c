@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "program_cmd.h"
 
-#include "plot.h"
+#include "gnuplot.h"
 #include "plugin.h"
 
 #include <math.h>
@@ -18,7 +18,6 @@
 #include "args.h"
 #include "common/sc_units.h"
 #include "sim/analysis/map_search.h"
-#include "plot.h"
 #include "report.h"
 #include "run_opts.h"
 #include "run_setup.h"

@@ -15,7 +15,7 @@
 
 #include "common/sc_units.h"
 #include "sim/analysis/explain.h"
-#include "plot.h"
+#include "gnuplot.h"
 #include "report.h"
 #include "sim/io/files.h"
 

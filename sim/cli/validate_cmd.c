@@ -12,7 +12,7 @@
 
 #include "args.h"
 #include "cli.h"
-#include "plot.h"
+#include "gnuplot.h"
 #include "report.h"
 #include "run_setup.h"
 #include "common/sc_units.h"

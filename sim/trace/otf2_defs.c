@@ -9,24 +9,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-static sc_otf2_t *errors_to; /* whose error[] libotf2's messages go to */
-
-static OTF2_ErrorCode on_otf2_error(void *data, const char *file, uint64_t line,
-                                    const char *function, OTF2_ErrorCode code, const char *msg,
-                                    va_list args)
-{
-    (void)data;
-    (void)file;
-    (void)line;
-    (void)function;
-    if (errors_to) {
-        char text[200];
-        vsnprintf(text, sizeof text, msg, args);
-        snprintf(errors_to->error, sizeof errors_to->error, "%s: %s", OTF2_Error_GetName(code),
-                 text);
-    }
-    return code;
-}
+#include "otf2_error.h"
 
 static const char *string_of(const sc_otf2_t *o, OTF2_StringRef ref)
 {
@@ -285,7 +268,6 @@ sc_err_t sc_otf2_open(sc_trace_t *t)
         return sc_error(SC_ERR_RUN, "out of memory");
     t->format = o;
     sc_otf2_errors_to(o);
-    OTF2_Error_RegisterCallback(on_otf2_error, NULL);
     OTF2_Reader *rd = OTF2_Reader_Open(t->path);
     if (!rd)
         return sc_error(SC_ERR_INPUT, "OTF2 archive '%s' cannot be opened: %s", t->path,
@@ -358,6 +340,5 @@ sc_err_t sc_otf2_open(sc_trace_t *t)
 
 void sc_otf2_errors_to(sc_otf2_t *o)
 {
-    errors_to = o;
-    o->error[0] = '\0';
+    sc_otf2_errors_into(o->error, sizeof o->error);
 }

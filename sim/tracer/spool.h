@@ -1,8 +1,8 @@
 /* The tracer's spool: what each rank appends to DIR/spool/rank-N.spool as
  * its application runs, and what sc_tracer_convert turns into an OTF2
  * archive at MPI_Finalize (or simcoll-trace-recover after a run that was
- * killed). Shared by libsimcoll-trace.so (tracer.c, which writes it) and
- * convert.c (which reads it) only.
+ * killed). Shared by libsimcoll-trace.so (spool_write.c, which writes it)
+ * and the conversion (spool_read.c, which reads it) only.
  *
  * The file: the 8 bytes "SCSPOOL2", then frames. A frame is its payload's
  * length (2 bytes, little-endian; 0xffff: 4 more bytes give it) and the

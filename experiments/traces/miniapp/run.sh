@@ -47,7 +47,9 @@ if command -v mpicc.mpich >/dev/null && command -v mpirun.mpich >/dev/null; then
     flags="-O2 -Wno-stringop-overflow"
     # shellcheck disable=SC2046 # pkg-config's flags are a list
     mpicc.mpich $flags -fPIC -shared -D_GNU_SOURCE -o "$work/mpich/libsimcoll-trace.so" \
-        "$src/sim/tracer/tracer.c" "$src/sim/tracer/convert.c" $(pkg-config --cflags --libs otf2) -lm &&
+        "$src/sim/tracer/tracer.c" "$src/sim/tracer/spool_write.c" "$src/sim/tracer/convert.c" \
+        "$src/sim/tracer/spool_read.c" "$src/sim/tracer/cut.c" "$src/sim/tracer/otf2_write.c" \
+        "$src/sim/trace/otf2_error.c" $(pkg-config --cflags --libs otf2) -lm &&
         mpicc.mpich $flags -o "$work/mpich/jacobi2d" "$src/experiments/traces/miniapp/jacobi2d.c" -lm &&
         mpicc.mpich $flags -o "$work/mpich/simcoll-probe" "$src/sim/probe/simcoll_probe.c" \
             "$src/sim/probe/switches.c" -lm &&
