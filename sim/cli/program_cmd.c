@@ -1,11 +1,10 @@
-/* simcoll run: a program on a platform, packed or not; simcoll tune: the
- * bandwidth curve of one type of communication and reference 002's
- * interval [min, max].
+/* simcoll run: a program on a platform, packed or not (simcoll tune, the
+ * curves that packing reads, is tune_cmd.c); a trace and jobs side by side
+ * are trace_cmd.c's and jobs_cmd.c's.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "program_cmd.h"
 
 #include "gnuplot.h"
-#include "plugin.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -29,6 +28,7 @@
 #include "sim/program/graph.h"
 #include "sim/program/pack.h"
 #include "jobs_cmd.h"
+#include "tune_cmd.h"
 #include "trace.h"
 #include "trace_cmd.h"
 
@@ -69,15 +69,6 @@ static void print_run_usage(void)
           stdout);
 }
 
-static void print_tune_usage(void)
-{
-    fputs("usage: simcoll tune --platform FILE --coll NAME [--np N] [--algo A | --mpi P]\n"
-          "         [--dims D] [--op OP] [--type T] [--root R] [--mapping M]\n"
-          "         [-o CURVE.csv] [--plot CURVE.png] [--format table|csv]\n"
-          "         [--turning-from SIZE (default 1M, as the patent)]\n",
-          stdout);
-}
-
 static const int run_accepts[] = {
     SC_OPT_PLATFORM,     SC_OPT_NP,          SC_OPT_MAPPING,     SC_OPT_MPI_PROGRAM,
     SC_OPT_NO_PAYLOAD,   SC_OPT_TRACE_OPS,   SC_OPT_PACK,        SC_OPT_FORMAT,
@@ -93,19 +84,6 @@ static const sc_run_syntax_t run_syntax = {
     .options = run_accepts,
     .takes_program = 1,
     .help = print_run_usage,
-};
-
-static const int tune_accepts[] = {
-    SC_OPT_PLATFORM,     SC_OPT_NP,   SC_OPT_MAPPING,      SC_OPT_MPI_PROGRAM,
-    SC_OPT_COLL_TUNE,    SC_OPT_ALGO, SC_OPT_DIMS,         SC_OPT_OP,
-    SC_OPT_TYPE,         SC_OPT_ROOT, SC_OPT_OUTPUT,       SC_OPT_PLOT,
-    SC_OPT_FORMAT_CURVE, SC_OPT_HELP, SC_OPT_TURNING_FROM, 0};
-
-static const sc_run_syntax_t tune_syntax = {
-    .name = "tune",
-    .shortopts = ":o:",
-    .options = tune_accepts,
-    .help = print_tune_usage,
 };
 
 /* run's checks of its options, across them. */
@@ -174,9 +152,9 @@ static sc_err_t check_job_options(sc_run_opts_t *o)
 
 /* Reads and checks the options of run or tune, before any file is read;
  * sets *done after --help. */
-static sc_err_t program_options(int argc, char **argv, int tune, sc_run_opts_t *o, int *done)
+sc_err_t sc_cli_program_options(int argc, char **argv, int tune, sc_run_opts_t *o, int *done)
 {
-    sc_err_t err = sc_run_opts_parse(tune ? &tune_syntax : &run_syntax, argc, argv, o, done);
+    sc_err_t err = sc_run_opts_parse(tune ? &sc_cli_tune_syntax : &run_syntax, argc, argv, o, done);
     if (err || *done)
         return err;
     if (!tune && (o->njobs || o->jobs_file))
@@ -213,15 +191,6 @@ static sc_err_t program_options(int argc, char **argv, int tune, sc_run_opts_t *
     return SC_OK;
 }
 
-/* MPI's placement of the ranks, or a mapping file's. */
-typedef struct {
-    sc_placement_t placement;
-    int *pi;
-    const char *name;
-    char chosen[64]; /* what --objective time made of the partition, which name
-                        then points to */
-} place_t;
-
 const sc_profile_t *sc_cli_default_profile(void)
 {
     return sc_profile_find(DEFAULT_PROFILE);
@@ -248,20 +217,20 @@ sc_err_t sc_cli_program_graph(const sc_platform_t *plat, const sc_program_t *pro
     return err;
 }
 
-static sc_err_t make_place(const char *mapping, int np, place_t *pl)
+sc_err_t sc_cli_make_place(const char *mapping, int np, sc_cli_place_t *pl)
 {
-    *pl = (place_t){SC_PLACE_BLOCK, NULL, "block", ""};
+    *pl = (sc_cli_place_t){SC_PLACE_BLOCK, NULL, "block", ""};
     if (!mapping || !strcmp(mapping, "block"))
         return SC_OK;
     if (!strcmp(mapping, "cyclic")) {
-        *pl = (place_t){SC_PLACE_CYCLIC, NULL, "cyclic", ""};
+        *pl = (sc_cli_place_t){SC_PLACE_CYCLIC, NULL, "cyclic", ""};
         return SC_OK;
     }
     pl->name = mapping;
     return sc_mapfile_read(mapping, np, &pl->pi);
 }
 
-static sc_err_t process_counts(const char *list, const sc_platform_t *plat, int **nps, int *n)
+sc_err_t sc_cli_process_counts(const char *list, const sc_platform_t *plat, int **nps, int *n)
 {
     if (!list) {
         *nps = malloc(sizeof **nps);
@@ -284,120 +253,6 @@ static sc_err_t process_counts(const char *list, const sc_platform_t *plat, int 
     free(items);
     free(text);
     return err;
-}
-
-/* ---- Tuning: one type of communication, size by size ---- */
-
-typedef struct {
-    const sc_platform_t *plat;
-    int np;
-    const place_t *place;
-    const sc_profile_t *profile;
-    double turning_from;
-} bench_t;
-
-/* The sizes of a curve: 2 B to 4 MiB, powers of two and the halves
- * between them, in whole elements for reductions. */
-enum { CURVE_MAX = 64 };
-typedef struct {
-    double bytes[CURVE_MAX], seconds[CURVE_MAX];
-    int n;
-} curve_t;
-
-static sc_err_t measure(const bench_t *b, const sc_stmt_t *proto, curve_t *curve)
-{
-    size_t align = 1;
-    if (proto->kind == SC_STMT_CALL && sc_kind(proto->collective)->is_reduction)
-        align = sc_type_size(proto->type);
-    curve->n = 0;
-    size_t last = 0;
-    for (int k = 1; k <= 22; k++)
-        for (int half = 0; half < 2 && curve->n < CURVE_MAX; half++) {
-            size_t m = half ? ((size_t)3 << k) / 2 : (size_t)1 << k;
-            if (k == 22 && half)
-                continue;
-            m = m / align * align;
-            if (m == 0 || m == last)
-                continue;
-            last = m;
-            sc_piece_t piece = {0, 0, 0, m, m, 0, 0};
-            sc_stmt_t st = *proto;
-            st.bytes = m;
-            st.pieces = &piece;
-            st.npieces = 1;
-            st.line = 0;
-            sc_buffer_t buffer = {(char *)"data"};
-            sc_program_t prog = {(char *)"tune", &st, 1, &buffer, 1};
-            sc_run_spec_t spec = {.plat = b->plat,
-                                  .program = &prog,
-                                  .profile = b->profile,
-                                  .np = b->np,
-                                  .placement = b->place->placement,
-                                  .pi = b->place->pi};
-            sc_run_result_t res;
-            sc_err_t err = sc_run(&spec, &res);
-            if (err)
-                return err;
-            curve->bytes[curve->n] = (double)m;
-            curve->seconds[curve->n++] = res.sim_time_s;
-            sc_run_result_destroy(&res);
-        }
-    return SC_OK;
-}
-
-/* What --pack auto found, type by type. */
-typedef struct {
-    const bench_t *bench;
-    struct known {
-        sc_stmt_t proto;
-        sc_interval_t interval;
-        int found;
-    } * known;
-    int n, cap;
-} intervals_t;
-
-static sc_err_t interval_of(void *ctx, const sc_stmt_t *st, sc_interval_t *iv)
-{
-    intervals_t *ivs = ctx;
-    for (int i = 0; i < ivs->n; i++)
-        if (sc_stmt_same_type(&ivs->known[i].proto, st)) {
-            *iv = ivs->known[i].interval;
-            return SC_OK;
-        }
-    if (ivs->n == ivs->cap) {
-        int cap = ivs->cap ? 2 * ivs->cap : 8;
-        struct known *more = realloc(ivs->known, (size_t)cap * sizeof *more);
-        if (!more)
-            return sc_error(SC_ERR_RUN, "out of memory");
-        ivs->known = more;
-        ivs->cap = cap;
-    }
-    curve_t curve;
-    struct known *k = &ivs->known[ivs->n];
-    sc_err_t err = measure(ivs->bench, st, &curve);
-    if (!err)
-        err = sc_interval_find(curve.bytes, curve.seconds, curve.n, ivs->bench->turning_from,
-                               &k->interval, &k->found);
-    if (err)
-        return err;
-    k->proto = *st;
-    k->proto.pieces = NULL;
-    k->proto.npieces = 0;
-    ivs->n++;
-    *iv = k->interval;
-    return SC_OK;
-}
-
-static void print_intervals(const intervals_t *ivs, int np)
-{
-    for (int i = 0; i < ivs->n; i++) {
-        char type[160], lo[32], hi[32];
-        sc_stmt_format(&ivs->known[i].proto, 0, type, sizeof type);
-        sc_format_bytes((double)ivs->known[i].interval.min, lo, sizeof lo);
-        sc_format_bytes((double)ivs->known[i].interval.max, hi, sizeof hi);
-        fprintf(stderr, "simcoll: --pack auto: %s at np %d: [%s, %s]%s\n", type, np, lo, hi,
-                ivs->known[i].found ? "" : " (no turning point: max is the largest size measured)");
-    }
 }
 
 /* ---- simcoll run ---- */
@@ -450,13 +305,13 @@ typedef struct {
     int argc; /* the command line, named in the traces */
     char **argv;
     FILE *after;     /* --sensitivity's table and the ranges' times, printed after a table */
-    place_t *places; /* by process count */
+    sc_cli_place_t *places; /* by process count */
 } program_run_t;
 
 /* --timeline, --trace or --paje: every message of the run. */
 /* The run of `prog` at np with the placement pl. */
 static sc_run_spec_t program_spec(const program_run_t *r, const sc_program_t *prog, int np,
-                                  const place_t *pl)
+                                  const sc_cli_place_t *pl)
 {
     const sc_run_opts_t *o = r->o;
     return (sc_run_spec_t){.plat = r->plat,
@@ -493,13 +348,13 @@ static sc_err_t check_traces(const sc_run_opts_t *o, int nnps)
 
 /* --mapping partition or greedy at np: the program's graph cut into the
  * platform's nodes, as simcoll map PROGRAM does; its figures on stderr. */
-static sc_err_t partition_place(const program_run_t *r, int np, place_t *pl)
+static sc_err_t partition_place(const program_run_t *r, int np, sc_cli_place_t *pl)
 {
     const sc_run_opts_t *o = r->o;
     sc_partitioner_t how = o->map.partitioner; /* --mapping greedy's, or --partitioner's */
     /* The report's mapping: "partition", or which other partitioner made it. */
     const char *name = how == SC_PARTITIONER_MULTILEVEL ? "partition" : sc_partitioner_name(how);
-    *pl = (place_t){SC_PLACE_BLOCK, malloc((size_t)np * sizeof *pl->pi), name, ""};
+    *pl = (sc_cli_place_t){SC_PLACE_BLOCK, malloc((size_t)np * sizeof *pl->pi), name, ""};
     sc_graph_t graph = {0};
     double seconds = 0;
     sc_err_t err = pl->pi ? sc_cli_program_graph(r->plat, r->prog, o->mpi, np, &graph)
@@ -507,7 +362,7 @@ static sc_err_t partition_place(const program_run_t *r, int np, place_t *pl)
     if (!err)
         err = sc_mapping_search_graph(r->plat, &graph, how, pl->pi, &seconds);
     if (!err && o->objective != SC_OBJECTIVE_CUT) {
-        place_t block = {SC_PLACE_BLOCK, NULL, "block", ""};
+        sc_cli_place_t block = {SC_PLACE_BLOCK, NULL, "block", ""};
         sc_run_spec_t run = program_spec(r, r->prog, np, &block);
         run.trace = 0;
         err = sc_map_objective(r->plat, &graph, &run, o->objective, &o->budget, pl->pi,
@@ -552,9 +407,9 @@ static sc_err_t check_runs(const program_run_t *r, const int *nps, int nnps)
 {
     sc_err_t err = SC_OK;
     for (int i = 0; i < nnps && !err; i++) {
-        place_t *pl = &r->places[i];
+        sc_cli_place_t *pl = &r->places[i];
         err = r->o->mapping && partitions(r->o->mapping) ? partition_place(r, nps[i], pl)
-                                                         : make_place(r->o->mapping, nps[i], pl);
+                                                         : sc_cli_make_place(r->o->mapping, nps[i], pl);
         if (!err) {
             sc_run_spec_t spec = program_spec(r, r->prog, nps[i], pl);
             err = sc_run_check(&spec);
@@ -565,7 +420,7 @@ static sc_err_t check_runs(const program_run_t *r, const int *nps, int nnps)
 
 /* --export-ti: the program as run at np (its calls resolved, not
  * packed), before it runs, so that a run refused writes nothing. */
-static sc_err_t export_ti(const program_run_t *r, int np, const place_t *pl)
+static sc_err_t export_ti(const program_run_t *r, int np, const sc_cli_place_t *pl)
 {
     sc_run_spec_t spec = program_spec(r, r->prog, np, pl);
     sc_program_t resolved;
@@ -582,7 +437,7 @@ static sc_err_t export_ti(const program_run_t *r, int np, const place_t *pl)
 
 /* The model's time of `prog` at np under the placement pl (NaN: none). */
 static sc_err_t model_of(const program_run_t *r, const sc_program_t *prog, int np,
-                         const place_t *pl, double *seconds)
+                         const sc_cli_place_t *pl, double *seconds)
 {
     sc_run_spec_t spec = program_spec(r, prog, np, pl);
     return sc_run_model(&spec, seconds);
@@ -595,7 +450,7 @@ static sc_err_t model_of(const program_run_t *r, const sc_program_t *prog, int n
  * an algorithm without one) every rewrite is made, as the patent says.
  * skip gets 1 for each rewrite left out; *as_written and *packed_s are the
  * model's times of the program as written and packed. */
-static sc_err_t choose_rewrites(const program_run_t *r, int np, const place_t *pl, intervals_t *ivs,
+static sc_err_t choose_rewrites(const program_run_t *r, int np, const sc_cli_place_t *pl, sc_cli_intervals_t *ivs,
                                 unsigned char *skip, const unsigned char *starts,
                                 double *as_written, double *packed_s)
 {
@@ -613,7 +468,7 @@ static sc_err_t choose_rewrites(const program_run_t *r, int np, const place_t *p
         sc_program_t trial = {0};
         double t;
         skip[i] = 0;
-        if (!(err = sc_program_pack_some(r->prog, interval_of, ivs, skip, NULL, &trial)))
+        if (!(err = sc_program_pack_some(r->prog, sc_cli_interval_of, ivs, skip, NULL, &trial)))
             err = model_of(r, &trial, np, pl, &t);
         sc_program_destroy(&trial);
         if (!err && t < *packed_s)
@@ -627,7 +482,7 @@ static sc_err_t choose_rewrites(const program_run_t *r, int np, const place_t *p
 /* What --pack show says of each rewrite and, having simulated both, of the
  * model's verdict: contention the model leaves out can make a rewrite it
  * finds faster slower in the simulation, and the other way round. */
-static sc_err_t show_verdict(const program_run_t *r, int np, const place_t *pl,
+static sc_err_t show_verdict(const program_run_t *r, int np, const sc_cli_place_t *pl,
                              const sc_program_t *packed, const unsigned char *skip,
                              const unsigned char *starts, double as_written, double packed_s)
 {
@@ -679,7 +534,7 @@ static sc_err_t show_verdict(const program_run_t *r, int np, const place_t *pl,
 /* --pack auto or show: the program packed for np into *packed, with the
  * intervals found on stderr; show prints it, with the model's verdict on
  * each rewrite and the simulation's on the whole. */
-static sc_err_t pack_at(const program_run_t *r, int np, const place_t *pl, sc_program_t *packed)
+static sc_err_t pack_at(const program_run_t *r, int np, const sc_cli_place_t *pl, sc_program_t *packed)
 {
     if (np == 1) {
         /* One rank communicates with nobody: no type of communication has
@@ -696,22 +551,22 @@ static sc_err_t pack_at(const program_run_t *r, int np, const place_t *pl, sc_pr
         }
         return err;
     }
-    bench_t bench = {r->plat, np, pl, r->o->mpi, r->o->turning_from};
-    intervals_t ivs = {&bench, NULL, 0, 0};
+    sc_cli_bench_t bench = {r->plat, np, pl, r->o->mpi, r->o->turning_from};
+    sc_cli_intervals_t ivs = {&bench, NULL, 0, 0};
     int n = r->prog->nstmts;
     unsigned char *starts = malloc((size_t)n + 1), *skip = malloc((size_t)n + 1);
     double as_written = NAN, packed_s = NAN;
     sc_err_t err = starts && skip ? SC_OK : sc_error(SC_ERR_RUN, "out of memory");
     if (!err)
-        err = sc_program_pack_some(r->prog, interval_of, &ivs, NULL, starts, packed);
+        err = sc_program_pack_some(r->prog, sc_cli_interval_of, &ivs, NULL, starts, packed);
     if (!err)
         err = choose_rewrites(r, np, pl, &ivs, skip, starts, &as_written, &packed_s);
     if (!err) {
         sc_program_destroy(packed);
-        err = sc_program_pack_some(r->prog, interval_of, &ivs, skip, NULL, packed);
+        err = sc_program_pack_some(r->prog, sc_cli_interval_of, &ivs, skip, NULL, packed);
     }
     if (!err)
-        print_intervals(&ivs, np);
+        sc_cli_print_intervals(&ivs, np);
     free(ivs.known);
     if (!err && r->o->pack == SC_PACK_SHOW) {
         printf("# %s packed for np %d (simcoll run --pack show)\n", r->o->program, np);
@@ -725,7 +580,7 @@ static sc_err_t pack_at(const program_run_t *r, int np, const place_t *pl, sc_pr
 
 /* --trace-ops and the messages of the run `spec` made into `row`. */
 static sc_err_t write_run_traces(const program_run_t *r, const sc_run_spec_t *spec,
-                                 const sc_program_report_row_t *row, const place_t *pl)
+                                 const sc_program_report_row_t *row, const sc_cli_place_t *pl)
 {
     const sc_run_opts_t *o = r->o;
     sc_err_t err = SC_OK;
@@ -751,7 +606,7 @@ static sc_err_t write_run_traces(const program_run_t *r, const sc_run_spec_t *sp
 
 /* The program at np, packed or not, into rows[*nrows] (unless --pack show,
  * which runs nothing); counts a wrong result in *invalid. */
-static sc_err_t run_at(const program_run_t *r, int np, const place_t *pl,
+static sc_err_t run_at(const program_run_t *r, int np, const sc_cli_place_t *pl,
                        sc_program_report_row_t *rows, int *nrows, int *invalid)
 {
     const sc_run_opts_t *o = r->o;
@@ -803,7 +658,7 @@ int sc_cli_run_program(int argc, char **argv)
 {
     sc_run_opts_t o;
     int done, *nps = NULL, nnps = 0, invalid = 0;
-    sc_err_t err = program_options(argc, argv, 0, &o, &done);
+    sc_err_t err = sc_cli_program_options(argc, argv, 0, &o, &done);
     if (err || done)
         return err ? sc_cli_fail(err) : 0;
     if (o.njobs || o.jobs_file)
@@ -829,7 +684,7 @@ int sc_cli_run_program(int argc, char **argv)
     err = sc_cli_load_all(o.loads, o.nloads);
     if (err || (err = sc_platform_load("--platform", o.platform, &plat)) ||
         (err = sc_cli_program_read(o.program, &prog)) || (err = force_algos(&o, &prog)) ||
-        (err = process_counts(o.np_list, &plat, &nps, &nnps)) || (err = check_traces(&o, nnps)))
+        (err = sc_cli_process_counts(o.np_list, &plat, &nps, &nnps)) || (err = check_traces(&o, nnps)))
         goto cleanup;
     rows = calloc((size_t)nnps, sizeof *rows);
     r.places = calloc((size_t)nnps, sizeof *r.places);
@@ -872,185 +727,3 @@ cleanup:
     return err ? sc_cli_fail(err) : 0;
 }
 
-/* ---- simcoll tune ---- */
-
-/* The statement whose type --coll and the other options describe. */
-static sc_err_t tune_prototype(const sc_run_opts_t *o, sc_stmt_t *st)
-{
-    *st = (sc_stmt_t){.op = o->op, .type = o->type, .root = o->root};
-    const sc_kind_t *named = sc_kind_find(o->coll);
-    const char *unused = o->dims && strcmp(o->coll, "halo") ? "--dims"
-                         : (o->op_given || o->type_given) && !(named && named->is_reduction)
-                             ? (o->op_given ? "--op" : "--type")
-                         : o->root_given && !(named && named->has_root) ? "--root"
-                         : o->algo && !named                            ? "--algo"
-                                                                        : NULL;
-    if (unused)
-        return sc_error(SC_ERR_INPUT,
-                        "%s does not apply to --coll %s (--dims: halo; --op, "
-                        "--type: reduce, allreduce; --root: bcast, reduce, scatter; "
-                        "--algo: the collectives)",
-                        unused, o->coll);
-    if (!strcmp(o->coll, "halo")) {
-        st->kind = SC_STMT_HALO;
-        st->grid.ndims = 1;
-        if (o->dims) {
-            char text[64];
-            snprintf(text, sizeof text, "halo 8 dims=%s", o->dims);
-            sc_program_t prog;
-            sc_err_t err = sc_program_parse("--dims", text, strlen(text), &prog);
-            if (err)
-                return sc_error(SC_ERR_INPUT, "--dims %s: use 1, 2 or 3, or the sizes, e.g. 8x8",
-                                o->dims);
-            st->grid = prog.stmts[0].grid;
-            sc_program_destroy(&prog);
-        }
-        return SC_OK;
-    }
-    if (!strcmp(o->coll, "send")) {
-        st->kind = SC_STMT_SEND;
-        st->from = 0;
-        st->to = -1; /* the last rank, once p is known */
-        return SC_OK;
-    }
-    const sc_kind_t *kind = sc_kind_find(o->coll);
-    if (!kind)
-        return sc_cli_coll("--coll", o->coll);
-    if (!kind->has_data)
-        return sc_error(SC_ERR_INPUT,
-                        "--coll: '%s' has no sizes to tune; use one of allgather, "
-                        "bcast, reduce, allreduce, scatter, halo, send",
-                        o->coll);
-    st->kind = SC_STMT_CALL;
-    st->collective = kind->collective;
-    if (o->algo) {
-        st->choice.algo = sc_algo_find(o->algo);
-        if (!st->choice.algo)
-            return sc_error(SC_ERR_INPUT, "--algo: unknown algorithm '%s'; did you mean '%s'?",
-                            o->algo, sc_algo_nearest(o->algo)->name);
-        if (st->choice.algo->collective != kind->collective)
-            return sc_error(SC_ERR_INPUT, "--algo %s is for %s, not %s", o->algo,
-                            sc_kind(st->choice.algo->collective)->name, kind->name);
-    } else {
-        st->choice.profile = o->mpi;
-    }
-    return SC_OK;
-}
-
-/* gnuplot draws the curve into a PNG, which goes out whole or not at all. */
-static sc_err_t plot_curve(const char *path, const char *title, const curve_t *c,
-                           const sc_interval_t *iv)
-{
-    char quoted[512], *script = NULL;
-    size_t len;
-    const char *terminal;
-    sc_err_t err = sc_gnuplot_terminal("--plot", path, &terminal);
-    FILE *s = err ? NULL : open_memstream(&script, &len);
-    if (err || !s)
-        return err ? err : sc_error(SC_ERR_RUN, "out of memory");
-    sc_gnuplot_quote(title, quoted, sizeof quoted);
-    fprintf(s,
-            "set terminal %s\nset output\n"
-            "set logscale x 2\nset xlabel 'size'\nset ylabel 'MB/s'\n"
-            "set xtics ('2 B' 2, '32 B' 32, '1 KiB' 1024, '32 KiB' 32768, '1 MiB' 1048576)\n"
-            "set title '%s'\nset key top left\n"
-            "set arrow from %zu, graph 0 to %zu, graph 1 nohead dt 2\n"
-            "set arrow from %zu, graph 0 to %zu, graph 1 nohead dt 2\n"
-            "plot '-' with linespoints title 'bandwidth'\n",
-            terminal, quoted, iv->min, iv->min, iv->max, iv->max);
-    for (int i = 0; i < c->n; i++)
-        fprintf(s, "%.0f %.6g\n", c->bytes[i], c->bytes[i] / c->seconds[i] / 1e6);
-    fprintf(s, "e\n");
-    err =
-        fclose(s) == 0 ? sc_gnuplot("--plot", path, script) : sc_error(SC_ERR_RUN, "out of memory");
-    free(script);
-    return err;
-}
-
-int sc_cli_tune(int argc, char **argv)
-{
-    sc_run_opts_t o;
-    int done, np;
-    sc_err_t err = program_options(argc, argv, 1, &o, &done);
-    if (err || done)
-        return err ? sc_cli_fail(err) : 0;
-    sc_platform_t plat = {0};
-    place_t pl = {0};
-    sc_stmt_t proto;
-    curve_t curve;
-    sc_interval_t iv;
-    int found = 0;
-    if ((err = tune_prototype(&o, &proto)) ||
-        (err = sc_platform_load("--platform", o.platform, &plat)))
-        goto cleanup;
-    np = plat.total_cores;
-    if (o.np_list && (err = sc_parse_int(o.np_list, "--np", 1, 1 << 30, &np)))
-        goto cleanup;
-    if (np < 2) {
-        err = sc_error(SC_ERR_INPUT,
-                       "tune at np 1: one process communicates with nobody, so "
-                       "--coll %s has no bandwidth curve; give --np 2 or more",
-                       o.coll);
-        goto cleanup;
-    }
-    if (proto.kind == SC_STMT_SEND)
-        proto.to = np - 1;
-    if ((err = make_place(o.mapping, np, &pl)))
-        goto cleanup;
-    bench_t bench = {&plat, np, &pl, o.mpi, o.turning_from};
-    if ((err = measure(&bench, &proto, &curve)) ||
-        (err = sc_interval_find(curve.bytes, curve.seconds, curve.n, o.turning_from, &iv, &found)))
-        goto cleanup;
-    char type[160];
-    sc_stmt_format(&proto, 0, type, sizeof type);
-    sc_outputs_t *outs = NULL;
-    FILE *f = stdout;
-    if (o.out) {
-        outs = sc_outputs_new();
-        err = outs ? sc_outputs_add(outs, "-o", o.out, &f) : sc_error(SC_ERR_RUN, "out of memory");
-    }
-    if (!err) {
-        sc_provenance_t prov = {o.platform, argc, argv};
-        if (o.out || o.format == SC_FORMAT_CSV) {
-            fprintf(f, "size_bytes,time_s,bandwidth_Bps,simcoll_version,platform_file,command\n");
-            for (int i = 0; i < curve.n; i++) {
-                fprintf(f, "%.0f,%.9e,%.9e", curve.bytes[i], curve.seconds[i],
-                        curve.bytes[i] / curve.seconds[i]);
-                sc_provenance_csv_fields(f, &prov);
-                fputc('\n', f);
-            }
-        } else {
-            fprintf(f, "%12s  %12s  %12s\n", "size", "time", "bandwidth");
-            for (int i = 0; i < curve.n; i++) {
-                char size[32], time[32];
-                sc_format_bytes(curve.bytes[i], size, sizeof size);
-                sc_format_duration(curve.seconds[i], time, sizeof time);
-                fprintf(f, "%12s  %12s  %7.1f MB/s\n", size, time,
-                        curve.bytes[i] / curve.seconds[i] / 1e6);
-            }
-            sc_provenance_line(f, &prov);
-        }
-        err = outs ? sc_outputs_commit(outs) : SC_OK;
-    } else {
-        sc_outputs_discard(outs);
-    }
-    if (!err && o.plot) {
-        char title[256];
-        snprintf(title, sizeof title, "%s on %s, np %d", type, plat.name, np);
-        err = plot_curve(o.plot, title, &curve, &iv);
-    }
-    if (!err) {
-        char lo[32], hi[32];
-        sc_format_bytes((double)iv.min, lo, sizeof lo);
-        sc_format_bytes((double)iv.max, hi, sizeof hi);
-        FILE *note = o.out || o.format == SC_FORMAT_CSV ? stderr : stdout;
-        fprintf(note, "%s%s on %s at np %d: interval [min, max] = [%s, %s]%s\n",
-                note == stderr ? "simcoll: " : "", type, plat.name, np, lo, hi,
-                found ? " (the bandwidth falls after max, then climbs again)"
-                      : " (no turning point: max is the largest size measured)");
-    }
-cleanup:
-    free(pl.pi);
-    sc_platform_destroy(&plat);
-    return err ? sc_cli_fail(err) : 0;
-}

@@ -1,4 +1,4 @@
-/* simcoll run (a program) and simcoll tune (reference 002's interval).
+/* simcoll run (a program); what simcoll tune (tune_cmd.c) shares with it.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #ifndef SC_CLI_PROGRAM_H
 #define SC_CLI_PROGRAM_H
@@ -6,6 +6,7 @@
 #include "algorithms/mapping/graph.h"
 #include "sim/simgrid/engine.h"
 #include "sim/program/program.h"
+#include "tune_cmd.h"
 
 /* Reads and parses the program file `path` as simcoll run does: SC_ERR_INPUT
  * naming the file (and its line) when it cannot be read or parsed. Free
@@ -23,6 +24,16 @@ sc_err_t sc_cli_program_graph(const sc_platform_t *plat, const sc_program_t *pro
 /* The profile that chooses the algorithms of calls naming none, unless
  * --mpi says otherwise. */
 const sc_profile_t *sc_cli_default_profile(void);
+
+/* The options of run (tune = 0) or tune (1), read and checked before any
+ * file is read; *done after --help. */
+sc_err_t sc_cli_program_options(int argc, char **argv, int tune, sc_run_opts_t *o, int *done);
+
+/* The process counts of --np (NULL: every core of plat), distinct. */
+sc_err_t sc_cli_process_counts(const char *list, const sc_platform_t *plat, int **nps, int *n);
+
+/* The placement --mapping names: block, cyclic or a mapping file's. */
+sc_err_t sc_cli_make_place(const char *mapping, int np, sc_cli_place_t *pl);
 
 /* argv[1] is "run" or "tune"; returns the exit code. */
 int sc_cli_run_program(int argc, char **argv);
