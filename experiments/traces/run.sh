@@ -7,17 +7,12 @@
 # usage: experiments/traces/run.sh [--replot] [path/to/simcoll]
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
+. "$(dirname "$0")/../common.sh"
 replot=0
 if [ "${1:-}" = --replot ]; then replot=1; shift; fi
 simcoll=${1:-$top/build/simcoll}
-[ -x "$simcoll" ] || { echo "run.sh: build simcoll first (./setup.sh)" >&2; exit 2; }
-command -v gnuplot >/dev/null || { echo "run.sh: needs gnuplot (apt-get install gnuplot-nox)" >&2; exit 2; }
-results=$here/results
-mkdir -p "$results"
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+need_simcoll "$simcoll"
+need_gnuplot
 cd "$here"
 if [ $replot = 0 ]; then
     "$simcoll" sweep study.ini -j 2 -o "$scratch/traces.csv"

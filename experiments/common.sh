@@ -1,0 +1,29 @@
+# The start the experiments' scripts share, sourced right after `set -eu` as
+#   . "$(dirname "$0")/../common.sh"
+# so that a script runs from any directory. It sets here (the experiment's
+# folder), top (the source tree), results (here/results, made if missing) and
+# scratch (a temporary folder, removed on exit), and the checks below name
+# the script as it was called, as its own messages do.
+# SPDX-License-Identifier: GPL-2.0-or-later
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+script=$(basename "$0")
+results=$here/results
+mkdir -p "$results"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+# need_simcoll PATH: stop unless PATH is a built simcoll.
+need_simcoll() {
+    [ -x "$1" ] || { echo "$script: build simcoll first (./setup.sh)" >&2; exit 2; }
+}
+
+# need_gnuplot: stop unless gnuplot is there to draw the plots.
+need_gnuplot() {
+    command -v gnuplot >/dev/null || { echo "$script: needs gnuplot (apt-get install gnuplot-nox)" >&2; exit 2; }
+}
+
+# need_results CSV: for --replot, stop unless results/CSV is there to replot.
+need_results() {
+    [ -s "$results/$1" ] || { echo "$script: no results/$1 to replot" >&2; exit 2; }
+}
