@@ -26,7 +26,7 @@
 #include "algorithms/subcomm.h"
 #include "sim/simgrid/child.h"
 #include "sim/simgrid/engine.h"
-#include "sim/simgrid/engine_hosts.h"
+#include "ranks.h"
 #include "run.h"
 #include "sim/simgrid/driver.h"
 #include "sim/simgrid/s4u_calls.h"
@@ -605,27 +605,12 @@ static sc_err_t simulate(void *arg, sc_wire_t *out)
         err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
     for (int r = 0; !err && r < p; r++)
         err = sc_trace_cursor_open(spec->trace, r, &s.ranks[r].cursor);
-    if (!err) {
-        sc_child_step("loading the platform");
-        sc_engine_boot(spec->plat, p);
-        err = sc_world_create(&s.model, s.scratch, lay->receives, &s.world);
-        if (!err && spec->messages)
-            sc_world_record_messages(s.world, SC_RUN_MAX_MESSAGES);
-    }
-    for (int r = 0; !err && r < p; r++) {
-        char name[32];
-        snprintf(name, sizeof name, "rank-%d", r);
-        sg_host_t host = sc_engine_host(spec->plat, lay->node_of[r], lay->domain_of[r]);
-        sg_actor_t actor = sg_actor_init(name, host);
-        sg_actor_set_data(actor, sc_world_comm(s.world, r));
-        sg_actor_start(actor, rank_main, 0, NULL);
-    }
+    if (!err)
+        err = sc_ranks_start(spec->plat, p, lay->node_of, lay->domain_of, &s.model, s.scratch,
+                             lay->receives, spec->messages, rank_main, &s.world);
     if (!err) {
         sc_child_step("replaying trace '%s' on %d ranks", sc_trace_path(spec->trace), p);
-        simgrid_run();
-        int unfinished = 0;
-        for (int r = 0; r < p; r++)
-            unfinished += !s.finished[r];
+        int unfinished = sc_ranks_simulate(s.finished, p);
         if (s.error)
             err = sc_error(s.error, "%s", s.error_msg);
         else if (unfinished)
@@ -635,19 +620,9 @@ static sc_err_t simulate(void *arg, sc_wire_t *out)
     }
     if (!err) {
         sc_wire_put_int(out, sc_world_receives_short(s.world));
-        sc_traffic_t total = {0};
-        double max_rank_bytes = 0;
-        for (int r = 0; r < p; r++) {
-            const sc_traffic_t *tr = sc_world_traffic(s.world, r);
-            double sent = 0;
-            for (int l = 0; l < SC_MAX_LEVELS; l++) {
-                total.level_messages[l] += tr->level_messages[l];
-                total.level_bytes[l] += tr->level_bytes[l];
-                sent += tr->level_bytes[l];
-            }
-            if (sent > max_rank_bytes)
-                max_rank_bytes = sent;
-        }
+        sc_traffic_t total;
+        double max_rank_bytes;
+        sc_ranks_traffic(s.world, p, &total, &max_rank_bytes);
         sc_wire_put(out, s.start, (size_t)p * sizeof *s.start);
         sc_wire_put(out, s.finish, (size_t)p * sizeof *s.finish);
         sc_wire_put(out, s.mpi, (size_t)p * sizeof *s.mpi);
@@ -657,15 +632,8 @@ static sc_err_t simulate(void *arg, sc_wire_t *out)
         sc_wire_put(out, s.costs, sizeof s.costs);
         sc_wire_put_int(out, s.nuses);
         sc_wire_put(out, s.uses, (size_t)s.nuses * sizeof *s.uses);
-        if (spec->messages) {
-            long n;
-            int overflow;
-            const sc_msg_record_t *msgs = sc_world_messages(s.world, &n, &overflow);
-            sc_wire_put(out, &n, sizeof n);
-            sc_wire_put_int(out, overflow);
-            if (n)
-                sc_wire_put(out, msgs, (size_t)n * sizeof *msgs);
-        }
+        if (spec->messages)
+            sc_ranks_put_messages(s.world, out);
     }
     teardown(&s);
     session = NULL;
@@ -759,18 +727,10 @@ sc_err_t sc_trace_run(const sc_trace_run_spec_t *spec, sc_trace_run_result_t *re
     snprintf(what, sizeof what, "the replay of trace '%s' (%d ranks) failed",
              sc_trace_path(spec->trace), p);
     sc_wire_t in;
-    int short_of = 0;
-    while (1) {
-        if ((err = sc_child_run(spec->replay ? simulate_replay : simulate, &lay, SC_ERR_RUN, what,
-                                &in)))
-            goto cleanup;
-        if (!sc_wire_get_int(&in, &short_of))
-            short_of = -1;
-        if (short_of <= lay.receives)
-            break;
-        sc_wire_free(&in);
-        lay.receives = short_of > 2 * lay.receives ? short_of : 2 * lay.receives;
-    }
+    int short_of;
+    if ((err = sc_ranks_run_child(spec->replay ? simulate_replay : simulate, &lay, &lay.receives,
+                                  what, &in, &short_of)))
+        goto cleanup;
     sc_traffic_t total;
     int overflow = 0;
     int ok = short_of >= 0 && sc_wire_get(&in, res->start, (size_t)p * sizeof(double)) &&
@@ -783,15 +743,8 @@ sc_err_t sc_trace_run(const sc_trace_run_spec_t *spec, sc_trace_run_result_t *re
              sc_wire_get_int(&in, &res->nuses) && res->nuses >= 0 &&
              res->nuses <= SC_TRACE_MAX_USES &&
              sc_wire_get(&in, res->uses, (size_t)res->nuses * sizeof *res->uses);
-    if (ok && spec->messages) {
-        ok = sc_wire_get(&in, &res->nmsgs, sizeof res->nmsgs) &&
-             sc_wire_get_int(&in, &overflow) && res->nmsgs >= 0 &&
-             res->nmsgs <= SC_RUN_MAX_MESSAGES;
-        if (ok && res->nmsgs && !(res->msgs = malloc((size_t)res->nmsgs * sizeof *res->msgs)))
-            err = sc_error(SC_ERR_RUN, "out of memory for %ld messages", res->nmsgs);
-        if (ok && res->msgs)
-            ok = sc_wire_get(&in, res->msgs, (size_t)res->nmsgs * sizeof *res->msgs);
-    }
+    if (ok && spec->messages)
+        ok = sc_ranks_get_messages(&in, &res->msgs, &res->nmsgs, &overflow, &err);
     sc_wire_free(&in);
     if (!err && overflow)
         err = sc_error(SC_ERR_INPUT, "trace '%s' sends more than %ld messages, more than a "
