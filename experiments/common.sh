@@ -27,3 +27,28 @@ need_gnuplot() {
 need_results() {
     [ -s "$results/$1" ] || { echo "$script: no results/$1 to replot" >&2; exit 2; }
 }
+
+# replot_start CSV [--replot] [path/to/simcoll]: the arguments of an
+# experiment whose --replot redraws its tables and plots from results/CSV
+# alone. Sets replot (1 after --replot) and simcoll (as given, else the
+# build's) and stops unless what the run needs is there: simcoll to
+# simulate, results/CSV to redraw, gnuplot either way.
+replot_start() {
+    replot=0
+    if [ "${2:-}" = --replot ]; then
+        replot=1
+        need_results "$1"
+        shift
+    fi
+    simcoll=${2:-$top/build/simcoll}
+    [ $replot = 1 ] || need_simcoll "$simcoll"
+    need_gnuplot
+}
+
+# sweep_study CSV: simcoll sweep of the experiment's study.ini (run from
+# here, two points at a time) into results/CSV. The generated platforms'
+# paths are the scratch folder's: only their names are kept.
+sweep_study() {
+    (cd "$here" && "$simcoll" sweep study.ini -j 2 -o "$scratch/$1")
+    sed "s|$scratch/$1.platforms/||g" "$scratch/$1" > "$results/$1"
+}

@@ -18,12 +18,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
 . "$(dirname "$0")/../common.sh"
-replot=0
-if [ "${1:-}" = --replot ]; then replot=1; shift; fi
-simcoll=${1:-$top/build/simcoll}
-[ $replot = 1 ] || need_simcoll "$simcoll"
-[ $replot = 0 ] || need_results early.csv
-need_gnuplot
+replot_start early.csv "$@"
 csv=$scratch/early.csv
 
 # run SWEEP CLUSTER PLATFORM DECIDER NPS: one line per algorithm, np and

@@ -9,12 +9,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
 . "$(dirname "$0")/../common.sh"
-replot=0
-if [ "${1:-}" = --replot ]; then replot=1; shift; fi
-simcoll=${1:-$top/build/simcoll}
-[ $replot = 1 ] || need_simcoll "$simcoll"
-[ $replot = 0 ] || need_results allgather.csv
-need_gnuplot
+replot_start allgather.csv "$@"
 
 algos=rd,rd-exch,rd-reorder,bruck,bruck-exch,bruck-reorder
 sizes=1,16,256,4K,64K,1M

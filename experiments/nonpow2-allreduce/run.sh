@@ -12,12 +12,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
 . "$(dirname "$0")/../common.sh"
-replot=0
-if [ "${1:-}" = --replot ]; then replot=1; shift; fi
-simcoll=${1:-$top/build/simcoll}
-[ $replot = 1 ] || need_simcoll "$simcoll"
-[ $replot = 0 ] || need_results reduce.csv
-need_gnuplot
+replot_start reduce.csv "$@"
 
 algos=allreduce-mst,allreduce-mpich,allreduce-nonpow2,allreduce-ring,reduce-mpich,reduce-nonpow2
 sizes=1K,4K,64K,1M,16M,64M
