@@ -13,8 +13,8 @@
 #include "sim/simgrid/engine_hosts.h"
 
 sc_err_t sc_ranks_start(const sc_platform_t *plat, int p, const int *node_of, const int *domain_of,
-                        const sc_model_t *model, sc_scratch_t *scratch, int receives,
-                        int messages, xbt_main_func_t rank_main, sc_world_t **world)
+                        const sc_model_t *model, sc_scratch_t *scratch, int receives, int messages,
+                        xbt_main_func_t rank_main, sc_world_t **world)
 {
     sc_child_step("loading the platform");
     sc_engine_boot(plat, p);
@@ -41,8 +41,7 @@ int sc_ranks_simulate(const int *finished, int p)
     return unfinished;
 }
 
-void sc_ranks_traffic(const sc_world_t *world, int p, sc_traffic_t *total,
-                      double *max_rank_bytes)
+void sc_ranks_traffic(const sc_world_t *world, int p, sc_traffic_t *total, double *max_rank_bytes)
 {
     *total = (sc_traffic_t){0};
     *max_rank_bytes = 0;

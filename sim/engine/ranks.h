@@ -19,8 +19,8 @@
  * `messages`) and starts rank r's actor, "rank-R", on its core
  * (node_of[r], domain_of[r]) running rank_main, its communicator its data. */
 sc_err_t sc_ranks_start(const sc_platform_t *plat, int p, const int *node_of, const int *domain_of,
-                        const sc_model_t *model, sc_scratch_t *scratch, int receives,
-                        int messages, xbt_main_func_t rank_main, sc_world_t **world);
+                        const sc_model_t *model, sc_scratch_t *scratch, int receives, int messages,
+                        xbt_main_func_t rank_main, sc_world_t **world);
 
 /* In the child: runs the simulation of the started ranks; how many of them
  * did not finish (finished[r] still 0): a deadlock, or a rank that failed. */
@@ -28,8 +28,7 @@ int sc_ranks_simulate(const int *finished, int p);
 
 /* In the child: the traffic of all p ranks, and the most bytes one rank
  * sent. */
-void sc_ranks_traffic(const sc_world_t *world, int p, sc_traffic_t *total,
-                      double *max_rank_bytes);
+void sc_ranks_traffic(const sc_world_t *world, int p, sc_traffic_t *total, double *max_rank_bytes);
 
 /* The messages the world recorded, written in the child, read back in the
  * parent: *msgs malloc'ed (NULL when none), *overflow 1 if there were more
