@@ -28,6 +28,15 @@ need_results() {
     [ -s "$results/$1" ] || { echo "$script: no results/$1 to replot" >&2; exit 2; }
 }
 
+# need_clone REPO COMMIT PATH URL: stop unless REPO, the measurements'
+# checkout, holds PATH at COMMIT as a clone of URL does.
+need_clone() {
+    git -C "$1" cat-file -e "$2:$3" 2>/dev/null || {
+        echo "$script: '$1' is not a clone of $4 holding commit $2" >&2
+        exit 2
+    }
+}
+
 # replot_start CSV [--replot] [path/to/simcoll]: the arguments of an
 # experiment whose --replot redraws its tables and plots from results/CSV
 # alone. Sets replot (1 after --replot) and simcoll (as given, else the
