@@ -56,6 +56,62 @@ stats() {
               printf "%d %.1f%% %+.1f%%\n", n, 100 * med, 100 * s[n] }'
 }
 
+# The summaries' tables, the broadcast's and the scatter's alike, of a CSV
+# of predictions: column 9 the error on the platform, 13 on before/'s.
+
+# errors CSV CONDITION [-v NAME=VALUE ...]: the errors of the rows where the
+# awk CONDITION holds, "points median|error| largest | before: median
+# largest" ("-" for none).
+errors() {
+    csv=$1 cond=$2
+    shift 2
+    a=$(awk -F, "$@" "NR > 1 && $cond { print \$9 }" "$csv" | stats)
+    b=$(awk -F, "$@" "NR > 1 && $cond { print \$13 }" "$csv" | stats | cut -d' ' -f2-)
+    echo "$a | $b"
+}
+
+# by_series CSV: for each line "SERIES ALG RAN ALGO" read, its errors on one
+# node, on two nodes flat and on two nodes under han, where it has points.
+by_series() {
+    csv=$1
+    while read -r series alg ran algo; do
+        for r in "2 64 one-node" "65 127 two-nodes-flat" "128 128 two-nodes-han"; do
+            # shellcheck disable=SC2086 # numbers and a label
+            set -- $r
+            # shellcheck disable=SC2016 # an awk expression
+            e=$(errors "$csv" '$1 == s && $2 == a && $4 >= lo && $4 <= hi' -v s="$series" \
+                -v a="$alg" -v lo="$1" -v hi="$2")
+            [ "${e%% |*}" = "-" ] && continue
+            echo "$series $alg $ran $algo $3($1-$2): $e"
+        done
+    done
+}
+
+# by_processes CSV: the errors of every series by process count.
+by_processes() {
+    csv=$1
+    for r in "2 64" "65 127" "128 128" "2 128"; do
+        # shellcheck disable=SC2086 # numbers
+        set -- $r
+        # shellcheck disable=SC2016 # an awk expression
+        echo "all processes $1-$2: $(errors "$csv" '$4 >= lo && $4 <= hi' -v lo="$1" -v hi="$2")"
+    done
+}
+
+# by_size CSV CONDITION: the errors of the varied series on one node where
+# CONDITION holds too, by size: 2 ranks apart, then up to 1 KiB, 2 to 128 KiB
+# (eager copies), 256 KiB (one copy).
+by_size() {
+    csv=$1
+    varied='$1 == "varied" && '"$2"' && $4 >= lo && $4 <= hi && $5 >= s0 && $5 <= s1'
+    for r in "2 2 2 262144" "4 64 2 1024" "4 64 2048 131072" "4 64 262144 262144"; do
+        # shellcheck disable=SC2086 # numbers
+        set -- $r
+        echo "varied processes $1-$2, bytes $3-$4:" \
+            "$(errors "$csv" "$varied" -v lo="$1" -v hi="$2" -v s0="$3" -v s1="$4")"
+    done
+}
+
 # --- What the job scripts ran -------------------------------------------
 # coll_tuned_bcast_algorithm is obeyed only with coll_tuned_use_dynamic_rules
 # true (Open MPI 5.0.5, ompi/mca/coll/tuned/coll_tuned_module.c); with false
@@ -334,45 +390,18 @@ rankings() {
         }' "$3"
 }
 
-rows() { # SERIES ALG NP_LO NP_HI COLUMN: errors of those points
-    awk -F, -v s="$1" -v a="$2" -v lo="$3" -v hi="$4" -v c="$5" \
-        'NR > 1 && $1 == s && $2 == a && $4 >= lo && $4 <= hi { print $c }' "$out.csv"
-}
 {
     echo "# osu_bcast on ORFEO GENOA (robonoff/HPC-project $commit), platforms/orfeo-genoa.xml"
     echo "# relative error (predicted - measured) / measured of mean_rank_time_s against OSU's average"
     echo "# series alg ran simcoll processes: points median|error| largest | before: median largest"
     while read -r job file alg dyn ran algo; do
-        series=${file%%/*}
-        for r in "2 64 one-node" "65 127 two-nodes-flat" "128 128 two-nodes-han"; do
-            # shellcheck disable=SC2086 # numbers and a label
-            set -- $r
-            a=$(rows "$series" "$alg" "$1" "$2" 9 | stats)
-            [ "$a" = "-" ] && continue
-            b=$(rows "$series" "$alg" "$1" "$2" 13 | stats | cut -d' ' -f2-)
-            echo "$series $alg $ran $algo $3($1-$2): $a | $b"
-        done
-    done < "$scratch/series"
-    for r in "2 64" "65 127" "128 128" "2 128"; do
-        # shellcheck disable=SC2086 # numbers
-        set -- $r
-        a=$(awk -F, -v lo="$1" -v hi="$2" 'NR > 1 && $4 >= lo && $4 <= hi { print $9 }' "$out.csv" | stats)
-        b=$(awk -F, -v lo="$1" -v hi="$2" 'NR > 1 && $4 >= lo && $4 <= hi { print $13 }' "$out.csv" | stats | cut -d' ' -f2-)
-        echo "all processes $1-$2: $a | $b"
-    done
-    # The varied series on one node (the rerun of the default left out) by
-    # size: 2 ranks share a CCX; up to 1 KiB, 2 to 128 KiB (eager copies),
-    # 256 KiB (one copy).
-    for r in "2 2 2 262144" "4 64 2 1024" "4 64 2048 131072" "4 64 262144 262144"; do
-        # shellcheck disable=SC2086 # numbers
-        set -- $r
-        # shellcheck disable=SC2016 # an awk expression
-        sel='NR > 1 && $1 == "varied" && $2 != 1 && $4 >= lo && $4 <= hi && $5 >= s0 && $5 <= s1'
-        a=$(awk -F, -v lo="$1" -v hi="$2" -v s0="$3" -v s1="$4" "$sel { print \$9 }" "$out.csv" | stats)
-        b=$(awk -F, -v lo="$1" -v hi="$2" -v s0="$3" -v s1="$4" "$sel { print \$13 }" "$out.csv" | stats |
-            cut -d' ' -f2-)
-        echo "varied processes $1-$2, bytes $3-$4: $a | $b"
-    done
+        echo "${file%%/*} $alg $ran $algo"
+    done < "$scratch/series" | by_series "$out.csv"
+    by_processes "$out.csv"
+    # The varied series on one node, the rerun of the default left out (2
+    # ranks share a CCX).
+    # shellcheck disable=SC2016 # an awk expression
+    by_size "$out.csv" '$2 != 1'
     echo
     # Rankings: at each (series, processes, size) where several algorithms
     # were measured (varied: default, pipeline, binary tree; the rerun of
@@ -550,47 +579,19 @@ predicted=$(($(wc -l < "$sout.csv") - 1))
     echo "# relative error (predicted - measured) / measured of mean_rank_time_s against OSU's average"
     echo "# before: the same algorithms on before/orfeo-genoa-sockets.xml (one level inside a socket)"
     echo "# series alg ran simcoll processes: points median|error| largest | before: median largest"
-    sel() { # SERIES ALG NP_LO NP_HI COLUMN: that column of those rows
-        awk -F, -v s="$1" -v a="$2" -v lo="$3" -v hi="$4" -v c="$5" \
-            'NR > 1 && $1 == s && $2 == a && $4 >= lo && $4 <= hi { print $c }' "$sout.csv"
-    }
     while read -r job file alg ran algo han; do
-        series=${file%%/*}
-        for r in "2 64 one-node" "65 127 two-nodes-flat" "128 128 two-nodes-han"; do
-            # shellcheck disable=SC2086 # numbers and a label
-            set -- $r
-            a=$(sel "$series" "$alg" "$1" "$2" 9 | stats)
-            [ "$a" = "-" ] && continue
-            b=$(sel "$series" "$alg" "$1" "$2" 13 | stats | cut -d' ' -f2-)
-            echo "$series $alg $ran $algo $3($1-$2): $a | $b"
-        done
-    done < "$scratch/sseries"
+        echo "${file%%/*} $alg $ran $algo"
+    done < "$scratch/sseries" | by_series "$sout.csv"
     # Per algorithm, every series and process count.
     for a in 0 1 2 3; do
         e=$(awk -F, -v a="$a" 'NR > 1 && $2 == a { print $9 }' "$sout.csv" | stats)
         b=$(awk -F, -v a="$a" 'NR > 1 && $2 == a { print $13 }' "$sout.csv" | stats | cut -d' ' -f2-)
         echo "algorithm $a, all series 2-128: $e | $b"
     done
-    for r in "2 64" "65 127" "128 128" "2 128"; do
-        # shellcheck disable=SC2086 # numbers
-        set -- $r
-        a=$(awk -F, -v lo="$1" -v hi="$2" 'NR > 1 && $4 >= lo && $4 <= hi { print $9 }' "$sout.csv" | stats)
-        b=$(awk -F, -v lo="$1" -v hi="$2" 'NR > 1 && $4 >= lo && $4 <= hi { print $13 }' "$sout.csv" | stats |
-            cut -d' ' -f2-)
-        echo "all processes $1-$2: $a | $b"
-    done
-    # The varied series on one node by block size: up to 1 KiB, 2 to 128
-    # KiB (eager copies), 256 KiB (one copy); 2 ranks apart (one message).
-    for r in "2 2 2 262144" "4 64 2 1024" "4 64 2048 131072" "4 64 262144 262144"; do
-        # shellcheck disable=SC2086 # numbers
-        set -- $r
-        # shellcheck disable=SC2016 # an awk expression
-        sel='NR > 1 && $1 == "varied" && $4 >= lo && $4 <= hi && $5 >= s0 && $5 <= s1'
-        a=$(awk -F, -v lo="$1" -v hi="$2" -v s0="$3" -v s1="$4" "$sel { print \$9 }" "$sout.csv" | stats)
-        b=$(awk -F, -v lo="$1" -v hi="$2" -v s0="$3" -v s1="$4" "$sel { print \$13 }" "$sout.csv" |
-            stats | cut -d' ' -f2-)
-        echo "varied processes $1-$2, bytes $3-$4: $a | $b"
-    done
+    by_processes "$sout.csv"
+    # The varied series on one node by block size (2 ranks apart: one
+    # message).
+    by_size "$sout.csv" 1
     echo
     # Rankings of the three forced algorithms (the default runs one of
     # them: ranking it would set an algorithm against itself) at each
