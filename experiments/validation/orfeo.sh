@@ -280,26 +280,39 @@ join "$scratch/shipped.med" "$scratch/refit.med" | awk '
 }
 
 # --- Predictions ---------------------------------------------------------
+# measured OSU_FILE OUT: the rows of an OSU output of the checkout as
+# np,size,seconds.
+measured() {
+    show "$1" | awk -F, 'NR > 1 && NF >= 3 { gsub(/ /, ""); print $1 "," $2 "," $3 * 1e-6 }' > "$2"
+}
+
+# predicted COLL ALGO NPS SIZES OUT: simcoll's times of ALGO (profile: the
+# library's choice for COLL) at those process counts and sizes, on the
+# shipped platform into OUT-shipped.csv and on before/'s into
+# OUT-before.csv.
+predicted() {
+    case $2 in
+    profile) what="--coll $1 --mpi $profile" ;;
+    *) what="--algo $2" ;;
+    esac
+    for p in shipped before; do
+        case $p in shipped) pf=$plat ;; *) pf=$before ;; esac
+        # shellcheck disable=SC2086 # the options are split on purpose
+        "$simcoll" --platform "$pf" $what --np "$3" --size "$4" --no-payload \
+            --format csv > "$5-$p.csv"
+    done
+}
+
 # Each series with simcoll's algorithm at every process count and size it
 # measured, ranks by core as mpirun placed them (block: 64 a node, socket 0's
 # cores first). Measured rows: np,size,seconds.
 n=0
 while read -r job file alg dyn ran algo; do
     n=$((n + 1))
-    show "bcast/$file" | awk -F, 'NR > 1 && NF >= 3 { gsub(/ /, ""); print $1 "," $2 "," $3 * 1e-6 }' \
-        > "$scratch/m$n.csv"
+    measured "bcast/$file" "$scratch/m$n.csv"
     nps=$(cut -d, -f1 "$scratch/m$n.csv" | sort -n | uniq | paste -sd,)
     sizes=$(cut -d, -f2 "$scratch/m$n.csv" | sort -n | uniq | paste -sd,)
-    case $algo in
-    profile) what="--coll bcast --mpi $profile" ;;
-    *) what="--algo $algo" ;;
-    esac
-    for p in shipped before; do
-        case $p in shipped) pf=$plat ;; *) pf=$before ;; esac
-        # shellcheck disable=SC2086
-        "$simcoll" --platform "$pf" $what --np "$nps" --size "$sizes" --no-payload \
-            --format csv > "$scratch/p$n-$p.csv"
-    done
+    predicted bcast "$algo" "$nps" "$sizes" "$scratch/p$n"
     # 128 ranks, 64 a node: coll/han ran, with tuned's rules or the forced
     # algorithm inside the nodes; the shipped platform predicts it so (the
     # "before" column keeps the flat algorithm simcoll ran before it had han).
@@ -537,23 +550,16 @@ done
 n=0
 while read -r job file alg ran algo han; do
     n=$((n + 1))
-    show "scatter/$file" | awk -F, 'NR > 1 && NF >= 3 { gsub(/ /, ""); print $1 "," $2 "," $3 * 1e-6 }' \
-        > "$scratch/sm$n.csv"
+    measured "scatter/$file" "$scratch/sm$n.csv"
     nps=$(cut -d, -f1 "$scratch/sm$n.csv" | awk '$1 != 128' | sort -n | uniq | paste -sd,)
     sizes=$(cut -d, -f2 "$scratch/sm$n.csv" | sort -n | uniq | paste -sd,)
-    case $algo in
-    profile) what="--coll scatter --mpi $profile" ;;
-    *) what="--algo $algo" ;;
-    esac
+    predicted scatter "$algo" "$nps" "$sizes" "$scratch/sp$n"
+    # 128 ranks: han ran, on both platforms alike.
+    grep -q '^128,' "$scratch/sm$n.csv" || continue
     for p in shipped before; do
         case $p in shipped) pf=$plat ;; *) pf=$before ;; esac
-        # shellcheck disable=SC2086 # the options are split on purpose
-        "$simcoll" --platform "$pf" $what --np "$nps" --size "$sizes" --no-payload \
-            --format csv > "$scratch/sp$n-$p.csv"
-        if grep -q '^128,' "$scratch/sm$n.csv"; then
-            "$simcoll" --platform "$pf" --algo "$han" --np 128 --size "$sizes" --no-payload \
-                --format csv | tail -n +2 >> "$scratch/sp$n-$p.csv"
-        fi
+        "$simcoll" --platform "$pf" --algo "$han" --np 128 --size "$sizes" --no-payload \
+            --format csv | tail -n +2 >> "$scratch/sp$n-$p.csv"
     done
 done < "$scratch/sseries"
 # orfeo-osu-scatter.csv: series, Open MPI's algorithm number and what ran,
