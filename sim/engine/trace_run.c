@@ -31,6 +31,7 @@
 #include "sim/simgrid/driver.h"
 #include "sim/simgrid/s4u_calls.h"
 #include "sim/simgrid/node_replay.h"
+#include "sim/replay/id_table.h"
 #include "sim/replay/trace_coll.h"
 #include "sim/replay/trace_source.h"
 
@@ -165,13 +166,6 @@ sc_err_t sc_trace_run_check(const sc_trace_run_spec_t *spec)
 
 /* ---- The simulation, in the child ---- */
 
-/* A request of a rank's trace, by its id. */
-typedef struct {
-    uint64_t id;
-    sc_request_t *req;
-    uint64_t bytes;
-} slot_t;
-
 /* A rank's collective communicator. */
 typedef struct {
     int comm;
@@ -180,8 +174,7 @@ typedef struct {
 
 typedef struct {
     sc_trace_cursor_t *cursor;
-    slot_t *slots;              /* open addressing by id; req NULL: empty */
-    size_t cap_slots, used_slots;
+    sc_id_table_t requests; /* the open ones by trace id (slot_put) */
     rank_comm_t **comms;
     int ncomms, cap_comms;
 } rank_t;
@@ -256,69 +249,22 @@ static void count_use(session_t *s, sc_tcoll_t coll, const char *name)
 
 /* ---- A rank's requests ---- */
 
-static size_t slot_hash(uint64_t id, size_t cap)
-{
-    return (size_t)(id * 0x9E3779B97F4A7C15ull >> 17) & (cap - 1);
-}
-
+/* A request is kept by its trace id: the transport's request and its
+ * bytes (the entry's number). */
 static int slot_put(rank_t *rk, uint64_t id, sc_request_t *req, uint64_t bytes)
 {
-    if (rk->used_slots * 2 >= rk->cap_slots) {
-        size_t cap = rk->cap_slots ? 2 * rk->cap_slots : 16;
-        slot_t *t = calloc(cap, sizeof *t);
-        if (!t)
-            return 0;
-        for (size_t i = 0; i < rk->cap_slots; i++)
-            if (rk->slots[i].req) {
-                size_t k = slot_hash(rk->slots[i].id, cap);
-                while (t[k].req)
-                    k = (k + 1) & (cap - 1);
-                t[k] = rk->slots[i];
-            }
-        free(rk->slots);
-        rk->slots = t;
-        rk->cap_slots = cap;
-    }
-    size_t k = slot_hash(id, rk->cap_slots);
-    while (rk->slots[k].req)
-        k = (k + 1) & (rk->cap_slots - 1);
-    rk->slots[k] = (slot_t){id, req, bytes};
-    rk->used_slots++;
-    return 1;
+    return sc_id_table_put(&rk->requests, id, bytes, req);
 }
 
 /* Takes request `id` out of the table (NULL: none, completed already). */
 static sc_request_t *slot_take(rank_t *rk, uint64_t id, uint64_t *bytes)
 {
-    if (!rk->cap_slots)
+    sc_id_entry_t e;
+    if (!sc_id_table_take(&rk->requests, id, &e))
         return NULL;
-    size_t k = slot_hash(id, rk->cap_slots);
-    while (rk->slots[k].req) {
-        if (rk->slots[k].id == id) {
-            sc_request_t *req = rk->slots[k].req;
-            if (bytes)
-                *bytes = rk->slots[k].bytes;
-            /* backward-shift deletion keeps the probe chains whole */
-            size_t hole = k, j = k;
-            rk->slots[hole].req = NULL;
-            while (1) {
-                j = (j + 1) & (rk->cap_slots - 1);
-                if (!rk->slots[j].req)
-                    break;
-                size_t home = slot_hash(rk->slots[j].id, rk->cap_slots);
-                if ((j > hole && (home <= hole || home > j)) ||
-                    (j < hole && home <= hole && home > j)) {
-                    rk->slots[hole] = rk->slots[j];
-                    rk->slots[j].req = NULL;
-                    hole = j;
-                }
-            }
-            rk->used_slots--;
-            return req;
-        }
-        k = (k + 1) & (rk->cap_slots - 1);
-    }
-    return NULL;
+    if (bytes)
+        *bytes = e.number;
+    return e.ptr;
 }
 
 /* ---- Collectives ---- */
@@ -477,14 +423,11 @@ static sc_tcost_kind_t cost_kind(const sc_tev_t *ev)
 static uint64_t wait_bytes(rank_t *rk, const sc_tev_t *ev)
 {
     uint64_t most = 0;
-    for (int i = 0; i < ev->nreqs; i++)
-        for (size_t k = rk->cap_slots ? slot_hash(ev->reqs[i], rk->cap_slots) : 0;
-             rk->cap_slots && rk->slots[k].req; k = (k + 1) & (rk->cap_slots - 1))
-            if (rk->slots[k].id == ev->reqs[i]) {
-                if (rk->slots[k].bytes > most)
-                    most = rk->slots[k].bytes;
-                break;
-            }
+    for (int i = 0; i < ev->nreqs; i++) {
+        const sc_id_entry_t *e = sc_id_table_find(&rk->requests, ev->reqs[i]);
+        if (e && e->number > most)
+            most = e->number;
+    }
     return most;
 }
 
@@ -519,10 +462,10 @@ static void rank_main(int argc, char **argv)
         fail(s, SC_ERR_INPUT, "%s", sc_error_message());
     /* What the rank never waited for is waited for at its end, as SMPI's
      * replay does. */
-    for (size_t k = 0; !err && !s->error && k < rk->cap_slots; k++)
-        if (rk->slots[k].req) {
-            sc_request_t *req = rk->slots[k].req;
-            rk->slots[k].req = NULL;
+    for (size_t k = 0; !err && !s->error && k < rk->requests.cap; k++)
+        if (rk->requests.slots[k].used) {
+            sc_request_t *req = rk->requests.slots[k].ptr;
+            rk->requests.slots[k].used = 0;
             err = sc_wait(world, &req);
         }
     s->finish[r] = simgrid_get_clock();
@@ -541,7 +484,7 @@ static void teardown(session_t *s)
     for (int r = 0; s->ranks && r < s->np; r++) {
         rank_t *rk = &s->ranks[r];
         sc_trace_cursor_close(rk->cursor);
-        free(rk->slots);
+        sc_id_table_free(&rk->requests);
         for (int i = 0; i < rk->ncomms; i++)
             free(rk->comms[i]);
         free(rk->comms);
