@@ -353,6 +353,19 @@ predictions() {
                    $(c["np"]) == 128 ? "yes" : "no", r, (r - m[k]) / m[k] }' "$4" "$5" "$6"
 }
 
+# all_predictions M P: the header of orfeo.csv and orfeo-osu-scatter.csv, and
+# for the n-th line "SERIES ALG RAN" read, its predictions: measured in
+# $scratch/Mn.csv, predicted in $scratch/Pn-before.csv and Pn-shipped.csv.
+all_predictions() {
+    echo "series,ompi_algorithm,ran,np,size_bytes,algo,measured_s,predicted_s,error,predicted_slowest_s,han,before_s,before_error"
+    n=0
+    while read -r series alg ran; do
+        n=$((n + 1))
+        predictions "$series" "$alg" "$ran" "$scratch/$1$n.csv" "$scratch/$2$n-before.csv" \
+            "$scratch/$2$n-shipped.csv"
+    done
+}
+
 # orfeo.csv: series (varied or fixed), Open MPI's algorithm number and what
 # ran, process count, bytes, simcoll's algorithm, measured and predicted mean
 # seconds, relative error, the slowest rank's predicted time, whether the
@@ -361,15 +374,9 @@ predictions() {
 # below 128 the job is on one node, or its nodes hold unequal counts, and
 # han steps aside), and the prediction and error before nested levels
 # inside nodes and han (the flat algorithm at 128).
-n=0
-{
-    echo "series,ompi_algorithm,ran,np,size_bytes,algo,measured_s,predicted_s,error,predicted_slowest_s,han,before_s,before_error"
-    while read -r job file alg dyn ran algo; do
-        n=$((n + 1))
-        predictions "${file%%/*}" "$alg" "$ran" "$scratch/m$n.csv" "$scratch/p$n-before.csv" \
-            "$scratch/p$n-shipped.csv"
-    done < "$scratch/series"
-} > "$out.csv"
+while read -r job file alg dyn ran algo; do
+    echo "${file%%/*} $alg $ran"
+done < "$scratch/series" | all_predictions m p > "$out.csv"
 
 # --- Summary -------------------------------------------------------------
 # rankings FILTER COLUMN CSV: for each (series, processes, size) of the rows
@@ -567,15 +574,9 @@ done < "$scratch/sseries"
 # predicted mean seconds, relative error, the slowest rank's predicted
 # time, whether han ran (128 ranks), and the prediction and error before
 # (before/orfeo-genoa-sockets.xml, the same algorithms).
-n=0
-{
-    echo "series,ompi_algorithm,ran,np,size_bytes,algo,measured_s,predicted_s,error,predicted_slowest_s,han,before_s,before_error"
-    while read -r job file alg ran algo han; do
-        n=$((n + 1))
-        predictions "${file%%/*}" "$alg" "$ran" "$scratch/sm$n.csv" "$scratch/sp$n-before.csv" \
-            "$scratch/sp$n-shipped.csv"
-    done < "$scratch/sseries"
-} > "$sout.csv"
+while read -r job file alg ran algo han; do
+    echo "${file%%/*} $alg $ran"
+done < "$scratch/sseries" | all_predictions sm sp > "$sout.csv"
 measured=$(awk 'END { print NR }' "$scratch"/sm?.csv)
 predicted=$(($(wc -l < "$sout.csv") - 1))
 [ "$measured" -eq "$predicted" ] ||
