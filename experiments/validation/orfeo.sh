@@ -472,36 +472,53 @@ rankings() {
 cat "$out-summary.txt"
 
 # --- Plots ---------------------------------------------------------------
-# Predicted against measured, every point (log-log; the diagonal is exact).
-awk -F, 'NR > 1 { print > (d "/" $3 ($11 == "yes" ? "-han" : "") ".dat") }' d="$scratch" "$out.csv"
-{
-    echo "set terminal pngcairo noenhanced size 900,700 font ',11'"
-    echo "set output '$out-scatter.png'"
-    echo "set logscale xy; set grid; set key top left"
-    echo "set xlabel 'measured (us)'; set ylabel 'predicted by simcoll (us)'"
-    echo "set title 'osu_bcast on ORFEO GENOA, Open MPI 5.0.5, 2-128 ranks, 64 a node'"
-    printf "set datafile separator ','\nplot x title 'exact' lw 2 lc rgb 'black'"
-    printf ", 2*x title 'x2' dt 2 lc rgb 'gray', x/2 title '/2' dt 2 lc rgb 'gray'"
-    for r in default basic_linear pipeline binary_tree; do
-        [ -s "$scratch/$r.dat" ] &&
-            printf ", '%s' using (\$7*1e6):(\$8*1e6) title '%s' pt 7 ps 0.6" "$scratch/$r.dat" "$r"
-        [ -s "$scratch/$r-han.dat" ] &&
-            printf ", '%s' using (\$7*1e6):(\$8*1e6) title '%s, 128 ranks (han)' pt 4 ps 0.8" "$scratch/$r-han.dat" "$r"
-    done
-    echo
-} | gnuplot
-# Time against size at 64 ranks (one node) and against the process count
-# at 4 bytes: measured and predicted per algorithm, through simcoll plot.
-awk -F, 'NR == 1 { print "series,np,size_bytes,source,time_s"; next }
-         !($1 == "varied" && $2 == 1) {
-             print $1 "," $4 "," $5 ",measured " $3 "," $7
-             print $1 "," $4 "," $5 ",simcoll " $3 "," $8 }' "$out.csv" > "$scratch/long.csv"
-"$simcoll" plot "$scratch/long.csv" -x size_bytes -y time_s --by source --where series=varied \
-    --where np=64 --logx --logy --title "osu_bcast, 64 ranks on one GENOA node (Open MPI 5.0.5)" \
-    -o "$out-64.png"
-"$simcoll" plot "$scratch/long.csv" -x np -y time_s --by source --where series=fixed \
-    --linx --logy --title "osu_bcast of 4 bytes, 2-128 ranks, 64 a node (Open MPI 5.0.5)" \
-    -o "$out-fixed.png"
+# accuracy_plot CSV PNG BENCHMARK ALGORITHM...: predicted against measured,
+# every point of CSV (log-log; the diagonal is exact), a series for each
+# algorithm, and for each under han.
+accuracy_plot() {
+    csv=$1 png=$2 bench=$3
+    shift 3
+    rm -rf "$scratch/dat" && mkdir "$scratch/dat"
+    awk -F, 'NR > 1 { print > (d "/" $3 ($11 == "yes" ? "-han" : "") ".dat") }' d="$scratch/dat" "$csv"
+    {
+        echo "set terminal pngcairo noenhanced size 900,700 font ',11'"
+        echo "set output '$png'"
+        echo "set logscale xy; set grid; set key top left"
+        echo "set xlabel 'measured (us)'; set ylabel 'predicted by simcoll (us)'"
+        echo "set title '$bench on ORFEO GENOA, Open MPI 5.0.5, 2-128 ranks, 64 a node'"
+        printf "set datafile separator ','\nplot x title 'exact' lw 2 lc rgb 'black'"
+        printf ", 2*x title 'x2' dt 2 lc rgb 'gray', x/2 title '/2' dt 2 lc rgb 'gray'"
+        for r in "$@"; do
+            [ -s "$scratch/dat/$r.dat" ] &&
+                printf ", '%s' using (\$7*1e6):(\$8*1e6) title '%s' pt 7 ps 0.6" "$scratch/dat/$r.dat" "$r"
+            [ -s "$scratch/dat/$r-han.dat" ] &&
+                printf ", '%s' using (\$7*1e6):(\$8*1e6) title '%s, 128 ranks (han)' pt 4 ps 0.8" \
+                    "$scratch/dat/$r-han.dat" "$r"
+        done
+        echo
+    } | gnuplot
+}
+
+# time_plots CSV FILTER OUT BENCHMARK FOUR_BYTES: time against size at 64
+# ranks (one node) into OUT-64.png and against the process count at 4 bytes
+# into OUT-fixed.png, measured and predicted per algorithm, of CSV's rows the
+# awk FILTER keeps, through simcoll plot.
+time_plots() {
+    awk -F, 'NR == 1 { print "series,np,size_bytes,source,time_s"; next }
+             '"$2"' {
+                 print $1 "," $4 "," $5 ",measured " $3 "," $7
+                 print $1 "," $4 "," $5 ",simcoll " $3 "," $8 }' "$1" > "$scratch/long.csv"
+    "$simcoll" plot "$scratch/long.csv" -x size_bytes -y time_s --by source --where series=varied \
+        --where np=64 --logx --logy --title "$4, 64 ranks on one GENOA node (Open MPI 5.0.5)" \
+        -o "$3-64.png"
+    "$simcoll" plot "$scratch/long.csv" -x np -y time_s --by source --where series=fixed \
+        --linx --logy --title "$5, 2-128 ranks, 64 a node (Open MPI 5.0.5)" -o "$3-fixed.png"
+}
+
+accuracy_plot "$out.csv" "$out-scatter.png" osu_bcast default basic_linear pipeline binary_tree
+# The rerun of the default left out.
+# shellcheck disable=SC2016 # an awk expression
+time_plots "$out.csv" '!($1 == "varied" && $2 == 1)' "$out" osu_bcast "osu_bcast of 4 bytes"
 
 # --- osu_scatter ----------------------------------------------------------
 # The same platform and placements, nothing fitted: scatter/varied (2 B to
@@ -638,32 +655,8 @@ predicted=$(($(wc -l < "$sout.csv") - 1))
         END { for (k in d) if (k in f) print (d[k] - f[k]) / f[k] }' "$sout.csv" | stats)"
 } > "$sout-summary.txt"
 cat "$sout-summary.txt"
-awk -F, 'NR > 1 { print > (d "/s-" $3 ($11 == "yes" ? "-han" : "") ".dat") }' d="$scratch" "$sout.csv"
-{
-    echo "set terminal pngcairo noenhanced size 900,700 font ',11'"
-    echo "set output '$sout.png'"
-    echo "set logscale xy; set grid; set key top left"
-    echo "set xlabel 'measured (us)'; set ylabel 'predicted by simcoll (us)'"
-    echo "set title 'osu_scatter on ORFEO GENOA, Open MPI 5.0.5, 2-128 ranks, 64 a node'"
-    printf "set datafile separator ','\nplot x title 'exact' lw 2 lc rgb 'black'"
-    printf ", 2*x title 'x2' dt 2 lc rgb 'gray', x/2 title '/2' dt 2 lc rgb 'gray'"
-    for r in default basic_linear binomial linear_nb; do
-        [ -s "$scratch/s-$r.dat" ] &&
-            printf ", '%s' using (\$7*1e6):(\$8*1e6) title '%s' pt 7 ps 0.6" "$scratch/s-$r.dat" "$r"
-        [ -s "$scratch/s-$r-han.dat" ] &&
-            printf ", '%s' using (\$7*1e6):(\$8*1e6) title '%s, 128 ranks (han)' pt 4 ps 0.8" "$scratch/s-$r-han.dat" "$r"
-    done
-    echo
-} | gnuplot
-awk -F, 'NR == 1 { print "series,np,size_bytes,source,time_s"; next }
-         { print $1 "," $4 "," $5 ",measured " $3 "," $7
-           print $1 "," $4 "," $5 ",simcoll " $3 "," $8 }' "$sout.csv" > "$scratch/slong.csv"
-"$simcoll" plot "$scratch/slong.csv" -x size_bytes -y time_s --by source --where series=varied \
-    --where np=64 --logx --logy --title "osu_scatter, 64 ranks on one GENOA node (Open MPI 5.0.5)" \
-    -o "$sout-64.png"
-"$simcoll" plot "$scratch/slong.csv" -x np -y time_s --by source --where series=fixed \
-    --linx --logy --title "osu_scatter of 4 bytes a rank, 2-128 ranks, 64 a node (Open MPI 5.0.5)" \
-    -o "$sout-fixed.png"
+accuracy_plot "$sout.csv" "$sout.png" osu_scatter default basic_linear binomial linear_nb
+time_plots "$sout.csv" 1 "$sout" osu_scatter "osu_scatter of 4 bytes a rank"
 echo "results: $out.csv, $out-summary.txt, $out-p2p.csv, $out-fit-{ccx,ccd,numa,socket,inter}.txt," \
      "$out-refit.xml," \
      "$out-{scatter,64,fixed}.png; $sout.csv, $sout-summary.txt, $sout{,-64,-fixed}.png"
