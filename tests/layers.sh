@@ -109,30 +109,27 @@ if [ -n "$calls" ]; then
     echo "$calls"
     bad=1
 fi
+# only_in HEADER FOLDERS WHAT WHERE: a file that includes <HEADER...> (a
+# grep pattern) outside FOLDERS (a grep pattern of paths) is refused, the
+# message naming WHAT it includes and WHERE it may.
+only_in() {
+    outside=$(grep -l "^[[:space:]]*#[[:space:]]*include[[:space:]]*<$1" $files | grep -v "$2" ||
+        true)
+    for file in $outside; do
+        echo "layers: $file includes $3, which only $4 may use"
+        bad=1
+    done
+}
 # igraph, Scotch and METIS are algorithms/mapping's alone (ARCHITECTURE.md):
 # no other file includes their headers, and no other object calls them.
-outside=$(grep -l '^[[:space:]]*#[[:space:]]*include[[:space:]]*<\(igraph\|scotch\|metis\)[.]h>' \
-    $files | grep -v '^algorithms/mapping/' || true)
-for file in $outside; do
-    echo "layers: $file includes igraph, Scotch or METIS, which only algorithms/mapping may use"
-    bad=1
-done
+only_in '\(igraph\|scotch\|metis\)[.]h>' '^algorithms/mapping/' "igraph, Scotch or METIS" \
+    algorithms/mapping
 # SimGrid is sim/simgrid's and the runs' (sim/engine, whose ranks are its
 # actors): the schedules' players and evaluator below them are plain C.
-outside=$(grep -l '^[[:space:]]*#[[:space:]]*include[[:space:]]*<\(simgrid\|xbt\)[/.]' \
-    $files | grep -v '^sim/simgrid/\|^sim/engine/' || true)
-for file in $outside; do
-    echo "layers: $file includes SimGrid, which only sim/simgrid and sim/engine may use"
-    bad=1
-done
+only_in '\(simgrid\|xbt\)[/.]' '^sim/simgrid/\|^sim/engine/' SimGrid "sim/simgrid and sim/engine"
 # The platform file is read once, by sim/io's check, which also describes
 # the zone that sim/simgrid/topology.cpp builds (plat->zone).
-outside=$(grep -l '^[[:space:]]*#[[:space:]]*include[[:space:]]*<libxml/' $files |
-    grep -v '^sim/io/' || true)
-for file in $outside; do
-    echo "layers: $file includes libxml2, which only sim/io may use (the platform is read once)"
-    bad=1
-done
+only_in 'libxml/' '^sim/io/' libxml2 "sim/io (the platform is read once)"
 for layer in $LAYERS; do
     nm -A -u "$build/libsc_$layer.a" 2>/dev/null |
         awk -v l="$layer" '$NF ~ /^(igraph_|SCOTCH_|METIS_)/ { n = split($1, p, ":"); print l, p[n - 1], $NF }'

@@ -258,6 +258,48 @@ static double scaled(double w, double scale)
     double x = nearbyint(w * scale);
     return x < 1 ? 1 : x;
 }
+
+/* The graph as both libraries take it: its CSR arrays in the library's
+ * integer type (idx_t, SCOTCH_Num), whose width, 4 or 8 bytes, each header
+ * chooses; the edge weights scaled to stay within that type's range. One
+ * element more than used in adj and wgt: neither is empty for a graph
+ * without edges. */
+typedef struct {
+    void *xadj, *adj, *wgt;
+} library_graph_t;
+
+static void put_integer(void *array, size_t width, int i, double value)
+{
+    if (width == 4)
+        ((int32_t *)array)[i] = (int32_t)value;
+    else
+        ((int64_t *)array)[i] = (int64_t)value;
+}
+
+/* 0 when memory ran out (what was allocated left for library_graph_free). */
+static int library_graph_make(const sc_csr_t *c, size_t width, library_graph_t *g)
+{
+    g->xadj = malloc(((size_t)c->n + 1) * width);
+    g->adj = malloc(((size_t)c->nadj + 1) * width);
+    g->wgt = malloc(((size_t)c->nadj + 1) * width);
+    if (!g->xadj || !g->adj || !g->wgt)
+        return 0;
+    double scale = weight_scale(c, width == 4 ? (double)INT32_MAX : (double)INT64_MAX);
+    for (int v = 0; v <= c->n; v++)
+        put_integer(g->xadj, width, v, c->xadj[v]);
+    for (int e = 0; e < c->nadj; e++) {
+        put_integer(g->adj, width, e, c->adj[e]);
+        put_integer(g->wgt, width, e, scaled(c->ew[e], scale));
+    }
+    return 1;
+}
+
+static void library_graph_free(library_graph_t *g)
+{
+    free(g->xadj);
+    free(g->adj);
+    free(g->wgt);
+}
 #endif
 
 #ifdef SIMCOLL_HAVE_METIS
@@ -269,23 +311,16 @@ static double scaled(double w, double scale)
  * and took 2.5 times as long at 65,536 ranks for the same cut. */
 static sc_err_t metis_parts(const sc_csr_t *c, int k, const int *size, int *kpart)
 {
-    double largest = sizeof(idx_t) == 4 ? (double)INT32_MAX : (double)INT64_MAX;
-    idx_t *xadj = malloc(((size_t)c->n + 1) * sizeof *xadj);
-    idx_t *adj = malloc(((size_t)c->nadj + 1) * sizeof *adj);
-    idx_t *wgt = malloc(((size_t)c->nadj + 1) * sizeof *wgt);
+    _Static_assert(sizeof(idx_t) == 4 || sizeof(idx_t) == 8, "METIS's integers");
+    library_graph_t g;
+    int made = library_graph_make(c, sizeof(idx_t), &g);
+    idx_t *xadj = g.xadj, *adj = g.adj, *wgt = g.wgt;
     idx_t *out = malloc((size_t)c->n * sizeof *out);
     real_t *tpwgts = malloc((size_t)k * sizeof *tpwgts);
     sc_err_t err = SC_OK;
-    if (!xadj || !adj || !wgt || !out || !tpwgts) {
+    if (!made || !out || !tpwgts) {
         err = sc_error(SC_ERR_RUN, "out of memory for METIS's graph of %d vertices", c->n);
         goto cleanup;
-    }
-    double scale = weight_scale(c, largest);
-    for (int v = 0; v <= c->n; v++)
-        xadj[v] = c->xadj[v];
-    for (int e = 0; e < c->nadj; e++) {
-        adj[e] = c->adj[e];
-        wgt[e] = (idx_t)scaled(c->ew[e], scale);
     }
     for (int u = 0; u < k; u++)
         tpwgts[u] = (real_t)size[u] / (real_t)c->n;
@@ -305,9 +340,7 @@ static sc_err_t metis_parts(const sc_csr_t *c, int k, const int *size, int *kpar
     for (int v = 0; v < c->n; v++)
         kpart[v] = (int)out[v];
 cleanup:
-    free(xadj);
-    free(adj);
-    free(wgt);
+    library_graph_free(&g);
     free(out);
     free(tpwgts);
     return err;
@@ -330,23 +363,16 @@ static sc_err_t scotch_parts(const sc_csr_t *c, int k, const int *size, int *kpa
                         "Scotch's library has %d-byte integers and its header %d-byte ones: "
                         "simcoll was built against another Scotch than it runs with",
                         SCOTCH_numSizeof(), (int)sizeof(SCOTCH_Num));
-    double largest = sizeof(SCOTCH_Num) == 4 ? (double)INT32_MAX : (double)INT64_MAX;
-    SCOTCH_Num *xadj = malloc(((size_t)c->n + 1) * sizeof *xadj);
-    SCOTCH_Num *adj = malloc(((size_t)c->nadj + 1) * sizeof *adj);
-    SCOTCH_Num *wgt = malloc(((size_t)c->nadj + 1) * sizeof *wgt);
+    _Static_assert(sizeof(SCOTCH_Num) == 4 || sizeof(SCOTCH_Num) == 8, "Scotch's integers");
+    library_graph_t g;
+    int made = library_graph_make(c, sizeof(SCOTCH_Num), &g);
+    SCOTCH_Num *xadj = g.xadj, *adj = g.adj, *wgt = g.wgt;
     SCOTCH_Num *velo = malloc((size_t)k * sizeof *velo);
     SCOTCH_Num *out = malloc((size_t)c->n * sizeof *out);
     sc_err_t err = SC_OK;
-    if (!xadj || !adj || !wgt || !velo || !out) {
+    if (!made || !velo || !out) {
         err = sc_error(SC_ERR_RUN, "out of memory for Scotch's graph of %d vertices", c->n);
         goto cleanup;
-    }
-    double scale = weight_scale(c, largest);
-    for (int v = 0; v <= c->n; v++)
-        xadj[v] = c->xadj[v];
-    for (int e = 0; e < c->nadj; e++) {
-        adj[e] = c->adj[e];
-        wgt[e] = (SCOTCH_Num)scaled(c->ew[e], scale);
     }
     for (int u = 0; u < k; u++)
         velo[u] = size[u];
@@ -395,9 +421,7 @@ static sc_err_t scotch_parts(const sc_csr_t *c, int k, const int *size, int *kpa
     for (int v = 0; v < c->n; v++)
         kpart[v] = (int)out[v];
 cleanup:
-    free(xadj);
-    free(adj);
-    free(wgt);
+    library_graph_free(&g);
     free(velo);
     free(out);
     return err;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/sc_grow.h"
 #include "csr.h"
 #include "external.h"
 
@@ -236,7 +237,8 @@ typedef struct {
     int *part;       /* of each vertex, -1 while unassigned */
     int *room;       /* capacity left in each part */
     int **by_room;   /* by_room[r]: parts that had room r (lazily kept) */
-    int *nby_room, *cap_by_room;
+    int *nby_room;
+    size_t *cap_by_room;
     double *conn;    /* scratch, per part */
     int *touched, ntouched;
     int *members, nmembers; /* scratch: original vertices of an item */
@@ -244,15 +246,11 @@ typedef struct {
 
 static int by_room_push(packer_t *pk, int r, int u)
 {
-    if (pk->nby_room[r] == pk->cap_by_room[r]) {
-        int cap = pk->cap_by_room[r] ? 2 * pk->cap_by_room[r] : 16;
-        int *a = realloc(pk->by_room[r], (size_t)cap * sizeof *a);
-        if (!a)
-            return -1;
-        pk->by_room[r] = a;
-        pk->cap_by_room[r] = cap;
-    }
-    pk->by_room[r][pk->nby_room[r]++] = u;
+    int *a = sc_grow(pk->by_room[r], (size_t)pk->nby_room[r], &pk->cap_by_room[r], 16, sizeof *a);
+    if (!a)
+        return -1;
+    pk->by_room[r] = a;
+    a[pk->nby_room[r]++] = u;
     return 0;
 }
 
@@ -330,20 +328,17 @@ typedef struct {
 typedef struct {
     int maxw;
     item_t **bucket;
-    int *count, *cap;
+    int *count;
+    size_t *cap;
 } queue_t;
 
 static int queue_push(queue_t *q, int w, item_t it)
 {
-    if (q->count[w] == q->cap[w]) {
-        int cap = q->cap[w] ? 2 * q->cap[w] : 64;
-        item_t *b = realloc(q->bucket[w], (size_t)cap * sizeof *b);
-        if (!b)
-            return -1;
-        q->bucket[w] = b;
-        q->cap[w] = cap;
-    }
-    q->bucket[w][q->count[w]++] = it;
+    item_t *b = sc_grow(q->bucket[w], (size_t)q->count[w], &q->cap[w], 64, sizeof *b);
+    if (!b)
+        return -1;
+    q->bucket[w] = b;
+    b[q->count[w]++] = it;
     return 0;
 }
 

@@ -23,11 +23,9 @@ static int is_pow2(int p)
     return (p & (p - 1)) == 0;
 }
 
-/* MPICH's flat MPIR_Bcast, MPIR_Allreduce, MPIR_Reduce: the choice by size
- * and process count (models/mpich.h), run. */
-static sc_err_t mpich_bcast(sc_comm_t *comm, const sc_coll_args_t *args)
+sc_err_t sc_smp_bcast_chosen(sc_comm_t *comm, const sc_coll_args_t *args, sc_mpich_bcast_t choice)
 {
-    switch (sc_mpich_bcast_choice(args->bytes, comm->size)) {
+    switch (choice) {
     case SC_MPICH_BCAST_BINOMIAL:
         return sc_bcast_binomial(comm, args);
     case SC_MPICH_BCAST_SCATTER_RD:
@@ -36,6 +34,13 @@ static sc_err_t mpich_bcast(sc_comm_t *comm, const sc_coll_args_t *args)
         break;
     }
     return sc_bcast_scatter_allgather(comm, args);
+}
+
+/* MPICH's flat MPIR_Bcast, MPIR_Allreduce, MPIR_Reduce: the choice by size
+ * and process count (models/mpich.h), run. */
+static sc_err_t mpich_bcast(sc_comm_t *comm, const sc_coll_args_t *args)
+{
+    return sc_smp_bcast_chosen(comm, args, sc_mpich_bcast_choice(args->bytes, comm->size));
 }
 
 sc_err_t sc_allreduce_mpich_flat(sc_comm_t *comm, const sc_coll_args_t *args)

@@ -1,12 +1,13 @@
 /* The two-level frame of MPICH's SMP-aware collectives (smp.c), which
  * MVAPICH2's shared-memory ones share (../mvapich2/shmem.c): the same node
  * and leader communicators, the same flat fallback, the same first step of
- * a broadcast and the same shape of an allreduce.
+ * a broadcast, the same flat broadcasts and the same shape of an allreduce.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #ifndef SC_MPICH_SMP_H
 #define SC_MPICH_SMP_H
 
 #include "../registry.h"
+#include "choices.h"
 #include "../subcomm.h"
 
 /* A collective's steps on the node and leader communicators of `smp`. */
@@ -25,6 +26,11 @@ sc_err_t sc_smp_run_bcast(sc_comm_t *comm, const sc_coll_args_t *args, sc_coll_f
                           sc_smp_steps_fn steps);
 sc_err_t sc_smp_run_reduction(sc_comm_t *comm, const sc_coll_args_t *args, sc_coll_fn flat,
                               sc_smp_steps_fn steps);
+
+/* Runs the flat broadcast `choice` names: MPICH's choice by size and
+ * process count, or MVAPICH2's on a node (its thresholds, the same three
+ * algorithms). */
+sc_err_t sc_smp_bcast_chosen(sc_comm_t *comm, const sc_coll_args_t *args, sc_mpich_bcast_t choice);
 
 /* A broadcast's first step: a root that is not its node's leader sends it
  * the message (`m` bytes of buf, which the leader receives into its buf). */

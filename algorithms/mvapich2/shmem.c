@@ -30,15 +30,7 @@
  * create_2level_comm.c:204 clears shmem_coll_ok on it). */
 static sc_err_t mv2_bcast_flat(sc_comm_t *comm, const sc_coll_args_t *args)
 {
-    switch (sc_mv2_bcast_flat_choice(args->bytes, comm->size)) {
-    case SC_MPICH_BCAST_BINOMIAL:
-        return sc_bcast_binomial(comm, args);
-    case SC_MPICH_BCAST_SCATTER_RD:
-        return sc_bcast_scatter_rd(comm, args);
-    case SC_MPICH_BCAST_SCATTER_RING:
-        break;
-    }
-    return sc_bcast_scatter_allgather(comm, args);
+    return sc_smp_bcast_chosen(comm, args, sc_mv2_bcast_flat_choice(args->bytes, comm->size));
 }
 
 /* MVAPICH2's MPIR_Allreduce and MPIR_Reduce are MPICH2's, with the same

@@ -17,18 +17,8 @@
 # usage: experiments/early-exit/run.sh [--replot] [path/to/simcoll]
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-replot=0
-if [ "${1:-}" = --replot ]; then replot=1; shift; fi
-simcoll=${1:-$top/build/simcoll}
-[ $replot = 1 ] || [ -x "$simcoll" ] || { echo "run.sh: build simcoll first (./setup.sh)" >&2; exit 2; }
-[ $replot = 0 ] || [ -s "$here/results/early.csv" ] || { echo "run.sh: no results/early.csv to replot" >&2; exit 2; }
-command -v gnuplot >/dev/null || { echo "run.sh: needs gnuplot (apt-get install gnuplot-nox)" >&2; exit 2; }
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-results=$here/results
-mkdir -p "$results"
+. "$(dirname "$0")/../common.sh"
+replot_start early.csv "$@"
 csv=$scratch/early.csv
 
 # run SWEEP CLUSTER PLATFORM DECIDER NPS: one line per algorithm, np and

@@ -8,18 +8,8 @@
 #   --replot: only remake the speedup tables and plots from results/allgather.csv
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-replot=0
-if [ "${1:-}" = --replot ]; then replot=1; shift; fi
-simcoll=${1:-$top/build/simcoll}
-[ $replot = 1 ] || [ -x "$simcoll" ] || { echo "run.sh: build simcoll first (./setup.sh)" >&2; exit 2; }
-[ $replot = 0 ] || [ -s "$here/results/allgather.csv" ] || { echo "run.sh: no results/allgather.csv to replot" >&2; exit 2; }
-command -v gnuplot >/dev/null || { echo "run.sh: needs gnuplot (apt-get install gnuplot-nox)" >&2; exit 2; }
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-results=$here/results
-mkdir -p "$results"
+. "$(dirname "$0")/../common.sh"
+replot_start allgather.csv "$@"
 
 algos=rd,rd-exch,rd-reorder,bruck,bruck-exch,bruck-reorder
 sizes=1,16,256,4K,64K,1M

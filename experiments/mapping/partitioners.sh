@@ -21,20 +21,16 @@
 # usage: experiments/mapping/partitioners.sh [path/to/simcoll]
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
+. "$(dirname "$0")/../common.sh"
 simcoll=${1:-$top/build/simcoll}
-[ -x "$simcoll" ] || { echo "partitioners.sh: build simcoll first (./setup.sh)" >&2; exit 2; }
+need_simcoll "$simcoll"
 nps=${NPS:-64 1024 65536}
 repeats=${REPEATS:-3}
 sim_max=${SIM_MAX:-1024}
 bruck_sim_max=${BRUCK_SIM_MAX:-1024}
 partitioners=${PARTITIONERS:-multilevel greedy scotch metis}
 graphs=${GRAPHS:-bruck halo}
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-mkdir -p "$here/results"
-out=$here/results/partitioners.csv
+out=$results/partitioners.csv
 export SIMCOLL_PLATFORM_PATH="$top/platforms"
 header=graph,np,partitioner,cut,bottleneck,partition_wall_s,sim_time_s
 

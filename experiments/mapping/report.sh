@@ -7,11 +7,8 @@
 # usage: experiments/mapping/report.sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
-results=$here/results
+. "$(dirname "$0")/../common.sh"
 readme=$here/README.md
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
 
 # Replaces the lines between the markers of NAME in the README with FILE.
 put_table() { # NAME FILE

@@ -19,19 +19,15 @@
 # usage: experiments/mapping/run.sh [path/to/simcoll]
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
+. "$(dirname "$0")/../common.sh"
 simcoll=${1:-$top/build/simcoll}
-[ -x "$simcoll" ] || { echo "run.sh: build simcoll first (./setup.sh)" >&2; exit 2; }
+need_simcoll "$simcoll"
 nps=${NPS:-64 512}
 budget=${BUDGET:-12}
 platforms=${PLATFORMS-gige ib4x}
 programs=${PROGRAMS-halo cg cg-pipelined broadcast}
 algos=${ALGOS-bruck allreduce-rhrd bcast-binomial}
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-mkdir -p "$here/results"
-out=$here/results/mapping.csv
+out=$results/mapping.csv
 export SIMCOLL_PLATFORM_PATH="$top/platforms"
 
 # Seconds of the run's row: column `col` of the second CSV line.

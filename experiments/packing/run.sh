@@ -11,15 +11,10 @@
 # usage: experiments/packing/run.sh [path/to/simcoll]
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
+. "$(dirname "$0")/../common.sh"
 simcoll=${1:-$top/build/simcoll}
-[ -x "$simcoll" ] || { echo "run.sh: build simcoll first (./setup.sh)" >&2; exit 2; }
-command -v gnuplot >/dev/null || { echo "run.sh: needs gnuplot (apt-get install gnuplot-nox)" >&2; exit 2; }
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-results=$here/results
-mkdir -p "$results"
+need_simcoll "$simcoll"
+need_gnuplot
 export SIMCOLL_PLATFORM_PATH="$top/platforms"
 
 # The intervals of the two collectives the issue asks about, and their curves.

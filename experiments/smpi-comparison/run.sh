@@ -8,17 +8,12 @@
 # usage: experiments/smpi-comparison/run.sh [path/to/simcoll]
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
+. "$(dirname "$0")/../common.sh"
 simcoll=${1:-$top/build/simcoll}
-[ -x "$simcoll" ] || { echo "run.sh: build simcoll first (./setup.sh)" >&2; exit 2; }
+need_simcoll "$simcoll"
 for tool in smpicc smpirun; do
     command -v $tool >/dev/null || { echo "run.sh: needs $tool (apt-get install libsimgrid-dev)" >&2; exit 2; }
 done
-results=$here/results
-mkdir -p "$results"
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
 
 # collective, simcoll's name, SMPI's name (--cfg=smpi/COLLECTIVE:NAME), and
 # what else SMPI needs to run the same algorithm: redbcast reduces and

@@ -10,18 +10,14 @@
 # usage: experiments/smpi-comparison/traces.sh [path/to/simcoll]
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
+. "$(dirname "$0")/../common.sh"
 simcoll=${1:-$top/build/simcoll}
-[ -x "$simcoll" ] || { echo "traces.sh: build simcoll first (./setup.sh)" >&2; exit 2; }
+need_simcoll "$simcoll"
 command -v smpirun >/dev/null || { echo "traces.sh: needs smpirun (apt-get install libsimgrid-dev)" >&2; exit 2; }
 replayer=$(dirname "$(readlink -f "$(command -v smpirun)")")/../lib/$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)/simgrid/smpireplaymain
 [ -x "$replayer" ] || replayer=$(find /usr/lib -name smpireplaymain -type f 2>/dev/null | head -n 1)
 [ -x "$replayer" ] || { echo "traces.sh: SMPI's smpireplaymain not found (libsimgrid-dev)" >&2; exit 2; }
-results=${RESULTS:-$here/results}
-mkdir -p "$results"
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+results=${RESULTS:-$results}
 
 # The platform of run.sh (ib4x.xml's nodes, 8 of 8 cores, without what SMPI
 # models otherwise: software overheads, header bytes, two eager limits,

@@ -7,34 +7,20 @@
 # usage: experiments/traces/run.sh [--replot] [path/to/simcoll]
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-replot=0
-if [ "${1:-}" = --replot ]; then replot=1; shift; fi
-simcoll=${1:-$top/build/simcoll}
-[ -x "$simcoll" ] || { echo "run.sh: build simcoll first (./setup.sh)" >&2; exit 2; }
-command -v gnuplot >/dev/null || { echo "run.sh: needs gnuplot (apt-get install gnuplot-nox)" >&2; exit 2; }
-results=$here/results
-mkdir -p "$results"
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-cd "$here"
-if [ $replot = 0 ]; then
-    "$simcoll" sweep study.ini -j 2 -o "$scratch/traces.csv"
-    # The generated platforms' paths are the scratch directory's: keep their names only.
-    sed "s|$scratch/traces.csv.platforms/||g" "$scratch/traces.csv" > "$results/traces.csv"
-fi
+. "$(dirname "$0")/../common.sh"
+replot_start traces.csv "$@"
+need_simcoll "$simcoll" # simcoll plot draws the speedups
+[ $replot = 1 ] || sweep_study traces.csv
 
 # summary.txt: trace, configuration, simulated time, speedup over the trace
-# on gige's 8-core nodes, block placement, computing as recorded.
+# on gige's 8-core nodes, block placement, computing as recorded. A row's
+# values of the study's axes are columns of their own (the study's
+# platform, the template, too).
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
     $2 == "ok" {
-        key = $0; sub(/^"/, "", key); sub(/",ok,.*/, "", key)
-        n = split(key, kv, ";")
-        for (i = 1; i <= n; i++) { split(kv[i], p, "="); v[p[1]] = substr(kv[i], length(p[1]) + 2) }
-        tr = v["trace"]; sub(/^.*third_party\/traces\//, "", tr); sub(/\/.*/, "", tr)
-        plat = v["platform"]; sub(/\.xml$/, "", plat)
-        conf = plat " " v["cores"] "-core " v["mapping"] " cpu x" v["compute-scale"]
+        tr = $col["trace"]; sub(/^.*third_party\/traces\//, "", tr); sub(/\/.*/, "", tr)
+        plat = $col["template"]; sub(/\.xml$/, "", plat)
+        conf = plat " " $col["cores"] "-core " $col["mapping"] " cpu x" $col["compute-scale"]
         t[tr "," conf] = $col["sim_time_s"]
         traces[tr] = 1; confs[conf] = 1
     }

@@ -61,36 +61,24 @@
 # usage: experiments/validation/cloud-noise.sh DATA_CHECKOUT [CODE_CHECKOUT|-] [simcoll]
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
+. "$(dirname "$0")/../common.sh"
 [ $# -ge 1 ] || { echo "usage: $0 DATA_CHECKOUT [CODE_CHECKOUT|-] [simcoll]" >&2; exit 2; }
 data=$1
 code=${2:--}
 simcoll=${3:-$top/build/simcoll}
 data_commit=8ecb8213d86cec9fc238487c56f1e69198718487
 code_commit=49563ff63dfc28a4e38d1604c667d02f9b79c184
-[ -x "$simcoll" ] || { echo "cloud-noise.sh: build simcoll first (./setup.sh)" >&2; exit 2; }
+need_simcoll "$simcoll"
 for tool in git xz tar gnuplot; do
     command -v $tool >/dev/null || { echo "cloud-noise.sh: needs $tool" >&2; exit 2; }
 done
-git -C "$data" cat-file -e "$data_commit:description.csv" 2>/dev/null || {
-    echo "cloud-noise.sh: '$data' is not a clone of github.com/DanieleDeSensi/cloud_noise_data" \
-         "holding commit $data_commit" >&2
-    exit 2
-}
-results=$here/results
-mkdir -p "$results"
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+need_clone "$data" "$data_commit" description.csv github.com/DanieleDeSensi/cloud_noise_data
 
 # The benchmark code, when given: the facts this script relies on, checked in
 # the code that generated the benchmarks (each grep must find its line).
 if [ "$code" != - ]; then
-    git -C "$code" cat-file -e "$code_commit:simulations/goal2mpi/goal2mpi.py" 2>/dev/null || {
-        echo "cloud-noise.sh: '$code' is not a clone of github.com/DanieleDeSensi/cloud_noise" \
-             "holding commit $code_commit" >&2
-        exit 2
-    }
+    need_clone "$code" "$code_commit" simulations/goal2mpi/goal2mpi.py \
+        github.com/DanieleDeSensi/cloud_noise
     check() { # FILE TEXT WHAT
         git -C "$code" show "$code_commit:$1" | grep -qF -e "$2" ||
             { echo "cloud-noise.sh: $1 no longer says '$2' ($3)" >&2; exit 1; }

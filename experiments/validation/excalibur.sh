@@ -24,8 +24,7 @@
 # usage: experiments/validation/excalibur.sh EXCALIBUR_CHECKOUT [SYSTEM] [simcoll]
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
+. "$(dirname "$0")/../common.sh"
 systems="alaska, alaska-roce, cclake or cclake-roce"
 [ $# -ge 1 ] || { echo "usage: $0 EXCALIBUR_CHECKOUT [SYSTEM: $systems] [simcoll]" >&2; exit 2; }
 repo=$1
@@ -53,17 +52,10 @@ cclake-roce) omb=output/csd3/cclake-roce-gcc9-ompi3-ucx/omb imb=$cclake_imb plat
     dram=$cclake_dram what="cclake, 64 ranks (2 nodes x 32), 50 Gb/s RoCE, Open MPI 3.1.6" ;;
 *) echo "excalibur.sh: unknown system '$system'; use $systems" >&2; exit 2 ;;
 esac
-[ -x "$simcoll" ] || { echo "excalibur.sh: build simcoll first (./setup.sh)" >&2; exit 2; }
-git -C "$repo" cat-file -e "$commit:$omb/Osu_latency/rfm_Osu_latency_job.out" 2>/dev/null || {
-    echo "excalibur.sh: '$repo' is not a clone of github.com/ukri-excalibur/excalibur-tests" \
-         "holding commit $commit" >&2
-    exit 2
-}
-results=$here/results
+need_simcoll "$simcoll"
+need_clone "$repo" "$commit" "$omb/Osu_latency/rfm_Osu_latency_job.out" \
+    github.com/ukri-excalibur/excalibur-tests
 out=$results/excalibur-$system
-mkdir -p "$results"
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
 for t in Osu_latency Osu_bw Osu_mbw_mr__1 Osu_mbw_mr__32 Osu_allreduce Osu_allgather; do
     git -C "$repo" show "$commit:$omb/$t/rfm_${t}_job.out" > "$scratch/$t.txt"
 done

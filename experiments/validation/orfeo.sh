@@ -56,6 +56,62 @@ stats() {
               printf "%d %.1f%% %+.1f%%\n", n, 100 * med, 100 * s[n] }'
 }
 
+# The summaries' tables, the broadcast's and the scatter's alike, of a CSV
+# of predictions: column 9 the error on the platform, 13 on before/'s.
+
+# errors CSV CONDITION [-v NAME=VALUE ...]: the errors of the rows where the
+# awk CONDITION holds, "points median|error| largest | before: median
+# largest" ("-" for none).
+errors() {
+    csv=$1 cond=$2
+    shift 2
+    a=$(awk -F, "$@" "NR > 1 && $cond { print \$9 }" "$csv" | stats)
+    b=$(awk -F, "$@" "NR > 1 && $cond { print \$13 }" "$csv" | stats | cut -d' ' -f2-)
+    echo "$a | $b"
+}
+
+# by_series CSV: for each line "SERIES ALG RAN ALGO" read, its errors on one
+# node, on two nodes flat and on two nodes under han, where it has points.
+by_series() {
+    csv=$1
+    while read -r series alg ran algo; do
+        for r in "2 64 one-node" "65 127 two-nodes-flat" "128 128 two-nodes-han"; do
+            # shellcheck disable=SC2086 # numbers and a label
+            set -- $r
+            # shellcheck disable=SC2016 # an awk expression
+            e=$(errors "$csv" '$1 == s && $2 == a && $4 >= lo && $4 <= hi' -v s="$series" \
+                -v a="$alg" -v lo="$1" -v hi="$2")
+            [ "${e%% |*}" = "-" ] && continue
+            echo "$series $alg $ran $algo $3($1-$2): $e"
+        done
+    done
+}
+
+# by_processes CSV: the errors of every series by process count.
+by_processes() {
+    csv=$1
+    for r in "2 64" "65 127" "128 128" "2 128"; do
+        # shellcheck disable=SC2086 # numbers
+        set -- $r
+        # shellcheck disable=SC2016 # an awk expression
+        echo "all processes $1-$2: $(errors "$csv" '$4 >= lo && $4 <= hi' -v lo="$1" -v hi="$2")"
+    done
+}
+
+# by_size CSV CONDITION: the errors of the varied series on one node where
+# CONDITION holds too, by size: 2 ranks apart, then up to 1 KiB, 2 to 128 KiB
+# (eager copies), 256 KiB (one copy).
+by_size() {
+    csv=$1
+    varied='$1 == "varied" && '"$2"' && $4 >= lo && $4 <= hi && $5 >= s0 && $5 <= s1'
+    for r in "2 2 2 262144" "4 64 2 1024" "4 64 2048 131072" "4 64 262144 262144"; do
+        # shellcheck disable=SC2086 # numbers
+        set -- $r
+        echo "varied processes $1-$2, bytes $3-$4:" \
+            "$(errors "$csv" "$varied" -v lo="$1" -v hi="$2" -v s0="$3" -v s1="$4")"
+    done
+}
+
 # --- What the job scripts ran -------------------------------------------
 # coll_tuned_bcast_algorithm is obeyed only with coll_tuned_use_dynamic_rules
 # true (Open MPI 5.0.5, ompi/mca/coll/tuned/coll_tuned_module.c); with false
@@ -224,26 +280,39 @@ join "$scratch/shipped.med" "$scratch/refit.med" | awk '
 }
 
 # --- Predictions ---------------------------------------------------------
+# measured OSU_FILE OUT: the rows of an OSU output of the checkout as
+# np,size,seconds.
+measured() {
+    show "$1" | awk -F, 'NR > 1 && NF >= 3 { gsub(/ /, ""); print $1 "," $2 "," $3 * 1e-6 }' > "$2"
+}
+
+# predicted COLL ALGO NPS SIZES OUT: simcoll's times of ALGO (profile: the
+# library's choice for COLL) at those process counts and sizes, on the
+# shipped platform into OUT-shipped.csv and on before/'s into
+# OUT-before.csv.
+predicted() {
+    case $2 in
+    profile) what="--coll $1 --mpi $profile" ;;
+    *) what="--algo $2" ;;
+    esac
+    for p in shipped before; do
+        case $p in shipped) pf=$plat ;; *) pf=$before ;; esac
+        # shellcheck disable=SC2086 # the options are split on purpose
+        "$simcoll" --platform "$pf" $what --np "$3" --size "$4" --no-payload \
+            --format csv > "$5-$p.csv"
+    done
+}
+
 # Each series with simcoll's algorithm at every process count and size it
 # measured, ranks by core as mpirun placed them (block: 64 a node, socket 0's
 # cores first). Measured rows: np,size,seconds.
 n=0
 while read -r job file alg dyn ran algo; do
     n=$((n + 1))
-    show "bcast/$file" | awk -F, 'NR > 1 && NF >= 3 { gsub(/ /, ""); print $1 "," $2 "," $3 * 1e-6 }' \
-        > "$scratch/m$n.csv"
+    measured "bcast/$file" "$scratch/m$n.csv"
     nps=$(cut -d, -f1 "$scratch/m$n.csv" | sort -n | uniq | paste -sd,)
     sizes=$(cut -d, -f2 "$scratch/m$n.csv" | sort -n | uniq | paste -sd,)
-    case $algo in
-    profile) what="--coll bcast --mpi $profile" ;;
-    *) what="--algo $algo" ;;
-    esac
-    for p in shipped before; do
-        case $p in shipped) pf=$plat ;; *) pf=$before ;; esac
-        # shellcheck disable=SC2086
-        "$simcoll" --platform "$pf" $what --np "$nps" --size "$sizes" --no-payload \
-            --format csv > "$scratch/p$n-$p.csv"
-    done
+    predicted bcast "$algo" "$nps" "$sizes" "$scratch/p$n"
     # 128 ranks, 64 a node: coll/han ran, with tuned's rules or the forced
     # algorithm inside the nodes; the shipped platform predicts it so (the
     # "before" column keeps the flat algorithm simcoll ran before it had han).
@@ -284,6 +353,19 @@ predictions() {
                    $(c["np"]) == 128 ? "yes" : "no", r, (r - m[k]) / m[k] }' "$4" "$5" "$6"
 }
 
+# all_predictions M P: the header of orfeo.csv and orfeo-osu-scatter.csv, and
+# for the n-th line "SERIES ALG RAN" read, its predictions: measured in
+# $scratch/Mn.csv, predicted in $scratch/Pn-before.csv and Pn-shipped.csv.
+all_predictions() {
+    echo "series,ompi_algorithm,ran,np,size_bytes,algo,measured_s,predicted_s,error,predicted_slowest_s,han,before_s,before_error"
+    n=0
+    while read -r series alg ran; do
+        n=$((n + 1))
+        predictions "$series" "$alg" "$ran" "$scratch/$1$n.csv" "$scratch/$2$n-before.csv" \
+            "$scratch/$2$n-shipped.csv"
+    done
+}
+
 # orfeo.csv: series (varied or fixed), Open MPI's algorithm number and what
 # ran, process count, bytes, simcoll's algorithm, measured and predicted mean
 # seconds, relative error, the slowest rank's predicted time, whether the
@@ -292,15 +374,9 @@ predictions() {
 # below 128 the job is on one node, or its nodes hold unequal counts, and
 # han steps aside), and the prediction and error before nested levels
 # inside nodes and han (the flat algorithm at 128).
-n=0
-{
-    echo "series,ompi_algorithm,ran,np,size_bytes,algo,measured_s,predicted_s,error,predicted_slowest_s,han,before_s,before_error"
-    while read -r job file alg dyn ran algo; do
-        n=$((n + 1))
-        predictions "${file%%/*}" "$alg" "$ran" "$scratch/m$n.csv" "$scratch/p$n-before.csv" \
-            "$scratch/p$n-shipped.csv"
-    done < "$scratch/series"
-} > "$out.csv"
+while read -r job file alg dyn ran algo; do
+    echo "${file%%/*} $alg $ran"
+done < "$scratch/series" | all_predictions m p > "$out.csv"
 
 # --- Summary -------------------------------------------------------------
 # rankings FILTER COLUMN CSV: for each (series, processes, size) of the rows
@@ -334,45 +410,18 @@ rankings() {
         }' "$3"
 }
 
-rows() { # SERIES ALG NP_LO NP_HI COLUMN: errors of those points
-    awk -F, -v s="$1" -v a="$2" -v lo="$3" -v hi="$4" -v c="$5" \
-        'NR > 1 && $1 == s && $2 == a && $4 >= lo && $4 <= hi { print $c }' "$out.csv"
-}
 {
     echo "# osu_bcast on ORFEO GENOA (robonoff/HPC-project $commit), platforms/orfeo-genoa.xml"
     echo "# relative error (predicted - measured) / measured of mean_rank_time_s against OSU's average"
     echo "# series alg ran simcoll processes: points median|error| largest | before: median largest"
     while read -r job file alg dyn ran algo; do
-        series=${file%%/*}
-        for r in "2 64 one-node" "65 127 two-nodes-flat" "128 128 two-nodes-han"; do
-            # shellcheck disable=SC2086 # numbers and a label
-            set -- $r
-            a=$(rows "$series" "$alg" "$1" "$2" 9 | stats)
-            [ "$a" = "-" ] && continue
-            b=$(rows "$series" "$alg" "$1" "$2" 13 | stats | cut -d' ' -f2-)
-            echo "$series $alg $ran $algo $3($1-$2): $a | $b"
-        done
-    done < "$scratch/series"
-    for r in "2 64" "65 127" "128 128" "2 128"; do
-        # shellcheck disable=SC2086 # numbers
-        set -- $r
-        a=$(awk -F, -v lo="$1" -v hi="$2" 'NR > 1 && $4 >= lo && $4 <= hi { print $9 }' "$out.csv" | stats)
-        b=$(awk -F, -v lo="$1" -v hi="$2" 'NR > 1 && $4 >= lo && $4 <= hi { print $13 }' "$out.csv" | stats | cut -d' ' -f2-)
-        echo "all processes $1-$2: $a | $b"
-    done
-    # The varied series on one node (the rerun of the default left out) by
-    # size: 2 ranks share a CCX; up to 1 KiB, 2 to 128 KiB (eager copies),
-    # 256 KiB (one copy).
-    for r in "2 2 2 262144" "4 64 2 1024" "4 64 2048 131072" "4 64 262144 262144"; do
-        # shellcheck disable=SC2086 # numbers
-        set -- $r
-        # shellcheck disable=SC2016 # an awk expression
-        sel='NR > 1 && $1 == "varied" && $2 != 1 && $4 >= lo && $4 <= hi && $5 >= s0 && $5 <= s1'
-        a=$(awk -F, -v lo="$1" -v hi="$2" -v s0="$3" -v s1="$4" "$sel { print \$9 }" "$out.csv" | stats)
-        b=$(awk -F, -v lo="$1" -v hi="$2" -v s0="$3" -v s1="$4" "$sel { print \$13 }" "$out.csv" | stats |
-            cut -d' ' -f2-)
-        echo "varied processes $1-$2, bytes $3-$4: $a | $b"
-    done
+        echo "${file%%/*} $alg $ran $algo"
+    done < "$scratch/series" | by_series "$out.csv"
+    by_processes "$out.csv"
+    # The varied series on one node, the rerun of the default left out (2
+    # ranks share a CCX).
+    # shellcheck disable=SC2016 # an awk expression
+    by_size "$out.csv" '$2 != 1'
     echo
     # Rankings: at each (series, processes, size) where several algorithms
     # were measured (varied: default, pipeline, binary tree; the rerun of
@@ -423,36 +472,53 @@ rows() { # SERIES ALG NP_LO NP_HI COLUMN: errors of those points
 cat "$out-summary.txt"
 
 # --- Plots ---------------------------------------------------------------
-# Predicted against measured, every point (log-log; the diagonal is exact).
-awk -F, 'NR > 1 { print > (d "/" $3 ($11 == "yes" ? "-han" : "") ".dat") }' d="$scratch" "$out.csv"
-{
-    echo "set terminal pngcairo noenhanced size 900,700 font ',11'"
-    echo "set output '$out-scatter.png'"
-    echo "set logscale xy; set grid; set key top left"
-    echo "set xlabel 'measured (us)'; set ylabel 'predicted by simcoll (us)'"
-    echo "set title 'osu_bcast on ORFEO GENOA, Open MPI 5.0.5, 2-128 ranks, 64 a node'"
-    printf "set datafile separator ','\nplot x title 'exact' lw 2 lc rgb 'black'"
-    printf ", 2*x title 'x2' dt 2 lc rgb 'gray', x/2 title '/2' dt 2 lc rgb 'gray'"
-    for r in default basic_linear pipeline binary_tree; do
-        [ -s "$scratch/$r.dat" ] &&
-            printf ", '%s' using (\$7*1e6):(\$8*1e6) title '%s' pt 7 ps 0.6" "$scratch/$r.dat" "$r"
-        [ -s "$scratch/$r-han.dat" ] &&
-            printf ", '%s' using (\$7*1e6):(\$8*1e6) title '%s, 128 ranks (han)' pt 4 ps 0.8" "$scratch/$r-han.dat" "$r"
-    done
-    echo
-} | gnuplot
-# Time against size at 64 ranks (one node) and against the process count
-# at 4 bytes: measured and predicted per algorithm, through simcoll plot.
-awk -F, 'NR == 1 { print "series,np,size_bytes,source,time_s"; next }
-         !($1 == "varied" && $2 == 1) {
-             print $1 "," $4 "," $5 ",measured " $3 "," $7
-             print $1 "," $4 "," $5 ",simcoll " $3 "," $8 }' "$out.csv" > "$scratch/long.csv"
-"$simcoll" plot "$scratch/long.csv" -x size_bytes -y time_s --by source --where series=varied \
-    --where np=64 --logx --logy --title "osu_bcast, 64 ranks on one GENOA node (Open MPI 5.0.5)" \
-    -o "$out-64.png"
-"$simcoll" plot "$scratch/long.csv" -x np -y time_s --by source --where series=fixed \
-    --linx --logy --title "osu_bcast of 4 bytes, 2-128 ranks, 64 a node (Open MPI 5.0.5)" \
-    -o "$out-fixed.png"
+# accuracy_plot CSV PNG BENCHMARK ALGORITHM...: predicted against measured,
+# every point of CSV (log-log; the diagonal is exact), a series for each
+# algorithm, and for each under han.
+accuracy_plot() {
+    csv=$1 png=$2 bench=$3
+    shift 3
+    rm -rf "$scratch/dat" && mkdir "$scratch/dat"
+    awk -F, 'NR > 1 { print > (d "/" $3 ($11 == "yes" ? "-han" : "") ".dat") }' d="$scratch/dat" "$csv"
+    {
+        echo "set terminal pngcairo noenhanced size 900,700 font ',11'"
+        echo "set output '$png'"
+        echo "set logscale xy; set grid; set key top left"
+        echo "set xlabel 'measured (us)'; set ylabel 'predicted by simcoll (us)'"
+        echo "set title '$bench on ORFEO GENOA, Open MPI 5.0.5, 2-128 ranks, 64 a node'"
+        printf "set datafile separator ','\nplot x title 'exact' lw 2 lc rgb 'black'"
+        printf ", 2*x title 'x2' dt 2 lc rgb 'gray', x/2 title '/2' dt 2 lc rgb 'gray'"
+        for r in "$@"; do
+            [ -s "$scratch/dat/$r.dat" ] &&
+                printf ", '%s' using (\$7*1e6):(\$8*1e6) title '%s' pt 7 ps 0.6" "$scratch/dat/$r.dat" "$r"
+            [ -s "$scratch/dat/$r-han.dat" ] &&
+                printf ", '%s' using (\$7*1e6):(\$8*1e6) title '%s, 128 ranks (han)' pt 4 ps 0.8" \
+                    "$scratch/dat/$r-han.dat" "$r"
+        done
+        echo
+    } | gnuplot
+}
+
+# time_plots CSV FILTER OUT BENCHMARK FOUR_BYTES: time against size at 64
+# ranks (one node) into OUT-64.png and against the process count at 4 bytes
+# into OUT-fixed.png, measured and predicted per algorithm, of CSV's rows the
+# awk FILTER keeps, through simcoll plot.
+time_plots() {
+    awk -F, 'NR == 1 { print "series,np,size_bytes,source,time_s"; next }
+             '"$2"' {
+                 print $1 "," $4 "," $5 ",measured " $3 "," $7
+                 print $1 "," $4 "," $5 ",simcoll " $3 "," $8 }' "$1" > "$scratch/long.csv"
+    "$simcoll" plot "$scratch/long.csv" -x size_bytes -y time_s --by source --where series=varied \
+        --where np=64 --logx --logy --title "$4, 64 ranks on one GENOA node (Open MPI 5.0.5)" \
+        -o "$3-64.png"
+    "$simcoll" plot "$scratch/long.csv" -x np -y time_s --by source --where series=fixed \
+        --linx --logy --title "$5, 2-128 ranks, 64 a node (Open MPI 5.0.5)" -o "$3-fixed.png"
+}
+
+accuracy_plot "$out.csv" "$out-scatter.png" osu_bcast default basic_linear pipeline binary_tree
+# The rerun of the default left out.
+# shellcheck disable=SC2016 # an awk expression
+time_plots "$out.csv" '!($1 == "varied" && $2 == 1)' "$out" osu_bcast "osu_bcast of 4 bytes"
 
 # --- osu_scatter ----------------------------------------------------------
 # The same platform and placements, nothing fitted: scatter/varied (2 B to
@@ -508,23 +574,16 @@ done
 n=0
 while read -r job file alg ran algo han; do
     n=$((n + 1))
-    show "scatter/$file" | awk -F, 'NR > 1 && NF >= 3 { gsub(/ /, ""); print $1 "," $2 "," $3 * 1e-6 }' \
-        > "$scratch/sm$n.csv"
+    measured "scatter/$file" "$scratch/sm$n.csv"
     nps=$(cut -d, -f1 "$scratch/sm$n.csv" | awk '$1 != 128' | sort -n | uniq | paste -sd,)
     sizes=$(cut -d, -f2 "$scratch/sm$n.csv" | sort -n | uniq | paste -sd,)
-    case $algo in
-    profile) what="--coll scatter --mpi $profile" ;;
-    *) what="--algo $algo" ;;
-    esac
+    predicted scatter "$algo" "$nps" "$sizes" "$scratch/sp$n"
+    # 128 ranks: han ran, on both platforms alike.
+    grep -q '^128,' "$scratch/sm$n.csv" || continue
     for p in shipped before; do
         case $p in shipped) pf=$plat ;; *) pf=$before ;; esac
-        # shellcheck disable=SC2086 # the options are split on purpose
-        "$simcoll" --platform "$pf" $what --np "$nps" --size "$sizes" --no-payload \
-            --format csv > "$scratch/sp$n-$p.csv"
-        if grep -q '^128,' "$scratch/sm$n.csv"; then
-            "$simcoll" --platform "$pf" --algo "$han" --np 128 --size "$sizes" --no-payload \
-                --format csv | tail -n +2 >> "$scratch/sp$n-$p.csv"
-        fi
+        "$simcoll" --platform "$pf" --algo "$han" --np 128 --size "$sizes" --no-payload \
+            --format csv | tail -n +2 >> "$scratch/sp$n-$p.csv"
     done
 done < "$scratch/sseries"
 # orfeo-osu-scatter.csv: series, Open MPI's algorithm number and what ran,
@@ -532,15 +591,9 @@ done < "$scratch/sseries"
 # predicted mean seconds, relative error, the slowest rank's predicted
 # time, whether han ran (128 ranks), and the prediction and error before
 # (before/orfeo-genoa-sockets.xml, the same algorithms).
-n=0
-{
-    echo "series,ompi_algorithm,ran,np,size_bytes,algo,measured_s,predicted_s,error,predicted_slowest_s,han,before_s,before_error"
-    while read -r job file alg ran algo han; do
-        n=$((n + 1))
-        predictions "${file%%/*}" "$alg" "$ran" "$scratch/sm$n.csv" "$scratch/sp$n-before.csv" \
-            "$scratch/sp$n-shipped.csv"
-    done < "$scratch/sseries"
-} > "$sout.csv"
+while read -r job file alg ran algo han; do
+    echo "${file%%/*} $alg $ran"
+done < "$scratch/sseries" | all_predictions sm sp > "$sout.csv"
 measured=$(awk 'END { print NR }' "$scratch"/sm?.csv)
 predicted=$(($(wc -l < "$sout.csv") - 1))
 [ "$measured" -eq "$predicted" ] ||
@@ -550,47 +603,19 @@ predicted=$(($(wc -l < "$sout.csv") - 1))
     echo "# relative error (predicted - measured) / measured of mean_rank_time_s against OSU's average"
     echo "# before: the same algorithms on before/orfeo-genoa-sockets.xml (one level inside a socket)"
     echo "# series alg ran simcoll processes: points median|error| largest | before: median largest"
-    sel() { # SERIES ALG NP_LO NP_HI COLUMN: that column of those rows
-        awk -F, -v s="$1" -v a="$2" -v lo="$3" -v hi="$4" -v c="$5" \
-            'NR > 1 && $1 == s && $2 == a && $4 >= lo && $4 <= hi { print $c }' "$sout.csv"
-    }
     while read -r job file alg ran algo han; do
-        series=${file%%/*}
-        for r in "2 64 one-node" "65 127 two-nodes-flat" "128 128 two-nodes-han"; do
-            # shellcheck disable=SC2086 # numbers and a label
-            set -- $r
-            a=$(sel "$series" "$alg" "$1" "$2" 9 | stats)
-            [ "$a" = "-" ] && continue
-            b=$(sel "$series" "$alg" "$1" "$2" 13 | stats | cut -d' ' -f2-)
-            echo "$series $alg $ran $algo $3($1-$2): $a | $b"
-        done
-    done < "$scratch/sseries"
+        echo "${file%%/*} $alg $ran $algo"
+    done < "$scratch/sseries" | by_series "$sout.csv"
     # Per algorithm, every series and process count.
     for a in 0 1 2 3; do
         e=$(awk -F, -v a="$a" 'NR > 1 && $2 == a { print $9 }' "$sout.csv" | stats)
         b=$(awk -F, -v a="$a" 'NR > 1 && $2 == a { print $13 }' "$sout.csv" | stats | cut -d' ' -f2-)
         echo "algorithm $a, all series 2-128: $e | $b"
     done
-    for r in "2 64" "65 127" "128 128" "2 128"; do
-        # shellcheck disable=SC2086 # numbers
-        set -- $r
-        a=$(awk -F, -v lo="$1" -v hi="$2" 'NR > 1 && $4 >= lo && $4 <= hi { print $9 }' "$sout.csv" | stats)
-        b=$(awk -F, -v lo="$1" -v hi="$2" 'NR > 1 && $4 >= lo && $4 <= hi { print $13 }' "$sout.csv" | stats |
-            cut -d' ' -f2-)
-        echo "all processes $1-$2: $a | $b"
-    done
-    # The varied series on one node by block size: up to 1 KiB, 2 to 128
-    # KiB (eager copies), 256 KiB (one copy); 2 ranks apart (one message).
-    for r in "2 2 2 262144" "4 64 2 1024" "4 64 2048 131072" "4 64 262144 262144"; do
-        # shellcheck disable=SC2086 # numbers
-        set -- $r
-        # shellcheck disable=SC2016 # an awk expression
-        sel='NR > 1 && $1 == "varied" && $4 >= lo && $4 <= hi && $5 >= s0 && $5 <= s1'
-        a=$(awk -F, -v lo="$1" -v hi="$2" -v s0="$3" -v s1="$4" "$sel { print \$9 }" "$sout.csv" | stats)
-        b=$(awk -F, -v lo="$1" -v hi="$2" -v s0="$3" -v s1="$4" "$sel { print \$13 }" "$sout.csv" |
-            stats | cut -d' ' -f2-)
-        echo "varied processes $1-$2, bytes $3-$4: $a | $b"
-    done
+    by_processes "$sout.csv"
+    # The varied series on one node by block size (2 ranks apart: one
+    # message).
+    by_size "$sout.csv" 1
     echo
     # Rankings of the three forced algorithms (the default runs one of
     # them: ranking it would set an algorithm against itself) at each
@@ -630,32 +655,8 @@ predicted=$(($(wc -l < "$sout.csv") - 1))
         END { for (k in d) if (k in f) print (d[k] - f[k]) / f[k] }' "$sout.csv" | stats)"
 } > "$sout-summary.txt"
 cat "$sout-summary.txt"
-awk -F, 'NR > 1 { print > (d "/s-" $3 ($11 == "yes" ? "-han" : "") ".dat") }' d="$scratch" "$sout.csv"
-{
-    echo "set terminal pngcairo noenhanced size 900,700 font ',11'"
-    echo "set output '$sout.png'"
-    echo "set logscale xy; set grid; set key top left"
-    echo "set xlabel 'measured (us)'; set ylabel 'predicted by simcoll (us)'"
-    echo "set title 'osu_scatter on ORFEO GENOA, Open MPI 5.0.5, 2-128 ranks, 64 a node'"
-    printf "set datafile separator ','\nplot x title 'exact' lw 2 lc rgb 'black'"
-    printf ", 2*x title 'x2' dt 2 lc rgb 'gray', x/2 title '/2' dt 2 lc rgb 'gray'"
-    for r in default basic_linear binomial linear_nb; do
-        [ -s "$scratch/s-$r.dat" ] &&
-            printf ", '%s' using (\$7*1e6):(\$8*1e6) title '%s' pt 7 ps 0.6" "$scratch/s-$r.dat" "$r"
-        [ -s "$scratch/s-$r-han.dat" ] &&
-            printf ", '%s' using (\$7*1e6):(\$8*1e6) title '%s, 128 ranks (han)' pt 4 ps 0.8" "$scratch/s-$r-han.dat" "$r"
-    done
-    echo
-} | gnuplot
-awk -F, 'NR == 1 { print "series,np,size_bytes,source,time_s"; next }
-         { print $1 "," $4 "," $5 ",measured " $3 "," $7
-           print $1 "," $4 "," $5 ",simcoll " $3 "," $8 }' "$sout.csv" > "$scratch/slong.csv"
-"$simcoll" plot "$scratch/slong.csv" -x size_bytes -y time_s --by source --where series=varied \
-    --where np=64 --logx --logy --title "osu_scatter, 64 ranks on one GENOA node (Open MPI 5.0.5)" \
-    -o "$sout-64.png"
-"$simcoll" plot "$scratch/slong.csv" -x np -y time_s --by source --where series=fixed \
-    --linx --logy --title "osu_scatter of 4 bytes a rank, 2-128 ranks, 64 a node (Open MPI 5.0.5)" \
-    -o "$sout-fixed.png"
+accuracy_plot "$sout.csv" "$sout.png" osu_scatter default basic_linear binomial linear_nb
+time_plots "$sout.csv" 1 "$sout" osu_scatter "osu_scatter of 4 bytes a rank"
 echo "results: $out.csv, $out-summary.txt, $out-p2p.csv, $out-fit-{ccx,ccd,numa,socket,inter}.txt," \
      "$out-refit.xml," \
      "$out-{scatter,64,fixed}.png; $sout.csv, $sout-summary.txt, $sout{,-64,-fixed}.png"

@@ -17,9 +17,8 @@
 # usage: experiments/validation/platform-calibration.sh CHECKOUT tengige|ib-fdr [simcoll]
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-me=platform-calibration.sh
+. "$(dirname "$0")/../common.sh"
+me=$script
 [ $# -ge 2 ] || { echo "usage: $0 CHECKOUT tengige|ib-fdr [simcoll]" >&2; exit 2; }
 repo=$1 system=$2
 simcoll=${3:-$top/build/simcoll}
@@ -55,18 +54,10 @@ ib-fdr)
     exit 2
     ;;
 esac
-[ -x "$simcoll" ] || { echo "$me: build simcoll first (./setup.sh)" >&2; exit 2; }
-git -C "$repo" cat-file -e "$commit:$dir/${run}_PingPong.csv" 2>/dev/null || {
-    echo "$me: '$repo' is not a clone of github.com/Ezibenroc/platform-calibration" \
-         "holding commit $commit" >&2
-    exit 2
-}
+need_simcoll "$simcoll"
+need_clone "$repo" "$commit" "$dir/${run}_PingPong.csv" github.com/Ezibenroc/platform-calibration
 plat=$top/platforms/$system.xml
-results=$here/results
 out=$results/$system
-mkdir -p "$results"
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
 files=
 for t in $series; do
     git -C "$repo" show "$commit:$dir/${run}_$t.csv" > "$scratch/${run}_$t.csv"

@@ -20,13 +20,12 @@
 # usage: experiments/validation/run.sh MPIPERF_CHECKOUT [path/to/simcoll] [BEFORE_TREE]
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
+. "$(dirname "$0")/../common.sh"
 [ $# -ge 1 ] || { echo "usage: $0 MPIPERF_CHECKOUT [simcoll] [BEFORE_TREE]" >&2; exit 2; }
 data=$1/examples/graphs
 simcoll=${2:-$top/build/simcoll}
 before=${3:-}
-[ -x "$simcoll" ] || { echo "run.sh: build simcoll first (./setup.sh)" >&2; exit 2; }
+need_simcoll "$simcoll"
 if [ -n "$before" ] && { [ ! -x "$before/build/simcoll" ] || [ ! -s "$before/platforms/gige.xml" ]; }; then
     echo "run.sh: '$before' is no built tree of simcoll at b6f416d (build/simcoll, platforms/gige.xml)" >&2
     exit 2
@@ -34,11 +33,7 @@ fi
 for f in barrier.dat bcast.dat; do
     [ -s "$data/$f" ] || { echo "run.sh: no $data/$f; give a checkout of github.com/mkurnosov/mpiperf at ab593c0" >&2; exit 2; }
 done
-command -v gnuplot >/dev/null || { echo "run.sh: needs gnuplot (apt-get install gnuplot-nox)" >&2; exit 2; }
-results=$here/results
-mkdir -p "$results"
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+need_gnuplot
 
 # mpiperf rows: parameter, runs..., mean (us) in column 5; '#' lines are comments.
 measured() { awk '!/^#/ && NF >= 5 { print $1 "," $5 * 1e-6 }' "$data/$1"; }

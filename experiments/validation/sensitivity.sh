@@ -343,36 +343,24 @@ copy "$results/cloud-noise-daint.xml" daint-bandwidth-hi.xml "sensitivity.sh: re
         interval "$sys allgather 1 B, 64 ranks" "$(excalibur "$sys" allgather 1)" mean_rank_time_s $il -- \
             --coll allgather --mpi openmpi-4.0 --np 64 --size 1
     done
-    orfeo_interval "ORFEO bcast basic linear 4 B, 64 ranks (orfeo.csv, fixed)" \
-        "$(orfeo orfeo.csv fixed 1 64 4)" \
-        --algo bcast-ompi-linear --np 64 --size 4
-    orfeo_interval "ORFEO bcast basic linear 4 B, 96 ranks (two nodes)" \
-        "$(orfeo orfeo.csv fixed 1 96 4)" \
-        --algo bcast-ompi-linear --np 96 --size 4
-    orfeo_interval "ORFEO bcast pipeline 4 B, 64 ranks" \
-        "$(orfeo orfeo.csv fixed 3 64 4)" \
-        --algo bcast-ompi-chain --np 64 --size 4
-    orfeo_interval "ORFEO bcast binary tree 64 KiB, 64 ranks (varied)" \
-        "$(orfeo orfeo.csv varied 5 64 65536)" \
-        --algo bcast-ompi-bintree --np 64 --size 64K
-    orfeo_interval "ORFEO bcast pipeline 256 KiB, 64 ranks (varied)" \
-        "$(orfeo orfeo.csv varied 3 64 262144)" \
-        --algo bcast-ompi-chain --np 64 --size 256K
-    orfeo_interval "ORFEO scatter basic linear 4 B, 64 ranks (orfeo-osu-scatter.csv, varied)" \
-        "$(orfeo orfeo-osu-scatter.csv varied 1 64 4)" \
-        --algo scatter-ompi-linear --np 64 --size 4
-    orfeo_interval "ORFEO scatter basic linear 16 KiB, 64 ranks" \
-        "$(orfeo orfeo-osu-scatter.csv varied 1 64 16384)" \
-        --algo scatter-ompi-linear --np 64 --size 16K
-    orfeo_interval "ORFEO scatter binomial 2 KiB, 64 ranks" \
-        "$(orfeo orfeo-osu-scatter.csv varied 2 64 2048)" \
-        --algo scatter-ompi-binomial --np 64 --size 2K
-    orfeo_interval "ORFEO scatter linear_nb 256 KiB, 64 ranks" \
-        "$(orfeo orfeo-osu-scatter.csv varied 3 64 262144)" \
-        --algo scatter-ompi-linear-nb --np 64 --size 256K
-    orfeo_interval "ORFEO scatter default (han) 16 KiB, 128 ranks" \
-        "$(orfeo orfeo-osu-scatter.csv varied 0 128 16384)" \
-        --algo scatter-ompi-han --np 128 --size 16K
+    # The ORFEO points: LABEL|FILE SERIES ALGORITHM NP BYTES of the measurement
+    # (orfeo above)|simcoll's algorithm|its --size, on NP ranks.
+    while IFS='|' read -r label measured algo size; do
+        # shellcheck disable=SC2086 # the measurement's five words
+        set -- $measured
+        orfeo_interval "$label" "$(orfeo "$@")" --algo "$algo" --np "$4" --size "$size" </dev/null
+    done <<'POINTS'
+ORFEO bcast basic linear 4 B, 64 ranks (orfeo.csv, fixed)|orfeo.csv fixed 1 64 4|bcast-ompi-linear|4
+ORFEO bcast basic linear 4 B, 96 ranks (two nodes)|orfeo.csv fixed 1 96 4|bcast-ompi-linear|4
+ORFEO bcast pipeline 4 B, 64 ranks|orfeo.csv fixed 3 64 4|bcast-ompi-chain|4
+ORFEO bcast binary tree 64 KiB, 64 ranks (varied)|orfeo.csv varied 5 64 65536|bcast-ompi-bintree|64K
+ORFEO bcast pipeline 256 KiB, 64 ranks (varied)|orfeo.csv varied 3 64 262144|bcast-ompi-chain|256K
+ORFEO scatter basic linear 4 B, 64 ranks (orfeo-osu-scatter.csv, varied)|orfeo-osu-scatter.csv varied 1 64 4|scatter-ompi-linear|4
+ORFEO scatter basic linear 16 KiB, 64 ranks|orfeo-osu-scatter.csv varied 1 64 16384|scatter-ompi-linear|16K
+ORFEO scatter binomial 2 KiB, 64 ranks|orfeo-osu-scatter.csv varied 2 64 2048|scatter-ompi-binomial|2K
+ORFEO scatter linear_nb 256 KiB, 64 ranks|orfeo-osu-scatter.csv varied 3 64 262144|scatter-ompi-linear-nb|256K
+ORFEO scatter default (han) 16 KiB, 128 ranks|orfeo-osu-scatter.csv varied 0 128 16384|scatter-ompi-han|16K
+POINTS
     dl="daint-bandwidth-lo.xml daint-bandwidth-hi.xml"
     interval "Daint binomial bcast 16 MiB, 16 nodes (cloud-noise-daint.csv, both March runs)" \
         "$(daint binomialtreebcast 16 16777216)" sim_time_s $dl -- \

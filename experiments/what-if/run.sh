@@ -6,38 +6,23 @@
 # usage: experiments/what-if/run.sh [--replot] [path/to/simcoll]
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-replot=0
-if [ "${1:-}" = --replot ]; then replot=1; shift; fi
-simcoll=${1:-$top/build/simcoll}
-[ -x "$simcoll" ] || { echo "run.sh: build simcoll first (./setup.sh)" >&2; exit 2; }
-command -v gnuplot >/dev/null || { echo "run.sh: needs gnuplot (apt-get install gnuplot-nox)" >&2; exit 2; }
-results=$here/results
-mkdir -p "$results"
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-cd "$here"
-if [ $replot = 0 ]; then
-    rm -rf "$scratch/whatif.csv"*
-    "$simcoll" sweep study.ini -j 2 -o "$scratch/whatif.csv"
-    # The generated platforms' paths are the scratch directory's: keep their names only.
-    sed "s|$scratch/whatif.csv.platforms/||g" "$scratch/whatif.csv" > "$results/whatif.csv"
-fi
+. "$(dirname "$0")/../common.sh"
+replot_start whatif.csv "$@"
+need_simcoll "$simcoll" # simcoll plot draws the speedups
+[ $replot = 1 ] || sweep_study whatif.csv
 
 # summary.txt: program, mapping, configuration, simulated time, speedup
-# against gige with 8 cores and 1x bandwidth (the cluster as it is).
+# against gige with 8 cores and 1x bandwidth (the cluster as it is). A row's
+# values of the study's axes are columns of their own (the study's
+# platform, the template, too).
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
     $2 == "ok" {
-        key = $0; sub(/^"/, "", key); sub(/",ok,.*/, "", key)
-        n = split(key, kv, ";")
-        for (i = 1; i <= n; i++) { split(kv[i], p, "="); v[p[1]] = substr(kv[i], length(p[1]) + 2) }
-        prog = v["program"]; sub(/.*\//, "", prog)
-        plat = v["platform"]; sub(/\.xml$/, "", plat)
-        bw = v["set"]; sub(/inter.bandwidth=/, "", bw)
-        conf = plat " " v["cores"] "-core " bw
-        t[prog "," v["mapping"] "," conf] = $col["sim_time_s"]
-        progs[prog] = 1; maps[v["mapping"]] = 1; confs[conf] = 1
+        prog = $col["program"]; sub(/.*\//, "", prog)
+        plat = $col["template"]; sub(/\.xml$/, "", plat)
+        bw = $col["set"]; sub(/inter.bandwidth=/, "", bw)
+        conf = plat " " $col["cores"] "-core " bw
+        t[prog "," $col["mapping"] "," conf] = $col["sim_time_s"]
+        progs[prog] = 1; maps[$col["mapping"]] = 1; confs[conf] = 1
     }
     END {
         print "# program,mapping,configuration,sim_time_s,speedup"

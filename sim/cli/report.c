@@ -166,6 +166,20 @@ static void number_or(char *out, double value, const char *format, const char *n
         snprintf(out, 32, format, value);
 }
 
+/* The numbers a row may lack, as text: `none` where there is none. */
+typedef struct {
+    char model[32], cut[32], graph[32];
+} optional_numbers_t;
+
+static optional_numbers_t optional_numbers(const sc_report_row_t *row, const char *none)
+{
+    optional_numbers_t o;
+    number_or(o.model, row->result.model_time_s, "%.9g", none);
+    number_or(o.cut, row->cut_weight, "%.0f", none);
+    number_or(o.graph, row->graph_weight, "%.0f", none);
+    return o;
+}
+
 static void print_csv(FILE *out, const sc_report_row_t *rows, int nrows,
                       const sc_provenance_t *prov, const char *command)
 {
@@ -174,21 +188,18 @@ static void print_csv(FILE *out, const sc_report_row_t *rows, int nrows,
     for (int i = 0; i < nrows; i++) {
         const sc_report_row_t *row = &rows[i];
         const sc_run_result_t *r = &row->result;
-        char model[32], cut[32], graph[32]; /* empty where there is none */
-        number_or(model, r->model_time_s, "%.9g", "");
-        number_or(cut, row->cut_weight, "%.0f", "");
-        number_or(graph, row->graph_weight, "%.0f", "");
+        optional_numbers_t opt = optional_numbers(row, ""); /* empty cells */
         sc_csv_string(out, row->platform);
         fprintf(out, ",%s,%s,%d,%d,%zu,", row->algo->name,
                 sc_collective_name(row->algo->collective), row->np, r->nodes, row->bytes);
         sc_csv_string(out, row->mapping);
         fprintf(out, ",%.9g,%s,%.0f,%.0f,%ld,%ld,%ld,%s,%s,%s,%.6g,%s,%s,%.0f,%.0f,",
-                r->sim_time_s, model, r->bytes[SC_LEVEL_INTER], r->bytes[SC_LEVEL_INTRA],
+                r->sim_time_s, opt.model, r->bytes[SC_LEVEL_INTER], r->bytes[SC_LEVEL_INTRA],
                 r->messages[SC_LEVEL_INTER], r->messages[SC_LEVEL_INTRA], total_messages(r),
                 r->valid > 0    ? "yes"
                 : r->valid == 0 ? "no"
                                 : "",
-                cut, graph, row->partition_wall_time_s,
+                opt.cut, opt.graph, row->partition_wall_time_s,
                 sc_algo_is_reduction(row->algo) ? sc_op_name(row->op) : "",
                 sc_algo_is_reduction(row->algo) ? sc_type_name(row->type) : "", r->max_rank_bytes,
                 r->path_bytes);
@@ -252,10 +263,7 @@ static void print_json(FILE *out, const sc_report_row_t *rows, int nrows,
     for (int i = 0; i < nrows; i++) {
         const sc_report_row_t *row = &rows[i];
         const sc_run_result_t *r = &row->result;
-        char model[32], cut[32], graph[32]; /* null where there is none */
-        number_or(model, r->model_time_s, "%.9g", "null");
-        number_or(cut, row->cut_weight, "%.0f", "null");
-        number_or(graph, row->graph_weight, "%.0f", "null");
+        optional_numbers_t opt = optional_numbers(row, "null");
         fputs("  {\"platform\": ", out);
         sc_json_string(out, row->platform);
         fputs(", \"algo\": ", out);
@@ -270,12 +278,12 @@ static void print_json(FILE *out, const sc_report_row_t *rows, int nrows,
                 "\"intra_node_bytes\": %.0f, \"inter_node_messages\": %ld, "
                 "\"intra_node_messages\": %ld, \"messages\": %ld, \"valid\": %s, "
                 "\"cut_weight\": %s, \"graph_weight\": %s, \"partition_wall_time_s\": %.6g, ",
-                r->sim_time_s, model, r->bytes[SC_LEVEL_INTER], r->bytes[SC_LEVEL_INTRA],
+                r->sim_time_s, opt.model, r->bytes[SC_LEVEL_INTER], r->bytes[SC_LEVEL_INTRA],
                 r->messages[SC_LEVEL_INTER], r->messages[SC_LEVEL_INTRA], total_messages(r),
                 r->valid > 0    ? "true"
                 : r->valid == 0 ? "false"
                                 : "null",
-                cut, graph, row->partition_wall_time_s);
+                opt.cut, opt.graph, row->partition_wall_time_s);
         if (sc_algo_is_reduction(row->algo))
             fprintf(out, "\"op\": \"%s\", \"type\": \"%s\", ", sc_op_name(row->op),
                     sc_type_name(row->type));

@@ -704,16 +704,14 @@ static sc_err_t sort_rows(const study_t *st, const char *out, size_t hlen)
     }
     if (!sorted) {
         qsort(rows, (size_t)n, sizeof *rows, by_point);
-        sc_outputs_t *outs = sc_outputs_new();
-        FILE *f = NULL;
-        err = outs ? sc_outputs_add(outs, "-o", out, &f) : sc_error(SC_ERR_RUN, "out of memory");
+        sc_outputs_t *outs;
+        FILE *f;
+        err = sc_output_open("-o", out, &outs, &f);
         if (!err) {
             fwrite(text, 1, hlen + 1, f);
             for (long i = 0; i < n; i++)
                 fprintf(f, "%s\n", rows[i].line);
             err = sc_outputs_commit(outs);
-        } else {
-            sc_outputs_discard(outs);
         }
     }
     free(rows);

@@ -153,14 +153,11 @@ static sc_err_t write_script(const char *path, const char *points, const char *c
     char quoted[8300];
     if (sc_shell_quote(points, quoted, sizeof quoted))
         return sc_error(SC_ERR_INPUT, "sweep --slurm: a path is too long to quote");
-    sc_outputs_t *outs = sc_outputs_new();
-    FILE *f = NULL;
-    sc_err_t err =
-        outs ? sc_outputs_add(outs, "--slurm", path, &f) : sc_error(SC_ERR_RUN, "out of memory");
-    if (err) {
-        sc_outputs_discard(outs);
+    sc_outputs_t *outs;
+    FILE *f;
+    sc_err_t err = sc_output_open("--slurm", path, &outs, &f);
+    if (err)
         return err;
-    }
     fprintf(f,
             "#!/bin/sh\n"
             "# simcoll sweep --slurm: task i of the array runs lines (i-1)k+1 to ik of the\n"
@@ -182,14 +179,11 @@ static sc_err_t write_script(const char *path, const char *points, const char *c
 
 static sc_err_t write_points(const char *path, const long *todo, long ntodo)
 {
-    sc_outputs_t *outs = sc_outputs_new();
-    FILE *f = NULL;
-    sc_err_t err =
-        outs ? sc_outputs_add(outs, "--slurm", path, &f) : sc_error(SC_ERR_RUN, "out of memory");
-    if (err) {
-        sc_outputs_discard(outs);
+    sc_outputs_t *outs;
+    FILE *f;
+    sc_err_t err = sc_output_open("--slurm", path, &outs, &f);
+    if (err)
         return err;
-    }
     for (long i = 0; i < ntodo; i++)
         fprintf(f, "%ld\n", todo[i] + 1);
     return sc_outputs_commit(outs);

@@ -19,6 +19,7 @@
 #include "sim/engine/trace_run.h"
 #include "sim/io/files.h"
 #include "sim/io/mapfile.h"
+#include "sim/replay/trace_coll.h"
 #include "sim/trace/ti_write.h"
 #include "trace.h"
 
@@ -232,20 +233,6 @@ static void on_collective(void *ctx, int rank, const sc_tev_t *ev)
     }
 }
 
-static sc_collective_t call_kind(sc_tcoll_t coll)
-{
-    switch (coll) {
-    case SC_TCOLL_BCAST: return SC_BCAST;
-    case SC_TCOLL_REDUCE:
-    case SC_TCOLL_REDUCE_SCATTER: return SC_REDUCE;
-    case SC_TCOLL_ALLREDUCE: return SC_ALLREDUCE;
-    case SC_TCOLL_ALLGATHER:
-    case SC_TCOLL_ALLGATHERV: return SC_ALLGATHER;
-    case SC_TCOLL_SCATTER: return SC_SCATTER;
-    default: return SC_BARRIER;
-    }
-}
-
 /* Each distinct call's graph, recorded once with the algorithm it runs on
  * block placement, added as many times as it ran. */
 static sc_err_t add_calls(tgraph_t *g)
@@ -254,7 +241,8 @@ static sc_err_t add_calls(tgraph_t *g)
     for (size_t i = 0; i < g->ncalls && !err; i++) {
         const call_t *call = &g->calls[i];
         const sc_trace_comm_t *c = sc_trace_comm(g->trace, call->comm);
-        sc_collective_t kind = call_kind(call->coll);
+        int has; /* a call of no kind of simcoll's is counted as a barrier */
+        sc_collective_t kind = sc_tcoll_kind(call->coll, &has);
         int *nodes = malloc((size_t)c->size * sizeof *nodes);
         if (!nodes)
             return sc_error(SC_ERR_RUN, "out of memory");

@@ -3,6 +3,7 @@
  * process; the parent gets the times, the traffic and the checks.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "run.h"
+#include "ranks.h"
 
 #include <math.h>
 #include <simgrid/actor.h>
@@ -21,7 +22,6 @@
 #include "algorithms/mapping/search.h"
 #include "sim/simgrid/child.h"
 #include "sim/simgrid/engine.h"
-#include "sim/simgrid/engine_hosts.h"
 #include "models/p2p.h"
 #include "sim/program/interpret.h"
 #include "sim/program/model.h"
@@ -504,21 +504,9 @@ static void put_results(session_t *s, sc_wire_t *out)
 {
     int p = s->spec->np;
     sc_wire_put_int(out, sc_world_receives_short(s->world));
-    sc_traffic_t total = {0};
-    double max_rank_bytes = 0;
-    for (int r = 0; r < p; r++) {
-        const sc_traffic_t *tr = sc_world_traffic(s->world, r);
-        double sent = 0;
-        for (int l = 0; l < SC_MAX_LEVELS; l++) {
-            total.level_messages[l] += tr->level_messages[l];
-            total.level_bytes[l] += tr->level_bytes[l];
-            sent += tr->level_bytes[l];
-        }
-        if (sent > max_rank_bytes)
-            max_rank_bytes = sent;
-        if (tr->path_bytes > total.path_bytes)
-            total.path_bytes = tr->path_bytes;
-    }
+    sc_traffic_t total;
+    double max_rank_bytes;
+    sc_ranks_traffic(s->world, p, &total, &max_rank_bytes);
     sc_wire_put(out, s->start, (size_t)p * sizeof *s->start);
     sc_wire_put(out, s->finish, (size_t)p * sizeof *s->finish);
     sc_wire_put(out, &total, sizeof total);
@@ -542,15 +530,8 @@ static void put_results(session_t *s, sc_wire_t *out)
         }
         sc_wire_put(out, s->measured, (size_t)p * sizeof *s->measured);
     }
-    if (s->spec->messages) {
-        long n;
-        int overflow;
-        const sc_msg_record_t *msgs = sc_world_messages(s->world, &n, &overflow);
-        sc_wire_put(out, &n, sizeof n);
-        sc_wire_put_int(out, overflow);
-        if (n)
-            sc_wire_put(out, msgs, (size_t)n * sizeof *msgs);
-    }
+    if (s->spec->messages)
+        sc_ranks_put_messages(s->world, out);
 }
 
 /* Receives each rank posts at first; runs that need more are repeated.
@@ -621,28 +602,13 @@ static sc_err_t simulate(void *arg, sc_wire_t *out)
                  .statement_ends = s.ops || s.measured ? statement_ends : NULL}};
     if (!err)
         err = sc_interp_init(&s.interp, lay->buffer_bytes, lay->stage_in, lay->stage_out, area);
-    if (!err) {
-        sc_child_step("loading the platform");
-        sc_engine_boot(spec->plat, p);
-        err = sc_world_create(&s.model, s.scratch, ctx->receives, &s.world);
-        if (!err && spec->messages)
-            sc_world_record_messages(s.world, SC_RUN_MAX_MESSAGES);
-    }
-    for (int r = 0; !err && r < p; r++) {
-        char name[32];
-        snprintf(name, sizeof name, "rank-%d", r);
-        sg_host_t host = sc_engine_host(spec->plat, lay->node_of[r], lay->domain_of[r]);
-        sg_actor_t actor = sg_actor_init(name, host);
-        sg_actor_set_data(actor, sc_world_comm(s.world, r));
-        sg_actor_start(actor, rank_main, 0, NULL);
-    }
+    if (!err)
+        err = sc_ranks_start(spec->plat, p, lay->node_of, lay->domain_of, &s.model, s.scratch,
+                             ctx->receives, spec->messages, rank_main, &s.world);
     if (!err) {
         const sc_algo_t *sole = sole_call(&lay->prog);
         sc_child_step("simulating %s on %d ranks", sole ? sole->name : lay->prog.path, p);
-        simgrid_run();
-        int unfinished = 0;
-        for (int r = 0; r < p; r++)
-            unfinished += !s.finished[r];
+        int unfinished = sc_ranks_simulate(s.finished, p);
         if (s.error)
             err = sc_error(s.error, "%s", s.error_msg);
         else if (unfinished)
@@ -872,19 +838,10 @@ sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res)
     /* A replay's node waits on all its ranks' receives at once: one each. */
     session_t ctx = {.spec = spec, .lay = &lay, .receives = spec->replay ? 1 : FIRST_RECEIVES};
     sc_wire_t in;
-    int short_of = 0;
-    while (1) {
-        if ((err = sc_child_run(spec->replay ? simulate_replay : simulate, &ctx, SC_ERR_RUN,
-                                what, &in)))
-            goto cleanup;
-        if (!sc_wire_get_int(&in, &short_of))
-            short_of = -1; /* cut short */
-        if (short_of <= ctx.receives)
-            break;
-        /* A message may have been seen late: run again with enough receives. */
-        sc_wire_free(&in);
-        ctx.receives = short_of > 2 * ctx.receives ? short_of : 2 * ctx.receives;
-    }
+    int short_of;
+    if ((err = sc_ranks_run_child(spec->replay ? simulate_replay : simulate, &ctx, &ctx.receives,
+                                  what, &in, &short_of)))
+        goto cleanup;
     sc_traffic_t total;
     int ok = short_of >= 0 && sc_wire_get(&in, res->start, (size_t)p * sizeof *res->start) &&
              sc_wire_get(&in, res->finish, (size_t)p * sizeof *res->finish) &&
@@ -897,15 +854,8 @@ sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res)
               sc_wire_get(&in, res->ops, (size_t)lay.communications * sizeof *res->ops)) &&
              (!spec->measure.on || get_measured(&in, p, res));
     int overflow = 0;
-    if (ok && spec->messages) {
-        ok = sc_wire_get(&in, &res->nmsgs, sizeof res->nmsgs) &&
-             sc_wire_get_int(&in, &overflow) && res->nmsgs >= 0 &&
-             res->nmsgs <= SC_RUN_MAX_MESSAGES;
-        if (ok && res->nmsgs && !(res->msgs = malloc((size_t)res->nmsgs * sizeof *res->msgs)))
-            err = sc_error(SC_ERR_RUN, "out of memory for %ld messages", res->nmsgs);
-        if (ok && res->msgs)
-            ok = sc_wire_get(&in, res->msgs, (size_t)res->nmsgs * sizeof *res->msgs);
-    }
+    if (ok && spec->messages)
+        ok = sc_ranks_get_messages(&in, &res->msgs, &res->nmsgs, &overflow, &err);
     sc_wire_free(&in);
     if (!err && overflow)
         err = sc_error(SC_ERR_INPUT,

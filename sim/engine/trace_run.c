@@ -26,11 +26,12 @@
 #include "algorithms/subcomm.h"
 #include "sim/simgrid/child.h"
 #include "sim/simgrid/engine.h"
-#include "sim/simgrid/engine_hosts.h"
+#include "ranks.h"
 #include "run.h"
 #include "sim/simgrid/driver.h"
 #include "sim/simgrid/s4u_calls.h"
 #include "sim/simgrid/node_replay.h"
+#include "sim/replay/id_table.h"
 #include "sim/replay/trace_coll.h"
 #include "sim/replay/trace_source.h"
 
@@ -172,13 +173,6 @@ sc_err_t sc_trace_run_check(const sc_trace_run_spec_t *spec)
 
 /* ---- The simulation, in the child ---- */
 
-/* A request of a rank's trace, by its id. */
-typedef struct {
-    uint64_t id;
-    sc_request_t *req;
-    uint64_t bytes;
-} slot_t;
-
 /* A rank's collective communicator. */
 typedef struct {
     int comm;
@@ -187,8 +181,7 @@ typedef struct {
 
 typedef struct {
     sc_trace_cursor_t *cursor;
-    slot_t *slots;              /* open addressing by id; req NULL: empty */
-    size_t cap_slots, used_slots;
+    sc_id_table_t requests; /* the open ones by trace id (slot_put) */
     rank_comm_t **comms;
     int ncomms, cap_comms;
 } rank_t;
@@ -263,69 +256,22 @@ static void count_use(session_t *s, sc_tcoll_t coll, const char *name)
 
 /* ---- A rank's requests ---- */
 
-static size_t slot_hash(uint64_t id, size_t cap)
-{
-    return (size_t)(id * 0x9E3779B97F4A7C15ull >> 17) & (cap - 1);
-}
-
+/* A request is kept by its trace id: the transport's request and its
+ * bytes (the entry's number). */
 static int slot_put(rank_t *rk, uint64_t id, sc_request_t *req, uint64_t bytes)
 {
-    if (rk->used_slots * 2 >= rk->cap_slots) {
-        size_t cap = rk->cap_slots ? 2 * rk->cap_slots : 16;
-        slot_t *t = calloc(cap, sizeof *t);
-        if (!t)
-            return 0;
-        for (size_t i = 0; i < rk->cap_slots; i++)
-            if (rk->slots[i].req) {
-                size_t k = slot_hash(rk->slots[i].id, cap);
-                while (t[k].req)
-                    k = (k + 1) & (cap - 1);
-                t[k] = rk->slots[i];
-            }
-        free(rk->slots);
-        rk->slots = t;
-        rk->cap_slots = cap;
-    }
-    size_t k = slot_hash(id, rk->cap_slots);
-    while (rk->slots[k].req)
-        k = (k + 1) & (rk->cap_slots - 1);
-    rk->slots[k] = (slot_t){id, req, bytes};
-    rk->used_slots++;
-    return 1;
+    return sc_id_table_put(&rk->requests, id, bytes, req);
 }
 
 /* Takes request `id` out of the table (NULL: none, completed already). */
 static sc_request_t *slot_take(rank_t *rk, uint64_t id, uint64_t *bytes)
 {
-    if (!rk->cap_slots)
+    sc_id_entry_t e;
+    if (!sc_id_table_take(&rk->requests, id, &e))
         return NULL;
-    size_t k = slot_hash(id, rk->cap_slots);
-    while (rk->slots[k].req) {
-        if (rk->slots[k].id == id) {
-            sc_request_t *req = rk->slots[k].req;
-            if (bytes)
-                *bytes = rk->slots[k].bytes;
-            /* backward-shift deletion keeps the probe chains whole */
-            size_t hole = k, j = k;
-            rk->slots[hole].req = NULL;
-            while (1) {
-                j = (j + 1) & (rk->cap_slots - 1);
-                if (!rk->slots[j].req)
-                    break;
-                size_t home = slot_hash(rk->slots[j].id, rk->cap_slots);
-                if ((j > hole && (home <= hole || home > j)) ||
-                    (j < hole && home <= hole && home > j)) {
-                    rk->slots[hole] = rk->slots[j];
-                    rk->slots[j].req = NULL;
-                    hole = j;
-                }
-            }
-            rk->used_slots--;
-            return req;
-        }
-        k = (k + 1) & (rk->cap_slots - 1);
-    }
-    return NULL;
+    if (bytes)
+        *bytes = e.number;
+    return e.ptr;
 }
 
 /* ---- Collectives ---- */
@@ -484,14 +430,11 @@ static sc_tcost_kind_t cost_kind(const sc_tev_t *ev)
 static uint64_t wait_bytes(rank_t *rk, const sc_tev_t *ev)
 {
     uint64_t most = 0;
-    for (int i = 0; i < ev->nreqs; i++)
-        for (size_t k = rk->cap_slots ? slot_hash(ev->reqs[i], rk->cap_slots) : 0;
-             rk->cap_slots && rk->slots[k].req; k = (k + 1) & (rk->cap_slots - 1))
-            if (rk->slots[k].id == ev->reqs[i]) {
-                if (rk->slots[k].bytes > most)
-                    most = rk->slots[k].bytes;
-                break;
-            }
+    for (int i = 0; i < ev->nreqs; i++) {
+        const sc_id_entry_t *e = sc_id_table_find(&rk->requests, ev->reqs[i]);
+        if (e && e->number > most)
+            most = e->number;
+    }
     return most;
 }
 
@@ -526,10 +469,10 @@ static void rank_main(int argc, char **argv)
         fail(s, SC_ERR_INPUT, "%s", sc_error_message());
     /* What the rank never waited for is waited for at its end, as SMPI's
      * replay does. */
-    for (size_t k = 0; !err && !s->error && k < rk->cap_slots; k++)
-        if (rk->slots[k].req) {
-            sc_request_t *req = rk->slots[k].req;
-            rk->slots[k].req = NULL;
+    for (size_t k = 0; !err && !s->error && k < rk->requests.cap; k++)
+        if (rk->requests.slots[k].used) {
+            sc_request_t *req = rk->requests.slots[k].ptr;
+            rk->requests.slots[k].used = 0;
             err = sc_wait(world, &req);
         }
     s->finish[r] = simgrid_get_clock();
@@ -548,7 +491,7 @@ static void teardown(session_t *s)
     for (int r = 0; s->ranks && r < s->np; r++) {
         rank_t *rk = &s->ranks[r];
         sc_trace_cursor_close(rk->cursor);
-        free(rk->slots);
+        sc_id_table_free(&rk->requests);
         for (int i = 0; i < rk->ncomms; i++)
             free(rk->comms[i]);
         free(rk->comms);
@@ -612,27 +555,12 @@ static sc_err_t simulate(void *arg, sc_wire_t *out)
         err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
     for (int r = 0; !err && r < p; r++)
         err = sc_trace_cursor_open(spec->trace, r, &s.ranks[r].cursor);
-    if (!err) {
-        sc_child_step("loading the platform");
-        sc_engine_boot(spec->plat, p);
-        err = sc_world_create(&s.model, s.scratch, lay->receives, &s.world);
-        if (!err && spec->messages)
-            sc_world_record_messages(s.world, SC_RUN_MAX_MESSAGES);
-    }
-    for (int r = 0; !err && r < p; r++) {
-        char name[32];
-        snprintf(name, sizeof name, "rank-%d", r);
-        sg_host_t host = sc_engine_host(spec->plat, lay->node_of[r], lay->domain_of[r]);
-        sg_actor_t actor = sg_actor_init(name, host);
-        sg_actor_set_data(actor, sc_world_comm(s.world, r));
-        sg_actor_start(actor, rank_main, 0, NULL);
-    }
+    if (!err)
+        err = sc_ranks_start(spec->plat, p, lay->node_of, lay->domain_of, &s.model, s.scratch,
+                             lay->receives, spec->messages, rank_main, &s.world);
     if (!err) {
         sc_child_step("replaying trace '%s' on %d ranks", sc_trace_path(spec->trace), p);
-        simgrid_run();
-        int unfinished = 0;
-        for (int r = 0; r < p; r++)
-            unfinished += !s.finished[r];
+        int unfinished = sc_ranks_simulate(s.finished, p);
         if (s.error)
             err = sc_error(s.error, "%s", s.error_msg);
         else if (unfinished)
@@ -642,19 +570,9 @@ static sc_err_t simulate(void *arg, sc_wire_t *out)
     }
     if (!err) {
         sc_wire_put_int(out, sc_world_receives_short(s.world));
-        sc_traffic_t total = {0};
-        double max_rank_bytes = 0;
-        for (int r = 0; r < p; r++) {
-            const sc_traffic_t *tr = sc_world_traffic(s.world, r);
-            double sent = 0;
-            for (int l = 0; l < SC_MAX_LEVELS; l++) {
-                total.level_messages[l] += tr->level_messages[l];
-                total.level_bytes[l] += tr->level_bytes[l];
-                sent += tr->level_bytes[l];
-            }
-            if (sent > max_rank_bytes)
-                max_rank_bytes = sent;
-        }
+        sc_traffic_t total;
+        double max_rank_bytes;
+        sc_ranks_traffic(s.world, p, &total, &max_rank_bytes);
         sc_wire_put(out, s.start, (size_t)p * sizeof *s.start);
         sc_wire_put(out, s.finish, (size_t)p * sizeof *s.finish);
         sc_wire_put(out, s.mpi, (size_t)p * sizeof *s.mpi);
@@ -664,15 +582,8 @@ static sc_err_t simulate(void *arg, sc_wire_t *out)
         sc_wire_put(out, s.costs, sizeof s.costs);
         sc_wire_put_int(out, s.nuses);
         sc_wire_put(out, s.uses, (size_t)s.nuses * sizeof *s.uses);
-        if (spec->messages) {
-            long n;
-            int overflow;
-            const sc_msg_record_t *msgs = sc_world_messages(s.world, &n, &overflow);
-            sc_wire_put(out, &n, sizeof n);
-            sc_wire_put_int(out, overflow);
-            if (n)
-                sc_wire_put(out, msgs, (size_t)n * sizeof *msgs);
-        }
+        if (spec->messages)
+            sc_ranks_put_messages(s.world, out);
     }
     teardown(&s);
     session = NULL;
@@ -766,18 +677,10 @@ sc_err_t sc_trace_run(const sc_trace_run_spec_t *spec, sc_trace_run_result_t *re
     snprintf(what, sizeof what, "the replay of trace '%s' (%d ranks) failed",
              sc_trace_path(spec->trace), p);
     sc_wire_t in;
-    int short_of = 0;
-    while (1) {
-        if ((err = sc_child_run(spec->replay ? simulate_replay : simulate, &lay, SC_ERR_RUN, what,
-                                &in)))
-            goto cleanup;
-        if (!sc_wire_get_int(&in, &short_of))
-            short_of = -1;
-        if (short_of <= lay.receives)
-            break;
-        sc_wire_free(&in);
-        lay.receives = short_of > 2 * lay.receives ? short_of : 2 * lay.receives;
-    }
+    int short_of;
+    if ((err = sc_ranks_run_child(spec->replay ? simulate_replay : simulate, &lay, &lay.receives,
+                                  what, &in, &short_of)))
+        goto cleanup;
     sc_traffic_t total;
     int overflow = 0;
     int ok = short_of >= 0 && sc_wire_get(&in, res->start, (size_t)p * sizeof(double)) &&
@@ -790,15 +693,8 @@ sc_err_t sc_trace_run(const sc_trace_run_spec_t *spec, sc_trace_run_result_t *re
              sc_wire_get_int(&in, &res->nuses) && res->nuses >= 0 &&
              res->nuses <= SC_TRACE_MAX_USES &&
              sc_wire_get(&in, res->uses, (size_t)res->nuses * sizeof *res->uses);
-    if (ok && spec->messages) {
-        ok = sc_wire_get(&in, &res->nmsgs, sizeof res->nmsgs) &&
-             sc_wire_get_int(&in, &overflow) && res->nmsgs >= 0 &&
-             res->nmsgs <= SC_RUN_MAX_MESSAGES;
-        if (ok && res->nmsgs && !(res->msgs = malloc((size_t)res->nmsgs * sizeof *res->msgs)))
-            err = sc_error(SC_ERR_RUN, "out of memory for %ld messages", res->nmsgs);
-        if (ok && res->msgs)
-            ok = sc_wire_get(&in, res->msgs, (size_t)res->nmsgs * sizeof *res->msgs);
-    }
+    if (ok && spec->messages)
+        ok = sc_ranks_get_messages(&in, &res->msgs, &res->nmsgs, &overflow, &err);
     sc_wire_free(&in);
     if (!err && overflow)
         err = sc_error(SC_ERR_INPUT, "trace '%s' sends more than %ld messages, more than a "

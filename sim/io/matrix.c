@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/sc_grow.h"
 #include "files.h"
 
 /* A matrix of a million ranks, each talking to a few hundred others,
@@ -36,12 +37,13 @@ typedef struct {
     const char *name;
     int line;
     sc_matrix_t *m;
-    long cap;
+    size_t cap;
     /* what every entry so far adds up to: no sum of some of them (a cut,
      * a node's load, two directions merged) can pass it */
     double total_bytes, total_messages;
     pair_t *pairs; /* symmetric files: each entry off the diagonal */
-    long npairs, pairs_cap;
+    long npairs;
+    size_t pairs_cap;
 } reader_t;
 
 /* The next line of text into buf, without its end and any '\r'; 0 at the
@@ -135,14 +137,11 @@ static sc_err_t add_to_total(const reader_t *rd, const char *what, const char *w
 static sc_err_t add_entry(reader_t *rd, int src, int dst, double bytes, double messages)
 {
     sc_matrix_t *m = rd->m;
-    if (m->nentries == rd->cap) {
-        long cap = rd->cap ? 2 * rd->cap : 1024;
-        sc_traffic_entry_t *more = realloc(m->entries, (size_t)cap * sizeof *more);
-        if (!more)
-            return sc_error(SC_ERR_RUN, "out of memory reading '%s'", rd->name);
-        m->entries = more;
-        rd->cap = cap;
-    }
+    sc_traffic_entry_t *more =
+        sc_grow(m->entries, (size_t)m->nentries, &rd->cap, 1024, sizeof *more);
+    if (!more)
+        return sc_error(SC_ERR_RUN, "out of memory reading '%s'", rd->name);
+    m->entries = more;
     m->entries[m->nentries++] = (sc_traffic_entry_t){src, dst, bytes, messages};
     return SC_OK;
 }
@@ -186,14 +185,10 @@ static sc_err_t parse_count(const reader_t *rd, const char *what, const char *wo
 
 static sc_err_t add_pair(reader_t *rd, int src, int dst)
 {
-    if (rd->npairs == rd->pairs_cap) {
-        long cap = rd->pairs_cap ? 2 * rd->pairs_cap : 1024;
-        pair_t *more = realloc(rd->pairs, (size_t)cap * sizeof *more);
-        if (!more)
-            return sc_error(SC_ERR_RUN, "out of memory reading '%s'", rd->name);
-        rd->pairs = more;
-        rd->pairs_cap = cap;
-    }
+    pair_t *more = sc_grow(rd->pairs, (size_t)rd->npairs, &rd->pairs_cap, 1024, sizeof *more);
+    if (!more)
+        return sc_error(SC_ERR_RUN, "out of memory reading '%s'", rd->name);
+    rd->pairs = more;
     rd->pairs[rd->npairs++] =
         (pair_t){src < dst ? src : dst, src < dst ? dst : src, rd->line, src < dst};
     return SC_OK;

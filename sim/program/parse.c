@@ -46,6 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/sc_grow.h"
 #include "common/sc_units.h"
 #include "program.h"
 
@@ -55,7 +56,7 @@ typedef struct {
     const char *path;
     int line;
     sc_program_t *prog;
-    int cap_stmts, cap_buffers;
+    size_t cap_stmts, cap_buffers;
     int open_loops[SC_PROGRAM_MAX_DEPTH];
     int depth;
 } parser_t;
@@ -87,14 +88,11 @@ static sc_err_t buffer_index(parser_t *ps, const char *name, int *index)
             *index = b;
             return SC_OK;
         }
-    if (prog->nbuffers == ps->cap_buffers) {
-        int cap = ps->cap_buffers ? 2 * ps->cap_buffers : 8;
-        sc_buffer_t *more = realloc(prog->buffers, (size_t)cap * sizeof *more);
-        if (!more)
-            return sc_error(SC_ERR_RUN, "out of memory reading %s", ps->path);
-        prog->buffers = more;
-        ps->cap_buffers = cap;
-    }
+    sc_buffer_t *more =
+        sc_grow(prog->buffers, (size_t)prog->nbuffers, &ps->cap_buffers, 8, sizeof *more);
+    if (!more)
+        return sc_error(SC_ERR_RUN, "out of memory reading %s", ps->path);
+    prog->buffers = more;
     char *copy = strdup(name);
     if (!copy)
         return sc_error(SC_ERR_RUN, "out of memory reading %s", ps->path);
@@ -578,14 +576,10 @@ static sc_err_t parse_statement(parser_t *ps, char **words, int nwords, sc_stmt_
 static sc_err_t add_statement(parser_t *ps, sc_stmt_t **st)
 {
     sc_program_t *prog = ps->prog;
-    if (prog->nstmts == ps->cap_stmts) {
-        int cap = ps->cap_stmts ? 2 * ps->cap_stmts : 16;
-        sc_stmt_t *more = realloc(prog->stmts, (size_t)cap * sizeof *more);
-        if (!more)
-            return sc_error(SC_ERR_RUN, "out of memory reading %s", ps->path);
-        prog->stmts = more;
-        ps->cap_stmts = cap;
-    }
+    sc_stmt_t *more = sc_grow(prog->stmts, (size_t)prog->nstmts, &ps->cap_stmts, 16, sizeof *more);
+    if (!more)
+        return sc_error(SC_ERR_RUN, "out of memory reading %s", ps->path);
+    prog->stmts = more;
     *st = &prog->stmts[prog->nstmts];
     **st = (sc_stmt_t){0};
     return SC_OK;

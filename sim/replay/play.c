@@ -269,6 +269,14 @@ static const sc_sched_op_t *next_op(sc_player_t *pl, int r)
  * Each returns 1 when the op is done and the rank goes on to its next, 0
  * when it must wait or be busy first (or the run failed). */
 
+/* The rank's op is done: on to its next, from its first phase. */
+static int op_done(sc_play_rank_t *rk)
+{
+    rk->phase = 0;
+    rk->pc++;
+    return 1;
+}
+
 /* SEND: counted, pays o_s; waits for the NIC's gap; leaves. */
 static int play_send(sc_player_t *pl, int r, const sc_sched_op_t *op, double now)
 {
@@ -311,9 +319,7 @@ static int play_send(sc_player_t *pl, int r, const sc_sched_op_t *op, double now
     env->path_bytes = rk->path_bytes;
     env->sreq = (sc_req_ref_t)op->req;
     post(pl, env, plan.first_data);
-    rk->phase = 0;
-    rk->pc++;
-    return 1;
+    return op_done(rk);
 }
 
 /* RECV: posted to the matcher. */
@@ -364,9 +370,7 @@ static int play_wait(sc_player_t *pl, int r, const sc_sched_op_t *op, double now
             return 0;
         }
     }
-    rk->phase = 0;
-    rk->pc++;
-    return 1;
+    return op_done(rk);
 }
 
 /* TEST: each request drained and looked at; one complete is waited for
@@ -395,9 +399,7 @@ static int play_test(sc_player_t *pl, int r, const sc_sched_op_t *op, double now
             return 0;
         }
     }
-    rk->phase = 0;
-    rk->pc++;
-    return 1;
+    return op_done(rk);
 }
 
 /* COMPUTE: busy for its seconds. */
@@ -409,9 +411,7 @@ static int play_compute(sc_player_t *pl, int r, const sc_sched_op_t *op, double 
         busy(pl, r, now + op->u.seconds);
         return 0;
     }
-    rk->phase = 0;
-    rk->pc++;
-    return 1;
+    return op_done(rk);
 }
 
 /* Runs rank r from its op at pc until it must wait or be busy, or ends:

@@ -7,6 +7,7 @@
 
 #include "algorithms/irregular/irregular.h"
 #include "algorithms/kinds.h"
+#include "id_table.h"
 
 /* MPICH's threshold between its medium and long alltoall (bytes to each
  * rank): linear below, pairwise from it. */
@@ -174,12 +175,8 @@ sc_err_t sc_trace_coll_run(sc_comm_t *comm, const sc_tev_t *ev, const sc_trace_c
 /* ---- Tags ---- */
 
 struct sc_trace_tags {
-    struct tag_entry {
-        uint64_t key; /* comm << 32 | tag */
-        int dense;    /* -1: empty */
-    } *slots;
-    size_t cap, used;
-    int *next; /* by communicator: its next dense number */
+    sc_id_table_t dense; /* by comm << 32 | tag: its dense number (the entry's) */
+    int *next;           /* by communicator: its next dense number */
 };
 
 sc_trace_tags_t *sc_trace_tags_new(int ncomms)
@@ -196,14 +193,9 @@ void sc_trace_tags_free(sc_trace_tags_t *t)
 {
     if (!t)
         return;
-    free(t->slots);
+    sc_id_table_free(&t->dense);
     free(t->next);
     free(t);
-}
-
-static size_t slot_of(uint64_t key, size_t cap)
-{
-    return (size_t)(key * 0x9E3779B97F4A7C15ull >> 20) & (cap - 1);
 }
 
 sc_err_t sc_trace_world_tag(sc_trace_tags_t *t, int comm, int tag, int *out)
@@ -214,34 +206,16 @@ sc_err_t sc_trace_world_tag(sc_trace_tags_t *t, int comm, int tag, int *out)
         return SC_OK;
     }
     uint64_t key = (uint64_t)(uint32_t)comm << 32 | (uint32_t)tag;
-    if (t->used * 2 >= t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 256;
-        struct tag_entry *slots = malloc(cap * sizeof *slots);
-        if (!slots)
-            return sc_error(SC_ERR_RUN, "out of memory for tags");
-        for (size_t i = 0; i < cap; i++)
-            slots[i].dense = -1;
-        for (size_t i = 0; i < t->cap; i++)
-            if (t->slots[i].dense >= 0) {
-                size_t k = slot_of(t->slots[i].key, cap);
-                while (slots[k].dense >= 0)
-                    k = (k + 1) & (cap - 1);
-                slots[k] = t->slots[i];
-            }
-        free(t->slots);
-        t->slots = slots;
-        t->cap = cap;
+    const sc_id_entry_t *e = sc_id_table_find(&t->dense, key);
+    if (e) {
+        *out = band * SC_TAG_BAND + (int)e->number;
+        return SC_OK;
     }
-    size_t k = slot_of(key, t->cap);
-    while (t->slots[k].dense >= 0 && t->slots[k].key != key)
-        k = (k + 1) & (t->cap - 1);
-    if (t->slots[k].dense < 0) {
-        if (t->next[comm] >= SC_TAG_BAND)
-            return sc_error(SC_ERR_INPUT, "communicator %d uses more than %d distinct tags", comm,
-                            SC_TAG_BAND);
-        t->slots[k] = (struct tag_entry){key, t->next[comm]++};
-        t->used++;
-    }
-    *out = band * SC_TAG_BAND + t->slots[k].dense;
+    if (t->next[comm] >= SC_TAG_BAND)
+        return sc_error(SC_ERR_INPUT, "communicator %d uses more than %d distinct tags", comm,
+                        SC_TAG_BAND);
+    if (!sc_id_table_put(&t->dense, key, (uint64_t)t->next[comm], NULL))
+        return sc_error(SC_ERR_RUN, "out of memory for tags");
+    *out = band * SC_TAG_BAND + t->next[comm]++;
     return SC_OK;
 }

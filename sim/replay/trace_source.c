@@ -15,17 +15,11 @@
 #include <string.h>
 
 #include "algorithms/subcomm.h"
+#include "id_table.h"
 
 /* Ops a window holds at least before it is handed over (a collective's
  * part may make it longer). */
 #define WINDOW_OPS 256
-
-/* A trace's request and its id in the ops. */
-typedef struct {
-    uint64_t trace_id;
-    uint32_t id;
-    int used;
-} req_slot_t;
 
 typedef struct {
     sc_trace_cursor_t *cursor;
@@ -34,8 +28,7 @@ typedef struct {
     uint32_t *ids;
     long nids, cap_ids;
     uint32_t next_id;
-    req_slot_t *reqs; /* open addressing by trace id */
-    size_t cap_reqs, used_reqs;
+    sc_id_table_t requests; /* the open ones by trace id (req_put) */
     int ended;
 } rank_t;
 
@@ -71,69 +64,24 @@ struct sc_trace_source {
 
 /* ---- A rank's requests ---- */
 
-static size_t req_hash(uint64_t id, size_t cap)
-{
-    return (size_t)(id * 0x9E3779B97F4A7C15ull >> 17) & (cap - 1);
-}
-
+/* A request is kept by its trace id: its id in the ops (the entry's
+ * number). */
 static int req_put(rank_t *rk, uint64_t trace_id, uint32_t id)
 {
-    if (rk->used_reqs * 2 >= rk->cap_reqs) {
-        size_t cap = rk->cap_reqs ? 2 * rk->cap_reqs : 16;
-        req_slot_t *t = calloc(cap, sizeof *t);
-        if (!t)
-            return 0;
-        for (size_t i = 0; i < rk->cap_reqs; i++)
-            if (rk->reqs[i].used) {
-                size_t k = req_hash(rk->reqs[i].trace_id, cap);
-                while (t[k].used)
-                    k = (k + 1) & (cap - 1);
-                t[k] = rk->reqs[i];
-            }
-        free(rk->reqs);
-        rk->reqs = t;
-        rk->cap_reqs = cap;
-    }
-    size_t k = req_hash(trace_id, rk->cap_reqs);
-    while (rk->reqs[k].used)
-        k = (k + 1) & (rk->cap_reqs - 1);
-    rk->reqs[k] = (req_slot_t){trace_id, id, 1};
-    rk->used_reqs++;
-    return 1;
+    return sc_id_table_put(&rk->requests, trace_id, id, NULL);
 }
 
 /* The id of trace request `trace_id`, taken out if `take`; 0 if none. */
 static int req_find(rank_t *rk, uint64_t trace_id, int take, uint32_t *id)
 {
-    if (!rk->cap_reqs)
+    sc_id_entry_t taken;
+    const sc_id_entry_t *e = take ? (sc_id_table_take(&rk->requests, trace_id, &taken) ? &taken
+                                                                                        : NULL)
+                                  : sc_id_table_find(&rk->requests, trace_id);
+    if (!e)
         return 0;
-    size_t k = req_hash(trace_id, rk->cap_reqs);
-    while (rk->reqs[k].used) {
-        if (rk->reqs[k].trace_id == trace_id) {
-            *id = rk->reqs[k].id;
-            if (take) {
-                /* backward-shift deletion keeps the probe chains whole */
-                size_t hole = k, j = k;
-                rk->reqs[hole].used = 0;
-                while (1) {
-                    j = (j + 1) & (rk->cap_reqs - 1);
-                    if (!rk->reqs[j].used)
-                        break;
-                    size_t home = req_hash(rk->reqs[j].trace_id, rk->cap_reqs);
-                    if ((j > hole && (home <= hole || home > j)) ||
-                        (j < hole && home <= hole && home > j)) {
-                        rk->reqs[hole] = rk->reqs[j];
-                        rk->reqs[j].used = 0;
-                        hole = j;
-                    }
-                }
-                rk->used_reqs--;
-            }
-            return 1;
-        }
-        k = (k + 1) & (rk->cap_reqs - 1);
-    }
-    return 0;
+    *id = (uint32_t)e->number;
+    return 1;
 }
 
 /* ---- The window's ops ---- */
@@ -362,14 +310,15 @@ static sc_err_t event_ops(sc_trace_source_t *s, int r, rank_t *rk, const sc_tev_
  * replay does. */
 static sc_err_t wait_the_rest(rank_t *rk)
 {
-    for (size_t k = 0; k < rk->cap_reqs; k++)
-        if (rk->reqs[k].used) {
-            sc_err_t err = wait_op(rk, SC_OP_WAIT, &rk->reqs[k].id, 1);
+    for (size_t k = 0; k < rk->requests.cap; k++)
+        if (rk->requests.slots[k].used) {
+            uint32_t id = (uint32_t)rk->requests.slots[k].number;
+            sc_err_t err = wait_op(rk, SC_OP_WAIT, &id, 1);
             if (err)
                 return err;
-            rk->reqs[k].used = 0;
+            rk->requests.slots[k].used = 0;
         }
-    rk->used_reqs = 0;
+    rk->requests.used = 0;
     return SC_OK;
 }
 
@@ -455,7 +404,7 @@ void sc_trace_source_free(sc_trace_source_t *s)
         sc_trace_cursor_close(rk->cursor);
         free(rk->ops);
         free(rk->ids);
-        free(rk->reqs);
+        sc_id_table_free(&rk->requests);
     }
     for (int c = 0; s->comms && c < sc_trace_ncomms(s->trace); c++)
         if (s->comms[c].made) {

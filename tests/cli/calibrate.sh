@@ -5,13 +5,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 simcoll=$1 src=$2
 m=$src/tests/measurements
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-fail() {
-    echo "FAIL: $*"
-    failures=$((failures + 1))
-}
+. "$(dirname "$0")/lib.sh"
+count_failures
 
 data="--smpi-csv $m/smpi-isend.csv --smpi-csv $m/smpi-recv.csv --smpi-csv $m/smpi-pingpong.csv"
 "$simcoll" calibrate $data --like "$src/platforms/gige.xml" \
@@ -72,5 +67,4 @@ grep -q 'eager-limit 2048..6144 (a range)' "$work/err" &&
     -o "$work/intra4k.xml" >/dev/null 2>&1 &&
     grep -q '<prop id="simcoll/intra/eager-limit" value="4096"/>' "$work/intra4k.xml" ||
     fail "--eager-limit does not replace the template's range"
-[ $failures -eq 0 ] && echo "calibrate checks passed"
-exit $((failures > 0))
+passed "calibrate checks passed"

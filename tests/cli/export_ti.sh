@@ -10,10 +10,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -u
 simcoll=$1 src=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/lib.sh"
 cd "$work" || exit 1
-fail() { echo "export_ti.sh: $*"; exit 1; }
 export SIMCOLL_PLATFORM_PATH="$src/platforms"
 traces=$src/third_party/traces
 

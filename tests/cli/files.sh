@@ -6,14 +6,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 simcoll=$1 src=$2
 gige=$src/platforms/gige.xml
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-
-fail() {
-    echo "FAIL: $*"
-    failures=$((failures + 1))
-}
+. "$(dirname "$0")/lib.sh"
+count_failures
 
 # expect CODE REGEX ARGS...: exit code and a message on stderr.
 expect() {
@@ -164,5 +158,4 @@ kill -TERM $parent
 wait $parent 2>/dev/null
 ls -a "$work" | grep -q "killed.txt.*simcoll-tmp" && fail "a killed run left its temporary file"
 
-[ $failures -eq 0 ] && echo "all file checks passed"
-exit $((failures > 0))
+passed "all file checks passed"

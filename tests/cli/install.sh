@@ -6,9 +6,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -u
 build=$1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail() { echo "install.sh: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
 
 cmake --install "$build" --prefix "$work/prefix" > /dev/null || fail "cmake --install"
 [ "$(ls "$work/prefix/include/simcoll")" = simcoll.h ] ||

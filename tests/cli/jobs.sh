@@ -9,10 +9,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -u
 simcoll=$1 src=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/lib.sh"
 cd "$work" || exit 1
-fail() { echo "jobs.sh: $*"; exit 1; }
 export SIMCOLL_PLATFORM_PATH="$src/platforms"
 cp "$src/experiments/packing/halo.prog" "$src/experiments/packing/cg.prog" .
 trace=$src/third_party/traces/sst-macro-dumpi-bgp-7/testbgp.meta

@@ -12,8 +12,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -u
 simcoll=$1 src=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/lib.sh"
 labs=0 steps=0
 for lab in "$src"/experiments/labs/[0-9]*/; do
     name=$(basename "$lab")

@@ -11,13 +11,9 @@ simcoll=$1
 src=$2
 name=$3
 have=$4
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-cd "$dir"
-fail() {
-    echo "map_external $name: $*" >&2
-    exit 1
-}
+. "$(dirname "$0")/lib.sh"
+test_name="map_external $name"
+cd "$work"
 halo=$src/experiments/packing/halo.prog
 matrix=$src/tests/matrices/ring16.csv
 

@@ -6,13 +6,8 @@
 set -eu
 simcoll=$1
 src=$2
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-cd "$dir"
-fail() {
-    echo "map_program: $*" >&2
-    exit 1
-}
+. "$(dirname "$0")/lib.sh"
+cd "$work"
 
 # A program: pi, machinefile and rankfile; pi is a permutation of 0..63.
 "$simcoll" map --platform gige.xml --np 64 -o pi.txt --machinefile hosts --rankfile ranks \

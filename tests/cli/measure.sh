@@ -8,10 +8,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -u
 simcoll=$1 src=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/lib.sh"
 cd "$work" || exit 1
-fail() { echo "measure.sh: $*"; exit 1; }
 export SIMCOLL_PLATFORM_PATH="$src/platforms"
 printf '# OSU MPI Broadcast Latency Test v5.6.2\n# Size       Avg Latency(us)\n4 10.00\n65536 300.00\n' > osu_bcast.txt
 printf '# OSU MPI Allreduce Latency Test v5.6.2\n# Size       Avg Latency(us)\n8 10.00\n65536 300.00\n' > osu_allreduce.txt

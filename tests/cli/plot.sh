@@ -7,10 +7,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -u
 simcoll=$1 platforms=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/lib.sh"
 cd "$work" || exit 1
-fail() { echo "plot.sh: $*"; exit 1; }
 
 cat > whatif.ini <<STUDY
 platform = $platforms/gige.xml

@@ -12,10 +12,8 @@
 set -u
 simcoll=$1 src=$2
 platforms=$src/platforms
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/lib.sh"
 cd "$work" || exit 1
-fail() { echo "plugin.sh: $*"; exit 1; }
 gige=$platforms/gige.xml
 
 for coll in allgather bcast barrier reduce allreduce; do

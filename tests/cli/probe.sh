@@ -8,13 +8,8 @@
 # usage: probe.sh SIMCOLL_PROBE SIMCOLL SOURCE_DIR
 # SPDX-License-Identifier: GPL-2.0-or-later
 probe=$1 simcoll=$2 src=$3
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-fail() {
-    echo "FAIL: $*"
-    failures=$((failures + 1))
-}
+. "$(dirname "$0")/lib.sh"
+count_failures
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # Few repetitions: a test, not a measurement (sizes to 1 MiB, so that the
 # time grows with the size whatever the noise of a loaded machine).
@@ -120,5 +115,4 @@ mpirun -np 2 --oversubscribe "$probe" --reps many >"$work/out" 2>&1
 grep -q "reps: 'many' is not an integer" "$work/out" || fail "--reps many: $(cat "$work/out")"
 mpirun -np 2 --oversubscribe "$probe" --collectives gather >"$work/out" 2>&1
 grep -q "unknown collective 'gather'" "$work/out" || fail "--collectives gather: $(cat "$work/out")"
-[ $failures -eq 0 ] && echo "probe: all checks passed"
-exit $((failures > 0))
+passed "probe: all checks passed"

@@ -8,10 +8,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -u
 simcoll=$1 platforms=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/lib.sh"
 cd "$work" || exit 1
-fail() { echo "sweep.sh: $*"; exit 1; }
 
 cat > study.ini <<STUDY
 # 2 x 4 x 9 x 2 = 144 points; 16 cannot run (np 100 on 64 cores) and rd-exch

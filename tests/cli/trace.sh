@@ -7,10 +7,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -u
 simcoll=$1 platforms=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/lib.sh"
 cd "$work" || exit 1
-fail() { echo "trace.sh: $*"; exit 1; }
 command -v json_pp >/dev/null || fail "needs json_pp (Debian package perl)"
 command -v pj_dump >/dev/null || fail "needs pj_dump (Debian package pajeng)"
 

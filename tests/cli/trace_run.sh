@@ -9,10 +9,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -u
 simcoll=$1 src=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/lib.sh"
 cd "$work" || exit 1
-fail() { echo "trace_run.sh: $*"; exit 1; }
 # Two times equal to the digits the outputs print (9 or 10).
 equal() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 1e-8 * (a > b ? a : b)) }'; }
 export SIMCOLL_PLATFORM_PATH="$src/platforms"

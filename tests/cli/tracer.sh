@@ -15,14 +15,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 build=$1 simcoll=$2 src=$3
 lib=$build/libsimcoll-trace.so recover=$build/simcoll-trace-recover app=$build/jacobi2d
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/lib.sh"
 cd "$work" || exit 1
-failures=0
-fail() {
-    echo "FAIL: $*"
-    failures=$((failures + 1))
-}
+count_failures
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 run() { # run NP DIR PROGRAM ARGS...: traced into DIR (none: not traced)
     np=$1 dir=$2

@@ -112,3 +112,40 @@ sc_err_t sc_test_evaluate(const sc_platform_t *plat, const int *node_of, int np,
     free(domain_of);
     return err;
 }
+
+int *sc_test_part_sizes(const int *part, int n, int nparts)
+{
+    int *size = calloc((size_t)nparts, sizeof *size);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(size);
+    for (int v = 0; v < n; v++) {
+        CU_ASSERT_TRUE(part[v] >= 0 && part[v] < nparts);
+        if (part[v] >= 0 && part[v] < nparts)
+            size[part[v]]++;
+    }
+    return size;
+}
+
+void sc_test_exact_sizes(sc_partitioner_t how)
+{
+    static const int caps[][6] = {{8, 8, 8, 4, 0, 0}, {3, 5, 1, 7, 0, 0}, {0, 6, 0, 6, 6, 6},
+                                  {1, 1, 1, 1, 1, 1}, {13, 0, 0, 0, 0, 0}, {2, 9, 2, 9, 2, 0},
+                                  {1, 20, 1, 3, 0, 11}};
+    static const char *const algos[] = {"bruck", "ring", "allreduce-nonpow2"};
+    for (size_t c = 0; c < sizeof caps / sizeof caps[0]; c++) {
+        int n = 0;
+        for (int u = 0; u < 6; u++)
+            n += caps[c][u];
+        for (size_t a = 0; a < sizeof algos / sizeof algos[0]; a++) {
+            sc_graph_t g;
+            CU_ASSERT_EQUAL_FATAL(sc_graph_record(sc_algo_find(algos[a]), n, 0, &g), SC_OK);
+            int *part = malloc((size_t)n * sizeof *part);
+            CU_ASSERT_EQUAL(sc_partition(&g, 6, caps[c], how, part), SC_OK);
+            int *size = sc_test_part_sizes(part, n, 6);
+            for (int u = 0; u < 6; u++)
+                CU_ASSERT_EQUAL(size[u], caps[c][u]);
+            free(size);
+            free(part);
+            sc_graph_destroy(&g);
+        }
+    }
+}

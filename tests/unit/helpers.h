@@ -4,6 +4,7 @@
 #define SC_TEST_HELPERS_H
 
 #include "sim/simgrid/engine.h"
+#include "algorithms/mapping/partition.h"
 #include "sim/engine/run.h"
 
 /* Path of a file in the source tree: "platforms/gige.xml" -> absolute. */
@@ -30,6 +31,16 @@ sc_err_t sc_test_evaluate(const sc_platform_t *plat, const int *node_of, int np,
 /* Whether the checks over every algorithm run `algo`: all but the early
  * exit ones, which need an operation and data of their own (test_early.c). */
 int sc_test_generic(const sc_algo_t *algo);
+
+/* How many of the n vertices each of the nparts parts holds in `part`
+ * (malloc'ed); a vertex of no part fails the test and is not counted. */
+int *sc_test_part_sizes(const int *part, int n, int nparts);
+
+/* That partitioner `how` makes parts of exactly the sizes asked, whatever
+ * they are (uneven, empty parts included), on the graphs of Bruck, the ring
+ * and allreduce-nonpow2, whose best splits a balance within a tolerance
+ * would leave uneven. */
+void sc_test_exact_sizes(sc_partitioner_t how);
 
 /* The process counts every collective is checked on. */
 extern const int sc_test_nps[];

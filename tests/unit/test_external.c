@@ -8,17 +8,8 @@
 
 #include "algorithms/mapping/external.h"
 #include "algorithms/mapping/mapping.h"
+#include "helpers.h"
 #include "suites.h"
-
-static int *sizes_of(const int *part, int n, int nparts)
-{
-    int *size = calloc((size_t)nparts, sizeof *size);
-    for (int v = 0; v < n; v++) {
-        CU_ASSERT_TRUE_FATAL(part[v] >= 0 && part[v] < nparts);
-        size[part[v]]++;
-    }
-    return size;
-}
 
 /* Two cliques of a and b vertices (edges of weight `heavy`), joined by one
  * edge of weight 1 between vertex a-1 and vertex a. */
@@ -35,31 +26,10 @@ static void two_cliques(int a, int b, double heavy, sc_graph_t *g)
     sc_graph_sum_destroy(&sum);
 }
 
-/* Exact sizes whatever the capacities, uneven and empty parts included, on
- * graphs whose best split the libraries' balance would leave uneven. */
+/* Exact sizes whatever the capacities (helpers.c). */
 static void exact_sizes(sc_partitioner_t how)
 {
-    static const int caps[][6] = {{8, 8, 8, 4, 0, 0}, {3, 5, 1, 7, 0, 0}, {0, 6, 0, 6, 6, 6},
-                                  {1, 1, 1, 1, 1, 1}, {13, 0, 0, 0, 0, 0}, {2, 9, 2, 9, 2, 0},
-                                  {1, 20, 1, 3, 0, 11}};
-    for (size_t c = 0; c < sizeof caps / sizeof caps[0]; c++) {
-        int n = 0;
-        for (int u = 0; u < 6; u++)
-            n += caps[c][u];
-        for (int a = 0; a < 3; a++) {
-            sc_graph_t g;
-            static const char *const algos[] = {"bruck", "ring", "allreduce-nonpow2"};
-            CU_ASSERT_EQUAL_FATAL(sc_graph_record(sc_algo_find(algos[a]), n, 0, &g), SC_OK);
-            int *part = malloc((size_t)n * sizeof *part);
-            CU_ASSERT_EQUAL(sc_partition(&g, 6, caps[c], how, part), SC_OK);
-            int *size = sizes_of(part, n, 6);
-            for (int u = 0; u < 6; u++)
-                CU_ASSERT_EQUAL(size[u], caps[c][u]);
-            free(size);
-            free(part);
-            sc_graph_destroy(&g);
-        }
-    }
+    sc_test_exact_sizes(how);
 }
 
 /* Two cliques joined by one light edge: each clique a part, whichever
@@ -75,7 +45,7 @@ static void obvious_split(sc_partitioner_t how)
             int part[12];
             CU_ASSERT_EQUAL_FATAL(sc_partition(&g, 3, caps[c], how, part), SC_OK);
             CU_ASSERT_DOUBLE_EQUAL(sc_graph_cut(&g, part), 1, 1e-9);
-            int *size = sizes_of(part, 12, 3);
+            int *size = sc_test_part_sizes(part, 12, 3);
             for (int u = 0; u < 3; u++)
                 CU_ASSERT_EQUAL(size[u], caps[c][u]);
             free(size);
@@ -173,7 +143,7 @@ static void test_repair(void)
      * whole to one part and the second to the other (cut 1) */
     int all[8] = {1, 1, 1, 1, 1, 1, 1, 1}, three[3] = {4, 0, 4};
     CU_ASSERT_EQUAL(sc_partition_make_exact(&g, 3, three, all), SC_OK);
-    int *size = sizes_of(all, 8, 3);
+    int *size = sc_test_part_sizes(all, 8, 3);
     CU_ASSERT_EQUAL(size[0], 4);
     CU_ASSERT_EQUAL(size[2], 4);
     CU_ASSERT_DOUBLE_EQUAL(sc_graph_cut(&g, all), 1, 1e-9);

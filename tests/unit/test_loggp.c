@@ -47,6 +47,27 @@ static double one_message_l(int inter, double m, int lat)
 }
 static double one_message(int inter, double m) { return one_message_l(inter, m, 0); }
 
+/* One message of `bytes` (a binomial broadcast on 2 ranks: cyclic
+ * placement puts them on two nodes, `inter`, block on one), with data or
+ * sizes only, by the actors or the replay: its result in *res, and the test
+ * fails, saying `what`, unless the simulation and the model both take
+ * `want`. */
+static void one_message_run(const sc_platform_t *plat, int inter, size_t bytes, int payload,
+                            int replay, double want, const char *what, sc_run_result_t *res)
+{
+    sc_run_spec_t spec = {.plat = plat, .algo = sc_algo_find("bcast-binomial"), .np = 2,
+                          .bytes = bytes, .payload = payload, .replay = replay,
+                          .placement = inter ? SC_PLACE_CYCLIC : SC_PLACE_BLOCK};
+    CU_ASSERT_EQUAL_FATAL(sc_run(&spec, res), SC_OK);
+    if (fabs(res->sim_time_s - want) > 1e-9 * want ||
+        fabs(res->model_time_s - want) > 1e-9 * want) {
+        fprintf(stderr, "\n%s: %s%s %zu bytes: simulated %.12g, model %.12g, closed form %.12g\n",
+                what, replay ? "replay, " : "", inter ? "inter" : "intra", bytes, res->sim_time_s,
+                res->model_time_s, want);
+        CU_FAIL("one message's time is not its closed form (stderr says which)");
+    }
+}
+
 static void test_single_message(void)
 {
     const sc_platform_t *plat = sc_test_platform("tests/platforms/loggp.xml");
@@ -56,21 +77,10 @@ static void test_single_message(void)
                                    65535, 65536, 200000};
     for (int inter = 0; inter <= 1; inter++)
         for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-            /* A binomial broadcast on 2 ranks is one message; cyclic puts
-             * the ranks on two nodes, block on one. */
-            sc_run_spec_t spec = {.plat = plat, .algo = sc_algo_find("bcast-binomial"), .np = 2,
-                                  .bytes = sizes[i], .payload = 1,
-                                  .placement = inter ? SC_PLACE_CYCLIC : SC_PLACE_BLOCK};
             sc_run_result_t res;
-            CU_ASSERT_EQUAL_FATAL(sc_run(&spec, &res), SC_OK);
             double want = one_message(inter, (double)sizes[i]);
-            if (fabs(res.sim_time_s - want) > 1e-9 * want ||
-                fabs(res.model_time_s - want) > 1e-9 * want) {
-                fprintf(stderr, "\n%s %zu bytes: simulated %.12g, model %.12g, closed form %.12g\n",
-                        inter ? "inter" : "intra", sizes[i], res.sim_time_s, res.model_time_s,
-                        want);
-                CU_FAIL("one message does not cost o_s + wire + o_r");
-            }
+            one_message_run(plat, inter, sizes[i], 1, 0, want,
+                            "one message does not cost o_s + wire + o_r", &res);
             /* The receiver spends all of it, the sender o_s or more. */
             double os = inter ? inter_os((double)sizes[i]) : intra_os((double)sizes[i]);
             CU_ASSERT(res.mean_rank_time_s >= (want + os) / 2 - 1e-12 * want);
@@ -267,20 +277,10 @@ static void test_flow_factor(void)
     for (int replay = 0; replay <= 1; replay++)
         for (int inter = 0; inter <= 1; inter++)
             for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-                sc_run_spec_t spec = {.plat = plat, .algo = sc_algo_find("bcast-binomial"),
-                                      .np = 2, .bytes = sizes[i], .replay = replay,
-                                      .placement = inter ? SC_PLACE_CYCLIC : SC_PLACE_BLOCK};
                 sc_run_result_t res;
-                CU_ASSERT_EQUAL_FATAL(sc_run(&spec, &res), SC_OK);
-                double want = flow_message(inter, (double)sizes[i]);
-                if (fabs(res.sim_time_s - want) > 1e-9 * want ||
-                    fabs(res.model_time_s - want) > 1e-9 * want) {
-                    fprintf(stderr, "\n%s%s %zu bytes: simulated %.12g, model %.12g, closed "
-                                    "form %.12g\n",
-                            replay ? "replay, " : "", inter ? "inter" : "intra", sizes[i],
-                            res.sim_time_s, res.model_time_s, want);
-                    CU_FAIL("one message does not move at its flow bound");
-                }
+                one_message_run(plat, inter, sizes[i], 0, replay,
+                                flow_message(inter, (double)sizes[i]),
+                                "one message does not move at its flow bound", &res);
                 sc_run_result_destroy(&res);
             }
     /* Four pairs on node 0 at once: at 0.2 GB/s each they take 0.8 of the

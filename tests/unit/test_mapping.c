@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "algorithms/mapping/mapping.h"
+#include "helpers.h"
 #include "suites.h"
 
 static double edge_weight(const sc_graph_t *g, int a, int b)
@@ -172,47 +173,17 @@ static void test_graph_placement(void)
     sc_graph_destroy(&flat);
 }
 
-static int *sizes_of(const int *part, int n, int nparts)
-{
-    int *size = calloc((size_t)nparts, sizeof *size);
-    for (int v = 0; v < n; v++) {
-        CU_ASSERT_TRUE(part[v] >= 0 && part[v] < nparts);
-        if (part[v] >= 0 && part[v] < nparts)
-            size[part[v]]++;
-    }
-    return size;
-}
-
 static double cut_of(const sc_graph_t *g, const int *part)
 {
     return sc_graph_cut(g, part);
 }
 
-/* Exact sizes whatever the capacities, uneven and empty parts included. */
+/* Exact sizes whatever the capacities, uneven and empty parts included
+ * (helpers.c), by both of simcoll's partitioners. */
 static void test_exact_sizes(void)
 {
-    static const int caps[][6] = {{8, 8, 8, 4, 0, 0}, {3, 5, 1, 7, 0, 0}, {0, 6, 0, 6, 6, 6},
-                                  {1, 1, 1, 1, 1, 1}, {13, 0, 0, 0, 0, 0}, {2, 9, 2, 9, 2, 0}};
-    for (size_t c = 0; c < sizeof caps / sizeof caps[0]; c++) {
-        int n = 0;
-        for (int u = 0; u < 6; u++)
-            n += caps[c][u];
-        for (int a = 0; a < 2; a++) {
-            sc_graph_t g;
-            CU_ASSERT_EQUAL_FATAL(sc_graph_record(sc_algo_find(a ? "ring" : "bruck"), n, 0, &g),
-                                  SC_OK);
-            for (int how = 0; how < 2; how++) {
-                int *part = malloc((size_t)n * sizeof *part);
-                CU_ASSERT_EQUAL(sc_partition(&g, 6, caps[c], (sc_partitioner_t)how, part), SC_OK);
-                int *size = sizes_of(part, n, 6);
-                for (int u = 0; u < 6; u++)
-                    CU_ASSERT_EQUAL(size[u], caps[c][u]);
-                free(size);
-                free(part);
-            }
-            sc_graph_destroy(&g);
-        }
-    }
+    sc_test_exact_sizes(SC_PARTITIONER_MULTILEVEL);
+    sc_test_exact_sizes(SC_PARTITIONER_GREEDY);
 }
 
 static void test_bad_capacities(void)

@@ -8,19 +8,16 @@
 
 static void test_sizes(void)
 {
-    size_t b;
-    CU_ASSERT_EQUAL(sc_parse_size("0", "--size", &b), SC_OK);
-    CU_ASSERT_EQUAL(b, 0);
-    CU_ASSERT_EQUAL(sc_parse_size("2048", "--size", &b), SC_OK);
-    CU_ASSERT_EQUAL(b, 2048);
-    CU_ASSERT_EQUAL(sc_parse_size("4K", "--size", &b), SC_OK);
-    CU_ASSERT_EQUAL(b, 4096);
-    CU_ASSERT_EQUAL(sc_parse_size("64KiB", "--size", &b), SC_OK);
-    CU_ASSERT_EQUAL(b, 65536);
-    CU_ASSERT_EQUAL(sc_parse_size("1M", "--size", &b), SC_OK);
-    CU_ASSERT_EQUAL(b, 1048576);
-    CU_ASSERT_EQUAL(sc_parse_size("1m", "--size", &b), SC_OK);
-    CU_ASSERT_EQUAL(b, 1048576);
+    static const struct {
+        const char *text;
+        size_t bytes;
+    } sizes[] = {{"0", 0},         {"2048", 2048},   {"4K", 4096},
+                 {"64KiB", 65536}, {"1M", 1048576}, {"1m", 1048576}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        size_t b = 7;
+        CU_ASSERT_EQUAL(sc_parse_size(sizes[i].text, "--size", &b), SC_OK);
+        CU_ASSERT_EQUAL(b, sizes[i].bytes);
+    }
 }
 
 static void test_bad_sizes(void)
