@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "algorithms/mapping/graph.h"
+#include "common/sc_grow.h"
 #include "common/sc_units.h"
 #include "program_cmd.h"
 #include "report.h"
@@ -361,7 +362,7 @@ static int by_pair(const void *x, const void *y)
  * messages, and its collectives' as their algorithms send them), added to
  * *pairs. */
 static sc_err_t job_pairs(const sc_run_opts_t *o, const sc_platform_t *plat, const job_t *job,
-                          int j, node_pair_t **pairs, long *n, long *cap)
+                          int j, node_pair_t **pairs, long *n, size_t *cap)
 {
     sc_graph_t graph = {0};
     int *node_of = malloc((size_t)job->np * sizeof *node_of);
@@ -376,15 +377,12 @@ static sc_err_t job_pairs(const sc_run_opts_t *o, const sc_platform_t *plat, con
         b = node_of[b];
         if (a == b)
             continue; /* inside a node: its memory bus, its own */
-        if (*n == *cap) {
-            *cap = *cap ? 2 * *cap : 256;
-            node_pair_t *more = realloc(*pairs, (size_t)*cap * sizeof *more);
-            if (!more) {
-                err = sc_error(SC_ERR_RUN, "out of memory");
-                break;
-            }
-            *pairs = more;
+        node_pair_t *more = sc_grow(*pairs, (size_t)*n, cap, 256, sizeof *more);
+        if (!more) {
+            err = sc_error(SC_ERR_RUN, "out of memory");
+            break;
         }
+        *pairs = more;
         (*pairs)[(*n)++] = (node_pair_t){a < b ? a : b, a < b ? b : a, j, w};
     }
     sc_graph_destroy(&graph);
@@ -399,7 +397,8 @@ static sc_err_t print_shared_links(const sc_run_opts_t *o, const sc_platform_t *
                                    const job_t *jobs, int njobs, FILE *out)
 {
     node_pair_t *pairs = NULL;
-    long n = 0, cap = 0;
+    long n = 0;
+    size_t cap = 0;
     sc_err_t err = SC_OK;
     for (int j = 0; j < njobs && !err; j++)
         err = job_pairs(o, plat, &jobs[j], j, &pairs, &n, &cap);

@@ -129,11 +129,6 @@ static int job_args(const study_t *st, const char **value, const char *platform,
             !strcmp(k, "sockets") || !strcmp(k, "levels") || !strcmp(k, "program") ||
             !strcmp(k, "trace"))
             continue;
-        if (!strcmp(k, "jobs")) {
-            argv[n++] = (char *)"--jobs";
-            argv[n++] = (char *)value[a];
-            continue;
-        }
         if (!strcmp(k, "payload")) {
             if (!strcmp(value[a], "no"))
                 argv[n++] = (char *)"--no-payload";

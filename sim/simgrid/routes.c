@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "child.h"
+#include "common/sc_grow.h"
 #include "engine.h"
 #include "engine_hosts.h"
 
@@ -83,7 +84,8 @@ sc_err_t sc_engine_routes(const sc_platform_t *plat, const int *pairs, long npai
     if (err)
         return err;
     char **all = NULL;
-    long nall = 0, cap = 0;
+    long nall = 0;
+    size_t cap = 0;
     out->first = malloc((size_t)(npairs + 1) * sizeof *out->first);
     err = out->first ? SC_OK : sc_error(SC_ERR_RUN, "out of memory");
     for (long i = 0; !err && i < npairs; i++) {
@@ -94,15 +96,12 @@ sc_err_t sc_engine_routes(const sc_platform_t *plat, const int *pairs, long npai
             break;
         }
         for (int k = 0; !err && k < n; k++) {
-            if (nall == cap) {
-                cap = cap ? 2 * cap : 256;
-                char **more = realloc(all, (size_t)cap * sizeof *more);
-                if (!more) {
-                    err = sc_error(SC_ERR_RUN, "out of memory");
-                    break;
-                }
-                all = more;
+            char **more = sc_grow(all, (size_t)nall, &cap, 256, sizeof *more);
+            if (!more) {
+                err = sc_error(SC_ERR_RUN, "out of memory");
+                break;
             }
+            all = more;
             if (!(all[nall] = sc_wire_get_str(&in)))
                 err = sc_error(SC_ERR_RUN, "the routes came back incomplete (a simcoll bug)");
             else

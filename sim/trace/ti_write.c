@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "ti_write.h"
 
+#include "common/sc_grow.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -13,6 +15,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "common/sc_grow.h"
 
 /* SimGrid's number of MPI_BYTE (smpi_datatype.cpp), one byte an element. */
 #define TI_BYTE 6
@@ -31,7 +35,8 @@ struct sc_ti_writer {
     FILE *f;
     char *written;        /* by rank: its file is complete */
     open_request_t *reqs; /* the rank's requests not yet waited for */
-    int nreqs, cap_reqs;
+    int nreqs;
+    size_t cap_reqs;
 };
 
 static sc_err_t write_failed(const sc_ti_writer_t *w, const char *path)
@@ -177,14 +182,10 @@ static sc_err_t refuse(const sc_ti_writer_t *w, const char *where, const char *w
 
 static sc_err_t remember(sc_ti_writer_t *w, uint64_t id, int src, int dst, int tag)
 {
-    if (w->nreqs == w->cap_reqs) {
-        int cap = w->cap_reqs ? 2 * w->cap_reqs : 16;
-        open_request_t *more = realloc(w->reqs, (size_t)cap * sizeof *more);
-        if (!more)
-            return sc_error(SC_ERR_RUN, "out of memory");
-        w->reqs = more;
-        w->cap_reqs = cap;
-    }
+    open_request_t *reqs = sc_grow(w->reqs, (size_t)w->nreqs, &w->cap_reqs, 16, sizeof *w->reqs);
+    if (!reqs)
+        return sc_error(SC_ERR_RUN, "out of memory");
+    w->reqs = reqs;
     w->reqs[w->nreqs++] = (open_request_t){id, src, dst, tag};
     return SC_OK;
 }
