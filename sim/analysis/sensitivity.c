@@ -8,6 +8,7 @@
 
 #include "common/sc_units.h"
 #include "models/params.h"
+#include "sim/io/platform_props.h"
 #include "sim/simgrid/engine.h"
 
 /* The relative change each side of the platform's value. */
@@ -251,5 +252,106 @@ sc_err_t sc_ranges_print(FILE *out, const char *path, const sc_run_spec_t *spec,
     fprintf(out, ", the simulated time is %s to %s (%s at their midpoints), the mean rank time "
                  "%s to %s\n",
             t[0], t[1], m, t[2], t[3]);
+    return SC_OK;
+}
+
+/* p at `at`'s value on plat for a message of `bytes`, written in text; 0
+ * if the parameter cannot be rerun scaled there, or is 0. */
+static int assumed_value(const sc_platform_t *plat, const sc_param_t *p, sc_param_at_t at,
+                         size_t bytes, char *text, size_t len)
+{
+    if (p->constant_of)
+        return 0;
+    if (p->in == SC_IN_PLATFORM) {
+        sc_format_bytes((double)plat->header_bytes, text, len);
+        return p->kind == SC_PARAM_SIZE && plat->header_bytes > 0;
+    }
+    const sc_level_t *lv = level_of(plat, at);
+    if (!lv)
+        return 0;
+    /* a property's parameter scales on intra and inter only */
+    if (p->carrier == SC_CARRIER_PROP && at != SC_AT_INTRA && at != SC_AT_INTER)
+        return 0;
+    return value_text(p, lv, bytes, text, len);
+}
+
+/* Whether the run sent messages where p at `at` acts. */
+static int used(const sc_run_result_t *base, const sc_param_t *p, sc_param_at_t at)
+{
+    if (p->in == SC_IN_PLATFORM)
+        return base->messages[SC_LEVEL_INTRA] + base->messages[SC_LEVEL_INTER] > 0;
+    if (at == SC_AT_INTER || at == SC_AT_RACK)
+        return base->messages[SC_LEVEL_INTER] > 0;
+    return base->messages[SC_LEVEL_INTRA] > 0;
+}
+
+int sc_assumed_params(const sc_run_spec_t *spec, const sc_run_result_t *base, int *ids, int max)
+{
+    const sc_platform_t *plat = spec->plat;
+    int n = 0;
+    char text[64];
+    for (int i = 0; i < plat->nsources && n < max; i++) {
+        const sc_param_source_t *s = &plat->sources[i];
+        const sc_param_t *p = &sc_params[s->param];
+        if ((s->kind == SC_SOURCE_ASSUMED || s->kind == SC_SOURCE_SET) &&
+            assumed_value(plat, p, (sc_param_at_t)s->at, spec->bytes, text, sizeof text) &&
+            used(base, p, (sc_param_at_t)s->at))
+            ids[n++] = i;
+    }
+    return n;
+}
+
+sc_err_t sc_assumed_effect(const char *path, const sc_run_spec_t *spec,
+                           const sc_run_result_t *base, int id, sc_assumed_effect_t *effect)
+{
+    const sc_param_source_t *s = &spec->plat->sources[id];
+    const sc_param_t *p = &sc_params[s->param];
+    double t = base->sim_time_s, change[2];
+    for (int side = 0; side < 2; side++) {
+        sc_run_result_t res;
+        sc_err_t err = run_scaled(path, spec, p, (sc_param_at_t)s->at,
+                                  side ? 1 + SC_ASSUMED_STEP : 1 - SC_ASSUMED_STEP, &res);
+        if (err)
+            return err;
+        change[side] = t > 0 ? (res.sim_time_s - t) / t : 0;
+        sc_run_result_destroy(&res);
+    }
+    *effect = (sc_assumed_effect_t){s->param, s->at, change[0], change[1]};
+    return SC_OK;
+}
+
+int sc_assumed_print(FILE *out, const sc_platform_t *plat, size_t bytes, const char *what,
+                     const sc_assumed_effect_t *effect)
+{
+    if (!(fabs(effect->down) > SC_ASSUMED_THRESHOLD || fabs(effect->up) > SC_ASSUMED_THRESHOLD))
+        return 0;
+    const sc_param_source_t *s = sc_platform_source(plat, effect->param, effect->at);
+    char name[96], value[64];
+    sc_param_source_name(effect->param, effect->at, name, sizeof name);
+    assumed_value(plat, &sc_params[effect->param], (sc_param_at_t)effect->at, bytes, value,
+                  sizeof value);
+    fprintf(out, "note: %s rests on assumed %s (%s, %s%s%s): at %gx/%gx it moves by %+.0f%%/%+.0f%%\n",
+            what ? what : "this result", name, value,
+            s && s->kind == SC_SOURCE_SET ? "" : "from ", s && *s->note ? s->note : "a placeholder",
+            s && s->kind == SC_SOURCE_SET ? ", this what-if's own" : "", 1 - SC_ASSUMED_STEP,
+            1 + SC_ASSUMED_STEP, 100 * effect->down, 100 * effect->up);
+    return 1;
+}
+
+sc_err_t sc_assumed_note(FILE *out, const char *path, const sc_run_spec_t *spec,
+                         const sc_run_result_t *base, const char *what, int max_reruns,
+                         int *reruns)
+{
+    int ids[64];
+    int n = sc_assumed_params(spec, base, ids, max_reruns / 2 < 64 ? max_reruns / 2 : 64);
+    if (reruns)
+        *reruns = 2 * n;
+    for (int i = 0; i < n; i++) {
+        sc_assumed_effect_t effect;
+        sc_err_t err = sc_assumed_effect(path, spec, base, ids[i], &effect);
+        if (err)
+            return err;
+        sc_assumed_print(out, spec->plat, spec->bytes, what, &effect);
+    }
     return SC_OK;
 }
