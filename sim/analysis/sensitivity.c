@@ -276,45 +276,74 @@ static int assumed_value(const sc_platform_t *plat, const sc_param_t *p, sc_para
 }
 
 /* Whether the run sent messages where p at `at` acts. */
-static int used(const sc_run_result_t *base, const sc_param_t *p, sc_param_at_t at)
+static int used(const sc_assumed_run_t *run, const sc_param_t *p, sc_param_at_t at)
 {
     if (p->in == SC_IN_PLATFORM)
-        return base->messages[SC_LEVEL_INTRA] + base->messages[SC_LEVEL_INTER] > 0;
+        return run->messages[SC_LEVEL_INTRA] + run->messages[SC_LEVEL_INTER] > 0;
     if (at == SC_AT_INTER || at == SC_AT_RACK)
-        return base->messages[SC_LEVEL_INTER] > 0;
-    return base->messages[SC_LEVEL_INTRA] > 0;
+        return run->messages[SC_LEVEL_INTER] > 0;
+    return run->messages[SC_LEVEL_INTRA] > 0;
 }
 
-int sc_assumed_params(const sc_run_spec_t *spec, const sc_run_result_t *base, int *ids, int max)
+static sc_err_t rerun_spec(void *arg, const sc_platform_t *plat, double *seconds)
 {
-    const sc_platform_t *plat = spec->plat;
+    sc_run_spec_t scaled = *(const sc_run_spec_t *)arg;
+    scaled.plat = plat;
+    sc_run_result_t res;
+    sc_err_t err = sc_run(&scaled, &res);
+    if (!err) {
+        *seconds = res.sim_time_s;
+        sc_run_result_destroy(&res);
+    }
+    return err;
+}
+
+sc_assumed_run_t sc_assumed_run_of(const char *path, const sc_run_spec_t *spec,
+                                   const sc_run_result_t *base)
+{
+    return (sc_assumed_run_t){.plat = spec->plat,
+                              .path = path,
+                              .bytes = spec->bytes,
+                              .messages = {base->messages[SC_LEVEL_INTRA],
+                                           base->messages[SC_LEVEL_INTER]},
+                              .seconds = base->sim_time_s,
+                              .rerun = rerun_spec,
+                              .arg = (void *)spec};
+}
+
+int sc_assumed_params(const sc_assumed_run_t *run, int *ids, int max)
+{
+    const sc_platform_t *plat = run->plat;
     int n = 0;
     char text[64];
     for (int i = 0; i < plat->nsources && n < max; i++) {
         const sc_param_source_t *s = &plat->sources[i];
         const sc_param_t *p = &sc_params[s->param];
         if ((s->kind == SC_SOURCE_ASSUMED || s->kind == SC_SOURCE_SET) &&
-            assumed_value(plat, p, (sc_param_at_t)s->at, spec->bytes, text, sizeof text) &&
-            used(base, p, (sc_param_at_t)s->at))
+            assumed_value(plat, p, (sc_param_at_t)s->at, run->bytes, text, sizeof text) &&
+            used(run, p, (sc_param_at_t)s->at))
             ids[n++] = i;
     }
     return n;
 }
 
-sc_err_t sc_assumed_effect(const char *path, const sc_run_spec_t *spec,
-                           const sc_run_result_t *base, int id, sc_assumed_effect_t *effect)
+sc_err_t sc_assumed_effect(const sc_assumed_run_t *run, int id, sc_assumed_effect_t *effect)
 {
-    const sc_param_source_t *s = &spec->plat->sources[id];
-    const sc_param_t *p = &sc_params[s->param];
-    double t = base->sim_time_s, change[2];
+    const sc_param_source_t *s = &run->plat->sources[id];
+    double t = run->seconds, change[2];
     for (int side = 0; side < 2; side++) {
-        sc_run_result_t res;
-        sc_err_t err = run_scaled(path, spec, p, (sc_param_at_t)s->at,
-                                  side ? 1 + SC_ASSUMED_STEP : 1 - SC_ASSUMED_STEP, &res);
+        sc_scaling_t scaling = {&sc_params[s->param], (sc_param_at_t)s->at,
+                                side ? 1 + SC_ASSUMED_STEP : 1 - SC_ASSUMED_STEP};
+        sc_platform_t plat;
+        double seconds = 0;
+        sc_err_t err = sc_platform_load_scaled("--platform", run->path, &scaling, 1, &plat);
         if (err)
             return err;
-        change[side] = t > 0 ? (res.sim_time_s - t) / t : 0;
-        sc_run_result_destroy(&res);
+        err = run->rerun(run->arg, &plat, &seconds);
+        sc_platform_destroy(&plat);
+        if (err)
+            return err;
+        change[side] = t > 0 ? (seconds - t) / t : 0;
     }
     *effect = (sc_assumed_effect_t){s->param, s->at, change[0], change[1]};
     return SC_OK;
@@ -326,32 +355,49 @@ int sc_assumed_print(FILE *out, const sc_platform_t *plat, size_t bytes, const c
     if (!(fabs(effect->down) > SC_ASSUMED_THRESHOLD || fabs(effect->up) > SC_ASSUMED_THRESHOLD))
         return 0;
     const sc_param_source_t *s = sc_platform_source(plat, effect->param, effect->at);
+    int set = s && s->kind == SC_SOURCE_SET;
     char name[96], value[64];
     sc_param_source_name(effect->param, effect->at, name, sizeof name);
     assumed_value(plat, &sc_params[effect->param], (sc_param_at_t)effect->at, bytes, value,
                   sizeof value);
-    fprintf(out, "note: %s rests on assumed %s (%s, %s%s%s): at %gx/%gx it moves by %+.0f%%/%+.0f%%\n",
-            what ? what : "this result", name, value,
-            s && s->kind == SC_SOURCE_SET ? "" : "from ", s && *s->note ? s->note : "a placeholder",
-            s && s->kind == SC_SOURCE_SET ? ", this what-if's own" : "", 1 - SC_ASSUMED_STEP,
-            1 + SC_ASSUMED_STEP, 100 * effect->down, 100 * effect->up);
+    fprintf(out,
+            "note: %s rests on assumed %s (%s, %s%s%s): at %gx/%gx it moves by %+.0f%%/%+.0f%%\n",
+            what ? what : "this result", name, value, set ? "" : "from ",
+            s && *s->note ? s->note : "a placeholder", set ? ", this what-if's own" : "",
+            1 - SC_ASSUMED_STEP, 1 + SC_ASSUMED_STEP, 100 * effect->down, 100 * effect->up);
     return 1;
 }
 
-sc_err_t sc_assumed_note(FILE *out, const char *path, const sc_run_spec_t *spec,
-                         const sc_run_result_t *base, const char *what, int max_reruns,
-                         int *reruns)
+sc_err_t sc_assumed_check(FILE *out, const sc_assumed_run_t *run, const char *what,
+                          sc_assumed_budget_t *b)
 {
     int ids[64];
-    int n = sc_assumed_params(spec, base, ids, max_reruns / 2 < 64 ? max_reruns / 2 : 64);
-    if (reruns)
-        *reruns = 2 * n;
+    b->runs++;
+    int n = sc_assumed_params(run, ids, 64);
+    if (n == 0)
+        return SC_OK;
+    if (b->reruns + 2 * n > SC_ASSUMED_RERUNS ||
+        run->messages[SC_LEVEL_INTRA] + run->messages[SC_LEVEL_INTER] > SC_ASSUMED_MAX_MESSAGES) {
+        b->unchecked++;
+        return SC_OK;
+    }
     for (int i = 0; i < n; i++) {
         sc_assumed_effect_t effect;
-        sc_err_t err = sc_assumed_effect(path, spec, base, ids[i], &effect);
+        sc_err_t err = sc_assumed_effect(run, ids[i], &effect);
+        b->reruns += 2;
         if (err)
             return err;
-        sc_assumed_print(out, spec->plat, spec->bytes, what, &effect);
+        sc_assumed_print(out, run->plat, run->bytes, what, &effect);
     }
     return SC_OK;
+}
+
+void sc_assumed_print_unchecked(FILE *out, const sc_assumed_budget_t *b)
+{
+    if (b->unchecked)
+        fprintf(out,
+                "note: %d of %d runs not checked against the platform's assumed parameters "
+                "(the check reruns at most %d times, runs of at most %ld messages; "
+                "--sensitivity on one run shows every parameter's effect)\n",
+                b->unchecked, b->runs, SC_ASSUMED_RERUNS, SC_ASSUMED_MAX_MESSAGES);
 }

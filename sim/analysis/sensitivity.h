@@ -44,15 +44,29 @@ typedef struct {
     double down, up;     /* (T(0.5x) - T) / T, (T(1.5x) - T) / T */
 } sc_assumed_effect_t;
 
-/* The assumed parameters `spec` uses (base: its run at the platform's
- * values), in the platform's order, into ids[] (indexes of
- * spec->plat->sources); returns how many (at most max). */
-int sc_assumed_params(const sc_run_spec_t *spec, const sc_run_result_t *base, int *ids, int max);
+/* A run to check, of any kind: its platform (loaded from `path`), what it
+ * sent, its time, and how to run it again on another platform. */
+typedef sc_err_t (*sc_assumed_rerun_t)(void *arg, const sc_platform_t *plat, double *seconds);
+typedef struct {
+    const sc_platform_t *plat;
+    const char *path;
+    size_t bytes;                 /* the message size a value is shown at */
+    long messages[SC_NLEVELS];    /* sent inside nodes, between them */
+    double seconds;               /* its simulated time */
+    sc_assumed_rerun_t rerun;
+    void *arg;
+} sc_assumed_run_t;
 
-/* The effect of source `id` of spec->plat (loaded from `path`) on the run
- * `base` of `spec`: two reruns. */
-sc_err_t sc_assumed_effect(const char *path, const sc_run_spec_t *spec,
-                           const sc_run_result_t *base, int id, sc_assumed_effect_t *effect);
+/* The run of an sc_run spec, `base` its result (run->arg is spec). */
+sc_assumed_run_t sc_assumed_run_of(const char *path, const sc_run_spec_t *spec,
+                                   const sc_run_result_t *base);
+
+/* The assumed parameters the run uses, in the platform's order, into
+ * ids[] (indexes of run->plat->sources); returns how many (at most max). */
+int sc_assumed_params(const sc_assumed_run_t *run, int *ids, int max);
+
+/* The effect of source `id` on the run: two reruns. */
+sc_err_t sc_assumed_effect(const sc_assumed_run_t *run, int id, sc_assumed_effect_t *effect);
 
 /* Prints on `out`, if the effect passes SC_ASSUMED_THRESHOLD either way,
  * "note: WHAT rests on assumed PARAM (VALUE, from ...): at 0.5x/1.5x it
@@ -60,11 +74,24 @@ sc_err_t sc_assumed_effect(const char *path, const sc_run_spec_t *spec,
 int sc_assumed_print(FILE *out, const sc_platform_t *plat, size_t bytes, const char *what,
                      const sc_assumed_effect_t *effect);
 
-/* The whole check of one run: every assumed parameter it uses (at most
- * max_reruns / 2 of them; *reruns, if not NULL, gets the reruns made),
- * each printed if it passes the threshold. */
-sc_err_t sc_assumed_note(FILE *out, const char *path, const sc_run_spec_t *spec,
-                         const sc_run_result_t *base, const char *what, int max_reruns,
-                         int *reruns);
+/* What one command spends on the check: at most SC_ASSUMED_RERUNS
+ * reruns, of runs of at most SC_ASSUMED_MAX_MESSAGES messages, so that it
+ * costs a few times the command's own runs at most. */
+#define SC_ASSUMED_RERUNS 16
+#define SC_ASSUMED_MAX_MESSAGES 100000L
+typedef struct {
+    int reruns;    /* made so far */
+    int unchecked; /* runs that used an assumed parameter and were not checked */
+    int runs;      /* runs offered */
+} sc_assumed_budget_t;
+
+/* The whole check of one run within budget b (checked whole or not at
+ * all, then counted unchecked): every assumed parameter it uses, each
+ * printed if it passes the threshold. */
+sc_err_t sc_assumed_check(FILE *out, const sc_assumed_run_t *run, const char *what,
+                          sc_assumed_budget_t *b);
+
+/* "note: N of M runs not checked ..." if b left any unchecked. */
+void sc_assumed_print_unchecked(FILE *out, const sc_assumed_budget_t *b);
 
 #endif

@@ -467,12 +467,6 @@ static sc_err_t run_batch(const sc_run_opts_t *o, const sc_platform_t *plat, con
     return err;
 }
 
-/* The reruns the note on assumed parameters makes at most for one command,
- * and the most messages a run so checked may send: the check reruns a run
- * twice a parameter, so it stays within a few times the command's cost. */
-#define ASSUMED_RERUNS 12
-#define ASSUMED_MAX_MESSAGES 100000L
-
 static int slower_first(const void *a, const void *b, void *rows)
 {
     const sc_report_row_t *r = rows;
@@ -494,34 +488,19 @@ static sc_err_t note_assumed(const sc_run_opts_t *o, const sc_platform_t *plat, 
     for (int k = 0; k < nrows; k++)
         order[k] = k;
     qsort_r(order, (size_t)nrows, sizeof *order, slower_first, rows);
-    int budget = ASSUMED_RERUNS, unchecked = 0;
+    sc_assumed_budget_t budget = {0};
     sc_err_t err = SC_OK;
     for (int i = 0; i < nrows && !err; i++) {
         int k = order[i];
         sc_run_spec_t spec = run_spec(o, plat, b, k);
-        int ids[64], reruns;
-        int n = sc_assumed_params(&spec, &rows[k].result, ids, 64);
-        long messages =
-            rows[k].result.messages[SC_LEVEL_INTRA] + rows[k].result.messages[SC_LEVEL_INTER];
-        if (n == 0)
-            continue;
-        if (2 * n > budget || messages > ASSUMED_MAX_MESSAGES) {
-            unchecked++;
-            continue;
-        }
         char what[160], size[32];
         sc_format_bytes((double)rows[k].bytes, size, sizeof size);
         snprintf(what, sizeof what, "%s np %d, %s", rows[k].algo->name, rows[k].np, size);
-        err = sc_assumed_note(stderr, o->platform, &spec, &rows[k].result,
-                              nrows > 1 ? what : NULL, budget, &reruns);
-        budget -= reruns;
+        sc_assumed_run_t run = sc_assumed_run_of(o->platform, &spec, &rows[k].result);
+        err = sc_assumed_check(stderr, &run, nrows > 1 ? what : NULL, &budget);
     }
-    if (!err && unchecked)
-        fprintf(stderr,
-                "note: %d of %d runs not checked against the platform's assumed parameters "
-                "(the check reruns the slowest first, %d reruns at most, runs of at most %ld "
-                "messages; --sensitivity on one run shows every parameter's effect)\n",
-                unchecked, nrows, ASSUMED_RERUNS, ASSUMED_MAX_MESSAGES);
+    if (!err)
+        sc_assumed_print_unchecked(stderr, &budget);
     free(order);
     return err;
 }
