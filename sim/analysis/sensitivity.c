@@ -365,8 +365,17 @@ int sc_assumed_print(FILE *out, const sc_platform_t *plat, size_t bytes, const c
             what ? what : "this result", name, value, set ? "" : "from ",
             s && *s->note ? s->note : "a placeholder", set ? ", this what-if's own" : "",
             1 - SC_ASSUMED_STEP, 1 + SC_ASSUMED_STEP, 100 * effect->down, 100 * effect->up);
+    size_t used_len = strlen(sc_assumed_found);
+    if (!strstr(sc_assumed_found, name))
+        snprintf(sc_assumed_found + used_len, sizeof sc_assumed_found - used_len,
+                 "%s%s %+.0f%%/%+.0f%%", used_len ? "; " : "", name, 100 * effect->down,
+                 100 * effect->up);
     return 1;
 }
+
+int sc_assumed_skip;
+char sc_assumed_found[1024];
+int sc_assumed_unchecked;
 
 sc_err_t sc_assumed_check(FILE *out, const sc_assumed_run_t *run, const char *what,
                           sc_assumed_budget_t *b)
@@ -376,7 +385,7 @@ sc_err_t sc_assumed_check(FILE *out, const sc_assumed_run_t *run, const char *wh
     int n = sc_assumed_params(run, ids, 64);
     if (n == 0)
         return SC_OK;
-    if (b->reruns + 2 * n > SC_ASSUMED_RERUNS ||
+    if (sc_assumed_skip || b->reruns + 2 * n > SC_ASSUMED_RERUNS ||
         run->messages[SC_LEVEL_INTRA] + run->messages[SC_LEVEL_INTER] > SC_ASSUMED_MAX_MESSAGES) {
         b->unchecked++;
         return SC_OK;
@@ -394,7 +403,8 @@ sc_err_t sc_assumed_check(FILE *out, const sc_assumed_run_t *run, const char *wh
 
 void sc_assumed_print_unchecked(FILE *out, const sc_assumed_budget_t *b)
 {
-    if (b->unchecked)
+    sc_assumed_unchecked += b->unchecked;
+    if (b->unchecked && !sc_assumed_skip)
         fprintf(out,
                 "note: %d of %d runs not checked against the platform's assumed parameters "
                 "(the check reruns at most %d times, runs of at most %ld messages; "

@@ -94,4 +94,14 @@ sc_err_t sc_assumed_check(FILE *out, const sc_assumed_run_t *run, const char *wh
 /* "note: N of M runs not checked ..." if b left any unchecked. */
 void sc_assumed_print_unchecked(FILE *out, const sc_assumed_budget_t *b);
 
+/* For a sweep, whose points run in children of its process: 1 makes the
+ * checks of this process only count the runs that use an assumed
+ * parameter (sc_assumed_unchecked) without rerunning any, and print
+ * nothing (a point whose platform another point checks). */
+extern int sc_assumed_skip;
+/* What this process's checks found, "PARAM +A%/+B%" of every note joined
+ * by "; " (a sweep's column), and the runs they left unchecked. */
+extern char sc_assumed_found[1024];
+extern int sc_assumed_unchecked;
+
 #endif

@@ -37,6 +37,7 @@
 #include "jobs_cmd.h"
 #include "program_cmd.h"
 #include "trace_cmd.h"
+#include "sim/analysis/sensitivity.h"
 #include "sim/engine/generate.h"
 #include "sim/io/files.h"
 #include "study.h"
@@ -168,12 +169,36 @@ static void append(char **buf, size_t *len, const char *data, size_t n)
     *buf = more;
 }
 
+/* Whether `platform` is new to this sweep: its first point checks its
+ * assumed parameters, the others only say whether they use one. */
+static int first_of_platform(const char *platform)
+{
+    static char **seen;
+    static int nseen;
+    for (int i = 0; i < nseen; i++)
+        if (!strcmp(seen[i], platform))
+            return 0;
+    char **more = realloc(seen, (size_t)(nseen + 1) * sizeof *seen);
+    if (!more || !(more[nseen] = strdup(platform))) {
+        seen = more ? more : seen;
+        return 1;
+    }
+    seen = more;
+    nseen++;
+    return 1;
+}
+
+/* The line a point's child ends its stderr with: what its check of the
+ * assumed parameters found (the assumed column). */
+#define ASSUMED_LINE "simcoll sweep: assumed="
+
 static sc_err_t start_job(const study_t *st, long index, const char *dir, job_t *job)
 {
     const char *value[MAX_AXES];
     sc_study_point(st, index, value);
     static char platform[4096];
     sc_err_t err = platform_of(st, value, dir, platform, sizeof platform);
+    int check = !err && first_of_platform(platform);
     int out[2], errp[2];
     if (!err && (pipe(out) != 0 || pipe(errp) != 0))
         err = sc_error(SC_ERR_RUN, "sweep: cannot make a pipe: %s", strerror(errno));
@@ -200,9 +225,15 @@ static sc_err_t start_job(const study_t *st, long index, const char *dir, job_t 
         /* The point runs in this child as `simcoll run` or the collective
          * run would, straight through their entry functions. */
         sc_error_clear();
+        sc_assumed_skip = !check;
         int runs = st->programs || st->traces || st->jobs;
         int code = sc_cli_finish(runs ? sc_cli_run_program(argc, argv)
                                       : sc_cli_collective(argc, argv));
+        if (code == 0)
+            fprintf(stderr, ASSUMED_LINE "%s\n",
+                    sc_assumed_found[0] ? sc_assumed_found
+                    : sc_assumed_unchecked ? "not checked"
+                                           : "");
         fflush(NULL);
         _exit(code);
     }
@@ -269,6 +300,14 @@ static char *job_row(const study_t *st, const job_t *job, int code)
     } else {
         for (int i = 0; i < st->kept_columns; i++)
             fputc(',', f);
+    }
+    fputc(',', f);
+    const char *assumed = job->errbuf ? strstr(job->errbuf, ASSUMED_LINE) : NULL;
+    if (ok && assumed) {
+        assumed += strlen(ASSUMED_LINE);
+        size_t n = strcspn(assumed, "\n");
+        if (n)
+            put_quoted(f, assumed, n);
     }
     fputc('\n', f);
     if (fclose(f) != 0) {
@@ -422,6 +461,19 @@ static void progress(int terminal, long finished, long total, long failed, const
         fputc('\n', stderr);
 }
 
+/* A point's notes (the assumed parameters its result rests on), each
+ * behind its key. */
+static void print_notes(int terminal, const char *key, const job_t *job, int code)
+{
+    for (const char *line = job->errbuf; code == 0 && line && *line;) {
+        size_t n = strcspn(line, "\n");
+        if (!strncmp(line, "note: ", 6))
+            fprintf(stderr, "%snote: %s: %.*s\n", terminal ? "\r\033[K" : "", key,
+                    (int)(n - 6), line + 6);
+        line += n + (line[n] == '\n');
+    }
+}
+
 /* Runs the points todo[0..ntodo-1], `parallel` at a time, each row
  * appended to `out` as it ends. */
 static sc_err_t run_points(const study_t *st, const long *todo, long ntodo, int parallel,
@@ -494,6 +546,7 @@ static sc_err_t run_points(const study_t *st, const long *todo, long ntodo, int 
             sc_study_key(st, job->index, key, sizeof key);
             progress(terminal, finished, ntodo, *failed, key, job, code, since(&job->start),
                      since(&t0));
+            print_notes(terminal, key, job, code);
             free(job->outbuf);
             free(job->errbuf);
             *job = (job_t){0};
