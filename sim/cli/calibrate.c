@@ -462,8 +462,13 @@ static sc_err_t write_fitted(const calibrate_opts_t *o, const sc_fit_t *fit,
     FILE *mb = open_memstream(&made_by, &len1), *cm = open_memstream(&comment, &len2),
          *ms = open_memstream(&measured, &len3);
     if (mb && cm && ms) {
-        for (int i = 0; i < o->all.n; i++)
-            fprintf(ms, "%s%s", i ? ", " : "", o->all.series[i].path);
+        for (int i = 0; i < o->all.n; i++) {
+            int seen = 0; /* a file of several series, named once */
+            for (int k = 0; k < i && !seen; k++)
+                seen = !strcmp(o->all.series[k].path, o->all.series[i].path);
+            if (!seen)
+                fprintf(ms, "%s%s", i ? ", " : "", o->all.series[i].path);
+        }
         fputs(", fitted by simcoll calibrate", ms);
         fputs("simcoll", mb);
         for (int i = 1; i < argc; i++)

@@ -393,9 +393,17 @@ static int set_param_of(const char *set, int *at)
  * a fit of (models/params.c), and the latency factor it fits on request. */
 static int fitted(const sc_generate_spec_t *spec, const sc_param_t *p, int at)
 {
-    return spec->level && spec->measured && at == (int)spec->level_id &&
-           (p->fit_name ||
-            (!strcmp(p->name, "latency-factor") && spec->level->latency_factor.n > 0));
+    if (!spec->level || !spec->measured || at != (int)spec->level_id || !(p->at & SC_AT(at)) ||
+        p->constant_of || !(p->fit_name || !strcmp(p->name, "latency-factor")))
+        return 0;
+    /* a value the fit gave: none is the template's default, not a fit */
+    sc_level_t level = *spec->level;
+    switch (p->kind) {
+    case SC_PARAM_PIECEWISE_TIME:
+    case SC_PARAM_PIECEWISE_FACTOR: return sc_param_piecewise(p, &level)->n > 0;
+    case SC_PARAM_SIZE: return *sc_param_size(p, &level) > 0;
+    default: return *sc_param_double(p, &level) > 0;
+    }
 }
 
 /* Where each parameter came from (simcoll/source/...): a --set's value the
