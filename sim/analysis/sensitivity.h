@@ -77,17 +77,18 @@ int sc_assumed_print(FILE *out, const sc_platform_t *plat, size_t bytes, const c
 /* What one command spends on the check: at most SC_ASSUMED_RERUNS
  * reruns, of runs of at most SC_ASSUMED_MAX_MESSAGES messages, so that it
  * costs a few times the command's own runs at most. */
-#define SC_ASSUMED_RERUNS 16
-#define SC_ASSUMED_MAX_MESSAGES 100000L
+#define SC_ASSUMED_RERUNS 10
+#define SC_ASSUMED_MAX_MESSAGES 50000L
 typedef struct {
     int reruns;    /* made so far */
-    int unchecked; /* runs that used an assumed parameter and were not checked */
+    int unchecked; /* runs with an assumed parameter they use left unchecked */
     int runs;      /* runs offered */
 } sc_assumed_budget_t;
 
-/* The whole check of one run within budget b (checked whole or not at
- * all, then counted unchecked): every assumed parameter it uses, each
- * printed if it passes the threshold. */
+/* The check of one run within budget b: every assumed parameter it uses
+ * while the reruns last, bandwidths first, then overheads, latencies and
+ * the rest, each printed if it passes the threshold; a run left with any
+ * not checked is counted in b->unchecked. */
 sc_err_t sc_assumed_check(FILE *out, const sc_assumed_run_t *run, const char *what,
                           sc_assumed_budget_t *b);
 

@@ -169,22 +169,23 @@ static void append(char **buf, size_t *len, const char *data, size_t n)
     *buf = more;
 }
 
-/* Whether `platform` is new to this sweep: its first point checks its
- * assumed parameters, the others only say whether they use one. */
-static int first_of_platform(const char *platform)
+/* Whether point `index` checks its platform's assumed parameters: the
+ * first point of each platform in the study's order, whose other axes all
+ * take their first value (the others only say whether they use one), so
+ * that --jobs and a resumed sweep check the same points as one run. */
+static int checks_platform(const study_t *st, long index)
 {
-    static char **seen;
-    static int nseen;
-    for (int i = 0; i < nseen; i++)
-        if (!strcmp(seen[i], platform))
+    static const char *const shape[] = {"platform", "nodes", "cores", "set", "net",
+                                        "topology", "sockets", "levels", NULL};
+    for (int a = st->naxes - 1; a >= 0; a--) {
+        long digit = index % st->axis[a].nvalues;
+        index /= st->axis[a].nvalues;
+        int of_platform = 0;
+        for (int k = 0; shape[k] && !of_platform; k++)
+            of_platform = !strcmp(st->axis[a].key, shape[k]);
+        if (digit && !of_platform)
             return 0;
-    char **more = realloc(seen, (size_t)(nseen + 1) * sizeof *seen);
-    if (!more || !(more[nseen] = strdup(platform))) {
-        seen = more ? more : seen;
-        return 1;
     }
-    seen = more;
-    nseen++;
     return 1;
 }
 
@@ -198,7 +199,7 @@ static sc_err_t start_job(const study_t *st, long index, const char *dir, job_t 
     sc_study_point(st, index, value);
     static char platform[4096];
     sc_err_t err = platform_of(st, value, dir, platform, sizeof platform);
-    int check = !err && first_of_platform(platform);
+    int check = checks_platform(st, index);
     int out[2], errp[2];
     if (!err && (pipe(out) != 0 || pipe(errp) != 0))
         err = sc_error(SC_ERR_RUN, "sweep: cannot make a pipe: %s", strerror(errno));
