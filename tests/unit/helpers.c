@@ -3,6 +3,7 @@
 #include "helpers.h"
 
 #include <CUnit/CUnit.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,5 +148,52 @@ void sc_test_exact_sizes(sc_partitioner_t how)
             free(part);
             sc_graph_destroy(&g);
         }
+    }
+}
+
+unsigned sc_test_failures(void)
+{
+    return CU_get_number_of_failures();
+}
+
+void sc_test_case_failed(unsigned before, const char *format, ...)
+{
+    if (CU_get_number_of_failures() == before)
+        return;
+    va_list ap;
+    va_start(ap, format);
+    fputs("\n  failed case: ", stderr);
+    vfprintf(stderr, format, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+/* The first 60 characters of `text`, line ends written \n, in out[128]. */
+static const char *shown(const char *text, char *out)
+{
+    size_t k = 0;
+    for (const char *p = text; *p && p - text < 60; p++) {
+        if (*p == '\n' || *p == '\r') {
+            out[k++] = '\\';
+            out[k++] = *p == '\n' ? 'n' : 'r';
+        } else {
+            out[k++] = *p;
+        }
+    }
+    out[k] = '\0';
+    return out;
+}
+
+void sc_test_refusals(const sc_test_refusal_t *cases, size_t n,
+                      sc_err_t (*try)(const char *input, int np))
+{
+    for (size_t i = 0; i < n; i++) {
+        const sc_test_refusal_t *c = &cases[i];
+        unsigned before = sc_test_failures();
+        CU_ASSERT_EQUAL(try(c->input, c->np), SC_ERR_INPUT);
+        CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), c->message));
+        char input[128];
+        sc_test_case_failed(before, "'%s' (np %d): want '%s' in '%s'", shown(c->input, input),
+                            c->np, c->message, sc_error_message());
     }
 }

@@ -58,4 +58,27 @@ static inline int sc_test_sampled(long index)
     return index % sc_test_sample() == 0;
 }
 
+/* A check of one case among a table of them, in one loop, where CUnit names
+ * only the loop's line: take sc_test_failures() before the case, and
+ * sc_test_case_failed(before, "format", ...) after it prints the case's
+ * values if any of its assertions failed. */
+unsigned sc_test_failures(void);
+void sc_test_case_failed(unsigned before, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* An input that must be refused: `input` (a text, a file's path, an
+ * option's value: what the reader tried takes) for `np` processes gives
+ * SC_ERR_INPUT, and a message that holds `message`. */
+typedef struct {
+    const char *input;
+    int np;
+    const char *message;
+} sc_test_refusal_t;
+
+/* Tries each of the n refusals with try(input, np), which checks itself
+ * that the refused reader left nothing behind; a case that fails is
+ * printed, with the message it got. */
+void sc_test_refusals(const sc_test_refusal_t *cases, size_t n,
+                      sc_err_t (*try)(const char *input, int np));
+
 #endif
