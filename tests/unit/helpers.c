@@ -3,6 +3,7 @@
 #include "helpers.h"
 
 #include <CUnit/CUnit.h>
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,4 +197,33 @@ void sc_test_refusals(const sc_test_refusal_t *cases, size_t n,
         sc_test_case_failed(before, "'%s' (np %d): want '%s' in '%s'", shown(c->input, input),
                             c->np, c->message, sc_error_message());
     }
+}
+
+static char test_dir[64];
+
+int sc_test_dir_make(void)
+{
+    snprintf(test_dir, sizeof test_dir, "/tmp/simcoll-suite-XXXXXX");
+    return mkdtemp(test_dir) ? 0 : 1;
+}
+
+int sc_test_dir_remove(void)
+{
+    DIR *d = opendir(test_dir);
+    if (!d)
+        return 1;
+    for (struct dirent *e; (e = readdir(d));)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            remove(sc_test_in_dir(e->d_name));
+    closedir(d);
+    return rmdir(test_dir);
+}
+
+const char *sc_test_in_dir(const char *name)
+{
+    static char path[4][512];
+    static int next;
+    char *p = path[next++ % 4];
+    snprintf(p, sizeof path[0], "%s/%s", test_dir, name);
+    return p;
 }

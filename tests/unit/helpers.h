@@ -81,4 +81,13 @@ typedef struct {
 void sc_test_refusals(const sc_test_refusal_t *cases, size_t n,
                       sc_err_t (*try)(const char *input, int np));
 
+/* A scratch folder for a suite's files: sc_test_dir_make and
+ * sc_test_dir_remove are the suite's initialisation and clean-up (as
+ * CU_add_suite takes them: 0 if done), the second removing the files left
+ * in it; sc_test_in_dir(name) is the path of the file `name` in it (four
+ * held at a time, for a call that names several). */
+int sc_test_dir_make(void);
+int sc_test_dir_remove(void);
+const char *sc_test_in_dir(const char *name);
+
 #endif
