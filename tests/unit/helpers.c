@@ -4,7 +4,6 @@
 
 #include <CUnit/CUnit.h>
 #include <dirent.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,13 +14,19 @@
 const int sc_test_nps[] = {1, 2, 3, 4, 5, 7, 8, 9, 16, 24, 64};
 const int sc_test_nnps = sizeof sc_test_nps / sizeof sc_test_nps[0];
 
-const char *sc_test_path(const char *relative)
+/* dir/name, in one of four buffers used in turn (a call may name several). */
+static const char *joined(const char *dir, const char *name)
 {
     static char path[4][1024];
     static int next;
     char *p = path[next++ % 4];
-    snprintf(p, sizeof path[0], "%s/%s", SC_SOURCE_DIR, relative);
+    snprintf(p, sizeof path[0], "%s/%s", dir, name);
     return p;
+}
+
+const char *sc_test_path(const char *relative)
+{
+    return joined(SC_SOURCE_DIR, relative);
 }
 
 static struct {
@@ -157,16 +162,9 @@ unsigned sc_test_failures(void)
     return CU_get_number_of_failures();
 }
 
-void sc_test_case_failed(unsigned before, const char *format, ...)
+int sc_test_case_failed(unsigned before)
 {
-    if (CU_get_number_of_failures() == before)
-        return;
-    va_list ap;
-    va_start(ap, format);
-    fputs("\n  failed case: ", stderr);
-    vfprintf(stderr, format, ap);
-    fputc('\n', stderr);
-    va_end(ap);
+    return CU_get_number_of_failures() > before;
 }
 
 /* The first 60 characters of `text`, line ends written \n, in out[128]. */
@@ -194,8 +192,9 @@ void sc_test_refusals(const sc_test_refusal_t *cases, size_t n,
         CU_ASSERT_EQUAL(try(c->input, c->np), SC_ERR_INPUT);
         CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), c->message));
         char input[128];
-        sc_test_case_failed(before, "'%s' (np %d): want '%s' in '%s'", shown(c->input, input),
-                            c->np, c->message, sc_error_message());
+        if (sc_test_case_failed(before))
+            fprintf(stderr, "\n  failed case: '%s' (np %d): want '%s' in '%s'\n",
+                    shown(c->input, input), c->np, c->message, sc_error_message());
     }
 }
 
@@ -221,9 +220,5 @@ int sc_test_dir_remove(void)
 
 const char *sc_test_in_dir(const char *name)
 {
-    static char path[4][512];
-    static int next;
-    char *p = path[next++ % 4];
-    snprintf(p, sizeof path[0], "%s/%s", test_dir, name);
-    return p;
+    return joined(test_dir, name);
 }

@@ -59,12 +59,11 @@ static inline int sc_test_sampled(long index)
 }
 
 /* A check of one case among a table of them, in one loop, where CUnit names
- * only the loop's line: take sc_test_failures() before the case, and
- * sc_test_case_failed(before, "format", ...) after it prints the case's
- * values if any of its assertions failed. */
+ * only the loop's line: take sc_test_failures() before the case; after it,
+ * sc_test_case_failed(before) is 1 if any of its assertions failed, for the
+ * test to print the case's values. */
 unsigned sc_test_failures(void);
-void sc_test_case_failed(unsigned before, const char *format, ...)
-    __attribute__((format(printf, 2, 3)));
+int sc_test_case_failed(unsigned before);
 
 /* An input that must be refused: `input` (a text, a file's path, an
  * option's value: what the reader tried takes) for `np` processes gives

@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include <CUnit/CUnit.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "algorithms/registry.h"
@@ -168,7 +169,8 @@ static void check_forms(const sc_platform_t *plat, int p, double m, double alpha
         unsigned before = sc_test_failures();
         ASSERT_TIME(predict(plat, zeros, p, f->algo, (size_t)m),
                     f->a * alpha + f->b * m * beta + f->c * m * gamma);
-        sc_test_case_failed(before, "%s, p = %d, %.0f bytes", f->algo, p, m);
+        if (sc_test_case_failed(before))
+            fprintf(stderr, "\n  failed case: %s, p = %d, %.0f bytes\n", f->algo, p, m);
     }
 }
 
