@@ -214,7 +214,8 @@ static sc_err_t program_as_trace(job_t *job, const sc_run_opts_t *o, const sc_pl
                           .profile = o->mpi,
                           .np = job->np,
                           .placement = SC_PLACE_BLOCK};
-    if (!(err = sc_run_check(&spec)) && !(err = sc_run_resolved(&spec, &resolved))) {
+    /* sc_run_resolved checks the spec as sc_run_check does */
+    if (!(err = sc_run_resolved(&spec, &resolved))) {
         snprintf(job->tmp, sizeof job->tmp, "%s/simcoll-job-XXXXXX",
                  getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
         if (strlen(job->tmp) >= sizeof job->tmp - 1 || !mkdtemp(job->tmp)) {
@@ -589,15 +590,9 @@ int sc_cli_run_jobs(const sc_run_opts_t *o, int argc, char **argv)
         sc_trace_summary_destroy(&jobs[j].summary);
         sc_trace_close(jobs[j].trace);
         if (jobs[j].tmp[0]) {
-            char path[PATH_MAX];
-            for (int r = 0; r < jobs[j].np; r++) {
-                snprintf(path, sizeof path, "%s/events/rank-%d.txt", jobs[j].tmp, r);
-                unlink(path);
-            }
-            snprintf(path, sizeof path, "%s/events/index.txt", jobs[j].tmp);
-            unlink(path);
-            snprintf(path, sizeof path, "%s/events", jobs[j].tmp);
-            rmdir(path);
+            char events[sizeof jobs[j].tmp + 16];
+            snprintf(events, sizeof events, "%s/events", jobs[j].tmp);
+            sc_ti_folder_remove(events, jobs[j].np);
             rmdir(jobs[j].tmp);
         }
     }

@@ -72,14 +72,12 @@ static sc_err_t layout_init(const sc_trace_run_spec_t *spec, layout_t *lay)
     if (!slot_node || !lay->node_of || !lay->domain_of || (spec->pi && !pi_inv))
         err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
     int *slot_domain = slot_node ? slot_node + p : NULL;
-    if (!err && spec->node_of) {
-        memcpy(lay->node_of, spec->node_of, (size_t)p * sizeof *lay->node_of);
-        err = sc_place_domains(plat, p, lay->node_of, lay->domain_of);
-        free(slot_node);
-        free(pi_inv);
-        return err;
-    }
-    if (!err && !(err = sc_place(plat, p, spec->placement, slot_node)))
+    /* The slots' nodes: the jobs' own (spec->node_of), or MPI's placement. */
+    if (!err && spec->node_of)
+        memcpy(slot_node, spec->node_of, (size_t)p * sizeof *slot_node);
+    else if (!err)
+        err = sc_place(plat, p, spec->placement, slot_node);
+    if (!err)
         err = sc_place_domains(plat, p, slot_node, slot_domain);
     if (!err && spec->pi) {
         for (int i = 0; i < p; i++)

@@ -31,8 +31,10 @@ sc_err_t sc_bench_parse(const char *text, const char *option, sc_bench_t *out)
             *out = (sc_bench_t)i;
             return SC_OK;
         }
-    return sc_error(SC_ERR_INPUT, "%s: '%s' is not a benchmark simcoll runs: call, osu, imb or "
-                    "mpiperf", option, text);
+    return sc_error(SC_ERR_INPUT,
+                    "%s: '%s' is not a benchmark simcoll runs: call, osu, imb or "
+                    "mpiperf",
+                    option, text);
 }
 
 /* The call as a program's line: "bcast 2048 root=3 algo=NAME". */
@@ -40,19 +42,15 @@ static void call_line(FILE *f, const sc_algo_t *algo, size_t bytes, int root, sc
                       sc_type_t type)
 {
     sc_collective_t c = algo->collective;
-    fputs(sc_kind(c)->name, f);
-    if (c != SC_BARRIER)
+    const sc_kind_t *kind = sc_kind(c);
+    fputs(kind->name, f);
+    if (kind->has_data)
         fprintf(f, " %zu", bytes);
-    if (c == SC_BCAST || c == SC_REDUCE || c == SC_SCATTER)
+    if (kind->has_root)
         fprintf(f, " root=%d", root);
-    if (c == SC_REDUCE || c == SC_ALLREDUCE)
+    if (kind->is_reduction)
         fprintf(f, " op=%s type=%s", sc_op_name(op), sc_type_name(type));
     fprintf(f, " algo=%s\n", algo->name);
-}
-
-static int rooted(sc_collective_t c)
-{
-    return c == SC_BCAST || c == SC_REDUCE || c == SC_SCATTER;
 }
 
 /* The benchmark's own barrier, as the library chooses it. */
@@ -74,7 +72,7 @@ sc_err_t sc_bench_program(sc_bench_t bench, const sc_algo_t *algo, size_t bytes,
     if (!f)
         return sc_error(SC_ERR_RUN, "out of memory");
     *figure = bench == SC_BENCH_MPIPERF ? SC_BENCH_MAX : SC_BENCH_MEAN;
-    int barrier = algo->collective == SC_BARRIER;
+    int barrier = !sc_kind(algo->collective)->has_data;
     switch (bench) {
     case SC_BENCH_OSU: /* statement 1 is the call; osu_barrier has no second barrier */
         fprintf(f, "loop %d\n", OSU_SKIP + OSU_ITERATIONS);
@@ -86,7 +84,7 @@ sc_err_t sc_bench_program(sc_bench_t bench, const sc_algo_t *algo, size_t bytes,
         break;
     case SC_BENCH_IMB: /* a barrier, then the calls: statements 1 .. */
         barrier_line(f, profile);
-        if (rooted(algo->collective)) {
+        if (sc_kind(algo->collective)->has_root) {
             for (int i = 0; i < IMB_CALLS; i++)
                 call_line(f, algo, bytes, (root + i) % np, op, type);
             *measure = (sc_measure_t){.on = 1, .first = 1, .last = IMB_CALLS, .span = 1};

@@ -107,9 +107,10 @@ sc_err_t sc_ti_writer_open(const char *option, const char *dir, int nranks, sc_t
     return SC_OK;
 }
 
-static void rank_file(const sc_ti_writer_t *w, int rank, char *path, size_t len)
+/* Rank `rank`'s action file in folder `dir`, as the index names it. */
+static void rank_file(const char *dir, int rank, char *path, size_t len)
 {
-    snprintf(path, len, "%s/rank-%d.txt", w->partial, rank);
+    snprintf(path, len, "%s/rank-%d.txt", dir, rank);
 }
 
 static sc_err_t end_rank(sc_ti_writer_t *w)
@@ -124,7 +125,7 @@ static sc_err_t end_rank(sc_ti_writer_t *w)
     w->f = NULL;
     if (bad) {
         char path[PATH_MAX];
-        rank_file(w, w->rank, path, sizeof path);
+        rank_file(w->partial, w->rank, path, sizeof path);
         return write_failed(w, path);
     }
     w->written[w->rank] = 1;
@@ -137,7 +138,7 @@ sc_err_t sc_ti_writer_rank(sc_ti_writer_t *w, int rank)
     if (err)
         return err;
     char path[PATH_MAX];
-    rank_file(w, rank, path, sizeof path);
+    rank_file(w->partial, rank, path, sizeof path);
     if (!(w->f = fopen(path, "w")))
         return write_failed(w, path);
     w->rank = rank;
@@ -360,18 +361,22 @@ sc_err_t sc_ti_writer_alltoallv(sc_ti_writer_t *w, const sc_tev_t *ev, const uin
 
 /* ---- The folder ---- */
 
-static void remove_partial(sc_ti_writer_t *w)
+void sc_ti_folder_remove(const char *dir, int nranks)
 {
-    if (!w->partial || !w->partial[0])
-        return;
     char path[PATH_MAX];
-    for (int r = 0; r < w->nranks; r++) {
-        rank_file(w, r, path, sizeof path);
+    for (int r = 0; r < nranks; r++) {
+        rank_file(dir, r, path, sizeof path);
         unlink(path);
     }
-    snprintf(path, sizeof path, "%s/index.txt", w->partial);
+    snprintf(path, sizeof path, "%s/index.txt", dir);
     unlink(path);
-    rmdir(w->partial);
+    rmdir(dir);
+}
+
+static void remove_partial(sc_ti_writer_t *w)
+{
+    if (w->partial && w->partial[0])
+        sc_ti_folder_remove(w->partial, w->nranks);
 }
 
 static void writer_free(sc_ti_writer_t *w)

@@ -50,6 +50,10 @@ sc_err_t sc_ti_writer_alltoallv(sc_ti_writer_t *w, const sc_tev_t *ev, const uin
  * frees w either way. */
 sc_err_t sc_ti_writer_commit(sc_ti_writer_t *w);
 
+/* Removes a folder the writer made for `nranks` ranks, its files first
+ * (what a caller wrote for its own use, then read). */
+void sc_ti_folder_remove(const char *dir, int nranks);
+
 /* Removes what was written; frees w. */
 void sc_ti_writer_abort(sc_ti_writer_t *w);
 

@@ -11,9 +11,7 @@
 set -u
 simcoll=$1 src=$2
 . "$(dirname "$0")/lib.sh"
-cd "$work" || exit 1
-export SIMCOLL_PLATFORM_PATH="$src/platforms"
-traces=$src/third_party/traces
+from_source
 
 sim_time() { # INPUT [OPTIONS...]: the run's sim_time_s
     input=$1

@@ -10,10 +10,9 @@
 set -u
 simcoll=$1 src=$2
 . "$(dirname "$0")/lib.sh"
-cd "$work" || exit 1
-export SIMCOLL_PLATFORM_PATH="$src/platforms"
+from_source
 cp "$src/experiments/packing/halo.prog" "$src/experiments/packing/cg.prog" .
-trace=$src/third_party/traces/sst-macro-dumpi-bgp-7/testbgp.meta
+trace=$traces/sst-macro-dumpi-bgp-7/testbgp.meta
 # 2 racks of 4 nodes of 8 cores, uplinks 4:1 oversubscribed
 "$simcoll" platform --like gige.xml --nodes 8 --topology racks:4,2 \
     --set rack.bandwidth=0.25x -o racks.xml >/dev/null || fail "platform"

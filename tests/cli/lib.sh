@@ -16,6 +16,15 @@ fail() {
     exit 1
 }
 
+# from_source: for a test given SIMCOLL SOURCE_DIR (as simcoll and src):
+# into work, where simcoll finds the shipped platforms by name, and traces
+# the folder of the shipped traces.
+from_source() {
+    cd "$work" || exit 1
+    export SIMCOLL_PLATFORM_PATH="$src/platforms"
+    traces=$src/third_party/traces
+}
+
 # count_failures: from here on, fail counts the failure and the test goes on.
 count_failures() {
     failures=0

@@ -9,8 +9,7 @@
 set -u
 simcoll=$1 src=$2
 . "$(dirname "$0")/lib.sh"
-cd "$work" || exit 1
-export SIMCOLL_PLATFORM_PATH="$src/platforms"
+from_source
 printf '# OSU MPI Broadcast Latency Test v5.6.2\n# Size       Avg Latency(us)\n4 10.00\n65536 300.00\n' > osu_bcast.txt
 printf '# OSU MPI Allreduce Latency Test v5.6.2\n# Size       Avg Latency(us)\n8 10.00\n65536 300.00\n' > osu_allreduce.txt
 

@@ -9,8 +9,7 @@
 set -u
 simcoll=$1 src=$2
 . "$(dirname "$0")/lib.sh"
-cd "$work" || exit 1
-export SIMCOLL_PLATFORM_PATH="$src/platforms"
+from_source
 
 # Sizes only: packing decides by the model and the tuning, not the data.
 for prog in "$src"/experiments/packing/*.prog; do

@@ -118,31 +118,36 @@ cmp -s local.sorted merged.sorted || fail "--jobs + --merge differ from a local 
 first=$(sed -n 2p programs.csv | cut -d'"' -f2)
 case $first in "platform=$platforms/gige.xml;program=$work/loop.prog;np=4;payload=no") ;; *) fail "first merged row: $first" ;; esac
 
+# axis NAME: the study NAME.ini, of a ring allgather on 16 ranks of gige.xml
+# without data along the axes read from stdin, swept into NAME.csv.
+axis() {
+    { echo "platform = $platforms/gige.xml"
+      cat
+      printf 'algo = ring\nnp = 16\npayload = no\n'
+    } > "$1.ini"
+    "$simcoll" sweep "$1.ini" -o "$1.csv" 2>/dev/null || fail "$1: exit $?"
+}
+
+# row NAME REGEX WHAT: NAME.csv holds a row matching REGEX (else no row WHAT).
+row() {
+    grep -q "$2" "$1.csv" || fail "no row $3: $(cat "$1.csv")"
+}
+
 # Generated platforms: a cores axis with uneven nodes ('+' lists) and a net
 # axis, the platform column naming each.
-cat > shapes.ini <<STUDY
-platform = $platforms/gige.xml
+axis shapes <<STUDY
 cores = 4, 2x8+2x4
 net = gige, ib4x-ddr
-algo = ring
-np = 16
-payload = no
 STUDY
-"$simcoll" sweep shapes.ini -o shapes.csv 2>/dev/null || fail "shapes: exit $?"
 for zone in gige-8x4 gige-2x8+2x4 ib4x-ddr-8x4 ib4x-ddr-2x8+2x4; do
-    grep -q ",ok,.*,$zone,allgather," shapes.csv || fail "no row on $zone: $(cat shapes.csv)"
+    row shapes ",ok,.*,$zone,allgather," "on $zone"
 done
 
 # A topology axis, its values quoted for their commas; a quote left open is
 # refused.
-cat > topologies.ini <<STUDY
-platform = $platforms/gige.xml
+axis topologies <<STUDY
 topology = "torus:2,2,2", "fat-tree:2;2,2;1,2;1,1"  # 8 and 4 nodes
-algo = ring
-np = 16
-payload = no
 STUDY
-"$simcoll" sweep topologies.ini -o topologies.csv 2>/dev/null || fail "topologies: exit $?"
 # Named by their whole topology: two fat trees or tori of other shapes differ.
 for zone in gige-8x8-torus:2,2,2 'gige-4x8-fat-tree:2;2,2;1,2;1,1'; do
     grep -qF ",\"$zone\",allgather," topologies.csv || fail "no row on $zone: $(cat topologies.csv)"
@@ -159,36 +164,25 @@ grep -q "open.ini:2: a value of 'topology' opens a quote it does not close" open
 
 # A sockets axis: nodes of one socket (no level of its own) and of two, whose
 # rows count messages on three levels.
-cat > sockets.ini <<STUDY
-platform = $platforms/gige.xml
+axis sockets <<STUDY
 nodes = 2
 sockets = 1, 2
-algo = ring
-np = 16
-payload = no
 STUDY
-"$simcoll" sweep sockets.ini -o sockets.csv 2>/dev/null || fail "sockets: exit $?"
-grep -q ',ok,.*,gige-2x8,allgather,.*,[0-9]*;[0-9]*,[0-9]*;[0-9]*,' sockets.csv ||
-    fail "no row on one socket a node: $(cat sockets.csv)"
-grep -q ',ok,.*,gige-2x8-2sockets,allgather,.*,[0-9]*;[0-9]*;[0-9]*,[0-9]*;[0-9]*;[0-9]*,' sockets.csv ||
-    fail "no row on two sockets a node: $(cat sockets.csv)"
+row sockets ',ok,.*,gige-2x8,allgather,.*,[0-9]*;[0-9]*,[0-9]*;[0-9]*,' "on one socket a node"
+row sockets ',ok,.*,gige-2x8-2sockets,allgather,.*,[0-9]*;[0-9]*;[0-9]*,[0-9]*;[0-9]*;[0-9]*,' \
+    "on two sockets a node"
 
 # A levels axis: nodes of NUMA domains, and of sockets of NUMA domains of
 # CCXs, with the NUMA domains' link set; each row counts its levels (one
 # node of 16 cores: no network level's traffic, five levels listed).
-cat > levels.ini <<STUDY
-platform = $platforms/gige.xml
+axis levels <<STUDY
 levels = "core:4,numa:2,node:2", "core:2,ccx:2,numa:2,socket:2,node:2"
 set = numa.latency=100ns
-algo = ring
-np = 16
-payload = no
 STUDY
-"$simcoll" sweep levels.ini -o levels.csv 2>/dev/null || fail "levels: exit $?"
-grep -q ',ok,.*,gige-2x8-2numa-numa.latency=100ns,allgather,.*,[0-9]*;[0-9]*;[0-9]*,[0-9]*;[0-9]*;[0-9]*,' levels.csv ||
-    fail "no row on nodes of two NUMA domains: $(cat levels.csv)"
-grep -q ',ok,.*,gige-2x16-2sockets-2numa-2ccx-numa.latency=100ns,allgather,.*,[0-9]*;[0-9]*;[0-9]*;[0-9]*;[0-9]*,' levels.csv ||
-    fail "no row on nodes of sockets, NUMA domains and CCXs: $(cat levels.csv)"
+row levels ',ok,.*,gige-2x8-2numa-numa.latency=100ns,allgather,.*,[0-9]*;[0-9]*;[0-9]*,[0-9]*;[0-9]*;[0-9]*,' \
+    "on nodes of two NUMA domains"
+row levels ',ok,.*,gige-2x16-2sockets-2numa-2ccx-numa.latency=100ns,allgather,.*,[0-9]*;[0-9]*;[0-9]*;[0-9]*;[0-9]*,' \
+    "on nodes of sockets, NUMA domains and CCXs"
 
 # A value every point would refuse stops the study before it runs.
 for bad in "algo = ring\\nnp = 4x|3: np: '4x' is not an integer" \

@@ -6,9 +6,7 @@
 set -u
 simcoll=$1 src=$2
 . "$(dirname "$0")/lib.sh"
-cd "$work" || exit 1
-export SIMCOLL_PLATFORM_PATH="$src/platforms"
-traces=$src/third_party/traces
+from_source
 
 # refused TRACE REGEX [PLATFORM]: exit 2, the message, nothing written.
 refused() {

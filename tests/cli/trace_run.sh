@@ -10,11 +10,9 @@
 set -u
 simcoll=$1 src=$2
 . "$(dirname "$0")/lib.sh"
-cd "$work" || exit 1
+from_source
 # Two times equal to the digits the outputs print (9 or 10).
 equal() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 1e-8 * (a > b ? a : b)) }'; }
-export SIMCOLL_PLATFORM_PATH="$src/platforms"
-traces=$src/third_party/traces
 
 # A JSON field of the run's summary, e.g. field p2p_messages.
 field() { grep -o "\"$1\": [0-9.e+-]*" json | head -1 | sed 's/.*: //'; }

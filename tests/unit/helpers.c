@@ -3,6 +3,7 @@
 #include "helpers.h"
 
 #include <CUnit/CUnit.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,13 +14,19 @@
 const int sc_test_nps[] = {1, 2, 3, 4, 5, 7, 8, 9, 16, 24, 64};
 const int sc_test_nnps = sizeof sc_test_nps / sizeof sc_test_nps[0];
 
-const char *sc_test_path(const char *relative)
+/* dir/name, in one of four buffers used in turn (a call may name several). */
+static const char *joined(const char *dir, const char *name)
 {
     static char path[4][1024];
     static int next;
     char *p = path[next++ % 4];
-    snprintf(p, sizeof path[0], "%s/%s", SC_SOURCE_DIR, relative);
+    snprintf(p, sizeof path[0], "%s/%s", dir, name);
     return p;
+}
+
+const char *sc_test_path(const char *relative)
+{
+    return joined(SC_SOURCE_DIR, relative);
 }
 
 static struct {
@@ -148,4 +155,70 @@ void sc_test_exact_sizes(sc_partitioner_t how)
             sc_graph_destroy(&g);
         }
     }
+}
+
+unsigned sc_test_failures(void)
+{
+    return CU_get_number_of_failures();
+}
+
+int sc_test_case_failed(unsigned before)
+{
+    return CU_get_number_of_failures() > before;
+}
+
+/* The first 60 characters of `text`, line ends written \n, in out[128]. */
+static const char *shown(const char *text, char *out)
+{
+    size_t k = 0;
+    for (const char *p = text; *p && p - text < 60; p++) {
+        if (*p == '\n' || *p == '\r') {
+            out[k++] = '\\';
+            out[k++] = *p == '\n' ? 'n' : 'r';
+        } else {
+            out[k++] = *p;
+        }
+    }
+    out[k] = '\0';
+    return out;
+}
+
+void sc_test_refusals(const sc_test_refusal_t *cases, size_t n,
+                      sc_err_t (*try)(const char *input, int np))
+{
+    for (size_t i = 0; i < n; i++) {
+        const sc_test_refusal_t *c = &cases[i];
+        unsigned before = sc_test_failures();
+        CU_ASSERT_EQUAL(try(c->input, c->np), SC_ERR_INPUT);
+        CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), c->message));
+        char input[128];
+        if (sc_test_case_failed(before))
+            fprintf(stderr, "\n  failed case: '%s' (np %d): want '%s' in '%s'\n",
+                    shown(c->input, input), c->np, c->message, sc_error_message());
+    }
+}
+
+static char test_dir[64];
+
+int sc_test_dir_make(void)
+{
+    snprintf(test_dir, sizeof test_dir, "/tmp/simcoll-suite-XXXXXX");
+    return mkdtemp(test_dir) ? 0 : 1;
+}
+
+int sc_test_dir_remove(void)
+{
+    DIR *d = opendir(test_dir);
+    if (!d)
+        return 1;
+    for (struct dirent *e; (e = readdir(d));)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            remove(sc_test_in_dir(e->d_name));
+    closedir(d);
+    return rmdir(test_dir);
+}
+
+const char *sc_test_in_dir(const char *name)
+{
+    return joined(test_dir, name);
 }

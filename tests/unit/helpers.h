@@ -58,4 +58,35 @@ static inline int sc_test_sampled(long index)
     return index % sc_test_sample() == 0;
 }
 
+/* A check of one case among a table of them, in one loop, where CUnit names
+ * only the loop's line: take sc_test_failures() before the case; after it,
+ * sc_test_case_failed(before) is 1 if any of its assertions failed, for the
+ * test to print the case's values. */
+unsigned sc_test_failures(void);
+int sc_test_case_failed(unsigned before);
+
+/* An input that must be refused: `input` (a text, a file's path, an
+ * option's value: what the reader tried takes) for `np` processes gives
+ * SC_ERR_INPUT, and a message that holds `message`. */
+typedef struct {
+    const char *input;
+    int np;
+    const char *message;
+} sc_test_refusal_t;
+
+/* Tries each of the n refusals with try(input, np), which checks itself
+ * that the refused reader left nothing behind; a case that fails is
+ * printed, with the message it got. */
+void sc_test_refusals(const sc_test_refusal_t *cases, size_t n,
+                      sc_err_t (*try)(const char *input, int np));
+
+/* A scratch folder for a suite's files: sc_test_dir_make and
+ * sc_test_dir_remove are the suite's initialisation and clean-up (as
+ * CU_add_suite takes them: 0 if done), the second removing the files left
+ * in it; sc_test_in_dir(name) is the path of the file `name` in it (four
+ * held at a time, for a call that names several). */
+int sc_test_dir_make(void);
+int sc_test_dir_remove(void);
+const char *sc_test_in_dir(const char *name);
+
 #endif

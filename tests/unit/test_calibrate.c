@@ -83,34 +83,69 @@ static sc_fit_spec_t spec_for(const sc_level_t *fallback)
                            .eager_limit = 131072, .header_bytes = HEADER, .fallback = fallback};
 }
 
+/* A benchmark whose series a test measures: its kind, pairs and file. */
+typedef struct {
+    sc_measure_kind_t kind;
+    int pairs;
+    const char *path;
+} bench_t;
+
+/* Overhead samples and a ping-pong, what a network level is fitted from. */
+static const bench_t overheads_pingpong[] = {{SC_MEASURE_SEND_OVERHEAD, 0, "isend.csv"},
+                                             {SC_MEASURE_RECV_OVERHEAD, 0, "recv.csv"},
+                                             {SC_MEASURE_LATENCY, 0, "lat.txt"}};
+
+/* A fit: the series measured, the template it starts from and its spec
+ * (whose fallback is that template), and what it gives. */
+typedef struct {
+    sc_series_t s[5];
+    int n;
+    sc_level_t start;
+    sc_fit_spec_t spec;
+    sc_fit_t fit;
+} fitting_t;
+
+/* The n benchmarks of `b` measured from `want` (make_series), to be fitted
+ * from a Hockney template (1 us, 1 GB/s, o = 0.8 us, eager to 64 KiB). */
+static void measure(fitting_t *f, const sc_level_t *want, const bench_t *b, int n)
+{
+    for (int i = 0; i < n; i++)
+        f->s[i] = make_series(want, b[i].kind, b[i].pairs, b[i].path);
+    f->n = n;
+    f->start = sc_level_hockney(1e-6, 1e9, 0.8e-6, 65536);
+    f->spec = spec_for(&f->start);
+}
+
+static sc_err_t fit(fitting_t *f)
+{
+    return sc_calibrate_fit(&f->spec, f->s, f->n, &f->fit);
+}
+
 /* Overheads, latency and per-segment bandwidth come back from overhead
  * samples and a ping-pong alone. */
 static void test_recovers_level(void)
 {
     sc_level_t want = truth(0);
-    sc_series_t s[3] = {make_series(&want, SC_MEASURE_SEND_OVERHEAD, 0, "isend.csv"),
-                        make_series(&want, SC_MEASURE_RECV_OVERHEAD, 0, "recv.csv"),
-                        make_series(&want, SC_MEASURE_LATENCY, 0, "lat.txt")};
-    sc_level_t start = sc_level_hockney(1e-6, 1e9, 0.8e-6, 65536);
-    sc_fit_spec_t spec = spec_for(&start);
-    sc_fit_t fit;
-    CU_ASSERT_EQUAL_FATAL(sc_calibrate_fit(&spec, s, 3, &fit), SC_OK);
-    check_segments(&fit.level.send_overhead, &want.send_overhead);
-    check_segments(&fit.level.recv_overhead, &want.recv_overhead);
-    NEAR(fit.level.latency_s, want.latency_s);
+    fitting_t f;
+    measure(&f, &want, overheads_pingpong, 3);
+    CU_ASSERT_EQUAL_FATAL(fit(&f), SC_OK);
+    const sc_level_t *got = &f.fit.level;
+    check_segments(&got->send_overhead, &want.send_overhead);
+    check_segments(&got->recv_overhead, &want.recv_overhead);
+    NEAR(got->latency_s, want.latency_s);
     /* Without a streaming bandwidth the last segment's slope is the
      * bandwidth: each segment's bandwidth times factor is what matters. */
     for (int k = 0; k < 3; k++)
-        NEAR(fit.level.bandwidth_Bps * fit.level.bandwidth_factor.seg[k].start,
+        NEAR(got->bandwidth_Bps * got->bandwidth_factor.seg[k].start,
              want.bandwidth_Bps * want.bandwidth_factor.seg[k].start);
-    CU_ASSERT_EQUAL(fit.level.eager_limit, 131072);
+    CU_ASSERT_EQUAL(got->eager_limit, 131072);
     /* ...so every ping-pong point is predicted as measured (the median). */
-    for (int j = 1; j < s[2].npoints; j += 3)
-        NEAR(sc_calibrate_predict(&fit.level, HEADER, 0, &s[2], &s[2].points[j]),
-             s[2].points[j].value);
-    CU_ASSERT_TRUE(fit.nnotes >= 9);
-    CU_ASSERT_EQUAL(fit.level.flow_factor.n, 0); /* a network's slope is the wire's */
-    free_series(s, 3);
+    for (int j = 1; j < f.s[2].npoints; j += 3)
+        NEAR(sc_calibrate_predict(got, HEADER, 0, &f.s[2], &f.s[2].points[j]),
+             f.s[2].points[j].value);
+    CU_ASSERT_TRUE(f.fit.nnotes >= 9);
+    CU_ASSERT_EQUAL(got->flow_factor.n, 0); /* a network's slope is the wire's */
+    free_series(f.s, f.n);
 }
 
 /* In shared memory a ping-pong's slope is one pair's copy rate: it comes
@@ -123,25 +158,22 @@ static void test_shared_memory_pingpong(void)
     want.bandwidth_Bps = 31e9;
     want.bandwidth_factor = (sc_piecewise_t){0};
     want.flow_factor = (sc_piecewise_t){3, {{0, 0.07, 0}, {1420, 0.085, 0}, {131073, 1, 0}}};
-    sc_series_t s[3] = {make_series(&want, SC_MEASURE_SEND_OVERHEAD, 0, "isend.csv"),
-                        make_series(&want, SC_MEASURE_RECV_OVERHEAD, 0, "recv.csv"),
-                        make_series(&want, SC_MEASURE_LATENCY, 0, "lat.txt")};
-    sc_level_t start = sc_level_hockney(1e-6, 1e9, 0.8e-6, 65536);
-    start.bandwidth_factor = sc_piecewise_constant(0.5); /* the template's: dropped */
-    sc_fit_spec_t spec = spec_for(&start);
-    spec.shared_memory = 1;
-    sc_fit_t fit;
-    CU_ASSERT_EQUAL_FATAL(sc_calibrate_fit(&spec, s, 3, &fit), SC_OK);
-    CU_ASSERT_EQUAL(fit.level.bandwidth_factor.n, 0);
-    CU_ASSERT_EQUAL_FATAL(fit.level.flow_factor.n, 3);
-    NEAR(fit.level.bandwidth_Bps, want.bandwidth_Bps);
+    fitting_t f;
+    measure(&f, &want, overheads_pingpong, 3);
+    f.start.bandwidth_factor = sc_piecewise_constant(0.5); /* the template's: dropped */
+    f.spec.shared_memory = 1;
+    CU_ASSERT_EQUAL_FATAL(fit(&f), SC_OK);
+    const sc_level_t *got = &f.fit.level;
+    CU_ASSERT_EQUAL(got->bandwidth_factor.n, 0);
+    CU_ASSERT_EQUAL_FATAL(got->flow_factor.n, 3);
+    NEAR(got->bandwidth_Bps, want.bandwidth_Bps);
     for (int k = 0; k < 3; k++)
-        NEAR(fit.level.flow_factor.seg[k].start, want.flow_factor.seg[k].start);
-    NEAR(fit.level.latency_s, want.latency_s);
-    for (int j = 1; j < s[2].npoints; j += 3)
-        NEAR(sc_calibrate_predict(&fit.level, HEADER, 1, &s[2], &s[2].points[j]),
-             s[2].points[j].value);
-    free_series(s, 3);
+        NEAR(got->flow_factor.seg[k].start, want.flow_factor.seg[k].start);
+    NEAR(got->latency_s, want.latency_s);
+    for (int j = 1; j < f.s[2].npoints; j += 3)
+        NEAR(sc_calibrate_predict(got, HEADER, 1, &f.s[2], &f.s[2].points[j]),
+             f.s[2].points[j].value);
+    free_series(f.s, f.n);
 }
 
 /* With --latency-factor (spec.latency_factor), a level whose latency
@@ -152,34 +184,31 @@ static void test_latency_factor(void)
 {
     sc_level_t want = truth(0);
     want.latency_factor = (sc_piecewise_t){3, {{0, 1, 0}, {1420, 1.6, 0}, {131073, 4.5, 0}}};
-    sc_series_t s[3] = {make_series(&want, SC_MEASURE_SEND_OVERHEAD, 0, "isend.csv"),
-                        make_series(&want, SC_MEASURE_RECV_OVERHEAD, 0, "recv.csv"),
-                        make_series(&want, SC_MEASURE_LATENCY, 0, "lat.txt")};
-    sc_level_t start = sc_level_hockney(1e-6, 1e9, 0.8e-6, 65536);
-    sc_fit_spec_t spec = spec_for(&start);
-    spec.latency_factor = 1;
-    sc_fit_t fit;
-    CU_ASSERT_EQUAL_FATAL(sc_calibrate_fit(&spec, s, 3, &fit), SC_OK);
-    NEAR(fit.level.latency_s, want.latency_s);
-    CU_ASSERT_EQUAL_FATAL(fit.level.latency_factor.n, 3);
+    fitting_t f;
+    measure(&f, &want, overheads_pingpong, 3);
+    f.spec.latency_factor = 1;
+    CU_ASSERT_EQUAL_FATAL(fit(&f), SC_OK);
+    const sc_level_t *got = &f.fit.level;
+    NEAR(got->latency_s, want.latency_s);
+    CU_ASSERT_EQUAL_FATAL(got->latency_factor.n, 3);
     for (int k = 0; k < 3; k++) {
-        CU_ASSERT_EQUAL(fit.level.latency_factor.seg[k].min_bytes,
+        CU_ASSERT_EQUAL(got->latency_factor.seg[k].min_bytes,
                         want.latency_factor.seg[k].min_bytes);
-        NEAR(fit.level.latency_factor.seg[k].start, want.latency_factor.seg[k].start);
+        NEAR(got->latency_factor.seg[k].start, want.latency_factor.seg[k].start);
     }
     int named = 0;
-    for (int i = 0; i < fit.nnotes; i++)
-        named += !strncmp(fit.notes[i].what, "lat-factor [", 12);
+    for (int i = 0; i < f.fit.nnotes; i++)
+        named += !strncmp(f.fit.notes[i].what, "lat-factor [", 12);
     CU_ASSERT_EQUAL(named, 3);
-    for (int j = 1; j < s[2].npoints; j += 3)
-        NEAR(sc_calibrate_predict(&fit.level, HEADER, 0, &s[2], &s[2].points[j]),
-             s[2].points[j].value);
+    for (int j = 1; j < f.s[2].npoints; j += 3)
+        NEAR(sc_calibrate_predict(got, HEADER, 0, &f.s[2], &f.s[2].points[j]),
+             f.s[2].points[j].value);
     /* Without the option: no factor, whatever the template had. */
-    start.latency_factor = want.latency_factor;
-    spec.latency_factor = 0;
-    CU_ASSERT_EQUAL_FATAL(sc_calibrate_fit(&spec, s, 3, &fit), SC_OK);
-    CU_ASSERT_EQUAL(fit.level.latency_factor.n, 0);
-    free_series(s, 3);
+    f.start.latency_factor = want.latency_factor;
+    f.spec.latency_factor = 0;
+    CU_ASSERT_EQUAL_FATAL(fit(&f), SC_OK);
+    CU_ASSERT_EQUAL(got->latency_factor.n, 0);
+    free_series(f.s, f.n);
 }
 
 /* 1 if the note of a fit names parameter p (its segments too). */
@@ -212,35 +241,36 @@ static void check_notes_follow_table(const sc_fit_t *fit)
 static void test_bandwidth_and_gap(void)
 {
     sc_level_t want = truth(5e-6); /* 8 pairs could send 8 / 3us; the NIC takes 1 / 5us */
-    sc_series_t s[5] = {make_series(&want, SC_MEASURE_SEND_OVERHEAD, 0, "isend.csv"),
-                        make_series(&want, SC_MEASURE_RECV_OVERHEAD, 0, "recv.csv"),
-                        make_series(&want, SC_MEASURE_LATENCY, 0, "lat.txt"),
-                        make_series(&want, SC_MEASURE_BANDWIDTH, 0, "bw.txt"),
-                        make_series(&want, SC_MEASURE_MESSAGE_RATE, 8, "mr.txt")};
-    sc_level_t start = sc_level_hockney(1e-6, 1e9, 0.8e-6, 65536);
-    sc_fit_spec_t spec = spec_for(&start);
-    sc_fit_t fit;
-    CU_ASSERT_EQUAL_FATAL(sc_calibrate_fit(&spec, s, 5, &fit), SC_OK);
-    check_notes_follow_table(&fit);
-    NEAR(fit.level.gap_s, 5e-6);
+    static const bench_t streams[] = {{SC_MEASURE_SEND_OVERHEAD, 0, "isend.csv"},
+                                      {SC_MEASURE_RECV_OVERHEAD, 0, "recv.csv"},
+                                      {SC_MEASURE_LATENCY, 0, "lat.txt"},
+                                      {SC_MEASURE_BANDWIDTH, 0, "bw.txt"},
+                                      {SC_MEASURE_MESSAGE_RATE, 8, "mr.txt"}};
+    fitting_t f;
+    measure(&f, &want, streams, 5);
+    CU_ASSERT_EQUAL_FATAL(fit(&f), SC_OK);
+    const sc_level_t *got = &f.fit.level;
+    check_notes_follow_table(&f.fit);
+    NEAR(got->gap_s, 5e-6);
     /* The largest streaming bandwidth: 4 MiB messages at 0.95 of B. */
     double m = 4194307, best = m / ((HEADER + m) / (want.bandwidth_Bps * 0.95));
-    CU_ASSERT_DOUBLE_EQUAL(fit.level.bandwidth_Bps, best, 1e-6 * best);
+    CU_ASSERT_DOUBLE_EQUAL(got->bandwidth_Bps, best, 1e-6 * best);
     for (int k = 0; k < 3; k++)
-        NEAR(fit.level.bandwidth_Bps * fit.level.bandwidth_factor.seg[k].start,
+        NEAR(got->bandwidth_Bps * got->bandwidth_factor.seg[k].start,
              want.bandwidth_Bps * want.bandwidth_factor.seg[k].start);
+    free_series(f.s, f.n);
     /* When the senders' o_s is what limits the rate, g stays 0. */
     sc_level_t slow_cores = truth(0);
     slow_cores.send_overhead = sc_piecewise_constant(20e-6);
     slow_cores.recv_overhead = sc_piecewise_constant(0);
-    free_series(s, 5);
-    sc_series_t r[3] = {make_series(&slow_cores, SC_MEASURE_SEND_OVERHEAD, 0, "isend.csv"),
-                        make_series(&slow_cores, SC_MEASURE_LATENCY, 0, "lat.txt"),
-                        make_series(&slow_cores, SC_MEASURE_MESSAGE_RATE, 1, "mr.txt")};
-    start.gap_s = 1e-6; /* not kept: the measurements say no gap shows */
-    CU_ASSERT_EQUAL_FATAL(sc_calibrate_fit(&spec, r, 3, &fit), SC_OK);
-    CU_ASSERT_EQUAL(fit.level.gap_s, 0);
-    free_series(r, 3);
+    static const bench_t one_pair[] = {{SC_MEASURE_SEND_OVERHEAD, 0, "isend.csv"},
+                                       {SC_MEASURE_LATENCY, 0, "lat.txt"},
+                                       {SC_MEASURE_MESSAGE_RATE, 1, "mr.txt"}};
+    measure(&f, &slow_cores, one_pair, 3);
+    f.start.gap_s = 1e-6; /* not kept: the measurements say no gap shows */
+    CU_ASSERT_EQUAL_FATAL(fit(&f), SC_OK);
+    CU_ASSERT_EQUAL(got->gap_s, 0);
+    free_series(f.s, f.n);
 }
 
 /* B_bi: a stream both ways between two nodes (osu_bibw) whose largest
@@ -249,28 +279,26 @@ static void test_bandwidth_and_gap(void)
  * near twice the bandwidth, the directions share nothing: no limit. */
 static void test_bidirectional(void)
 {
+    static const bench_t both_ways[] = {{SC_MEASURE_SEND_OVERHEAD, 0, "isend.csv"},
+                                        {SC_MEASURE_LATENCY, 0, "lat.txt"},
+                                        {SC_MEASURE_BIBANDWIDTH, 0, "bibw.txt"}};
     sc_level_t want = truth(0);
     want.bidirectional_Bps = 1.5 * want.bandwidth_Bps;
-    sc_series_t s[3] = {make_series(&want, SC_MEASURE_SEND_OVERHEAD, 0, "isend.csv"),
-                        make_series(&want, SC_MEASURE_LATENCY, 0, "lat.txt"),
-                        make_series(&want, SC_MEASURE_BIBANDWIDTH, 0, "bibw.txt")};
-    sc_level_t start = sc_level_hockney(1e-6, 1e9, 0.8e-6, 65536);
-    sc_fit_spec_t spec = spec_for(&start);
-    sc_fit_t fit;
-    CU_ASSERT_EQUAL_FATAL(sc_calibrate_fit(&spec, s, 3, &fit), SC_OK);
-    const sc_point_t *last = &s[2].points[s[2].npoints - 2]; /* the median of the largest */
-    CLOSE(fit.level.bidirectional_Bps, last->value);
-    CU_ASSERT_TRUE(fit.level.bidirectional_Bps < 2 * fit.level.bandwidth_Bps);
-    NEAR(sc_calibrate_predict(&fit.level, HEADER, 0, &s[2], last), last->value);
-    free_series(s, 3);
+    fitting_t f;
+    measure(&f, &want, both_ways, 3);
+    CU_ASSERT_EQUAL_FATAL(fit(&f), SC_OK);
+    const sc_level_t *got = &f.fit.level;
+    const sc_point_t *last = &f.s[2].points[f.s[2].npoints - 2]; /* the median of the largest */
+    CLOSE(got->bidirectional_Bps, last->value);
+    CU_ASSERT_TRUE(got->bidirectional_Bps < 2 * got->bandwidth_Bps);
+    NEAR(sc_calibrate_predict(got, HEADER, 0, &f.s[2], last), last->value);
+    free_series(f.s, f.n);
     want.bidirectional_Bps = 0; /* each direction its own bandwidth */
-    sc_series_t r[3] = {make_series(&want, SC_MEASURE_SEND_OVERHEAD, 0, "isend.csv"),
-                        make_series(&want, SC_MEASURE_LATENCY, 0, "lat.txt"),
-                        make_series(&want, SC_MEASURE_BIBANDWIDTH, 0, "bibw.txt")};
-    start.bidirectional_Bps = 1e9; /* not kept: the stream says no limit shows */
-    CU_ASSERT_EQUAL_FATAL(sc_calibrate_fit(&spec, r, 3, &fit), SC_OK);
-    CU_ASSERT_EQUAL(fit.level.bidirectional_Bps, 0);
-    free_series(r, 3);
+    measure(&f, &want, both_ways, 3);
+    f.start.bidirectional_Bps = 1e9; /* not kept: the stream says no limit shows */
+    CU_ASSERT_EQUAL_FATAL(fit(&f), SC_OK);
+    CU_ASSERT_EQUAL(got->bidirectional_Bps, 0);
+    free_series(f.s, f.n);
 }
 
 /* OSU-like measurements only (no Isend or Recv samples): o_s and o_r come
@@ -284,15 +312,16 @@ static void test_overheads_from_streams(void)
     want.send_overhead = (sc_piecewise_t){2, {{0, 0.2e-6, 0.15e-9}, {1420, 0.2e-6, 0.02e-9}}};
     want.recv_overhead = want.send_overhead;
     want.bandwidth_factor = sc_piecewise_constant(1);
-    sc_series_t s[4] = {make_series(&want, SC_MEASURE_LATENCY, 0, "lat.txt"),
-                        make_series(&want, SC_MEASURE_BANDWIDTH, 0, "bw.txt"),
-                        make_series(&want, SC_MEASURE_MESSAGE_RATE, 1, "mr1.txt"),
-                        make_series(&want, SC_MEASURE_MESSAGE_RATE, 32, "mr32.txt")};
-    sc_level_t start = sc_level_hockney(5e-6, 1e9, 3e-6, 65536);
-    sc_fit_spec_t spec = spec_for(&start);
-    sc_fit_t fit;
-    CU_ASSERT_EQUAL_FATAL(sc_calibrate_fit(&spec, s, 4, &fit), SC_OK);
-    const sc_level_t *lv = &fit.level;
+    static const bench_t osu[] = {{SC_MEASURE_LATENCY, 0, "lat.txt"},
+                                  {SC_MEASURE_BANDWIDTH, 0, "bw.txt"},
+                                  {SC_MEASURE_MESSAGE_RATE, 1, "mr1.txt"},
+                                  {SC_MEASURE_MESSAGE_RATE, 32, "mr32.txt"}};
+    fitting_t f;
+    measure(&f, &want, osu, 4);
+    f.start = sc_level_hockney(5e-6, 1e9, 3e-6, 65536);
+    CU_ASSERT_EQUAL_FATAL(fit(&f), SC_OK);
+    const sc_level_t *lv = &f.fit.level;
+    const sc_series_t *s = f.s;
     /* One pair's 1-byte stream: o(1) a message. */
     CU_ASSERT_DOUBLE_EQUAL(sc_level_send_overhead(lv, 0), 0.2e-6 + 0.15e-9, 1e-12);
     CU_ASSERT_DOUBLE_EQUAL(sc_level_recv_overhead(lv, 0), sc_level_send_overhead(lv, 0), 0);
@@ -310,7 +339,7 @@ static void test_overheads_from_streams(void)
                 CU_FAIL("a measurement does not come back");
             }
         }
-    free_series(s, 4);
+    free_series(f.s, f.n);
 }
 
 /* A node's shared memory measured by streams only (IMB Uniband inside one
@@ -428,13 +457,11 @@ static void test_finite_at_bounds(void)
 static void test_needs_pingpong(void)
 {
     sc_level_t want = truth(0);
-    sc_series_t s = make_series(&want, SC_MEASURE_SEND_OVERHEAD, 0, "isend.csv");
-    sc_level_t start = sc_level_hockney(1e-6, 1e9, 0.8e-6, 65536);
-    sc_fit_spec_t spec = spec_for(&start);
-    sc_fit_t fit;
-    CU_ASSERT_EQUAL(sc_calibrate_fit(&spec, &s, 1, &fit), SC_ERR_INPUT);
+    fitting_t f;
+    measure(&f, &want, overheads_pingpong, 1); /* the send overheads alone */
+    CU_ASSERT_EQUAL(fit(&f), SC_ERR_INPUT);
     CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "no ping-pong latency"));
-    free_series(&s, 1);
+    free_series(f.s, f.n);
 }
 
 void sc_suite_calibrate(void)

@@ -47,6 +47,17 @@ static double one_message_l(int inter, double m, int lat)
 }
 static double one_message(int inter, double m) { return one_message_l(inter, m, 0); }
 
+/* `algo` run on np ranks of plat placed by `placement`, `bytes` a rank,
+ * with data or sizes only, by the actors or the replay: its result in
+ * *res; the test stops unless it ran. */
+static void run_algo(const sc_platform_t *plat, const sc_algo_t *algo, int np, size_t bytes,
+                     sc_placement_t placement, int payload, int replay, sc_run_result_t *res)
+{
+    sc_run_spec_t spec = {.plat = plat, .algo = algo, .np = np, .bytes = bytes,
+                          .placement = placement, .payload = payload, .replay = replay};
+    CU_ASSERT_EQUAL_FATAL(sc_run(&spec, res), SC_OK);
+}
+
 /* One message of `bytes` (a binomial broadcast on 2 ranks: cyclic
  * placement puts them on two nodes, `inter`, block on one), with data or
  * sizes only, by the actors or the replay: its result in *res, and the test
@@ -55,10 +66,8 @@ static double one_message(int inter, double m) { return one_message_l(inter, m, 
 static void one_message_run(const sc_platform_t *plat, int inter, size_t bytes, int payload,
                             int replay, double want, const char *what, sc_run_result_t *res)
 {
-    sc_run_spec_t spec = {.plat = plat, .algo = sc_algo_find("bcast-binomial"), .np = 2,
-                          .bytes = bytes, .payload = payload, .replay = replay,
-                          .placement = inter ? SC_PLACE_CYCLIC : SC_PLACE_BLOCK};
-    CU_ASSERT_EQUAL_FATAL(sc_run(&spec, res), SC_OK);
+    run_algo(plat, sc_algo_find("bcast-binomial"), 2, bytes,
+             inter ? SC_PLACE_CYCLIC : SC_PLACE_BLOCK, payload, replay, res);
     if (fabs(res->sim_time_s - want) > 1e-9 * want ||
         fabs(res->model_time_s - want) > 1e-9 * want) {
         fprintf(stderr, "\n%s: %s%s %zu bytes: simulated %.12g, model %.12g, closed form %.12g\n",
@@ -122,10 +131,8 @@ static void check_gap(const char *relative, int lat)
     static const size_t sizes[] = {8, 5000, 100000};
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         double m = (double)sizes[s];
-        sc_run_spec_t spec = {.plat = plat, .algo = &algo, .np = 8, .bytes = sizes[s],
-                              .placement = SC_PLACE_BLOCK};
         sc_run_result_t res;
-        CU_ASSERT_EQUAL_FATAL(sc_run(&spec, &res), SC_OK);
+        run_algo(plat, &algo, 8, sizes[s], SC_PLACE_BLOCK, 0, 0, &res);
         double recv[4], send[4];
         for (int i = 0; i < 4; i++) {
             send[i] = res.finish[i];
@@ -183,10 +190,8 @@ static void test_recv_overhead_per_message(void)
     static const size_t sizes[] = {8, 2000};
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         double m = (double)sizes[s];
-        sc_run_spec_t spec = {.plat = plat, .algo = &algo, .np = 4, .bytes = sizes[s],
-                              .placement = SC_PLACE_CYCLIC};
         sc_run_result_t res;
-        CU_ASSERT_EQUAL_FATAL(sc_run(&spec, &res), SC_OK);
+        run_algo(plat, &algo, 4, sizes[s], SC_PLACE_CYCLIC, 0, 0, &res);
         double want = inter_os(m) + inter_wire(m) + 3 * inter_or(m);
         CU_ASSERT_DOUBLE_EQUAL(res.finish[0], want, 1e-12);
         for (int r = 1; r < 4; r++) /* eager: the senders are done once it left */
@@ -224,12 +229,9 @@ static void test_latency_factor(void)
             for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
                 double one = one_message_l(inter, (double)sizes[i], 1);
                 for (int twice = 0; twice <= 1; twice++) {
-                    sc_run_spec_t spec = {
-                        .plat = plat, .algo = twice ? &pp : sc_algo_find("bcast-binomial"),
-                        .np = 2, .bytes = sizes[i], .replay = replay,
-                        .placement = inter ? SC_PLACE_CYCLIC : SC_PLACE_BLOCK};
                     sc_run_result_t res;
-                    CU_ASSERT_EQUAL_FATAL(sc_run(&spec, &res), SC_OK);
+                    run_algo(plat, twice ? &pp : sc_algo_find("bcast-binomial"), 2, sizes[i],
+                             inter ? SC_PLACE_CYCLIC : SC_PLACE_BLOCK, 0, replay, &res);
                     double want = twice ? 2 * one : one;
                     if (fabs(res.sim_time_s - want) > 1e-9 * want ||
                         fabs(res.model_time_s - want) > 1e-9 * want) {
@@ -291,10 +293,8 @@ static void test_flow_factor(void)
     for (int replay = 0; replay <= 1; replay++)
         for (size_t i = 0; i < 2; i++) {
             double m = (double)fan_sizes[i];
-            sc_run_spec_t spec = {.plat = plat, .algo = &algo, .np = 8, .bytes = fan_sizes[i],
-                                  .replay = replay, .placement = SC_PLACE_BLOCK};
             sc_run_result_t res;
-            CU_ASSERT_EQUAL_FATAL(sc_run(&spec, &res), SC_OK);
+            run_algo(plat, &algo, 8, fan_sizes[i], SC_PLACE_BLOCK, 0, replay, &res);
             double rate = m < 1024 ? 0.2e9 : 0.25e9;
             double want = 1e-6 + 200e-9 + (H + m) / rate + 0.5e-6;
             CU_ASSERT_DOUBLE_EQUAL(res.sim_time_s, want, 1e-9 * want);

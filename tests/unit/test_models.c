@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include <CUnit/CUnit.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "algorithms/registry.h"
@@ -151,6 +152,28 @@ static void test_two_level_rd(void)
     ASSERT_TIME(predict(&plat, node_of, 8, "rd", m), cyc);
 }
 
+/* An algorithm's closed form: a alpha + b m beta + c m gamma. */
+typedef struct {
+    const char *algo;
+    double a, b, c;
+} form_t;
+
+/* Each algorithm of `forms` on p ranks of plat, m bytes, predicted as its
+ * closed form. */
+static void check_forms(const sc_platform_t *plat, int p, double m, double alpha, double beta,
+                        double gamma, const form_t *forms, size_t n)
+{
+    int zeros[64] = {0};
+    for (size_t i = 0; i < n; i++) {
+        const form_t *f = &forms[i];
+        unsigned before = sc_test_failures();
+        ASSERT_TIME(predict(plat, zeros, p, f->algo, (size_t)m),
+                    f->a * alpha + f->b * m * beta + f->c * m * gamma);
+        if (sc_test_case_failed(before))
+            fprintf(stderr, "\n  failed case: %s, p = %d, %.0f bytes\n", f->algo, p, m);
+    }
+}
+
 /* The reductions' closed forms (models/collectives.h) on doubles: gamma is
  * the memory-bound 3 bytes of traffic per byte (3 / MEMBUS = 1.5 ns, more
  * than one flop per 8 bytes at 1 Gflop/s). */
@@ -176,31 +199,24 @@ static void test_reduce_closed_forms(void)
                                                "reduce-rabenseifner", "allreduce-rabenseifner"};
             for (int i = 0; i < 8; i++)
                 ASSERT_TIME(predict(&plat, zeros, p, same[i], bytes), rhrd);
-            ASSERT_TIME(predict(&plat, zeros, p, "allreduce-rd", bytes),
-                        lgN * (alpha + m * beta + m * gamma));
-            ASSERT_TIME(predict(&plat, zeros, p, "reduce-mst", bytes),
-                        lgN * (alpha + m * beta + m * gamma));
-            ASSERT_TIME(predict(&plat, zeros, p, "allreduce-mst", bytes),
-                        lgN * (2 * alpha + 2 * m * beta + m * gamma));
+            const form_t pow2[] = {{"allreduce-rd", lgN, lgN, lgN},
+                                   {"reduce-mst", lgN, lgN, lgN},
+                                   {"allreduce-mst", 2 * lgN, 2 * lgN, lgN}};
+            check_forms(&plat, p, m, alpha, beta, gamma, pow2, 3);
             continue;
         }
-        double g = (1.5 - 1.0 / N) * m * gamma;
-        ASSERT_TIME(predict(&plat, zeros, p, "reduce-mpich", bytes),
-                    (2 + 2 * lgN) * alpha + (3 - 2.0 / N) * m * beta + g);
-        ASSERT_TIME(predict(&plat, zeros, p, "allreduce-mpich", bytes),
-                    (3 + 2 * lgN) * alpha + (4 - 2.0 / N) * m * beta + g);
-        ASSERT_TIME(predict(&plat, zeros, p, "reduce-nonpow2", bytes),
-                    (1 + 2 * lgN) * alpha + (2.5 - 2.0 / N) * m * beta + g);
-        ASSERT_TIME(predict(&plat, zeros, p, "allreduce-nonpow2", bytes),
-                    (2 + 2 * lgN) * alpha + (3 - 2.0 / N) * m * beta + g);
-        /* MPICH's own: whole vectors folded (models/collectives.h) */
-        double fold_g = (2 - 1.0 / N) * m * gamma;
-        ASSERT_TIME(predict(&plat, zeros, p, "allreduce-rabenseifner", bytes),
-                    (2 + 2 * lgN) * alpha + (4 - 2.0 / N) * m * beta + fold_g);
-        ASSERT_TIME(predict(&plat, zeros, p, "reduce-rabenseifner", bytes),
-                    (1 + 2 * lgN) * alpha + (3 - 2.0 / N) * m * beta + fold_g);
-        ASSERT_TIME(predict(&plat, zeros, p, "allreduce-rd", bytes),
-                    (2 + lgN) * alpha + (2 + lgN) * m * beta + (1 + lgN) * m * gamma);
+        /* MPICH's own Rabenseifner folds whole vectors (models/collectives.h) */
+        double g = 1.5 - 1.0 / N, fold_g = 2 - 1.0 / N;
+        const form_t forms[] = {
+            {"reduce-mpich", 2 + 2 * lgN, 3 - 2.0 / N, g},
+            {"allreduce-mpich", 3 + 2 * lgN, 4 - 2.0 / N, g},
+            {"reduce-nonpow2", 1 + 2 * lgN, 2.5 - 2.0 / N, g},
+            {"allreduce-nonpow2", 2 + 2 * lgN, 3 - 2.0 / N, g},
+            {"allreduce-rabenseifner", 2 + 2 * lgN, 4 - 2.0 / N, fold_g},
+            {"reduce-rabenseifner", 1 + 2 * lgN, 3 - 2.0 / N, fold_g},
+            {"allreduce-rd", 2 + lgN, 2 + lgN, 1 + lgN},
+        };
+        check_forms(&plat, p, m, alpha, beta, gamma, forms, sizeof forms / sizeof forms[0]);
     }
 }
 

@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include <CUnit/CUnit.h>
 
+#include <stdio.h>
 #include <string.h>
 
 #include "sim/io/probe_cluster.h"
@@ -53,26 +54,35 @@ static void test_every_switch_named(void)
  * past the geometric mean of the two ends, for a jump and for a fall. */
 static void test_switch_located(void)
 {
-    probe_switch_t jump = {.at = 12,
-                           .sign = PROBE_RECV_JUMP,
-                           .series = PROBE_RECV,
-                           .before = 9e-8,
-                           .after = 2.3e-6,
-                           .last = 2048};
-    const long more[] = {2275, 2503, 2730, 2958, 3185, 3413, 3640, 3868};
-    const double rcv[] = {9e-8, 9e-8, 1e-7, 9e-8, 9e-8, 9e-8, 9e-8, 2.2e-6};
-    probe_switch_locate(&jump, more, rcv, 8);
-    CU_ASSERT_EQUAL(jump.last, 3640);
-    probe_switch_t fall = {.at = 19,
-                           .sign = PROBE_TIME_FALL,
-                           .series = PROBE_LATENCY,
-                           .before = 140e-6,
-                           .after = 43e-6,
-                           .last = 262144};
-    const long big[] = {291271, 320398, 349525};
-    const double lat[] = {150e-6, 30e-6, 160e-6};
-    probe_switch_locate(&fall, big, lat, 3);
-    CU_ASSERT_EQUAL(fall.last, 291271); /* the first that falls ends it */
+    static const struct {
+        probe_switch_t sw;
+        long more[8];
+        double values[8];
+        int m;
+        long want; /* the last size below the switch */
+    } cases[] = {
+        {{.at = 12, .sign = PROBE_RECV_JUMP, .series = PROBE_RECV, .before = 9e-8,
+          .after = 2.3e-6, .last = 2048},
+         {2275, 2503, 2730, 2958, 3185, 3413, 3640, 3868},
+         {9e-8, 9e-8, 1e-7, 9e-8, 9e-8, 9e-8, 9e-8, 2.2e-6},
+         8,
+         3640},
+        /* the first that falls ends it */
+        {{.at = 19, .sign = PROBE_TIME_FALL, .series = PROBE_LATENCY, .before = 140e-6,
+          .after = 43e-6, .last = 262144},
+         {291271, 320398, 349525},
+         {150e-6, 30e-6, 160e-6},
+         3,
+         291271},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        probe_switch_t sw = cases[i].sw;
+        probe_switch_locate(&sw, cases[i].more, cases[i].values, cases[i].m);
+        if (sw.last != cases[i].want)
+            fprintf(stderr, "\n  switch at %d: last %ld, want %ld\n", sw.at, sw.last,
+                    cases[i].want);
+        CU_ASSERT_EQUAL(sw.last, cases[i].want);
+    }
 }
 
 /* A loaded core's delay of one size is no switch: the send overhead

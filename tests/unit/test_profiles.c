@@ -36,43 +36,68 @@ static void expect(const char *profile, sc_collective_t coll, size_t bytes, int 
     }
 }
 
+/* A call and the algorithm a profile must choose for it. */
+typedef struct {
+    sc_collective_t coll;
+    size_t bytes;
+    int p, per_node;
+    sc_type_t type;
+    const char *want;
+} choice_t;
+
+static void expect_all(const char *profile, const choice_t *c, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        expect(profile, c[i].coll, c[i].bytes, c[i].p, c[i].per_node, c[i].type, c[i].want);
+}
+
+/* MPICH's rules where no node variant applies, which MVAPICH2 1.4 falls
+ * back on too. allgather: by the gathered size, no SMP variant; allreduce:
+ * 2048 bytes inclusive, and elements against pof2(p); reduce: above 2048
+ * strictly, elements against pof2(p). */
+static const choice_t mpich_flat[] = {
+    {SC_ALLGATHER, 8191, 64, 8, SC_TYPE_DOUBLE, "rd"},   /* 524224 < 512 KiB */
+    {SC_ALLGATHER, 8192, 64, 8, SC_TYPE_DOUBLE, "ring"}, /* 524288, p a power of two */
+    {SC_ALLGATHER, 3413, 24, 1, SC_TYPE_DOUBLE, "bruck"}, /* 81912 < 80 KiB */
+    {SC_ALLGATHER, 3414, 24, 1, SC_TYPE_DOUBLE, "ring"},  /* 81936 */
+    {SC_ALLREDUCE, 8, 64, 1, SC_TYPE_DOUBLE, "allreduce-rd"},
+    {SC_ALLREDUCE, 2048, 64, 1, SC_TYPE_DOUBLE, "allreduce-rd"},
+    {SC_ALLREDUCE, 2056, 64, 1, SC_TYPE_DOUBLE, "allreduce-rabenseifner"},
+    {SC_ALLREDUCE, 32760, 64, 1, SC_TYPE_DOUBLE, "allreduce-rabenseifner"},
+    {SC_ALLREDUCE, 4096, 128, 1, SC_TYPE_INT, "allreduce-rabenseifner"},
+    {SC_ALLREDUCE, 4096, 1024, 1, SC_TYPE_DOUBLE, "allreduce-rd"}, /* 512 elements < 1024 */
+    {SC_ALLREDUCE, 8192, 1024, 1, SC_TYPE_DOUBLE, "allreduce-rabenseifner"},
+    {SC_REDUCE, 2048, 64, 1, SC_TYPE_DOUBLE, "reduce-mst"},
+    {SC_REDUCE, 2056, 64, 1, SC_TYPE_DOUBLE, "reduce-rabenseifner"},
+    {SC_REDUCE, 2056, 128, 1, SC_TYPE_INT, "reduce-rabenseifner"},
+    {SC_REDUCE, 4096, 1024, 1, SC_TYPE_DOUBLE, "reduce-mst"}, /* 512 elements < 1024 */
+};
+
 static void test_mpich(void)
 {
     static const char *const mpich[] = {"mpich2-1.2.1", "mpich-3.2"};
-    const sc_type_t D = SC_TYPE_DOUBLE, I = SC_TYPE_INT;
-    for (int i = 0; i < 2; i++) {
-        const char *m = mpich[i];
+    const sc_type_t D = SC_TYPE_DOUBLE;
+    const choice_t cases[] = {
         /* node-aware: SMP variants for all sizes */
-        expect(m, SC_BARRIER, 0, 64, 8, D, "barrier-mpich-smp");
-        expect(m, SC_BARRIER, 0, 2, 8, D, "barrier-mpich-smp");
-        expect(m, SC_BCAST, 1, 64, 8, D, "bcast-mpich-smp");
-        expect(m, SC_BCAST, 1 << 20, 64, 8, D, "bcast-mpich-smp");
-        expect(m, SC_ALLREDUCE, 8, 24, 8, D, "allreduce-mpich-smp");
-        expect(m, SC_REDUCE, 1 << 20, 24, 8, D, "reduce-mpich-smp");
+        {SC_BARRIER, 0, 64, 8, D, "barrier-mpich-smp"},
+        {SC_BARRIER, 0, 2, 8, D, "barrier-mpich-smp"},
+        {SC_BCAST, 1, 64, 8, D, "bcast-mpich-smp"},
+        {SC_BCAST, 1 << 20, 64, 8, D, "bcast-mpich-smp"},
+        {SC_ALLREDUCE, 8, 24, 8, D, "allreduce-mpich-smp"},
+        {SC_REDUCE, 1 << 20, 24, 8, D, "reduce-mpich-smp"},
         /* one rank a node: flat, by size */
-        expect(m, SC_BARRIER, 0, 64, 1, D, "barrier");
-        expect(m, SC_BCAST, 12287, 64, 1, D, "bcast-binomial");
-        expect(m, SC_BCAST, 12288, 64, 1, D, "bcast-scatter-rd");
-        expect(m, SC_BCAST, 12288, 7, 1, D, "bcast-binomial"); /* fewer than 8 processes */
-        expect(m, SC_BCAST, 12288, 24, 1, D, "bcast-scatter-allgather");
-        expect(m, SC_BCAST, 524287, 64, 1, D, "bcast-scatter-rd");
-        expect(m, SC_BCAST, 524288, 64, 1, D, "bcast-scatter-allgather");
-        /* allgather: the gathered size counts, and no SMP variant */
-        expect(m, SC_ALLGATHER, 8191, 64, 8, D, "rd");         /* 524224 < 512 KiB */
-        expect(m, SC_ALLGATHER, 8192, 64, 8, D, "ring");       /* 524288, p a power of two */
-        expect(m, SC_ALLGATHER, 3413, 24, 1, D, "bruck");      /* 81912 < 80 KiB */
-        expect(m, SC_ALLGATHER, 3414, 24, 1, D, "ring");       /* 81936 */
-        /* allreduce: 2048 bytes inclusive, and elements against pof2(p) */
-        expect(m, SC_ALLREDUCE, 2048, 64, 1, D, "allreduce-rd");
-        expect(m, SC_ALLREDUCE, 2056, 64, 1, D, "allreduce-rabenseifner");
-        expect(m, SC_ALLREDUCE, 4096, 128, 1, I, "allreduce-rabenseifner");
-        expect(m, SC_ALLREDUCE, 4096, 1024, 1, D, "allreduce-rd"); /* 512 elements < 1024 */
-        expect(m, SC_ALLREDUCE, 8192, 1024, 1, D, "allreduce-rabenseifner");
-        /* reduce: above 2048 strictly */
-        expect(m, SC_REDUCE, 2048, 64, 1, D, "reduce-mst");
-        expect(m, SC_REDUCE, 2056, 64, 1, D, "reduce-rabenseifner");
-        expect(m, SC_REDUCE, 2056, 128, 1, I, "reduce-rabenseifner");
-        expect(m, SC_REDUCE, 4096, 1024, 1, D, "reduce-mst");
+        {SC_BARRIER, 0, 64, 1, D, "barrier"},
+        {SC_BCAST, 12287, 64, 1, D, "bcast-binomial"},
+        {SC_BCAST, 12288, 64, 1, D, "bcast-scatter-rd"},
+        {SC_BCAST, 12288, 7, 1, D, "bcast-binomial"}, /* fewer than 8 processes */
+        {SC_BCAST, 12288, 24, 1, D, "bcast-scatter-allgather"},
+        {SC_BCAST, 524287, 64, 1, D, "bcast-scatter-rd"},
+        {SC_BCAST, 524288, 64, 1, D, "bcast-scatter-allgather"},
+    };
+    for (int i = 0; i < 2; i++) {
+        expect_all(mpich[i], cases, sizeof cases / sizeof cases[0]);
+        /* allgather at any placement, allreduce and reduce at one rank a node */
+        expect_all(mpich[i], mpich_flat, sizeof mpich_flat / sizeof mpich_flat[0]);
     }
 }
 
@@ -658,60 +683,52 @@ static void test_mvapich2(void)
 {
     const char *v = "mvapich2-1.4";
     const sc_type_t D = SC_TYPE_DOUBLE, I = SC_TYPE_INT;
-    /* barrier: the shared-memory barrier whenever a node holds two ranks */
-    expect(v, SC_BARRIER, 0, 64, 8, D, "barrier-mv2-shmem");
-    expect(v, SC_BARRIER, 0, 2, 8, D, "barrier-mv2-shmem");
-    expect(v, SC_BARRIER, 0, 9, 8, D, "barrier-mv2-shmem"); /* one full node, one rank */
-    expect(v, SC_BARRIER, 0, 64, 1, D, "barrier");
-    /* bcast, short: k-nomial above 64 processes up to 2048 bytes */
-    expect(v, SC_BCAST, 2048, 65, 8, D, "bcast-mv2-knomial");
-    expect(v, SC_BCAST, 2048, 65, 1, D, "bcast-mv2-knomial");
-    expect(v, SC_BCAST, 1, 65, 8, D, "bcast-mv2-knomial");
-    expect(v, SC_BCAST, 2049, 65, 8, D, "bcast-binomial");
-    expect(v, SC_BCAST, 2048, 64, 8, D, "bcast-binomial");
-    expect(v, SC_BCAST, 2048, 64, 1, D, "bcast-binomial");
-    /* the short-message test includes 12288 bytes (MPICH2 1.2.1's does not) */
-    expect(v, SC_BCAST, 12288, 64, 8, D, "bcast-binomial");
-    expect(v, SC_BCAST, 12288, 64, 1, D, "bcast-binomial");
-    expect(v, SC_BCAST, 12289, 64, 8, D, "bcast-mv2-shmem");
-    expect(v, SC_BCAST, 12289, 64, 1, D, "bcast-scatter-allgather"); /* not scatter-rd */
-    expect(v, SC_BCAST, 12289, 24, 1, D, "bcast-scatter-allgather");
-    /* fewer than 8 processes: binomial at any size */
-    expect(v, SC_BCAST, 1 << 20, 7, 8, D, "bcast-binomial");
-    expect(v, SC_BCAST, 1 << 20, 7, 1, D, "bcast-binomial");
-    expect(v, SC_BCAST, 12289, 8, 8, D, "bcast-mv2-shmem");
-    /* the shared-memory broadcast below 1 MiB */
-    expect(v, SC_BCAST, (1 << 20) - 1, 64, 8, D, "bcast-mv2-shmem");
-    expect(v, SC_BCAST, (1 << 20) - 1, 64, 1, D, "bcast-scatter-allgather");
-    expect(v, SC_BCAST, 1 << 20, 64, 8, D, "bcast-scatter-allgather");
-    expect(v, SC_BCAST, 1 << 20, 64, 1, D, "bcast-scatter-allgather");
-    /* allgather: MPICH's, by the gathered size, no node variant */
-    expect(v, SC_ALLGATHER, 8191, 64, 8, D, "rd");
-    expect(v, SC_ALLGATHER, 8192, 64, 8, D, "ring");
-    expect(v, SC_ALLGATHER, 3413, 24, 1, D, "bruck");
-    expect(v, SC_ALLGATHER, 3414, 24, 1, D, "ring");
-    /* allreduce: shared memory below 32 KiB when nodes are shared */
-    expect(v, SC_ALLREDUCE, 32760, 64, 8, D, "allreduce-mv2-shmem");
-    expect(v, SC_ALLREDUCE, 8, 64, 8, D, "allreduce-mv2-shmem");
-    expect(v, SC_ALLREDUCE, 32768, 64, 8, D, "allreduce-rabenseifner");
-    expect(v, SC_ALLREDUCE, 32768, 1024, 8, I, "allreduce-rabenseifner"); /* 8192 >= 1024 */
-    expect(v, SC_ALLREDUCE, 32768, 1024, 8, D, "allreduce-rabenseifner"); /* 4096 >= 1024 */
-    /* ... else MPICH's: 2048 bytes inclusive, elements against pof2(p) */
-    expect(v, SC_ALLREDUCE, 8, 64, 1, D, "allreduce-rd");
-    expect(v, SC_ALLREDUCE, 2048, 64, 1, D, "allreduce-rd");
-    expect(v, SC_ALLREDUCE, 2056, 64, 1, D, "allreduce-rabenseifner");
-    expect(v, SC_ALLREDUCE, 32760, 64, 1, D, "allreduce-rabenseifner");
-    expect(v, SC_ALLREDUCE, 4096, 1024, 1, D, "allreduce-rd"); /* 512 elements < 1024 */
-    /* reduce: shared memory below 1 KiB when nodes are shared */
-    expect(v, SC_REDUCE, 1020, 64, 8, I, "reduce-mv2-shmem");
-    expect(v, SC_REDUCE, 4, 2, 8, I, "reduce-mv2-shmem");
-    expect(v, SC_REDUCE, 1024, 64, 8, I, "reduce-mst");
-    expect(v, SC_REDUCE, 1020, 64, 1, I, "reduce-mst");
-    /* ... else MPICH's: Rabenseifner above 2048 bytes with pof2(p) elements */
-    expect(v, SC_REDUCE, 2048, 64, 8, D, "reduce-mst");
-    expect(v, SC_REDUCE, 2056, 64, 8, D, "reduce-rabenseifner");
-    expect(v, SC_REDUCE, 2056, 64, 1, D, "reduce-rabenseifner");
-    expect(v, SC_REDUCE, 4096, 1024, 1, D, "reduce-mst"); /* 512 elements < 1024 */
+    const choice_t cases[] = {
+        /* barrier: the shared-memory barrier whenever a node holds two ranks */
+        {SC_BARRIER, 0, 64, 8, D, "barrier-mv2-shmem"},
+        {SC_BARRIER, 0, 2, 8, D, "barrier-mv2-shmem"},
+        {SC_BARRIER, 0, 9, 8, D, "barrier-mv2-shmem"}, /* one full node, one rank */
+        {SC_BARRIER, 0, 64, 1, D, "barrier"},
+        /* bcast, short: k-nomial above 64 processes up to 2048 bytes */
+        {SC_BCAST, 2048, 65, 8, D, "bcast-mv2-knomial"},
+        {SC_BCAST, 2048, 65, 1, D, "bcast-mv2-knomial"},
+        {SC_BCAST, 1, 65, 8, D, "bcast-mv2-knomial"},
+        {SC_BCAST, 2049, 65, 8, D, "bcast-binomial"},
+        {SC_BCAST, 2048, 64, 8, D, "bcast-binomial"},
+        {SC_BCAST, 2048, 64, 1, D, "bcast-binomial"},
+        /* the short-message test includes 12288 bytes (MPICH2 1.2.1's does not) */
+        {SC_BCAST, 12288, 64, 8, D, "bcast-binomial"},
+        {SC_BCAST, 12288, 64, 1, D, "bcast-binomial"},
+        {SC_BCAST, 12289, 64, 8, D, "bcast-mv2-shmem"},
+        {SC_BCAST, 12289, 64, 1, D, "bcast-scatter-allgather"}, /* not scatter-rd */
+        {SC_BCAST, 12289, 24, 1, D, "bcast-scatter-allgather"},
+        /* fewer than 8 processes: binomial at any size */
+        {SC_BCAST, 1 << 20, 7, 8, D, "bcast-binomial"},
+        {SC_BCAST, 1 << 20, 7, 1, D, "bcast-binomial"},
+        {SC_BCAST, 12289, 8, 8, D, "bcast-mv2-shmem"},
+        /* the shared-memory broadcast below 1 MiB */
+        {SC_BCAST, (1 << 20) - 1, 64, 8, D, "bcast-mv2-shmem"},
+        {SC_BCAST, (1 << 20) - 1, 64, 1, D, "bcast-scatter-allgather"},
+        {SC_BCAST, 1 << 20, 64, 8, D, "bcast-scatter-allgather"},
+        {SC_BCAST, 1 << 20, 64, 1, D, "bcast-scatter-allgather"},
+        /* allreduce: shared memory below 32 KiB when nodes are shared */
+        {SC_ALLREDUCE, 32760, 64, 8, D, "allreduce-mv2-shmem"},
+        {SC_ALLREDUCE, 8, 64, 8, D, "allreduce-mv2-shmem"},
+        {SC_ALLREDUCE, 32768, 64, 8, D, "allreduce-rabenseifner"},
+        {SC_ALLREDUCE, 32768, 1024, 8, I, "allreduce-rabenseifner"}, /* 8192 >= 1024 */
+        {SC_ALLREDUCE, 32768, 1024, 8, D, "allreduce-rabenseifner"}, /* 4096 >= 1024 */
+        /* reduce: shared memory below 1 KiB when nodes are shared */
+        {SC_REDUCE, 1020, 64, 8, I, "reduce-mv2-shmem"},
+        {SC_REDUCE, 4, 2, 8, I, "reduce-mv2-shmem"},
+        {SC_REDUCE, 1024, 64, 8, I, "reduce-mst"},
+        {SC_REDUCE, 1020, 64, 1, I, "reduce-mst"},
+        /* ... else MPICH's, whose SMP variant MVAPICH2 has not */
+        {SC_REDUCE, 2048, 64, 8, D, "reduce-mst"},
+        {SC_REDUCE, 2056, 64, 8, D, "reduce-rabenseifner"},
+    };
+    expect_all(v, cases, sizeof cases / sizeof cases[0]);
+    /* allgather, and allreduce and reduce one rank a node: MPICH's */
+    expect_all(v, mpich_flat, sizeof mpich_flat / sizeof mpich_flat[0]);
 }
 
 /* Scatter: both sides of every threshold of Open MPI 4.1's (and 5.0.5's)

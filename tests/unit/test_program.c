@@ -431,48 +431,56 @@ static char *printed(const sc_program_t *prog)
 }
 
 /* Steps 4.4 to 4.6 and 4.10 to 4.13 on a program. */
+/* `text` packed with every statement's interval `iv` prints as `want`;
+ * the packed program in *packed. */
+static void check_packed(const char *text, sc_interval_t iv, const char *want,
+                         sc_program_t *packed)
+{
+    sc_program_t prog;
+    CU_ASSERT_EQUAL_FATAL(parse(text, &prog), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_program_pack(&prog, fixed_interval, &iv, packed), SC_OK);
+    char *got = printed(packed);
+    CU_ASSERT_STRING_EQUAL(got, want);
+    if (strcmp(got, want))
+        fprintf(stderr, "\n%s", got);
+    free(got);
+    sc_program_destroy(&prog);
+}
+
 static void test_pack(void)
 {
-    sc_program_t prog, packed;
-    CU_ASSERT_EQUAL_FATAL(parse("loop 4\n"
-                                "  allreduce 1K buf=a\n"  /* packs with b and c: 3 K = min */
-                                "  allreduce 1K buf=b\n"
-                                "  allreduce 1K buf=c\n"
-                                "  allreduce 1K buf=d\n"  /* alone: e depends on it */
-                                "  allreduce 1K in=d out=e\n"
-                                "  allreduce 1K buf=f op=max\n" /* another type */
-                                "  compute 1us\n"
-                                "  allreduce 3K buf=g\n"  /* in the interval */
-                                "  allreduce 10K buf=h\n" /* split, see below */
-                                "end\n"
-                                "halo 512 dims=2 buf=u\n"
-                                "halo 512 dims=2 buf=v\n",
-                                &prog),
-                          SC_OK);
+    sc_program_t packed;
     /* 10 K: 4 K leaves 2 K < min, (4 K + 3 K) / 2 = 3.5 K leaves 3 K. */
-    sc_interval_t iv = {3072, 4096};
-    CU_ASSERT_EQUAL_FATAL(sc_program_pack(&prog, fixed_interval, &iv, &packed), SC_OK);
-    char *text = printed(&packed);
-    const char *want = "loop 4\n"
-                       "  allreduce 3072 op=sum type=double   # a (line 2), b (line 3), c (line 4)\n"
-                       "  allreduce 1024 op=sum type=double buf=d\n"
-                       "  allreduce 1024 op=sum type=double in=d out=e\n"
-                       "  allreduce 1024 op=max type=double buf=f\n"
-                       "  compute 1e-06s\n"
-                       "  allreduce 3072 op=sum type=double buf=g\n"
-                       "  allreduce 3584 op=sum type=double   # h[0+3584] (line 10)\n"
-                       "  allreduce 3584 op=sum type=double   # h[3584+3584] (line 10)\n"
-                       "  allreduce 3072 op=sum type=double   # h[7168+3072] (line 10)\n"
-                       "end\n"
-                       "halo 1024 dims=2   # u (line 12), v (line 13)\n";
-    CU_ASSERT_STRING_EQUAL(text, want);
-    if (strcmp(text, want))
-        fprintf(stderr, "\n%s", text);
+    check_packed("loop 4\n"
+                 "  allreduce 1K buf=a\n"  /* packs with b and c: 3 K = min */
+                 "  allreduce 1K buf=b\n"
+                 "  allreduce 1K buf=c\n"
+                 "  allreduce 1K buf=d\n"  /* alone: e depends on it */
+                 "  allreduce 1K in=d out=e\n"
+                 "  allreduce 1K buf=f op=max\n" /* another type */
+                 "  compute 1us\n"
+                 "  allreduce 3K buf=g\n"  /* in the interval */
+                 "  allreduce 10K buf=h\n" /* split, see below */
+                 "end\n"
+                 "halo 512 dims=2 buf=u\n"
+                 "halo 512 dims=2 buf=v\n",
+                 (sc_interval_t){3072, 4096},
+                 "loop 4\n"
+                 "  allreduce 3072 op=sum type=double   # a (line 2), b (line 3), c (line 4)\n"
+                 "  allreduce 1024 op=sum type=double buf=d\n"
+                 "  allreduce 1024 op=sum type=double in=d out=e\n"
+                 "  allreduce 1024 op=max type=double buf=f\n"
+                 "  compute 1e-06s\n"
+                 "  allreduce 3072 op=sum type=double buf=g\n"
+                 "  allreduce 3584 op=sum type=double   # h[0+3584] (line 10)\n"
+                 "  allreduce 3584 op=sum type=double   # h[3584+3584] (line 10)\n"
+                 "  allreduce 3072 op=sum type=double   # h[7168+3072] (line 10)\n"
+                 "end\n"
+                 "halo 1024 dims=2   # u (line 12), v (line 13)\n",
+                 &packed);
     CU_ASSERT_EQUAL(packed.stmts[0].end, 10);
     CU_ASSERT_EQUAL(packed.stmts[10].end, 0);
-    free(text);
     sc_program_destroy(&packed);
-    sc_program_destroy(&prog);
 }
 
 /* An empty message carries no data and depends on nothing: a run packs
@@ -481,31 +489,23 @@ static void test_pack(void)
  * they are. */
 static void test_pack_empty(void)
 {
-    sc_program_t prog, packed;
-    CU_ASSERT_EQUAL_FATAL(parse("allreduce 8 buf=a\n"
-                                "allreduce 0 buf=z\n"
-                                "allreduce 8 buf=b\n"
-                                "bcast 0 buf=y\n"
-                                "barrier\n"
-                                "allreduce 8 buf=c\n"
-                                "allreduce 0 buf=x\n",
-                                &prog),
-                          SC_OK);
-    sc_interval_t iv = {64, 128};
-    CU_ASSERT_EQUAL_FATAL(sc_program_pack(&prog, fixed_interval, &iv, &packed), SC_OK);
-    char *text = printed(&packed);
-    const char *want = "allreduce 16 op=sum type=double   # a (line 1), b (line 3)\n"
-                       "allreduce 0 op=sum type=double buf=z\n"
-                       "bcast 0 root=0 buf=y\n"
-                       "barrier\n"
-                       "allreduce 8 op=sum type=double buf=c\n"
-                       "allreduce 0 op=sum type=double buf=x\n";
-    CU_ASSERT_STRING_EQUAL(text, want);
-    if (strcmp(text, want))
-        fprintf(stderr, "\n%s", text);
-    free(text);
+    sc_program_t packed;
+    check_packed("allreduce 8 buf=a\n"
+                 "allreduce 0 buf=z\n"
+                 "allreduce 8 buf=b\n"
+                 "bcast 0 buf=y\n"
+                 "barrier\n"
+                 "allreduce 8 buf=c\n"
+                 "allreduce 0 buf=x\n",
+                 (sc_interval_t){64, 128},
+                 "allreduce 16 op=sum type=double   # a (line 1), b (line 3)\n"
+                 "allreduce 0 op=sum type=double buf=z\n"
+                 "bcast 0 root=0 buf=y\n"
+                 "barrier\n"
+                 "allreduce 8 op=sum type=double buf=c\n"
+                 "allreduce 0 op=sum type=double buf=x\n",
+                 &packed);
     sc_program_destroy(&packed);
-    sc_program_destroy(&prog);
 }
 
 void sc_suite_program(void)

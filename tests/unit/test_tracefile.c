@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "helpers.h"
 #include "sim/trace/reader.h"
 #include "suites.h"
 
@@ -236,20 +237,11 @@ static void test_create(void)
 
 /* ---- Reading files through a buffer ---- */
 
-static char dir[] = "/tmp/simcoll-tracefile-XXXXXX";
-
-static const char *path_of(const char *name)
-{
-    static char path[512];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    return path;
-}
-
 /* Lines that cross the 16 KiB buffer, one longer than it, CR LF ends and
  * a last line without its end: each read whole, in order. */
 static void test_lines(void)
 {
-    FILE *f = fopen(path_of("lines.txt"), "w");
+    FILE *f = fopen(sc_test_in_dir("lines.txt"), "w");
     char *long_line = malloc(40000);
     memset(long_line, 'x', 39999);
     long_line[39999] = '\0';
@@ -259,7 +251,7 @@ static void test_lines(void)
     fprintf(f, "last");
     fclose(f);
     sc_tfile_t tf;
-    CU_ASSERT_EQUAL_FATAL(sc_tfile_open(&tf, path_of("lines.txt"), "test"), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_tfile_open(&tf, sc_test_in_dir("lines.txt"), "test"), SC_OK);
     int failed = 0, ok = 1;
     char expect[32], *line;
     for (int i = 0; i < 3000; i++) {
@@ -276,7 +268,7 @@ static void test_lines(void)
     CU_ASSERT_EQUAL(failed, 0);
     sc_tfile_close(&tf);
     free(long_line);
-    remove(path_of("lines.txt"));
+    remove(sc_test_in_dir("lines.txt"));
 }
 
 /* Many files read a little at a time each, more of them than the pool
@@ -288,11 +280,11 @@ static void test_many_files(void)
     char name[32];
     for (int i = 0; i < FILES; i++) {
         snprintf(name, sizeof name, "f%d", i);
-        FILE *f = fopen(path_of(name), "wb");
+        FILE *f = fopen(sc_test_in_dir(name), "wb");
         for (int k = 0; k < 100; k++)
             fprintf(f, "%d %d\n", i, k);
         fclose(f);
-        CU_ASSERT_EQUAL_FATAL(sc_tfile_open(&tf[i], path_of(name), "test"), SC_OK);
+        CU_ASSERT_EQUAL_FATAL(sc_tfile_open(&tf[i], sc_test_in_dir(name), "test"), SC_OK);
     }
     int ok = 1, failed = 0;
     for (int k = 0; k < 100; k++)
@@ -305,7 +297,7 @@ static void test_many_files(void)
     for (int i = 0; i < FILES; i++) {
         sc_tfile_close(&tf[i]);
         snprintf(name, sizeof name, "f%d", i);
-        remove(path_of(name));
+        remove(sc_test_in_dir(name));
     }
     free(tf);
 }
@@ -313,11 +305,11 @@ static void test_many_files(void)
 /* Binary reads: whole, at the end, and part way through a short file. */
 static void test_reads(void)
 {
-    FILE *f = fopen(path_of("bin"), "wb");
+    FILE *f = fopen(sc_test_in_dir("bin"), "wb");
     fwrite("abcdefgh", 1, 8, f);
     fclose(f);
     sc_tfile_t tf;
-    CU_ASSERT_EQUAL_FATAL(sc_tfile_open(&tf, path_of("bin"), "test"), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_tfile_open(&tf, sc_test_in_dir("bin"), "test"), SC_OK);
     char out[8];
     CU_ASSERT_EQUAL(sc_tfile_read(&tf, out, 3), 1);
     CU_ASSERT_EQUAL(memcmp(out, "abc", 3), 0);
@@ -328,22 +320,12 @@ static void test_reads(void)
     CU_ASSERT_EQUAL(memcmp(out, "gh", 2), 0);
     CU_ASSERT_EQUAL(sc_tfile_read(&tf, out, 1), 0); /* the end */
     sc_tfile_close(&tf);
-    remove(path_of("bin"));
-}
-
-static int setup(void)
-{
-    return mkdtemp(dir) ? 0 : 1;
-}
-
-static int teardown(void)
-{
-    return rmdir(dir);
+    remove(sc_test_in_dir("bin"));
 }
 
 void sc_suite_tracefile(void)
 {
-    CU_pSuite s = CU_add_suite("tracefile", setup, teardown);
+    CU_pSuite s = CU_add_suite("tracefile", sc_test_dir_make, sc_test_dir_remove);
     CU_add_test(s, "communicators made by split and dup", test_split);
     CU_add_test(s, "a message on another communicator than its receive", test_unmatched_on_split);
     CU_add_test(s, "communicators made by create", test_create);
