@@ -776,7 +776,7 @@ static void note_assumed(const sc_plot_table_t *t, const plot_opts_t *o, const c
         if (!strcmp(v, "not checked"))
             unchecked++;
         else
-            fprintf(stderr, "note: point %s rests on assumed %s (at 0.5x/1.5x of each)\n",
+            fprintf(stderr, "note: point %s rests on assumed %s\n",
                     sc_plot_cell(t, r, 0), v);
     }
     if (unchecked)
