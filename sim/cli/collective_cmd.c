@@ -474,9 +474,8 @@ static int slower_first(const void *a, const void *b, void *rows)
     return x < y ? 1 : x > y ? -1 : *(const int *)a - *(const int *)b;
 }
 
-/* On stderr, for each run from the slowest while the reruns last: the
- * assumed parameters of the platform that move its time by more than 10%
- * at half or 1.5 times their value (sc_assumed_note). */
+/* On stderr, for each run from the slowest: the assumed parameters of the
+ * platform that move its time by more than 10% (sc_assumed_check). */
 static sc_err_t note_assumed(const sc_run_opts_t *o, const sc_platform_t *plat, const batch_t *b,
                              sc_report_row_t *rows, int nrows)
 {
