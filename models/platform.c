@@ -36,6 +36,9 @@ void sc_platform_destroy(sc_platform_t *plat)
     free(plat->path);
     free(plat->engine_xml);
     zone_destroy(plat->zone);
+    for (int i = 0; i < plat->nsources; i++)
+        free(plat->sources[i].note);
+    free(plat->sources);
     memset(plat, 0, sizeof *plat);
 }
 

@@ -155,6 +155,23 @@ typedef struct {
     double mid;    /* the value the platform holds (a size: whole bytes) */
 } sc_range_t;
 
+/* Where a parameter's value came from (simcoll/source/LEVEL/PARAM): a
+ * measurement and its fit, a publication, a placeholder, or a what-if's
+ * own --set (an assumption of the study's, counted as assumed). */
+typedef enum {
+    SC_SOURCE_MEASURED,
+    SC_SOURCE_PUBLISHED,
+    SC_SOURCE_ASSUMED,
+    SC_SOURCE_SET,
+    SC_NSOURCE_KINDS
+} sc_source_kind_t;
+typedef struct {
+    int param;             /* its index in sc_params (models/params.h) */
+    int at;                /* its level, an sc_param_at_t */
+    sc_source_kind_t kind;
+    char *note;            /* the file and fit, the citation, or why assumed */
+} sc_param_source_t;
+
 /* The checked zone as SimGrid's C++ API builds it when the network is one
  * of SimGrid's topologies (simcoll/topology): SimGrid's XML reader cannot
  * give such a cluster a memory bus per node. The file's check writes it
@@ -238,6 +255,10 @@ typedef struct {
     double link_latency_scale[SC_MAX_LEVELS], link_bandwidth_scale[SC_MAX_LEVELS];
     sc_range_t ranges[SC_MAX_RANGES];
     int nranges;
+    /* Where its parameters came from, as the file says (none: unmarked),
+     * in the file's order. */
+    sc_param_source_t *sources;
+    int nsources;
     /* 1 if every node has the same core speed, and every node's memory bus
      * and every node pair's route the parameters of its level (`level`,
      * `between_groups`); cost models are only exact then (never on a torus

@@ -8,6 +8,8 @@
 
 #include "common/sc_units.h"
 #include "models/params.h"
+#include "sim/io/files.h"
+#include "sim/io/platform_props.h"
 #include "sim/simgrid/engine.h"
 
 /* The relative change each side of the platform's value. */
@@ -252,4 +254,268 @@ sc_err_t sc_ranges_print(FILE *out, const char *path, const sc_run_spec_t *spec,
                  "%s to %s\n",
             t[0], t[1], m, t[2], t[3]);
     return SC_OK;
+}
+
+/* p at `at`'s value on plat for a message of `bytes`, written in text; 0
+ * if the parameter cannot be rerun scaled there, or is 0. */
+static int assumed_value(const sc_platform_t *plat, const sc_param_t *p, sc_param_at_t at,
+                         size_t bytes, char *text, size_t len)
+{
+    if (p->constant_of)
+        return 0;
+    if (p->in == SC_IN_PLATFORM) {
+        sc_format_bytes((double)plat->header_bytes, text, len);
+        return p->kind == SC_PARAM_SIZE && plat->header_bytes > 0;
+    }
+    const sc_level_t *lv = level_of(plat, at);
+    if (!lv)
+        return 0;
+    /* a property's parameter scales on intra and inter only */
+    if (p->carrier == SC_CARRIER_PROP && at != SC_AT_INTRA && at != SC_AT_INTER)
+        return 0;
+    return value_text(p, lv, bytes, text, len);
+}
+
+/* Whether the run sent messages where p at `at` acts. */
+static int used(const sc_assumed_run_t *run, const sc_param_t *p, sc_param_at_t at)
+{
+    if (p->in == SC_IN_PLATFORM)
+        return run->messages[SC_LEVEL_INTRA] + run->messages[SC_LEVEL_INTER] > 0;
+    if (at == SC_AT_INTER || at == SC_AT_RACK)
+        return run->messages[SC_LEVEL_INTER] > 0;
+    return run->messages[SC_LEVEL_INTRA] > 0;
+}
+
+static sc_err_t rerun_spec(void *arg, const sc_platform_t *plat, double *seconds)
+{
+    sc_run_spec_t scaled = *(const sc_run_spec_t *)arg;
+    scaled.plat = plat;
+    sc_run_result_t res;
+    sc_err_t err = sc_run(&scaled, &res);
+    if (!err) {
+        *seconds = res.sim_time_s;
+        sc_run_result_destroy(&res);
+    }
+    return err;
+}
+
+sc_assumed_run_t sc_assumed_run_of(const char *path, const sc_run_spec_t *spec,
+                                   const sc_run_result_t *base)
+{
+    return (sc_assumed_run_t){.plat = spec->plat,
+                              .path = path,
+                              .bytes = spec->bytes,
+                              .messages = {base->messages[SC_LEVEL_INTRA],
+                                           base->messages[SC_LEVEL_INTER]},
+                              .seconds = base->sim_time_s,
+                              .rerun = rerun_spec,
+                              .arg = (void *)spec};
+}
+
+int sc_assumed_params(const sc_assumed_run_t *run, int *ids, int max)
+{
+    const sc_platform_t *plat = run->plat;
+    int n = 0;
+    char text[64];
+    for (int i = 0; i < plat->nsources && n < max; i++) {
+        const sc_param_source_t *s = &plat->sources[i];
+        const sc_param_t *p = &sc_params[s->param];
+        if ((s->kind == SC_SOURCE_ASSUMED || s->kind == SC_SOURCE_SET) &&
+            assumed_value(plat, p, (sc_param_at_t)s->at, run->bytes, text, sizeof text) &&
+            used(run, p, (sc_param_at_t)s->at))
+            ids[n++] = i;
+    }
+    return n;
+}
+
+/* Whether a larger value of p can only slow a run (1: a latency, an
+ * overhead, the header), only speed it (-1: a bandwidth), or either (0:
+ * an eager limit, which trades copies against a handshake). */
+static int slower_when_larger(const sc_param_t *p)
+{
+    switch (p->kind) {
+    case SC_PARAM_BANDWIDTH:
+        return -1;
+    case SC_PARAM_DURATION:
+    case SC_PARAM_PIECEWISE_TIME:
+        return 1;
+    case SC_PARAM_SIZE:
+        return p->in == SC_IN_PLATFORM;
+    default:
+        return 0;
+    }
+}
+
+/* The run's relative change with the sources ids[0..n) scaled together,
+ * each to its slower side (slower = 1: (1 + STEP)x a latency, (1 - STEP)x
+ * a bandwidth) or its faster side (slower = 0); an eager limit (no side)
+ * at (1 + STEP)x when slower, else (1 - STEP)x. One rerun. */
+static sc_err_t change_with(const sc_assumed_run_t *run, const int *ids, int n, int slower,
+                            double *change)
+{
+    sc_scaling_t scalings[64];
+    for (int i = 0; i < n; i++) {
+        const sc_param_source_t *s = &run->plat->sources[ids[i]];
+        const sc_param_t *p = &sc_params[s->param];
+        int larger = slower_when_larger(p) < 0 ? !slower : slower;
+        scalings[i] = (sc_scaling_t){p, (sc_param_at_t)s->at,
+                                     larger ? 1 + SC_ASSUMED_STEP : 1 - SC_ASSUMED_STEP};
+    }
+    sc_platform_t plat;
+    double seconds = 0;
+    sc_err_t err = sc_platform_load_scaled("--platform", run->path, scalings, n, &plat);
+    if (err)
+        return err;
+    err = run->rerun(run->arg, &plat, &seconds);
+    sc_platform_destroy(&plat);
+    *change = run->seconds > 0 ? (seconds - run->seconds) / run->seconds : 0;
+    return err;
+}
+
+/* The effect of source `id` on the run: one rerun at its slower side, or
+ * two for a parameter without one, the side that moves it more kept. */
+static sc_err_t effect_of(const sc_assumed_run_t *run, int id, sc_assumed_effect_t *effect)
+{
+    const sc_param_source_t *s = &run->plat->sources[id];
+    int sign = slower_when_larger(&sc_params[s->param]);
+    *effect = (sc_assumed_effect_t){s->param, s->at, sign < 0 ? 1 - SC_ASSUMED_STEP
+                                                              : 1 + SC_ASSUMED_STEP, 0};
+    sc_err_t err = change_with(run, &id, 1, 1, &effect->change);
+    double smaller;
+    if (!err && sign == 0 && !(err = change_with(run, &id, 1, 0, &smaller)) &&
+        fabs(smaller) > fabs(effect->change))
+        effect->factor = 1 - SC_ASSUMED_STEP, effect->change = smaller;
+    return err;
+}
+
+int sc_assumed_print(FILE *out, const sc_platform_t *plat, size_t bytes, const char *what,
+                     const sc_assumed_effect_t *effect)
+{
+    if (!(fabs(effect->change) > SC_ASSUMED_THRESHOLD))
+        return 0;
+    const sc_param_source_t *s = sc_platform_source(plat, effect->param, effect->at);
+    int set = s && s->kind == SC_SOURCE_SET;
+    char name[96], value[64];
+    sc_param_source_name(effect->param, effect->at, name, sizeof name);
+    assumed_value(plat, &sc_params[effect->param], (sc_param_at_t)effect->at, bytes, value,
+                  sizeof value);
+    fprintf(out, "note: %s rests on assumed %s (%s, %s%s%s): at %gx it moves by %+.0f%%\n",
+            what ? what : "this result", name, value, set ? "" : "from ",
+            s && *s->note ? s->note : "a placeholder", set ? ", this what-if's own" : "",
+            effect->factor, 100 * effect->change);
+    size_t used_len = strlen(sc_assumed_found);
+    if (!strstr(sc_assumed_found, name))
+        snprintf(sc_assumed_found + used_len, sizeof sc_assumed_found - used_len,
+                 "%s%s at %gx %+.0f%%", used_len ? "; " : "", name, effect->factor,
+                 100 * effect->change);
+    return 1;
+}
+
+int sc_assumed_skip;
+char sc_assumed_found[1024];
+int sc_assumed_unchecked;
+
+/* The order the check takes a run's assumed parameters in when it cannot
+ * take them all: bandwidths, overheads, latencies, the rest. */
+static int priority(const sc_param_t *p)
+{
+    return p->kind == SC_PARAM_BANDWIDTH        ? 0
+           : p->kind == SC_PARAM_PIECEWISE_TIME ? 1
+           : p->kind == SC_PARAM_DURATION       ? 2
+                                                : 3;
+}
+
+sc_err_t sc_assumed_check(FILE *out, const sc_assumed_run_t *run, const char *what,
+                          sc_assumed_budget_t *b)
+{
+    int ids[64], order[64], k = 0;
+    b->runs++;
+    int n = sc_assumed_params(run, ids, 64);
+    if (n == 0)
+        return SC_OK;
+    if (sc_assumed_skip ||
+        run->messages[SC_LEVEL_INTRA] + run->messages[SC_LEVEL_INTER] > SC_ASSUMED_MAX_MESSAGES) {
+        b->unchecked++;
+        return SC_OK;
+    }
+    /* The results are out before the reruns start (each forks, flushing
+     * stdout): a stdout that cannot take them fails here, saying why. */
+    sc_err_t err = sc_stdout_finish();
+    /* One rerun with every parameter that has a side at its slower side.
+     * As the run's time is a sum of terms each growing with a latency or
+     * an overhead or with the inverse of a bandwidth, no one of them moves
+     * it further, on either side, than all of them on their slower sides:
+     * if this stays within the threshold, so does each. */
+    int sided[64], nsided = 0;
+    for (int i = 0; i < n; i++)
+        if (slower_when_larger(&sc_params[run->plat->sources[ids[i]].param]))
+            sided[nsided++] = ids[i];
+    double together = 0;
+    if (nsided && !err)
+        err = change_with(run, sided, nsided, 1, &together);
+    int moved = fabs(together) > SC_ASSUMED_THRESHOLD;
+    if (moved) {
+        b->moved++;
+        b->most = fmax(b->most, together);
+    }
+    if (nsided == 1 && !err) {
+        /* the rerun was that parameter's own */
+        const sc_param_source_t *s = &run->plat->sources[sided[0]];
+        sc_assumed_effect_t effect = {s->param, s->at, 0, together};
+        effect.factor = slower_when_larger(&sc_params[s->param]) < 0 ? 1 - SC_ASSUMED_STEP
+                                                                     : 1 + SC_ASSUMED_STEP;
+        sc_assumed_print(out, run->plat, run->bytes, what, &effect);
+        moved = 0;
+    }
+    /* Which of them, when it moved: those no note names yet, within the
+     * reruns left; an eager limit, which has no slower side, always. */
+    for (int level = 0; level < 4; level++)
+        for (int i = 0; i < n; i++) {
+            const sc_param_t *p = &sc_params[run->plat->sources[ids[i]].param];
+            if (priority(p) == level && (moved || !slower_when_larger(p)))
+                order[k++] = ids[i];
+        }
+    int told = 0; /* a note names one of them */
+    for (int i = 0; i < k && !err; i++) {
+        const sc_param_source_t *s = &run->plat->sources[order[i]];
+        char name[96];
+        sc_param_source_name(s->param, s->at, name, sizeof name - 1);
+        strcat(name, " "); /* as sc_assumed_found holds it, its effect after */
+        if (strstr(sc_assumed_found, name)) {
+            told = 1;
+            continue;
+        }
+        int cost = slower_when_larger(&sc_params[s->param]) ? 1 : 2;
+        if (b->reruns + cost > SC_ASSUMED_RERUNS)
+            break;
+        sc_assumed_effect_t effect;
+        err = effect_of(run, order[i], &effect);
+        b->reruns += cost;
+        if (!err)
+            told |= sc_assumed_print(out, run->plat, run->bytes, what, &effect);
+    }
+    b->untold += moved && !told;
+    return err;
+}
+
+void sc_assumed_print_unchecked(FILE *out, const sc_assumed_budget_t *b)
+{
+    sc_assumed_unchecked += b->unchecked;
+    if (sc_assumed_skip)
+        return;
+    if (b->untold)
+        fprintf(out,
+                "note: %d of %d runs move by more than %.0f%% (up to %+.0f%%) with every "
+                "assumed parameter they use at its slower side (%gx a bandwidth, %gx a latency "
+                "or overhead), %d of them with none of those parameters named above (the check "
+                "reruns %d times a command to single them out; --sensitivity on one run shows "
+                "every parameter's effect)\n",
+                b->moved, b->runs, 100 * SC_ASSUMED_THRESHOLD, 100 * b->most,
+                1 - SC_ASSUMED_STEP, 1 + SC_ASSUMED_STEP, b->untold, SC_ASSUMED_RERUNS);
+    if (b->unchecked)
+        fprintf(out,
+                "note: %d of %d runs not checked against the assumed parameters they use "
+                "(runs of more than %ld messages; --sensitivity on one run shows every "
+                "parameter's effect)\n",
+                b->unchecked, b->runs, SC_ASSUMED_MAX_MESSAGES);
 }

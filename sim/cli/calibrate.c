@@ -456,11 +456,20 @@ static sc_err_t write_fitted(const calibrate_opts_t *o, const sc_fit_t *fit,
 {
     char name[SC_PROBE_NAME_MAX];
     int *node_cores = NULL;
-    char *made_by = NULL, *comment = NULL;
-    size_t len1 = 0, len2 = 0;
+    char *made_by = NULL, *comment = NULL, *measured = NULL;
+    size_t len1 = 0, len2 = 0, len3 = 0;
     sc_err_t err;
-    FILE *mb = open_memstream(&made_by, &len1), *cm = open_memstream(&comment, &len2);
-    if (mb && cm) {
+    FILE *mb = open_memstream(&made_by, &len1), *cm = open_memstream(&comment, &len2),
+         *ms = open_memstream(&measured, &len3);
+    if (mb && cm && ms) {
+        for (int i = 0; i < o->all.n; i++) {
+            int seen = 0; /* a file of several series, named once */
+            for (int k = 0; k < i && !seen; k++)
+                seen = !strcmp(o->all.series[k].path, o->all.series[i].path);
+            if (!seen)
+                fprintf(ms, "%s%s", i ? ", " : "", o->all.series[i].path);
+        }
+        fputs(", fitted by simcoll calibrate", ms);
         fputs("simcoll", mb);
         for (int i = 1; i < argc; i++)
             fprintf(mb, " %s", argv[i]);
@@ -470,13 +479,14 @@ static sc_err_t write_fitted(const calibrate_opts_t *o, const sc_fit_t *fit,
                     o->all.series[i].source ? o->all.series[i].source : "",
                     o->all.series[i].npoints);
     }
-    int bad = !mb || !cm;
+    int bad = !mb || !cm || !ms;
     bad |= mb && fclose(mb) != 0;
     bad |= cm && fclose(cm) != 0;
+    bad |= ms && fclose(ms) != 0;
     if (bad) {
         err = sc_error(SC_ERR_RUN, "out of memory");
     } else {
-        sc_generate_spec_t gen = {.made_by = made_by, .comment = comment};
+        sc_generate_spec_t gen = {.made_by = made_by, .comment = comment, .measured = measured};
         err = probed_shape(&o->all, o->out, &gen, name, sizeof name, &node_cores);
         int domain = level_domain(o->level);
         char set_latency[96], set_bandwidth[96];
@@ -502,6 +512,7 @@ static sc_err_t write_fitted(const calibrate_opts_t *o, const sc_fit_t *fit,
     free(node_cores);
     free(made_by);
     free(comment);
+    free(measured);
     return err;
 }
 

@@ -467,6 +467,43 @@ static sc_err_t run_batch(const sc_run_opts_t *o, const sc_platform_t *plat, con
     return err;
 }
 
+static int slower_first(const void *a, const void *b, void *rows)
+{
+    const sc_report_row_t *r = rows;
+    double x = r[*(const int *)a].result.sim_time_s, y = r[*(const int *)b].result.sim_time_s;
+    return x < y ? 1 : x > y ? -1 : *(const int *)a - *(const int *)b;
+}
+
+/* On stderr, for each run from the slowest: the assumed parameters of the
+ * platform that move its time by more than 10% (sc_assumed_check). */
+static sc_err_t note_assumed(const sc_run_opts_t *o, const sc_platform_t *plat, const batch_t *b,
+                             sc_report_row_t *rows, int nrows)
+{
+    if (!plat->nsources || nrows == 0)
+        return SC_OK;
+    int *order = malloc((size_t)nrows * sizeof *order);
+    if (!order)
+        return sc_error(SC_ERR_RUN, "out of memory");
+    for (int k = 0; k < nrows; k++)
+        order[k] = k;
+    qsort_r(order, (size_t)nrows, sizeof *order, slower_first, rows);
+    sc_assumed_budget_t budget = {0};
+    sc_err_t err = SC_OK;
+    for (int i = 0; i < nrows && !err; i++) {
+        int k = order[i];
+        sc_run_spec_t spec = run_spec(o, plat, b, k);
+        char what[160], size[32];
+        sc_format_bytes((double)rows[k].bytes, size, sizeof size);
+        snprintf(what, sizeof what, "%s np %d, %s", rows[k].algo->name, rows[k].np, size);
+        sc_assumed_run_t run = sc_assumed_run_of(o->platform, &spec, &rows[k].result);
+        err = sc_assumed_check(stderr, &run, nrows > 1 ? what : NULL, &budget);
+    }
+    if (!err)
+        sc_assumed_print_unchecked(stderr, &budget);
+    free(order);
+    return err;
+}
+
 int sc_cli_collective(int argc, char **argv)
 {
     sc_run_opts_t o;
@@ -516,6 +553,8 @@ int sc_cli_collective(int argc, char **argv)
         err = sc_ranges_print(o.format == SC_FORMAT_TABLE ? stdout : stderr, o.platform, &spec,
                               &rows[k].result);
     }
+    if (!err && !invalid)
+        err = note_assumed(&o, &plat, &b, rows, nrows);
     for (int k = 0; k < nrows && !err && invalid; k++) {
         const sc_report_row_t *row = &rows[k];
         char size[32];

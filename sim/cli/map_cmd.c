@@ -11,6 +11,7 @@
 #include "algorithms/mapping/search.h"
 #include "common/sc_units.h"
 #include "sim/analysis/map_search.h"
+#include "sim/analysis/sensitivity.h"
 #include "program_cmd.h"
 #include "run_setup.h"
 #include "sim/io/hosts.h"
@@ -135,6 +136,27 @@ typedef struct {
     char extra[256]; /* a line more for the header, or "" */
 } mapped_t;
 
+/* --objective time: the assumed parameters of the platform that the
+ * chosen mapping's simulated time rests on (sc_assumed_check), on stderr. */
+static sc_err_t note_assumed(const sc_run_opts_t *o, const sc_run_spec_t *run, const int *pi)
+{
+    if (o->objective != SC_OBJECTIVE_TIME || !run || !run->plat->nsources)
+        return SC_OK;
+    sc_run_spec_t spec = *run;
+    spec.pi = pi;
+    spec.placement = SC_PLACE_BLOCK;
+    sc_run_result_t res;
+    sc_err_t err = sc_run(&spec, &res);
+    if (err)
+        return err;
+    sc_assumed_run_t checked = sc_assumed_run_of(o->platform, &spec, &res);
+    sc_assumed_budget_t budget = {0};
+    if (!(err = sc_assumed_check(stderr, &checked, "the mapping's simulated time", &budget)))
+        sc_assumed_print_unchecked(stderr, &budget);
+    sc_run_result_destroy(&res);
+    return err;
+}
+
 /* The nodes pi and MPI's placements use, when they differ: cyclic placement
  * spreads fewer ranks than cores over every node, where pi and block fill
  * the fewest, so its cut and load are over more nodes and links ("24
@@ -206,7 +228,8 @@ static sc_err_t map_algo(const sc_run_opts_t *o, const sc_platform_t *plat, mapp
          * ranks of Bruck's would take 8 TiB) */
         if ((o->objective == SC_OBJECTIVE_TIME && (err = sc_run_check(&run))) ||
             (err = sc_map_objective(plat, &graph, &run, o->objective, &o->budget, m->pi, NULL,
-                                        0)))
+                                        0)) ||
+            (err = note_assumed(o, &run, m->pi)))
             goto cleanup;
         for (int k = 0; k < 3 && !err; k++)
             err = sc_cli_graph_load(plat, &graph, k == 2 ? SC_PLACE_CYCLIC : SC_PLACE_BLOCK,
@@ -241,6 +264,8 @@ static sc_err_t map_graph(const sc_platform_t *plat, const sc_graph_t *graph,
     sc_err_t err = sc_mapping_search_graph(plat, graph, o->map.partitioner, m->pi, &m->seconds);
     if (!err)
         err = sc_map_objective(plat, graph, run, o->objective, &o->budget, m->pi, NULL, 0);
+    if (!err)
+        err = note_assumed(o, run, m->pi);
     const sc_placement_t placement[3] = {SC_PLACE_BLOCK, SC_PLACE_BLOCK, SC_PLACE_CYCLIC};
     for (int k = 0; k < 3 && !err; k++)
         if (!(err = sc_cli_graph_cut(plat, graph, placement[k], k ? NULL : m->pi, &m->cut[k],

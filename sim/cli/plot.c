@@ -759,6 +759,34 @@ static sc_err_t write_script(const plot_opts_t *o, const sc_plot_table_t *t, con
     return err;
 }
 
+/* A sweep's assumed column: on stderr, the points drawn that rest on an
+ * assumed parameter (each with what its ±50% did), and how many drawn
+ * points use one that the sweep did not check. */
+static void note_assumed(const sc_plot_table_t *t, const plot_opts_t *o, const cols_t *c)
+{
+    int col = -1, unchecked = 0, drawn = 0;
+    for (int i = 0; i < t->ncols; i++)
+        if (!strcmp(t->name[i], "assumed") && !strcmp(t->name[0], "key"))
+            col = i;
+    for (int r = 0; col >= 0 && r < t->nrows; r++) {
+        const char *v = sc_plot_cell(t, r, col);
+        if (!kept(t, o, c, r) || !*v)
+            continue;
+        drawn++;
+        if (!strcmp(v, "not checked"))
+            unchecked++;
+        else
+            fprintf(stderr, "note: point %s rests on assumed %s\n",
+                    sc_plot_cell(t, r, 0), v);
+    }
+    if (unchecked)
+        fprintf(stderr,
+                "note: %d of the points drawn use assumed parameters that the sweep did not "
+                "check (it checks the first point of each platform; simcoll on one point "
+                "checks it)\n",
+                unchecked);
+}
+
 int sc_cli_plot(int argc, char **argv)
 {
     plot_opts_t o;
@@ -799,6 +827,8 @@ int sc_cli_plot(int argc, char **argv)
         err = write_script(&o, &t, &c, terminal, &script);
     if (!err)
         err = sc_gnuplot("-o", o.out, script);
+    if (!err)
+        note_assumed(&t, &o, &c);
     free(script);
     sc_plot_table_free(&t);
     return err ? sc_cli_fail(err) : 0;

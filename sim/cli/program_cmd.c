@@ -306,6 +306,7 @@ typedef struct {
     char **argv;
     FILE *after;     /* --sensitivity's table and the ranges' times, printed after a table */
     sc_cli_place_t *places; /* by process count */
+    sc_assumed_budget_t *assumed; /* the check of the assumed parameters */
 } program_run_t;
 
 /* --timeline, --trace or --paje: every message of the run. */
@@ -635,6 +636,11 @@ static sc_err_t run_at(const program_run_t *r, int np, const sc_cli_place_t *pl,
             if (!err && r->plat->nranges)
                 err = sc_ranges_print(o->format == SC_FORMAT_TABLE ? r->after : stderr, o->platform,
                                       &spec, &row->result);
+            char what[1200];
+            snprintf(what, sizeof what, "%s np %d", o->program, np);
+            sc_assumed_run_t run = sc_assumed_run_of(o->platform, &spec, &row->result);
+            if (!err && row->result.valid != 0)
+                err = sc_assumed_check(stderr, &run, what, r->assumed);
         }
     }
     sc_program_destroy(&packed);
@@ -680,7 +686,8 @@ int sc_cli_run_program(int argc, char **argv)
     int nrows = 0;
     char *after = NULL;
     size_t after_len = 0;
-    program_run_t r = {&o, &plat, &prog, argc, argv, NULL, NULL};
+    sc_assumed_budget_t assumed = {0};
+    program_run_t r = {&o, &plat, &prog, argc, argv, NULL, NULL, &assumed};
     err = sc_cli_load_all(o.loads, o.nloads);
     if (err || (err = sc_platform_load("--platform", o.platform, &plat)) ||
         (err = sc_cli_program_read(o.program, &prog)) || (err = force_algos(&o, &prog)) ||
@@ -704,6 +711,7 @@ int sc_cli_run_program(int argc, char **argv)
         if (fclose(r.after) == 0 && after_len)
             printf("\n%s", after);
         r.after = NULL;
+        sc_assumed_print_unchecked(stderr, &assumed);
         for (int k = 0; k < nrows && !err && invalid; k++)
             if (rows[k].result.valid == 0)
                 err = sc_error(SC_ERR_RUN,

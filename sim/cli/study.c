@@ -508,6 +508,8 @@ void sc_study_header(study_t *st, const char *body, char *header, size_t size)
             n += (size_t)snprintf(header + n, size - n, ",%.*s", (int)len, name);
         name += len + (name[len] == ',');
     }
+    if (n < size)
+        snprintf(header + n, size - n, ",assumed");
 }
 
 /* The fields of the run's CSV row `data` (up to its newline) that st

@@ -37,6 +37,7 @@
 #include "jobs_cmd.h"
 #include "program_cmd.h"
 #include "trace_cmd.h"
+#include "sim/analysis/sensitivity.h"
 #include "sim/engine/generate.h"
 #include "sim/io/files.h"
 #include "study.h"
@@ -168,12 +169,37 @@ static void append(char **buf, size_t *len, const char *data, size_t n)
     *buf = more;
 }
 
+/* Whether point `index` checks its platform's assumed parameters: the
+ * first point of each platform in the study's order, whose other axes all
+ * take their first value (the others only say whether they use one), so
+ * that --jobs and a resumed sweep check the same points as one run. */
+static int checks_platform(const study_t *st, long index)
+{
+    static const char *const shape[] = {"platform", "nodes", "cores", "set", "net",
+                                        "topology", "sockets", "levels", NULL};
+    for (int a = st->naxes - 1; a >= 0; a--) {
+        long digit = index % st->axis[a].nvalues;
+        index /= st->axis[a].nvalues;
+        int of_platform = 0;
+        for (int k = 0; shape[k] && !of_platform; k++)
+            of_platform = !strcmp(st->axis[a].key, shape[k]);
+        if (digit && !of_platform)
+            return 0;
+    }
+    return 1;
+}
+
+/* The line a point's child ends its stderr with: what its check of the
+ * assumed parameters found (the assumed column). */
+#define ASSUMED_LINE "simcoll sweep: assumed="
+
 static sc_err_t start_job(const study_t *st, long index, const char *dir, job_t *job)
 {
     const char *value[MAX_AXES];
     sc_study_point(st, index, value);
     static char platform[4096];
     sc_err_t err = platform_of(st, value, dir, platform, sizeof platform);
+    int check = checks_platform(st, index);
     int out[2], errp[2];
     if (!err && (pipe(out) != 0 || pipe(errp) != 0))
         err = sc_error(SC_ERR_RUN, "sweep: cannot make a pipe: %s", strerror(errno));
@@ -200,9 +226,15 @@ static sc_err_t start_job(const study_t *st, long index, const char *dir, job_t 
         /* The point runs in this child as `simcoll run` or the collective
          * run would, straight through their entry functions. */
         sc_error_clear();
+        sc_assumed_skip = !check;
         int runs = st->programs || st->traces || st->jobs;
         int code = sc_cli_finish(runs ? sc_cli_run_program(argc, argv)
                                       : sc_cli_collective(argc, argv));
+        if (code == 0)
+            fprintf(stderr, ASSUMED_LINE "%s\n",
+                    sc_assumed_found[0] ? sc_assumed_found
+                    : sc_assumed_unchecked ? "not checked"
+                                           : "");
         fflush(NULL);
         _exit(code);
     }
@@ -269,6 +301,14 @@ static char *job_row(const study_t *st, const job_t *job, int code)
     } else {
         for (int i = 0; i < st->kept_columns; i++)
             fputc(',', f);
+    }
+    fputc(',', f);
+    const char *assumed = job->errbuf ? strstr(job->errbuf, ASSUMED_LINE) : NULL;
+    if (ok && assumed) {
+        assumed += strlen(ASSUMED_LINE);
+        size_t n = strcspn(assumed, "\n");
+        if (n)
+            put_quoted(f, assumed, n);
     }
     fputc('\n', f);
     if (fclose(f) != 0) {
@@ -422,6 +462,19 @@ static void progress(int terminal, long finished, long total, long failed, const
         fputc('\n', stderr);
 }
 
+/* A point's notes (the assumed parameters its result rests on), each
+ * behind its key. */
+static void print_notes(int terminal, const char *key, const job_t *job, int code)
+{
+    for (const char *line = job->errbuf; code == 0 && line && *line;) {
+        size_t n = strcspn(line, "\n");
+        if (!strncmp(line, "note: ", 6))
+            fprintf(stderr, "%snote: %s: %.*s\n", terminal ? "\r\033[K" : "", key,
+                    (int)(n - 6), line + 6);
+        line += n + (line[n] == '\n');
+    }
+}
+
 /* Runs the points todo[0..ntodo-1], `parallel` at a time, each row
  * appended to `out` as it ends. */
 static sc_err_t run_points(const study_t *st, const long *todo, long ntodo, int parallel,
@@ -494,6 +547,7 @@ static sc_err_t run_points(const study_t *st, const long *todo, long ntodo, int 
             sc_study_key(st, job->index, key, sizeof key);
             progress(terminal, finished, ntodo, *failed, key, job, code, since(&job->start),
                      since(&t0));
+            print_notes(terminal, key, job, code);
             free(job->outbuf);
             free(job->errbuf);
             *job = (job_t){0};

@@ -13,6 +13,7 @@
 #include "algorithms/mapping/search.h"
 #include "common/sc_units.h"
 #include "sim/analysis/explain.h"
+#include "sim/analysis/sensitivity.h"
 #include "sim/analysis/map_search.h"
 #include "run_setup.h"
 #include "sim/simgrid/engine.h"
@@ -709,6 +710,22 @@ static sc_err_t write_messages(const trace_report_t *t)
     return err;
 }
 
+/* A trace's run again on another platform (the check of the assumed
+ * parameters). */
+static sc_err_t rerun_trace(void *arg, const sc_platform_t *plat, double *seconds)
+{
+    sc_trace_run_spec_t spec = *(const sc_trace_run_spec_t *)arg;
+    spec.plat = plat;
+    spec.messages = 0;
+    sc_trace_run_result_t res;
+    sc_err_t err = sc_trace_run(&spec, &res);
+    if (!err) {
+        *seconds = res.sim_time_s;
+        sc_trace_run_result_destroy(&res);
+    }
+    return err;
+}
+
 int sc_cli_run_trace(const sc_run_opts_t *o, int argc, char **argv)
 {
     sc_platform_t plat = {0};
@@ -770,6 +787,13 @@ int sc_cli_run_trace(const sc_run_opts_t *o, int argc, char **argv)
         }
         if (explained_len)
             printf("\n%s", explained);
+        sc_assumed_run_t run = {.plat = &plat, .path = o->platform,
+                                .messages = {res.messages[SC_LEVEL_INTRA],
+                                             res.messages[SC_LEVEL_INTER]},
+                                .seconds = res.sim_time_s, .rerun = rerun_trace, .arg = &spec};
+        sc_assumed_budget_t budget = {0};
+        if (!(err = sc_assumed_check(stderr, &run, NULL, &budget)))
+            sc_assumed_print_unchecked(stderr, &budget);
     }
     free(explained);
     if (ran)

@@ -64,7 +64,10 @@ sc_err_t sc_generate_check_net(const char *net)
 }
 
 /* The network level of preset `name`. */
-static sc_err_t load_network(const char *name, sc_level_t *level)
+/* The network level of preset `name` into *level, and the sources of its
+ * parameters into *sources (the caller frees them). */
+static sc_err_t load_network(const char *name, sc_level_t *level, sc_param_source_t **sources,
+                             int *nsources)
 {
     const sc_network_preset_t *n = find_network(name);
     if (!n)
@@ -74,6 +77,10 @@ static sc_err_t load_network(const char *name, sc_level_t *level)
     if (err)
         return err;
     *level = plat.level[SC_LEVEL_INTER];
+    *sources = plat.sources;
+    *nsources = plat.nsources;
+    plat.sources = NULL;
+    plat.nsources = 0;
     sc_platform_destroy(&plat);
     return SC_OK;
 }
@@ -87,12 +94,17 @@ typedef struct {
     double speed_flops;
     int cores;
     char *prop_values[SC_MAX_PLATFORM_PROPS]; /* of sc_platform_props_list's */
+    sc_param_source_t *net_sources; /* --net's network's sources */
+    int nnet_sources;
 } template_t;
 
 static void template_destroy(template_t *t)
 {
     for (int i = 0; i < SC_MAX_PLATFORM_PROPS; i++)
         free(t->prop_values[i]);
+    for (int i = 0; i < t->nnet_sources; i++)
+        free(t->net_sources[i].note);
+    free(t->net_sources);
 }
 
 static int ends_with(const char *s, const char *suffix)
@@ -356,6 +368,96 @@ static void write_props(FILE *f, const template_t *t, const sc_generate_spec_t *
     }
 }
 
+/* One simcoll/source property of parameter `param` at `at`. */
+static void write_source(FILE *f, int param, int at, const char *kind, const char *note)
+{
+    const char *level = sc_param_at_name((sc_param_at_t)at);
+    fprintf(f, "    <prop id=\"%s%s%s%s\" value=\"%s: ", SC_SOURCE_PREFIX, level ? level : "",
+            level ? "/" : "", sc_params[param].name, kind);
+    sc_xml_put_escaped(f, note);
+    fputs("\"/>\n", f);
+}
+
+/* The parameter (its index) and level --set `set` changes, or -1. */
+static int set_param_of(const char *set, int *at)
+{
+    *at = sc_generate_set_level(set);
+    const char *dot = strchr(set, '.');
+    if (*at < 0 || !dot)
+        return -1;
+    const sc_param_t *p = sc_param_find(dot + 1, strcspn(dot + 1, "="), (sc_param_at_t)*at);
+    return p ? (int)(p - sc_params) : -1;
+}
+
+/* Whether calibrate fitted parameter p of the fitted level: those it has
+ * a fit of (models/params.c), and the latency factor it fits on request. */
+static int fitted(const sc_generate_spec_t *spec, const sc_param_t *p, int at)
+{
+    if (!spec->level || !spec->measured || at != (int)spec->level_id || !(p->at & SC_AT(at)) ||
+        p->constant_of || !(p->fit_name || !strcmp(p->name, "latency-factor")))
+        return 0;
+    /* a value the fit gave: none is the template's default, not a fit */
+    sc_level_t level = *spec->level;
+    switch (p->kind) {
+    case SC_PARAM_PIECEWISE_TIME:
+    case SC_PARAM_PIECEWISE_FACTOR: return sc_param_piecewise(p, &level)->n > 0;
+    case SC_PARAM_SIZE: return *sc_param_size(p, &level) > 0;
+    default: return *sc_param_double(p, &level) > 0;
+    }
+}
+
+/* Where each parameter came from (simcoll/source/...): a --set's value the
+ * what-if's own (or measured, for calibrate's), the fitted level's
+ * measured, --net's network's as the preset says, the template's for the
+ * rest. */
+static void write_sources(FILE *f, const template_t *t, const sc_platform_t *plat,
+                          const sc_generate_spec_t *spec)
+{
+    int set_param[64], set_at[64];
+    int nsets = spec->nsets < 64 ? spec->nsets : 64;
+    for (int i = 0; i < nsets; i++)
+        set_param[i] = set_param_of(spec->sets[i], &set_at[i]);
+    for (int i = 0; i < plat->nsources; i++) {
+        const sc_param_source_t *s = &plat->sources[i];
+        int replaced = (spec->net && s->at == SC_AT_INTER) ||
+                       fitted(spec, &sc_params[s->param], s->at);
+        for (int k = 0; k < nsets; k++)
+            replaced |= set_param[k] == s->param && set_at[k] == s->at;
+        if (!replaced)
+            write_source(f, s->param, s->at, sc_source_kind_name(s->kind), s->note);
+    }
+    for (int i = 0; spec->net && i < t->nnet_sources; i++) {
+        const sc_param_source_t *s = &t->net_sources[i];
+        int replaced = s->at != SC_AT_INTER;
+        for (int k = 0; k < nsets; k++)
+            replaced |= set_param[k] == s->param && set_at[k] == s->at;
+        if (!replaced)
+            write_source(f, s->param, s->at, sc_source_kind_name(s->kind), s->note);
+    }
+    for (int i = 0; spec->level && spec->measured && sc_params[i].name; i++)
+        if (fitted(spec, &sc_params[i], (int)spec->level_id))
+            write_source(f, i, (int)spec->level_id, "measured", spec->measured);
+    for (int d = SC_NDOMAIN_KINDS - 1; d >= 0 && spec->measured; d--)
+        if (spec->domain_flow[d] && spec->domain_flow[d]->n > 0) {
+            const sc_param_t *p = sc_param_find("flow-factor", 11, SC_AT_SOCKET);
+            static const sc_param_at_t at[SC_NDOMAIN_KINDS] = {
+                [SC_DOMAIN_CCX] = SC_AT_CCX, [SC_DOMAIN_NUMA] = SC_AT_NUMA,
+                [SC_DOMAIN_SOCKET] = SC_AT_SOCKET};
+            write_source(f, (int)(p - sc_params), at[d], "measured", spec->measured);
+        }
+    for (int k = 0; k < nsets; k++) {
+        if (set_param[k] < 0)
+            continue;
+        if (spec->measured && !spec->level) {
+            write_source(f, set_param[k], set_at[k], "measured", spec->measured);
+            continue;
+        }
+        char note[1100];
+        snprintf(note, sizeof note, "--set %s", spec->sets[k]);
+        write_source(f, set_param[k], set_at[k], "set", note);
+    }
+}
+
 /* The nodes, their links and their routes. A zone simcoll builds
  * (`built`: sim/simgrid/topology.cpp) copies the one "network" link as
  * every node's NIC link, and has the uplink and the domains' links; a
@@ -396,9 +498,10 @@ static void write_nodes(FILE *f, const template_t *t, const sc_generate_spec_t *
 /* `config`: NULL, or the <config> of SMPI's settings, which then take the
  * place of the network properties they give. `zone_base` and `zone_rest`:
  * the template's name around its shape (split_zone). */
-static void write_platform(FILE *f, const template_t *t, const char *template_path,
-                           const char *zone_base, const char *zone_rest,
-                           const sc_generate_spec_t *spec, const char *config)
+static void write_platform(FILE *f, const template_t *t, const sc_platform_t *plat,
+                           const char *template_path, const char *zone_base,
+                           const char *zone_rest, const sc_generate_spec_t *spec,
+                           const char *config)
 {
     write_head(f, spec);
     if (config)
@@ -418,6 +521,7 @@ static void write_platform(FILE *f, const template_t *t, const char *template_pa
         t->prop_values[sc_platform_prop_index("simcoll/inter/bidirectional-bandwidth")] != NULL;
     int built = spec->topology || domains || bidirectional;
     write_props(f, t, spec, config, built);
+    write_sources(f, t, plat, spec);
     write_nodes(f, t, spec, built);
     fputs("  </zone>\n</platform>\n", f);
 }
@@ -761,7 +865,8 @@ static sc_err_t change_levels(const sc_generate_spec_t *spec, const sc_platform_
     int touched[SC_NLEVELS] = {0};
     memcpy(levels, plat->level, sizeof levels);
     if (!err && spec->net) {
-        if ((err = load_network(spec->net, &levels[SC_LEVEL_INTER])))
+        if ((err = load_network(spec->net, &levels[SC_LEVEL_INTER], &t->net_sources,
+                                &t->nnet_sources)))
             return err;
         touched[SC_LEVEL_INTER] = 1;
     }
@@ -849,7 +954,7 @@ static sc_err_t write_checked(const sc_generate_spec_t *full, const sc_platform_
     char zone_base[1024];
     const char *zone_rest;
     split_zone(plat, zone_base, sizeof zone_base, &zone_rest);
-    write_platform(mem, t, template_path, zone_base, zone_rest, full, config);
+    write_platform(mem, t, plat, template_path, zone_base, zone_rest, full, config);
     free(config);
     err = fclose(mem) != 0 ? sc_error(SC_ERR_RUN, "out of memory") : SC_OK;
     if (!err)

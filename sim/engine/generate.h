@@ -59,6 +59,12 @@ typedef struct {
      * a factor --set gives their parameter, or replaced by its value. */
     const sc_range_t *kept_ranges;
     int nkept_ranges;
+    /* NULL, or what the fitted `level` (without one: every --set and
+     * domain_flow) was fitted to, "FILES, fitted by simcoll calibrate":
+     * their simcoll/source is "measured: " this. Otherwise a --set's is
+     * "set: --set LEVEL.PARAM=VALUE"; the template's sources are kept for
+     * the rest, the network's of --net for the network. */
+    const char *measured;
 } sc_generate_spec_t;
 
 /* Range r as a property holds it, "1us..5us" or "2048..6144". */

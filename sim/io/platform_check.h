@@ -41,6 +41,10 @@ typedef struct {
     const char *smpi_value[SC_SMPI_N];
     int smpi_line[SC_SMPI_N];
     char *smpi_text[SC_MAX_PLATFORM_PROPS];
+    /* simcoll/source/...: where each parameter came from, moved into the
+     * platform once it is checked; the line of each */
+    sc_param_source_t *sources;
+    int nsources, *source_line;
     /* hosts without core=, which SimGrid gives one core: a warning names
      * the first */
     int coreless;

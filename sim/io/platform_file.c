@@ -214,6 +214,36 @@ static sc_err_t check_prop(sc_pf_check_t *c, xmlNode *node)
         *line = sc_pf_line(node);
         return SC_OK;
     }
+    if (!strncmp(id, SC_SOURCE_PREFIX, strlen(SC_SOURCE_PREFIX))) {
+        sc_param_source_t src;
+        char what[160];
+        snprintf(what, sizeof what, "<prop id=\"%s\">", id);
+        err = sc_platform_source_parse(what, id, value, &src);
+        if (err)
+            return err == SC_ERR_INPUT ? sc_pf_refuse(c, sc_pf_line(node), "%s", sc_error_message())
+                                       : err;
+        for (int k = 0; k < c->nsources; k++)
+            if (c->sources[k].param == src.param && c->sources[k].at == src.at) {
+                free(src.note);
+                return sc_pf_refuse(c, sc_pf_line(node),
+                                    "<prop id=\"%s\"> is set twice (first on line %d)", id,
+                                    c->source_line[k]);
+            }
+        sc_param_source_t *grown = realloc(c->sources, (size_t)(c->nsources + 1) * sizeof *grown);
+        int *lines = grown ? realloc(c->source_line, (size_t)(c->nsources + 1) * sizeof *lines)
+                           : NULL;
+        if (grown)
+            c->sources = grown;
+        if (lines)
+            c->source_line = lines;
+        if (!grown || !lines) {
+            free(src.note);
+            return sc_error(SC_ERR_RUN, "out of memory reading the platform");
+        }
+        c->source_line[c->nsources] = sc_pf_line(node);
+        c->sources[c->nsources++] = src;
+        return SC_OK;
+    }
     int i = sc_platform_prop_index(id);
     if (i >= 0) {
         if (c->prop_value[i])
@@ -232,6 +262,7 @@ static sc_err_t check_prop(sc_pf_check_t *c, xmlNode *node)
         strncat(known, props[k].id, sizeof known - strlen(known) - 1);
     }
     strncat(known, ", simcoll/topology", sizeof known - strlen(known) - 1);
+    strncat(known, ", " SC_SOURCE_PREFIX "LEVEL/PARAM", sizeof known - strlen(known) - 1);
     for (int d = SC_NDOMAIN_KINDS - 1; d >= 0; d--) {
         strncat(known, ", ", sizeof known - strlen(known) - 1);
         strncat(known, sc_pf_domain_props[d], sizeof known - strlen(known) - 1);
@@ -691,6 +722,10 @@ static sc_err_t check_document(sc_pf_check_t *c, xmlDoc *doc, sc_platform_t *pla
         return sc_pf_refuse(c, sc_pf_line(root), "<platform> holds no <zone routing=\"Cluster\">");
     if ((err = check_zone(c, zone, plat)) || (err = read_props(c, sc_pf_attr(zone, "id"), plat)))
         return err;
+    plat->sources = c->sources;
+    plat->nsources = c->nsources;
+    c->sources = NULL;
+    c->nsources = 0;
     return sc_pf_rewrite(c, zone, plat);
 }
 
@@ -752,6 +787,10 @@ sc_err_t sc_platform_xml_check(const char *option, const char *name, const char 
     /* The ids point into doc: nothing of them is kept. */
     free(c.hosts);
     free(c.links);
+    for (int i = 0; i < c.nsources; i++)
+        free(c.sources[i].note);
+    free(c.sources);
+    free(c.source_line);
     for (int i = 0; i < SC_MAX_PLATFORM_PROPS; i++)
         free(c.smpi_text[i]);
     xmlFreeDoc(doc);

@@ -354,3 +354,60 @@ sc_err_t sc_platform_props_read(const char *file, const char *zone, const char *
     }
     return SC_OK;
 }
+
+static const char *const source_kinds[SC_NSOURCE_KINDS] = {
+    [SC_SOURCE_MEASURED] = "measured",
+    [SC_SOURCE_PUBLISHED] = "published",
+    [SC_SOURCE_ASSUMED] = "assumed",
+    [SC_SOURCE_SET] = "set",
+};
+
+const char *sc_source_kind_name(sc_source_kind_t kind)
+{
+    return source_kinds[kind];
+}
+
+void sc_param_source_name(int param, int at, char *out, size_t len)
+{
+    const char *level = sc_param_at_name((sc_param_at_t)at);
+    snprintf(out, len, "%s%s%s", level ? level : "", level ? "." : "", sc_params[param].name);
+}
+
+const sc_param_source_t *sc_platform_source(const sc_platform_t *plat, int param, int at)
+{
+    for (int i = 0; i < plat->nsources; i++)
+        if (plat->sources[i].param == param && plat->sources[i].at == at)
+            return &plat->sources[i];
+    return NULL;
+}
+
+sc_err_t sc_platform_source_parse(const char *what, const char *id, const char *value,
+                                  sc_param_source_t *src)
+{
+    const char *name = id + strlen(SC_SOURCE_PREFIX), *slash = strchr(name, '/');
+    int at = slash ? sc_param_at_find(name, (size_t)(slash - name)) : SC_AT_ZONE;
+    const char *param = slash ? slash + 1 : name;
+    const sc_param_t *p = at >= 0 ? sc_param_find(param, strlen(param), (sc_param_at_t)at) : NULL;
+    if (!p || p->constant_of)
+        return sc_error(SC_ERR_INPUT,
+                        "%s: '%s' names no parameter; give %sLEVEL/PARAM (PARAM alone for the "
+                        "zone's header-bytes) with a parameter of simcoll list --params",
+                        what, id, SC_SOURCE_PREFIX);
+    size_t k = strcspn(value, ":");
+    int kind = -1;
+    for (int i = 0; i < SC_NSOURCE_KINDS; i++)
+        if (strlen(source_kinds[i]) == k && !strncmp(value, source_kinds[i], k))
+            kind = i;
+    const char *note = value[k] ? value + k + 1 : "";
+    note += strspn(note, " ");
+    if (kind < 0 || (value[k] && !*note) || (!*note && kind != SC_SOURCE_ASSUMED))
+        return sc_error(SC_ERR_INPUT,
+                        "%s = '%s': give 'measured: FILE and FIT', 'published: CITATION', "
+                        "'assumed: WHY' (or 'assumed'), or 'set: --set ...'",
+                        what, value);
+    *src = (sc_param_source_t){.param = (int)(p - sc_params), .at = at,
+                               .kind = (sc_source_kind_t)kind, .note = strdup(note)};
+    if (!src->note)
+        return sc_error(SC_ERR_RUN, "out of memory");
+    return SC_OK;
+}

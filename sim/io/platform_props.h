@@ -59,4 +59,29 @@ int sc_platform_prop_index(const char *id);
 sc_err_t sc_platform_props_read(const char *file, const char *zone, const char *const *value,
                                 const int *line, sc_platform_t *plat);
 
+/* Where each parameter came from, one property a parameter:
+ *
+ *   simcoll/source/LEVEL/PARAM   (simcoll/source/PARAM for the zone's)
+ *     value "measured: FILE and FIT", "published: CITATION",
+ *     "assumed: WHY" (or "assumed" alone), "set: --set ..." (a what-if's
+ *     own value, written by simcoll platform; counted as assumed)
+ *
+ * LEVEL.PARAM as --set names it (intra.bandwidth, node.speed). */
+#define SC_SOURCE_PREFIX "simcoll/source/"
+
+/* "measured", "published", "assumed", "set". */
+const char *sc_source_kind_name(sc_source_kind_t kind);
+
+/* Reads property `id` (which starts with SC_SOURCE_PREFIX) of value
+ * `value` into *src (its note a new string); SC_ERR_INPUT naming `what`
+ * and the value if either is not one. */
+sc_err_t sc_platform_source_parse(const char *what, const char *id, const char *value,
+                                  sc_param_source_t *src);
+
+/* "intra.bandwidth" or "header-bytes": the parameter as --set names it. */
+void sc_param_source_name(int param, int at, char *out, size_t len);
+
+/* The source of parameter `param` at `at` among plat's, or NULL. */
+const sc_param_source_t *sc_platform_source(const sc_platform_t *plat, int param, int at);
+
 #endif

@@ -640,6 +640,8 @@ sc_err_t sc_platform_load_scaled(const char *option, const char *name, const sc_
     copy_link_scales(plat, &links);
     plat->nranges = checked.nranges;
     memcpy(plat->ranges, checked.ranges, sizeof plat->ranges);
+    plat->sources = checked.sources;
+    plat->nsources = checked.nsources;
     /* Between domains: shared memory's properties, the route's latency and
      * bandwidth; between groups: the network's. */
     for (int d = 0; d < SC_NDOMAIN_KINDS; d++) {
