@@ -33,6 +33,30 @@
  * (OMPI_MCA_coll_tuned_*, MPIR_CVAR_*: recorded in the file), for simcoll
  * validate. --skip-point-to-point leaves the rest out (a second run with
  * another algorithm forced).
+ * With --call-costs, what a small collective pays beside the messages a
+ * ping-pong shows (issue 45), at --sizes (default 4 B to 4 KiB), each row
+ * the median of --reps and a row KIND-min of the smallest:
+ *   call-COLL self     one MPI_Barrier, MPI_Bcast, MPI_Allreduce or
+ *                      MPI_Scatter on MPI_COMM_SELF: no message at all;
+ *   call-COLL PLACE    the same on rank 0 and its partner of a placement,
+ *                      rooted at each in turn, half the time of both: one
+ *                      message and no algorithm (barrier and allreduce:
+ *                      one each way at once);
+ *   call-pingpong      that pair's ping-pong one-way time, measured next
+ *                      to them (0 bytes too, the barrier's);
+ *   pingpong-barrier   the same with an MPI_Barrier before each round
+ *                      trip (outside the time): no round trip warm;
+ *   fan-in intra K     K ranks of rank 0's host sending to it at once,
+ *                      rank 0's time from telling them to go to the last
+ *                      message (K in the pairs column);
+ *   barrier-skew       when the partner leaves an MPI_Barrier less when
+ *                      rank 0 does (clocks aligned by a ping-pong; a
+ *                      signed value: positive, the partner leaves later),
+ *                      barriers back to back (0 bytes), or
+ *                      barrier-skew-bcast in OSU's loop of a barrier and
+ *                      a broadcast of that many bytes from rank 0 (no
+ *                      -min row: the median, quartiles in a comment).
+ * simcoll calibrate fits none of these yet: its reader skips them.
  * The file starts with the cluster as the probe saw it (hosts, cores,
  * sockets, ranks, the MPI library, date, command line) in comment lines;
  * each row is "kind placement pairs bytes value" (seconds, or bytes/s), or
@@ -66,10 +90,12 @@ typedef struct {
     const char *out;
     int each_rank_a_node; /* --each-rank-a-node */
     int skip_p2p;         /* --skip-point-to-point */
+    int call_costs;       /* --call-costs */
     /* --collectives, --np, --sizes */
     int ncolls, nnps, nsizes;
     const char *colls[8];
     long nps[64], sizes[64];
+    int sizes_given;
 } options_t;
 
 static const char *const collective_names[] = {"barrier", "bcast", "allgather", "reduce",
@@ -160,12 +186,12 @@ static void parse_options(int argc, char **argv, options_t *o)
 {
     *o = (options_t){.reps = 100, .warmup = 10, .max_size = 4l << 20, .out = NULL,
                      .nsizes = 4, .sizes = {1, 1024, 65536, 1048576}};
-    int sizes_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         long v;
-        if (!strcmp(a, "--each-rank-a-node") || !strcmp(a, "--skip-point-to-point")) {
-            *(a[2] == 'e' ? &o->each_rank_a_node : &o->skip_p2p) = 1;
+        if (!strcmp(a, "--each-rank-a-node") || !strcmp(a, "--skip-point-to-point") ||
+            !strcmp(a, "--call-costs")) {
+            *(a[2] == 'e' ? &o->each_rank_a_node : a[2] == 's' ? &o->skip_p2p : &o->call_costs) = 1;
             continue;
         }
         if (!strcmp(a, "--help")) {
@@ -174,6 +200,7 @@ static void parse_options(int argc, char **argv, options_t *o)
                        "BYTES] [--each-rank-a-node] [-o FILE]\n"
                        "         [--collectives barrier,bcast,allgather,reduce,allreduce "
                        "[--np N,...] [--sizes S,...] [--skip-point-to-point]]\n"
+                       "         [--call-costs [--sizes S,...] [--skip-point-to-point]]\n"
                        "Measures ping-pong latency, send and receive overheads between rank 0 "
                        "and a rank of each placement (same socket, other socket, other node) "
                        "and k pairs streaming through one node, for simcoll calibrate --probe "
@@ -185,14 +212,18 @@ static void parse_options(int argc, char **argv, options_t *o)
                        "measure a network between the ranks of one host (TCP loopback). "
                        "--collectives times those collectives on the first N ranks (--np, "
                        "default all) at --sizes bytes (default 1,1024,65536,1048576), as "
-                       "the library chooses or as its environment forces.\n");
+                       "the library chooses or as its environment forces. --call-costs "
+                       "measures what a small collective pays beside its messages (issue 45): "
+                       "collectives on MPI_COMM_SELF and on two ranks against their "
+                       "ping-pong, a ping-pong after a barrier, k senders to one receiver, "
+                       "the barrier's exit skew, at --sizes bytes (default 4,64,1024,4096).\n");
             MPI_Finalize();
             exit(0);
         }
         if (i + 1 >= argc)
             die("unknown option '%s' (or it lacks its value): use --reps, --warmup, "
                 "--max-size, --each-rank-a-node, --collectives, --np, --sizes, "
-                "--skip-point-to-point, -o or --help",
+                "--skip-point-to-point, --call-costs, -o or --help",
                 a);
         const char *value = argv[++i];
         if (!strcmp(a, "--reps") && parse_count(a, value, 1, 1000000, &v))
@@ -207,15 +238,18 @@ static void parse_options(int argc, char **argv, options_t *o)
             parse_collectives(value, o);
         else if (!strcmp(a, "--np"))
             o->nnps = parse_list(a, value, 1, nranks, o->nps, 64);
-        else if (!strcmp(a, "--sizes") && ++sizes_given)
+        else if (!strcmp(a, "--sizes") && ++o->sizes_given)
             o->nsizes = parse_list(a, value, 0, 1l << 30, o->sizes, 64);
         else
             die("unknown option '%s': use --reps, --warmup, --max-size, --each-rank-a-node, "
-                "--collectives, --np, --sizes, --skip-point-to-point, -o or --help",
+                "--collectives, --np, --sizes, --skip-point-to-point, --call-costs, -o or "
+                "--help",
                 a);
     }
-    if ((o->nnps || o->skip_p2p || sizes_given) && !o->ncolls)
-        die("--np, --sizes and --skip-point-to-point go with --collectives LIST");
+    if (o->nnps && !o->ncolls)
+        die("--np goes with --collectives LIST");
+    if ((o->skip_p2p || o->sizes_given) && !o->ncolls && !o->call_costs)
+        die("--sizes and --skip-point-to-point go with --collectives LIST or --call-costs");
     if (!o->nnps) {
         o->nnps = 1;
         o->nps[0] = nranks;
@@ -764,6 +798,300 @@ static void measure_collectives(FILE *f, const options_t *o)
     free(out);
 }
 
+/* --call-costs (issue 45): what a small collective pays beside the
+ * messages a ping-pong shows. Each test runs on the pair's communicator
+ * (rank 0 and its partner of a placement, rank 0 first) and gives rank 0
+ * one sample per iteration: the rows are the median of --reps after
+ * --warmup, and KIND-min the smallest, the least disturbed by other work
+ * on the machine. */
+enum { SELF_BATCH = 100 };
+
+static const char *const cost_collectives[] = {"barrier", "bcast", "allreduce", "scatter"};
+enum { NCOST_COLLECTIVES = 4 };
+
+/* One call of collective c rooted at `root` (2-rank and MPI_COMM_SELF
+ * communicators only: scatter's `in` holds a block a rank). */
+static void call_rooted(const char *c, MPI_Comm comm, int root, long bytes, char *in, char *out)
+{
+    int count = (int)bytes;
+    if (!strcmp(c, "barrier"))
+        MPI_Barrier(comm);
+    else if (!strcmp(c, "bcast"))
+        MPI_Bcast(in, count, MPI_BYTE, root, comm);
+    else if (!strcmp(c, "allreduce"))
+        MPI_Allreduce(in, out, count / 4, MPI_FLOAT, MPI_SUM, comm);
+    else
+        MPI_Scatter(in, count, MPI_BYTE, out, count, MPI_BYTE, root, comm);
+}
+
+/* The ping-pong of the pair, as pingpong() times it, on pc; with
+ * `barrier`, an MPI_Barrier of the two before each round trip (outside
+ * the time): the round trip then never follows another at once. */
+static void pair_pingpong(MPI_Comm pc, long bytes, int barrier, const options_t *o, double *t)
+{
+    int r;
+    MPI_Comm_rank(pc, &r);
+    for (int i = -o->warmup; i < o->reps; i++) {
+        if (barrier)
+            MPI_Barrier(pc);
+        double start = MPI_Wtime();
+        if (r == 0) {
+            MPI_Send(buffer, (int)bytes, MPI_BYTE, 1, TAG, pc);
+            MPI_Recv(buffer, (int)bytes, MPI_BYTE, 1, TAG, pc, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Recv(buffer, (int)bytes, MPI_BYTE, 0, TAG, pc, MPI_STATUS_IGNORE);
+            MPI_Send(buffer, (int)bytes, MPI_BYTE, 0, TAG, pc);
+        }
+        if (i >= 0)
+            t[i] = (MPI_Wtime() - start) / 2;
+    }
+}
+
+/* A ping-pong made of collectives: the call rooted at rank 0, then at
+ * rank 1, half the time of both. On two ranks a broadcast or a scatter
+ * is one message and no algorithm, so it takes the ping-pong's one-way
+ * time plus what the call itself costs; a barrier or an allreduce is an
+ * exchange, one message each way at once. */
+static void collective_pingpong(MPI_Comm pc, const char *c, long bytes, char *in, char *out,
+                                const options_t *o, double *t)
+{
+    for (int i = -o->warmup; i < o->reps; i++) {
+        double start = MPI_Wtime();
+        call_rooted(c, pc, 0, bytes, in, out);
+        call_rooted(c, pc, 1, bytes, in, out);
+        if (i >= 0)
+            t[i] = (MPI_Wtime() - start) / 2;
+    }
+}
+
+/* The time of one call on MPI_COMM_SELF (no message at all): batches of
+ * SELF_BATCH calls, each sample a batch's time over SELF_BATCH, as one
+ * call is near the clock's resolution. */
+static void self_call(const char *c, long bytes, char *in, char *out, const options_t *o, double *t)
+{
+    for (int i = -o->warmup; i < o->reps; i++) {
+        double start = MPI_Wtime();
+        for (int j = 0; j < SELF_BATCH; j++)
+            call_rooted(c, MPI_COMM_SELF, 0, bytes, in, out);
+        if (i >= 0)
+            t[i] = (MPI_Wtime() - start) / SELF_BATCH;
+    }
+}
+
+/* The partner's clock less rank 0's (rank 0's answer): rank 0 sends,
+ * the partner answers with its time, which was read halfway through the
+ * round trip of the shortest round trip measured (Cristian's method;
+ * wrong by at most half that round trip). */
+static double clock_offset(MPI_Comm pc, const options_t *o, double *round_trip)
+{
+    int r;
+    MPI_Comm_rank(pc, &r);
+    double best = -1, offset = 0;
+    for (int i = -o->warmup; i < o->reps; i++) {
+        if (r == 0) {
+            double there, sent = MPI_Wtime();
+            MPI_Send(NULL, 0, MPI_BYTE, 1, TAG, pc);
+            MPI_Recv(&there, 1, MPI_DOUBLE, 1, TAG, pc, MPI_STATUS_IGNORE);
+            double back = MPI_Wtime();
+            if (i >= 0 && (best < 0 || back - sent < best)) {
+                best = back - sent;
+                offset = there - (sent + back) / 2;
+            }
+        } else {
+            MPI_Recv(NULL, 0, MPI_BYTE, 0, TAG, pc, MPI_STATUS_IGNORE);
+            double now = MPI_Wtime();
+            MPI_Send(&now, 1, MPI_DOUBLE, 0, TAG, pc);
+        }
+    }
+    *round_trip = best;
+    return offset;
+}
+
+/* When each of the two leaves an MPI_Barrier: into t (rank 0), the
+ * partner's time of leaving less rank 0's, on rank 0's clock (positive:
+ * the partner leaves later), for barriers back to back (bytes < 0) or in
+ * OSU's loop of a broadcast of `bytes` from rank 0 after each barrier.
+ * Returns the clock offset used; *round_trip the round trip it came from. */
+static double barrier_skew(MPI_Comm pc, long bytes, char *in, const options_t *o, double *t,
+                           double *exits, double *round_trip)
+{
+    int r;
+    MPI_Comm_rank(pc, &r);
+    double offset = clock_offset(pc, o, round_trip);
+    for (int i = -o->warmup; i < o->reps; i++) {
+        MPI_Barrier(pc);
+        double left = MPI_Wtime();
+        if (i >= 0)
+            exits[i] = left;
+        if (bytes >= 0)
+            MPI_Bcast(in, (int)bytes, MPI_BYTE, 0, pc);
+    }
+    if (r == 1) {
+        MPI_Send(exits, o->reps, MPI_DOUBLE, 0, TAG, pc);
+        return offset;
+    }
+    MPI_Recv(t, o->reps, MPI_DOUBLE, 1, TAG, pc, MPI_STATUS_IGNORE);
+    for (int i = 0; i < o->reps; i++)
+        t[i] = t[i] - offset - exits[i];
+    return offset;
+}
+
+/* k senders to one receiver at once: rank 0 posts a receive from each,
+ * tells each to go (an empty message), and waits for all; t holds its
+ * time from the first "go" to the last message. With k = 1 this is the
+ * ping-pong of an empty message and one of `bytes`. */
+static void fan_in(MPI_Comm fc, int k, long bytes, const options_t *o, double *t)
+{
+    MPI_Request req[64];
+    int r;
+    MPI_Comm_rank(fc, &r);
+    for (int i = -o->warmup; i < o->reps; i++) {
+        if (r == 0) {
+            for (int s = 1; s <= k; s++)
+                MPI_Irecv(buffer + (size_t)(s - 1) * (size_t)bytes, (int)bytes, MPI_BYTE, s, TAG,
+                          fc, &req[s - 1]);
+            double start = MPI_Wtime();
+            for (int s = 1; s <= k; s++)
+                MPI_Send(NULL, 0, MPI_BYTE, s, TAG + 1, fc);
+            MPI_Waitall(k, req, MPI_STATUSES_IGNORE);
+            if (i >= 0)
+                t[i] = MPI_Wtime() - start;
+        } else {
+            MPI_Recv(NULL, 0, MPI_BYTE, 0, TAG + 1, fc, MPI_STATUS_IGNORE);
+            MPI_Send(buffer, (int)bytes, MPI_BYTE, 0, TAG, fc);
+        }
+    }
+}
+
+static void row_at(FILE *f, const char *kind, const char *placement, int pairs, long bytes,
+                   double value)
+{
+    if (me == 0)
+        fprintf(f, "%-20s %-6s %3d %9ld %.6e\n", kind, placement, pairs, bytes, value);
+}
+
+/* Rank 0's rows of samples t: KIND their median, KIND-min the smallest. */
+static void rows_of(FILE *f, const char *kind, const char *placement, int pairs, long bytes,
+                    double *t, const options_t *o)
+{
+    if (me != 0)
+        return;
+    char min_kind[40];
+    snprintf(min_kind, sizeof min_kind, "%s-min", kind);
+    double m = median(t, o->reps); /* sorts t: t[0] is the smallest */
+    row_at(f, kind, placement, pairs, bytes, m);
+    row_at(f, min_kind, placement, pairs, bytes, t[0]);
+}
+
+/* Every --call-costs measurement; the sizes are --sizes (the barrier's
+ * and the reference ping-pong's 0 bytes too). */
+static void measure_call_costs(FILE *f, const options_t *o, double *t)
+{
+    static const long small[] = {4, 64, 1024, 4096};
+    const long *sizes = o->sizes_given ? o->sizes : small;
+    int nsizes = o->sizes_given ? o->nsizes : 4;
+    long most = 0;
+    for (int k = 0; k < nsizes; k++)
+        most = sizes[k] > most ? sizes[k] : most;
+    if (most * 64 > o->max_size)
+        die("--call-costs: --sizes up to %ld bytes need --max-size %ld or more", most, most * 64);
+    /* Scatter's root holds a block per rank (two). */
+    char *in = calloc((size_t)most * 2 + 4, 1), *out = calloc((size_t)most * 2 + 4, 1);
+    double *exits = malloc((size_t)o->reps * sizeof *exits);
+    if (!in || !out || !exits)
+        die("out of memory");
+    if (me == 0)
+        fprintf(f,
+                "# call costs: median of %d after %d (KIND-min: the smallest); call-COLL "
+                "self: one call on MPI_COMM_SELF; call-COLL PLACEMENT: the call on the "
+                "pair's 2 ranks rooted at each in turn, half of both; call-pingpong: the "
+                "pair's one-way time; pingpong-barrier: the same after an MPI_Barrier; "
+                "fan-in intra K: K senders to rank 0 at once; barrier-skew(-bcast): when "
+                "the partner leaves a barrier less when rank 0 does\n",
+                o->reps, o->warmup);
+    for (int c = 0; c < NCOST_COLLECTIVES; c++)
+        for (int k = 0; k < (c ? nsizes : 1); k++) {
+            long bytes = c ? sizes[k] : 0;
+            if (!strcmp(cost_collectives[c], "allreduce"))
+                bytes -= bytes % 4;
+            char kind[32];
+            snprintf(kind, sizeof kind, "call-%s", cost_collectives[c]);
+            if (me == 0) {
+                self_call(cost_collectives[c], bytes, in, out, o, t);
+                rows_of(f, kind, "self", 1, bytes, t, o);
+            }
+        }
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (int p = 0; p < NPLACEMENTS; p++) {
+        int peer = partner(p);
+        if (peer < 0)
+            continue;
+        MPI_Comm pc;
+        MPI_Comm_split(MPI_COMM_WORLD, me == 0 || me == peer ? 0 : MPI_UNDEFINED, me, &pc);
+        const char *where = placement_name[p];
+        /* Per size, the reference ping-pong next to what is compared
+         * with it, so that the machine's load is much the same. */
+        for (int k = -1; k < nsizes; k++) {
+            long bytes = k < 0 ? 0 : sizes[k];
+            if (pc != MPI_COMM_NULL) {
+                pair_pingpong(pc, bytes, 0, o, t);
+                rows_of(f, "call-pingpong", where, 1, bytes, t, o);
+                pair_pingpong(pc, bytes, 1, o, t);
+                rows_of(f, "pingpong-barrier", where, 1, bytes, t, o);
+                for (int c = 0; c < NCOST_COLLECTIVES; c++) {
+                    /* The barrier at 0 bytes only, the others at the sizes. */
+                    if ((k < 0) != !strcmp(cost_collectives[c], "barrier"))
+                        continue;
+                    long b = bytes - (strcmp(cost_collectives[c], "allreduce") ? 0 : bytes % 4);
+                    char kind[32];
+                    snprintf(kind, sizeof kind, "call-%s", cost_collectives[c]);
+                    collective_pingpong(pc, cost_collectives[c], b, in, out, o, t);
+                    rows_of(f, kind, where, 1, b, t, o);
+                }
+                double offset, trip;
+                offset = barrier_skew(pc, k < 0 ? -1 : bytes, in, o, t, exits, &trip);
+                if (me == 0) {
+                    double m = median(t, o->reps);
+                    row_at(f, k < 0 ? "barrier-skew" : "barrier-skew-bcast", where, 1, bytes, m);
+                    fprintf(f,
+                            "# %s %s %ld: quartiles %.3e %.3e, clock offset %.3e from a round "
+                            "trip of %.3e\n",
+                            k < 0 ? "barrier-skew" : "barrier-skew-bcast", where, bytes,
+                            t[o->reps / 4], t[3 * o->reps / 4], offset, trip);
+                }
+            }
+            MPI_Barrier(MPI_COMM_WORLD);
+        }
+        if (pc != MPI_COMM_NULL)
+            MPI_Comm_free(&pc);
+    }
+    /* k senders of rank 0's host at once, k = 1, 2, 4, ... */
+    int on_host = 0;
+    for (int r = 1; r < nranks; r++)
+        on_host += same_host(0, r);
+    for (int k = 1; k <= on_host && k <= 64; k *= 2) {
+        /* Rank 0 and the first k other ranks of its host. */
+        int in_it = me == 0, senders = 0;
+        for (int r = 1; r <= me && senders < k; r++)
+            if (same_host(0, r) && ++senders && r == me)
+                in_it = 1;
+        MPI_Comm fc;
+        MPI_Comm_split(MPI_COMM_WORLD, in_it ? 0 : MPI_UNDEFINED, me, &fc);
+        for (int s = 0; s < nsizes; s++) {
+            if (fc != MPI_COMM_NULL) {
+                fan_in(fc, k, sizes[s], o, t);
+                rows_of(f, "fan-in", "intra", k, sizes[s], t, o);
+            }
+            MPI_Barrier(MPI_COMM_WORLD);
+        }
+        if (fc != MPI_COMM_NULL)
+            MPI_Comm_free(&fc);
+    }
+    free(in);
+    free(out);
+    free(exits);
+}
+
 extern char **environ;
 
 static void header(FILE *f, int argc, char **argv)
@@ -855,6 +1183,8 @@ int main(int argc, char **argv)
     if (!o.skip_p2p)
         measure_streams(f, &o);
     measure_collectives(f, &o);
+    if (o.call_costs)
+        measure_call_costs(f, &o, samples);
     if (me == 0 && f != stdout && (fclose(f) != 0 || rename(partial, o.out) != 0))
         die("-o '%s': cannot write it", o.out);
     free(partial);

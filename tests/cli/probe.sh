@@ -110,6 +110,25 @@ grep -q '^latency' "$work/coll.txt" && fail "--skip-point-to-point measured poin
     fail "validate: $(cat "$work/err")"
 grep -q 'rankings: at 2 points measured with several algorithms' "$work/valid" ||
     fail "validate ranks no algorithms: $(cat "$work/valid")"
+# --call-costs (issue 45): its rows beside the point-to-point ones, which
+# calibrate still fits (skipping them); a file of nothing else is refused,
+# saying so.
+mpirun -np 2 --oversubscribe "$probe" --call-costs --sizes 4,64 --reps 10 --warmup 2 \
+    --max-size 65536 -o "$work/costs.txt" >"$work/out" 2>&1 ||
+    fail "simcoll-probe --call-costs: $(cat "$work/out")"
+for line in '^call-bcast  *self  *1  *4 ' '^call-bcast-min  *intra  *1  *64 ' \
+    '^call-pingpong  *intra  *1  *0 ' '^pingpong-barrier  *intra  *1  *4 ' \
+    '^fan-in  *intra  *1  *64 ' '^barrier-skew  *intra  *1  *0 ' '^barrier-skew-bcast  *intra  *1  *4 '; do
+    grep -q "$line" "$work/costs.txt" || fail "costs.txt lacks '$line'"
+done
+"$simcoll" calibrate --probe "$work/costs.txt" --level intra --like "$src/platforms/gige.xml" \
+    -o "$work/costs.xml" >/dev/null 2>"$work/err" || fail "calibrate, call costs: $(cat "$work/err")"
+mpirun -np 2 --oversubscribe "$probe" --call-costs --skip-point-to-point --sizes 4 --reps 10 \
+    -o "$work/only.txt" >"$work/out" 2>&1 || fail "simcoll-probe --call-costs only: $(cat "$work/out")"
+"$simcoll" calibrate --probe "$work/only.txt" --level intra --like "$src/platforms/gige.xml" \
+    >/dev/null 2>"$work/err"
+[ $? -eq 2 ] && grep -q 'only the [0-9]* rows of simcoll-probe --call-costs' "$work/err" ||
+    fail "calibrate on call costs alone: $(cat "$work/err")"
 # Bad options: exit 2 and the value named.
 mpirun -np 2 --oversubscribe "$probe" --reps many >"$work/out" 2>&1
 grep -q "reps: 'many' is not an integer" "$work/out" || fail "--reps many: $(cat "$work/out")"

@@ -445,6 +445,36 @@ static void test_probe(void)
         snprintf(text, sizeof text, "%s%s", head, bad[i].rows);
         expect_text_refused(text, SC_MEASURE_FORMAT_AUTO, bad[i].needle);
     }
+    /* the rows of --call-costs (issue 45) are checked and skipped: the
+     * latency's rows around them are one series, as if they were not
+     * there; MPI_COMM_SELF only for the collectives, a negative value
+     * only for the barrier's skew */
+    if (parse_text("# simcoll-probe 1\nlatency intra 1 8 1e-7\ncall-bcast self 1 4 3e-8\n"
+                   "call-bcast-min intra 1 4 2e-7\nbarrier-skew intra 1 0 -3.9e-7\n"
+                   "barrier-skew-bcast intra 1 4 2e-8\nfan-in intra 2 4 1e-6\n"
+                   "pingpong-barrier intra 1 0 1.4e-7\nlatency intra 1 16 2e-7\n",
+                   SC_MEASURE_FORMAT_AUTO, 1)) {
+        expect_series(0, SC_MEASURE_LATENCY, "simcoll-probe 1", "", 0, 0, 2);
+        expect_point(0, 1, 16, 2e-7, NAN, 9);
+    }
+    static const struct {
+        const char *rows, *needle;
+    } skipped_bad[] = {
+        {"call-pingpong self 1 0 1e-7\n",
+         "placement 'self' of call-pingpong; expected intra, ccx, numa, socket or inter"},
+        {"call-bcast nearby 1 4 1e-7\n", "placement 'nearby' of call-bcast; expected self, intra"},
+        {"call-bcast self 1 4 -1e-7\n", "-1e-7"},
+        {"barrier-skew intra 1 0 nan\n", "nan"},
+        {"fan-in intra 0 4 1e-6\n", "pairs '0' is out of range"},
+        {"call-bcast self 1 4\n", "has 4 fields; expected 5"},
+        {"call-bcast self 1 4 3e-8\nbarrier-skew intra 1 0 -1e-7\n",
+         "only the 2 rows of simcoll-probe --call-costs (call-bcast, ...), which simcoll does "
+         "not fit"},
+    };
+    for (size_t i = 0; i < sizeof skipped_bad / sizeof skipped_bad[0]; i++) {
+        snprintf(text, sizeof text, "%s%s", head, skipped_bad[i].rows);
+        expect_text_refused(text, SC_MEASURE_FORMAT_AUTO, skipped_bad[i].needle);
+    }
     /* a file cut in the middle of a row: its line named */
     expect_text_refused("# simcoll-probe 1\nlatency intra 1 8 1e-6\nlatency intra 1 16",
                         SC_MEASURE_FORMAT_AUTO, "t.txt':3: 'latency intra 1 16' has 4 fields");

@@ -1,12 +1,14 @@
 /* simcoll-probe (sim/probe/simcoll_probe.c): "# simcoll-probe 1" first,
  * comments about the cluster, then rows "kind placement pairs bytes
  * value", or "collective NAME np bytes seconds"; a series is a run of rows
- * of one kind, placement and pairs, or of one collective and np.
+ * of one kind, placement and pairs, or of one collective and np. The rows
+ * of --call-costs are checked and skipped: nothing is fitted to them yet.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "reader.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct {
@@ -20,6 +22,63 @@ static const struct {
 };
 static const char *const probe_placements[] = {"intra", "ccx", "numa", "socket", "inter"};
 enum { NPROBE_PLACEMENTS = sizeof probe_placements / sizeof probe_placements[0] };
+
+/* The rows of simcoll-probe --call-costs (issue 45: what a small
+ * collective pays beside its messages), which calibrate does not fit:
+ * each is checked as a row, then skipped. `self` marks a kind that may
+ * be measured on MPI_COMM_SELF (placement "self"), `sign` one whose value
+ * may be negative (a difference of two ranks' times). */
+static const struct {
+    const char *name;
+    int self, sign;
+} probe_skipped[] = {
+    {"call-barrier", 1, 0},     {"call-barrier-min", 1, 0},
+    {"call-bcast", 1, 0},       {"call-bcast-min", 1, 0},
+    {"call-allreduce", 1, 0},   {"call-allreduce-min", 1, 0},
+    {"call-scatter", 1, 0},     {"call-scatter-min", 1, 0},
+    {"call-pingpong", 0, 0},    {"call-pingpong-min", 0, 0},
+    {"pingpong-barrier", 0, 0}, {"pingpong-barrier-min", 0, 0},
+    {"fan-in", 0, 0},           {"fan-in-min", 0, 0},
+    {"barrier-skew", 0, 1},     {"barrier-skew-bcast", 0, 1},
+};
+enum { NPROBE_SKIPPED = sizeof probe_skipped / sizeof probe_skipped[0] };
+
+/* A row of a kind of probe_skipped[k]: SC_OK if it is well formed (a
+ * known placement, pairs, bytes, a finite value), and nothing kept. */
+static sc_err_t probe_skip(sc_meas_reader_t *r, char **field, size_t k)
+{
+    char shown[80];
+    size_t p = 0;
+    while (p < NPROBE_PLACEMENTS && strcmp(field[1], probe_placements[p]))
+        p++;
+    if (p == NPROBE_PLACEMENTS && !(probe_skipped[k].self && !strcmp(field[1], "self")))
+        return sc_error_at(r->where, r->line,
+                           "placement '%s' of %s; expected %sintra, ccx, "
+                           "numa, socket or inter",
+                           sc_meas_show(field[1], shown, sizeof shown), probe_skipped[k].name,
+                           probe_skipped[k].self ? "self, " : "");
+    int pairs;
+    size_t bytes;
+    double value;
+    sc_err_t err;
+    if ((err = sc_meas_get_count(r, "pairs", field[2], &pairs)) ||
+        (err = sc_meas_get_size(r, "bytes", field[3], &bytes)))
+        return err;
+    sc_meas_num_t num = sc_meas_parse_real(field[4], &value);
+    if (num == SC_MEAS_NUM_OK ||
+        (num == SC_MEAS_NUM_NEGATIVE && probe_skipped[k].sign && isfinite(strtod(field[4], NULL))))
+        return SC_OK;
+    return sc_meas_get_real(r, "value", field[4], &value);
+}
+
+/* The index in probe_skipped of a kind, or -1. */
+static int probe_skipped_kind(const char *kind)
+{
+    for (size_t k = 0; k < NPROBE_SKIPPED; k++)
+        if (!strcmp(kind, probe_skipped[k].name))
+            return (int)k;
+    return -1;
+}
 
 /* The point of a row, in the open series if the row continues it, else in
  * a new one: a series is a run of rows of one kind, placement and pairs,
@@ -76,7 +135,8 @@ static sc_err_t probe_message(sc_meas_reader_t *r, char **field, const char *lin
     if (k == nk)
         return sc_error_at(r->where, r->line,
                            "kind '%s'; expected latency, send-overhead, "
-                           "recv-overhead or bandwidth",
+                           "recv-overhead or bandwidth (or one of --call-costs: call-bcast, "
+                           "...)",
                            sc_meas_show(field[0], shown, sizeof shown));
     if (p == NPROBE_PLACEMENTS)
         return sc_error_at(r->where, r->line,
@@ -103,7 +163,8 @@ sc_err_t sc_meas_probe_parse(sc_meas_reader_t *r)
 {
     char *field[SC_MEAS_MAX_FIELDS + 1], shown[80], copy[SC_MEAS_LINE_MAX + 1];
     sc_err_t err = SC_OK;
-    int version_seen = 0;
+    int version_seen = 0, skipped = 0, k;
+    char first_skipped[24] = "";
     sc_meas_rewind(r);
     while (!err && sc_meas_next_line(r, &err) > 0) {
         char *s = sc_meas_trim(r->buf);
@@ -125,11 +186,22 @@ sc_err_t sc_meas_probe_parse(sc_meas_reader_t *r)
                                "'%s' has %d fields; expected 5: kind placement pairs "
                                "bytes value, or collective NAME np bytes seconds",
                                sc_meas_show(copy, shown, sizeof shown), n);
+        if ((k = probe_skipped_kind(field[0])) >= 0) {
+            if (!skipped++)
+                snprintf(first_skipped, sizeof first_skipped, "%s", field[0]);
+            err = probe_skip(r, field, (size_t)k);
+            continue;
+        }
         err = !strcmp(field[0], "collective") ? probe_collective(r, field, copy)
                                               : probe_message(r, field, copy);
     }
     if (!err && !version_seen)
         err = sc_error_at(r->where, 0, "no line in it; expected '# simcoll-probe 1' first");
+    if (!err && r->nseries == 0 && skipped)
+        err = sc_error_at(r->where, 0,
+                          "only the %d rows of simcoll-probe --call-costs (%s, ...), which "
+                          "simcoll does not fit; expected a run without --skip-point-to-point",
+                          skipped, first_skipped);
     return err;
 }
 
