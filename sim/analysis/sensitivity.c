@@ -475,9 +475,15 @@ sc_err_t sc_assumed_check(FILE *out, const sc_assumed_run_t *run, const char *wh
             if (priority(p) == level && (moved || !slower_when_larger(p)))
                 order[k++] = ids[i];
         }
-    int told = 0; /* a note names one of them */
+    int told = 0;          /* a note names one of them */
+    double left = together; /* of the move, what the ones tried leave */
     for (int i = 0; i < k && !err; i++) {
         const sc_param_source_t *s = &run->plat->sources[order[i]];
+        int sided_param = slower_when_larger(&sc_params[s->param]) != 0;
+        /* The moves add up as the terms of the time do: once those tried
+         * leave 10% or less of it, none of the others moves it more. */
+        if (sided_param && fabs(left) <= SC_ASSUMED_THRESHOLD)
+            continue;
         char name[96];
         sc_param_source_name(s->param, s->at, name, sizeof name - 1);
         strcat(name, " "); /* as sc_assumed_found holds it, its effect after */
@@ -485,12 +491,14 @@ sc_err_t sc_assumed_check(FILE *out, const sc_assumed_run_t *run, const char *wh
             told = 1;
             continue;
         }
-        int cost = slower_when_larger(&sc_params[s->param]) ? 1 : 2;
+        int cost = sided_param ? 1 : 2;
         if (b->reruns + cost > SC_ASSUMED_RERUNS)
             break;
         sc_assumed_effect_t effect;
         err = effect_of(run, order[i], &effect);
         b->reruns += cost;
+        if (!err && sided_param)
+            left -= effect.change;
         if (!err)
             told |= sc_assumed_print(out, run->plat, run->bytes, what, &effect);
     }
