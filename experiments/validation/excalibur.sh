@@ -16,11 +16,13 @@
 # system's own point-to-point runs of the same commit; this script fits it
 # again from them and checks the shipped numbers. Never fitted to the
 # collectives. simcoll runs what Open MPI's coll/tuned runs (--mpi
-# openmpi-4.0, Open MPI 3.1.0 to 4.0.7), block placement as srun's; OSU
-# reports the mean over ranks of each rank's time (mean_rank_time_s). The
-# "before" columns: the same network level with the shared memory as shipped
-# before it was fitted to the IMB streams (below). Needs a built simcoll and
-# git; seconds.
+# openmpi-4.0, Open MPI 3.1.0 to 4.0.7), block placement as srun's, and
+# times it as OSU does (simcoll validate --measure osu: warm-up, a barrier
+# after every call, each rank's mean, their average); the "call" columns
+# are one call's mean over ranks (mean_rank_time_s), as predicted until
+# issue 45. The "before" columns: one call with the same network level and
+# the shared memory as shipped before it was fitted to the IMB streams
+# (below). Needs a built simcoll and git; seconds.
 # usage: experiments/validation/excalibur.sh EXCALIBUR_CHECKOUT [SYSTEM] [simcoll]
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
@@ -129,39 +131,60 @@ for p in shipped before; do
         --size "$(sizes Osu_allgather)" --no-payload --format csv > "$scratch/allgather-$p.csv"
 done
 
-# excalibur-SYSTEM.csv: operation, bytes, algorithm, measured and predicted mean
-# seconds, relative error, the slowest rank's predicted time, and the
-# prediction and error before the shared memory was fitted.
+# OSU's loop on the shipped platform, what osu_allreduce and osu_allgather
+# print: simcoll validate --measure osu on the same files (its barriers as
+# the profile chooses them).
+"$simcoll" validate --platform "$plat" --mpi "$profile" --np 64 --measure osu --format csv \
+    "$scratch/Osu_allreduce.txt" "$scratch/Osu_allgather.txt" > "$scratch/osu.csv" \
+    2> "$scratch/osu.err" || { cat "$scratch/osu.err" >&2; exit 1; }
+
+# excalibur-SYSTEM.csv: operation, bytes, algorithm, measured and predicted
+# mean seconds (OSU's loop), relative error, the slowest rank's time in one
+# call, the prediction and error before the shared memory was fitted (one
+# call), and one call's prediction and error on the shipped platform.
 {
-    echo "operation,size_bytes,algo,measured_s,predicted_s,error,predicted_slowest_s,before_s,before_error"
+    echo "operation,size_bytes,algo,measured_s,predicted_s,error,predicted_slowest_s,before_s,before_error,call_s,call_error"
     for op in allreduce allgather; do
         awk -F, -v op=$op '
             FILENAME == ARGV[1] { if ($0 !~ /^#/ && NF) { split($0, f, " "); m[f[1]] = f[2] * 1e-6 }; next }
+            FILENAME == ARGV[2] { if (FNR > 1 && $2 == op) { o[$4] = $7; oa[$4] = $5 }; next }
             FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-            FILENAME == ARGV[2] { b[$(col["size_bytes"])] = $(col["mean_rank_time_s"]); next }
+            FILENAME == ARGV[3] { b[$(col["size_bytes"])] = $(col["mean_rank_time_s"]); next }
             ($(col["size_bytes"]) in m) {
-                s = $(col["size_bytes"]); p = $(col["mean_rank_time_s"]); r = b[s]
-                printf "%s,%d,%s,%.9g,%.9g,%.6f,%.9g,%.9g,%.6f\n", op, s, $(col["algo"]), m[s], p,
-                       (p - m[s]) / m[s], $(col["sim_time_s"]), r, (r - m[s]) / m[s] }' \
-            "$scratch/Osu_$op.txt" "$scratch/$op-before.csv" "$scratch/$op-shipped.csv"
+                s = $(col["size_bytes"]); c = $(col["mean_rank_time_s"]); r = b[s]; p = o[s]
+                if (!(s in o) || oa[s] != $(col["algo"])) {
+                    print "excalibur.sh: validate --measure osu ran another algorithm at " s > "/dev/stderr"
+                    exit 1
+                }
+                printf "%s,%d,%s,%.9g,%.9g,%.6f,%.9g,%.9g,%.6f,%.9g,%.6f\n", op, s, $(col["algo"]),
+                       m[s], p, (p - m[s]) / m[s], $(col["sim_time_s"]), r, (r - m[s]) / m[s],
+                       c, (c - m[s]) / m[s] }' \
+            "$scratch/Osu_$op.txt" "$scratch/osu.csv" "$scratch/$op-before.csv" \
+            "$scratch/$op-shipped.csv"
     done
 } > "$out.csv"
 
-# Per operation: points, median and largest |error|; then the same before.
+# Per operation: points, median and largest |error| (OSU's loop); then one
+# call; then one call before; then by size class, one call against OSU's loop.
 {
     awk -F, -f "$here/summary.awk" "$out.csv" | sort
-    echo "# before the shared memory was fitted (memory bus $dram, o_s 0.24 us, o_r 0):"
+    echo "# one call (mean_rank_time_s), as predicted until issue 45:"
+    awk -F, 'BEGIN { OFS = "," } { print $1, $2, $3, $4, $10, $11 }' "$out.csv" |
+        awk -F, -f "$here/summary.awk" | sort | sed '/^#/d; s/^/call /'
+    echo "# before the shared memory was fitted (one call; memory bus $dram, o_s 0.24 us, o_r 0):"
     awk -F, 'BEGIN { OFS = "," } { print $1, $2, $3, $4, $8, $9 }' "$out.csv" |
         awk -F, -f "$here/summary.awk" | sort | sed '/^#/d; s/^/before /'
+    awk -F, 'NR > 1 { print $2, $11, $6 }' "$out.csv" | awk -v bench=osu -f "$here/classes.awk"
 } > "$out-summary.txt"
 cat "$out-summary.txt"
-# simcoll validate on the same OSU files must give the same table.
+# simcoll validate on the same OSU files, one call (its default), must give
+# the call table: the collective command and validate predict alike.
 "$simcoll" validate --platform "$plat" --mpi "$profile" --np 64 "$scratch/Osu_allreduce.txt" \
     "$scratch/Osu_allgather.txt" 2>/dev/null |
     awk '$1 ~ /^(allreduce|allgather)$/ && NF == 4 {
              sub(/%/, "", $3); sub(/%/, "", $4); sub(/^[-+]/, "", $4)
              printf "%s %d %.1f%% %.1f%%\n", $1, $2, $3, $4 }' | sort > "$scratch/validate.txt"
-if ! grep -Ev '^(#|before )' "$out-summary.txt" | cmp -s - "$scratch/validate.txt"; then
+if ! sed -n 's/^call //p' "$out-summary.txt" | cmp -s - "$scratch/validate.txt"; then
     echo "excalibur.sh: simcoll validate does not give this table:" >&2
     cat "$scratch/validate.txt" >&2
     exit 1
@@ -170,7 +193,8 @@ fi
 # Plots through simcoll plot: measured and predicted, one line each.
 osu=$(sed -n 's/^# OSU MPI Allreduce Latency Test \(v[0-9.]*\).*/\1/p' "$scratch/Osu_allreduce.txt")
 awk -F, 'NR > 1 { print $1 "," $2 ",measured (OSU '"$osu"')," $4
-                  print $1 "," $2 ",simcoll --mpi '"$profile"'," $5 }
+                  print $1 "," $2 ",simcoll --mpi '"$profile"' (OSU loop)," $5
+                  print $1 "," $2 ",simcoll --mpi '"$profile"' (one call)," $10 }
          NR == 1 { print "operation,size_bytes,source,time_s" }' \
     "$out.csv" > "$scratch/long.csv"
 for op in allreduce allgather; do

@@ -16,9 +16,13 @@
 # The platform (platforms/orfeo-genoa.xml) is fitted by simcoll calibrate to
 # the point-to-point file only; this script fits it again and checks the
 # shipped numbers. Nothing is fitted to the collectives. OSU reports the mean
-# over ranks of each rank's time (simcoll's mean_rank_time_s). The files are
-# read from a checkout (or git directory) of the repository, never copied.
-# Needs a built simcoll, git and gnuplot; under a minute (48 to 50 s measured).
+# over ranks of each rank's mean time over its loop of a call and a barrier:
+# each point is predicted so (simcoll validate --measure osu), and as one call
+# (the mean over ranks, mean_rank_time_s: the "call" columns, as predicted
+# until issue 45). The files are read from a checkout (or git directory) of
+# the repository, never copied.
+# Needs a built simcoll, git and gnuplot; about 3 minutes (2 min 58 s measured,
+# two cores shared).
 # usage: experiments/validation/orfeo.sh HPC_PROJECT_CHECKOUT [simcoll]
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
@@ -303,6 +307,33 @@ predicted() {
     done
 }
 
+# osu_predicted COLL ALGO HAN MEASURED OUT: what osu_COLL prints at each
+# point of MEASURED ("processes,bytes,seconds") on the shipped platform, as
+# simcoll validate --measure osu simulates OSU's loop (warm-up, a barrier
+# after every call as the profile chooses it, each rank's mean, their
+# average): ALGO below 128 ranks (profile: the library's choice), HAN at
+# 128; validate's CSV into OUT-osu.csv. The points go to validate as
+# simcoll-probe files (rows "collective COLL np bytes seconds"), ranks by
+# core (validate's block placement, as the collective runs').
+osu_predicted() {
+    for osu_part in flat han; do
+        # shellcheck disable=SC2016 # awk conditions
+        case $osu_part in flat) osu_keep='$1 != 128' ;; *) osu_keep='$1 == 128' ;; esac
+        {
+            echo "# simcoll-probe 1"
+            sort -t, -k1,1n -k2,2n "$4" |
+                awk -F, -v c="$1" "$osu_keep"' { printf "collective %s %d %d %s\n", c, $1, $2, $3 }'
+        } > "$5-$osu_part.probe"
+    done
+    osu_flat=$5-flat.probe
+    [ "$2" = profile ] || osu_flat=$osu_flat@$2
+    osu_han=$5-han.probe@$3
+    grep -q '^collective' "$5-han.probe" || osu_han=
+    # shellcheck disable=SC2086 # $osu_han is one file, or nothing
+    "$simcoll" validate --platform "$plat" --mpi "$profile" --measure osu --format csv \
+        "$osu_flat" $osu_han > "$5-osu.csv" 2> "$5-osu.err" || { cat "$5-osu.err" >&2; exit 1; }
+}
+
 # Each series with simcoll's algorithm at every process count and size it
 # measured, ranks by core as mpirun placed them (block: 64 a node, socket 0's
 # cores first). Measured rows: np,size,seconds.
@@ -332,48 +363,59 @@ while read -r job file alg dyn ran algo; do
             "$scratch/p$n-shipped.csv" "$scratch/p$n-han.csv" > "$scratch/p$n-merged.csv"
         mv "$scratch/p$n-merged.csv" "$scratch/p$n-shipped.csv"
     fi
+    osu_predicted bcast "$algo" "$han" "$scratch/m$n.csv" "$scratch/p$n"
 done < "$scratch/series"
 
-# predictions SERIES ALG RAN MEASURED BEFORE SHIPPED: one job's rows of
+# predictions SERIES ALG RAN MEASURED OSU BEFORE SHIPPED: one job's rows of
 # orfeo.csv or orfeo-osu-scatter.csv (their columns below): each point of
-# MEASURED ("processes,bytes,seconds") with simcoll's prediction on the
-# platform (SHIPPED) and before (BEFORE), both simcoll's --format csv.
+# MEASURED ("processes,bytes,seconds") with OSU's loop on the platform (OSU,
+# simcoll validate's CSV), and one call on the platform (SHIPPED) and before
+# (BEFORE), both simcoll's --format csv; the algorithms must agree.
 predictions() {
     awk -F, -v series="$1" -v alg="$2" -v ran="$3" '
         FILENAME == ARGV[1] { m[$1 "," $2] = $3; next }
+        FILENAME == ARGV[2] { if (FNR > 1) { o[$3 "," $4] = $7; oa[$3 "," $4] = $5 }; next }
         FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
         !/^[a-z]/ { next }
         { k = $(c["np"]) "," $(c["size_bytes"]) }
-        FILENAME == ARGV[2] { b[k] = $(c["mean_rank_time_s"]); next }
+        FILENAME == ARGV[3] { b[k] = $(c["mean_rank_time_s"]); next }
         (k in m) && m[k] > 0 {
             if (!(k in b)) { print "orfeo.sh: no before prediction of " k > "/dev/stderr"; exit 1 }
-            p = $(c["mean_rank_time_s"]); r = b[k]
-            printf "%s,%s,%s,%s,%s,%.9g,%.9g,%.4f,%.9g,%s,%.9g,%.4f\n", series, alg, ran, k,
-                   $(c["algo"]), m[k], p, (p - m[k]) / m[k], $(c["sim_time_s"]),
-                   $(c["np"]) == 128 ? "yes" : "no", r, (r - m[k]) / m[k] }' "$4" "$5" "$6"
+            if (!(k in o) || oa[k] != $(c["algo"])) {
+                print "orfeo.sh: OSU loop and one call ran other algorithms at " k > "/dev/stderr"
+                exit 1
+            }
+            p = o[k]; q = $(c["mean_rank_time_s"]); r = b[k]
+            printf "%s,%s,%s,%s,%s,%.9g,%.9g,%.4f,%.9g,%s,%.9g,%.4f,%.9g,%.4f\n", series, alg,
+                   ran, k, $(c["algo"]), m[k], p, (p - m[k]) / m[k], $(c["sim_time_s"]),
+                   $(c["np"]) == 128 ? "yes" : "no", r, (r - m[k]) / m[k], q, (q - m[k]) / m[k] }' \
+        "$4" "$5" "$6" "$7"
 }
 
 # all_predictions M P: the header of orfeo.csv and orfeo-osu-scatter.csv, and
 # for the n-th line "SERIES ALG RAN" read, its predictions: measured in
-# $scratch/Mn.csv, predicted in $scratch/Pn-before.csv and Pn-shipped.csv.
+# $scratch/Mn.csv, predicted in $scratch/Pn-osu.csv, Pn-before.csv and
+# Pn-shipped.csv.
 all_predictions() {
-    echo "series,ompi_algorithm,ran,np,size_bytes,algo,measured_s,predicted_s,error,predicted_slowest_s,han,before_s,before_error"
+    echo "series,ompi_algorithm,ran,np,size_bytes,algo,measured_s,predicted_s,error,predicted_slowest_s,han,before_s,before_error,call_s,call_error"
     n=0
     while read -r series alg ran; do
         n=$((n + 1))
-        predictions "$series" "$alg" "$ran" "$scratch/$1$n.csv" "$scratch/$2$n-before.csv" \
-            "$scratch/$2$n-shipped.csv"
+        predictions "$series" "$alg" "$ran" "$scratch/$1$n.csv" "$scratch/$2$n-osu.csv" \
+            "$scratch/$2$n-before.csv" "$scratch/$2$n-shipped.csv"
     done
 }
 
 # orfeo.csv: series (varied or fixed), Open MPI's algorithm number and what
 # ran, process count, bytes, simcoll's algorithm, measured and predicted mean
-# seconds, relative error, the slowest rank's predicted time, whether the
+# seconds (OSU's loop), relative error, the slowest rank's time in one call,
+# whether the
 # measured run used coll/han (128 ranks, 64 a node: Open MPI 5.0.5's
 # hierarchical broadcast, predicted by simcoll's bcast-ompi-han variants;
 # below 128 the job is on one node, or its nodes hold unequal counts, and
 # han steps aside), and the prediction and error before nested levels
-# inside nodes and han (the flat algorithm at 128).
+# inside nodes and han (the flat algorithm at 128; one call), and one call's
+# prediction and error on the platform.
 while read -r job file alg dyn ran algo; do
     echo "${file%%/*} $alg $ran"
 done < "$scratch/series" | all_predictions m p > "$out.csv"
@@ -382,8 +424,9 @@ done < "$scratch/series" | all_predictions m p > "$out.csv"
 # rankings FILTER COLUMN CSV: for each (series, processes, size) of the rows
 # the awk pattern FILTER keeps, whether simcoll's fastest (the prediction in
 # COLUMN) is the measured fastest (column 7; ties count when they share it)
-# and Kendall's tau-b between the two orders: "SERIES PROCESSES TOP1 TAU"
-# lines, leaving out points where simcoll predicts every algorithm alike.
+# and Kendall's tau-b between the two orders: "SERIES PROCESSES TOP1 TAU
+# BYTES" lines, leaving out points where simcoll predicts every algorithm
+# alike.
 rankings() {
     awk -F, -v col="$2" "$1"' {
         k = $1 SUBSEP $4 SUBSEP $5; n[k]++; m[k, n[k]] = $7; p[k, n[k]] = $col }
@@ -405,14 +448,29 @@ rankings() {
                 n0 = c * (c - 1) / 2; den = sqrt((n0 - tx) * (n0 - ty))
                 if (ty == n0) continue
                 split(k, f, SUBSEP)
-                printf "%s %d %s %s\n", f[1], f[2], top, (den > 0 ? (C - D) / den : "none")
+                printf "%s %d %s %s %d\n", f[1], f[2], top, (den > 0 ? (C - D) / den : "none"), f[3]
             }
         }' "$3"
 }
 
+# classes CSV RANK_CALL RANK_OSU: by size class (up to 4 KiB, above), one
+# call against OSU's loop: every point's errors (classes.awk), then the top-1
+# agreement of two rankings' files.
+classes() {
+    echo "# by size class, every point: one call against OSU's loop; top-1 agreement of the rankings above"
+    awk -F, 'NR > 1 { print $5, $15, $9 }' "$1" | awk -v bench=osu -f "$here/classes.awk"
+    echo "# top-1 by size class: points top-1 one call | points top-1 osu"
+    awk 'FNR == 1 { f++ } { k = $5 <= 4096 ? 1 : 2; n[f, k]++; t[f, k] += $3; n[f, 3]++; t[f, 3] += $3 }
+         END { split("up to 4 KiB,above 4 KiB,all", name, ",")
+               for (k = 1; k <= 3; k++)
+                   if (n[1, k] || n[2, k])
+                       printf "%s: %d/%d | %d/%d\n", name[k], t[1, k], n[1, k], t[2, k], n[2, k] }' \
+        "$2" "$3"
+}
+
 {
     echo "# osu_bcast on ORFEO GENOA (robonoff/HPC-project $commit), platforms/orfeo-genoa.xml"
-    echo "# relative error (predicted - measured) / measured of mean_rank_time_s against OSU's average"
+    echo "# relative error (predicted - measured) / measured against OSU's average: OSU's loop (simcoll validate --measure osu); before: one call (mean_rank_time_s)"
     echo "# series alg ran simcoll processes: points median|error| largest | before: median largest"
     while read -r job file alg dyn ran algo; do
         echo "${file%%/*} $alg $ran $algo"
@@ -431,8 +489,8 @@ rankings() {
     # neither way; a point whose measurements all tie has no tau). Points
     # where simcoll predicts every algorithm alike (2 processes: each is one
     # message) rank nothing and are left out.
-    echo "# rankings: series processes: points top-1-agree mean-tau median-tau (before: top-1 mean-tau)"
-    for col in 8 12; do
+    echo "# rankings: series processes: points top-1-agree mean-tau median-tau (before: top-1 mean-tau) [one call: top-1 mean-tau]"
+    for col in 8 12 14; do
         # shellcheck disable=SC2016 # an awk pattern
         rankings 'NR > 1 && !($1 == "varied" && $2 == 1)' "$col" "$out.csv" > "$scratch/rank$col"
     done
@@ -450,9 +508,12 @@ rankings() {
                     $1 == s && $2 >= lo && $2 <= hi && $4 != "none" { m++; x += $4 }
                     END { printf "%d/%d %.2f", t, n, m ? x / m : 0 }' "$3"
             }
-            echo "$s $1-$2: $b $med ($(other "$1" "$2" "$scratch/rank12"))"
+            echo "$s $1-$2: $b $med ($(other "$1" "$2" "$scratch/rank12"))" \
+                "[one call: $(other "$1" "$2" "$scratch/rank14")]"
         done
     done
+    echo
+    classes "$out.csv" "$scratch/rank14" "$scratch/rank8"
     echo
     # The varied run of algorithm 1 measured the default again: how far two
     # measurements of the same broadcast lie apart, (rerun - first) / first.
@@ -578,6 +639,7 @@ while read -r job file alg ran algo han; do
     nps=$(cut -d, -f1 "$scratch/sm$n.csv" | awk '$1 != 128' | sort -n | uniq | paste -sd,)
     sizes=$(cut -d, -f2 "$scratch/sm$n.csv" | sort -n | uniq | paste -sd,)
     predicted scatter "$algo" "$nps" "$sizes" "$scratch/sp$n"
+    osu_predicted scatter "$algo" "$han" "$scratch/sm$n.csv" "$scratch/sp$n"
     # 128 ranks: han ran, on both platforms alike.
     grep -q '^128,' "$scratch/sm$n.csv" || continue
     for p in shipped before; do
@@ -588,9 +650,10 @@ while read -r job file alg ran algo han; do
 done < "$scratch/sseries"
 # orfeo-osu-scatter.csv: series, Open MPI's algorithm number and what ran,
 # processes, bytes (a rank's block), simcoll's algorithm, measured and
-# predicted mean seconds, relative error, the slowest rank's predicted
-# time, whether han ran (128 ranks), and the prediction and error before
-# (before/orfeo-genoa-sockets.xml, the same algorithms).
+# predicted mean seconds (OSU's loop), relative error, the slowest rank's
+# time in one call, whether han ran (128 ranks), the prediction and error
+# before (before/orfeo-genoa-sockets.xml, the same algorithms, one call), and
+# one call's prediction and error on the platform.
 while read -r job file alg ran algo han; do
     echo "${file%%/*} $alg $ran"
 done < "$scratch/sseries" | all_predictions sm sp > "$sout.csv"
@@ -600,8 +663,8 @@ predicted=$(($(wc -l < "$sout.csv") - 1))
     { echo "orfeo.sh: $measured scatter points measured, $predicted predicted" >&2; exit 1; }
 {
     echo "# osu_scatter on ORFEO GENOA (robonoff/HPC-project $commit), platforms/orfeo-genoa.xml"
-    echo "# relative error (predicted - measured) / measured of mean_rank_time_s against OSU's average"
-    echo "# before: the same algorithms on before/orfeo-genoa-sockets.xml (one level inside a socket)"
+    echo "# relative error (predicted - measured) / measured against OSU's average: OSU's loop (simcoll validate --measure osu)"
+    echo "# before: one call (mean_rank_time_s) of the same algorithms on before/orfeo-genoa-sockets.xml (one level inside a socket)"
     echo "# series alg ran simcoll processes: points median|error| largest | before: median largest"
     while read -r job file alg ran algo han; do
         echo "${file%%/*} $alg $ran $algo"
@@ -622,11 +685,13 @@ predicted=$(($(wc -l < "$sout.csv") - 1))
     # (series, processes, size): simcoll's fastest the measured fastest
     # (ties count when they share it), Kendall's tau-b between the orders;
     # points where simcoll predicts all alike (2 ranks: one message) left out.
-    echo "# rankings of basic_linear, binomial, linear_nb: series processes: points top-1-agree mean-tau median-tau (before: points top-1 mean-tau median-tau)"
+    echo "# rankings of basic_linear, binomial, linear_nb: series processes: points top-1-agree mean-tau median-tau (before: points top-1 mean-tau median-tau) [one call: the same]"
     # shellcheck disable=SC2016 # an awk pattern
     rankings 'NR > 1 && $2 != 0' 8 "$sout.csv" > "$scratch/srank"
     # shellcheck disable=SC2016
     rankings 'NR > 1 && $2 != 0' 12 "$sout.csv" > "$scratch/srank-before"
+    # shellcheck disable=SC2016
+    rankings 'NR > 1 && $2 != 0' 14 "$sout.csv" > "$scratch/srank-call"
     # ranked FILE SERIES LO HI: "points top-1/points mean-tau median-tau" of those rows
     ranked() {
         awk -v s="$2" -v lo="$3" -v hi="$4" '$1 == s && $2 >= lo && $2 <= hi' "$1" |
@@ -641,11 +706,15 @@ predicted=$(($(wc -l < "$sout.csv") - 1))
             set -- $r
             a=$(ranked "$scratch/srank" "$s" "$1" "$2")
             [ -n "$a" ] || continue
-            echo "$s $1-$2: $a ($(ranked "$scratch/srank-before" "$s" "$1" "$2"))"
+            echo "$s $1-$2: $a ($(ranked "$scratch/srank-before" "$s" "$1" "$2"))" \
+                "[one call: $(ranked "$scratch/srank-call" "$s" "$1" "$2")]"
         done
     done
     echo "all: $(awk '{ n++; t += $3 } END { printf "%d/%d", t, n }' "$scratch/srank") top-1" \
-         "(before: $(awk '{ n++; t += $3 } END { printf "%d/%d", t, n }' "$scratch/srank-before"))"
+         "(before: $(awk '{ n++; t += $3 } END { printf "%d/%d", t, n }' "$scratch/srank-before"))" \
+         "[one call: $(awk '{ n++; t += $3 } END { printf "%d/%d", t, n }' "$scratch/srank-call")]"
+    echo
+    classes "$sout.csv" "$scratch/srank-call" "$scratch/srank"
     echo
     # The default against the forced algorithm it ran (the same messages):
     # two measurements of one scatter, (default - forced) / forced.

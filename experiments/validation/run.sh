@@ -6,7 +6,10 @@
 # (github.com/mkurnosov/mpiperf, first commit ab593c0, examples/graphs/
 # barrier.dat and bcast.dat; BSD-3 licence; not copied into simcoll).
 # simcoll runs what MPICH2 1.2.1 runs (--coll ... --mpi mpich2-1.2.1) on
-# gige.xml, ranks placed by node as mpiperf's report shows.
+# gige.xml, ranks placed by node as mpiperf's report shows. mpiperf times
+# one call from a start synchronized by a global clock and reports the
+# slowest process: simcoll's sim_time_s of one call, which this script
+# checks is what simcoll validate --measure mpiperf gives at every point.
 # "Before" (optional third argument): simcoll as it was before the LogGP
 # model, the MPI profiles and the calibrated platform, commit b6f416d, given
 # as a tree of that commit with its simcoll built in build/ (git archive
@@ -65,7 +68,27 @@ compare() {
     awk -F, -f "$here/summary.awk" "$results/validation$1.csv" | sort > "$results/summary$1.txt"
 }
 compare ""
+# By size class, the broadcast (barriers carry no data): one call's
+# sim_time_s is mpiperf's figure, so both columns are the same.
+awk -F, '$1 == "bcast" { print $2, $6, $6 }' "$results/validation.csv" |
+    awk -v bench=mpiperf -f "$here/classes.awk" >> "$results/summary.txt"
 cat "$results/summary.txt"
+
+# mpiperf's own timing, simulated (simcoll validate --measure mpiperf, on
+# the points written as simcoll-probe files) must give sim_time_s exactly.
+{
+    echo "# simcoll-probe 1"
+    awk -F, '$1 >= 2 { printf "collective barrier %d 0 %s\n", $1, $2 }' "$scratch/barrier.meas"
+    awk -F, '{ printf "collective bcast 64 %d %s\n", $1, $2 }' "$scratch/bcast.meas"
+} > "$scratch/mpiperf.probe"
+"$simcoll" validate --platform "$top/platforms/gige.xml" --mpi mpich2-1.2.1 --measure mpiperf \
+    --format csv "$scratch/mpiperf.probe" 2> /dev/null > "$scratch/mpiperf.csv"
+awk -F, 'NR == FNR { if (FNR > 1) p[$1 "," $2] = $5; next }
+         FNR > 1 { k = $2 "," ($2 == "barrier" ? $3 : $4); n++
+                   if (!(k in p) || p[k] != $7) { print "run.sh: mpiperf at " k ": " $7 > "/dev/stderr"; bad = 1 } }
+         END { exit bad || n != want }' want=$(($(wc -l < "$results/validation.csv") - 1)) \
+    "$results/validation.csv" "$scratch/mpiperf.csv" ||
+    { echo "run.sh: simcoll validate --measure mpiperf does not give sim_time_s" >&2; exit 1; }
 
 # Before: the same points with simcoll at b6f416d.
 if [ -n "$before" ]; then
