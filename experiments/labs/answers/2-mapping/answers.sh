@@ -5,13 +5,7 @@
 # usage: answers.sh [path/to/simcoll]
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../../../.." && pwd)
-lab=$top/experiments/labs/$(basename "$here")  # the handout
-simcoll=${1:-$top/build/simcoll}
-gige=$top/platforms/gige.xml
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+. "$(dirname "$0")/../lib.sh"
 
 echo "Step 1: simcoll map --algo bruck --np 64"
 echo
