@@ -12,15 +12,16 @@ cd "$(dirname "$0")"
 
 # libscotch-dev and libmetis-dev are optional (--partitioner scotch|metis),
 # libopen-trace-format2-dev too (OTF2 traces; otf2-tools' otf2-print is the
-# tests' independent reading of them).
-packages="gcc g++ make cmake pkg-config libigraph-dev libcunit1-dev libxml2-dev libjemalloc-dev help2man gnuplot-nox pajeng perl openmpi-bin libopenmpi-dev libscotch-dev libmetis-dev libopen-trace-format2-dev otf2-tools"
+# tests' independent reading of them). patch applies simcoll's fix to the
+# bundled SimGrid and lab 2's solution to its handout (the labs' test).
+packages="gcc g++ make cmake pkg-config libigraph-dev libcunit1-dev libxml2-dev libjemalloc-dev help2man gnuplot-nox pajeng perl patch openmpi-bin libopenmpi-dev libscotch-dev libmetis-dev libopen-trace-format2-dev otf2-tools"
 simgrid=${SIMCOLL_SIMGRID:-bundled}
 for arg in "$@"; do
     case $arg in -DSIMCOLL_SIMGRID=*) simgrid=${arg#-DSIMCOLL_SIMGRID=} ;; esac
 done
 # SimGrid's own build needs Boost's headers; Debian's SimGrid is a package.
 case $simgrid in
-    bundled) packages="$packages libboost-dev patch" ;;
+    bundled) packages="$packages libboost-dev" ;;
     system) packages="$packages libsimgrid-dev" ;;
 esac
 sudo=""

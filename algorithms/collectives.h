@@ -67,6 +67,20 @@ sc_err_t sc_bruck_played(sc_comm_t *comm, const sc_coll_args_t *args, int exch,
                          const char *name);
 
 sc_err_t sc_bcast_binomial(sc_comm_t *comm, const sc_coll_args_t *args);
+
+/* The part of a buffer that the subtree of relative rank rel, mask ranks
+ * from rel on (of p), holds: *size bytes at *offset. */
+typedef void (*sc_subtree_part_t)(const void *ctx, int p, int rel, int mask, size_t *offset,
+                                  size_t *size);
+
+/* Down the binomial tree rooted at `root` (sc_binomial_mask, algorithms/
+ * steps.h): every rank but the root receives its subtree's part of buf
+ * from its parent, then sends each child its subtree's part, the largest
+ * subtree first, with blocking sends; an empty part is not sent. The
+ * binomial broadcast (the whole buffer for every subtree) and the binomial
+ * scatters of the scatter broadcasts (their chunks). */
+sc_err_t sc_binomial_down(sc_comm_t *comm, int root, char *buf, int tag, sc_subtree_part_t part,
+                          const void *ctx);
 sc_err_t sc_bcast_scatter_allgather(sc_comm_t *comm,
                                     const sc_coll_args_t *args);
 sc_err_t sc_bcast_scatter_rd(sc_comm_t *comm, const sc_coll_args_t *args);

@@ -32,6 +32,15 @@ sc_err_t sc_error_at(const char *where, int line, const char *fmt, ...)
     return sc_error(SC_ERR_INPUT, "%s", msg);
 }
 
+void sc_error_keep_first(sc_err_t *kept, char *msg, size_t size, sc_err_t code, const char *fmt,
+                         va_list ap)
+{
+    if (*kept)
+        return;
+    vsnprintf(msg, size, fmt, ap);
+    *kept = code;
+}
+
 const char *sc_error_message(void)
 {
     return sc_last_message;

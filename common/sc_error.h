@@ -3,6 +3,9 @@
 #ifndef SC_ERROR_H
 #define SC_ERROR_H
 
+#include <stdarg.h>
+#include <stddef.h>
+
 /* public: in simcoll.h, the plug-ins' API (algorithms/plugin/) */
 /* Every function that can fail returns an sc_err_t. The value doubles as the
  * process exit code chosen by main: 1 = a run failed, 2 = bad input. */
@@ -26,6 +29,14 @@ sc_err_t sc_error(sc_err_t code, const char *fmt, ...)
  * WHERE names the input as users gave it ("prog.txt", "--matrix 'm.csv'"). */
 sc_err_t sc_error_at(const char *where, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Keeps the first failure of something that goes on after it fails (a rank
+ * of the actors, a replay's player, a trace's session): unless *kept is set
+ * already, formats the message (printf format, ap) into msg, which holds
+ * size bytes, and sets *kept to code. Later failures follow from the first
+ * and are dropped. */
+void sc_error_keep_first(sc_err_t *kept, char *msg, size_t size, sc_err_t code, const char *fmt,
+                         va_list ap) __attribute__((format(printf, 5, 0)));
 
 /* The last message recorded by sc_error(), or "" if none. */
 const char *sc_error_message(void);

@@ -62,3 +62,13 @@ sweep_study() {
     (cd "$here" && "$simcoll" sweep "${2:-study.ini}" -j 2 -o "$scratch/$1")
     sed "s|$scratch/$1.platforms/||g" "$scratch/$1" > "$results/$1"
 }
+
+# sweep_start CSV [--replot] [path/to/simcoll]: replot_start for an
+# experiment whose results are the sweep of its study.ini into results/CSV,
+# swept unless --replot, and whose plots simcoll plot draws, so that it needs
+# simcoll to replot too.
+sweep_start() {
+    replot_start "$@"
+    need_simcoll "$simcoll" # simcoll plot draws the plots
+    [ $replot = 1 ] || sweep_study "$1"
+}

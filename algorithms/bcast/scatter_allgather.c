@@ -6,6 +6,15 @@
 #include "algorithms/steps.h"
 #include "../collectives.h"
 
+/* Chunks rel..rel+mask-1 of the message. */
+static void chunks(const void *ctx, int p, int rel, int mask, size_t *offset, size_t *size)
+{
+    size_t m = ((const sc_coll_args_t *)ctx)->bytes;
+    size_t chunk = (m + (size_t)p - 1) / (size_t)p;
+    *offset = (size_t)rel * chunk;
+    *size = sc_chunk_span_bytes(m, p, rel, mask);
+}
+
 /* The message is cut into p chunks of ceil(m/p) bytes; chunk c belongs to
  * relative rank c. The binomial scatter gives every rank the chunks of its
  * subtree; then p-1 ring steps pass every chunk around. Cost on one level,
@@ -13,34 +22,9 @@
  * (log2 p + p - 1) alpha + 2 (p-1)/p m beta. */
 sc_err_t sc_bcast_scatter(sc_comm_t *comm, const sc_coll_args_t *args)
 {
-    int rank = comm->rank, p = comm->size, root = args->root;
-    int rel = (rank - root + p) % p;
-    size_t m = args->bytes;
-    size_t chunk = (m + (size_t)p - 1) / (size_t)p;
-    char *buf = args->recvbuf;
-
     /* Receive the chunks of my subtree (lowest set bit of rel chunks from
      * rel on), then hand each child its subtree's chunks. */
-    int mask = sc_binomial_mask(rel, p);
-    size_t mine = sc_chunk_span_bytes(m, p, rel, mask);
-    if (rel && mine) {
-        sc_err_t err = sc_recv(comm, buf + (size_t)rel * chunk, mine, (rank - mask + p) % p,
-                               SC_TAG_BCAST);
-        if (err)
-            return err;
-    }
-    for (mask >>= 1; mask > 0; mask >>= 1) {
-        if (rel + mask >= p)
-            continue;
-        size_t size = sc_chunk_span_bytes(m, p, rel + mask, mask);
-        if (!size)
-            continue;
-        sc_err_t err = sc_send(comm, buf + (size_t)(rel + mask) * chunk, size,
-                               (rank + mask) % p, SC_TAG_BCAST);
-        if (err)
-            return err;
-    }
-    return SC_OK;
+    return sc_binomial_down(comm, args->root, args->recvbuf, SC_TAG_BCAST, chunks, args);
 }
 
 sc_err_t sc_bcast_scatter_allgather(sc_comm_t *comm,

@@ -153,6 +153,18 @@ static size_t chunk_offset(size_t n, int p, int first, size_t elem)
     return chunk_bytes(n, p, 0, first, elem);
 }
 
+/* n elements of elem bytes cut into p chunks: chunks rel..rel+mask-1. */
+typedef struct {
+    size_t n, elem;
+} chunking_t;
+
+static void chunks(const void *ctx, int p, int rel, int mask, size_t *offset, size_t *size)
+{
+    const chunking_t *c = ctx;
+    *offset = chunk_offset(c->n, p, rel, c->elem);
+    *size = chunk_bytes(c->n, p, rel, mask, c->elem);
+}
+
 static sc_err_t scatter_allgather(sc_comm_t *comm, const sc_coll_args_t *args, size_t elem)
 {
     int p = comm->size, rank = comm->rank, root = args->root, v = (rank - root + p) % p;
@@ -162,19 +174,9 @@ static sc_err_t scatter_allgather(sc_comm_t *comm, const sc_coll_args_t *args, s
         return SC_OK;
     if (n < (size_t)p)
         return tree_bcast(comm, args, SC_OMPI_TREE_FLAT);
-    int mask = sc_binomial_mask(v, p);
-    sc_err_t err = SC_OK;
-    size_t mine = chunk_bytes(n, p, v, mask, elem);
-    if (v && mine)
-        err = sc_recv(comm, buf + chunk_offset(n, p, v, elem), mine, (rank - mask + p) % p,
-                      SC_TAG_BCAST);
-    for (mask >>= 1; mask > 0 && !err; mask >>= 1) {
-        size_t size = v + mask < p ? chunk_bytes(n, p, v + mask, mask, elem) : 0;
-        if (size)
-            err = sc_send(comm, buf + chunk_offset(n, p, v + mask, elem), size, (rank + mask) % p,
-                          SC_TAG_BCAST);
-    }
-    for (mask = 1; mask < p && !err; mask <<= 1) {
+    chunking_t c = {n, elem};
+    sc_err_t err = sc_binomial_down(comm, root, buf, SC_TAG_BCAST, chunks, &c);
+    for (int mask = 1; mask < p && !err; mask <<= 1) {
         int w = v ^ mask, base = v & ~(mask - 1), other = w & ~(mask - 1);
         if (w < p)
             err = sc_sendrecv(comm, buf + chunk_offset(n, p, base, elem),

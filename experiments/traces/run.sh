@@ -8,9 +8,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
 . "$(dirname "$0")/../common.sh"
-replot_start traces.csv "$@"
-need_simcoll "$simcoll" # simcoll plot draws the speedups
-[ $replot = 1 ] || sweep_study traces.csv
+sweep_start traces.csv "$@"
 
 # summary.txt: trace, configuration, simulated time, speedup over the trace
 # on gige's 8-core nodes, block placement, computing as recorded. A row's

@@ -7,9 +7,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
 . "$(dirname "$0")/../common.sh"
-replot_start whatif.csv "$@"
-need_simcoll "$simcoll" # simcoll plot draws the speedups
-[ $replot = 1 ] || sweep_study whatif.csv
+sweep_start whatif.csv "$@"
 
 # summary.txt: program, mapping, configuration, simulated time, speedup
 # against gige with 8 cores and 1x bandwidth (the cluster as it is). A row's

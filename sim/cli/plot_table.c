@@ -58,9 +58,7 @@ sc_err_t sc_plot_table_read(const char *path, sc_plot_table_t *t)
 {
     char *text;
     size_t len;
-    char what[1100];
-    snprintf(what, sizeof what, "plot '%s'", path);
-    sc_err_t err = sc_input_read(what, path, (size_t)1 << 30, &text, &len);
+    sc_err_t err = sc_input_file("plot", path, (size_t)1 << 30, &text, &len);
     if (err)
         return err;
     *t = (sc_plot_table_t){0};

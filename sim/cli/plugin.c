@@ -193,6 +193,17 @@ sc_err_t sc_plugin_load(const char *path)
 
 /* ---- simcoll new-algo ---- */
 
+/* The end of the root's loop over the other ranks in the reduce and
+ * allreduce skeletons: receive rank r's vector into tmp and combine it into
+ * recvbuf; then free tmp. */
+#define RECEIVE_AND_COMBINE                                                                        \
+    "        err = sc_recv(comm, tmp, args->bytes, r, MY_TAG);\n"                                  \
+    "        if (!err)\n"                                                                          \
+    "            err = sc_vector_combine(comm, args, args->recvbuf, tmp, (sc_span_t){0, n});\n"    \
+    "    }\n"                                                                                      \
+    "    if (tmp)\n"                                                                               \
+    "        sc_buf_free(comm, tmp);\n"
+
 /* The body of each collective's skeleton: a simple, correct algorithm to
  * start from, and comments on what to change. */
 static const char *const bodies[] = {
@@ -265,14 +276,7 @@ static const char *const bodies[] = {
     "    sc_err_t err = sc_vector_alloc(comm, args, n, &tmp);\n"
     "    for (int r = 0; r < p && !err; r++) {\n"
     "        if (r == rank)\n"
-    "            continue;\n"
-    "        err = sc_recv(comm, tmp, args->bytes, r, MY_TAG);\n"
-    "        if (!err)\n"
-    "            err = sc_vector_combine(comm, args, args->recvbuf, tmp, (sc_span_t){0, n});\n"
-    "    }\n"
-    "    if (tmp)\n"
-    "        sc_buf_free(comm, tmp);\n"
-    "    return err;\n",
+    "            continue;\n" RECEIVE_AND_COMBINE "    return err;\n",
     /* allreduce */
     "    /* Allreduce: the vectors of every rank (args->bytes at args->sendbuf)\n"
     "     * combined with args->op end in every rank's args->recvbuf. This is\n"
@@ -289,13 +293,7 @@ static const char *const bodies[] = {
     "    }\n"
     "    char *tmp;\n"
     "    sc_err_t err = sc_vector_alloc(comm, args, n, &tmp);\n"
-    "    for (int r = 1; r < p && !err; r++) {\n"
-    "        err = sc_recv(comm, tmp, args->bytes, r, MY_TAG);\n"
-    "        if (!err)\n"
-    "            err = sc_vector_combine(comm, args, args->recvbuf, tmp, (sc_span_t){0, n});\n"
-    "    }\n"
-    "    if (tmp)\n"
-    "        sc_buf_free(comm, tmp);\n"
+    "    for (int r = 1; r < p && !err; r++) {\n" RECEIVE_AND_COMBINE
     "    for (int r = 1; r < p && !err; r++)\n"
     "        err = sc_send(comm, args->recvbuf, args->bytes, r, MY_TAG);\n"
     "    return err;\n",

@@ -256,6 +256,19 @@ void sc_json_string(FILE *out, const char *text)
     fputc('"', out);
 }
 
+/* The end of a run's or a program's JSON object: what speculation did, the
+ * levels, the nodes, the provenance, and a comma unless it is the last. */
+static void json_row_end(FILE *out, const sc_run_result_t *r, const sc_provenance_t *prov,
+                         const char *command, int last)
+{
+    fprintf(out, ", \"speculated\": %ld, \"mispredicted\": %ld, \"mean_rank_time_s\": %.9g",
+            r->speculated, r->mispredicted, r->mean_rank_time_s);
+    put_levels(out, r, 1);
+    put_platform_nodes(out, r, 1);
+    json_provenance(out, prov, command);
+    fprintf(out, "}%s\n", last ? "" : ",");
+}
+
 static void print_json(FILE *out, const sc_report_row_t *rows, int nrows,
                        const sc_provenance_t *prov, const char *command)
 {
@@ -295,12 +308,7 @@ static void print_json(FILE *out, const sc_report_row_t *rows, int nrows,
             sc_json_string(out, row->mpi);
         else
             fputs("null", out);
-        fprintf(out, ", \"speculated\": %ld, \"mispredicted\": %ld, \"mean_rank_time_s\": %.9g",
-                r->speculated, r->mispredicted, r->mean_rank_time_s);
-        put_levels(out, r, 1);
-        put_platform_nodes(out, r, 1);
-        json_provenance(out, prov, command);
-        fprintf(out, "}%s\n", i + 1 < nrows ? "," : "");
+        json_row_end(out, r, prov, command, i + 1 == nrows);
     }
     fputs("]\n", out);
 }
@@ -354,6 +362,54 @@ static void print_line(FILE *out, int ncols, const char *const *cells, const int
     }
 }
 
+/* A table of text cells: each column as wide as its widest cell or head.
+ * A row's cells are ncols strings `cell` bytes apart, filled by cells(). */
+enum { MAX_COLS = 18, MAX_ROW_BYTES = 18 * 512 };
+_Static_assert((int)NCOLS <= (int)MAX_COLS && (int)NCOLS * CELL <= (int)MAX_ROW_BYTES,
+               "a run's row fits");
+typedef struct {
+    int ncols; /* at most MAX_COLS, ncols * cell at most MAX_ROW_BYTES */
+    const char *const *head;
+    const int *left;  /* text columns align left, numbers right */
+    const int *shown; /* the columns printed, NULL: all (all are measured) */
+    size_t cell;
+    void (*cells)(const void *rows, int i, char *cells);
+} text_table_t;
+
+static void print_text_table(FILE *out, const text_table_t *t, const void *rows, int nrows)
+{
+    int width[MAX_COLS], w[MAX_COLS] = {0}, l[MAX_COLS] = {0}, ncols = 0;
+    char cells[MAX_ROW_BYTES];
+    for (int c = 0; c < t->ncols; c++)
+        width[c] = (int)strlen(t->head[c]);
+    for (int i = 0; i < nrows; i++) {
+        t->cells(rows, i, cells);
+        for (int c = 0; c < t->ncols; c++)
+            if ((int)strlen(cells + c * t->cell) > width[c])
+                width[c] = (int)strlen(cells + c * t->cell);
+    }
+    const char *line[MAX_COLS] = {0};
+    for (int c = 0; c < t->ncols; c++)
+        if (!t->shown || t->shown[c]) {
+            w[ncols] = width[c];
+            l[ncols] = t->left[c];
+            line[ncols++] = t->head[c];
+        }
+    print_line(out, ncols, line, w, l);
+    for (int i = 0; i < nrows; i++) {
+        t->cells(rows, i, cells);
+        for (int c = 0, k = 0; c < t->ncols; c++)
+            if (!t->shown || t->shown[c])
+                line[k++] = cells + c * t->cell;
+        print_line(out, ncols, line, w, l);
+    }
+}
+
+static void run_cells(const void *rows, int i, char *cells)
+{
+    table_cells((const sc_report_row_t *)rows + i, (char(*)[CELL])cells);
+}
+
 static void print_table(FILE *out, const sc_report_row_t *rows, int nrows)
 {
     static const char *const head[NCOLS] = {
@@ -371,31 +427,8 @@ static void print_table(FILE *out, const sc_report_row_t *rows, int nrows)
         shown[LEVELS_COL] |= rows[i].result.nlevels > 2;
         shown[MPI_COL] |= rows[i].mpi != NULL;
     }
-    int width[NCOLS], w[NCOLS], l[NCOLS], ncols = 0;
-    char cells[NCOLS][CELL];
-    for (int c = 0; c < NCOLS; c++)
-        width[c] = (int)strlen(head[c]);
-    for (int i = 0; i < nrows; i++) {
-        table_cells(&rows[i], cells);
-        for (int c = 0; c < NCOLS; c++)
-            if ((int)strlen(cells[c]) > width[c])
-                width[c] = (int)strlen(cells[c]);
-    }
-    const char *line[NCOLS];
-    for (int c = 0; c < NCOLS; c++)
-        if (shown[c]) {
-            w[ncols] = width[c];
-            l[ncols] = left[c];
-            line[ncols++] = head[c];
-        }
-    print_line(out, ncols, line, w, l);
-    for (int i = 0; i < nrows; i++) {
-        table_cells(&rows[i], cells);
-        for (int c = 0, k = 0; c < NCOLS; c++)
-            if (shown[c])
-                line[k++] = cells[c];
-        print_line(out, ncols, line, w, l);
-    }
+    text_table_t t = {NCOLS, head, left, shown, CELL, run_cells};
+    print_text_table(out, &t, rows, nrows);
 }
 
 /* Under a table, what its columns cannot say: what the model leaves out,
@@ -448,6 +481,8 @@ void sc_report_print(FILE *out, sc_format_t format, const sc_report_row_t *rows,
 /* ---- Programs ---- */
 
 enum { PCOLS = 13, PCELL = 512 }; /* program paths can be long */
+_Static_assert((int)PCOLS <= (int)MAX_COLS && (int)PCOLS * PCELL <= (int)MAX_ROW_BYTES,
+               "a program row fits");
 
 static void program_cells(const sc_program_report_row_t *row, char cells[PCOLS][PCELL])
 {
@@ -470,6 +505,11 @@ static void program_cells(const sc_program_report_row_t *row, char cells[PCOLS][
     valid_cell(r, cells[12], PCELL);
 }
 
+static void program_row_cells(const void *rows, int i, char *cells)
+{
+    program_cells((const sc_program_report_row_t *)rows + i, (char(*)[PCELL])cells);
+}
+
 static void print_program_table(FILE *out, const sc_program_report_row_t *rows, int nrows)
 {
     static const char *const head[PCOLS] = {"program",    "platform",   "np",       "nodes",
@@ -477,24 +517,8 @@ static void print_program_table(FILE *out, const sc_program_report_row_t *rows, 
                                             "statements", "inter-node", "intra-node", "messages",
                                             "valid"};
     static const int left[PCOLS] = {1, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 1};
-    int width[PCOLS];
-    char cells[PCOLS][PCELL];
-    for (int c = 0; c < PCOLS; c++)
-        width[c] = (int)strlen(head[c]);
-    for (int i = 0; i < nrows; i++) {
-        program_cells(&rows[i], cells);
-        for (int c = 0; c < PCOLS; c++)
-            if ((int)strlen(cells[c]) > width[c])
-                width[c] = (int)strlen(cells[c]);
-    }
-    print_line(out, PCOLS, head, width, left);
-    for (int i = 0; i < nrows; i++) {
-        program_cells(&rows[i], cells);
-        const char *line[PCOLS];
-        for (int c = 0; c < PCOLS; c++)
-            line[c] = cells[c];
-        print_line(out, PCOLS, line, width, left);
-    }
+    text_table_t t = {PCOLS, head, left, NULL, PCELL, program_row_cells};
+    print_text_table(out, &t, rows, nrows);
 }
 
 void sc_program_report_print(FILE *out, sc_format_t format, const sc_program_report_row_t *rows,
@@ -559,12 +583,7 @@ void sc_program_report_print(FILE *out, sc_format_t format, const sc_program_rep
                 row->pack, r->sim_time_s, model, r->statements, r->bytes[SC_LEVEL_INTER],
                 r->bytes[SC_LEVEL_INTRA], r->messages[SC_LEVEL_INTER],
                 r->messages[SC_LEVEL_INTRA], total_messages(r), valid);
-        fprintf(out, ", \"speculated\": %ld, \"mispredicted\": %ld, \"mean_rank_time_s\": %.9g",
-                r->speculated, r->mispredicted, r->mean_rank_time_s);
-        put_levels(out, r, 1);
-        put_platform_nodes(out, r, 1);
-        json_provenance(out, prov, command);
-        fprintf(out, "}%s\n", i + 1 < nrows ? "," : "");
+        json_row_end(out, r, prov, command, i + 1 == nrows);
     }
     if (!csv)
         fputs("]\n", out);

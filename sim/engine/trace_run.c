@@ -211,13 +211,10 @@ static void fail(session_t *s, sc_err_t err, const char *fmt, ...)
 
 static void fail(session_t *s, sc_err_t err, const char *fmt, ...)
 {
-    if (s->error)
-        return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(s->error_msg, sizeof s->error_msg, fmt, ap);
+    sc_error_keep_first(&s->error, s->error_msg, sizeof s->error_msg, err, fmt, ap);
     va_end(ap);
-    s->error = err;
 }
 
 static int bucket_of(uint64_t bytes)

@@ -88,6 +88,17 @@ sc_err_t sc_input_read(const char *what, const char *path, size_t max_bytes, cha
     return SC_OK;
 }
 
+sc_err_t sc_input_file(const char *option, const char *path, size_t max_bytes, char **data,
+                       size_t *len)
+{
+    char what[1100]; /* longer than any message (sc_error keeps 1023 bytes) */
+    if (option && *option)
+        snprintf(what, sizeof what, "%s '%s'", option, path);
+    else
+        snprintf(what, sizeof what, "'%s'", path);
+    return sc_input_read(what, path, max_bytes, data, len);
+}
+
 /* One output: a temporary file renamed over `target`, or (direct) a
  * memory buffer written into a target that is not a regular file. */
 typedef struct {

@@ -16,6 +16,12 @@
 sc_err_t sc_input_read(const char *what, const char *path, size_t max_bytes, char **data,
                        size_t *len);
 
+/* sc_input_read of `path` as given with `option` (or the command that
+ * reads it: "--matrix", "plot"): messages start with "OPTION 'PATH'", or
+ * "'PATH'" when option is NULL or empty. */
+sc_err_t sc_input_file(const char *option, const char *path, size_t max_bytes, char **data,
+                       size_t *len);
+
 /* A set of output files written together. Each is written aside (a
  * temporary file next to the target, ".NAME.PID.simcoll-tmp") and renamed
  * over its target only when every file of the set is complete, so a

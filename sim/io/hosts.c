@@ -139,10 +139,9 @@ static sc_err_t parse_list(const char *option, const char *list, sc_hosts_t *h)
 /* A file of names, one a line, or a simcoll-probe file's hosts. */
 static sc_err_t parse_file(const char *option, const char *path, sc_hosts_t *h)
 {
-    char what[1100], *text;
+    char *text;
     size_t len;
-    snprintf(what, sizeof what, "%s '%s'", option, path);
-    sc_err_t err = sc_input_read(what, path, (size_t)1 << 26, &text, &len);
+    sc_err_t err = sc_input_file(option, path, (size_t)1 << 26, &text, &len);
     if (err)
         return err;
     if (!strncmp(text, "# simcoll-probe ", 16)) {

@@ -14,11 +14,10 @@
 sc_err_t sc_mapfile_read(const char *path, int np, int **out)
 {
     *out = NULL;
-    char what[1100], *text;
+    char *text;
     size_t len;
-    snprintf(what, sizeof what, "--mapping '%s'", path);
     /* Up to 24 bytes a line: a million ranks with comments fit. */
-    sc_err_t err = sc_input_read(what, path, (size_t)np * 24 + 65536, &text, &len);
+    sc_err_t err = sc_input_file("--mapping", path, (size_t)np * 24 + 65536, &text, &len);
     if (err) {
         if (access(path, F_OK) != 0)
             return sc_error(SC_ERR_INPUT,

@@ -409,10 +409,9 @@ sc_err_t sc_matrix_parse(const char *name, const char *text, size_t len, int np,
 sc_err_t sc_matrix_read(const char *path, int np, sc_matrix_t *m)
 {
     *m = (sc_matrix_t){0};
-    char what[1100], *text;
+    char *text;
     size_t len;
-    snprintf(what, sizeof what, "--matrix '%s'", path);
-    sc_err_t err = sc_input_read(what, path, MAX_MATRIX_BYTES, &text, &len);
+    sc_err_t err = sc_input_file("--matrix", path, MAX_MATRIX_BYTES, &text, &len);
     if (err)
         return err;
     err = sc_matrix_parse(path, text, len, np, m);

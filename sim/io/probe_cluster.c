@@ -123,10 +123,9 @@ sc_err_t sc_probe_cluster_parse(const char *option, const char *name, const char
 
 sc_err_t sc_probe_cluster_read(const char *option, const char *path, sc_probe_cluster_t *out)
 {
-    char what[1100], *text;
+    char *text;
     size_t len;
-    snprintf(what, sizeof what, "%s '%s'", option, path);
-    sc_err_t err = sc_input_read(what, path, (size_t)1 << 30, &text, &len);
+    sc_err_t err = sc_input_file(option, path, (size_t)1 << 30, &text, &len);
     if (err)
         return err;
     err = sc_probe_cluster_parse(option, path, text, len, out);

@@ -13,13 +13,10 @@ enum { REQ_USED = 1, REQ_DONE = 2, REQ_AWAITED = 4 };
 
 void sc_play_fail(sc_player_t *pl, const char *fmt, ...)
 {
-    if (pl->failed)
-        return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(pl->error_msg, sizeof pl->error_msg, fmt, ap);
+    sc_error_keep_first(&pl->failed, pl->error_msg, sizeof pl->error_msg, SC_ERR_RUN, fmt, ap);
     va_end(ap);
-    pl->failed = 1;
 }
 
 /* The protocol's callbacks get the matcher: the rank is around it, and

@@ -74,7 +74,7 @@ struct sc_player {
     sc_play_rank_t *ranks;
     sc_traffic_t *total; /* counted as ranks send */
     double *finish;      /* per rank */
-    int failed;
+    sc_err_t failed;     /* SC_ERR_RUN from the first failure on, error_msg saying it */
     char error_msg[512];
 };
 

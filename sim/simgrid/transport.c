@@ -232,13 +232,10 @@ static int payload(const rank_t *rk)
 static void fail(rank_t *rk, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void fail(rank_t *rk, const char *fmt, ...)
 {
-    if (rk->error)
-        return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(rk->error_msg, sizeof rk->error_msg, fmt, ap);
+    sc_error_keep_first(&rk->error, rk->error_msg, sizeof rk->error_msg, SC_ERR_RUN, fmt, ap);
     va_end(ap);
-    rk->error = SC_ERR_RUN;
 }
 
 /* Returns the rank's error, recorded for the caller, or SC_OK. */

@@ -13,37 +13,6 @@
 
 enum { IMB_SKIP = -1 };
 
-/* Benchmarks simcoll reads; others (Sendrecv, Exchange, Reduce_local and
- * those of IMB-EXT, -NBC, -RMA, -IO) are skipped. */
-static const struct {
-    const char *name;
-    int kind; /* sc_measure_kind_t */
-    const char *collective;
-} imb_benchmarks[] = {
-    {"PingPong", SC_MEASURE_LATENCY, NULL},
-    {"PingPongSpecificSource", SC_MEASURE_LATENCY, NULL},
-    {"PingPongAnySource", SC_MEASURE_LATENCY, NULL},
-    {"PingPing", SC_MEASURE_PINGPING, NULL},
-    {"PingPingSpecificSource", SC_MEASURE_PINGPING, NULL},
-    {"PingPingAnySource", SC_MEASURE_PINGPING, NULL},
-    {"Uniband", SC_MEASURE_BANDWIDTH, NULL},
-    {"Biband", SC_MEASURE_BIBANDWIDTH, NULL},
-    {"Bcast", SC_MEASURE_COLLECTIVE, "bcast"},
-    {"Barrier", SC_MEASURE_COLLECTIVE, "barrier"},
-    {"Allgather", SC_MEASURE_COLLECTIVE, "allgather"},
-    {"Allgatherv", SC_MEASURE_COLLECTIVE, "allgatherv"},
-    {"Allreduce", SC_MEASURE_COLLECTIVE, "allreduce"},
-    {"Reduce", SC_MEASURE_COLLECTIVE, "reduce"},
-    {"Reduce_scatter", SC_MEASURE_COLLECTIVE, "reduce_scatter"},
-    {"Reduce_scatter_block", SC_MEASURE_COLLECTIVE, "reduce_scatter_block"},
-    {"Gather", SC_MEASURE_COLLECTIVE, "gather"},
-    {"Gatherv", SC_MEASURE_COLLECTIVE, "gatherv"},
-    {"Scatter", SC_MEASURE_COLLECTIVE, "scatter"},
-    {"Scatterv", SC_MEASURE_COLLECTIVE, "scatterv"},
-    {"Alltoall", SC_MEASURE_COLLECTIVE, "alltoall"},
-    {"Alltoallv", SC_MEASURE_COLLECTIVE, "alltoallv"},
-};
-
 typedef enum {
     IC_BYTES,
     IC_REPS,
@@ -77,12 +46,15 @@ typedef struct {
     char skipped[160]; /* benchmarks skipped, for the message of a file without points */
 } imb_state_t;
 
+/* The kind of a benchmark simcoll reads (sc_meas_benches), or IMB_SKIP for
+ * the others (Sendrecv, Exchange, Reduce_local and those of IMB-EXT, -NBC,
+ * -RMA, -IO). */
 static int imb_lookup(const char *name, const char **collective)
 {
-    for (size_t i = 0; i < sizeof imb_benchmarks / sizeof imb_benchmarks[0]; i++)
-        if (strcmp(name, imb_benchmarks[i].name) == 0) {
-            *collective = imb_benchmarks[i].collective;
-            return imb_benchmarks[i].kind;
+    for (size_t i = 0; i < sc_meas_nbenches; i++)
+        if (sc_meas_benches[i].imb && strcmp(name, sc_meas_benches[i].imb) == 0) {
+            *collective = sc_meas_benches[i].collective;
+            return (int)sc_meas_benches[i].kind;
         }
     return IMB_SKIP;
 }
@@ -428,10 +400,8 @@ sc_err_t sc_meas_imb_parse(sc_meas_reader_t *r)
     char shown[80];
     sc_err_t err = SC_OK;
     sc_meas_rewind(r);
-    while (!err && sc_meas_next_line(r, &err) > 0) {
-        char *s = sc_meas_trim(r->buf);
-        if (!*s)
-            continue;
+    char *s;
+    while (!err && (s = sc_meas_next_text(r, &err))) {
         if (*s != '#') {
             err = imb_data_line(r, s, &b);
         } else if (sc_meas_starts_with(s, "#Benchmarking")) { /* the table layout */

@@ -50,9 +50,9 @@ sc_err_t sc_meas_netpipe_parse(sc_meas_reader_t *r)
     char *field[SC_MEAS_MAX_FIELDS + 1], shown[80], copy[SC_MEAS_LINE_MAX + 1];
     sc_err_t err = SC_OK;
     sc_meas_rewind(r);
-    while (!err && sc_meas_next_line(r, &err) > 0) {
-        char *s = sc_meas_trim(r->buf);
-        if (!*s || *s == '#')
+    char *s;
+    while (!err && (s = sc_meas_next_text(r, &err))) {
+        if (*s == '#')
             continue;
         snprintf(copy, sizeof copy, "%s", s);
         int n = sc_meas_split(s, field);

@@ -11,32 +11,6 @@
 #include <string.h>
 #include <strings.h>
 
-static const struct {
-    const char *name; /* as the header names the test, without "OSU MPI" */
-    sc_measure_kind_t kind;
-    const char *collective;
-} osu_tests[] = {
-    {"Latency Test", SC_MEASURE_LATENCY, NULL},
-    {"Bandwidth Test", SC_MEASURE_BANDWIDTH, NULL},
-    {"Bi-Directional Bandwidth Test", SC_MEASURE_BIBANDWIDTH, NULL},
-    {"Multiple Bandwidth / Message Rate Test", SC_MEASURE_MESSAGE_RATE, NULL},
-    {"Broadcast Latency Test", SC_MEASURE_COLLECTIVE, "bcast"},
-    {"Barrier Latency Test", SC_MEASURE_COLLECTIVE, "barrier"},
-    {"Allgather Latency Test", SC_MEASURE_COLLECTIVE, "allgather"},
-    {"Allgatherv Latency Test", SC_MEASURE_COLLECTIVE, "allgatherv"},
-    {"Allreduce Latency Test", SC_MEASURE_COLLECTIVE, "allreduce"},
-    {"Reduce Latency Test", SC_MEASURE_COLLECTIVE, "reduce"},
-    {"Reduce_scatter Latency Test", SC_MEASURE_COLLECTIVE, "reduce_scatter"},
-    {"Reduce_scatter_block Latency Test", SC_MEASURE_COLLECTIVE, "reduce_scatter_block"},
-    {"Gather Latency Test", SC_MEASURE_COLLECTIVE, "gather"},
-    {"Gatherv Latency Test", SC_MEASURE_COLLECTIVE, "gatherv"},
-    {"Scatter Latency Test", SC_MEASURE_COLLECTIVE, "scatter"},
-    {"Scatterv Latency Test", SC_MEASURE_COLLECTIVE, "scatterv"},
-    {"All-to-All Personalized Exchange Latency Test", SC_MEASURE_COLLECTIVE, "alltoall"},
-    {"All-to-Allv Personalized Exchange Latency Test", SC_MEASURE_COLLECTIVE, "alltoallv"},
-    {"All-to-Allw Personalized Exchange Latency Test", SC_MEASURE_COLLECTIVE, "alltoallw"},
-};
-
 typedef enum {
     OC_SIZE,
     OC_AVG, /* "Latency (us)", "Avg Latency(us)" */
@@ -138,9 +112,10 @@ static sc_err_t osu_header(sc_meas_reader_t *r, const char *s, osu_test_t *t)
     /* b is "MPI[-VARIANT[ MANAGED]] NAME Test" */
     int best = -1;
     size_t blen = strlen(b), best_len = 0;
-    for (size_t i = 0; i < sizeof osu_tests / sizeof osu_tests[0]; i++) {
-        size_t n = strlen(osu_tests[i].name);
-        if (n < blen && b[blen - n - 1] == ' ' && strcmp(b + blen - n, osu_tests[i].name) == 0 &&
+    for (size_t i = 0; i < sc_meas_nbenches; i++) {
+        const char *test = sc_meas_benches[i].osu;
+        size_t n = test ? strlen(test) : 0;
+        if (test && n < blen && b[blen - n - 1] == ' ' && strcmp(b + blen - n, test) == 0 &&
             n > best_len) {
             best = (int)i;
             best_len = n;
@@ -167,8 +142,8 @@ static sc_err_t osu_header(sc_meas_reader_t *r, const char *s, osu_test_t *t)
             "osu_mbw_mr or a blocking collective (osu_bcast, osu_barrier, "
             "osu_allreduce, ...)",
             sc_meas_show(s, shown, sizeof shown));
-    t->kind = osu_tests[best].kind;
-    t->collective = osu_tests[best].collective;
+    t->kind = sc_meas_benches[best].kind;
+    t->collective = sc_meas_benches[best].collective;
     t->pairs = 0;
     t->line = r->line;
     t->ncols = 0;
@@ -328,10 +303,8 @@ sc_err_t sc_meas_osu_parse(sc_meas_reader_t *r)
     static const char no_data[] = "rows of the sizes and values its column header names";
     sc_err_t err = SC_OK;
     sc_meas_rewind(r);
-    while (!err && sc_meas_next_line(r, &err) > 0) {
-        char *s = sc_meas_trim(r->buf);
-        if (!*s)
-            continue;
+    char *s;
+    while (!err && (s = sc_meas_next_text(r, &err))) {
         if (*s == '#') {
             if (sc_meas_osu_header(s)) {
                 if (state == HEADER)

@@ -201,13 +201,9 @@ sc_err_t sc_measurements_read(const char *option, const char *path, sc_measure_f
 {
     *series = NULL;
     *nseries = 0;
-    char what[1200], *text;
+    char *text;
     size_t len;
-    if (option && *option)
-        snprintf(what, sizeof what, "%s '%s'", option, path);
-    else
-        snprintf(what, sizeof what, "'%s'", path);
-    sc_err_t err = sc_input_read(what, path, SC_MEASURE_MAX_BYTES, &text, &len);
+    sc_err_t err = sc_input_file(option, path, SC_MEASURE_MAX_BYTES, &text, &len);
     if (err)
         return err;
     err = sc_measurements_parse(option, path, text, len, format, series, nseries);

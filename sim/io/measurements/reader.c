@@ -15,6 +15,37 @@
 /* ------------------------------------------------------------------ */
 /* Lines, messages, series                                            */
 
+const sc_meas_bench_t sc_meas_benches[] = {
+    {"PingPong", "Latency Test", SC_MEASURE_LATENCY, NULL},
+    {"PingPongSpecificSource", NULL, SC_MEASURE_LATENCY, NULL},
+    {"PingPongAnySource", NULL, SC_MEASURE_LATENCY, NULL},
+    {"PingPing", NULL, SC_MEASURE_PINGPING, NULL},
+    {"PingPingSpecificSource", NULL, SC_MEASURE_PINGPING, NULL},
+    {"PingPingAnySource", NULL, SC_MEASURE_PINGPING, NULL},
+    {"Uniband", "Bandwidth Test", SC_MEASURE_BANDWIDTH, NULL},
+    {"Biband", "Bi-Directional Bandwidth Test", SC_MEASURE_BIBANDWIDTH, NULL},
+    {NULL, "Multiple Bandwidth / Message Rate Test", SC_MEASURE_MESSAGE_RATE, NULL},
+    {"Bcast", "Broadcast Latency Test", SC_MEASURE_COLLECTIVE, "bcast"},
+    {"Barrier", "Barrier Latency Test", SC_MEASURE_COLLECTIVE, "barrier"},
+    {"Allgather", "Allgather Latency Test", SC_MEASURE_COLLECTIVE, "allgather"},
+    {"Allgatherv", "Allgatherv Latency Test", SC_MEASURE_COLLECTIVE, "allgatherv"},
+    {"Allreduce", "Allreduce Latency Test", SC_MEASURE_COLLECTIVE, "allreduce"},
+    {"Reduce", "Reduce Latency Test", SC_MEASURE_COLLECTIVE, "reduce"},
+    {"Reduce_scatter", "Reduce_scatter Latency Test", SC_MEASURE_COLLECTIVE, "reduce_scatter"},
+    {"Reduce_scatter_block", "Reduce_scatter_block Latency Test", SC_MEASURE_COLLECTIVE,
+     "reduce_scatter_block"},
+    {"Gather", "Gather Latency Test", SC_MEASURE_COLLECTIVE, "gather"},
+    {"Gatherv", "Gatherv Latency Test", SC_MEASURE_COLLECTIVE, "gatherv"},
+    {"Scatter", "Scatter Latency Test", SC_MEASURE_COLLECTIVE, "scatter"},
+    {"Scatterv", "Scatterv Latency Test", SC_MEASURE_COLLECTIVE, "scatterv"},
+    {"Alltoall", "All-to-All Personalized Exchange Latency Test", SC_MEASURE_COLLECTIVE,
+     "alltoall"},
+    {"Alltoallv", "All-to-Allv Personalized Exchange Latency Test", SC_MEASURE_COLLECTIVE,
+     "alltoallv"},
+    {NULL, "All-to-Allw Personalized Exchange Latency Test", SC_MEASURE_COLLECTIVE, "alltoallw"},
+};
+const size_t sc_meas_nbenches = sizeof sc_meas_benches / sizeof sc_meas_benches[0];
+
 /* Up to 60 characters of s, control and non-ASCII bytes shown as '?', so
  * that a message stays one readable line whatever the input. */
 const char *sc_meas_show(const char *s, char *out, size_t size)
@@ -68,6 +99,16 @@ int sc_meas_next_line(sc_meas_reader_t *r, sc_err_t *err)
     memcpy(r->buf, start, n);
     r->buf[n] = '\0';
     return 1;
+}
+
+char *sc_meas_next_text(sc_meas_reader_t *r, sc_err_t *err)
+{
+    while (sc_meas_next_line(r, err) > 0) {
+        char *s = sc_meas_trim(r->buf);
+        if (*s)
+            return s;
+    }
+    return NULL;
 }
 
 /* s without leading and trailing white space (in place). */

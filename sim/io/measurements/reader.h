@@ -43,6 +43,10 @@ void sc_meas_rewind(sc_meas_reader_t *r);
  * SC_MEAS_LINE_MAX). */
 int sc_meas_next_line(sc_meas_reader_t *r, sc_err_t *err);
 
+/* The next line that is not blank, read into r->buf and trimmed (in
+ * place); NULL at the end of the text, or with the error in *err. */
+char *sc_meas_next_text(sc_meas_reader_t *r, sc_err_t *err);
+
 /* s without leading and trailing white space (in place). */
 char *sc_meas_trim(char *s);
 
@@ -100,6 +104,23 @@ sc_err_t sc_meas_get_count(const sc_meas_reader_t *r, const char *what, const ch
 /* A number times `factor` (a unit's), refused if the product overflows. */
 sc_err_t sc_meas_scaled(const sc_meas_reader_t *r, const char *what, const char *tok, double factor,
                         double *v);
+
+/* ------------------------------------------------------------------ */
+/* The benchmarks simcoll reads (reader.c)                            */
+
+/* A benchmark as each suite names it, NULL where the suite has none:
+ * IMB-MPI1's benchmark ("Bcast"), the OSU test as its header names it,
+ * without "OSU MPI" and the version ("Broadcast Latency Test"). What both
+ * time (a collective, osu_bw and Uniband, ...) is one row. Other
+ * benchmarks are skipped (IMB) or refused (OSU). */
+typedef struct {
+    const char *imb, *osu;
+    sc_measure_kind_t kind;
+    const char *collective; /* simcoll's name of it, for SC_MEASURE_COLLECTIVE */
+} sc_meas_bench_t;
+
+extern const sc_meas_bench_t sc_meas_benches[];
+extern const size_t sc_meas_nbenches;
 
 /* ------------------------------------------------------------------ */
 /* The formats: each reads the whole text into r's series (from its first

@@ -4,12 +4,7 @@
 # usage: answers.sh [path/to/simcoll]
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../../../.." && pwd)
-simcoll=${1:-$top/build/simcoll}
-gige=$top/platforms/gige.xml
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+. "$(dirname "$0")/../lib.sh"
 
 # table CSV: algo, size, simulated and model time (us), bytes between nodes.
 table() {

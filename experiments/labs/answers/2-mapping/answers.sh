@@ -1,17 +1,13 @@
 #!/bin/sh
 # Regenerates the numbers of this lab's answer key (answers.md, between the
 # "generated" markers); tests/cli/labs.sh checks the key still says them.
-# The teacher's solution.c is loaded and checked like a student's.
+# The teacher's solution.c, the handout's skeleton.c with the edits of
+# solution.patch, is loaded and checked like a student's.
 # usage: answers.sh [path/to/simcoll]
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../../../.." && pwd)
-lab=$top/experiments/labs/$(basename "$here")  # the handout
-simcoll=${1:-$top/build/simcoll}
-gige=$top/platforms/gige.xml
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+. "$(dirname "$0")/../lib.sh"
+patch -s -o "$scratch/solution.c" "$lab/skeleton.c" "$here/solution.patch"
 
 echo "Step 1: simcoll map --algo bruck --np 64"
 echo
@@ -27,7 +23,7 @@ row() {
     case $2 in
     -) load="" ;;
     skeleton.c) load="--load $lab/$2" ;; # the student's starting file, in the handout
-    *) load="--load $here/$2" ;;
+    *) load="--load $scratch/$2" ;;     # the teacher's, made from solution.patch
     esac
     map=$3
     [ "$map" = pi.txt ] && map=$scratch/pi.txt

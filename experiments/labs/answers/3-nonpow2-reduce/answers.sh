@@ -4,11 +4,7 @@
 # usage: answers.sh [path/to/simcoll]
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../../../.." && pwd)
-simcoll=${1:-$top/build/simcoll}
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+. "$(dirname "$0")/../lib.sh"
 
 # table CSV: algo, np, simulated and model time (us), critical path (KiB).
 table() {
