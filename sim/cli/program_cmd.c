@@ -286,10 +286,9 @@ static sc_err_t write_trace(const char *path, const sc_program_t *prog, const sc
 
 sc_err_t sc_cli_program_read(const char *path, sc_program_t *prog)
 {
-    char what[512], *text;
+    char *text;
     size_t len;
-    snprintf(what, sizeof what, "program '%s'", path);
-    sc_err_t err = sc_input_read(what, path, MAX_PROGRAM_BYTES, &text, &len);
+    sc_err_t err = sc_input_file("program", path, MAX_PROGRAM_BYTES, &text, &len);
     if (err)
         return err;
     err = sc_program_parse(path, text, len, prog);

@@ -444,10 +444,9 @@ sc_err_t sc_study_check_files(const char *path, const study_t *st)
 sc_err_t sc_study_read(const char *path, study_t *st)
 {
     size_t len;
-    char what[1100], *text;
-    snprintf(what, sizeof what, "sweep '%s'", path);
+    char *text;
     *st = (study_t){0};
-    sc_err_t err = sc_input_read(what, path, (size_t)1 << 20, &text, &len);
+    sc_err_t err = sc_input_file("sweep", path, (size_t)1 << 20, &text, &len);
     return err ? err : parse_study(path, text, len, st);
 }
 

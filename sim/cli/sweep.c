@@ -343,9 +343,7 @@ static sc_err_t read_done(const char *path, const char *header, int create, char
     }
     char *text;
     size_t len;
-    char what[1100];
-    snprintf(what, sizeof what, "sweep -o '%s'", path);
-    sc_err_t err = sc_input_read(what, path, (size_t)1 << 30, &text, &len);
+    sc_err_t err = sc_input_file("sweep -o", path, (size_t)1 << 30, &text, &len);
     if (err)
         return err;
     size_t hlen = strlen(header);
@@ -624,13 +622,12 @@ static sc_err_t merge_points(const study_t *st, long npoints, const char *out,
     *merged = 0;
     size_t hlen = strlen(header);
     for (long i = 0; !err && i < npoints; i++) {
-        char path[4200], what[4300], key[4096], *text = NULL;
+        char path[4200], key[4096], *text = NULL;
         size_t len;
         snprintf(path, sizeof path, "%s.points/%ld.csv", out, i + 1);
         if (access(path, F_OK) != 0)
             continue;
-        snprintf(what, sizeof what, "sweep --merge '%s'", path);
-        if ((err = sc_input_read(what, path, (size_t)1 << 20, &text, &len)))
+        if ((err = sc_input_file("sweep --merge", path, (size_t)1 << 20, &text, &len)))
             break;
         sc_study_key(st, i, key, sizeof key);
         /* The file of one point: the header, then that point's row. */
@@ -719,10 +716,9 @@ static int by_point(const void *a, const void *b)
  * leaves the old file. Nothing is written when they are in order. */
 static sc_err_t sort_rows(const study_t *st, const char *out, size_t hlen)
 {
-    char what[4200], *text;
+    char *text;
     size_t len;
-    snprintf(what, sizeof what, "sweep -o '%s'", out);
-    sc_err_t err = sc_input_read(what, out, (size_t)1 << 30, &text, &len);
+    sc_err_t err = sc_input_file("sweep -o", out, (size_t)1 << 30, &text, &len);
     if (err)
         return err;
     long nrows = 0, sorted = 1;

@@ -834,11 +834,9 @@ sc_err_t sc_platform_find(const char *option, const char *name, char *out, size_
 
 sc_err_t sc_platform_file_check(const char *option, const char *path, sc_platform_t *plat)
 {
-    char what[1100];
-    snprintf(what, sizeof what, "%s '%s'", option, path);
     char *xml;
     size_t len;
-    sc_err_t err = sc_input_read(what, path, SC_MAX_PLATFORM_BYTES, &xml, &len);
+    sc_err_t err = sc_input_file(option, path, SC_MAX_PLATFORM_BYTES, &xml, &len);
     if (err)
         return err;
     err = sc_platform_xml_check(option, path, xml, len, plat);
