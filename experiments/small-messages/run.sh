@@ -18,6 +18,7 @@ mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 for lib in openmpi mpich; do
     mpicc.$lib -O2 -std=c11 -o "$bin/probe-$lib" "$src/sim/probe/simcoll_probe.c" \
+        "$src/sim/probe/collectives.c" "$src/sim/probe/call_costs.c" \
         "$src/sim/probe/switches.c" -lm 2>"$bin/cc-$lib.log" ||
         { cat "$bin/cc-$lib.log"; exit 1; }
 done

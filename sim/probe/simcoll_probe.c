@@ -79,24 +79,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "probe.h"
 #include "switches.h"
 
-enum { WINDOW = 64, TAG = 7, MAX_SIZES = 64, MAX_SWITCHES = 8, MORE = 8,
+enum { WINDOW = 64, MAX_SIZES = 64, MAX_SWITCHES = 8, MORE = 8,
        HOST_LEN = MPI_MAX_PROCESSOR_NAME };
-
-typedef struct {
-    int reps, warmup;
-    long max_size;
-    const char *out;
-    int each_rank_a_node; /* --each-rank-a-node */
-    int skip_p2p;         /* --skip-point-to-point */
-    int call_costs;       /* --call-costs */
-    /* --collectives, --np, --sizes */
-    int ncolls, nnps, nsizes;
-    const char *colls[8];
-    long nps[64], sizes[64];
-    int sizes_given;
-} options_t;
 
 static const char *const collective_names[] = {"barrier", "bcast", "allgather", "reduce",
                                                "allreduce"};
@@ -119,7 +106,7 @@ static char *buffer;
  * fails leaves no file that looks whole. */
 static char *partial;
 
-static void die(const char *fmt, ...)
+void probe_die(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -140,7 +127,7 @@ static int parse_count(const char *option, const char *text, long lo, long hi, l
     char *end;
     long x = strtol(text, &end, 10);
     if (*text == '\0' || *end || x < lo || x > hi)
-        die("%s: '%s' is not an integer from %ld to %ld", option, text, lo, hi);
+        probe_die("%s: '%s' is not an integer from %ld to %ld", option, text, lo, hi);
     *v = x;
     return 1;
 }
@@ -151,15 +138,15 @@ static int parse_list(const char *option, const char *text, long lo, long hi, lo
     char *copy = strdup(text), *save = NULL;
     int n = 0;
     if (!copy)
-        die("out of memory");
+        probe_die("out of memory");
     for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
         if (n == most)
-            die("%s: more than %d values in '%s'", option, most, text);
+            probe_die("%s: more than %d values in '%s'", option, most, text);
         parse_count(option, item, lo, hi, &v[n++]);
     }
     free(copy);
     if (!n)
-        die("%s: '%s' holds no value", option, text);
+        probe_die("%s: '%s' holds no value", option, text);
     return n;
 }
 
@@ -167,13 +154,13 @@ static void parse_collectives(const char *text, options_t *o)
 {
     char *copy = strdup(text), *save = NULL;
     if (!copy)
-        die("out of memory");
+        probe_die("out of memory");
     for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
         int k = 0;
         while (k < NCOLLECTIVES && strcmp(item, collective_names[k]))
             k++;
         if (k == NCOLLECTIVES)
-            die("--collectives: unknown collective '%s': use barrier, bcast, allgather, "
+            probe_die("--collectives: unknown collective '%s': use barrier, bcast, allgather, "
                 "reduce, allreduce",
                 item);
         if (o->ncolls < NCOLLECTIVES)
@@ -221,7 +208,7 @@ static void parse_options(int argc, char **argv, options_t *o)
             exit(0);
         }
         if (i + 1 >= argc)
-            die("unknown option '%s' (or it lacks its value): use --reps, --warmup, "
+            probe_die("unknown option '%s' (or it lacks its value): use --reps, --warmup, "
                 "--max-size, --each-rank-a-node, --collectives, --np, --sizes, "
                 "--skip-point-to-point, --call-costs, -o or --help",
                 a);
@@ -241,15 +228,15 @@ static void parse_options(int argc, char **argv, options_t *o)
         else if (!strcmp(a, "--sizes") && ++o->sizes_given)
             o->nsizes = parse_list(a, value, 0, 1l << 30, o->sizes, 64);
         else
-            die("unknown option '%s': use --reps, --warmup, --max-size, --each-rank-a-node, "
+            probe_die("unknown option '%s': use --reps, --warmup, --max-size, --each-rank-a-node, "
                 "--collectives, --np, --sizes, --skip-point-to-point, --call-costs, -o or "
                 "--help",
                 a);
     }
     if (o->nnps && !o->ncolls)
-        die("--np goes with --collectives LIST");
+        probe_die("--np goes with --collectives LIST");
     if ((o->skip_p2p || o->sizes_given) && !o->ncolls && !o->call_costs)
-        die("--sizes and --skip-point-to-point go with --collectives LIST or --call-costs");
+        probe_die("--sizes and --skip-point-to-point go with --collectives LIST or --call-costs");
     if (!o->nnps) {
         o->nnps = 1;
         o->nps[0] = nranks;
@@ -349,12 +336,12 @@ static void gather_places(const options_t *o)
     }
     places = malloc((size_t)nranks * sizeof *places);
     if (!places)
-        die("out of memory");
+        probe_die("out of memory");
     MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, places, (int)sizeof mine, MPI_BYTE,
                   MPI_COMM_WORLD);
 }
 
-static int same_host(int a, int b)
+int probe_same_host(int a, int b)
 {
     return !strcmp(places[a].host, places[b].host);
 }
@@ -411,9 +398,9 @@ static void shared_cores(char *out, size_t size)
                           "ranks than cores, srun --cpu-bind=cores)");
 }
 
-/* The placements, in the order of simcoll's levels. */
-enum { INTRA, CCX, NUMA, SOCKET, INTER, NPLACEMENTS };
-static const char *const placement_name[NPLACEMENTS] = {"intra", "ccx", "numa", "socket", "inter"};
+/* probe.h's placements, as the file names them. */
+const char *const probe_placement_name[NPLACEMENTS] = {"intra", "ccx", "numa", "socket",
+                                                       "inter"};
 
 /* 1 if ranks a and b are known to differ in that field. */
 static int differ(int a, int b)
@@ -427,7 +414,7 @@ static int differ(int a, int b)
 static int placement_of(int r)
 {
     const place_t *a = &places[0], *b = &places[r];
-    return !same_host(0, r)               ? INTER
+    return !probe_same_host(0, r)         ? INTER
            : differ(a->socket, b->socket) ? SOCKET
            : differ(a->numa, b->numa)     ? NUMA
            : differ(a->l3, b->l3)         ? CCX
@@ -435,7 +422,7 @@ static int placement_of(int r)
 }
 
 /* Rank 0's partner of placement p, or -1. */
-static int partner(int p)
+int probe_partner(int p)
 {
     for (int r = 1; r < nranks; r++)
         if (placement_of(r) == p)
@@ -449,7 +436,7 @@ static int by_value(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
-static double median(double *v, int n)
+double probe_median(double *v, int n)
 {
     qsort(v, (size_t)n, sizeof *v, by_value);
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
@@ -474,7 +461,7 @@ static double pingpong(int peer, long bytes, const options_t *o, double *t)
         if (i >= 0)
             t[i] = (MPI_Wtime() - start) / 2;
     }
-    return me == 0 ? median(t, o->reps) : 0;
+    return me == 0 ? probe_median(t, o->reps) : 0;
 }
 
 /* The time inside MPI_Isend, the peer's receive already posted (the peer
@@ -499,7 +486,7 @@ static double send_overhead(int peer, long bytes, const options_t *o, double *t)
             MPI_Wait(&req, MPI_STATUS_IGNORE);
         }
     }
-    return me == 0 ? median(t, o->reps) : 0;
+    return me == 0 ? probe_median(t, o->reps) : 0;
 }
 
 /* The time inside MPI_Recv of a message MPI_Iprobe has seen arrive (past
@@ -523,7 +510,7 @@ static double recv_overhead(int peer, long bytes, const options_t *o, double *t)
             MPI_Recv(NULL, 0, MPI_BYTE, other, TAG + 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         }
     }
-    return me == 0 ? median(t, o->reps) : 0;
+    return me == 0 ? probe_median(t, o->reps) : 0;
 }
 
 /* Runs `test` between rank 0 and peer; every other rank waits. */
@@ -540,8 +527,8 @@ static double between(int peer, pair_test_t test, long bytes, const options_t *o
 static void row(FILE *f, const char *kind, int placement, int pairs, long bytes, double value)
 {
     if (me == 0)
-        fprintf(f, "%-13s %-6s %3d %9ld %.6e\n", kind, placement_name[placement], pairs, bytes,
-                value);
+        fprintf(f, "%-13s %-6s %3d %9ld %.6e\n", kind, probe_placement_name[placement], pairs,
+                bytes, value);
 }
 
 /* Eight sizes strictly between from and to, ascending, into more;
@@ -586,7 +573,7 @@ static void print_switch(FILE *f, int p, const probe_switch_t *s, int eager, con
     char a[32], b[32];
     fprintf(f, "# switch %s %ld %s: %s from %s at %ld bytes to %s at %ld bytes%s; past %ld bytes, "
                "%s\n",
-            placement_name[p], s->last, eager ? "eager-limit" : "breakpoint", what[s->sign],
+            probe_placement_name[p], s->last, eager ? "eager-limit" : "breakpoint", what[s->sign],
             show_time(s->before, a, sizeof a), pow2[s->at - 1], show_time(s->after, b, sizeof b),
             pow2[s->at], s->sign == PROBE_TIME_JUMP ? ", more than the size" : "", s->last,
             past[s->sign]);
@@ -643,7 +630,7 @@ static void measure_pair(FILE *f, int p, int peer, const options_t *o, double *t
     for (int i = 0; i < nsw; i++)
         print_switch(f, p, &sw[i], i == eager, pow2);
     if (nsw > 0) {
-        fprintf(f, "# %s: simcoll calibrate --probe takes %s as", placement_name[p],
+        fprintf(f, "# %s: simcoll calibrate --probe takes %s as", probe_placement_name[p],
                 nsw > 1 ? "these" : "this");
         if (eager >= 0)
             fprintf(f, " --eager-limit %ld", sw[eager].last);
@@ -710,12 +697,12 @@ static void measure_streams(FILE *f, const options_t *o)
 {
     int *a = malloc((size_t)nranks * sizeof *a), *b = malloc((size_t)nranks * sizeof *b);
     if (!a || !b)
-        die("out of memory");
-    int na = 0, nb = 0, other = partner(INTER);
+        probe_die("out of memory");
+    int na = 0, nb = 0, other = probe_partner(INTER);
     for (int r = 0; r < nranks; r++) {
-        if (same_host(0, r))
+        if (probe_same_host(0, r))
             a[na++] = r;
-        else if (other >= 0 && same_host(other, r))
+        else if (other >= 0 && probe_same_host(other, r))
             b[nb++] = r;
     }
     static const long sizes[] = {8, 64, 512, 4096, 32768, 262144, 1048576};
@@ -732,364 +719,6 @@ static void measure_streams(FILE *f, const options_t *o)
     }
     free(a);
     free(b);
-}
-
-/* One call of collective c on comm over `bytes` (allgather: each rank's
- * block; reduce, allreduce: floats summed, as OSU's). */
-static void call(const char *c, MPI_Comm comm, long bytes, char *in, char *out)
-{
-    int count = (int)bytes;
-    if (!strcmp(c, "barrier"))
-        MPI_Barrier(comm);
-    else if (!strcmp(c, "bcast"))
-        MPI_Bcast(in, count, MPI_BYTE, 0, comm);
-    else if (!strcmp(c, "allgather"))
-        MPI_Allgather(in, count, MPI_BYTE, out, count, MPI_BYTE, comm);
-    else if (!strcmp(c, "reduce"))
-        MPI_Reduce(in, out, count / 4, MPI_FLOAT, MPI_SUM, 0, comm);
-    else
-        MPI_Allreduce(in, out, count / 4, MPI_FLOAT, MPI_SUM, comm);
-}
-
-/* Each collective on the first n ranks for each --np n, at each size, as
- * OSU times it: a barrier, then the call, per iteration; each rank's mean
- * time per call, averaged over the ranks (OSU's "Avg Latency"). */
-static void measure_collectives(FILE *f, const options_t *o)
-{
-    long most = 0;
-    for (int k = 0; k < o->nsizes; k++)
-        most = o->sizes[k] > most ? o->sizes[k] : most;
-    size_t block = (size_t)(most ? most : 1);
-    char *in = calloc(block, 1), *out = calloc(block, (size_t)nranks);
-    if (!in || !out)
-        die("out of memory for collectives of %ld bytes on %d ranks", most, nranks);
-    for (int c = 0; c < o->ncolls; c++)
-        for (int q = 0; q < o->nnps; q++) {
-            MPI_Comm comm;
-            int n = (int)o->nps[q];
-            MPI_Comm_split(MPI_COMM_WORLD, me < n ? 0 : MPI_UNDEFINED, me, &comm);
-            for (int k = 0; k < (strcmp(o->colls[c], "barrier") ? o->nsizes : 1); k++) {
-                long bytes = strcmp(o->colls[c], "barrier") ? o->sizes[k] : 0;
-                /* The reductions sum whole floats. */
-                if (!strcmp(o->colls[c], "reduce") || !strcmp(o->colls[c], "allreduce"))
-                    bytes -= bytes % 4;
-                double total = 0, mean = 0;
-                if (comm != MPI_COMM_NULL) {
-                    for (int i = -o->warmup; i < o->reps; i++) {
-                        MPI_Barrier(comm);
-                        double start = MPI_Wtime();
-                        call(o->colls[c], comm, bytes, in, out);
-                        if (i >= 0)
-                            total += MPI_Wtime() - start;
-                    }
-                    double mine = total / o->reps;
-                    MPI_Reduce(&mine, &mean, 1, MPI_DOUBLE, MPI_SUM, 0, comm);
-                    mean /= n;
-                }
-                MPI_Barrier(MPI_COMM_WORLD);
-                if (me == 0 && (bytes > 0 || !strcmp(o->colls[c], "barrier")))
-                    fprintf(f, "collective    %-9s %5d %9ld %.6e\n", o->colls[c], n, bytes,
-                            mean);
-            }
-            if (comm != MPI_COMM_NULL)
-                MPI_Comm_free(&comm);
-        }
-    free(in);
-    free(out);
-}
-
-/* --call-costs (issue 45): what a small collective pays beside the
- * messages a ping-pong shows. Each test runs on the pair's communicator
- * (rank 0 and its partner of a placement, rank 0 first) and gives rank 0
- * one sample per iteration: the rows are the median of --reps after
- * --warmup, and KIND-min the smallest, the least disturbed by other work
- * on the machine. */
-enum { SELF_BATCH = 100 };
-
-static const char *const cost_collectives[] = {"barrier", "bcast", "allreduce", "scatter"};
-enum { NCOST_COLLECTIVES = 4 };
-
-/* One call of collective c rooted at `root` (2-rank and MPI_COMM_SELF
- * communicators only: scatter's `in` holds a block a rank). */
-static void call_rooted(const char *c, MPI_Comm comm, int root, long bytes, char *in, char *out)
-{
-    int count = (int)bytes;
-    if (!strcmp(c, "barrier"))
-        MPI_Barrier(comm);
-    else if (!strcmp(c, "bcast"))
-        MPI_Bcast(in, count, MPI_BYTE, root, comm);
-    else if (!strcmp(c, "allreduce"))
-        MPI_Allreduce(in, out, count / 4, MPI_FLOAT, MPI_SUM, comm);
-    else
-        MPI_Scatter(in, count, MPI_BYTE, out, count, MPI_BYTE, root, comm);
-}
-
-/* The ping-pong of the pair, as pingpong() times it, on pc; with
- * `barrier`, an MPI_Barrier of the two before each round trip (outside
- * the time): the round trip then never follows another at once. */
-static void pair_pingpong(MPI_Comm pc, long bytes, int barrier, const options_t *o, double *t)
-{
-    int r;
-    MPI_Comm_rank(pc, &r);
-    for (int i = -o->warmup; i < o->reps; i++) {
-        if (barrier)
-            MPI_Barrier(pc);
-        double start = MPI_Wtime();
-        if (r == 0) {
-            MPI_Send(buffer, (int)bytes, MPI_BYTE, 1, TAG, pc);
-            MPI_Recv(buffer, (int)bytes, MPI_BYTE, 1, TAG, pc, MPI_STATUS_IGNORE);
-        } else {
-            MPI_Recv(buffer, (int)bytes, MPI_BYTE, 0, TAG, pc, MPI_STATUS_IGNORE);
-            MPI_Send(buffer, (int)bytes, MPI_BYTE, 0, TAG, pc);
-        }
-        if (i >= 0)
-            t[i] = (MPI_Wtime() - start) / 2;
-    }
-}
-
-/* A ping-pong made of collectives: the call rooted at rank 0, then at
- * rank 1, half the time of both. On two ranks a broadcast or a scatter
- * is one message and no algorithm, so it takes the ping-pong's one-way
- * time plus what the call itself costs; a barrier or an allreduce is an
- * exchange, one message each way at once. */
-static void collective_pingpong(MPI_Comm pc, const char *c, long bytes, char *in, char *out,
-                                const options_t *o, double *t)
-{
-    for (int i = -o->warmup; i < o->reps; i++) {
-        double start = MPI_Wtime();
-        call_rooted(c, pc, 0, bytes, in, out);
-        call_rooted(c, pc, 1, bytes, in, out);
-        if (i >= 0)
-            t[i] = (MPI_Wtime() - start) / 2;
-    }
-}
-
-/* The time of one call on MPI_COMM_SELF (no message at all): batches of
- * SELF_BATCH calls, each sample a batch's time over SELF_BATCH, as one
- * call is near the clock's resolution. */
-static void self_call(const char *c, long bytes, char *in, char *out, const options_t *o, double *t)
-{
-    for (int i = -o->warmup; i < o->reps; i++) {
-        double start = MPI_Wtime();
-        for (int j = 0; j < SELF_BATCH; j++)
-            call_rooted(c, MPI_COMM_SELF, 0, bytes, in, out);
-        if (i >= 0)
-            t[i] = (MPI_Wtime() - start) / SELF_BATCH;
-    }
-}
-
-/* The partner's clock less rank 0's (rank 0's answer): rank 0 sends,
- * the partner answers with its time, which was read halfway through the
- * round trip of the shortest round trip measured (Cristian's method;
- * wrong by at most half that round trip). */
-static double clock_offset(MPI_Comm pc, const options_t *o, double *round_trip)
-{
-    int r;
-    MPI_Comm_rank(pc, &r);
-    double best = -1, offset = 0;
-    for (int i = -o->warmup; i < o->reps; i++) {
-        if (r == 0) {
-            double there, sent = MPI_Wtime();
-            MPI_Send(NULL, 0, MPI_BYTE, 1, TAG, pc);
-            MPI_Recv(&there, 1, MPI_DOUBLE, 1, TAG, pc, MPI_STATUS_IGNORE);
-            double back = MPI_Wtime();
-            if (i >= 0 && (best < 0 || back - sent < best)) {
-                best = back - sent;
-                offset = there - (sent + back) / 2;
-            }
-        } else {
-            MPI_Recv(NULL, 0, MPI_BYTE, 0, TAG, pc, MPI_STATUS_IGNORE);
-            double now = MPI_Wtime();
-            MPI_Send(&now, 1, MPI_DOUBLE, 0, TAG, pc);
-        }
-    }
-    *round_trip = best;
-    return offset;
-}
-
-/* When each of the two leaves an MPI_Barrier: into t (rank 0), the
- * partner's time of leaving less rank 0's, on rank 0's clock (positive:
- * the partner leaves later), for barriers back to back (bytes < 0) or in
- * OSU's loop of a broadcast of `bytes` from rank 0 after each barrier.
- * Returns the clock offset used; *round_trip the round trip it came from. */
-static double barrier_skew(MPI_Comm pc, long bytes, char *in, const options_t *o, double *t,
-                           double *exits, double *round_trip)
-{
-    int r;
-    MPI_Comm_rank(pc, &r);
-    double offset = clock_offset(pc, o, round_trip);
-    for (int i = -o->warmup; i < o->reps; i++) {
-        MPI_Barrier(pc);
-        double left = MPI_Wtime();
-        if (i >= 0)
-            exits[i] = left;
-        if (bytes >= 0)
-            MPI_Bcast(in, (int)bytes, MPI_BYTE, 0, pc);
-    }
-    if (r == 1) {
-        MPI_Send(exits, o->reps, MPI_DOUBLE, 0, TAG, pc);
-        return offset;
-    }
-    MPI_Recv(t, o->reps, MPI_DOUBLE, 1, TAG, pc, MPI_STATUS_IGNORE);
-    for (int i = 0; i < o->reps; i++)
-        t[i] = t[i] - offset - exits[i];
-    return offset;
-}
-
-/* k senders to one receiver at once: rank 0 posts a receive from each,
- * tells each to go (an empty message), and waits for all; t holds its
- * time from the first "go" to the last message. With k = 1 this is the
- * ping-pong of an empty message and one of `bytes`. */
-static void fan_in(MPI_Comm fc, int k, long bytes, const options_t *o, double *t)
-{
-    MPI_Request req[64];
-    int r;
-    MPI_Comm_rank(fc, &r);
-    for (int i = -o->warmup; i < o->reps; i++) {
-        if (r == 0) {
-            for (int s = 1; s <= k; s++)
-                MPI_Irecv(buffer + (size_t)(s - 1) * (size_t)bytes, (int)bytes, MPI_BYTE, s, TAG,
-                          fc, &req[s - 1]);
-            double start = MPI_Wtime();
-            for (int s = 1; s <= k; s++)
-                MPI_Send(NULL, 0, MPI_BYTE, s, TAG + 1, fc);
-            MPI_Waitall(k, req, MPI_STATUSES_IGNORE);
-            if (i >= 0)
-                t[i] = MPI_Wtime() - start;
-        } else {
-            MPI_Recv(NULL, 0, MPI_BYTE, 0, TAG + 1, fc, MPI_STATUS_IGNORE);
-            MPI_Send(buffer, (int)bytes, MPI_BYTE, 0, TAG, fc);
-        }
-    }
-}
-
-static void row_at(FILE *f, const char *kind, const char *placement, int pairs, long bytes,
-                   double value)
-{
-    if (me == 0)
-        fprintf(f, "%-20s %-6s %3d %9ld %.6e\n", kind, placement, pairs, bytes, value);
-}
-
-/* Rank 0's rows of samples t: KIND their median, KIND-min the smallest. */
-static void rows_of(FILE *f, const char *kind, const char *placement, int pairs, long bytes,
-                    double *t, const options_t *o)
-{
-    if (me != 0)
-        return;
-    char min_kind[40];
-    snprintf(min_kind, sizeof min_kind, "%s-min", kind);
-    double m = median(t, o->reps); /* sorts t: t[0] is the smallest */
-    row_at(f, kind, placement, pairs, bytes, m);
-    row_at(f, min_kind, placement, pairs, bytes, t[0]);
-}
-
-/* Every --call-costs measurement; the sizes are --sizes (the barrier's
- * and the reference ping-pong's 0 bytes too). */
-static void measure_call_costs(FILE *f, const options_t *o, double *t)
-{
-    static const long small[] = {4, 64, 1024, 4096};
-    const long *sizes = o->sizes_given ? o->sizes : small;
-    int nsizes = o->sizes_given ? o->nsizes : 4;
-    long most = 0;
-    for (int k = 0; k < nsizes; k++)
-        most = sizes[k] > most ? sizes[k] : most;
-    if (most * 64 > o->max_size)
-        die("--call-costs: --sizes up to %ld bytes need --max-size %ld or more", most, most * 64);
-    /* Scatter's root holds a block per rank (two). */
-    char *in = calloc((size_t)most * 2 + 4, 1), *out = calloc((size_t)most * 2 + 4, 1);
-    double *exits = malloc((size_t)o->reps * sizeof *exits);
-    if (!in || !out || !exits)
-        die("out of memory");
-    if (me == 0)
-        fprintf(f,
-                "# call costs: median of %d after %d (KIND-min: the smallest); call-COLL "
-                "self: one call on MPI_COMM_SELF; call-COLL PLACEMENT: the call on the "
-                "pair's 2 ranks rooted at each in turn, half of both; call-pingpong: the "
-                "pair's one-way time; pingpong-barrier: the same after an MPI_Barrier; "
-                "fan-in intra K: K senders to rank 0 at once; barrier-skew(-bcast): when "
-                "the partner leaves a barrier less when rank 0 does\n",
-                o->reps, o->warmup);
-    for (int c = 0; c < NCOST_COLLECTIVES; c++)
-        for (int k = 0; k < (c ? nsizes : 1); k++) {
-            long bytes = c ? sizes[k] : 0;
-            if (!strcmp(cost_collectives[c], "allreduce"))
-                bytes -= bytes % 4;
-            char kind[32];
-            snprintf(kind, sizeof kind, "call-%s", cost_collectives[c]);
-            if (me == 0) {
-                self_call(cost_collectives[c], bytes, in, out, o, t);
-                rows_of(f, kind, "self", 1, bytes, t, o);
-            }
-        }
-    MPI_Barrier(MPI_COMM_WORLD);
-    for (int p = 0; p < NPLACEMENTS; p++) {
-        int peer = partner(p);
-        if (peer < 0)
-            continue;
-        MPI_Comm pc;
-        MPI_Comm_split(MPI_COMM_WORLD, me == 0 || me == peer ? 0 : MPI_UNDEFINED, me, &pc);
-        const char *where = placement_name[p];
-        /* Per size, the reference ping-pong next to what is compared
-         * with it, so that the machine's load is much the same. */
-        for (int k = -1; k < nsizes; k++) {
-            long bytes = k < 0 ? 0 : sizes[k];
-            if (pc != MPI_COMM_NULL) {
-                pair_pingpong(pc, bytes, 0, o, t);
-                rows_of(f, "call-pingpong", where, 1, bytes, t, o);
-                pair_pingpong(pc, bytes, 1, o, t);
-                rows_of(f, "pingpong-barrier", where, 1, bytes, t, o);
-                for (int c = 0; c < NCOST_COLLECTIVES; c++) {
-                    /* The barrier at 0 bytes only, the others at the sizes. */
-                    if ((k < 0) != !strcmp(cost_collectives[c], "barrier"))
-                        continue;
-                    long b = bytes - (strcmp(cost_collectives[c], "allreduce") ? 0 : bytes % 4);
-                    char kind[32];
-                    snprintf(kind, sizeof kind, "call-%s", cost_collectives[c]);
-                    collective_pingpong(pc, cost_collectives[c], b, in, out, o, t);
-                    rows_of(f, kind, where, 1, b, t, o);
-                }
-                double offset, trip;
-                offset = barrier_skew(pc, k < 0 ? -1 : bytes, in, o, t, exits, &trip);
-                if (me == 0) {
-                    double m = median(t, o->reps);
-                    row_at(f, k < 0 ? "barrier-skew" : "barrier-skew-bcast", where, 1, bytes, m);
-                    fprintf(f,
-                            "# %s %s %ld: quartiles %.3e %.3e, clock offset %.3e from a round "
-                            "trip of %.3e\n",
-                            k < 0 ? "barrier-skew" : "barrier-skew-bcast", where, bytes,
-                            t[o->reps / 4], t[3 * o->reps / 4], offset, trip);
-                }
-            }
-            MPI_Barrier(MPI_COMM_WORLD);
-        }
-        if (pc != MPI_COMM_NULL)
-            MPI_Comm_free(&pc);
-    }
-    /* k senders of rank 0's host at once, k = 1, 2, 4, ... */
-    int on_host = 0;
-    for (int r = 1; r < nranks; r++)
-        on_host += same_host(0, r);
-    for (int k = 1; k <= on_host && k <= 64; k *= 2) {
-        /* Rank 0 and the first k other ranks of its host. */
-        int in_it = me == 0, senders = 0;
-        for (int r = 1; r <= me && senders < k; r++)
-            if (same_host(0, r) && ++senders && r == me)
-                in_it = 1;
-        MPI_Comm fc;
-        MPI_Comm_split(MPI_COMM_WORLD, in_it ? 0 : MPI_UNDEFINED, me, &fc);
-        for (int s = 0; s < nsizes; s++) {
-            if (fc != MPI_COMM_NULL) {
-                fan_in(fc, k, sizes[s], o, t);
-                rows_of(f, "fan-in", "intra", k, sizes[s], t, o);
-            }
-            MPI_Barrier(MPI_COMM_WORLD);
-        }
-        if (fc != MPI_COMM_NULL)
-            MPI_Comm_free(&fc);
-    }
-    free(in);
-    free(out);
-    free(exits);
 }
 
 extern char **environ;
@@ -1116,7 +745,7 @@ static void header(FILE *f, int argc, char **argv)
     for (int r = 0; r < nranks; r++) {
         int first = 1;
         for (int q = 0; q < r && first; q++)
-            first = !same_host(q, r);
+            first = !probe_same_host(q, r);
         if (first)
             fprintf(f, "# host %s: %d cores, %d socket%s\n", places[r].host, places[r].cores,
                     places[r].sockets, places[r].sockets == 1 ? "" : "s");
@@ -1131,11 +760,11 @@ static void header(FILE *f, int argc, char **argv)
         "rank 0's host, socket, NUMA domain and cache", "rank 0's NUMA domain, another cache",
         "rank 0's socket, another NUMA domain", "rank 0's host, another socket", "another host"};
     for (int p = 0; p < NPLACEMENTS; p++) {
-        int peer = partner(p);
+        int peer = probe_partner(p);
         if (peer < 0)
-            fprintf(f, "# pair %s: none (no rank on %s)\n", placement_name[p], where[p]);
+            fprintf(f, "# pair %s: none (no rank on %s)\n", probe_placement_name[p], where[p]);
         else
-            fprintf(f, "# pair %s: ranks 0 and %d\n", placement_name[p], peer);
+            fprintf(f, "# pair %s: ranks 0 and %d\n", probe_placement_name[p], peer);
     }
     /* What the library's own controls forced, for the collectives. */
     for (char **e = environ; *e; e++)
@@ -1154,39 +783,39 @@ int main(int argc, char **argv)
     options_t o;
     parse_options(argc, argv, &o);
     if (nranks < 2)
-        die("needs at least 2 ranks (mpirun -np 2 or more), got %d", nranks);
+        probe_die("needs at least 2 ranks (mpirun -np 2 or more), got %d", nranks);
     gather_places(&o);
     FILE *f = stdout;
     if (me == 0 && o.out) {
         size_t len = strlen(o.out) + sizeof ".part";
         if (!(partial = malloc(len)))
-            die("out of memory");
+            probe_die("out of memory");
         snprintf(partial, len, "%s.part", o.out);
         if (!(f = fopen(partial, "w"))) {
             free(partial);
             partial = NULL;
-            die("-o '%s': cannot write it", o.out);
+            probe_die("-o '%s': cannot write it", o.out);
         }
     }
     buffer = malloc((size_t)o.max_size);
     double *samples = malloc((size_t)o.reps * sizeof *samples);
     if (!buffer || !samples)
-        die("out of memory for messages of %ld bytes", o.max_size);
+        probe_die("out of memory for messages of %ld bytes", o.max_size);
     memset(buffer, 1, (size_t)o.max_size);
     if (me == 0)
         header(f, argc, argv);
     for (int p = 0; p < NPLACEMENTS && !o.skip_p2p; p++) {
-        int peer = partner(p);
+        int peer = probe_partner(p);
         if (peer >= 0)
             measure_pair(f, p, peer, &o, samples);
     }
     if (!o.skip_p2p)
         measure_streams(f, &o);
-    measure_collectives(f, &o);
+    probe_measure_collectives(f, &o, me, nranks);
     if (o.call_costs)
-        measure_call_costs(f, &o, samples);
+        probe_measure_call_costs(f, &o, me, nranks, buffer, samples);
     if (me == 0 && f != stdout && (fclose(f) != 0 || rename(partial, o.out) != 0))
-        die("-o '%s': cannot write it", o.out);
+        probe_die("-o '%s': cannot write it", o.out);
     free(partial);
     free(samples);
     free(buffer);

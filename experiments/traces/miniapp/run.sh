@@ -52,6 +52,7 @@ if command -v mpicc.mpich >/dev/null && command -v mpirun.mpich >/dev/null; then
         "$src/sim/trace/otf2_error.c" $(pkg-config --cflags --libs otf2) -lm &&
         mpicc.mpich $flags -o "$work/mpich/jacobi2d" "$src/experiments/traces/miniapp/jacobi2d.c" -lm &&
         mpicc.mpich $flags -o "$work/mpich/simcoll-probe" "$src/sim/probe/simcoll_probe.c" \
+            "$src/sim/probe/collectives.c" "$src/sim/probe/call_costs.c" \
             "$src/sim/probe/switches.c" -lm &&
         mpich=$work/mpich || echo "run.sh: MPICH's builds failed: MPICH not run" >&2
 else
