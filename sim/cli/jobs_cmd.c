@@ -24,6 +24,7 @@
 #include "common/sc_units.h"
 #include "program_cmd.h"
 #include "report.h"
+#include "sim/analysis/sensitivity.h"
 #include "sim/engine/trace_run.h"
 #include "sim/program/export_ti.h"
 #include "sim/simgrid/engine.h"
@@ -317,8 +318,15 @@ static sc_err_t run_alone(const sc_run_opts_t *o, const sc_platform_t *plat, job
     return err;
 }
 
+/* The jobs at once on plat: their simulated time and messages by level in
+ * *ran; with `record`, each job's span in jobs[j].together. */
+typedef struct {
+    double seconds;
+    long messages[SC_NLEVELS];
+} together_run_t;
+
 static sc_err_t run_together(const sc_run_opts_t *o, const sc_platform_t *plat, job_t *jobs,
-                             int njobs)
+                             int njobs, int record, together_run_t *ran)
 {
     sc_trace_t *traces[SC_CLI_MAX_JOBS], *all = NULL;
     int total = 0;
@@ -336,12 +344,47 @@ static sc_err_t run_together(const sc_run_opts_t *o, const sc_platform_t *plat, 
     sc_trace_run_spec_t spec = job_spec(o, plat, all, node_of);
     sc_trace_run_result_t res;
     if (!err && !(err = sc_trace_run_check(&spec)) && !(err = sc_trace_run(&spec, &res))) {
-        for (int j = 0; j < njobs; j++)
+        for (int j = 0; record && j < njobs; j++)
             jobs[j].together = span(&res, sc_trace_job_first_rank(all, j), jobs[j].np);
+        *ran = (together_run_t){res.sim_time_s, {0}};
+        memcpy(ran->messages, res.messages, sizeof ran->messages);
         sc_trace_run_result_destroy(&res);
     }
     sc_trace_close(all);
     free(node_of);
+    return err;
+}
+
+/* The jobs at once again on another platform (the check of the assumed
+ * parameters, sim/analysis/sensitivity.h). */
+typedef struct {
+    const sc_run_opts_t *o;
+    job_t *jobs;
+    int njobs;
+} together_t;
+
+static sc_err_t rerun_together(void *arg, const sc_platform_t *plat, double *seconds)
+{
+    const together_t *t = arg;
+    together_run_t ran = {0};
+    sc_err_t err = run_together(t->o, plat, t->jobs, t->njobs, 0, &ran);
+    *seconds = ran.seconds;
+    return err;
+}
+
+/* On stderr: the assumed parameters the jobs' time together rests on. */
+static sc_err_t note_assumed(const sc_run_opts_t *o, const sc_platform_t *plat, job_t *jobs,
+                             int njobs, const together_run_t *ran)
+{
+    together_t t = {o, jobs, njobs};
+    sc_assumed_run_t run = {.plat = plat, .path = o->platform,
+                            .messages = {ran->messages[SC_LEVEL_INTRA],
+                                         ran->messages[SC_LEVEL_INTER]},
+                            .seconds = ran->seconds, .rerun = rerun_together, .arg = &t};
+    sc_assumed_budget_t budget = {0};
+    sc_err_t err = sc_assumed_check(stderr, &run, "the jobs' time together", &budget);
+    if (!err)
+        sc_assumed_print_unchecked(stderr, &budget);
     return err;
 }
 
@@ -569,8 +612,9 @@ int sc_cli_run_jobs(const sc_run_opts_t *o, int argc, char **argv)
         err = open_job(&jobs[j], o, &plat);
     for (int j = 0; !err && j < njobs; j++)
         err = run_alone(o, &plat, &jobs[j]);
+    together_run_t together = {0};
     if (!err)
-        err = run_together(o, &plat, jobs, njobs);
+        err = run_together(o, &plat, jobs, njobs, 1, &together);
     char *shared = NULL;
     size_t shared_len = 0;
     if (!err && o->format == SC_FORMAT_TABLE) {
@@ -583,6 +627,7 @@ int sc_cli_run_jobs(const sc_run_opts_t *o, int argc, char **argv)
     if (!err) {
         sc_provenance_t prov = {o->platform, argc, argv};
         print_report(o, &plat, jobs, njobs, shared ? shared : "", &prov);
+        err = note_assumed(o, &plat, jobs, njobs, &together);
     }
     free(shared);
     for (int j = 0; j < SC_CLI_MAX_JOBS; j++) {

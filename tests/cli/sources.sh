@@ -71,6 +71,13 @@ awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) if ($i == "sim_time_s") c = i; nex
          END { d = t[2] / t[1] - 1; if (!(n == 2 && d >= -0.1 && d <= 0.1)) exit 1 }' base.csv slower.csv ||
     fail "the slower sides move the ring by more than 10%: $(cat base.csv slower.csv)"
 
+# Jobs side by side: their time together is checked as a run's.
+printf 'loop 4\n  allreduce 1M\nend\n' >big.prog
+"$simcoll" run --platform "$platforms/ib4x.xml" --job big.prog@0-1 --job big.prog@2-3 >out 2>err ||
+    fail "jobs run: $(cat err)"
+grep -Eq "^note: the jobs' time together rests on assumed intra\.bandwidth \(5\.333GBps, .*\): at 0\.5x it moves by \+[0-9]+%$" err ||
+    fail "no note on the jobs' time together: $(cat err)"
+
 # --net takes the preset's marks for the network.
 "$simcoll" platform --like "$platforms/tengige.xml" --net ib4x-ddr --nodes 4 -o net.xml 2>err ||
     fail "platform --net: $(cat err)"
