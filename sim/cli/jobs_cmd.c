@@ -318,13 +318,14 @@ static sc_err_t run_alone(const sc_run_opts_t *o, const sc_platform_t *plat, job
     return err;
 }
 
-/* The jobs at once on plat: their simulated time and messages by level in
- * *ran; with `record`, each job's span in jobs[j].together. */
+/* What a run of the jobs at once gives the check of assumed parameters. */
 typedef struct {
     double seconds;
     long messages[SC_NLEVELS];
 } together_run_t;
 
+/* The jobs at once on plat: their simulated time and messages by level in
+ * *ran; with `record`, each job's span in jobs[j].together. */
 static sc_err_t run_together(const sc_run_opts_t *o, const sc_platform_t *plat, job_t *jobs,
                              int njobs, int record, together_run_t *ran)
 {
