@@ -218,25 +218,34 @@ static sc_err_t open_shared(sc_trace_t *t, ti_t *ti)
     sc_err_t err = sc_tfile_open(&f, t->path, "TI trace file");
     if (err)
         return err;
-    int top = -1, failed = 0;
-    long lineno = 0;
+    int top = -1, failed = 0, top_line = 0;
+    long lineno = 0, actions = 0;
     char *line;
     while (!err && (line = sc_tfile_line(&f, &failed))) {
         lineno++;
         if (says_nothing(line))
             continue;
+        actions++;
         int r = rank_token(line);
         if (r < 0)
             err = sc_error(SC_ERR_INPUT, "%s:%ld: '%.60s' does not start with a rank number",
                            t->path, lineno, line);
         else if (r > top)
-            top = r;
+            top = r, top_line = (int)lineno;
     }
     sc_tfile_close(&f);
     if (err || failed)
         return err ? err : SC_ERR_INPUT;
     if (top < 0)
         return sc_error(SC_ERR_INPUT, "TI trace '%s' holds no action", t->path);
+    /* Every rank from 0 to the highest has its actions in the file: a
+     * rank beyond its count of actions is a wrong number, not a job of
+     * that many ranks (whose room would be taken before reading on). */
+    if (top >= actions)
+        return sc_error(SC_ERR_INPUT,
+                        "%s:%d: rank %d in a file of %ld actions; a TI trace holds the "
+                        "actions of every rank from 0 to its highest, at least one each",
+                        t->path, top_line, top, actions);
     if ((err = sc_trace_set_ranks(t, top + 1)))
         return err;
     ti->shared = 1;

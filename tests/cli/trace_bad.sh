@@ -36,9 +36,13 @@ printf '0 init\n1 init\n0 finalize\n1 finalize\n' > empty.txt
 refused empty.txt "holds no event to replay"
 printf '0 send 2 0 8\n1 compute 1\n' > peer.txt
 refused peer.txt "peer.txt:1: a message to rank 2 of a communicator of 2 ranks"
-printf '99 compute 1e6\n' > wide.txt
+awk 'BEGIN { for (r = 0; r < 100; r++) print r, "compute 1e6" }' > wide.txt
 refused wide.txt "has 100 ranks, more than platform '.*nocontention.xml' has cores \(28 on 4 nodes\)" \
     "$src/tests/platforms/nocontention.xml"
+# a rank number beyond the file's actions: a wrong number, refused before
+# room is taken for that many ranks (the fuzz smoke's input had 262854465)
+printf '0 compute 1\n262854465 compute 1e6\n' > far.txt
+refused far.txt "far.txt:2: rank 262854465 in a file of 2 actions; a TI trace holds the actions of every rank from 0 to its highest"
 # an index naming a file that is not there
 printf 'rank0.txt\nrank1.txt\n' > index.txt
 printf '0 compute 1\n' > rank0.txt
