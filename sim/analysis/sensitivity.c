@@ -388,6 +388,18 @@ static sc_err_t effect_of(const sc_assumed_run_t *run, int id, sc_assumed_effect
     return err;
 }
 
+/* Whether a note of this process names `name` already: sc_assumed_found
+ * holds each as "NAME at ..." (a name followed by a space, so that one
+ * name is not taken for another it begins). */
+static int noted(const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *at = sc_assumed_found; (at = strstr(at, name)); at += len)
+        if (at[len] == ' ' && (at == sc_assumed_found || at[-1] == ' '))
+            return 1;
+    return 0;
+}
+
 int sc_assumed_print(FILE *out, const sc_platform_t *plat, size_t bytes, const char *what,
                      const sc_assumed_effect_t *effect)
 {
@@ -404,7 +416,7 @@ int sc_assumed_print(FILE *out, const sc_platform_t *plat, size_t bytes, const c
             s && *s->note ? s->note : "a placeholder", set ? ", this what-if's own" : "",
             effect->factor, 100 * effect->change);
     size_t used_len = strlen(sc_assumed_found);
-    if (!strstr(sc_assumed_found, name))
+    if (!noted(name))
         snprintf(sc_assumed_found + used_len, sizeof sc_assumed_found - used_len,
                  "%s%s at %gx %+.0f%%", used_len ? "; " : "", name, effect->factor,
                  100 * effect->change);
@@ -485,9 +497,8 @@ sc_err_t sc_assumed_check(FILE *out, const sc_assumed_run_t *run, const char *wh
         if (sided_param && fabs(left) <= SC_ASSUMED_THRESHOLD)
             continue;
         char name[96];
-        sc_param_source_name(s->param, s->at, name, sizeof name - 1);
-        strcat(name, " "); /* as sc_assumed_found holds it, its effect after */
-        if (strstr(sc_assumed_found, name)) {
+        sc_param_source_name(s->param, s->at, name, sizeof name);
+        if (noted(name)) {
             told = 1;
             continue;
         }

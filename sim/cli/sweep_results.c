@@ -13,6 +13,21 @@
 
 #include "sim/io/files.h"
 
+/* Appends a copy of key to *done (*ndone keys). */
+static sc_err_t keep_key(char ***done, long *ndone, const char *key)
+{
+    char **more = realloc(*done, (size_t)(*ndone + 1) * sizeof **done);
+    char *copy = strdup(key);
+    if (more)
+        *done = more;
+    if (!more || !copy) {
+        free(copy);
+        return sc_error(SC_ERR_RUN, "out of memory");
+    }
+    (*done)[(*ndone)++] = copy;
+    return SC_OK;
+}
+
 /* The keys OUTPUT already holds, and how many of those points failed;
  * drops a last line a kill cut short; creates OUTPUT with its header if
  * `create`, else takes a missing OUTPUT as empty. */
@@ -76,17 +91,8 @@ sc_err_t sc_sweep_read_done(const char *path, const char *header, int create, ch
                     *w++ = *c;
             }
             *w = '\0';
-            char **more = realloc(*done, (size_t)(*ndone + 1) * sizeof **done);
-            char *copy = strdup(k);
-            if (!more || !copy) {
-                free(copy);
-                if (more)
-                    *done = more;
-                err = sc_error(SC_ERR_RUN, "out of memory");
+            if ((err = keep_key(done, ndone, k)))
                 break;
-            }
-            *done = more;
-            (*done)[(*ndone)++] = copy;
         }
         line = end + 1;
     }
@@ -140,22 +146,11 @@ sc_err_t sc_sweep_merge_points(const study_t *st, long npoints, const char *out,
             free(text);
             continue;
         }
-        if (!sc_sweep_has_key(*done, *ndone, key)) {
-            char **more = realloc(*done, (size_t)(*ndone + 1) * sizeof **done);
-            char *copy = strdup(key);
-            if (!more || !copy) {
-                free(copy);
-                if (more)
-                    *done = more;
-                err = sc_error(SC_ERR_RUN, "out of memory");
-            } else {
-                *done = more;
-                (*done)[(*ndone)++] = copy;
-                if (sc_write_all(fd, row, (size_t)(end - row) + 1) != 0)
-                    err = sc_error(SC_ERR_RUN, "sweep -o '%s': cannot write a row: %s", out,
-                                   strerror(errno));
-                (*merged)++;
-            }
+        if (!sc_sweep_has_key(*done, *ndone, key) && !(err = keep_key(done, ndone, key))) {
+            if (sc_write_all(fd, row, (size_t)(end - row) + 1) != 0)
+                err = sc_error(SC_ERR_RUN, "sweep -o '%s': cannot write a row: %s", out,
+                               strerror(errno));
+            (*merged)++;
         }
         free(text);
     }
