@@ -130,6 +130,22 @@ static void segment_name(char *out, size_t len, const char *param, const double 
         snprintf(out, len, "%s [%.0f, ...)", param, starts[k]);
 }
 
+/* Where a straight line would have a negative term: y = a (per_message
+ * 1, the mean of y) or y = b x (the mean of y / x) over sizes in [lo, hi). */
+static void segment_mean(const sc_medians_t *md, double lo, double hi, const double *y,
+                         int per_message, double *a, double *b)
+{
+    double sum = 0;
+    int n = 0;
+    for (int i = 0; i < md->n; i++)
+        if (md->sizes[i] >= lo && md->sizes[i] < hi && !isnan(y[i])) {
+            sum += per_message ? y[i] : y[i] / md->sizes[i];
+            n++;
+        }
+    *a = per_message ? sum / n : 0;
+    *b = per_message ? 0 : sum / n;
+}
+
 /* An overhead, piecewise, from samples; the fallback's where none. From
  * `first_unusable` on (the first rendezvous size, for o_r: a receive of
  * such a message fetches the data, so its time is not an overhead) the
@@ -167,18 +183,8 @@ static void fit_overhead(const sc_medians_t *md, const double *starts, int nseg,
             a = md->values[0];
             b = 0;
         }
-        if (b < 0) { /* noise on a flat segment */
-            sc_least_squares(md, lo, hi, NULL, &a, &b);
-            b = 0;
-            double sum = 0;
-            int c = 0;
-            for (int i = 0; i < md->n; i++)
-                if (md->sizes[i] >= lo && md->sizes[i] < hi) {
-                    sum += md->values[i];
-                    c++;
-                }
-            a = c ? sum / c : a;
-        }
+        if (b < 0) /* noise on a flat segment: its mean */
+            segment_mean(md, lo, hi, md->values, 1, &a, &b);
         int negative = a < 0;
         if (negative)
             a = 0;
@@ -187,6 +193,52 @@ static void fit_overhead(const sc_medians_t *md, const double *starts, int nseg,
         set_origin(note(fit, name, value, "least squares over %d size%s of %s%s", used,
                         used == 1 ? "" : "s", md->files, negative ? ", below 0 s: 0" : ""),
                    negative ? SC_FIT_CLAMPED : SC_FIT_FITTED);
+    }
+}
+
+/* o_s of shared memory from its ping-pong alone (spec->sender_share): the
+ * sender of an eager message copies it into memory its receiver copies it
+ * out of, so its core is busy for a share of the one-way time that grows
+ * with the size; per eager segment that share of the ping-pong's least
+ * squares there. Past the eager limit the sender only announces the
+ * message (the receiver fetches the data): the share of the first
+ * segment's intercept. o_r stays the template's. */
+static void fit_sender_share(const sc_fit_spec_t *spec, const sc_medians_t *lat,
+                             const double *starts, int nseg, sc_fit_t *fit)
+{
+    double share = spec->sender_share, eager_end = (double)spec->eager_limit + 1;
+    sc_piecewise_t *os = &fit->level.send_overhead;
+    *os = (sc_piecewise_t){.n = nseg};
+    fit->sender_share = share;
+    char name[48], value[64];
+    for (int k = 0; k < nseg; k++) {
+        double lo = starts[k], hi = k + 1 < nseg ? starts[k + 1] : INFINITY, a, b;
+        int used = lo < eager_end ? sc_least_squares(lat, lo, hi, NULL, &a, &b) : 0;
+        segment_name(name, sizeof name, "o_s", starts, k, nseg);
+        if (lo >= eager_end || (used == 0 && k > 0)) {
+            os->seg[k] = (sc_segment_t){lo, lo >= eager_end ? os->seg[0].start
+                                                            : os->seg[k - 1].start,
+                                        lo >= eager_end ? 0 : os->seg[k - 1].per_byte};
+            snprintf(value, sizeof value, "%.4g s + %.4g s/B", os->seg[k].start,
+                     os->seg[k].per_byte);
+            note(fit, name, value,
+                 lo >= eager_end ? "rendezvous: the sender announces the message; the first "
+                                   "segment's start"
+                                 : "no ping-pong size in this segment: the one below");
+            continue;
+        }
+        if (used == 0) { /* no size below the first breakpoint: the smallest's time */
+            a = lat->values[0];
+            b = 0;
+        }
+        if (b < 0) /* noise on a flat segment: its mean */
+            segment_mean(lat, lo, hi, lat->values, 1, &a, &b);
+        os->seg[k] = (sc_segment_t){lo, share * fmax(a, 0), share * b};
+        snprintf(value, sizeof value, "%.4g s + %.4g s/B", os->seg[k].start, os->seg[k].per_byte);
+        note(fit, name, value,
+             "%.3g of the ping-pong's least squares over %d size%s of %s (the sender's share, "
+             "--sender-share)",
+             share, used, used == 1 ? "" : "s", lat->files);
     }
 }
 
@@ -302,22 +354,6 @@ static sc_err_t largest_stream(const sc_series_t *series, int nseries, double *b
         sc_medians_free(&md);
     }
     return SC_OK;
-}
-
-/* Where a straight line would have a negative term: y = a (per_message
- * 1, the mean of y) or y = b x (the mean of y / x) over sizes in [lo, hi). */
-static void segment_mean(const sc_medians_t *md, double lo, double hi, const double *y,
-                         int per_message, double *a, double *b)
-{
-    double sum = 0;
-    int n = 0;
-    for (int i = 0; i < md->n; i++)
-        if (md->sizes[i] >= lo && md->sizes[i] < hi && !isnan(y[i])) {
-            sum += per_message ? y[i] : y[i] / md->sizes[i];
-            n++;
-        }
-    *a = per_message ? sum / n : 0;
-    *b = per_message ? 0 : sum / n;
 }
 
 /* Per segment, a + b m by least squares over y (a term that would be
@@ -884,8 +920,11 @@ sc_err_t sc_calibrate_fit(const sc_fit_spec_t *spec, const sc_series_t *series, 
     if (per_message > 0) {
         per_message_recv = overheads_from_stream(&lat, per_message, stream_file, fit);
     } else {
-        fit_overhead(&os, starts, nseg, INFINITY, &spec->fallback->send_overhead, "o_s", fit,
-                     &lv->send_overhead);
+        if (os.n == 0 && spec->shared_memory && spec->sender_share > 0)
+            fit_sender_share(spec, &lat, starts, nseg, fit);
+        else
+            fit_overhead(&os, starts, nseg, INFINITY, &spec->fallback->send_overhead, "o_s",
+                         fit, &lv->send_overhead);
         fit_overhead(&orr, starts, nseg, (double)spec->eager_limit + 1,
                      &spec->fallback->recv_overhead, "o_r", fit, &lv->recv_overhead);
     }

@@ -7,6 +7,13 @@
 #include "measurements.h"
 #include "platform.h"
 
+/* The sender's share of an eager shared-memory message's one-way time that
+ * calibrate takes without overhead samples: simcoll-probe's MPI_Isend
+ * against its ping-pong, 2 ranks on 2 cores of one VM, 1 B to 2 KiB, gave
+ * 0.47 to 0.55 with Open MPI 4.1.4 and 0.50 to 0.55 with MPICH 4.0.2
+ * (experiments/small-messages, its results' full files). */
+#define SC_DEFAULT_SENDER_SHARE 0.5
+
 /* What to fit and what to fall back on. */
 typedef struct {
     /* Sizes where the piecewise parameters change (besides 0), ascending;
@@ -28,6 +35,12 @@ typedef struct {
      * (calibrate --latency-factor); 0: none, the intercept of the first
      * segment gives the latency and the others are not fitted. */
     int latency_factor;
+    /* Shared memory without overhead samples or a one-pair stream: o_s is
+     * this share of the ping-pong's one-way time (0: the template's o_s).
+     * An eager message between cores is copied in by its sender and out by
+     * its receiver, so the sender's core is busy for part of the one-way
+     * time, growing with the size; calibrate's --sender-share. */
+    double sender_share;
 } sc_fit_spec_t;
 
 /* Where a value came from when the measurements did not give it: a fit
@@ -53,6 +66,7 @@ typedef struct {
     sc_level_t level;
     sc_fit_note_t notes[SC_MAX_FIT_NOTES];
     int nnotes;
+    double sender_share; /* the share o_s was taken as, or 0 (spec->sender_share) */
 } sc_fit_t;
 
 /* Fits a level to the series, in this order (each step uses the ones
@@ -63,6 +77,11 @@ typedef struct {
  *                    one-pair stream of 1 to 64 B (osu_bw, osu_mbw_mr with
  *                    one pair), when there is one: neither side can be
  *                    busier than that, and a stream cannot tell them apart;
+ *                    without that, in shared memory with a sender share,
+ *                    o_s per eager segment that share of the ping-pong's
+ *                    least squares there, past the eager limit the share of
+ *                    the first segment's intercept (a request), and o_r the
+ *                    template's;
  *   bandwidth factor per segment: the slope of the one-way latency minus
  *                    o_s and o_r (ping-pong series), against the bandwidth:
  *                    the largest streaming bandwidth measured (osu_bw), or

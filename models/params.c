@@ -32,16 +32,16 @@ const sc_param_t sc_params[] = {
      "the largest streaming bandwidth (osu_bw), else 1 / the ping-pong's slope; shared memory "
      "from streams alone: the most bytes/s of any stream",
      "the bottleneck bandwidth of the level's route", LEVEL(bandwidth_Bps)},
-    {"send-overhead", LEVELS, SC_PARAM_PIECEWISE_TIME, 0, 1.0, 0, SC_CARRIER_PROP, 1, NULL, 1,
+    {"send-overhead", LEVELS | DOMAINS, SC_PARAM_PIECEWISE_TIME, 0, 1.0, 0, SC_CARRIER_PROP, 1, NULL, 1,
      "o_s",
      "least squares per segment over send-overhead samples (SMPI's Isend), else one pair's "
      "fastest stream of 1 to 64 B; shared memory from streams alone: Biband less Uniband",
-     "the sender's software overhead o_s(m) of an %s message", LEVEL(send_overhead)},
-    {"recv-overhead", LEVELS, SC_PARAM_PIECEWISE_TIME, 0, 1.0, 0, SC_CARRIER_PROP, 0, NULL, 1,
+     "the sender's software overhead o_s(m) of each %s message", LEVEL(send_overhead)},
+    {"recv-overhead", LEVELS | DOMAINS, SC_PARAM_PIECEWISE_TIME, 0, 1.0, 0, SC_CARRIER_PROP, 0, NULL, 1,
      "o_r",
      "least squares per segment over receive-overhead samples (SMPI's Recv), else what one "
      "pair's stream and the smallest ping-pong leave; shared memory from streams alone: Uniband",
-     "the receiver's software overhead o_r(m) of an %s message", LEVEL(recv_overhead)},
+     "the receiver's software overhead o_r(m) of each %s message", LEVEL(recv_overhead)},
     {"overhead", LEVELS, SC_PARAM_DURATION, 0, 1.0, 0, SC_CARRIER_PROP, 0, "send-overhead", 0, NULL,
      NULL, "the software overhead of an %s message", LEVEL(send_overhead)},
     {"bandwidth-factor", LEVELS, SC_PARAM_PIECEWISE_FACTOR, 0, 2.0, 1, SC_CARRIER_PROP, 0, NULL, 0,
@@ -117,6 +117,14 @@ int sc_param_at_domain(sc_param_at_t at)
            : at == SC_AT_NUMA ? SC_DOMAIN_NUMA
            : at == SC_AT_CCX  ? SC_DOMAIN_CCX
                               : -1;
+}
+
+sc_param_at_t sc_param_domain_at(int domain)
+{
+    assert(domain >= 0 && domain < SC_NDOMAIN_KINDS);
+    return domain == SC_DOMAIN_SOCKET ? SC_AT_SOCKET
+           : domain == SC_DOMAIN_NUMA ? SC_AT_NUMA
+                                      : SC_AT_CCX;
 }
 
 const char *sc_param_at_name(sc_param_at_t at)

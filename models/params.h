@@ -81,6 +81,10 @@ const char *sc_param_at_name(sc_param_at_t at);
  * sc_domain_kind_t), or -1. */
 int sc_param_at_domain(sc_param_at_t at);
 
+/* The level of the links between domains of kind `domain` (an
+ * sc_domain_kind_t): the inverse of sc_param_at_domain. */
+sc_param_at_t sc_param_domain_at(int domain);
+
 /* The level named by the `len` bytes at `name`, or -1. */
 int sc_param_at_find(const char *name, size_t len);
 

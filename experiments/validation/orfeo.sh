@@ -169,14 +169,17 @@ for p in "Same CCX:ccx" "Same NUMA (different CCD):ccd" "Same Socket (different 
 done
 # A ping-pong cannot tell the cores' time from the wire's. The fastest
 # one-way time of all (two cores of one CCX, sharing their L3) bounds what
-# the library's code costs a message; o_s = o_r = half of it, on both levels.
+# the library's code costs a message: o_r is half of it on both levels, and
+# so is the network's o_s. Shared memory's o_s is calibrate's (its
+# --sender-share): half of each placement's one-way time, as simcoll-probe
+# measured the sender's share elsewhere (experiments/small-messages).
 overhead=$(awk -F, 'NR > 1 && (m == "" || $3 < m) { m = $3 } END { printf "%.4g", m / 2 }' \
     "$scratch/latency_pt2pt.csv")
 # Template: ib-hdr100.xml's header (40 B) and ConnectX-6 gap (12.48 ns), the
 # only numbers of it that stay; the cores' speed, 3.85 GHz x 16 flop/cycle.
 "$simcoll" platform --like "$top/platforms/ib-hdr100.xml" --nodes 2 --cores 64 \
     --set node.speed=61.6Gf \
-    --set "intra.send-overhead=${overhead}us" --set "intra.recv-overhead=${overhead}us" \
+    --set "intra.recv-overhead=${overhead}us" \
     --set "inter.send-overhead=${overhead}us" --set "inter.recv-overhead=${overhead}us" \
     -o "$scratch/template.xml"
 # The levels inside a node, as the file's core pairs show them (AMD EPYC
@@ -205,12 +208,19 @@ fitted() { # FILE PARAMETER: the fitted value, in base units
     awk -v p="$2" 'index($0, p) == 1 { v = substr($0, length(p) + 1); sub(/^ +/, "", v)
                                         split(v, f, " "); print f[1]; exit }' "$1"
 }
-# A level's link and flow factor from its placement's fit: latency less one
-# CCX's; bandwidth its fastest slope (one pair's single copy), slower than
-# the memory bus's, so that the route's bandwidth is the link's; the flow
-# factors of its slopes against that bandwidth, as calibrate fitted them.
+# A level's link, flow factor and o_s from its placement's fit: latency
+# less one CCX's; bandwidth its fastest slope (one pair's single copy),
+# slower than the memory bus's, so that the route's bandwidth is the link's;
+# the flow factors of its slopes against that bandwidth and its o_s, as
+# calibrate fitted them: properties no --set gives (per segment), into
+# $scratch/own, and their sources into $scratch/own-sources (o_s's as
+# calibrate marked shared memory's, naming the level's own file).
+intra_send=$(sed -n 's/.*"simcoll\/source\/intra\/send-overhead" value="\([^"]*\)".*/\1/p' \
+                 "$scratch/ccx.xml")
+[ -n "$intra_send" ] || { echo "orfeo.sh: no source of shared memory's o_s" >&2; exit 1; }
 sets=
-flows=
+: > "$scratch/own"
+: > "$scratch/own-sources"
 for l in ccx:ccd numa:numa socket:socket; do
     level=${l%:*} fit=$out-fit-${l#*:}.txt
     lat=$(awk -v a="$(fitted "$fit" latency)" -v b="$(fitted "$out-fit-ccx.txt" latency)" \
@@ -221,25 +231,31 @@ for l in ccx:ccd numa:numa socket:socket; do
         { echo "orfeo.sh: the $level level's bandwidth is above the memory bus's" >&2; exit 1; }
     flow=$(awk '/^flow factor \[/ { split($3, lo, "[[,]"); printf "%s%s:%.4g", n++ ? ";" : "", lo[2], $5 }' \
                "$fit")
-    [ -n "$flow" ] || { echo "orfeo.sh: no flow factor in $fit" >&2; exit 1; }
+    send=$(awk '/^o_s \[/ { split($2, lo, "[[,]"); printf "%s%s:%ss:%ss", n++ ? ";" : "", lo[2], $4, $7 }' \
+               "$fit")
+    [ -n "$flow" ] && [ -n "$send" ] ||
+        { echo "orfeo.sh: no flow factor or o_s per segment in $fit" >&2; exit 1; }
     sets="$sets --set $level.latency=${lat}ns --set $level.bandwidth=${bw}GBps"
-    flows="$flows$level=$flow "
+    printf '    <prop id="simcoll/%s/flow-factor" value="%s"/>\n' "$level" "$flow" >> "$scratch/own"
+    printf '    <prop id="simcoll/%s/send-overhead" value="%s"/>\n' "$level" "$send" >> "$scratch/own"
+    printf '    <prop id="simcoll/source/%s/send-overhead" value="%s"/>\n' "$level" \
+        "$(echo "$intra_send" | sed "s/ccx\.txt/${l#*:}.txt/")" >> "$scratch/own-sources"
     echo "# $level link: latency $lat ns (this placement's fitted latency less one CCX's)," \
-         "bandwidth $bw GB/s (its fastest slope); $level flow factor $flow" >> "$fit"
+         "bandwidth $bw GB/s (its fastest slope); $level flow factor $flow; o_s $send" >> "$fit"
 done
 # shellcheck disable=SC2086 # the settings are split on purpose
 "$simcoll" platform --like "$scratch/inter.xml" --nodes 2 --cores 64 --sockets 2 --numa 4 --ccx 2 \
     $sets -o "$scratch/levels.xml"
-# The levels' flow factors are properties no --set gives: after simcoll/ccx.
-awk -v flows="$flows" '
+# The levels' own properties after simcoll/ccx, their sources after shared
+# memory's o_s's.
+awk -v own="$scratch/own" -v sources="$scratch/own-sources" '
     { print }
-    /<prop id="simcoll\/ccx"/ {
-        n = split(flows, f, " ")
-        for (i = 1; i <= n; i++) { split(f[i], kv, "="); printf "    <prop id=\"simcoll/%s/flow-factor\" value=\"%s\"/>\n", kv[1], kv[2] }
-    }' "$scratch/levels.xml" > "$scratch/refit.xml"
+    /<prop id="simcoll\/ccx"/ { while ((getline line < own) > 0) print line }
+    /<prop id="simcoll\/source\/intra\/send-overhead"/ { while ((getline line < sources) > 0) print line }
+    ' "$scratch/levels.xml" > "$scratch/refit.xml"
 # kept for the record, the scratch directory's name left out of its commands
 sed "s|$scratch/||g" "$scratch/refit.xml" > "$out-refit.xml"
-echo "# o_s = o_r = ${overhead} us on both levels (half the fastest one-way time)" >> "$out-fit-ccx.txt"
+echo "# o_r = ${overhead} us on both levels, and the network's o_s (half the fastest one-way time)" >> "$out-fit-ccx.txt"
 
 # The platform's one-way times for each placement: one message from rank 0
 # to rank 1 (same CCX), 4 (other CCD), 8 (other NUMA domain), 32 (other

@@ -38,7 +38,7 @@ enum { NSOURCES = sizeof sources / sizeof sources[0] };
 static const char usage[] =
     "usage: simcoll calibrate MEASUREMENTS --like FILE [-o OUT] [--level LEVEL]\n"
     "                         [--breakpoints S,S,...] [--eager-limit S] [--latency-factor]\n"
-    "                         [--domains N] [--report] [--strict]\n"
+    "                         [--domains N] [--sender-share S] [--report] [--strict]\n"
     "       simcoll calibrate --report --platform FILE MEASUREMENTS [--level LEVEL]\n"
     "       (either form) [--processes LO-HI]\n"
     "MEASUREMENTS (each may be given several times):\n"
@@ -68,6 +68,12 @@ static const char usage[] =
     "--latency-factor also fits a latency factor per segment (SMPI's lat-factor): each\n"
     "segment's ping-pong intercept over the first's, so that every segment's intercept\n"
     "comes back; without it, the first segment's intercept alone gives the latency.\n"
+    "--sender-share S (shared memory, 0 to 1, default 0.5): without send-overhead\n"
+    "samples (SMPI's Isend, simcoll-probe's send-overhead) or a one-pair stream, the\n"
+    "sender's o_s is S of the ping-pong's one-way time below the eager limit (it\n"
+    "copies the message in; simcoll-probe measured 0.47 to 0.55 with Open MPI and\n"
+    "MPICH, experiments/small-messages) and S of the smallest message's past it; the\n"
+    "platform marks it assumed. 0 keeps the template's o_s.\n"
     "A fit that misses a series by more than 10% at the median is warned of on\n"
     "stderr; --strict refuses it instead (exit 2, no file written).\n";
 
@@ -82,6 +88,7 @@ enum {
     OPT_LATENCY_FACTOR,
     OPT_STRICT,
     OPT_DOMAINS,
+    OPT_SENDER_SHARE,
     OPT_HELP
 };
 
@@ -103,6 +110,19 @@ static sc_err_t parse_processes(const char *text, int *lo, int *hi)
                         text);
     *lo = (int)a;
     *hi = (int)b;
+    return SC_OK;
+}
+
+/* --sender-share: a fraction in [0, 1]. */
+static sc_err_t parse_share(const char *text, double *share)
+{
+    char *end;
+    *share = strtod(text, &end);
+    if (end == text || *end || !(*share >= 0 && *share <= 1))
+        return sc_error(SC_ERR_INPUT,
+                        "--sender-share: '%s' is not a share between 0 and 1 (0.5: the sender "
+                        "is busy for half of a message's one-way time; 0: the template's o_s)",
+                        text);
     return SC_OK;
 }
 
@@ -128,6 +148,7 @@ typedef struct {
     const char *like, *platform, *out, *breakpoints_text, *eager_text;
     int level, report, np_lo, np_hi, latency_factor, strict;
     int domains; /* --domains: how many of --level's domains in the next larger; 0: not given */
+    double sender_share; /* --sender-share */
     sc_cal_series_t all;
     /* every file named, for sc_files_distinct: at most one per argument
      * and -o */
@@ -136,7 +157,7 @@ typedef struct {
 } calibrate_opts_t;
 
 /* getopt_long's table: one option per measurement format, then the rest. */
-static void calibrate_longopts(struct option longopts[NSOURCES + 13])
+static void calibrate_longopts(struct option longopts[NSOURCES + 14])
 {
     for (int i = 0; i < NSOURCES; i++)
         longopts[i] = (struct option){sources[i].option + 2, required_argument, NULL, i};
@@ -154,14 +175,16 @@ static void calibrate_longopts(struct option longopts[NSOURCES + 13])
         (struct option){"latency-factor", no_argument, NULL, OPT_LATENCY_FACTOR};
     longopts[NSOURCES + 10] = (struct option){"strict", no_argument, NULL, OPT_STRICT};
     longopts[NSOURCES + 11] = (struct option){"domains", required_argument, NULL, OPT_DOMAINS};
-    longopts[NSOURCES + 12] = (struct option){NULL, 0, NULL, 0};
+    longopts[NSOURCES + 12] =
+        (struct option){"sender-share", required_argument, NULL, OPT_SENDER_SHARE};
+    longopts[NSOURCES + 13] = (struct option){NULL, 0, NULL, 0};
 }
 
 /* Reads argv into *o (o->files allocated by the caller), reading each
  * measurement file as it comes; sets *done after --help. */
 static sc_err_t parse_calibrate_opts(int argc, char **argv, calibrate_opts_t *o, int *done)
 {
-    struct option longopts[NSOURCES + 13];
+    struct option longopts[NSOURCES + 14];
     calibrate_longopts(longopts);
     char **args = argv + 1;
     int c;
@@ -193,6 +216,7 @@ static sc_err_t parse_calibrate_opts(int argc, char **argv, calibrate_opts_t *o,
         case OPT_DOMAINS:
             err = sc_parse_int(optarg, "--domains", 2, SC_MAX_SOCKETS, &o->domains);
             break;
+        case OPT_SENDER_SHARE: err = parse_share(optarg, &o->sender_share); break;
         case OPT_HELP:
             fputs(usage, stdout);
             *done = 1;
@@ -354,11 +378,22 @@ static sc_err_t probe_switches(const sc_cal_series_t *all, const char *level, in
  * smallest domain's): the link of the level adds the fit's latency less
  * the bus's, its bandwidth is the fit's (the route takes the slower of it
  * and the bus's), and the fit's flow factors, against that route, are the
- * level's own. */
+ * level's own, and so are its overheads where they differ from the bus's
+ * (fitted to this placement's samples or its ping-pong). */
 typedef struct {
     double latency_s, bandwidth_Bps;
-    sc_piecewise_t flow_factor;
+    sc_level_t props; /* flow factor, o_s and o_r: no segments, the bus's */
 } domain_link_t;
+
+static int same_piecewise(const sc_piecewise_t *a, const sc_piecewise_t *b)
+{
+    if (a->n != b->n)
+        return 0;
+    for (int k = 0; k < a->n; k++)
+        if (memcmp(&a->seg[k], &b->seg[k], sizeof a->seg[k]))
+            return 0;
+    return 1;
+}
 
 static sc_err_t domain_link(const char *level, const sc_level_t *fit, const sc_level_t *bus,
                             domain_link_t *link)
@@ -376,11 +411,15 @@ static sc_err_t domain_link(const char *level, const sc_level_t *fit, const sc_l
     }
     link->latency_s = fit->latency_s - bus->latency_s;
     link->bandwidth_Bps = fit->bandwidth_Bps;
-    link->flow_factor = fit->flow_factor;
+    sc_piecewise_t *flow = &link->props.flow_factor;
+    *flow = fit->flow_factor;
     double route = fmin(fit->bandwidth_Bps, bus->bandwidth_Bps);
-    for (int k = 0; k < link->flow_factor.n; k++)
-        link->flow_factor.seg[k].start =
-            fmin(1, link->flow_factor.seg[k].start * fit->bandwidth_Bps / route);
+    for (int k = 0; k < flow->n; k++)
+        flow->seg[k].start = fmin(1, flow->seg[k].start * fit->bandwidth_Bps / route);
+    if (!same_piecewise(&fit->send_overhead, &bus->send_overhead))
+        link->props.send_overhead = fit->send_overhead;
+    if (!same_piecewise(&fit->recv_overhead, &bus->recv_overhead))
+        link->props.recv_overhead = fit->recv_overhead;
     return SC_OK;
 }
 
@@ -392,12 +431,16 @@ static void print_domain_link(const char *level, const domain_link_t *link)
     printf("# %s link: latency %s (the fit's less the template's shared memory's), "
            "bandwidth %s (the fit's)",
            level, lat, bw);
-    if (link->flow_factor.n > 0) {
+    const sc_piecewise_t *flow = &link->props.flow_factor;
+    if (flow->n > 0) {
         printf("; simcoll/%s/flow-factor ", level);
-        for (int k = 0; k < link->flow_factor.n; k++)
-            printf("%s%.0f:%.4g", k ? ";" : "", link->flow_factor.seg[k].min_bytes,
-                   link->flow_factor.seg[k].start);
+        for (int k = 0; k < flow->n; k++)
+            printf("%s%.0f:%.4g", k ? ";" : "", flow->seg[k].min_bytes, flow->seg[k].start);
     }
+    if (link->props.send_overhead.n > 0)
+        printf("; its own o_s (above)");
+    if (link->props.recv_overhead.n > 0)
+        printf("; its own o_r (above)");
     printf("\n");
 }
 
@@ -487,10 +530,25 @@ static sc_err_t write_fitted(const calibrate_opts_t *o, const sc_fit_t *fit,
         err = sc_error(SC_ERR_RUN, "out of memory");
     } else {
         sc_generate_spec_t gen = {.made_by = made_by, .comment = comment, .measured = measured};
+        char assumed[1400];
+        if (fit->sender_share > 0) {
+            snprintf(assumed, sizeof assumed,
+                     "%.3g of the ping-pong's one-way time is the sender's (calibrate "
+                     "--sender-share), as simcoll-probe measured it with Open MPI 4.1.4 and "
+                     "MPICH 4.0.2 on another machine (experiments/small-messages); the "
+                     "ping-pong: %s",
+                     fit->sender_share, measured);
+            gen.assumed_send_overhead = assumed;
+        }
         err = probed_shape(&o->all, o->out, &gen, name, sizeof name, &node_cores);
         int domain = level_domain(o->level);
         char set_latency[96], set_bandwidth[96];
         char *sets[] = {set_latency, set_bandwidth};
+        for (const sc_param_t *p = sc_params; p->name; p++)
+            for (int k = 0; p->fit_name && k < fit->nnotes; k++)
+                if (!strcmp(fit->notes[k].what, p->fit_name) &&
+                    fit->notes[k].origin == SC_FIT_KEPT)
+                    gen.kept_params |= 1ULL << (p - sc_params); /* fewer than 64 rows */
         if (domain < 0) {
             gen.level = &fit->level;
             gen.level_id = (sc_level_id_t)o->level;
@@ -498,7 +556,7 @@ static sc_err_t write_fitted(const calibrate_opts_t *o, const sc_fit_t *fit,
             gen.nkept_ranges = kept->n;
         } else {
             gen.domains[domain] = o->domains;
-            gen.domain_flow[domain] = &link->flow_factor;
+            gen.domain_props[domain] = &link->props;
             snprintf(set_latency, sizeof set_latency, "%s.latency=%.10gs", levels[o->level],
                      link->latency_s);
             snprintf(set_bandwidth, sizeof set_bandwidth, "%s.bandwidth=%.10gBps", levels[o->level],
@@ -566,7 +624,8 @@ static sc_err_t fit_level(const calibrate_opts_t *o, int argc, char **argv)
                           .header_bytes = plat.header_bytes,
                           .fallback = &plat.level[id],
                           .shared_memory = shared,
-                          .latency_factor = o->latency_factor};
+                          .latency_factor = o->latency_factor,
+                          .sender_share = o->sender_share};
     sc_fit_t fit;
     domain_link_t link = {0};
     if (!err)
@@ -657,6 +716,7 @@ static sc_err_t report_level(const sc_platform_t *plat, const calibrate_opts_t *
 int sc_cli_calibrate(int argc, char **argv)
 {
     calibrate_opts_t o = {.level = SC_LEVEL_INTER,
+                          .sender_share = SC_DEFAULT_SENDER_SHARE,
                           .files = calloc((size_t)argc + 1, sizeof *o.files)};
     sc_platform_t plat = {0};
     int done = 0;

@@ -92,6 +92,8 @@ typedef struct {
     /* domains in nodes: the links between a node's sockets, NUMA domains,
      * CCXs (by sc_domain_kind_t) */
     sc_gen_link_t domain_link[SC_NDOMAIN_KINDS];
+    /* and their levels' own properties (calibrate's and --set's) */
+    sc_level_t domain_props[SC_NDOMAIN_KINDS];
     double speed_flops;
     int cores;
     char *prop_values[SC_MAX_PLATFORM_PROPS]; /* of sc_platform_props_list's */
@@ -334,8 +336,8 @@ static void write_generated_by(FILE *f, const char *template_path, const sc_gene
 }
 
 /* The zone's properties: its topology (with `built`, the nodes on one
- * switch when no topology is asked for), its domains and their flow
- * factors, and the template's properties but those `config` gives. */
+ * switch when no topology is asked for), its domains and their own
+ * properties, and the template's properties but those `config` gives. */
 static void write_props(FILE *f, const template_t *t, const sc_generate_spec_t *spec,
                         const char *config, int built)
 {
@@ -352,17 +354,23 @@ static void write_props(FILE *f, const template_t *t, const sc_generate_spec_t *
                     sc_domain_name((sc_domain_kind_t)d), d == SC_DOMAIN_SOCKET ? "s" : "",
                     spec->domains[d]);
     for (int d = SC_NDOMAIN_KINDS - 1; d >= 0; d--)
-        if (spec->domain_flow[d] && spec->domain_flow[d]->n > 0) {
-            fprintf(f, "    <prop id=\"simcoll/%s/flow-factor\" value=\"",
-                    sc_domain_name((sc_domain_kind_t)d));
-            sc_piecewise_write(f, spec->domain_flow[d], 1);
+        for (const sc_param_t *p = sc_params; p->name; p++) {
+            if (!sc_generate_domain_prop(spec, d, p))
+                continue;
+            sc_level_t level = *spec->domain_props[d];
+            fprintf(f, "    <prop id=\"simcoll/%s/%s\" value=\"",
+                    sc_domain_name((sc_domain_kind_t)d), p->name);
+            sc_piecewise_write(f, sc_param_piecewise(p, &level),
+                               p->kind == SC_PARAM_PIECEWISE_FACTOR);
             fputs("\"/>\n", f);
         }
     sc_platform_prop_t props[SC_MAX_PLATFORM_PROPS];
     int nprops = sc_platform_props_list(props);
     for (int i = 0; i < nprops; i++) {
-        if (!t->prop_values[i] || (config && sc_smpi_gives(&props[i])))
-            continue;
+        int domain = sc_param_at_domain(props[i].at);
+        if (!t->prop_values[i] || (config && sc_smpi_gives(&props[i])) ||
+            (domain >= 0 && sc_generate_domain_prop(spec, domain, props[i].param)))
+            continue; /* none, SMPI's setting, or written above */
         fprintf(f, "    <prop id=\"%s\" value=\"", props[i].id);
         sc_xml_put_escaped(f, t->prop_values[i]);
         fputs("\"/>\n", f);
@@ -792,8 +800,10 @@ static sc_err_t change_levels(const sc_generate_spec_t *spec, const sc_platform_
 
 /* The links beside the levels', as --set leaves them: with racks, a
  * rack's uplink, which starts as fast as its nodes' NIC links together;
- * the links between a node's domains (sc_generate_domain_link). */
-static sc_err_t change_links(const sc_generate_spec_t *spec, template_t *t)
+ * the links between a node's domains (sc_generate_domain_link), and the
+ * properties of their levels (full->domain_props, spec's and --set's). */
+static sc_err_t change_links(const sc_generate_spec_t *spec, const sc_platform_t *plat,
+                             template_t *t, sc_generate_spec_t *full)
 {
     sc_topology_t topology;
     int has_topology =
@@ -801,14 +811,18 @@ static sc_err_t change_links(const sc_generate_spec_t *spec, template_t *t)
     int racks = has_topology && topology.kind == SC_TOPO_RACKS && topology.racks > 1;
     t->uplink = t->nic;
     t->uplink.bandwidth_Bps = racks ? t->nic.bandwidth_Bps * topology.rack_nodes : 0;
-    for (int d = 0; d < SC_NDOMAIN_KINDS; d++)
+    for (int d = 0; d < SC_NDOMAIN_KINDS; d++) {
         t->domain_link[d] = sc_generate_domain_link(&t->membus);
+        t->domain_props[d] = spec->domain_props[d] ? *spec->domain_props[d] : (sc_level_t){0};
+        full->domain_props[d] = &t->domain_props[d];
+    }
     sc_err_t err = SC_OK;
     for (int i = 0; i < spec->nsets && !err; i++) {
         int at = sc_generate_set_level(spec->sets[i]);
         int d = sc_param_at_domain((sc_param_at_t)at);
         if (at == SC_AT_RACK) {
             err = sc_generate_apply_link_set(spec->sets[i], SC_AT_RACK, racks ? &t->uplink : NULL,
+                                             NULL, NULL,
                                              "give --levels ...,rack:R or --topology racks:N,R "
                                              "(R > 1)");
         } else if (d >= 0) {
@@ -818,6 +832,7 @@ static sc_err_t change_links(const sc_generate_spec_t *spec, template_t *t)
                      d == SC_DOMAIN_SOCKET ? "s" : "");
             err = sc_generate_apply_link_set(spec->sets[i], (sc_param_at_t)at,
                                              spec->domains[d] > 1 ? &t->domain_link[d] : NULL,
+                                             &t->domain_props[d], &plat->level[SC_LEVEL_INTRA],
                                              missing);
         }
     }
@@ -890,7 +905,7 @@ sc_err_t sc_generate(const char *option, const char *template_path, const sc_gen
     sc_generate_spec_t full = *spec;
     int *template_cores = NULL;
     if (!(err = complete_shape(&plat, &t, &full, &template_cores)) &&
-        !(err = change_levels(spec, &plat, &t)) && !(err = change_links(spec, &t)))
+        !(err = change_levels(spec, &plat, &t)) && !(err = change_links(spec, &plat, &t, &full)))
         err = write_checked(&full, &plat, &t, template_path, out_path);
     template_destroy(&t);
     free(template_cores);

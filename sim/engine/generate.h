@@ -32,9 +32,11 @@ typedef struct {
                                 present; 0 or 1: none. Their links start
                                 adding nothing to the memory bus (--set
                                 socket.PARAM, numa.PARAM, ccx.PARAM). */
-    /* NULL, or a level's own flow factor (simcoll/KIND/flow-factor) for
-     * the domains of that kind, which must be in `domains` */
-    const sc_piecewise_t *domain_flow[SC_NDOMAIN_KINDS];
+    /* NULL, or the properties of the level between domains of that kind,
+     * which must be in `domains`: its piecewise parameters of a domain
+     * level (flow factor, overheads; simcoll/KIND/PARAM) that have
+     * segments; the others are shared memory's */
+    const sc_level_t *domain_props[SC_NDOMAIN_KINDS];
     const char *name;        /* NULL, or the cluster's name (a calibrated
                                 one's) in place of the template's, before
                                 the shape in the zone's id */
@@ -60,11 +62,16 @@ typedef struct {
     const sc_range_t *kept_ranges;
     int nkept_ranges;
     /* NULL, or what the fitted `level` (without one: every --set and
-     * domain_flow) was fitted to, "FILES, fitted by simcoll calibrate":
-     * their simcoll/source is "measured: " this. Otherwise a --set's is
+     * domain_props) was fitted to, "FILES, fitted by simcoll calibrate":
+     * their simcoll/source is "measured: " this, but the send overhead's
+     * with `assumed_send_overhead`, "assumed: " that. Otherwise a --set's is
      * "set: --set LEVEL.PARAM=VALUE"; the template's sources are kept for
      * the rest, the network's of --net for the network. */
     const char *measured;
+    const char *assumed_send_overhead;
+    /* Bit i: the fitted level's sc_params[i] is the template's (no
+     * measurement gave it), and so is its source. */
+    unsigned long long kept_params;
 } sc_generate_spec_t;
 
 /* Range r as a property holds it, "1us..5us" or "2048..6144". */

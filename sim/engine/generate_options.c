@@ -202,6 +202,7 @@ sc_err_t sc_generate_apply_set(const char *set, sc_level_t levels[SC_NLEVELS],
  * factor scales those. link NULL: the platform has no such level,
  * `missing` says how to give it. */
 sc_err_t sc_generate_apply_link_set(const char *set, sc_param_at_t at, sc_gen_link_t *link,
+                                    sc_level_t *own, const sc_level_t *shared,
                                     const char *missing)
 {
     const char *level = sc_param_at_name(at);
@@ -222,6 +223,14 @@ sc_err_t sc_generate_apply_link_set(const char *set, sc_param_at_t at, sc_gen_li
         char hint[128];
         return sc_error(SC_ERR_INPUT, "--set '%s': unknown parameter '%.*s'; %suse %s", set,
                         (int)n, param, nearest_param(param, n, level, at, hint, sizeof hint), use);
+    }
+    if (p->carrier == SC_CARRIER_PROP) {
+        sc_piecewise_t *mine = sc_param_piecewise(p, own);
+        if (mine->n == 0) {
+            sc_level_t from = *shared; /* the accessor takes a writable level */
+            *mine = *sc_param_piecewise(p, &from);
+        }
+        return set_param(set, text, p, own);
     }
     /* The level as the table sees it: the link's latency and bandwidth. */
     sc_level_t lv = {.latency_s = link->latency_s, .bandwidth_Bps = link->bandwidth_Bps};
@@ -251,15 +260,16 @@ sc_err_t sc_generate_check_sets(char *const *sets, int nsets)
     double speed = 1;
     sc_gen_link_t membus = {.bandwidth_Bps = 1, .latency_s = 1}, uplink = membus;
     sc_gen_link_t domain = sc_generate_domain_link(&membus);
+    sc_level_t own = {0};
     sc_err_t err = SC_OK;
     for (int i = 0; i < nsets && !err; i++) {
         if (!(err = once(sets, i)))
             err = sc_generate_apply_set(sets[i], levels, touched, &speed);
         if (!err && sc_generate_set_level(sets[i]) == SC_AT_RACK)
-            err = sc_generate_apply_link_set(sets[i], SC_AT_RACK, &uplink, NULL);
+            err = sc_generate_apply_link_set(sets[i], SC_AT_RACK, &uplink, NULL, NULL, NULL);
         else if (!err && sc_param_at_domain((sc_param_at_t)sc_generate_set_level(sets[i])) >= 0)
             err = sc_generate_apply_link_set(sets[i], (sc_param_at_t)sc_generate_set_level(sets[i]),
-                                             &domain, NULL);
+                                             &domain, &own, &levels[SC_LEVEL_INTRA], NULL);
     }
     return err;
 }

@@ -24,10 +24,13 @@ sc_err_t sc_generate_apply_set(const char *set, sc_level_t levels[SC_NLEVELS],
                                int touched[SC_NLEVELS], double *speed);
 
 /* Applies one --set LEVEL.PARAM (LEVEL rack, socket, numa or ccx) to
- * `link`: a rack's uplink or the link between a node's domains of that
- * level. link NULL: the platform has no such level, `missing` says how to
- * give it. */
+ * `link`, a rack's uplink or the link between a node's domains of that
+ * level, or for a property of a domain level (its overheads) to `own`, the
+ * level's own properties, where a property without segments starts as
+ * shared memory's (`shared`). link NULL: the platform has no such level,
+ * `missing` says how to give it. */
 sc_err_t sc_generate_apply_link_set(const char *set, sc_param_at_t at, sc_gen_link_t *link,
+                                    sc_level_t *own, const sc_level_t *shared,
                                     const char *missing);
 
 /* The link between a node's domains before any --set

@@ -18,6 +18,26 @@ static void write_source(FILE *f, int param, int at, const char *kind, const cha
     fputs("\"/>\n", f);
 }
 
+/* The source of parameter p at `at` as calibrate fitted it: measured, but
+ * an o_s that rests on an assumed share of the ping-pong. */
+static void write_fitted_source(FILE *f, const sc_generate_spec_t *spec, const sc_param_t *p,
+                                int at)
+{
+    int assumed = spec->assumed_send_overhead && !strcmp(p->name, "send-overhead");
+    write_source(f, (int)(p - sc_params), at, assumed ? "assumed" : "measured",
+                 assumed ? spec->assumed_send_overhead : spec->measured);
+}
+
+int sc_generate_domain_prop(const sc_generate_spec_t *spec, int domain, const sc_param_t *p)
+{
+    if (!spec->domain_props[domain] || p->carrier != SC_CARRIER_PROP || p->in != SC_IN_LEVEL ||
+        p->constant_of || !(p->at & SC_AT(sc_param_domain_at(domain))) ||
+        (p->kind != SC_PARAM_PIECEWISE_TIME && p->kind != SC_PARAM_PIECEWISE_FACTOR))
+        return 0;
+    sc_level_t level = *spec->domain_props[domain]; /* the accessor takes a writable level */
+    return sc_param_piecewise(p, &level)->n > 0;
+}
+
 /* The parameter (its index) and level --set `set` changes, or -1. */
 static int set_param_of(const char *set, int *at)
 {
@@ -34,7 +54,8 @@ static int set_param_of(const char *set, int *at)
 static int fitted(const sc_generate_spec_t *spec, const sc_param_t *p, int at)
 {
     if (!spec->level || !spec->measured || at != (int)spec->level_id || !(p->at & SC_AT(at)) ||
-        p->constant_of || !(p->fit_name || !strcmp(p->name, "latency-factor")))
+        p->constant_of || !(p->fit_name || !strcmp(p->name, "latency-factor")) ||
+        (spec->kept_params >> (p - sc_params) & 1))
         return 0;
     /* a value the fit gave: none is the template's default, not a fit */
     sc_level_t level = *spec->level;
@@ -72,15 +93,11 @@ void sc_generate_write_sources(FILE *f, const sc_param_source_t *net_sources, in
     }
     for (int i = 0; spec->level && spec->measured && sc_params[i].name; i++)
         if (fitted(spec, &sc_params[i], (int)spec->level_id))
-            write_source(f, i, (int)spec->level_id, "measured", spec->measured);
+            write_fitted_source(f, spec, &sc_params[i], (int)spec->level_id);
     for (int d = SC_NDOMAIN_KINDS - 1; d >= 0 && spec->measured; d--)
-        if (spec->domain_flow[d] && spec->domain_flow[d]->n > 0) {
-            const sc_param_t *p = sc_param_find("flow-factor", 11, SC_AT_SOCKET);
-            static const sc_param_at_t at[SC_NDOMAIN_KINDS] = {
-                [SC_DOMAIN_CCX] = SC_AT_CCX, [SC_DOMAIN_NUMA] = SC_AT_NUMA,
-                [SC_DOMAIN_SOCKET] = SC_AT_SOCKET};
-            write_source(f, (int)(p - sc_params), at[d], "measured", spec->measured);
-        }
+        for (const sc_param_t *p = sc_params; p->name; p++)
+            if (sc_generate_domain_prop(spec, d, p))
+                write_fitted_source(f, spec, p, sc_param_domain_at(d));
     for (int k = 0; k < nsets; k++) {
         if (set_param[k] < 0)
             continue;

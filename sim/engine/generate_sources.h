@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "generate.h"
+#include "models/params.h"
 
 /* The simcoll/source properties of the platform sc_generate writes from
  * `plat` (its template, loaded) and spec: a --set's value the what-if's
@@ -15,5 +16,10 @@
  * network's (net_sources) as its preset says, the template's for the rest. */
 void sc_generate_write_sources(FILE *f, const sc_param_source_t *net_sources, int nnet_sources,
                                const sc_platform_t *plat, const sc_generate_spec_t *spec);
+
+/* Whether sc_generate writes parameter p of the level between domains of
+ * kind `domain` from spec->domain_props: a piecewise property of that
+ * level with segments there. */
+int sc_generate_domain_prop(const sc_generate_spec_t *spec, int domain, const sc_param_t *p);
 
 #endif

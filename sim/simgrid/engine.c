@@ -570,7 +570,8 @@ static sc_err_t scale_checked(const char *option, const char *path, const sc_sca
             if ((domain >= 0 && !lo) || hi < lo)
                 return sc_error(SC_ERR_INPUT, "%s '%s' has no %s level to change the %s of",
                                 option, path, level, p->name);
-        } else if (!(p->in == SC_IN_LEVEL && (at == SC_AT_INTRA || at == SC_AT_INTER)) &&
+        } else if (!(p->in == SC_IN_LEVEL && (at == SC_AT_INTRA || at == SC_AT_INTER ||
+                                              sc_param_at_domain(at) >= 0)) &&
                    p->in != SC_IN_PLATFORM) {
             return sc_error(SC_ERR_INPUT, "%s%s%s cannot be scaled in a loaded platform",
                             level ? level : "", level ? "." : "", p->name);
@@ -581,8 +582,16 @@ static sc_err_t scale_checked(const char *option, const char *path, const sc_sca
             scale[l] = (scale[l] > 0 ? scale[l] : 1) * f;
             links->links_scaled = 1;
         }
+        /* A domain level's own property (its flow factor, overheads) scales
+         * where the file gives one; shared memory's, which it takes
+         * otherwise, scales as intra's. */
+        int domain = sc_param_at_domain(at);
         if (p->carrier != SC_CARRIER_LINK)
-            sc_param_scale(p, p->in == SC_IN_PLATFORM ? (void *)checked : &checked->level[at], f);
+            sc_param_scale(p,
+                           p->in == SC_IN_PLATFORM ? (void *)checked
+                           : domain >= 0           ? &checked->between_domains[domain]
+                                                   : &checked->level[at],
+                           f);
     }
     return SC_OK;
 }
@@ -650,6 +659,10 @@ sc_err_t sc_platform_load_scaled(const char *option, const char *name, const sc_
         /* a pair's copy rate of its own (simcoll/KIND/flow-factor) */
         if (checked.between_domains[d].flow_factor.n > 0)
             plat->between_domains[d].flow_factor = checked.between_domains[d].flow_factor;
+        if (checked.between_domains[d].send_overhead.n > 0)
+            plat->between_domains[d].send_overhead = checked.between_domains[d].send_overhead;
+        if (checked.between_domains[d].recv_overhead.n > 0)
+            plat->between_domains[d].recv_overhead = checked.between_domains[d].recv_overhead;
     }
     for (int k = 0; k < plat->ngroupings; k++)
         plat->between_groups[k] =

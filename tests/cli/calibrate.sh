@@ -67,4 +67,42 @@ grep -q 'eager-limit 2048..6144 (a range)' "$work/err" &&
     -o "$work/intra4k.xml" >/dev/null 2>&1 &&
     grep -q '<prop id="simcoll/intra/eager-limit" value="4096"/>' "$work/intra4k.xml" ||
     fail "--eager-limit does not replace the template's range"
+# Shared memory from its ping-pong alone: the sender's share (0.5 unless
+# --sender-share says) of the one-way time per eager segment is its o_s, of
+# the smallest message's past the eager limit (gige.xml's, 64 KiB); marked
+# assumed; the ping-pong comes back whatever the share.
+gige=$src/platforms/gige.xml
+"$simcoll" calibrate --level intra $one_socket --like "$gige" -o "$work/share.xml" \
+    >"$work/share.txt" 2>"$work/err" || fail "calibrate --level intra: $(cat "$work/err")"
+grep -q '^o_s \[0, 65537) *9.997e-07 s + 1e-10 s/B *0.5 of the ping-pong' "$work/share.txt" &&
+    grep -q '^o_s \[65537, ...) *9.997e-07 s + 0 s/B *rendezvous' "$work/share.txt" ||
+    fail "o_s is not half the ping-pong's: $(grep '^o_s' "$work/share.txt")"
+grep -q 'simcoll/source/intra/send-overhead" value="assumed: 0.5 of the ping-pong' \
+    "$work/share.xml" || fail "the sender's share is not marked assumed"
+"$simcoll" calibrate --level intra $one_socket --like "$gige" --sender-share 0 \
+    -o "$work/noshare.xml" >"$work/noshare.txt" 2>&1 &&
+    grep -q '^o_s .*no samples: the template.s, kept' "$work/noshare.txt" ||
+    fail "--sender-share 0 does not keep the template's o_s"
+printf 'send 1000 from=0 to=1\n' >"$work/one.prog"
+for f in share noshare; do
+    "$simcoll" run --platform "$work/$f.xml" --np 2 --no-payload --format csv "$work/one.prog" |
+        cut -d, -f8 | tail -1 >"$work/$f.time"
+done
+awk '{ t[NR] = $1 } END { d = t[1] / t[2] - 1; exit !(d < 0.01 && d > -0.01) }' \
+    "$work/share.time" "$work/noshare.time" ||
+    fail "a message of 1000 B takes $(cat "$work/share.time") s with the share," \
+         "$(cat "$work/noshare.time") s without"
+# A level of domains gets its own o_s, marked assumed too.
+"$simcoll" calibrate --level socket --osu-latency "$m/osu_latency-two-sockets.txt" \
+    --like "$work/share.xml" --domains 2 -o "$work/share2.xml" >/dev/null 2>&1 &&
+    grep -q '<prop id="simcoll/socket/send-overhead" value="0:1.149744432us:100.0171255ps;65537:1.149744432us:0s"/>' \
+        "$work/share2.xml" &&
+    grep -q 'simcoll/source/socket/send-overhead" value="assumed: 0.5' "$work/share2.xml" ||
+    fail "the socket level has no o_s of its own: $(grep send-overhead "$work/share2.xml")"
+for share in -0.1 1.5 half; do
+    "$simcoll" calibrate --level intra $one_socket --like "$gige" --sender-share "$share" \
+        >/dev/null 2>"$work/err"
+    [ $? = 2 ] && grep -q "sender-share: '$share' is not a share between 0 and 1" "$work/err" ||
+        fail "--sender-share $share is not refused: $(cat "$work/err")"
+done
 passed "calibrate checks passed"

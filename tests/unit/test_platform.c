@@ -1484,7 +1484,8 @@ static void test_params_table(void)
         if (p->constant_of) {
             const sc_param_t *form =
                 sc_param_find(p->constant_of, strlen(p->constant_of), SC_AT_INTRA);
-            CU_ASSERT_TRUE(form && form->at == p->at && form->offset == p->offset &&
+            /* on the levels of its form, or some of them */
+            CU_ASSERT_TRUE(form && (form->at & p->at) == p->at && form->offset == p->offset &&
                            form->kind == SC_PARAM_PIECEWISE_TIME && p->kind == SC_PARAM_DURATION);
         }
         sc_param_in_t in = p->at & links ? SC_IN_LEVEL
@@ -1493,19 +1494,21 @@ static void test_params_table(void)
         CU_ASSERT_EQUAL(p->in, in);
     }
     /* The properties: as many as before the table, the domains' flow
-     * factors and the NIC's limit both ways, in the files' order, each
-     * found by its id. */
+     * factors and overheads and the NIC's limit both ways, in the files'
+     * order, each found by its id. */
     sc_platform_prop_t props[SC_MAX_PLATFORM_PROPS];
     int n = sc_platform_props_list(props);
-    CU_ASSERT_EQUAL(n, 20);
+    CU_ASSERT_EQUAL(n, 26);
     CU_ASSERT_STRING_EQUAL(props[0].id, "simcoll/intra/send-overhead");
     CU_ASSERT_STRING_EQUAL(props[4].id, "simcoll/intra/latency-factor");
     CU_ASSERT_STRING_EQUAL(props[5].id, "simcoll/intra/flow-factor");
     CU_ASSERT_STRING_EQUAL(props[14].id, "simcoll/inter/gap");
     CU_ASSERT_STRING_EQUAL(props[15].id, "simcoll/inter/bidirectional-bandwidth");
-    CU_ASSERT_STRING_EQUAL(props[16].id, "simcoll/socket/flow-factor");
-    CU_ASSERT_STRING_EQUAL(props[18].id, "simcoll/ccx/flow-factor");
-    CU_ASSERT_STRING_EQUAL(props[19].id, "simcoll/header-bytes");
+    CU_ASSERT_STRING_EQUAL(props[16].id, "simcoll/socket/send-overhead");
+    CU_ASSERT_STRING_EQUAL(props[18].id, "simcoll/socket/flow-factor");
+    CU_ASSERT_STRING_EQUAL(props[23].id, "simcoll/ccx/recv-overhead");
+    CU_ASSERT_STRING_EQUAL(props[24].id, "simcoll/ccx/flow-factor");
+    CU_ASSERT_STRING_EQUAL(props[25].id, "simcoll/header-bytes");
     for (int i = 0; i < n; i++)
         CU_ASSERT_EQUAL(sc_platform_prop_index(props[i].id), i);
     CU_ASSERT_EQUAL(sc_platform_prop_index("simcoll/intra/gap"), -1);
