@@ -102,13 +102,14 @@ static void print_domain_fit(FILE *out, const sc_platform_t *plat, sc_param_at_t
             in = sc_domain_singular((sc_domain_kind_t)k);
             break;
         }
-    int latency = 0, bandwidth = 0, first = 1;
+    int latency = 0, bandwidth = 0, overhead = 0, first = 1;
     fprintf(out, "  ");
     for (int i = 0; sc_params[i].name; i++)
         if (shown & (1ull << i)) {
             fprintf(out, "%s%s.%s", first ? "" : ", ", name, sc_params[i].name);
             latency |= !strcmp(sc_params[i].name, "latency");
             bandwidth |= !strcmp(sc_params[i].name, "bandwidth");
+            overhead |= sc_params[i].kind == SC_PARAM_PIECEWISE_TIME;
             first = 0;
         }
     fprintf(out, ": a ping-pong (osu_latency) between two cores on two %s of one %s, fitted by "
@@ -117,10 +118,15 @@ static void print_domain_fit(FILE *out, const sc_platform_t *plat, sc_param_at_t
     if (latency)
         fprintf(out, "the latency its intercept below the first breakpoint adds to shared "
                      "memory's (less o_s, o_r and the header's time)%s",
-                bandwidth ? "; " : "");
+                bandwidth || overhead ? "; " : "");
     if (bandwidth)
         fprintf(out, "the bandwidth 1 / its fastest slope (its slopes against that: the "
-                     "level's flow factor)");
+                     "level's flow factor)%s",
+                overhead ? "; " : "");
+    if (overhead)
+        fprintf(out, "the overheads simcoll-probe's send- and receive-overhead series of that "
+                     "placement, else o_s the sender's share of the ping-pong "
+                     "(--sender-share)");
     fprintf(out, "\n");
 }
 

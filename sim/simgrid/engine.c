@@ -554,6 +554,18 @@ static sc_err_t scale_checked(const char *option, const char *path, const sc_sca
                               int n, sc_platform_t *checked, sc_platform_t *links)
 {
     int s = sc_platform_node_levels(checked);
+    /* A domain level without a property of its own takes shared memory's:
+     * scaled, it gets its own, from shared memory's as the file gives it. */
+    for (int i = 0; i < n; i++) {
+        const sc_param_t *p = scalings[i].param;
+        int domain = sc_param_at_domain(scalings[i].at);
+        if (domain < 0 || p->carrier == SC_CARRIER_LINK || p->constant_of ||
+            (p->kind != SC_PARAM_PIECEWISE_TIME && p->kind != SC_PARAM_PIECEWISE_FACTOR))
+            continue;
+        sc_piecewise_t *own = sc_param_piecewise(p, &checked->between_domains[domain]);
+        if (own->n == 0)
+            *own = *sc_param_piecewise(p, &checked->level[SC_LEVEL_INTRA]);
+    }
     for (int i = 0; i < n; i++) {
         const sc_param_t *p = scalings[i].param;
         sc_param_at_t at = scalings[i].at;
@@ -582,9 +594,6 @@ static sc_err_t scale_checked(const char *option, const char *path, const sc_sca
             scale[l] = (scale[l] > 0 ? scale[l] : 1) * f;
             links->links_scaled = 1;
         }
-        /* A domain level's own property (its flow factor, overheads) scales
-         * where the file gives one; shared memory's, which it takes
-         * otherwise, scales as intra's. */
         int domain = sc_param_at_domain(at);
         if (p->carrier != SC_CARRIER_LINK)
             sc_param_scale(p,
