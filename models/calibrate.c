@@ -216,9 +216,9 @@ static void fit_sender_share(const sc_fit_spec_t *spec, const sc_medians_t *lat,
         int used = lo < eager_end ? sc_least_squares(lat, lo, hi, NULL, &a, &b) : 0;
         segment_name(name, sizeof name, "o_s", starts, k, nseg);
         if (lo >= eager_end || (used == 0 && k > 0)) {
-            os->seg[k] = (sc_segment_t){lo, lo >= eager_end ? os->seg[0].start
-                                                            : os->seg[k - 1].start,
-                                        lo >= eager_end ? 0 : os->seg[k - 1].per_byte};
+            os->seg[k] =
+                (sc_segment_t){lo, lo >= eager_end ? os->seg[0].start : os->seg[k - 1].start,
+                               lo >= eager_end ? 0 : os->seg[k - 1].per_byte};
             snprintf(value, sizeof value, "%.4g s + %.4g s/B", os->seg[k].start,
                      os->seg[k].per_byte);
             note(fit, name, value,
@@ -923,8 +923,8 @@ sc_err_t sc_calibrate_fit(const sc_fit_spec_t *spec, const sc_series_t *series, 
         if (os.n == 0 && spec->shared_memory && spec->sender_share > 0)
             fit_sender_share(spec, &lat, starts, nseg, fit);
         else
-            fit_overhead(&os, starts, nseg, INFINITY, &spec->fallback->send_overhead, "o_s",
-                         fit, &lv->send_overhead);
+            fit_overhead(&os, starts, nseg, INFINITY, &spec->fallback->send_overhead, "o_s", fit,
+                         &lv->send_overhead);
         fit_overhead(&orr, starts, nseg, (double)spec->eager_limit + 1,
                      &spec->fallback->recv_overhead, "o_r", fit, &lv->recv_overhead);
     }

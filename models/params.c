@@ -32,13 +32,13 @@ const sc_param_t sc_params[] = {
      "the largest streaming bandwidth (osu_bw), else 1 / the ping-pong's slope; shared memory "
      "from streams alone: the most bytes/s of any stream",
      "the bottleneck bandwidth of the level's route", LEVEL(bandwidth_Bps)},
-    {"send-overhead", LEVELS | DOMAINS, SC_PARAM_PIECEWISE_TIME, 0, 1.0, 0, SC_CARRIER_PROP, 1, NULL, 1,
-     "o_s",
+    {"send-overhead", LEVELS | DOMAINS, SC_PARAM_PIECEWISE_TIME, 0, 1.0, 0, SC_CARRIER_PROP, 1,
+     NULL, 1, "o_s",
      "least squares per segment over send-overhead samples (SMPI's Isend), else one pair's "
      "fastest stream of 1 to 64 B; shared memory from streams alone: Biband less Uniband",
      "the sender's software overhead o_s(m) of each %s message", LEVEL(send_overhead)},
-    {"recv-overhead", LEVELS | DOMAINS, SC_PARAM_PIECEWISE_TIME, 0, 1.0, 0, SC_CARRIER_PROP, 0, NULL, 1,
-     "o_r",
+    {"recv-overhead", LEVELS | DOMAINS, SC_PARAM_PIECEWISE_TIME, 0, 1.0, 0, SC_CARRIER_PROP, 0,
+     NULL, 1, "o_r",
      "least squares per segment over receive-overhead samples (SMPI's Recv), else what one "
      "pair's stream and the smallest ping-pong leave; shared memory from streams alone: Uniband",
      "the receiver's software overhead o_r(m) of each %s message", LEVEL(recv_overhead)},

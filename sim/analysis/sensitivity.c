@@ -116,12 +116,14 @@ static void print_domain_fit(FILE *out, const sc_platform_t *plat, sc_param_at_t
                  "simcoll calibrate --level %s --domains N: ",
             sc_domain_plural((sc_domain_kind_t)kind), in, name);
     if (latency)
-        fprintf(out, "the latency its intercept below the first breakpoint adds to shared "
-                     "memory's (less o_s, o_r and the header's time)%s",
+        fprintf(out,
+                "the latency its intercept below the first breakpoint adds to shared "
+                "memory's (less o_s, o_r and the header's time)%s",
                 bandwidth || overhead ? "; " : "");
     if (bandwidth)
-        fprintf(out, "the bandwidth 1 / its fastest slope (its slopes against that: the "
-                     "level's flow factor)%s",
+        fprintf(out,
+                "the bandwidth 1 / its fastest slope (its slopes against that: the "
+                "level's flow factor)%s",
                 overhead ? "; " : "");
     if (overhead)
         fprintf(out, "the overheads simcoll-probe's send- and receive-overhead series of that "

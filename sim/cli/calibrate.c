@@ -546,8 +546,7 @@ static sc_err_t write_fitted(const calibrate_opts_t *o, const sc_fit_t *fit,
         char *sets[] = {set_latency, set_bandwidth};
         for (const sc_param_t *p = sc_params; p->name; p++)
             for (int k = 0; p->fit_name && k < fit->nnotes; k++)
-                if (!strcmp(fit->notes[k].what, p->fit_name) &&
-                    fit->notes[k].origin == SC_FIT_KEPT)
+                if (!strcmp(fit->notes[k].what, p->fit_name) && fit->notes[k].origin == SC_FIT_KEPT)
                     gen.kept_params |= 1ULL << (p - sc_params); /* fewer than 64 rows */
         if (domain < 0) {
             gen.level = &fit->level;

@@ -830,10 +830,9 @@ static sc_err_t change_links(const sc_generate_spec_t *spec, const sc_platform_t
             snprintf(missing, sizeof missing, "give --levels ...,%s:N,... or --%s%s N",
                      sc_domain_name((sc_domain_kind_t)d), sc_domain_name((sc_domain_kind_t)d),
                      d == SC_DOMAIN_SOCKET ? "s" : "");
-            err = sc_generate_apply_link_set(spec->sets[i], (sc_param_at_t)at,
-                                             spec->domains[d] > 1 ? &t->domain_link[d] : NULL,
-                                             &t->domain_props[d], &plat->level[SC_LEVEL_INTRA],
-                                             missing);
+            err = sc_generate_apply_link_set(
+                spec->sets[i], (sc_param_at_t)at, spec->domains[d] > 1 ? &t->domain_link[d] : NULL,
+                &t->domain_props[d], &plat->level[SC_LEVEL_INTRA], missing);
         }
     }
     return err;

@@ -202,8 +202,7 @@ sc_err_t sc_generate_apply_set(const char *set, sc_level_t levels[SC_NLEVELS],
  * factor scales those. link NULL: the platform has no such level,
  * `missing` says how to give it. */
 sc_err_t sc_generate_apply_link_set(const char *set, sc_param_at_t at, sc_gen_link_t *link,
-                                    sc_level_t *own, const sc_level_t *shared,
-                                    const char *missing)
+                                    sc_level_t *own, const sc_level_t *shared, const char *missing)
 {
     const char *level = sc_param_at_name(at);
     const char *eq = strchr(set, '='), *text = eq + 1, *param = set + strlen(level) + 1;

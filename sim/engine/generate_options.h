@@ -30,8 +30,7 @@ sc_err_t sc_generate_apply_set(const char *set, sc_level_t levels[SC_NLEVELS],
  * shared memory's (`shared`). link NULL: the platform has no such level,
  * `missing` says how to give it. */
 sc_err_t sc_generate_apply_link_set(const char *set, sc_param_at_t at, sc_gen_link_t *link,
-                                    sc_level_t *own, const sc_level_t *shared,
-                                    const char *missing);
+                                    sc_level_t *own, const sc_level_t *shared, const char *missing);
 
 /* The link between a node's domains before any --set
  * (sc_generate_apply_link_set says why it adds nothing). */

@@ -582,8 +582,8 @@ static sc_err_t scale_checked(const char *option, const char *path, const sc_sca
             if ((domain >= 0 && !lo) || hi < lo)
                 return sc_error(SC_ERR_INPUT, "%s '%s' has no %s level to change the %s of",
                                 option, path, level, p->name);
-        } else if (!(p->in == SC_IN_LEVEL && (at == SC_AT_INTRA || at == SC_AT_INTER ||
-                                              sc_param_at_domain(at) >= 0)) &&
+        } else if (!(p->in == SC_IN_LEVEL &&
+                     (at == SC_AT_INTRA || at == SC_AT_INTER || sc_param_at_domain(at) >= 0)) &&
                    p->in != SC_IN_PLATFORM) {
             return sc_error(SC_ERR_INPUT, "%s%s%s cannot be scaled in a loaded platform",
                             level ? level : "", level ? "." : "", p->name);
