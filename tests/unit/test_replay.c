@@ -12,6 +12,7 @@
 #include "sim/engine/run.h"
 #include "sim/simgrid/driver.h"
 #include "algorithms/schedule.h"
+#include "sim/replay/due_queue.h"
 #include "suites.h"
 
 static size_t fit(const sc_algo_t *a, size_t bytes)
@@ -389,6 +390,51 @@ static void test_shared_ops_are_each_ranks(void)
     CU_ASSERT_TRUE(checked > 40);
 }
 
+/* The players' queue of what is due (sim/replay/due_queue.h) gives its
+ * items as a sort by (date, order queued) does, with pushes between pops,
+ * dates repeated, -0.0 beside 0.0, and more dates than its recent slots. */
+static void test_due_queue_order(void)
+{
+    enum { N = 20000 };
+    static double date[N];
+    static int taken[N];
+    sc_due_queue_t q = {0};
+    unsigned seed = 12345;
+    int pushed = 0, popped = 0;
+    double now = 0;
+    int in_order = 1;
+    while (popped < N) {
+        seed = seed * 1103515245u + 12345u;
+        if (pushed < N && (seed >> 16) % 3 != 0) {
+            seed = seed * 1103515245u + 12345u;
+            unsigned pick = (seed >> 16) % 1000;
+            /* few dates often (ranks alike), many dates sometimes */
+            double d = pick < 600 ? now + (double)(pick % 4) : now + (double)pick / 7.0;
+            if (pick == 999)
+                d = now == 0 ? -0.0 : now;
+            date[pushed] = d;
+            CU_ASSERT_TRUE_FATAL(sc_due_push(&q, d, NULL, pushed));
+            pushed++;
+            continue;
+        }
+        if (sc_due_empty(&q))
+            continue;
+        /* the first due: the least date, the first queued among them */
+        int first = -1;
+        for (int i = 0; i < pushed; i++)
+            if (!taken[i] && (first < 0 || date[i] < date[first]))
+                first = i;
+        sc_due_t d = sc_due_pop(&q);
+        in_order &= d.rank == first && d.date == date[first] && !d.env;
+        taken[d.rank] = 1;
+        now = d.date;
+        popped++;
+    }
+    CU_ASSERT_TRUE(in_order);
+    CU_ASSERT_TRUE(sc_due_empty(&q));
+    sc_due_free(&q);
+}
+
 /* SimGrid 3.32 starts maestro's communications detached and scans them
  * all at each completion: a 3.32 build refuses the driver before
  * running, saying why; a 4.1 build takes it. */
@@ -425,4 +471,5 @@ void sc_suite_replay(void)
     CU_add_test(s, "driver = replay, latency and flow factors", test_driver_same_as_replay_factors);
     CU_add_test(s, "driver needs SimGrid 4.1", test_driver_needs_simgrid_41);
     CU_add_test(s, "ranks' shared ops are each rank's own", test_shared_ops_are_each_ranks);
+    CU_add_test(s, "what is due comes by date, in the order queued", test_due_queue_order);
 }
