@@ -195,6 +195,150 @@ static const sc_transport_t schedule_transport = {
     .iprobe = rec_iprobe,
 };
 
+/* ---- Ranks that share their ops (sc_schedule_t's like) ---- */
+
+/* A rank's ops as recorded so far. */
+typedef struct {
+    const sc_sched_op_t *ops;
+    long nops;
+    const uint32_t *ids;
+    long nids;
+    int rank;
+} row_t;
+
+/* Rank r's ops, up to ops[end_ops] and wait_ids[end_ids]. */
+static row_t row_of(const sc_schedule_t *s, int r, long end_ops, long end_ids)
+{
+    row_t w = {NULL, end_ops - s->op_start[r], NULL, end_ids - s->id_start[r], r};
+    if (w.nops)
+        w.ops = s->ops + s->op_start[r];
+    if (w.nids)
+        w.ids = s->wait_ids + s->id_start[r];
+    return w;
+}
+
+/* An op as its rank sees it: a SEND's or RECV's peer as how far ahead of
+ * the rank it is, mod p, which ranks that share their ops have alike. (A
+ * schedule of every rank has no receive from any source.) */
+static sc_sched_op_t relative(const sc_sched_op_t *op, int r, int p)
+{
+    sc_sched_op_t rel = *op;
+    if (op->kind == SC_OP_SEND || op->kind == SC_OP_RECV)
+        rel.peer = op->peer >= r ? op->peer - r : op->peer - r + p;
+    return rel;
+}
+
+/* The union's eight bytes: a size, a time or a wait's two counts. */
+static uint64_t op_value(const sc_sched_op_t *op)
+{
+    uint64_t v;
+    memcpy(&v, &op->u, sizeof v);
+    return v;
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    h = (h ^ v) * 0x9e3779b97f4a7c15u;
+    return h ^ (h >> 29);
+}
+
+static uint64_t row_hash(const row_t *w, int p)
+{
+    uint64_t h = mix((uint64_t)w->nops, (uint64_t)w->nids);
+    for (long i = 0; i < w->nops; i++) {
+        sc_sched_op_t op = relative(&w->ops[i], w->rank, p);
+        h = mix(h, (uint64_t)op.kind << 32 | op.req);
+        h = mix(h, (uint64_t)(uint32_t)op.peer << 32 | (uint32_t)op.tag);
+        h = mix(h, op_value(&op));
+    }
+    for (long i = 0; i < w->nids; i++)
+        h = mix(h, w->ids[i]);
+    return h;
+}
+
+/* Whether two ranks' ops are the same as each rank sees them. Times are
+ * compared bit for bit: what is shared is exactly what was recorded. */
+static int same_ops(const row_t *a, const row_t *b, int p)
+{
+    if (a->nops != b->nops || a->nids != b->nids)
+        return 0;
+    for (long i = 0; i < a->nops; i++) {
+        sc_sched_op_t x = relative(&a->ops[i], a->rank, p);
+        sc_sched_op_t y = relative(&b->ops[i], b->rank, p);
+        if (x.kind != y.kind || x.req != y.req || x.peer != y.peer || x.tag != y.tag ||
+            op_value(&x) != op_value(&y))
+            return 0;
+    }
+    return a->nids == 0 || !memcmp(a->ids, b->ids, (size_t)a->nids * sizeof *a->ids);
+}
+
+/* The ranks that keep their own ops, by the hash of their ops as they see
+ * them: open addressing, at most half full. */
+typedef struct {
+    uint64_t hash;
+    int rank; /* -1: empty */
+} kept_t;
+
+typedef struct {
+    kept_t *slot;
+    size_t cap, used;
+} kept_table_t;
+
+static void kept_put(kept_table_t *t, uint64_t hash, int rank)
+{
+    size_t i = (size_t)hash & (t->cap - 1);
+    while (t->slot[i].rank >= 0)
+        i = (i + 1) & (t->cap - 1);
+    t->slot[i] = (kept_t){hash, rank};
+    t->used++;
+}
+
+/* Room for one more; 0 if out of memory. */
+static int kept_room(kept_table_t *t)
+{
+    if (2 * (t->used + 1) <= t->cap)
+        return 1;
+    kept_table_t bigger = {malloc((t->cap ? 2 * t->cap : 64) * sizeof(kept_t)),
+                           t->cap ? 2 * t->cap : 64, 0};
+    if (!bigger.slot)
+        return 0;
+    for (size_t i = 0; i < bigger.cap; i++)
+        bigger.slot[i].rank = -1;
+    for (size_t i = 0; i < t->cap; i++)
+        if (t->slot[i].rank >= 0)
+            kept_put(&bigger, t->slot[i].hash, t->slot[i].rank);
+    free(t->slot);
+    *t = bigger;
+    return 1;
+}
+
+/* Rank r, just recorded: if an earlier rank kept ops that are r's as each
+ * sees its own, r plays those (like[r]) and its recording is dropped;
+ * else r keeps its own. */
+static void share_ops(recorder_t *rec, kept_table_t *kept, int r)
+{
+    sc_schedule_t *s = rec->sched;
+    row_t mine = row_of(s, r, rec->nops, rec->nids);
+    uint64_t hash = row_hash(&mine, s->np);
+    for (size_t i = kept->cap ? (size_t)hash & (kept->cap - 1) : 0;
+         kept->cap && kept->slot[i].rank >= 0; i = (i + 1) & (kept->cap - 1)) {
+        int o = kept->slot[i].rank;
+        row_t theirs = row_of(s, o, s->op_start[o + 1], s->id_start[o + 1]);
+        if (kept->slot[i].hash == hash && same_ops(&theirs, &mine, s->np)) {
+            s->like[r] = o;
+            rec->nops = s->op_start[r];
+            rec->nids = s->id_start[r];
+            return;
+        }
+    }
+    if (!kept_room(kept)) {
+        rec->failed = 1;
+        return;
+    }
+    kept_put(kept, hash, r);
+    s->like[r] = r;
+}
+
 sc_err_t sc_schedule_replayable(const sc_algo_t *algo)
 {
     if (algo->needs & SC_DATA_DEPENDENT)
@@ -244,8 +388,10 @@ sc_err_t sc_schedule_record_fn(sc_err_t (*run)(sc_comm_t *comm, void *ctx), void
     sched->np = p;
     sched->op_start = malloc(((size_t)p + 1) * sizeof *sched->op_start);
     sched->id_start = malloc(((size_t)p + 1) * sizeof *sched->id_start);
-    recorder_t rec = {.sched = sched, .model = model, .failed = !sched->op_start ||
-                                                                !sched->id_start};
+    sched->like = malloc((size_t)p * sizeof *sched->like);
+    recorder_t rec = {.sched = sched, .model = model,
+                      .failed = !sched->op_start || !sched->id_start || !sched->like};
+    kept_table_t kept = {0};
     for (int r = 0; r < p && !rec.failed && !rec.unsupported; r++) {
         rec.row = r;
         sched->op_start[r] = rec.nops;
@@ -260,7 +406,10 @@ sc_err_t sc_schedule_record_fn(sc_err_t (*run)(sc_comm_t *comm, void *ctx), void
             err = sc_error(ran, "recording %s on rank %d: %s", what, r, sc_error_message());
         if (err)
             break;
+        if (!rec.failed && !rec.unsupported)
+            share_ops(&rec, &kept, r);
     }
+    free(kept.slot);
     if (!err && rec.unsupported)
         err = sc_error(SC_ERR_INPUT,
                        "%s makes %s, whose outcome depends on timing: a replay plays a fixed "
@@ -321,11 +470,12 @@ static int schedule_next(sc_op_source_t *source, int r, sc_op_window_t *w)
 {
     sc_schedule_source_t *src = (sc_schedule_source_t *)source;
     const sc_schedule_t *s = src->sched;
-    if (src->given[r] || s->op_start[r + 1] == s->op_start[r])
+    int o = s->like[r]; /* whose ops r plays, shifted by r - o */
+    if (src->given[r] || s->op_start[o + 1] == s->op_start[o])
         return 0;
     src->given[r] = 1;
-    *w = (sc_op_window_t){s->ops + s->op_start[r], s->op_start[r + 1] - s->op_start[r],
-                          s->wait_ids + s->id_start[r]};
+    *w = (sc_op_window_t){s->ops + s->op_start[o], s->op_start[o + 1] - s->op_start[o],
+                          s->wait_ids + s->id_start[o], r - o};
     return 1;
 }
 
@@ -348,5 +498,6 @@ void sc_schedule_destroy(sc_schedule_t *sched)
     free(sched->op_start);
     free(sched->wait_ids);
     free(sched->id_start);
+    free(sched->like);
     memset(sched, 0, sizeof *sched);
 }

@@ -42,13 +42,19 @@ typedef struct {
 
 /* Every rank's ops, rank after rank: rank r's are ops[op_start[r]] up to
  * ops[op_start[r + 1]], and the requests its waits name are ids relative
- * to op_start[r], listed from wait_ids[id_start[r]]. */
+ * to op_start[r], listed from wait_ids[id_start[r]]. A rank whose ops are
+ * an earlier rank's shifted by their distance (each of Bruck's or the
+ * ring's ranks sends to the rank so far before it) keeps none of its own:
+ * it plays rank like[r]'s, with every peer r - like[r] further on, mod np
+ * (a million ranks' Bruck schedule is then one rank's). like is NULL in a
+ * recording of one rank (sc_schedule_record_rank): each rank its own. */
 typedef struct {
     int np;
     sc_sched_op_t *ops;
     long *op_start;
     uint32_t *wait_ids;
     long *id_start;
+    int *like; /* by rank: whose ops it plays (itself if it keeps its own) */
     long cap_ops, cap_ids; /* room in ops and wait_ids (sc_schedule_record_rank) */
     int read_nodes;        /* 1: the code followed the ranks' nodes (SMP-aware), so the
                               ops hold for the model's node_of only */
@@ -61,6 +67,8 @@ typedef struct {
     const sc_sched_op_t *ops;
     long nops;
     const uint32_t *ids; /* the request ids WAIT and TEST ops list */
+    int shift;           /* a SEND's or RECV's peer is (peer + shift) mod np: ops
+                            shared with another rank (sc_schedule_t's like) */
 } sc_op_window_t;
 
 typedef struct sc_op_source sc_op_source_t;
@@ -71,7 +79,8 @@ struct sc_op_source {
     int (*next)(sc_op_source_t *src, int r, sc_op_window_t *w);
 };
 
-/* A recorded schedule as a source: each rank's ops in one window. */
+/* A recorded schedule of every rank (sc_schedule_record, _fn) as a
+ * source: each rank's ops in one window. */
 typedef struct {
     sc_op_source_t source;
     const sc_schedule_t *sched;

@@ -15,6 +15,10 @@
 #   DRIVER=1 RANKS=65536 bench/scale.sh build41 # adds simcoll --replay=maestro (no
 #                                               # actor, sim/simgrid/driver.cpp;
 #                                               # a SimGrid 4.1 build)
+#   BASELINE=/tmp/before/simcoll DRIVER=1 RANKS=65536 bench/scale.sh build41
+#                                               # adds "baseline": that simcoll binary
+#                                               # (another commit's) with --replay=maestro,
+#                                               # interleaved with the driver: before/after
 #   ACTORS=0 FLOOR=0 DRIVER=1 LIMIT=1200 RANKS=1048576 RUNS=1 bench/scale.sh build41
 #       ACTORS=0, FLOOR=0 leave out simcoll's actors and bench_floor (an actor
 #       per rank each: too many at a million); LIMIT stops any run after that
@@ -46,6 +50,8 @@ columns=
 [ "${GROUPED:-0}" = 1 ] && columns="$columns grouped"
 [ "${REPLAY:-0}" = 1 ] && columns="$columns replay"
 [ "${DRIVER:-0}" = 1 ] && columns="$columns driver"
+baseline=${BASELINE:-}
+[ -n "$baseline" ] && columns="$columns baseline"
 [ "${SMPI:-0}" = 1 ] && columns="$columns smpi"
 loggopsim=${LOGGOPSIM:-}
 [ -n "$loggopsim" ] && columns="$columns lgs-input loggopsim"
@@ -71,6 +77,10 @@ case " $columns " in *" driver "*)
         { echo "bench/scale.sh: $simcoll has no --replay=maestro" >&2; exit 2; }
     ;;
 esac
+if [ -n "$baseline" ]; then
+    [ -x "$baseline" ] && "$baseline" --help | grep -q -- '--replay\[=nodes|maestro\]' ||
+        { echo "bench/scale.sh: BASELINE=$baseline is no simcoll with --replay=maestro" >&2; exit 2; }
+fi
 mkdir -p "$out"
 
 # timed NAME COMMAND...: appends "wall peak_kib" to $out/NAME.times, or
@@ -115,6 +125,8 @@ run_column() {
     replay) timed replay "$simcoll" --platform "$2" --algo bruck --np "$3" --size 2048 \
         --no-payload --format csv --replay ;;
     driver) timed driver "$simcoll" --platform "$2" --algo bruck --np "$3" --size 2048 \
+        --no-payload --format csv --replay=maestro ;;
+    baseline) timed baseline "$baseline" --platform "$2" --algo bruck --np "$3" --size 2048 \
         --no-payload --format csv --replay=maestro ;;
     smpi) timed smpi smpirun -np "$3" -platform "$2" -hostfile "$out/hosts-$4.txt" \
         --cfg=smpi/allgather:bruck --cfg=smpi/shared-malloc-blocksize:16777216 \

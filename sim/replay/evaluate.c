@@ -7,79 +7,30 @@
  * that may go on, by rank, as the replay's and the driver's ranks do.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "evaluate.h"
+#include "due_queue.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* Something due at a date: an envelope arriving, or a rank whose busy
- * time ends (env NULL). Those of one date keep the order they came in. */
-typedef struct {
-    double date;
-    unsigned long seq;
-    sc_envelope_t *env;
-    int rank;
-} due_t;
-
 typedef struct {
     sc_player_t pl;
-    due_t *heap; /* a binary heap by (date, seq) */
-    long n, cap;
-    unsigned long seq;
-    double now; /* the instant being played */
+    sc_due_queue_t due; /* envelopes arriving, ranks whose busy time ends (env NULL) */
+    double now;         /* the instant being played */
     int *ready, nready, *resuming; /* ranks that may go on, np each at most */
     unsigned char *listed;         /* by rank: in ready */
-    int failed;                    /* out of memory */
 } evaluator_t;
 
 /* One evaluation runs at a time in a process, as play.c's callbacks
  * assume. */
 static evaluator_t *E;
 
-static int earlier(const due_t *a, const due_t *b)
-{
-    return a->date < b->date || (a->date == b->date && a->seq < b->seq);
-}
-
 static void push(double date, sc_envelope_t *env, int rank)
 {
-    if (E->n == E->cap) {
-        long cap = E->cap ? 2 * E->cap : 1024;
-        due_t *more = realloc(E->heap, (size_t)cap * sizeof *more);
-        if (!more) {
-            if (env)
-                sc_envelope_free(env);
-            sc_play_fail(&E->pl, "out of memory evaluating %d ranks", E->pl.np);
-            return;
-        }
-        E->heap = more;
-        E->cap = cap;
+    if (!sc_due_push(&E->due, date, env, rank)) {
+        if (env)
+            sc_envelope_free(env);
+        sc_play_fail(&E->pl, "out of memory evaluating %d ranks", E->pl.np);
     }
-    long i = E->n++;
-    due_t d = {date, E->seq++, env, rank};
-    while (i > 0 && earlier(&d, &E->heap[(i - 1) / 2])) {
-        E->heap[i] = E->heap[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    E->heap[i] = d;
-}
-
-static due_t pop(void)
-{
-    due_t top = E->heap[0], last = E->heap[--E->n];
-    long i = 0;
-    for (;;) {
-        long c = 2 * i + 1;
-        if (c >= E->n)
-            break;
-        if (c + 1 < E->n && earlier(&E->heap[c + 1], &E->heap[c]))
-            c++;
-        if (!earlier(&E->heap[c], &last))
-            break;
-        E->heap[i] = E->heap[c];
-        i = c;
-    }
-    E->heap[i] = last;
-    return top;
 }
 
 static void make_ready(int r)
@@ -144,11 +95,11 @@ static int by_rank(const void *a, const void *b)
 
 static void run(void)
 {
-    while (E->n > 0 && !E->pl.failed) {
-        double t = E->heap[0].date, by = due_by(t);
+    while (!sc_due_empty(&E->due) && !E->pl.failed) {
+        double t = sc_due_first(&E->due), by = due_by(t);
         E->now = t;
-        while (E->n > 0 && E->heap[0].date <= by && !E->pl.failed) {
-            due_t d = pop();
+        while (!sc_due_empty(&E->due) && sc_due_first(&E->due) <= by && !E->pl.failed) {
+            sc_due_t d = sc_due_pop(&E->due);
             if (d.env)
                 hand_on(d.env);
             else
@@ -169,8 +120,8 @@ static void run(void)
         }
     }
     /* a failure leaves envelopes in flight */
-    while (E->n > 0) {
-        due_t d = pop();
+    while (!sc_due_empty(&E->due)) {
+        sc_due_t d = sc_due_pop(&E->due);
         if (d.env)
             sc_envelope_free(d.env);
     }
@@ -204,7 +155,7 @@ sc_err_t sc_evaluate(sc_op_source_t *source, const sc_model_t *model, const doub
         err = sc_play_result(&ev.pl, &ignored_bytes, NULL);
     }
     sc_play_destroy(&ev.pl);
-    free(ev.heap);
+    sc_due_free(&ev.due);
     free(ev.ready);
     free(ev.resuming);
     free(ev.listed);

@@ -274,12 +274,22 @@ static int op_done(sc_play_rank_t *rk)
     return 1;
 }
 
+/* The peer of rank r's SEND or RECV op: ops shared with another rank
+ * are shifted (sc_op_window_t). */
+static int op_peer(const sc_player_t *pl, int r, const sc_sched_op_t *op)
+{
+    int shift = pl->ranks[r].window.shift;
+    if (!shift)
+        return op->peer;
+    return op->peer < pl->np - shift ? op->peer + shift : op->peer + shift - pl->np;
+}
+
 /* SEND: counted, pays o_s; waits for the NIC's gap; leaves. */
 static int play_send(sc_player_t *pl, int r, const sc_sched_op_t *op, double now)
 {
     sc_play_rank_t *rk = &pl->ranks[r];
     const sc_model_t *model = pl->model;
-    int dst = op->peer;
+    int dst = op_peer(pl, r, op);
     size_t bytes = (size_t)op->u.bytes;
     /* counted once, at the first phase */
     sc_send_plan_t plan = sc_protocol_send(model, r, dst, bytes, rk->phase == 0 ? pl->total : NULL);
@@ -329,8 +339,9 @@ static int play_recv(sc_player_t *pl, int r, const sc_sched_op_t *op)
         sc_play_fail(pl, "out of memory replaying %d ranks", pl->np);
         return 0;
     }
-    *q = (sc_play_req_t){.flags = REQ_USED, .is_recv = 1, .peer = op->peer, .bytes = op->u.bytes};
-    if (!sc_matcher_post(&rk->match, &protocol_ops, (sc_req_ref_t)op->req, op->peer, op->tag,
+    int src = op_peer(pl, r, op);
+    *q = (sc_play_req_t){.flags = REQ_USED, .is_recv = 1, .peer = src, .bytes = op->u.bytes};
+    if (!sc_matcher_post(&rk->match, &protocol_ops, (sc_req_ref_t)op->req, src, op->tag,
                          (size_t)op->u.bytes))
         return 0;
     rk->pc++;

@@ -344,7 +344,7 @@ static int next_window(sc_op_source_t *source, int r, sc_op_window_t *w)
     }
     if (err)
         return -1;
-    *w = (sc_op_window_t){rk->ops, rk->nops, rk->ids};
+    *w = (sc_op_window_t){rk->ops, rk->nops, rk->ids, 0};
     return rk->nops > 0;
 }
 

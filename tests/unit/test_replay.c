@@ -12,6 +12,7 @@
 #include "sim/engine/run.h"
 #include "sim/simgrid/driver.h"
 #include "algorithms/schedule.h"
+#include "sim/replay/due_queue.h"
 #include "suites.h"
 
 static size_t fit(const sc_algo_t *a, size_t bytes)
@@ -298,6 +299,142 @@ static void test_driver_same_as_replay_factors(void)
     CU_ASSERT_TRUE(runs > 600 / sc_test_sample());
 }
 
+/* One algorithm on one rank, as sc_schedule_record_rank runs it. */
+typedef struct {
+    const sc_algo_t *algo;
+    const sc_coll_args_t *args;
+} one_rank_t;
+
+static sc_err_t run_one_rank(sc_comm_t *comm, void *ctx)
+{
+    const one_rank_t *one = ctx;
+    return one->algo->run(comm, one->args);
+}
+
+/* Whether a rank's window, its peers shifted (sc_op_window_t), is what
+ * the rank's own recording gives. */
+static int window_is_own(const sc_op_window_t *w, const sc_schedule_t *own, int np)
+{
+    if (w->nops != own->op_start[1])
+        return 0;
+    for (long i = 0; i < w->nops; i++) {
+        const sc_sched_op_t *a = &w->ops[i], *b = &own->ops[i];
+        int peer = a->peer;
+        if (a->kind == SC_OP_SEND || a->kind == SC_OP_RECV)
+            peer = (a->peer + w->shift) % np;
+        if (a->kind != b->kind || a->req != b->req || peer != b->peer || a->tag != b->tag ||
+            memcmp(&a->u, &b->u, sizeof a->u))
+            return 0;
+        if (a->kind == SC_OP_WAIT && a->u.wait.count &&
+            memcmp(w->ids + a->u.wait.first, own->wait_ids + b->u.wait.first,
+                   a->u.wait.count * sizeof *w->ids))
+            return 0;
+    }
+    return 1;
+}
+
+/* A schedule keeps once the ops that ranks have alike but for their
+ * rank (schedule.h, like): each rank's window, shifted, is still the
+ * rank's own recording, for every algorithm; Bruck's ranks keep one
+ * rank's ops. */
+static void test_shared_ops_are_each_ranks(void)
+{
+    const sc_platform_t *plat = sc_test_platform("platforms/ib4x.xml");
+    if (!plat)
+        return;
+    enum { NP = 24 };
+    int node_of[NP], domain_of[NP];
+    for (int r = 0; r < NP; r++)
+        node_of[r] = r < 5 ? 0 : 1 + (r - 5) / 8; /* uneven nodes: SMP-aware ops differ */
+    CU_ASSERT_EQUAL_FATAL(sc_place_domains(plat, NP, node_of, domain_of), SC_OK);
+    sc_scratch_t *scratch = sc_scratch_create();
+    void *area = scratch ? sc_scratch_get(scratch, (size_t)NP * 4096 + 64) : NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(area);
+    int checked = 0;
+    for (const sc_algo_t *a = sc_algos; a->name; a++)
+        for (int np = 16; np <= NP; np += NP - 16) {
+            if (!sc_test_generic(a) || sc_algo_check(a, np) != SC_OK)
+                continue;
+            sc_model_t model;
+            CU_ASSERT_EQUAL_FATAL(sc_model_init(&model, plat, np, node_of, domain_of, NULL, NULL,
+                                                sizeof(int)),
+                                  SC_OK);
+            sc_coll_args_t args = {.sendbuf = area, .recvbuf = area, .bytes = fit(a, 3000),
+                                   .root = np / 3, .op = SC_OP_SUM, .type = SC_TYPE_INT};
+            sc_schedule_t all = {0}, own = {0};
+            sc_schedule_source_t source = {0};
+            one_rank_t one = {a, &args};
+            int same = sc_schedule_record(a, &args, &model, scratch, &all) == SC_OK &&
+                       sc_schedule_source_init(&source, &all) == SC_OK;
+            for (int r = 0; same && r < np; r++) {
+                sc_op_window_t w = {0};
+                int got = source.source.next(&source.source, r, &w);
+                same = got >= 0 &&
+                       sc_schedule_record_rank(run_one_rank, &one, a->name, &model, r, scratch,
+                                               &own) == SC_OK &&
+                       window_is_own(&w, &own, np);
+            }
+            if (!same)
+                fprintf(stderr, "\n%s np=%d: a rank's shared ops are not its own\n", a->name, np);
+            CU_ASSERT_TRUE(same);
+            if (!strcmp(a->name, "bruck"))
+                CU_ASSERT_EQUAL(all.op_start[np], all.op_start[1]);
+            checked++;
+            sc_schedule_source_destroy(&source);
+            sc_schedule_destroy(&all);
+            sc_schedule_destroy(&own);
+            sc_model_destroy(&model);
+        }
+    sc_scratch_destroy(scratch);
+    printf(" [%d schedules] ", checked);
+    CU_ASSERT_TRUE(checked > 40);
+}
+
+/* The players' queue of what is due (sim/replay/due_queue.h) gives its
+ * items as a sort by (date, order queued) does, with pushes between pops,
+ * dates repeated, -0.0 beside 0.0, and more dates than its recent slots. */
+static void test_due_queue_order(void)
+{
+    enum { N = 20000 };
+    static double date[N];
+    static int taken[N];
+    sc_due_queue_t q = {0};
+    unsigned seed = 12345;
+    int pushed = 0, popped = 0;
+    double now = 0;
+    int in_order = 1;
+    while (popped < N) {
+        seed = seed * 1103515245u + 12345u;
+        if (pushed < N && (seed >> 16) % 3 != 0) {
+            seed = seed * 1103515245u + 12345u;
+            unsigned pick = (seed >> 16) % 1000;
+            /* few dates often (ranks alike), many dates sometimes */
+            double d = pick < 600 ? now + (double)(pick % 4) : now + (double)pick / 7.0;
+            if (pick == 999)
+                d = now == 0 ? -0.0 : now;
+            date[pushed] = d;
+            CU_ASSERT_TRUE_FATAL(sc_due_push(&q, d, NULL, pushed));
+            pushed++;
+            continue;
+        }
+        if (sc_due_empty(&q))
+            continue;
+        /* the first due: the least date, the first queued among them */
+        int first = -1;
+        for (int i = 0; i < pushed; i++)
+            if (!taken[i] && (first < 0 || date[i] < date[first]))
+                first = i;
+        sc_due_t d = sc_due_pop(&q);
+        in_order &= d.rank == first && d.date == date[first] && !d.env;
+        taken[d.rank] = 1;
+        now = d.date;
+        popped++;
+    }
+    CU_ASSERT_TRUE(in_order);
+    CU_ASSERT_TRUE(sc_due_empty(&q));
+    sc_due_free(&q);
+}
+
 /* SimGrid 3.32 starts maestro's communications detached and scans them
  * all at each completion: a 3.32 build refuses the driver before
  * running, saying why; a 4.1 build takes it. */
@@ -333,4 +470,6 @@ void sc_suite_replay(void)
                 test_driver_same_as_replay_uneven_racks);
     CU_add_test(s, "driver = replay, latency and flow factors", test_driver_same_as_replay_factors);
     CU_add_test(s, "driver needs SimGrid 4.1", test_driver_needs_simgrid_41);
+    CU_add_test(s, "ranks' shared ops are each rank's own", test_shared_ops_are_each_ranks);
+    CU_add_test(s, "what is due comes by date, in the order queued", test_due_queue_order);
 }
