@@ -354,16 +354,10 @@ sc_err_t sc_schedule_replayable(const sc_algo_t *algo)
     return SC_OK;
 }
 
-/* An algorithm as sc_schedule_record_fn runs it. */
-typedef struct {
-    const sc_algo_t *algo;
-    const sc_coll_args_t *args;
-} algo_call_t;
-
-static sc_err_t run_algo(sc_comm_t *comm, void *ctx)
+sc_err_t sc_schedule_run_algo(sc_comm_t *comm, void *call)
 {
-    const algo_call_t *call = ctx;
-    return call->algo->run(comm, call->args);
+    const sc_algo_call_t *c = call;
+    return c->algo->run(comm, c->args);
 }
 
 sc_err_t sc_schedule_record(const sc_algo_t *algo, const sc_coll_args_t *args,
@@ -374,8 +368,8 @@ sc_err_t sc_schedule_record(const sc_algo_t *algo, const sc_coll_args_t *args,
     sc_err_t err = sc_schedule_replayable(algo);
     if (err)
         return err;
-    algo_call_t call = {algo, args};
-    return sc_schedule_record_fn(run_algo, &call, algo->name, model, scratch, sched);
+    sc_algo_call_t call = {algo, args};
+    return sc_schedule_record_fn(sc_schedule_run_algo, &call, algo->name, model, scratch, sched);
 }
 
 sc_err_t sc_schedule_record_fn(sc_err_t (*run)(sc_comm_t *comm, void *ctx), void *ctx,

@@ -115,6 +115,16 @@ sc_err_t sc_schedule_record_fn(sc_err_t (*run)(sc_comm_t *comm, void *ctx), void
                                const char *what, const sc_model_t *model,
                                sc_scratch_t *scratch, sc_schedule_t *sched);
 
+/* An algorithm and its arguments as a rank's code for
+ * sc_schedule_record_fn and sc_schedule_record_rank: pass
+ * sc_schedule_run_algo as `run` and a pointer to this as `ctx`. */
+typedef struct {
+    const sc_algo_t *algo;
+    const sc_coll_args_t *args;
+} sc_algo_call_t;
+
+sc_err_t sc_schedule_run_algo(sc_comm_t *comm, void *call);
+
 /* Whether `algo` can be replayed at all, before recording: SC_ERR_INPUT
  * with the reason when it cannot. */
 sc_err_t sc_schedule_replayable(const sc_algo_t *algo);

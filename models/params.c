@@ -119,6 +119,13 @@ int sc_param_at_domain(sc_param_at_t at)
                               : -1;
 }
 
+int sc_param_domain_own(const sc_param_t *p, sc_param_at_t at)
+{
+    return sc_param_at_domain(at) >= 0 && (p->at & SC_AT(at)) && p->carrier == SC_CARRIER_PROP &&
+           p->in == SC_IN_LEVEL && !p->constant_of &&
+           (p->kind == SC_PARAM_PIECEWISE_TIME || p->kind == SC_PARAM_PIECEWISE_FACTOR);
+}
+
 sc_param_at_t sc_param_domain_at(int domain)
 {
     assert(domain >= 0 && domain < SC_NDOMAIN_KINDS);

@@ -81,6 +81,11 @@ const char *sc_param_at_name(sc_param_at_t at);
  * sc_domain_kind_t), or -1. */
 int sc_param_at_domain(sc_param_at_t at);
 
+/* Whether p at `at` is a property a level between a node's domains may
+ * have of its own (its flow factor, overheads: piecewise, carried by a
+ * property), which shared memory's gives where the file gives none. */
+int sc_param_domain_own(const sc_param_t *p, sc_param_at_t at);
+
 /* The level of the links between domains of kind `domain` (an
  * sc_domain_kind_t): the inverse of sc_param_at_domain. */
 sc_param_at_t sc_param_domain_at(int domain);

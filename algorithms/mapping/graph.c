@@ -264,18 +264,6 @@ sc_err_t sc_graph_recordable(const sc_algo_t *algo)
 static sc_err_t record(const sc_algo_t *algo, int p, int root, const int *node_of, size_t bytes,
                        sc_type_t type, sc_graph_t *graph);
 
-/* The algorithm's call, as sc_schedule_record_rank runs it on each rank. */
-typedef struct {
-    const sc_algo_t *algo;
-    sc_coll_args_t args;
-} algo_call_t;
-
-static sc_err_t run_algo(sc_comm_t *comm, void *ctx)
-{
-    const algo_call_t *call = ctx;
-    return call->algo->run(comm, &call->args);
-}
-
 sc_err_t sc_graph_record(const sc_algo_t *algo, int p, int root, sc_graph_t *graph)
 {
     return sc_graph_record_placed(algo, p, root, NULL, graph);
@@ -342,12 +330,13 @@ static sc_err_t record(const sc_algo_t *algo, int p, int root, const int *node_o
     }
     /* no platform: no times, only the messages */
     sc_model_t ranks = {.size = p, .node_of = node_of, .elem_size = sc_type_size(type)};
-    algo_call_t call = {algo, {.sendbuf = area, .recvbuf = area, .bytes = bytes, .root = root,
-                               .op = SC_OP_SUM, .type = type}};
+    sc_coll_args_t args = {.sendbuf = area, .recvbuf = area, .bytes = bytes, .root = root,
+                           .op = SC_OP_SUM, .type = type};
+    sc_algo_call_t call = {algo, &args};
     /* One rank at a time, its ops tallied and dropped: ring at 65,536 ranks
      * sends 4.3e9 messages over 65,536 pairs. */
     for (int r = 0; r < p && !err && !rec.failed; r++) {
-        err = sc_schedule_record_rank(run_algo, &call, algo->name, &ranks, r, scratch, &sched);
+        err = sc_schedule_record_rank(sc_schedule_run_algo, &call, algo->name, &ranks, r, scratch, &sched);
         if (err)
             break;
         placed |= sched.read_nodes;

@@ -490,6 +490,16 @@ static sc_err_t probed_shape(const sc_cal_series_t *all, const char *out, sc_gen
     return SC_OK;
 }
 
+/* The index of the fit's note of parameter p if the fit kept the
+ * template's value (no measurement gave it), else -1. */
+static int kept_note(const sc_fit_t *fit, const sc_param_t *p)
+{
+    for (int k = 0; p->fit_name && k < fit->nnotes; k++)
+        if (!strcmp(fit->notes[k].what, p->fit_name) && fit->notes[k].origin == SC_FIT_KEPT)
+            return k;
+    return -1;
+}
+
 /* -o: the platform of --like with the fitted level and the ranges it keeps,
  * naming the command and the files it was fitted to; a level of domains
  * as `link` gives it. */
@@ -545,9 +555,8 @@ static sc_err_t write_fitted(const calibrate_opts_t *o, const sc_fit_t *fit,
         char set_latency[96], set_bandwidth[96];
         char *sets[] = {set_latency, set_bandwidth};
         for (const sc_param_t *p = sc_params; p->name; p++)
-            for (int k = 0; p->fit_name && k < fit->nnotes; k++)
-                if (!strcmp(fit->notes[k].what, p->fit_name) && fit->notes[k].origin == SC_FIT_KEPT)
-                    gen.kept_params |= 1ULL << (p - sc_params); /* fewer than 64 rows */
+            if (kept_note(fit, p) >= 0)
+                gen.kept_params |= 1ULL << (p - sc_params); /* fewer than 64 rows */
         if (domain < 0) {
             gen.level = &fit->level;
             gen.level_id = (sc_level_id_t)o->level;
@@ -586,10 +595,8 @@ static void keep_ranges(const calibrate_opts_t *o, const sc_platform_t *plat, in
         const sc_param_t *p = &sc_params[r->param];
         if (r->at != id)
             continue;
-        sc_fit_note_t *note = NULL;
-        for (int k = 0; p->fit_name && k < fit->nnotes && !note; k++)
-            if (!strcmp(fit->notes[k].what, p->fit_name) && fit->notes[k].origin == SC_FIT_KEPT)
-                note = &fit->notes[k];
+        int k = kept_note(fit, p);
+        sc_fit_note_t *note = k >= 0 ? &fit->notes[k] : NULL;
         if (p->fit_name ? !note : o->eager_text != NULL)
             continue;
         kept->range[kept->n++] = *r;

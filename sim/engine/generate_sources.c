@@ -30,9 +30,7 @@ static void write_fitted_source(FILE *f, const sc_generate_spec_t *spec, const s
 
 int sc_generate_domain_prop(const sc_generate_spec_t *spec, int domain, const sc_param_t *p)
 {
-    if (!spec->domain_props[domain] || p->carrier != SC_CARRIER_PROP || p->in != SC_IN_LEVEL ||
-        p->constant_of || !(p->at & SC_AT(sc_param_domain_at(domain))) ||
-        (p->kind != SC_PARAM_PIECEWISE_TIME && p->kind != SC_PARAM_PIECEWISE_FACTOR))
+    if (!spec->domain_props[domain] || !sc_param_domain_own(p, sc_param_domain_at(domain)))
         return 0;
     sc_level_t level = *spec->domain_props[domain]; /* the accessor takes a writable level */
     return sc_param_piecewise(p, &level)->n > 0;

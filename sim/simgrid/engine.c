@@ -559,8 +559,7 @@ static sc_err_t scale_checked(const char *option, const char *path, const sc_sca
     for (int i = 0; i < n; i++) {
         const sc_param_t *p = scalings[i].param;
         int domain = sc_param_at_domain(scalings[i].at);
-        if (domain < 0 || p->carrier == SC_CARRIER_LINK || p->constant_of ||
-            (p->kind != SC_PARAM_PIECEWISE_TIME && p->kind != SC_PARAM_PIECEWISE_FACTOR))
+        if (!sc_param_domain_own(p, scalings[i].at))
             continue;
         sc_piecewise_t *own = sc_param_piecewise(p, &checked->between_domains[domain]);
         if (own->n == 0)
@@ -665,13 +664,15 @@ sc_err_t sc_platform_load_scaled(const char *option, const char *name, const sc_
     for (int d = 0; d < SC_NDOMAIN_KINDS; d++) {
         plat->between_domains[d] =
             with_route(plat->level[SC_LEVEL_INTRA], &plat->between_domains[d]);
-        /* a pair's copy rate of its own (simcoll/KIND/flow-factor) */
-        if (checked.between_domains[d].flow_factor.n > 0)
-            plat->between_domains[d].flow_factor = checked.between_domains[d].flow_factor;
-        if (checked.between_domains[d].send_overhead.n > 0)
-            plat->between_domains[d].send_overhead = checked.between_domains[d].send_overhead;
-        if (checked.between_domains[d].recv_overhead.n > 0)
-            plat->between_domains[d].recv_overhead = checked.between_domains[d].recv_overhead;
+        /* the level's own where the file gives them (simcoll/KIND/flow-factor:
+         * a pair's copy rate; its overheads) */
+        for (const sc_param_t *p = sc_params; p->name; p++) {
+            if (!sc_param_domain_own(p, sc_param_domain_at(d)))
+                continue;
+            const sc_piecewise_t *own = sc_param_piecewise(p, &checked.between_domains[d]);
+            if (own->n > 0)
+                *sc_param_piecewise(p, &plat->between_domains[d]) = *own;
+        }
     }
     for (int k = 0; k < plat->ngroupings; k++)
         plat->between_groups[k] =

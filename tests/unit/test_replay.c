@@ -299,18 +299,6 @@ static void test_driver_same_as_replay_factors(void)
     CU_ASSERT_TRUE(runs > 600 / sc_test_sample());
 }
 
-/* One algorithm on one rank, as sc_schedule_record_rank runs it. */
-typedef struct {
-    const sc_algo_t *algo;
-    const sc_coll_args_t *args;
-} one_rank_t;
-
-static sc_err_t run_one_rank(sc_comm_t *comm, void *ctx)
-{
-    const one_rank_t *one = ctx;
-    return one->algo->run(comm, one->args);
-}
-
 /* Whether a rank's window, its peers shifted (sc_op_window_t), is what
  * the rank's own recording gives. */
 static int window_is_own(const sc_op_window_t *w, const sc_schedule_t *own, int np)
@@ -363,14 +351,14 @@ static void test_shared_ops_are_each_ranks(void)
                                    .root = np / 3, .op = SC_OP_SUM, .type = SC_TYPE_INT};
             sc_schedule_t all = {0}, own = {0};
             sc_schedule_source_t source = {0};
-            one_rank_t one = {a, &args};
+            sc_algo_call_t one = {a, &args};
             int same = sc_schedule_record(a, &args, &model, scratch, &all) == SC_OK &&
                        sc_schedule_source_init(&source, &all) == SC_OK;
             for (int r = 0; same && r < np; r++) {
                 sc_op_window_t w = {0};
                 int got = source.source.next(&source.source, r, &w);
                 same = got >= 0 &&
-                       sc_schedule_record_rank(run_one_rank, &one, a->name, &model, r, scratch,
+                       sc_schedule_record_rank(sc_schedule_run_algo, &one, a->name, &model, r, scratch,
                                                &own) == SC_OK &&
                        window_is_own(&w, &own, np);
             }
