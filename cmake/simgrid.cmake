@@ -116,6 +116,8 @@ else()
   # An imported target's include folder must exist when CMake generates.
   file(MAKE_DIRECTORY ${SIMCOLL_SIMGRID_DIR}/include)
 endif()
+# patches/network-weight.patch: a flow's weight can be set (sim/simgrid/driver.cpp)
+target_compile_definitions(simcoll_simgrid INTERFACE SC_SIMGRID_FLOW_WEIGHT=1)
 add_library(simcoll_simgrid_lib SHARED IMPORTED)
 set_target_properties(simcoll_simgrid_lib PROPERTIES
   IMPORTED_LOCATION ${_sg_library}

@@ -8,11 +8,17 @@
  * rank is the state machine of play.c, the one the replay's actors
  * run, with the protocol of sim/protocol/protocol.h, and
  *   - an envelope is a communication from the sender's host to the
- *     receiver's, started at once (Comm::sendto_init), which carries the
- *     envelope as its data and hands it to its rank when it completes
- *     (Comm::on_completion_cb, one callback for every communication),
- *     but a header alone is no communication: it is due at the protocol's
- *     time for it (sc_protocol_ready) and waits with what is held;
+ *     receiver's (Comm::sendto_init), started at the end of the instant it
+ *     was sent in (launch), which carries the envelope as its data and hands
+ *     it to its rank when it completes (Comm::on_completion_cb, one callback
+ *     for every communication), but a header alone is no communication: it
+ *     is due at the protocol's time for it (sc_protocol_ready) and waits
+ *     with what is held;
+ *   - envelopes sent at one instant from one host to another with the same
+ *     wire bytes, rate and latency share one communication, whose flow
+ *     counts as that many (one_flow): SimGrid's max-min sharing gives it
+ *     what it would give them, and one flow costs its solver and memory an
+ *     n-th of n (a Bruck step of 8-core nodes: one flow a node, not eight);
  *   - a rank busy until a time (overheads, the NIC's gap, combining) goes
  *     on at that time, and what SimGrid delivers with a latency factor is
  *     held back for the latency beyond the route's (protocol.h): both wait
@@ -54,6 +60,8 @@ extern "C" {
 #include <algorithm>
 #include <cstdint>
 #include <queue>
+#include <tuple>
+#include <unordered_map>
 #include <vector>
 #endif
 
@@ -92,6 +100,34 @@ struct Due {
 };
 using DueQueue = std::priority_queue<Due, std::vector<Due>, std::greater<Due>>;
 
+/* An envelope sent at this instant, waiting for its communication (launch). */
+struct Outgoing {
+    s4u::Host *src, *dst;
+    sc_wire_plan_t wire;
+    sc_envelope_t *env;
+};
+
+/* What makes envelopes one flow: hosts, and the wire plan's bytes, rate and
+ * latency beyond the route's. */
+struct FlowKey {
+    const s4u::Host *src, *dst;
+    double wire_bytes, rate, extra_latency;
+    bool operator==(const FlowKey &o) const
+    {
+        return std::tie(src, dst, wire_bytes, rate, extra_latency) ==
+               std::tie(o.src, o.dst, o.wire_bytes, o.rate, o.extra_latency);
+    }
+};
+struct FlowKeyHash {
+    size_t operator()(const FlowKey &k) const
+    {
+        std::hash<const void *> ptr;
+        std::hash<double> num;
+        return ptr(k.src) * 31 ^ ptr(k.dst) * 17 ^ num(k.wire_bytes) * 7 ^ num(k.rate) ^
+               num(k.extra_latency);
+    }
+};
+
 /* One driver per process (a simulation runs in a child process of its
  * own): SimGrid's callbacks and the protocol's reach it here. */
 struct Driver {
@@ -104,6 +140,10 @@ struct Driver {
     std::vector<int> ready, resuming; /* ranks to go on at this instant */
     bool flush_armed = false;
     bool flush_after_arrivals = false; /* see flush */
+    std::vector<Outgoing> outgoing;    /* sent at this instant, see launch */
+    bool launch_armed = false;
+    std::unordered_map<FlowKey, size_t, FlowKeyHash> flow_of; /* launch's, by key */
+    std::vector<s4u::Link *> route;                           /* may_share's */
     /* The last communication completed: released at the next completion,
      * not in its own callback, which SimGrid still runs from it. */
     s4u::Comm *retired = nullptr;
@@ -122,44 +162,153 @@ s4u::Host *host_of_rank(int r)
     return D->host_of_node[(size_t)D->pl.model->node_of[r]];
 }
 
-/* A host-to-host communication ignores Comm::set_rate in SimGrid 4.1 (the
- * kernel's communication never gets it), so the flow of the envelope's
- * communication, the network model's newest, gets its bound here, as the
- * network model would have set it: the least of the route's bound and the
- * rate (CM02's bandwidth factor is 1, sim/simgrid/engine.c). */
-void bound_flow(const s4u::CommPtr &comm, double rate)
+/* The flow of communication `comm`, the network model's newest. */
+simgrid::kernel::resource::Action *flow_of(const s4u::CommPtr &comm)
 {
-    simgrid::kernel::resource::Action *flow = &D->network->get_started_action_set()->back();
-    if (flow->get_activity() != comm->get_impl()) {
-        sc_play_fail(&D->pl, "cannot bound a flow's rate in this SimGrid (%s)",
-                     SIMGRID_VERSION_STRING);
-        return;
-    }
-    auto least = [rate](double bound) { return bound >= 0 && bound < rate ? bound : rate; };
-    flow->set_user_bound(least(flow->get_user_bound()));
-    flow->set_bound(least(flow->get_bound()));
-}
-
-/* An envelope on its way: SimGrid's communication owns it until it
- * completes (on_arrival). */
-void send(sc_envelope_t *env, size_t data)
-{
-    const sc_model_t *model = D->pl.model;
-    sc_wire_plan_t w = sc_protocol_wire(model, env->src, env->dst, data);
-    s4u::CommPtr comm = s4u::Comm::sendto_init(host_of_rank(env->src), host_of_rank(env->dst));
-    /* the bytes the replay's mailbox communications take, a long */
-    comm->set_payload_size(static_cast<uint64_t>(static_cast<long>(w.wire_bytes)));
-    comm->set_data(env);
-    comm->start();
     if (!D->network) /* the model whose newest flow is this communication's */
         for (auto *candidate : s4u::Engine::get_instance()->get_all_models()) {
             auto *set = candidate->get_started_action_set();
             if (!set->empty() && set->back().get_activity() == comm->get_impl())
                 D->network = candidate;
         }
-    if (w.rate >= 0)
-        bound_flow(comm, w.rate);
+    simgrid::kernel::resource::Action *flow = &D->network->get_started_action_set()->back();
+    if (flow->get_activity() != comm->get_impl()) {
+        sc_play_fail(&D->pl, "cannot reach a communication's flow in this SimGrid (%s)",
+                     SIMGRID_VERSION_STRING);
+        return nullptr;
+    }
+    return flow;
+}
+
+/* Whether n envelopes from src to dst may share one flow: max-min gives a
+ * flow of n times the bytes, bound and weight what it gives n flows only on
+ * links that share their bandwidth; a FATPIPE link gives each flow the
+ * whole of it (and SimGrid's other policies are not max-min at all). And
+ * only while a flow's weight is its route's latency (one_flow), which is
+ * also what decides how the flow starts. */
+bool may_share(const s4u::Host *src, const s4u::Host *dst, double *latency)
+{
+#ifndef SC_SIMGRID_FLOW_WEIGHT
+    (void)src, (void)dst, (void)latency;
+    return false; /* no weight to set (one_flow) */
+#else
+    D->route.clear();
+    *latency = 0;
+    src->route_to(dst, D->route, latency);
+    return std::all_of(D->route.begin(), D->route.end(), [](const s4u::Link *link) {
+        auto policy = link->get_sharing_policy();
+        return policy == s4u::Link::SharingPolicy::SHARED ||
+               policy == s4u::Link::SharingPolicy::SPLITDUPLEX;
+    });
+#endif
+}
+
+/* Makes `flow`, which carries n envelopes, count as n flows. SimGrid's CM02
+ * shares a link's bandwidth among flows in inverse proportion to their
+ * weights (its "sharing penalty": the route's latency; 1 for a route
+ * without latency), and each flow's rate is at most its bound: a flow of n
+ * times the bytes, with 1/n of the weight and n times the bound, gets n
+ * times the rate of each of the n on every link, and ends when they would.
+ * A flow with latency shares nothing until its latency has passed, and
+ * then takes its weight, which the bundled SimGrid keeps where this can set
+ * it (third_party/simgrid/patches/network-weight.patch). */
+void one_flow(simgrid::kernel::resource::Action *flow, int n, double latency)
+{
+    if (latency > 0)
+        flow->set_sharing_penalty_no_update(flow->get_sharing_penalty() / n);
+    else
+        flow->set_sharing_penalty(1.0 / n);
+    auto times_n = [n](double bound) { return bound >= 0 ? bound * n : bound; };
+    flow->set_user_bound(times_n(flow->get_user_bound()));
+    flow->set_bound(times_n(flow->get_bound()));
+}
+
+/* A host-to-host communication ignores Comm::set_rate in SimGrid 4.1 (the
+ * kernel's communication never gets it), so each envelope's flow gets its
+ * bound here, as the network model would have set it: the least of the
+ * route's bound and the rate (CM02's bandwidth factor is 1,
+ * sim/simgrid/engine.c). A flow of n envelopes, n times that. */
+void bound_flow(simgrid::kernel::resource::Action *flow, double rate, int n)
+{
+    auto least = [rate, n](double bound) {
+        return bound >= 0 && bound < rate * n ? bound : rate * n;
+    };
+    flow->set_user_bound(least(flow->get_user_bound()));
+    flow->set_bound(least(flow->get_bound()));
+}
+
+/* The n envelopes chained from `first` (by next) on their way, one
+ * communication: SimGrid's communication owns them until it completes
+ * (on_arrival). */
+void start_flow(const Outgoing &out, sc_envelope_t *first, int n)
+{
+    double latency = 0;
+    if (n > 1 && !may_share(out.src, out.dst, &latency)) {
+        for (sc_envelope_t *env = first, *next; env; env = next) {
+            next = env->next;
+            env->next = nullptr;
+            start_flow(out, env, 1);
+        }
+        return;
+    }
+    s4u::CommPtr comm = s4u::Comm::sendto_init(out.src, out.dst);
+    /* the bytes the replay's mailbox communications take, a long each */
+    comm->set_payload_size(static_cast<uint64_t>(static_cast<long>(out.wire.wire_bytes)) *
+                           static_cast<uint64_t>(n));
+    comm->set_data(first);
+    comm->start();
     comm->add_ref(); /* ours until it completes: freed before, SimGrid aborts */
+    if (n == 1 && out.wire.rate < 0)
+        return;
+    simgrid::kernel::resource::Action *flow = flow_of(comm);
+    if (!flow)
+        return;
+    if (n > 1)
+        one_flow(flow, n, latency);
+    if (out.wire.rate >= 0)
+        bound_flow(flow, out.wire.rate, n);
+}
+
+/* Starts the communications of what was sent at this instant: one for
+ * the envelopes of one key, in the order of each key's first envelope. */
+void launch()
+{
+    D->launch_armed = false;
+    std::vector<Outgoing> batch;
+    batch.swap(D->outgoing);
+    std::vector<size_t> firsts; /* by flow: its first envelope in batch */
+    std::vector<sc_envelope_t *> lasts;
+    std::vector<int> counts;
+    for (size_t i = 0; i < batch.size(); i++) {
+        const Outgoing &o = batch[i];
+        FlowKey key{o.src, o.dst, o.wire.wire_bytes, o.wire.rate, o.wire.extra_latency};
+        auto found = D->flow_of.emplace(key, firsts.size());
+        o.env->next = nullptr;
+        if (found.second) {
+            firsts.push_back(i);
+            lasts.push_back(o.env);
+            counts.push_back(1);
+        } else {
+            size_t f = found.first->second;
+            lasts[f]->next = o.env;
+            lasts[f] = o.env;
+            counts[f]++;
+        }
+    }
+    D->flow_of.clear();
+    for (size_t f = 0; f < firsts.size() && !D->pl.failed; f++)
+        start_flow(batch[firsts[f]], batch[firsts[f]].env, counts[f]);
+}
+
+/* An envelope on its way at the end of this instant (launch). */
+void send(sc_envelope_t *env, size_t data)
+{
+    sc_wire_plan_t wire = sc_protocol_wire(D->pl.model, env->src, env->dst, data);
+    D->outgoing.push_back(Outgoing{host_of_rank(env->src), host_of_rank(env->dst), wire, env});
+    if (!D->launch_armed) {
+        D->launch_armed = true;
+        Timer::set(now(), launch);
+    }
 }
 
 void due(DueQueue &q, double date, sc_envelope_t *env, int rank);
@@ -281,13 +430,18 @@ void on_arrival(s4u::Comm const &comm)
         D->flush_after_arrivals = false;
         flush_soon();
     }
-    auto *env = comm.get_data<sc_envelope_t>();
-    size_t data = sc_envelope_data_bytes(env);
-    double extra = sc_protocol_wire(D->pl.model, env->src, env->dst, data).extra_latency;
-    if (extra > 0)
-        due(D->held, now() + extra, env, -1);
-    else
-        hand_on(env);
+    /* the envelopes its flow carried (launch), in the order they were sent */
+    auto *first = comm.get_data<sc_envelope_t>();
+    size_t data = sc_envelope_data_bytes(first);
+    double extra = sc_protocol_wire(D->pl.model, first->src, first->dst, data).extra_latency;
+    for (sc_envelope_t *env = first, *next; env; env = next) {
+        next = env->next;
+        env->next = nullptr;
+        if (extra > 0)
+            due(D->held, now() + extra, env, -1);
+        else
+            hand_on(env);
+    }
 }
 
 /* The alarm: what is due by now, up to a rounding as the replay allows
