@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 /* simcoll is single-threaded (SimGrid actors run one at a time), so one
  * static buffer is enough. */
@@ -11,10 +12,15 @@ static char sc_last_message[1024];
 
 sc_err_t sc_error(sc_err_t code, const char *fmt, ...)
 {
+    /* Formatted apart first: callers add context to the last message by
+     * passing it in (sc_error(err, "...: %s", sc_error_message())), and
+     * vsnprintf into the buffer it reads from garbles it. */
+    char msg[sizeof sc_last_message];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(sc_last_message, sizeof sc_last_message, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    memcpy(sc_last_message, msg, sizeof msg);
     return code;
 }
 
