@@ -6,6 +6,7 @@
 
 #include "helpers.h"
 #include "algorithms/steps.h"
+#include "sim/protocol/streams.h"
 #include "suites.h"
 
 /* Runs `fn` on np ranks of ib4x (eager limits 64 KiB in a node, 6140 bytes
@@ -301,6 +302,33 @@ static void test_cancel_probe_free(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "only receives can be cancelled"));
 }
 
+/* A rank's streams stay sorted by peer, each keeping its numbers, as the
+ * table grows by 8 and then by doubling: peers met in a scrambled order. */
+static void test_streams(void)
+{
+    enum { peers = 300 };
+    sc_streams_t streams = {0};
+    for (int i = 0; i < peers; i++) {
+        int peer = (i * 7919) % peers; /* 7919 is prime: every peer once */
+        sc_stream_t *st = sc_stream(&streams, peer);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+        CU_ASSERT_EQUAL(st->next_out, 0);
+        st->next_out = (unsigned)peer + 1;
+        st->next_in = 2 * (unsigned)peer;
+    }
+    CU_ASSERT_EQUAL(streams.n, peers);
+    CU_ASSERT_TRUE(streams.cap >= peers && streams.cap <= 2 * peers);
+    for (int peer = 0; peer < peers; peer++) {
+        CU_ASSERT_EQUAL(streams.v[peer].peer, peer);
+        const sc_stream_t *st = sc_stream(&streams, peer);
+        CU_ASSERT_EQUAL(st->next_out, (unsigned)peer + 1);
+        CU_ASSERT_EQUAL(st->next_in, 2 * (unsigned)peer);
+    }
+    CU_ASSERT_EQUAL(streams.n, peers);
+    sc_streams_free(&streams);
+    CU_ASSERT_PTR_NULL(streams.v);
+}
+
 void sc_suite_transport(void)
 {
     CU_pSuite s = CU_add_suite("transport", NULL, NULL);
@@ -310,4 +338,5 @@ void sc_suite_transport(void)
     CU_add_test(s, "failures are reported", test_failures);
     CU_add_test(s, "receives from any source", test_any_source);
     CU_add_test(s, "cancel, test, probe, free", test_cancel_probe_free);
+    CU_add_test(s, "streams sorted by peer as they grow", test_streams);
 }
