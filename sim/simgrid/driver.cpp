@@ -142,7 +142,7 @@ struct Driver {
     bool flush_after_arrivals = false; /* see flush */
     std::vector<Outgoing> outgoing;    /* sent at this instant, see launch */
     bool launch_armed = false;
-    std::unordered_map<FlowKey, size_t, FlowKeyHash> flow_of; /* launch's, by key */
+    std::unordered_map<FlowKey, size_t, FlowKeyHash> flow_by_key; /* launch's */
     std::vector<s4u::Link *> route;                           /* may_share's */
     /* The last communication completed: released at the next completion,
      * not in its own callback, which SimGrid still runs from it. */
@@ -180,12 +180,12 @@ simgrid::kernel::resource::Action *flow_of(const s4u::CommPtr &comm)
     return flow;
 }
 
-/* Whether n envelopes from src to dst may share one flow: max-min gives a
- * flow of n times the bytes, bound and weight what it gives n flows only on
- * links that share their bandwidth; a FATPIPE link gives each flow the
- * whole of it (and SimGrid's other policies are not max-min at all). And
- * only while a flow's weight is its route's latency (one_flow), which is
- * also what decides how the flow starts. */
+/* Whether n envelopes from src to dst may share one flow, and the route's
+ * latency, which decides how that flow takes its weight (one_flow): only
+ * where a flow's weight can be set, and max-min gives a flow of n times the
+ * bytes, bound and weight what it gives n flows only on links that share
+ * their bandwidth; a FATPIPE link gives each flow the whole of it (and
+ * SimGrid's other policies are not max-min at all). */
 bool may_share(const s4u::Host *src, const s4u::Host *dst, double *latency)
 {
 #ifndef SC_SIMGRID_FLOW_WEIGHT
@@ -282,7 +282,7 @@ void launch()
     for (size_t i = 0; i < batch.size(); i++) {
         const Outgoing &o = batch[i];
         FlowKey key{o.src, o.dst, o.wire.wire_bytes, o.wire.rate, o.wire.extra_latency};
-        auto found = D->flow_of.emplace(key, firsts.size());
+        auto found = D->flow_by_key.emplace(key, firsts.size());
         o.env->next = nullptr;
         if (found.second) {
             firsts.push_back(i);
@@ -295,9 +295,15 @@ void launch()
             counts[f]++;
         }
     }
-    D->flow_of.clear();
-    for (size_t f = 0; f < firsts.size() && !D->pl.failed; f++)
-        start_flow(batch[firsts[f]], batch[firsts[f]].env, counts[f]);
+    D->flow_by_key.clear();
+    for (size_t f = 0; f < firsts.size(); f++)
+        if (!D->pl.failed)
+            start_flow(batch[firsts[f]], batch[firsts[f]].env, counts[f]);
+        else /* the run is over: what has not left is only freed */
+            for (sc_envelope_t *env = batch[firsts[f]].env, *next; env; env = next) {
+                next = env->next;
+                sc_envelope_free(env);
+            }
 }
 
 /* An envelope on its way at the end of this instant (launch). */
