@@ -6,18 +6,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Indices into the pools are kept plus one, so that 0 is "none" and a
- * zeroed queue is empty. */
-struct sc_due_item {
+typedef struct {
     sc_envelope_t *env;
     int rank;
-    long next; /* the next item of its date, or the next free one */
-};
+} item_t;
 
+/* Indices into the pool of dates are kept plus one, so that 0 is "none"
+ * and a zeroed queue is empty. */
 struct sc_due_date {
     double date;
     unsigned long order; /* when it was opened: of two open dates equal, the older first */
-    long head, tail;     /* its items; head is the next free date while free */
+    item_t *items;       /* items[first..n) still due, in the order queued */
+    long first, n, cap;
+    long next_free; /* while free: the next free date */
 };
 
 /* The slot of `recent` for a date. -0.0 and 0.0 are one date, as == has
@@ -28,31 +29,6 @@ static size_t recent_slot(double date)
     uint64_t bits;
     memcpy(&bits, &d, sizeof bits);
     return (size_t)((bits * 0x9e3779b97f4a7c15u) >> 56);
-}
-
-/* A free item's index, or -1 if out of memory. */
-static long item_new(sc_due_queue_t *q)
-{
-    long i = q->free_item - 1;
-    if (i >= 0) {
-        q->free_item = q->items[i].next;
-        return i;
-    }
-    if (q->used_items == q->cap_items) {
-        long more = q->cap_items ? 2 * q->cap_items : 256;
-        sc_due_item_t *items = realloc(q->items, (size_t)more * sizeof *items);
-        if (!items)
-            return -1;
-        q->items = items;
-        q->cap_items = more;
-    }
-    return q->used_items++;
-}
-
-static void item_free(sc_due_queue_t *q, long i)
-{
-    q->items[i].next = q->free_item;
-    q->free_item = i + 1;
 }
 
 static int before(const sc_due_queue_t *q, long a, long b)
@@ -88,13 +64,25 @@ static void heap_down(sc_due_queue_t *q, long i)
     q->heap[i] = d;
 }
 
-/* A new open date, in the heap, with no items yet: its index, or -1 if
- * out of memory. The heap has room for every date of the pool. */
+/* Room for `cap` items at the date; 0 if out of memory. */
+static int date_grow(sc_due_date_t *at, long cap)
+{
+    item_t *items = realloc(at->items, (size_t)cap * sizeof *items);
+    if (!items)
+        return 0;
+    at->items = items;
+    at->cap = cap;
+    return 1;
+}
+
+/* A new open date, in the heap, with no items yet but room for one: its
+ * index, or -1 if out of memory. The heap has room for every date of the
+ * pool. */
 static long date_open(sc_due_queue_t *q, double date)
 {
     long d = q->free_date - 1;
     if (d >= 0) {
-        q->free_date = q->dates[d].head;
+        q->free_date = q->dates[d].next_free;
     } else {
         if (q->used_dates == q->cap_dates) { /* the heap grows first: never smaller */
             long more = q->cap_dates ? 2 * q->cap_dates : 256;
@@ -109,18 +97,40 @@ static long date_open(sc_due_queue_t *q, double date)
             q->cap_dates = more;
         }
         d = q->used_dates++;
+        q->dates[d] = (sc_due_date_t){0};
     }
-    q->dates[d] = (sc_due_date_t){date, q->opened++, 0, 0};
+    sc_due_date_t *at = &q->dates[d];
+    /* A date may hold one rank's item (ranks busy until dates of their
+     * own) or every rank's (a step of ranks alike): its array doubles. */
+    if (at->cap == 0 && !date_grow(at, 1)) {
+        at->next_free = q->free_date;
+        q->free_date = d + 1;
+        return -1;
+    }
+    at->date = date;
+    at->order = q->opened++;
+    at->first = at->n = 0;
     q->heap[q->nheap++] = d;
     heap_up(q, q->nheap - 1);
     return d;
 }
 
+/* The date is over: out of the heap and of recent, back in the pool with
+ * its array, which the next date opened uses again. */
+static void date_close(sc_due_queue_t *q, long d)
+{
+    size_t slot = recent_slot(q->dates[d].date);
+    if (q->recent[slot] == d + 1)
+        q->recent[slot] = 0;
+    q->dates[d].next_free = q->free_date;
+    q->free_date = d + 1;
+    q->heap[0] = q->heap[--q->nheap];
+    if (q->nheap > 0)
+        heap_down(q, 0);
+}
+
 int sc_due_push(sc_due_queue_t *q, double date, sc_envelope_t *env, int rank)
 {
-    long i = item_new(q);
-    if (i < 0)
-        return 0;
     /* The newest open date equal to `date`, if `recent` still names it:
      * items appended there come after every item of that date queued
      * before (older open dates equal to it are taken first). */
@@ -128,19 +138,14 @@ int sc_due_push(sc_due_queue_t *q, double date, sc_envelope_t *env, int rank)
     long d = q->recent[slot] - 1;
     if (d < 0 || !(q->dates[d].date == date)) {
         d = date_open(q, date);
-        if (d < 0) {
-            item_free(q, i);
+        if (d < 0)
             return 0;
-        }
         q->recent[slot] = d + 1;
     }
-    q->items[i] = (sc_due_item_t){env, rank, 0};
     sc_due_date_t *at = &q->dates[d];
-    if (at->head)
-        q->items[at->tail - 1].next = i + 1;
-    else
-        at->head = i + 1;
-    at->tail = i + 1;
+    if (at->n == at->cap && !date_grow(at, 2 * at->cap))
+        return 0;
+    at->items[at->n++] = (item_t){env, rank};
     return 1;
 }
 
@@ -158,26 +163,17 @@ sc_due_t sc_due_pop(sc_due_queue_t *q)
 {
     long d = q->heap[0];
     sc_due_date_t *at = &q->dates[d];
-    long i = at->head - 1;
-    sc_due_t out = {at->date, q->items[i].env, q->items[i].rank};
-    at->head = q->items[i].next;
-    item_free(q, i);
-    if (!at->head) { /* the date is over: out of the heap and of recent */
-        size_t slot = recent_slot(at->date);
-        if (q->recent[slot] == d + 1)
-            q->recent[slot] = 0;
-        at->head = q->free_date;
-        q->free_date = d + 1;
-        q->heap[0] = q->heap[--q->nheap];
-        if (q->nheap > 0)
-            heap_down(q, 0);
-    }
+    item_t it = at->items[at->first++];
+    sc_due_t out = {at->date, it.env, it.rank};
+    if (at->first == at->n)
+        date_close(q, d);
     return out;
 }
 
 void sc_due_free(sc_due_queue_t *q)
 {
-    free(q->items);
+    for (long d = 0; d < q->used_dates; d++)
+        free(q->dates[d].items);
     free(q->dates);
     free(q->heap);
     memset(q, 0, sizeof *q);

@@ -7,11 +7,14 @@
  * at the same date (every rank of Bruck's step pays the same overhead
  * from the same instant, its envelopes take the same time), so a heap of
  * every item holds some of each rank and pays its depth in cache misses
- * for each. Here each date has one list of its items, in order, and the
- * heap holds the dates alone. The driver (sim/simgrid/driver.cpp) keeps
- * a heap of items: under contention its dates differ from rank to rank,
- * and this queue gained it 1.6% of CPU time at 262,144 ranks for 1.5% more
- * peak memory (one date's entry for each item).
+ * for each. Here each date has one array of its items, in order, and the
+ * heap holds the dates alone. An array rather than a list: items linked
+ * from a pool of free ones lay a date's items all over the pool, and at
+ * 262,144 ranks the load of each next item was 85% of the pop's time.
+ * The driver (sim/simgrid/driver.cpp) keeps a heap of items: under
+ * contention its dates differ from rank to rank, and this queue (with its
+ * items in lists) gained it 1.6% of CPU time at 262,144 ranks for 1.5%
+ * more peak memory (one date's entry for each item).
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #ifndef SC_REPLAY_DUE_QUEUE_H
 #define SC_REPLAY_DUE_QUEUE_H
@@ -29,14 +32,12 @@ typedef struct {
     int rank;
 } sc_due_t;
 
-typedef struct sc_due_item sc_due_item_t;
 typedef struct sc_due_date sc_due_date_t;
 
 /* All zero: empty. */
 typedef struct {
-    sc_due_item_t *items; /* a pool: free ones listed from free_item */
-    long cap_items, free_item, used_items;
-    sc_due_date_t *dates; /* a pool: free ones listed from free_date */
+    sc_due_date_t *dates; /* a pool: free ones listed from free_date, each
+                             keeping its items' array for the next date */
     long cap_dates, free_date, used_dates;
     long *heap; /* the dates in use, by (date, when the date was opened) */
     long nheap;

@@ -93,6 +93,27 @@ static int by_rank(const void *a, const void *b)
     return *(const int *)a - *(const int *)b;
 }
 
+/* The ranks made ready, by rank, into E->resuming. A sort of them was 5%
+ * of the evaluation at 262,144 ranks (Bruck): they mostly come in order
+ * already (those due at one date were queued by ranks resuming in order),
+ * and when many do not, the marks in `listed` give the order in one pass. */
+static void ready_by_rank(int n)
+{
+    int sorted = 1;
+    for (int i = 1; i < n && sorted; i++)
+        sorted = E->ready[i] > E->ready[i - 1];
+    if (sorted) {
+        memcpy(E->resuming, E->ready, (size_t)n * sizeof *E->ready);
+    } else if (n > E->pl.np / 32) {
+        for (int r = 0, k = 0; k < n; r++)
+            if (E->listed[r])
+                E->resuming[k++] = r;
+    } else {
+        memcpy(E->resuming, E->ready, (size_t)n * sizeof *E->ready);
+        qsort(E->resuming, (size_t)n, sizeof *E->resuming, by_rank);
+    }
+}
+
 static void run(void)
 {
     while (!sc_due_empty(&E->due) && !E->pl.failed) {
@@ -109,9 +130,8 @@ static void run(void)
          * go on in the next round, at the same instant. */
         while (E->nready > 0 && !E->pl.failed) {
             int n = E->nready;
-            memcpy(E->resuming, E->ready, (size_t)n * sizeof *E->ready);
+            ready_by_rank(n);
             E->nready = 0;
-            qsort(E->resuming, (size_t)n, sizeof *E->resuming, by_rank);
             for (int i = 0; i < n; i++)
                 E->listed[E->resuming[i]] = 0;
             for (int i = 0; i < n && !E->pl.failed; i++)
