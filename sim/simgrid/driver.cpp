@@ -17,8 +17,10 @@
  *   - envelopes sent at one instant from one host to another with the same
  *     wire bytes, rate and latency share one communication, whose flow
  *     counts as that many (one_flow): SimGrid's max-min sharing gives it
- *     what it would give them, and one flow costs its solver and memory an
- *     n-th of n (a Bruck step of 8-core nodes: one flow a node, not eight);
+ *     what it would give them, for the solver's work and memory of one
+ *     flow (a Bruck step of 8-core nodes: one flow a node, not eight),
+ *     where the route's links share their bandwidth and the bundled
+ *     SimGrid lets a flow's weight be set (may_share);
  *   - a rank busy until a time (overheads, the NIC's gap, combining) goes
  *     on at that time, and what SimGrid delivers with a latency factor is
  *     held back for the latency beyond the route's (protocol.h): both wait
