@@ -64,7 +64,7 @@ typedef struct {
 } tally_t;
 
 /* Of the ranks done: every pair sent, and a digest of the pairs of each
- * side (pairs_digest) to check that the sends are exactly the receives.
+ * side (pair_digest) to check that the sends are exactly the receives.
  * A digest, not a second list: the receives' list and its sort doubled the
  * recording's memory (2.8 GB at a million ranks of Bruck, the peak of the
  * whole run), only to be compared. */
@@ -206,7 +206,6 @@ static void tally_flush(recorder_t *rec, tally_t *t, digest_t *digest, pairs_t *
         all->v = v;
         all->cap = cap;
     }
-    size_t first = all ? all->n : 0;
     for (size_t i = 0; i < t->cap && t->used; i++)
         if (t->slot[i].src >= 0) {
             digest->sum += pair_digest(&t->slot[i]);
@@ -216,8 +215,6 @@ static void tally_flush(recorder_t *rec, tally_t *t, digest_t *digest, pairs_t *
             t->slot[i].src = -1;
             t->used--;
         }
-    if (all)
-        sort_pairs(all->v + first, all->n - first);
 }
 
 /* Tallies rank r's recorded ops: what it sends and what it receives. */
@@ -232,9 +229,9 @@ static void tally_ops(recorder_t *rec, const sc_schedule_t *sched, int r, int p)
     }
 }
 
-/* Folds the sent pairs, sorted, into undirected edges {min, max} in place
- * (reusing the array); returns the number of edges of nonzero weight, or
- * -1 if out of memory. */
+/* Folds the sent pairs, in any order, into undirected edges {min, max},
+ * sorted, in place (reusing the array); returns the number of edges of
+ * nonzero weight, or -1 if out of memory. */
 static long fold_edges(pairs_t *sent, int p)
 {
     for (size_t i = 0; i < sent->n; i++) {
