@@ -102,16 +102,15 @@ static void ready_by_rank(int n)
     int sorted = 1;
     for (int i = 1; i < n && sorted; i++)
         sorted = E->ready[i] > E->ready[i - 1];
-    if (sorted) {
-        memcpy(E->resuming, E->ready, (size_t)n * sizeof *E->ready);
-    } else if (n > E->pl.np / 32) {
+    if (!sorted && n > E->pl.np / 32) {
         for (int r = 0, k = 0; k < n; r++)
             if (E->listed[r])
                 E->resuming[k++] = r;
-    } else {
-        memcpy(E->resuming, E->ready, (size_t)n * sizeof *E->ready);
-        qsort(E->resuming, (size_t)n, sizeof *E->resuming, by_rank);
+        return;
     }
+    memcpy(E->resuming, E->ready, (size_t)n * sizeof *E->ready);
+    if (!sorted)
+        qsort(E->resuming, (size_t)n, sizeof *E->resuming, by_rank);
 }
 
 static void run(void)

@@ -164,7 +164,8 @@ s4u::Host *host_of_rank(int r)
     return D->host_of_node[(size_t)D->pl.model->node_of[r]];
 }
 
-/* The flow of communication `comm`, the network model's newest. */
+/* The flow of communication `comm`, the network model's newest; the first
+ * call finds that model, which flush asks what completes at an instant. */
 simgrid::kernel::resource::Action *flow_of(const s4u::CommPtr &comm)
 {
     if (!D->network) /* the model whose newest flow is this communication's */
@@ -260,8 +261,6 @@ void start_flow(const Outgoing &out, sc_envelope_t *first, int n)
     comm->set_data(first);
     comm->start();
     comm->add_ref(); /* ours until it completes: freed before, SimGrid aborts */
-    if (n == 1 && out.wire.rate < 0)
-        return;
     simgrid::kernel::resource::Action *flow = flow_of(comm);
     if (!flow)
         return;
@@ -278,31 +277,31 @@ void launch()
     D->launch_armed = false;
     std::vector<Outgoing> batch;
     batch.swap(D->outgoing);
-    std::vector<size_t> firsts; /* by flow: its first envelope in batch */
-    std::vector<sc_envelope_t *> lasts;
-    std::vector<int> counts;
-    for (size_t i = 0; i < batch.size(); i++) {
-        const Outgoing &o = batch[i];
+    struct Flow {
+        const Outgoing *first; /* its first envelope's, which heads the chain */
+        sc_envelope_t *last;
+        int n;
+    };
+    std::vector<Flow> flows;
+    for (const Outgoing &o : batch) {
         FlowKey key{o.src, o.dst, o.wire.wire_bytes, o.wire.rate, o.wire.extra_latency};
-        auto found = D->flow_by_key.emplace(key, firsts.size());
+        auto found = D->flow_by_key.emplace(key, flows.size());
         o.env->next = nullptr;
         if (found.second) {
-            firsts.push_back(i);
-            lasts.push_back(o.env);
-            counts.push_back(1);
+            flows.push_back(Flow{&o, o.env, 1});
         } else {
-            size_t f = found.first->second;
-            lasts[f]->next = o.env;
-            lasts[f] = o.env;
-            counts[f]++;
+            Flow &f = flows[found.first->second];
+            f.last->next = o.env;
+            f.last = o.env;
+            f.n++;
         }
     }
     D->flow_by_key.clear();
-    for (size_t f = 0; f < firsts.size(); f++)
+    for (const Flow &f : flows)
         if (!D->pl.failed)
-            start_flow(batch[firsts[f]], batch[firsts[f]].env, counts[f]);
+            start_flow(*f.first, f.first->env, f.n);
         else /* the run is over: what has not left is only freed */
-            for (sc_envelope_t *env = batch[firsts[f]].env, *next; env; env = next) {
+            for (sc_envelope_t *env = f.first->env, *next; env; env = next) {
                 next = env->next;
                 sc_envelope_free(env);
             }
