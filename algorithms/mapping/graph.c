@@ -73,9 +73,20 @@ typedef struct {
     size_t pairs;
 } digest_t;
 
+/* When only cuts are wanted (sc_graph_count_cuts): the bytes sent
+ * between positions of different units, for each of n assignments of
+ * positions to units, and in all, added up as the ranks are recorded. */
+typedef struct {
+    const int *const *unit_of;
+    int n;
+    uint64_t *cut;
+    uint64_t total;
+} counts_t;
+
 typedef struct {
     tally_t sends, receives; /* of the rank recorded last */
-    pairs_t sent;
+    pairs_t sent;            /* unless counts */
+    counts_t *counts;        /* NULL: keep every pair sent in `sent` */
     digest_t sent_digest, received_digest;
     int failed; /* out of memory or a peer out of range */
 } recorder_t;
@@ -188,9 +199,24 @@ static int sort_by_src(pairs_t *list, int p)
     return 1;
 }
 
+/* Adds a pair sent to the counts: its bytes to the total and to the cut of
+ * every assignment that puts its ends in different units (a rank's
+ * messages to itself are no edge of the graph). */
+static void count_pair(counts_t *counts, const pair_t *m)
+{
+    if (m->src == m->dst)
+        return;
+    counts->total += m->bytes;
+    for (int k = 0; k < counts->n; k++)
+        if (counts->unit_of[k][m->src] != counts->unit_of[k][m->dst])
+            counts->cut[k] += m->bytes;
+}
+
 /* Adds the rank's tallies to the side's digest and, for the sends, to the
- * list of all pairs (NULL for the receives), and empties the table. */
-static void tally_flush(recorder_t *rec, tally_t *t, digest_t *digest, pairs_t *all)
+ * list of all pairs or to the counts (both NULL for the receives), and
+ * empties the table. */
+static void tally_flush(recorder_t *rec, tally_t *t, digest_t *digest, pairs_t *all,
+                        counts_t *counts)
 {
     if (t->used == 0) /* nothing to move; all->v may still be NULL */
         return;
@@ -212,6 +238,8 @@ static void tally_flush(recorder_t *rec, tally_t *t, digest_t *digest, pairs_t *
             digest->pairs++;
             if (all)
                 all->v[all->n++] = t->slot[i];
+            if (counts)
+                count_pair(counts, &t->slot[i]);
             t->slot[i].src = -1;
             t->used--;
         }
@@ -287,12 +315,18 @@ sc_err_t sc_graph_record(const sc_algo_t *algo, int p, int root, sc_graph_t *gra
     return sc_graph_record_placed(algo, p, root, NULL, graph);
 }
 
+/* The call the graph is recorded with (graph.h): 1 byte a block, or a
+ * reduction's vector of p ints, so that no part of a split vector is
+ * empty. */
+static size_t unit_bytes(const sc_algo_t *algo, int p)
+{
+    return sc_algo_is_reduction(algo) ? (size_t)p * sc_type_size(SC_TYPE_INT) : 1;
+}
+
 sc_err_t sc_graph_record_placed(const sc_algo_t *algo, int p, int root, const int *node_of,
                                 sc_graph_t *graph)
 {
-    int reduction = sc_algo_is_reduction(algo);
-    return record(algo, p, root, node_of, reduction ? (size_t)p * sc_type_size(SC_TYPE_INT) : 1,
-                  SC_TYPE_INT, graph);
+    return record(algo, p, root, node_of, unit_bytes(algo, p), SC_TYPE_INT, graph);
 }
 
 /* The area the ranks of a recording share: a reduction's vector, or p
@@ -326,18 +360,17 @@ sc_err_t sc_graph_record_sized(const sc_algo_t *algo, int p, int root, const int
 /* Records algo on p ranks with a call of `bytes` (the allgather block, the
  * broadcast message, the reduction vector of `type`), all ranks sharing
  * one area (area_bytes): the recorder moves no data, so what the ranks
- * compute in it does not matter, only the sizes. */
-static sc_err_t record(const sc_algo_t *algo, int p, int root, const int *node_of, size_t bytes,
-                       sc_type_t type, sc_graph_t *graph)
+ * compute in it does not matter, only the sizes. Each rank's ops are
+ * tallied into rec, then dropped, and the sends are checked to be
+ * exactly the receives; *placed is 1 if the algorithm read the ranks'
+ * nodes. */
+static sc_err_t record_ranks(const sc_algo_t *algo, int p, int root, const int *node_of,
+                             size_t bytes, sc_type_t type, recorder_t *rec, int *placed)
 {
-    memset(graph, 0, sizeof *graph);
-    sc_err_t fixed = sc_graph_recordable(algo);
-    if (fixed)
-        return fixed;
-    igraph_setup();
-    recorder_t rec = {0};
-    int placed = 0;
-    sc_err_t err = SC_OK;
+    sc_err_t err = sc_graph_recordable(algo);
+    if (err)
+        return err;
+    *placed = 0;
     sc_schedule_t sched = {0};
     sc_scratch_t *scratch = sc_scratch_create();
     size_t need = area_bytes(algo, p, bytes);
@@ -353,30 +386,46 @@ static sc_err_t record(const sc_algo_t *algo, int p, int root, const int *node_o
     sc_algo_call_t call = {algo, &args};
     /* One rank at a time, its ops tallied and dropped: ring at 65,536 ranks
      * sends 4.3e9 messages over 65,536 pairs. */
-    for (int r = 0; r < p && !err && !rec.failed; r++) {
-        err = sc_schedule_record_rank(sc_schedule_run_algo, &call, algo->name, &ranks, r, scratch, &sched);
+    for (int r = 0; r < p && !err && !rec->failed; r++) {
+        err = sc_schedule_record_rank(sc_schedule_run_algo, &call, algo->name, &ranks, r, scratch,
+                                      &sched);
         if (err)
             break;
-        placed |= sched.read_nodes;
-        tally_ops(&rec, &sched, r, p);
-        tally_flush(&rec, &rec.sends, &rec.sent_digest, &rec.sent);
-        tally_flush(&rec, &rec.receives, &rec.received_digest, NULL);
+        *placed |= sched.read_nodes;
+        tally_ops(rec, &sched, r, p);
+        tally_flush(rec, &rec->sends, &rec->sent_digest, rec->counts ? NULL : &rec->sent,
+                    rec->counts);
+        tally_flush(rec, &rec->receives, &rec->received_digest, NULL, NULL);
     }
-    if (!err && rec.failed)
+    if (!err && rec->failed)
         err = sc_error(SC_ERR_RUN, "recording %s on %d ranks: out of memory or a rank out of range",
                        algo->name, p);
-    if (err)
-        goto cleanup;
     /* The sends must be exactly the receives. */
-    if (rec.sent_digest.pairs != rec.received_digest.pairs ||
-        rec.sent_digest.sum != rec.received_digest.sum) {
+    if (!err && (rec->sent_digest.pairs != rec->received_digest.pairs ||
+                 rec->sent_digest.sum != rec->received_digest.sum))
         err = sc_error(SC_ERR_RUN,
                        "%s on %d ranks: recorded sends and receives differ, so its messages "
                        "depend on data or timing and its graph cannot be recorded",
                        algo->name, p);
-        goto cleanup;
-    }
+cleanup:
+    sc_schedule_destroy(&sched);
+    free(rec->sends.slot);
+    free(rec->receives.slot);
+    rec->sends = rec->receives = (tally_t){0};
+    sc_scratch_destroy(scratch);
+    return err;
+}
 
+static sc_err_t record(const sc_algo_t *algo, int p, int root, const int *node_of, size_t bytes,
+                       sc_type_t type, sc_graph_t *graph)
+{
+    memset(graph, 0, sizeof *graph);
+    igraph_setup();
+    recorder_t rec = {0};
+    int placed;
+    sc_err_t err = record_ranks(algo, p, root, node_of, bytes, type, &rec, &placed);
+    if (err)
+        goto cleanup;
     long folded = fold_edges(&rec.sent, p);
     if (folded < 0) {
         err = sc_error(SC_ERR_RUN, "out of memory recording %s", algo->name);
@@ -408,11 +457,27 @@ static sc_err_t record(const sc_algo_t *algo, int p, int root, const int *node_o
         graph->placed = placed;
     }
 cleanup:
-    sc_schedule_destroy(&sched);
-    free(rec.sends.slot);
-    free(rec.receives.slot);
     free(rec.sent.v);
-    sc_scratch_destroy(scratch);
+    return err;
+}
+
+sc_err_t sc_graph_count_cuts(const sc_algo_t *algo, int p, int root, const int *node_of,
+                             const int *const *unit_of, int n, double *cut, double *total)
+{
+    uint64_t *sums = calloc(n > 0 ? (size_t)n : 1, sizeof *sums);
+    if (!sums)
+        return sc_error(SC_ERR_RUN, "out of memory recording %s", algo->name);
+    counts_t counts = {.unit_of = unit_of, .n = n, .cut = sums};
+    recorder_t rec = {.counts = &counts};
+    int placed;
+    sc_err_t err =
+        record_ranks(algo, p, root, node_of, unit_bytes(algo, p), SC_TYPE_INT, &rec, &placed);
+    if (!err) {
+        for (int k = 0; k < n; k++)
+            cut[k] = (double)sums[k];
+        *total = (double)counts.total;
+    }
+    free(sums);
     return err;
 }
 

@@ -40,6 +40,14 @@ sc_err_t sc_graph_record_placed(const sc_algo_t *algo, int p, int root, const in
                                 sc_graph_t *graph);
 void sc_graph_destroy(sc_graph_t *graph);
 
+/* The graph sc_graph_record_placed records, not kept: counted as the ranks
+ * are recorded, so that its memory is the ranks' (a million ranks of
+ * Bruck's graph take gigabytes). cut[k] is the weight of its edges whose
+ * ends are in different units of unit_of[k] (by position), for each of
+ * the n assignments, *total the weight of all its edges. */
+sc_err_t sc_graph_count_cuts(const sc_algo_t *algo, int p, int root, const int *node_of,
+                             const int *const *unit_of, int n, double *cut, double *total);
+
 /* Its edges, for what cannot use igraph (only algorithms/mapping does):
  * edge e (0 .. sc_graph_nedges - 1) joins *a and *b; its weight. */
 long sc_graph_nedges(const sc_graph_t *graph);

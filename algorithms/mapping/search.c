@@ -29,18 +29,79 @@ static sc_err_t graph_under(const sc_algo_t *algo, int np, int root, const int *
     return err;
 }
 
+/* The cuts of a layout asked for, each an assignment of positions to
+ * units: the positions' nodes, their smallest domains (numbered in the
+ * cluster) if domain_cut, their largest groups of nodes if top_cut on a
+ * platform of groups (without, *top_cut is *cut). */
+typedef struct {
+    const int *unit_of[3];
+    double *cut[3];
+    int n;
+    int *numbered; /* the domains' and groups' units, np each */
+} cuts_t;
+
+static sc_err_t cuts_init(cuts_t *c, const sc_platform_t *plat, int np, const int *node_of_position,
+                          const int *domain_of_position, double *cut, double *top_cut,
+                          double *domain_cut)
+{
+    *c = (cuts_t){.unit_of = {node_of_position}, .cut = {cut}, .n = 1};
+    int groups = top_cut && plat->ngroupings > 0;
+    if (!domain_cut && !groups)
+        return SC_OK;
+    c->numbered = malloc(2 * (size_t)np * sizeof *c->numbered);
+    if (!c->numbered)
+        return sc_error(SC_ERR_RUN, "out of memory");
+    if (domain_cut) {
+        int *unit = c->numbered, domains = sc_platform_domains(plat);
+        for (int j = 0; j < np; j++)
+            unit[j] = domain_of_position[j] + node_of_position[j] * domains;
+        c->unit_of[c->n] = unit;
+        c->cut[c->n++] = domain_cut;
+    }
+    if (groups) {
+        int *unit = c->numbered + np;
+        long size = plat->group_size[plat->ngroupings - 1];
+        for (int j = 0; j < np; j++)
+            unit[j] = (int)(node_of_position[j] / size);
+        c->unit_of[c->n] = unit;
+        c->cut[c->n++] = top_cut;
+    }
+    return SC_OK;
+}
+
+/* Frees the units; once the cuts are in (err 0), *top_cut is *cut on a
+ * platform without groups. */
+static void cuts_finish(cuts_t *c, sc_err_t err, double *top_cut)
+{
+    if (!err && top_cut && c->cut[c->n - 1] != top_cut)
+        *top_cut = *c->cut[0];
+    free(c->numbered);
+}
+
 sc_err_t sc_mapping_cut(const sc_platform_t *plat, const sc_algo_t *algo, int np, int root,
                         const int *node_of, const int *node_of_position,
                         const int *domain_of_position, sc_graph_t *memo, double *cut, double *total,
                         double *top_cut, double *domain_cut)
 {
-    sc_graph_t own = {0};
-    const sc_graph_t *graph;
-    sc_err_t err = graph_under(algo, np, root, node_of, memo, &own, &graph);
+    if (memo) {
+        sc_graph_t own = {0};
+        const sc_graph_t *graph;
+        sc_err_t err = graph_under(algo, np, root, node_of, memo, &own, &graph);
+        if (!err)
+            err = sc_mapping_graph_cut(plat, graph, node_of_position, domain_of_position, cut,
+                                       total, top_cut, domain_cut);
+        sc_graph_destroy(&own);
+        return err;
+    }
+    cuts_t c;
+    sc_err_t err =
+        cuts_init(&c, plat, np, node_of_position, domain_of_position, cut, top_cut, domain_cut);
+    double counted[3];
     if (!err)
-        err = sc_mapping_graph_cut(plat, graph, node_of_position, domain_of_position, cut, total,
-                                   top_cut, domain_cut);
-    sc_graph_destroy(&own);
+        err = sc_graph_count_cuts(algo, np, root, node_of, c.unit_of, c.n, counted, total);
+    for (int k = 0; k < c.n && !err; k++)
+        *c.cut[k] = counted[k];
+    cuts_finish(&c, err, top_cut);
     return err;
 }
 
@@ -48,32 +109,14 @@ sc_err_t sc_mapping_graph_cut(const sc_platform_t *plat, const sc_graph_t *graph
                               const int *node_of_position, const int *domain_of_position,
                               double *cut, double *total, double *top_cut, double *domain_cut)
 {
-    int np = graph->size;
-    /* the positions renumbered, by smallest domain or by group */
-    int *unit_of_position = domain_cut || top_cut ? malloc((size_t)np * sizeof(int)) : NULL;
-    if ((domain_cut || top_cut) && !unit_of_position)
-        return sc_error(SC_ERR_RUN, "out of memory");
-    *cut = sc_graph_cut(graph, node_of_position);
+    cuts_t c;
+    sc_err_t err = cuts_init(&c, plat, graph->size, node_of_position, domain_of_position, cut,
+                             top_cut, domain_cut);
+    for (int k = 0; k < c.n && !err; k++)
+        *c.cut[k] = sc_graph_cut(graph, c.unit_of[k]);
     *total = graph->total_weight;
-    if (domain_cut) {
-        /* positions' smallest domains, numbered in the cluster */
-        int domains = sc_platform_domains(plat);
-        for (int j = 0; j < np; j++)
-            unit_of_position[j] = domain_of_position[j] + node_of_position[j] * domains;
-        *domain_cut = sc_graph_cut(graph, unit_of_position);
-    }
-    if (top_cut) {
-        *top_cut = *cut;
-        if (plat->ngroupings > 0) {
-            /* positions' nodes, renumbered as their largest groups */
-            long size = plat->group_size[plat->ngroupings - 1];
-            for (int j = 0; j < np; j++)
-                unit_of_position[j] = (int)(node_of_position[j] / size);
-            *top_cut = sc_graph_cut(graph, unit_of_position);
-        }
-    }
-    free(unit_of_position);
-    return SC_OK;
+    cuts_finish(&c, err, top_cut);
+    return err;
 }
 
 /* The cut between nodes when rank r (in slot r) plays position pi[r];

@@ -31,7 +31,9 @@ sc_err_t sc_mapping_search(const sc_platform_t *plat, const sc_algo_t *algo, int
  * platform's largest groups of nodes (a fat tree's racks; the same as
  * *cut on a network of no groups), and *domain_cut (unless NULL) the
  * weight between positions on different smallest domains, in a node or
- * not (the same as *cut without domains). */
+ * not (the same as *cut without domains). With memo NULL the graph is
+ * counted as it is recorded, never kept (sc_graph_count_cuts): the
+ * memory of a million ranks' cut is then theirs, not the graph's. */
 sc_err_t sc_mapping_cut(const sc_platform_t *plat, const sc_algo_t *algo, int np, int root,
                         const int *node_of, const int *node_of_position,
                         const int *domain_of_position, sc_graph_t *memo, double *cut, double *total,

@@ -420,7 +420,10 @@ static sc_err_t make_layouts(const sc_run_opts_t *o, const sc_platform_t *plat, 
              * empty); one of the user's runs only in a simulation child (a
              * crash there is reported, not suffered). */
             if (!(pl->algo->needs & SC_DATA_DEPENDENT) && !sc_algo_is_added(pl->algo))
-                err = sc_run_cut(&spec, &graph, &lay->cut, &lay->total, NULL, NULL);
+                /* the partition's graph if it made one, else counted as
+                 * recorded: a million ranks' graph takes gigabytes */
+                err = sc_run_cut(&spec, graph.size ? &graph : NULL, &lay->cut, &lay->total, NULL,
+                                 NULL);
             else
                 lay->cut = lay->total = NAN;
         }

@@ -7,6 +7,7 @@
 
 #include "algorithms/mapping/mapping.h"
 #include "helpers.h"
+#include "sim/engine/run.h"
 #include "suites.h"
 
 static double edge_weight(const sc_graph_t *g, int a, int b)
@@ -171,6 +172,60 @@ static void test_graph_placement(void)
     CU_ASSERT_EQUAL_FATAL(sc_graph_record(sc_algo_find("bcast-mpich-smp"), p, 1, &flat), SC_OK);
     CU_ASSERT_FALSE(flat.placed); /* nodes unknown: flat, holds anywhere */
     sc_graph_destroy(&flat);
+}
+
+/* The cuts counted as the graph is recorded (no memo) are the recorded
+ * graph's, for every algorithm on uneven nodes, racks and domains, both
+ * placements; and a recording whose sends are not its receives fails the
+ * same way counted. */
+static void test_counted_cuts(void)
+{
+    const char *platforms[] = {"tests/platforms/uneven.xml",
+                               "tests/platforms/nocontention-racks.xml",
+                               "tests/platforms/nocontention-domains.xml"};
+    const int sizes[] = {5, 13, 16};
+    int compared = 0;
+    for (int k = 0; k < 3; k++) {
+        const sc_platform_t *plat = sc_test_platform(platforms[k]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(plat);
+        for (const sc_algo_t *a = sc_algos; a->name; a++)
+            for (int n = 0; n < 3; n++)
+                for (int c = 0; c < 2; c++) {
+                    if (sc_graph_recordable(a) != SC_OK || sizes[n] > plat->total_cores)
+                        continue;
+                    sc_run_spec_t spec = {.plat = plat,
+                                          .algo = a,
+                                          .np = sizes[n],
+                                          .root = 1,
+                                          .placement = c ? SC_PLACE_CYCLIC : SC_PLACE_BLOCK};
+                    if (sc_run_check(&spec) != SC_OK)
+                        continue;
+                    sc_graph_t graph = {0};
+                    double cut[2], total[2], top[2], domain[2];
+                    sc_err_t kept =
+                        sc_run_cut(&spec, &graph, &cut[0], &total[0], &top[0], &domain[0]);
+                    sc_err_t counted =
+                        sc_run_cut(&spec, NULL, &cut[1], &total[1], &top[1], &domain[1]);
+                    sc_graph_destroy(&graph);
+                    if (kept || counted || cut[0] != cut[1] || total[0] != total[1] ||
+                        top[0] != top[1] || domain[0] != domain[1]) {
+                        CU_FAIL("the counted cuts differ from the graph's");
+                        printf("\n%s on %d ranks of %s, %s: errors %d %d, cut %g %g, total %g "
+                               "%g, top %g %g, domains %g %g\n",
+                               a->name, sizes[n], platforms[k], c ? "cyclic" : "block", kept,
+                               counted, cut[0], cut[1], total[0], total[1], top[0], top[1],
+                               domain[0], domain[1]);
+                    }
+                    compared++;
+                }
+    }
+    CU_ASSERT_TRUE(compared > 500);
+    sc_algo_t lopsided_algo = {"lopsided", SC_BARRIER, lopsided, 0, "test"};
+    const int *units[1] = {(int[]){0, 0, 1}};
+    double cut, total;
+    CU_ASSERT_EQUAL(sc_graph_count_cuts(&lopsided_algo, 3, 0, NULL, units, 1, &cut, &total),
+                    SC_ERR_RUN);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "sends and receives differ"));
 }
 
 static double cut_of(const sc_graph_t *g, const int *part)
@@ -398,6 +453,7 @@ void sc_suite_mapping(void)
     CU_add_test(s, "graph of an inconsistent program is refused", test_graph_refuses_mismatch);
     CU_add_test(s, "graph of a rank with many peers", test_graph_many_peers);
     CU_add_test(s, "graph and placement", test_graph_placement);
+    CU_add_test(s, "cuts counted as recorded", test_counted_cuts);
     CU_add_test(s, "exact part sizes", test_exact_sizes);
     CU_add_test(s, "bad capacities", test_bad_capacities);
     CU_add_test(s, "optimal on powers of two", test_optimal_on_powers_of_two);
