@@ -1,7 +1,7 @@
 #!/bin/sh
 # Wall time and peak memory of large size-only simulations, side by side
 # with SimGrid's floor: Bruck allgather of 2048-byte blocks on ib4x-like
-# clusters of 8-core nodes, run by simcoll and by bench_floor (the same
+# clusters of 8-core nodes (CORES: another count), run by simcoll and by bench_floor (the same
 # schedule as one put/get pair per message on bare SimGrid, bench/floor.c),
 # interleaved, RUNS times each, measured with GNU time.
 #
@@ -30,6 +30,10 @@
 #       "loggopsim" is its simulation alone (what it is compared on), "lgs-input" the
 #       making of its input, timed apart: loggopsim_goal.sh's GOAL text, then txt2bin
 #       (the files are removed after each size: 1.8 GB each at a million ranks).
+#   CORES=64 ACTORS=0 FLOOR=0 DRIVER=1 RANKS=8388608 RUNS=1 bench/scale.sh build41
+#       nodes of 64 cores instead of 8 (RANKS / CORES nodes): eight million
+#       ranks on 131,072 nodes. The peak is GNU time's: the largest of the
+#       processes (simcoll's parent and its simulating child, one at a time).
 # Each column: the simulated time, min/median wall time, peak resident
 # memory, and the median's ratio to the floor's when the floor ran.
 # SPDX-License-Identifier: GPL-2.0-or-later
@@ -40,6 +44,7 @@ simcoll=$build/simcoll
 floor=$build/bench/bench_floor
 grouped_floor=$build/bench/bench_floor_grouped
 ranks_list=${RANKS:-1024 4096 16384}
+cores=${CORES:-8}
 runs=${RUNS:-3}
 limit=${LIMIT:-0}
 out=bench/out
@@ -171,12 +176,12 @@ for c in $columns; do
 done
 printf '\n'
 for ranks in $ranks_list; do
-    nodes=$((ranks / 8))
-    platform=$out/ib4x-$nodes.xml
-    "$simcoll" platform --like platforms/ib4x.xml --nodes "$nodes" -o "$platform"
+    nodes=$((ranks / cores))
+    platform=$out/ib4x-${nodes}x$cores.xml
+    "$simcoll" platform --like platforms/ib4x.xml --nodes "$nodes" --cores "$cores" -o "$platform"
     rm -f "$out"/*.times
     case " $columns " in *" smpi "*)
-        awk -v n="$nodes" 'BEGIN { for (i = 0; i < n; i++) for (c = 0; c < 8; c++) print "node-" i }' \
+        awk -v n="$nodes" -v k="$cores" 'BEGIN { for (i = 0; i < n; i++) for (c = 0; c < k; c++) print "node-" i }' \
             > "$out/hosts-$nodes.txt"
         ;;
     esac

@@ -13,19 +13,26 @@
 #     compute 200us; halo 1K dims=1 periodic; allreduce 8 }) runs beside it,
 #     and both give the same simulated time; so does the trace played by the
 #     driver (--replay=maestro, SimGrid 4.1).
+#   - one Bruck allgather of 2048-byte blocks on COLL_RANKS ranks (default
+#     RANKS) as a trace (an action file a rank, --algos allgather=bruck)
+#     and as the call itself (simcoll --algo bruck), both
+#     played by the driver: a trace's rate against an algorithm's, counted
+#     in messages.
 # Memory should stay the ranks' state as the trace grows: the two sizes of
 # ITERS show whether it does. Each line is one run (RUNS of each, default 1),
 # GNU time's peak resident memory.
 #
 #   bench/traces.sh [BUILD]
 #   RANKS=4096 ITERS="25 250" RUNS=3 bench/traces.sh
+#   COLL_RANKS=65536 ITERS= RUNS=3 bench/traces.sh build-dev
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
 cd "$(dirname "$0")/.."
 build=${1:-build}
-simcoll=$(pwd)/$build/simcoll
+case $build in /*) simcoll=$build/simcoll ;; *) simcoll=$(pwd)/$build/simcoll ;; esac
 ranks=${RANKS:-4096}
-iters_list=${ITERS:-25 250}
+iters_list=${ITERS-25 250}
+coll_ranks=${COLL_RANKS:-$ranks}
 runs=${RUNS:-1}
 [ -x /usr/bin/time ] || { echo "bench/traces.sh: needs GNU time (apt-get install time)" >&2; exit 2; }
 work=$(mktemp -d)
@@ -33,7 +40,9 @@ trap 'rm -rf "$work"' EXIT
 export SIMCOLL_PLATFORM_PATH=$(pwd)/platforms
 
 # measure LABEL EVENTS COLUMN COMMAND...: one line of wall time, memory,
-# events/s and the simulated time (CSV column COLUMN of the output).
+# events/s and the simulated time (CSV column COLUMN of the output); what
+# is counted is $unit's.
+unit=events
 measure() {
     label=$1 events=$2 column=$3
     shift 3
@@ -42,9 +51,9 @@ measure() {
             { echo "$label: failed: $(tail -2 "$work/err")"; continue; }
         read -r wall kib < "$work/time"
         sim=$(awk -F, -v c="$column" 'NR == 2 { print $c }' "$work/out")
-        awk -v l="$label" -v e="$events" -v w="$wall" -v k="$kib" -v s="$sim" 'BEGIN {
-            printf "%-44s %10s events %9.2f s %8.0f MiB %12.0f events/s  simulated %s\n",
-                   l, e, w, k / 1024, e / (w > 0 ? w : 1e-3), s }'
+        awk -v l="$label" -v e="$events" -v u="$unit" -v w="$wall" -v k="$kib" -v s="$sim" 'BEGIN {
+            printf "%-44s %10s %s %9.2f s %8.0f MiB %12.0f %s/s  simulated %s\n",
+                   l, e, u, w, k / 1024, e / (w > 0 ? w : 1e-3), u, s }'
     done
 }
 
@@ -90,4 +99,34 @@ for iters in $iters_list; do
         "$simcoll" run --platform "$work/cluster.xml" --np "$ranks" --no-payload \
         "$work/ring.prog" --format csv
     rm -rf "$dir"
+done
+
+# One call as a trace and as itself, both in the driver: Bruck sends
+# ceil(log2 p) messages a rank.
+unit=messages
+nodes=$(( (coll_ranks + 7) / 8 ))
+"$simcoll" platform --like ib4x.xml --nodes $nodes -o "$work/coll-cluster.xml"
+# One action file per rank and an index, as smpirun writes them (one file
+# of every rank's lines is read by every rank: quadratic in the ranks).
+mkdir -p "$work/allgather"
+awk -v p="$coll_ranks" -v dir="$work/allgather" 'BEGIN {
+    for (r = 0; r < p; r++) {
+        f = dir "/rank" r ".txt"
+        print r, "init" > f
+        print r, "allgather 2048 2048 2 2" > f    # type 2: 1 byte
+        print r, "finalize" > f
+        close(f)
+        print "rank" r ".txt" > dir "/index.txt"
+    }
+}'
+messages=$(awk -v p="$coll_ranks" 'BEGIN { s = 0; while (2 ^ s < p) s++; print p * s }')
+all_runs=$runs
+runs=1    # the two interleaved, run by run
+for run in $(seq "$all_runs"); do
+    measure "bruck allgather, $coll_ranks ranks (trace, driver)" "$messages" 9 \
+        "$simcoll" run --platform "$work/coll-cluster.xml" "$work/allgather/index.txt" \
+        --algos allgather=bruck --replay=maestro --format csv
+    measure "bruck allgather, $coll_ranks ranks (call, driver)" "$messages" 8 \
+        "$simcoll" --platform "$work/coll-cluster.xml" --algo bruck --np "$coll_ranks" \
+        --size 2048 --no-payload --replay=maestro --format csv
 done
