@@ -15,8 +15,11 @@
 /* At most this many files open at once; the least recently read is
  * closed to open another. Far below the usual limit of 1024. */
 #define POOL_OPEN 256
-/* A buffer starts at this size and grows only for a longer line. */
+/* A buffer starts at this size, or the file's if smaller (a rank's file
+ * of a trace of 65,536 ranks may hold a few lines), and grows only for a
+ * longer line. */
 #define BUF_START 16384
+#define BUF_LEAST 64
 #define LINE_MAX_BYTES (1 << 20)
 
 static struct {
@@ -85,8 +88,10 @@ sc_err_t sc_tfile_open(sc_tfile_t *f, const char *path, const char *what)
     if (!S_ISREG(st.st_mode))
         return sc_error(SC_ERR_INPUT, "%s '%s' is not a regular file", what, path);
     f->path = strdup(path);
-    f->buf = malloc(BUF_START);
-    f->cap = BUF_START;
+    f->cap = st.st_size < BUF_START ? (size_t)st.st_size + 1 : BUF_START;
+    if (f->cap < BUF_LEAST)
+        f->cap = BUF_LEAST;
+    f->buf = malloc(f->cap);
     if (!f->path || !f->buf) {
         sc_tfile_close(f);
         return sc_error(SC_ERR_RUN, "out of memory");

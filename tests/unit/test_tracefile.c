@@ -271,6 +271,35 @@ static void test_lines(void)
     remove(sc_test_in_dir("lines.txt"));
 }
 
+/* A file's buffer starts at its size when small: lines written after it
+ * was opened, longer than that buffer, are read whole all the same. */
+static void test_small_file_grows(void)
+{
+    FILE *f = fopen(sc_test_in_dir("grows.txt"), "w");
+    fprintf(f, "0 init\n");
+    fclose(f);
+    sc_tfile_t tf;
+    CU_ASSERT_EQUAL_FATAL(sc_tfile_open(&tf, sc_test_in_dir("grows.txt"), "test"), SC_OK);
+    f = fopen(sc_test_in_dir("grows.txt"), "a");
+    for (int i = 0; i < 500; i++)
+        fprintf(f, "0 send 1 %d %0*d\n", i, 60 + i, i);
+    fclose(f);
+    int failed = 0, ok = 1;
+    char *line = sc_tfile_line(&tf, &failed);
+    CU_ASSERT(line && !strcmp(line, "0 init"));
+    char expect[600];
+    for (int i = 0; i < 500; i++) {
+        snprintf(expect, sizeof expect, "0 send 1 %d %0*d", i, 60 + i, i);
+        line = sc_tfile_line(&tf, &failed);
+        ok &= line && !strcmp(line, expect);
+    }
+    CU_ASSERT(ok);
+    CU_ASSERT_PTR_NULL(sc_tfile_line(&tf, &failed));
+    CU_ASSERT_EQUAL(failed, 0);
+    sc_tfile_close(&tf);
+    remove(sc_test_in_dir("grows.txt"));
+}
+
 /* Many files read a little at a time each, more of them than the pool
  * keeps open: every one reads on where it was. */
 static void test_many_files(void)
@@ -330,6 +359,7 @@ void sc_suite_tracefile(void)
     CU_add_test(s, "a message on another communicator than its receive", test_unmatched_on_split);
     CU_add_test(s, "communicators made by create", test_create);
     CU_add_test(s, "lines across the buffer", test_lines);
+    CU_add_test(s, "a small file that grows", test_small_file_grows);
     CU_add_test(s, "more files than are kept open", test_many_files);
     CU_add_test(s, "binary reads", test_reads);
 }
