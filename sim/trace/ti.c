@@ -40,9 +40,25 @@ static const int type_bytes[] = {
 };
 #define NTYPES ((int)(sizeof type_bytes / sizeof *type_bytes))
 
+/* An action line of a file of every rank's lines: where its text is in
+ * the copy kept, its line number, and the next line of its rank. */
+typedef struct {
+    size_t at;
+    long lineno;
+    long next; /* -1: the rank's last */
+} shared_line_t;
+
 typedef struct {
     char **files; /* by rank; all the same for an action file of every rank */
     int shared;   /* one file holds every rank's lines */
+    /* That file, read once at opening and kept: each rank reads its own
+     * lines from here, rather than every rank the whole file (quadratic in
+     * the ranks). */
+    char *text; /* its action lines, each NUL-ended */
+    size_t text_len, text_cap;
+    shared_line_t *lines;
+    long nlines, cap_lines;
+    long *first; /* by rank: its first line, -1 if none */
 } ti_t;
 
 /* ---- Detection and opening ---- */
@@ -183,6 +199,9 @@ static void ti_close(sc_trace_t *t)
         if (!ti->shared || r == 0)
             free(ti->files[r]);
     free(ti->files);
+    free(ti->text);
+    free(ti->lines);
+    free(ti->first);
     free(ti);
     t->format = NULL;
 }
@@ -211,6 +230,58 @@ static sc_err_t file_rank(const char *path, int *rank)
     return err;
 }
 
+/* Keeps an action line of rank r (its number `lineno`) in ti's copy of
+ * the file; 0 if out of memory. */
+static int keep_line(ti_t *ti, const char *line, long lineno)
+{
+    size_t n = strlen(line) + 1;
+    if (ti->text_len + n > ti->text_cap) {
+        size_t cap = ti->text_cap ? 2 * ti->text_cap : 65536;
+        while (cap < ti->text_len + n)
+            cap *= 2;
+        char *text = realloc(ti->text, cap);
+        if (!text)
+            return 0;
+        ti->text = text;
+        ti->text_cap = cap;
+    }
+    if (ti->nlines == ti->cap_lines) {
+        long cap = ti->cap_lines ? 2 * ti->cap_lines : 1024;
+        shared_line_t *lines = realloc(ti->lines, (size_t)cap * sizeof *lines);
+        if (!lines)
+            return 0;
+        ti->lines = lines;
+        ti->cap_lines = cap;
+    }
+    memcpy(ti->text + ti->text_len, line, n);
+    ti->lines[ti->nlines++] = (shared_line_t){ti->text_len, lineno, -1};
+    ti->text_len += n;
+    return 1;
+}
+
+/* Chains each rank's kept lines in file order, from ti->first. */
+static sc_err_t chain_lines(sc_trace_t *t, ti_t *ti)
+{
+    ti->first = malloc((size_t)t->nranks * sizeof *ti->first);
+    long *last = malloc((size_t)t->nranks * sizeof *last);
+    if (!ti->first || !last) {
+        free(last);
+        return sc_error(SC_ERR_RUN, "out of memory");
+    }
+    for (int r = 0; r < t->nranks; r++)
+        ti->first[r] = last[r] = -1;
+    for (long i = 0; i < ti->nlines; i++) {
+        int r = rank_token(ti->text + ti->lines[i].at);
+        if (last[r] < 0)
+            ti->first[r] = i;
+        else
+            ti->lines[last[r]].next = i;
+        last[r] = i;
+    }
+    free(last);
+    return SC_OK;
+}
+
 /* An action file of every rank: its ranks are 0 to the largest named. */
 static sc_err_t open_shared(sc_trace_t *t, ti_t *ti)
 {
@@ -230,6 +301,8 @@ static sc_err_t open_shared(sc_trace_t *t, ti_t *ti)
         if (r < 0)
             err = sc_error(SC_ERR_INPUT, "%s:%ld: '%.60s' does not start with a rank number",
                            t->path, lineno, line);
+        else if (!keep_line(ti, line, lineno))
+            err = sc_error(SC_ERR_RUN, "out of memory reading '%s'", t->path);
         else if (r > top)
             top = r, top_line = (int)lineno;
     }
@@ -246,7 +319,7 @@ static sc_err_t open_shared(sc_trace_t *t, ti_t *ti)
                         "%s:%d: rank %d in a file of %ld actions; a TI trace holds the "
                         "actions of every rank from 0 to its highest, at least one each",
                         t->path, top_line, top, actions);
-    if ((err = sc_trace_set_ranks(t, top + 1)))
+    if ((err = sc_trace_set_ranks(t, top + 1)) || (err = chain_lines(t, ti)))
         return err;
     ti->shared = 1;
     ti->files = malloc((size_t)t->nranks * sizeof *ti->files);
@@ -378,6 +451,9 @@ typedef struct {
     sc_tev_t queue[QUEUE];
     int queued, taken;
     int ended;         /* past the last line: what is left was waited for */
+    long next_line;    /* of a shared file: the rank's next line kept, -1 past its last */
+    char *copy;        /* of a shared file: that line, to split into fields */
+    size_t copy_cap;
 } ti_rank_t;
 
 static sc_err_t ti_rank_open(sc_trace_t *t, int rank, void **state)
@@ -390,6 +466,12 @@ static sc_err_t ti_rank_open(sc_trace_t *t, int rank, void **state)
     s->rank = rank;
     s->file = ti->files[rank];
     s->elem = 1;
+    if (ti->shared) { /* its lines are kept (open_shared) */
+        s->f = (sc_tfile_t){.fd = -1};
+        s->next_line = ti->first[rank];
+        *state = s;
+        return SC_OK;
+    }
     sc_err_t err = sc_tfile_open(&s->f, s->file, "TI trace file");
     if (err) {
         free(s);
@@ -403,6 +485,7 @@ static void ti_rank_close(void *state)
 {
     ti_rank_t *s = state;
     sc_tfile_close(&s->f);
+    free(s->copy);
     free(s->reqs);
     free(s->ids);
     free(s->counts);
@@ -764,9 +847,51 @@ static int unreplayable(const char *a)
     return 0;
 }
 
+/* The fields of the rank's line after its rank number (the line is cut
+ * up in place). */
+static sc_err_t split_fields(ti_rank_t *s, char *line, fields_t *fl)
+{
+    fl->n = 0;
+    char *tok = strtok(line, " \t");
+    while ((tok = strtok(NULL, " \t")))
+        if (fl->n < MAX_FIELDS)
+            fl->v[fl->n++] = tok;
+        else
+            return sc_error(SC_ERR_INPUT, "%s:%ld: more than %d fields", s->file, s->line,
+                            MAX_FIELDS);
+    if (fl->n == 0)
+        return sc_error(SC_ERR_INPUT, "%s:%ld: a rank and no action", s->file, s->line);
+    return SC_OK;
+}
+
+/* The rank's next line of a shared file, from the lines kept. */
+static sc_err_t read_kept_line(ti_rank_t *s, fields_t *fl, int *end)
+{
+    const ti_t *ti = s->t->format;
+    *end = s->next_line < 0;
+    if (*end)
+        return SC_OK;
+    const shared_line_t *kept = &ti->lines[s->next_line];
+    s->next_line = kept->next;
+    s->line = kept->lineno;
+    size_t n = strlen(ti->text + kept->at) + 1;
+    if (n > s->copy_cap) {
+        char *copy = realloc(s->copy, n);
+        if (!copy)
+            return sc_error(SC_ERR_RUN, "out of memory");
+        s->copy = copy;
+        s->copy_cap = n;
+    }
+    memcpy(s->copy, ti->text + kept->at, n);
+    return split_fields(s, s->copy, fl);
+}
+
 /* Reads the next line of the rank into events on the queue. */
 static sc_err_t read_line(ti_rank_t *s, fields_t *fl, int *end)
 {
+    const ti_t *ti = s->t->format;
+    if (ti->shared)
+        return read_kept_line(s, fl, end);
     *end = 0;
     char *line;
     int failed = 0;
@@ -778,24 +903,10 @@ static sc_err_t read_line(ti_rank_t *s, fields_t *fl, int *end)
         if (r < 0)
             return sc_error(SC_ERR_INPUT, "%s:%ld: '%.60s' does not start with a rank number",
                             s->file, s->line, line);
-        ti_t *ti = s->t->format;
-        if (r != s->rank) {
-            if (ti->shared)
-                continue;
+        if (r != s->rank)
             return sc_error(SC_ERR_INPUT, "%s:%ld: a line of rank %d in rank %d's file",
                             s->file, s->line, r, s->rank);
-        }
-        fl->n = 0;
-        char *tok = strtok(line, " \t");
-        while ((tok = strtok(NULL, " \t")))
-            if (fl->n < MAX_FIELDS)
-                fl->v[fl->n++] = tok;
-            else
-                return sc_error(SC_ERR_INPUT, "%s:%ld: more than %d fields", s->file, s->line,
-                                MAX_FIELDS);
-        if (fl->n == 0)
-            return sc_error(SC_ERR_INPUT, "%s:%ld: a rank and no action", s->file, s->line);
-        return SC_OK;
+        return split_fields(s, line, fl);
     }
     if (failed)
         return SC_ERR_INPUT;

@@ -13,6 +13,7 @@
 
 #include "helpers.h"
 #include "sim/trace/reader.h"
+#include "sim/trace/trace.h"
 #include "suites.h"
 
 /* ---- A reader of scripted events ---- */
@@ -300,6 +301,90 @@ static void test_small_file_grows(void)
     remove(sc_test_in_dir("grows.txt"));
 }
 
+/* A TI file of every rank's lines, interleaved with comments, CR LF ends
+ * and no end on its last line, gives each rank the events of the same
+ * trace written a file a rank, in order, and says where each is by the
+ * shared file's own line numbers. */
+static void test_ti_shared_file(void)
+{
+    const char *lines[] = {"# a comment",
+                           "0 init",
+                           "1 init",
+                           "2 init",
+                           "",
+                           "0 send 1 0 100 2",
+                           "1 recv 0 0 100 2",
+                           "2 compute 1000",
+                           "1 send 2 0 40 2",
+                           "2 recv 1 0 40 2",
+                           "0 allgather 8 8 2 2",
+                           "1 allgather 8 8 2 2",
+                           "2 allgather 8 8 2 2",
+                           "0 finalize",
+                           "2 finalize",
+                           "1 finalize"};
+    const int n = (int)(sizeof lines / sizeof *lines);
+    FILE *shared = fopen(sc_test_in_dir("shared.txt"), "w");
+    FILE *index = fopen(sc_test_in_dir("index.txt"), "w");
+    FILE *own[3];
+    char name[32];
+    for (int r = 0; r < 3; r++) {
+        snprintf(name, sizeof name, "rank%d.txt", r);
+        own[r] = fopen(sc_test_in_dir(name), "w");
+        fprintf(index, "%s\n", name);
+    }
+    for (int i = 0; i < n; i++) {
+        fprintf(shared, i + 1 < n ? "%s\r\n" : "%s", lines[i]);
+        if (lines[i][0] >= '0' && lines[i][0] <= '2')
+            fprintf(own[lines[i][0] - '0'], "%s\n", lines[i]);
+    }
+    fclose(shared);
+    fclose(index);
+    for (int r = 0; r < 3; r++)
+        fclose(own[r]);
+    sc_trace_t *a = NULL, *b = NULL;
+    CU_ASSERT_EQUAL_FATAL(sc_trace_open(sc_test_in_dir("shared.txt"), &a), SC_OK);
+    CU_ASSERT_EQUAL_FATAL(sc_trace_open(sc_test_in_dir("index.txt"), &b), SC_OK);
+    CU_ASSERT_EQUAL(sc_trace_ranks(a), 3);
+    CU_ASSERT_EQUAL(sc_trace_ranks(b), 3);
+    /* the line of each rank's events in the shared file (init and
+     * finalize make none) */
+    const char *at[3][3] = {{":6", ":11"}, {":7", ":9", ":12"}, {":8", ":10", ":13"}};
+    const int events[3] = {2, 3, 3};
+    for (int r = 0; r < 3; r++) {
+        sc_trace_cursor_t *x = NULL, *y = NULL;
+        CU_ASSERT_EQUAL_FATAL(sc_trace_cursor_open(a, r, &x), SC_OK);
+        CU_ASSERT_EQUAL_FATAL(sc_trace_cursor_open(b, r, &y), SC_OK);
+        sc_tev_t ex, ey;
+        int got, k = 0;
+        while ((got = sc_trace_next(x, &ex)) == 1) {
+            CU_ASSERT_EQUAL_FATAL(sc_trace_next(y, &ey), 1);
+            CU_ASSERT_EQUAL(ex.kind, ey.kind);
+            CU_ASSERT_EQUAL(ex.peer, ey.peer);
+            CU_ASSERT_EQUAL(ex.bytes, ey.bytes);
+            CU_ASSERT_EQUAL(ex.coll, ey.coll);
+            const char *where = sc_trace_cursor_where(x);
+            size_t len = strlen(where);
+            CU_ASSERT_FATAL(k < events[r]);
+            CU_ASSERT(len > strlen(at[r][k]) && !strcmp(where + len - strlen(at[r][k]), at[r][k]));
+            k++;
+        }
+        CU_ASSERT_EQUAL(got, 0);
+        CU_ASSERT_EQUAL(sc_trace_next(y, &ey), 0);
+        CU_ASSERT_EQUAL(k, events[r]);
+        sc_trace_cursor_close(x);
+        sc_trace_cursor_close(y);
+    }
+    sc_trace_close(a);
+    sc_trace_close(b);
+    remove(sc_test_in_dir("shared.txt"));
+    remove(sc_test_in_dir("index.txt"));
+    for (int r = 0; r < 3; r++) {
+        snprintf(name, sizeof name, "rank%d.txt", r);
+        remove(sc_test_in_dir(name));
+    }
+}
+
 /* Many files read a little at a time each, more of them than the pool
  * keeps open: every one reads on where it was. */
 static void test_many_files(void)
@@ -360,6 +445,7 @@ void sc_suite_tracefile(void)
     CU_add_test(s, "communicators made by create", test_create);
     CU_add_test(s, "lines across the buffer", test_lines);
     CU_add_test(s, "a small file that grows", test_small_file_grows);
+    CU_add_test(s, "a TI file of every rank's lines", test_ti_shared_file);
     CU_add_test(s, "more files than are kept open", test_many_files);
     CU_add_test(s, "binary reads", test_reads);
 }
