@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/sc_grow.h"
 #include "reader.h"
 
 #define ANY_SOURCE_TI (-333)
@@ -57,7 +58,7 @@ typedef struct {
     char *text; /* its action lines, each NUL-ended */
     size_t text_len, text_cap;
     shared_line_t *lines;
-    long nlines, cap_lines;
+    size_t nlines, cap_lines;
     long *first; /* by rank: its first line, -1 if none */
 } ti_t;
 
@@ -245,14 +246,10 @@ static int keep_line(ti_t *ti, const char *line, long lineno)
         ti->text = text;
         ti->text_cap = cap;
     }
-    if (ti->nlines == ti->cap_lines) {
-        long cap = ti->cap_lines ? 2 * ti->cap_lines : 1024;
-        shared_line_t *lines = realloc(ti->lines, (size_t)cap * sizeof *lines);
-        if (!lines)
-            return 0;
-        ti->lines = lines;
-        ti->cap_lines = cap;
-    }
+    shared_line_t *lines = sc_grow(ti->lines, ti->nlines, &ti->cap_lines, 1024, sizeof *lines);
+    if (!lines)
+        return 0;
+    ti->lines = lines;
     memcpy(ti->text + ti->text_len, line, n);
     ti->lines[ti->nlines++] = (shared_line_t){ti->text_len, lineno, -1};
     ti->text_len += n;
@@ -270,13 +267,13 @@ static sc_err_t chain_lines(sc_trace_t *t, ti_t *ti)
     }
     for (int r = 0; r < t->nranks; r++)
         ti->first[r] = last[r] = -1;
-    for (long i = 0; i < ti->nlines; i++) {
+    for (size_t i = 0; i < ti->nlines; i++) {
         int r = rank_token(ti->text + ti->lines[i].at);
         if (last[r] < 0)
-            ti->first[r] = i;
+            ti->first[r] = (long)i;
         else
-            ti->lines[last[r]].next = i;
-        last[r] = i;
+            ti->lines[last[r]].next = (long)i;
+        last[r] = (long)i;
     }
     free(last);
     return SC_OK;
