@@ -231,8 +231,8 @@ static sc_err_t file_rank(const char *path, int *rank)
     return err;
 }
 
-/* Keeps an action line of rank r (its number `lineno`) in ti's copy of
- * the file; 0 if out of memory. */
+/* Keeps an action line (line number `lineno` of the file) in ti's copy;
+ * 0 if out of memory. */
 static int keep_line(ti_t *ti, const char *line, long lineno)
 {
     size_t n = strlen(line) + 1;
