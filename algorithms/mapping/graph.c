@@ -212,12 +212,15 @@ static void count_pair(counts_t *counts, const pair_t *m)
             counts->cut[k] += m->bytes;
 }
 
-/* Adds the rank's tallies to the side's digest and, for the sends, to the
- * list of all pairs or to the counts (both NULL for the receives), and
- * empties the table. */
-static void tally_flush(recorder_t *rec, tally_t *t, digest_t *digest, pairs_t *all,
-                        counts_t *counts)
+/* Adds the rank's tallies of one side (its sends, or its receives) to
+ * that side's digest and, for the sends, to the list of all pairs or to
+ * the counts, and empties the table. */
+static void tally_flush(recorder_t *rec, int sends)
 {
+    tally_t *t = sends ? &rec->sends : &rec->receives;
+    digest_t *digest = sends ? &rec->sent_digest : &rec->received_digest;
+    counts_t *counts = sends ? rec->counts : NULL;
+    pairs_t *all = sends && !counts ? &rec->sent : NULL;
     if (t->used == 0) /* nothing to move; all->v may still be NULL */
         return;
     if (all && all->n + t->used > all->cap) {
@@ -393,9 +396,8 @@ static sc_err_t record_ranks(const sc_algo_t *algo, int p, int root, const int *
             break;
         *placed |= sched.read_nodes;
         tally_ops(rec, &sched, r, p);
-        tally_flush(rec, &rec->sends, &rec->sent_digest, rec->counts ? NULL : &rec->sent,
-                    rec->counts);
-        tally_flush(rec, &rec->receives, &rec->received_digest, NULL, NULL);
+        tally_flush(rec, 1);
+        tally_flush(rec, 0);
     }
     if (!err && rec->failed)
         err = sc_error(SC_ERR_RUN, "recording %s on %d ranks: out of memory or a rank out of range",
