@@ -5,7 +5,10 @@
 # RUNS runs each, `uptime` before every run; then summary.md, the table of
 # the README, from the files. Each library builds the probe with its own
 # compiler wrapper, both at -O2.
-# usage: experiments/small-messages/run.sh [RUNS]   (default 5; REPS, WARMUP)
+# Then one whole probe a library (point to point too, LIB-full.txt), unless
+# FULL=0 keeps the ones already in results/ (models/calibrate.c's sender
+# share cites them).
+# usage: experiments/small-messages/run.sh [RUNS]   (default 5; REPS, WARMUP, FULL)
 # SPDX-License-Identifier: GPL-2.0-or-later
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -36,6 +39,9 @@ quiet() {
         n=$((n + 1))
     done
 }
+full=${FULL:-1}
+# The load before the whole probes kept, if they are.
+kept=$(if [ "$full" = 0 ]; then grep ' full: ' "$out/uptime.txt" || :; fi)
 : >"$out/uptime.txt"
 for i in $(seq 1 "$runs"); do
     for lib in openmpi mpich; do
@@ -52,7 +58,9 @@ done
 # One whole probe a library (point to point at the default 100 repetitions,
 # then the call costs): calibrate --probe fits such a file, skipping the
 # call-cost rows.
+[ "$full" = 0 ] && [ -n "$kept" ] && echo "$kept" >>"$out/uptime.txt"
 for lib in openmpi mpich; do
+    [ "$full" = 0 ] && continue
     quiet
     echo "$lib full: $(uptime)" >>"$out/uptime.txt"
     if [ $lib = openmpi ]; then

@@ -80,8 +80,16 @@ END {
         line("ping-pong after an MPI_Barrier", "pingpong-barrier", "intra", size[i])
         dline("  less the ping-pong without", "pingpong-barrier", "intra", size[i], "call-pingpong")
     }
+    line("ping-pong by requests (Irecv, Isend, Wait)", "pingpong-requests", "intra", 0)
+    dline("  less the blocking ping-pong", "pingpong-requests", "intra", 0, "call-pingpong")
+    for (i = 1; i <= 4; i++) {
+        line("ping-pong by requests (Irecv, Isend, Wait)", "pingpong-requests", "intra", size[i])
+        dline("  less the blocking ping-pong", "pingpong-requests", "intra", size[i], "call-pingpong")
+    }
     for (i = 1; i <= 4; i++)
         line("fan-in, 1 sender (round trip)", "fan-in", "intra", size[i])
+    for (i = 1; i <= 4; i++)
+        line("relay round 2 ranks by requests (a hop)", "relay", "intra", size[i])
     line("barrier exit skew, back to back (signed: partner later)", "barrier-skew", "intra", 0)
     for (i = 1; i <= 4; i++)
         line("barrier exit skew in OSU loop of bcast", "barrier-skew-bcast", "intra", size[i])

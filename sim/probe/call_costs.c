@@ -1,5 +1,6 @@
 /* simcoll-probe --call-costs (issue 45): collectives on MPI_COMM_SELF and
- * on rank 0's pairs against their ping-pong, fan-in and the barrier's skew.
+ * on rank 0's pairs against their ping-pong, fan-in, a relay and the
+ * barrier's skew.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include <mpi.h>
 #include <stdio.h>
@@ -53,6 +54,32 @@ static void pair_pingpong(MPI_Comm pc, char *buffer, long bytes, int barrier, co
             MPI_Recv(buffer, (int)bytes, MPI_BYTE, 0, TAG, pc, MPI_STATUS_IGNORE);
             MPI_Send(buffer, (int)bytes, MPI_BYTE, 0, TAG, pc);
         }
+        if (i >= 0)
+            t[i] = (MPI_Wtime() - start) / 2;
+    }
+}
+
+/* The pair's ping-pong made of the calls a collective makes for each of
+ * its messages (Open MPI's and MPICH's collectives send and receive by
+ * request): the receive posted with MPI_Irecv before the message comes,
+ * the send an MPI_Isend, each completed by MPI_Wait; half a round trip.
+ * Less the blocking ping-pong's one-way time, what a collective's message
+ * pays beside the one osu_latency times (MPI_Send's fast path). */
+static void pair_pingpong_requests(MPI_Comm pc, char *buffer, long bytes, const options_t *o,
+                                   double *t)
+{
+    int r;
+    MPI_Comm_rank(pc, &r);
+    for (int i = -o->warmup; i < o->reps; i++) {
+        MPI_Request send, recv;
+        double start = MPI_Wtime();
+        MPI_Irecv(buffer, (int)bytes, MPI_BYTE, 1 - r, TAG, pc, &recv);
+        if (r == 1)
+            MPI_Wait(&recv, MPI_STATUS_IGNORE);
+        MPI_Isend(buffer, (int)bytes, MPI_BYTE, 1 - r, TAG, pc, &send);
+        MPI_Wait(&send, MPI_STATUS_IGNORE);
+        if (r == 0)
+            MPI_Wait(&recv, MPI_STATUS_IGNORE);
         if (i >= 0)
             t[i] = (MPI_Wtime() - start) / 2;
     }
@@ -174,6 +201,34 @@ static void fan_in(MPI_Comm fc, char *buffer, int k, long bytes, const options_t
     }
 }
 
+/* A message passed round a ring of the communicator's k + 1 ranks, from
+ * rank 0 back to it, each rank receiving it from the one before and
+ * sending it on as pair_pingpong_requests does: a hop of a chain (the
+ * pipeline broadcast's) on the ranks' own cores. t holds rank 0's round
+ * over its k + 1 hops: the time of a hop. With k = 1 this is
+ * pair_pingpong_requests on rank 0's first neighbour. */
+static void relay(MPI_Comm rc, char *buffer, int k, long bytes, const options_t *o, double *t)
+{
+    int r;
+    MPI_Comm_rank(rc, &r);
+    int before = (r + k) % (k + 1), after = (r + 1) % (k + 1);
+    for (int i = -o->warmup; i < o->reps; i++) {
+        MPI_Request send, recv;
+        MPI_Barrier(rc);
+        double start = MPI_Wtime();
+        MPI_Irecv(buffer, (int)bytes, MPI_BYTE, before, TAG, rc, &recv);
+        if (r != 0)
+            MPI_Wait(&recv, MPI_STATUS_IGNORE);
+        MPI_Isend(buffer, (int)bytes, MPI_BYTE, after, TAG, rc, &send);
+        MPI_Wait(&send, MPI_STATUS_IGNORE);
+        if (r == 0) {
+            MPI_Wait(&recv, MPI_STATUS_IGNORE);
+            if (i >= 0)
+                t[i] = (MPI_Wtime() - start) / (k + 1);
+        }
+    }
+}
+
 static void row_at(FILE *f, int me, const char *kind, const char *placement, int pairs, long bytes,
                    double value)
 {
@@ -219,8 +274,10 @@ void probe_measure_call_costs(FILE *f, const options_t *o, int me, int nranks, c
                 "self: one call on MPI_COMM_SELF; call-COLL PLACEMENT: the call on the "
                 "pair's 2 ranks rooted at each in turn, half of both; call-pingpong: the "
                 "pair's one-way time; pingpong-barrier: the same after an MPI_Barrier; "
-                "fan-in intra K: K senders to rank 0 at once; barrier-skew(-bcast): when "
-                "the partner leaves a barrier less when rank 0 does\n",
+                "pingpong-requests: the same by MPI_Irecv, MPI_Isend and MPI_Wait; "
+                "fan-in intra K: K senders to rank 0 at once; relay intra K: a hop of a "
+                "message passed round rank 0 and K others by requests; barrier-skew(-bcast): "
+                "when the partner leaves a barrier less when rank 0 does\n",
                 o->reps, o->warmup);
     for (int c = 0; c < NCOST_COLLECTIVES; c++)
         for (int k = 0; k < (c ? nsizes : 1); k++) {
@@ -251,6 +308,8 @@ void probe_measure_call_costs(FILE *f, const options_t *o, int me, int nranks, c
                 rows_of(f, me, "call-pingpong", where, 1, bytes, t, o);
                 pair_pingpong(pc, buffer, bytes, 1, o, t);
                 rows_of(f, me, "pingpong-barrier", where, 1, bytes, t, o);
+                pair_pingpong_requests(pc, buffer, bytes, o, t);
+                rows_of(f, me, "pingpong-requests", where, 1, bytes, t, o);
                 for (int c = 0; c < NCOST_COLLECTIVES; c++) {
                     /* The barrier at 0 bytes only, the others at the sizes. */
                     if ((k < 0) != !strcmp(cost_collectives[c], "barrier"))
@@ -279,7 +338,8 @@ void probe_measure_call_costs(FILE *f, const options_t *o, int me, int nranks, c
         if (pc != MPI_COMM_NULL)
             MPI_Comm_free(&pc);
     }
-    /* k senders of rank 0's host at once, k = 1, 2, 4, ... */
+    /* k senders of rank 0's host at once, and the relay round them and
+     * rank 0, k = 1, 2, 4, ... */
     int on_host = 0;
     for (int r = 1; r < nranks; r++)
         on_host += probe_same_host(0, r);
@@ -295,6 +355,8 @@ void probe_measure_call_costs(FILE *f, const options_t *o, int me, int nranks, c
             if (fc != MPI_COMM_NULL) {
                 fan_in(fc, buffer, k, sizes[s], o, t);
                 rows_of(f, me, "fan-in", "intra", k, sizes[s], t, o);
+                relay(fc, buffer, k, sizes[s], o, t);
+                rows_of(f, me, "relay", "intra", k, sizes[s], t, o);
             }
             MPI_Barrier(MPI_COMM_WORLD);
         }

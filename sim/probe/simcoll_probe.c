@@ -46,9 +46,16 @@
  *                      to them (0 bytes too, the barrier's);
  *   pingpong-barrier   the same with an MPI_Barrier before each round
  *                      trip (outside the time): no round trip warm;
+ *   pingpong-requests  that pair's ping-pong made of MPI_Irecv,
+ *                      MPI_Isend and MPI_Wait, as collectives send their
+ *                      messages: less call-pingpong, what such a message
+ *                      pays beside a blocking one;
  *   fan-in intra K     K ranks of rank 0's host sending to it at once,
  *                      rank 0's time from telling them to go to the last
  *                      message (K in the pairs column);
+ *   relay intra K      a message passed round rank 0 and K ranks of its
+ *                      host by requests, as a chain (a pipeline
+ *                      broadcast) passes it on: the time of a hop;
  *   barrier-skew       when the partner leaves an MPI_Barrier less when
  *                      rank 0 does (clocks aligned by a ping-pong; a
  *                      signed value: positive, the partner leaves later),

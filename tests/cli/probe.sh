@@ -118,7 +118,9 @@ mpirun -np 2 --oversubscribe "$probe" --call-costs --sizes 4,64 --reps 10 --warm
     fail "simcoll-probe --call-costs: $(cat "$work/out")"
 for line in '^call-bcast  *self  *1  *4 ' '^call-bcast-min  *intra  *1  *64 ' \
     '^call-pingpong  *intra  *1  *0 ' '^pingpong-barrier  *intra  *1  *4 ' \
-    '^fan-in  *intra  *1  *64 ' '^barrier-skew  *intra  *1  *0 ' '^barrier-skew-bcast  *intra  *1  *4 '; do
+    '^pingpong-requests  *intra  *1  *4 ' '^fan-in  *intra  *1  *64 ' \
+    '^relay-min  *intra  *1  *64 ' '^barrier-skew  *intra  *1  *0 ' \
+    '^barrier-skew-bcast  *intra  *1  *4 '; do
     grep -q "$line" "$work/costs.txt" || fail "costs.txt lacks '$line'"
 done
 "$simcoll" calibrate --probe "$work/costs.txt" --level intra --like "$src/platforms/gige.xml" \

@@ -452,10 +452,11 @@ static void test_probe(void)
     if (parse_text("# simcoll-probe 1\nlatency intra 1 8 1e-7\ncall-bcast self 1 4 3e-8\n"
                    "call-bcast-min intra 1 4 2e-7\nbarrier-skew intra 1 0 -3.9e-7\n"
                    "barrier-skew-bcast intra 1 4 2e-8\nfan-in intra 2 4 1e-6\n"
-                   "pingpong-barrier intra 1 0 1.4e-7\nlatency intra 1 16 2e-7\n",
+                   "pingpong-barrier intra 1 0 1.4e-7\npingpong-requests ccx 1 4 1.6e-7\n"
+                   "relay-min intra 3 64 2e-7\nlatency intra 1 16 2e-7\n",
                    SC_MEASURE_FORMAT_AUTO, 1)) {
         expect_series(0, SC_MEASURE_LATENCY, "simcoll-probe 1", "", 0, 0, 2);
-        expect_point(0, 1, 16, 2e-7, NAN, 9);
+        expect_point(0, 1, 16, 2e-7, NAN, 11);
     }
     static const struct {
         const char *rows, *needle;
@@ -466,6 +467,9 @@ static void test_probe(void)
         {"call-bcast self 1 4 -1e-7\n", "-1e-7"},
         {"barrier-skew intra 1 0 nan\n", "nan"},
         {"fan-in intra 0 4 1e-6\n", "pairs '0' is out of range"},
+        {"relay intra 2 4 -1e-6\n", "-1e-6"},
+        {"pingpong-requests self 1 4 1e-7\n",
+         "placement 'self' of pingpong-requests; expected intra"},
         {"call-bcast self 1 4\n", "has 4 fields; expected 5"},
         {"call-bcast self 1 4 3e-8\nbarrier-skew intra 1 0 -1e-7\n",
          "only the 2 rows of simcoll-probe --call-costs (call-bcast, ...), which simcoll does "

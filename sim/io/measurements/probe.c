@@ -32,14 +32,26 @@ static const struct {
     const char *name;
     int self, sign;
 } probe_skipped[] = {
-    {"call-barrier", 1, 0},     {"call-barrier-min", 1, 0},
-    {"call-bcast", 1, 0},       {"call-bcast-min", 1, 0},
-    {"call-allreduce", 1, 0},   {"call-allreduce-min", 1, 0},
-    {"call-scatter", 1, 0},     {"call-scatter-min", 1, 0},
-    {"call-pingpong", 0, 0},    {"call-pingpong-min", 0, 0},
-    {"pingpong-barrier", 0, 0}, {"pingpong-barrier-min", 0, 0},
-    {"fan-in", 0, 0},           {"fan-in-min", 0, 0},
-    {"barrier-skew", 0, 1},     {"barrier-skew-bcast", 0, 1},
+    {"call-barrier", 1, 0},
+    {"call-barrier-min", 1, 0},
+    {"call-bcast", 1, 0},
+    {"call-bcast-min", 1, 0},
+    {"call-allreduce", 1, 0},
+    {"call-allreduce-min", 1, 0},
+    {"call-scatter", 1, 0},
+    {"call-scatter-min", 1, 0},
+    {"call-pingpong", 0, 0},
+    {"call-pingpong-min", 0, 0},
+    {"pingpong-barrier", 0, 0},
+    {"pingpong-barrier-min", 0, 0},
+    {"pingpong-requests", 0, 0},
+    {"pingpong-requests-min", 0, 0},
+    {"fan-in", 0, 0},
+    {"fan-in-min", 0, 0},
+    {"relay", 0, 0},
+    {"relay-min", 0, 0},
+    {"barrier-skew", 0, 1},
+    {"barrier-skew-bcast", 0, 1},
 };
 enum { NPROBE_SKIPPED = sizeof probe_skipped / sizeof probe_skipped[0] };
 
