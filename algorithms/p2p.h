@@ -49,6 +49,9 @@ struct sc_transport {
     /* Spends the time of combining `bytes` of received data into the
      * rank's own vector (see sc_model_reduce_time). */
     sc_err_t (*reduce_time)(sc_comm_t *comm, size_t bytes);
+    /* Spends the time the rank takes to enter a collective call (the
+     * platform's call-overhead, o_call); NULL: none. */
+    sc_err_t (*enter_call)(sc_comm_t *comm);
     /* The calls below are those of sc_waitany ... sc_iprobe; waitany
      * serves sc_wait_ready too (complete = 0). */
     sc_err_t (*waitany)(sc_comm_t *comm, int count, sc_request_t **reqs, int *index,
@@ -150,6 +153,10 @@ sc_err_t sc_sendrecv(sc_comm_t *comm, const void *sendbuf, size_t sendbytes,
 /* Charges the time of a local reduction of `bytes` bytes (the combining
  * itself is the caller's; see algorithms/reduce/). */
 sc_err_t sc_reduce_time(sc_comm_t *comm, size_t bytes);
+
+/* Charges the time of entering a collective call (o_call), once a call:
+ * sc_algo_call does, before the algorithm runs. */
+sc_err_t sc_enter_call(sc_comm_t *comm);
 
 /* Buffers for an algorithm's temporary data. In size-only runs they point
  * into one shared scratch area whose contents are meaningless, so that

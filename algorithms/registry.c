@@ -214,6 +214,12 @@ const sc_algo_t *sc_algo_added(int i)
     return i >= 0 && i < nadded ? added[i] : NULL;
 }
 
+sc_err_t sc_algo_call(const sc_algo_t *algo, sc_comm_t *comm, const sc_coll_args_t *args)
+{
+    sc_err_t err = sc_enter_call(comm);
+    return err ? err : algo->run(comm, args);
+}
+
 int sc_algo_is_builtin(const sc_algo_t *algo)
 {
     for (const sc_algo_t *a = sc_algos; a->name; a++)

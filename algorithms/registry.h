@@ -74,6 +74,12 @@ typedef struct {
 } sc_algo_t;
 /* end public */
 
+/* One rank's collective call as an application makes it: the time of
+ * entering it (sc_enter_call), then the algorithm. Whoever starts a call
+ * calls this; an algorithm that runs another on its own or a sub-
+ * communicator calls that one's function, inside its call. */
+sc_err_t sc_algo_call(const sc_algo_t *algo, sc_comm_t *comm, const sc_coll_args_t *args);
+
 /* The registry, terminated by an entry with a NULL name. */
 extern const sc_algo_t sc_algos[];
 

@@ -141,6 +141,21 @@ static sc_err_t rec_reduce_time(sc_comm_t *comm, size_t bytes)
     return SC_OK;
 }
 
+/* The call's entry, o_call, a COMPUTE op (none without a platform, or
+ * when it is 0). */
+static sc_err_t rec_enter_call(sc_comm_t *comm)
+{
+    recorder_t *rec = comm->impl;
+    if (!rec->model->plat || !(rec->model->plat->level[SC_LEVEL_INTRA].call_overhead_s > 0))
+        return SC_OK;
+    sc_sched_op_t *op = new_op(rec);
+    if (!op)
+        return SC_ERR_RUN;
+    *op = (sc_sched_op_t){.kind = SC_OP_COMPUTE,
+                          .u.seconds = rec->model->plat->level[SC_LEVEL_INTRA].call_overhead_s};
+    return SC_OK;
+}
+
 static sc_err_t rec_waitany(sc_comm_t *comm, int count, sc_request_t **reqs, int *index,
                             int *source, int complete)
 {
@@ -188,6 +203,7 @@ static const sc_transport_t schedule_transport = {
     .irecv = rec_irecv,
     .waitall = rec_waitall,
     .reduce_time = rec_reduce_time,
+    .enter_call = rec_enter_call,
     .waitany = rec_waitany,
     .test = rec_test,
     .cancel = rec_cancel,
@@ -357,7 +373,7 @@ sc_err_t sc_schedule_replayable(const sc_algo_t *algo)
 sc_err_t sc_schedule_run_algo(sc_comm_t *comm, void *call)
 {
     const sc_algo_call_t *c = call;
-    return c->algo->run(comm, c->args);
+    return sc_algo_call(c->algo, comm, c->args);
 }
 
 sc_err_t sc_schedule_record(const sc_algo_t *algo, const sc_coll_args_t *args,

@@ -119,11 +119,18 @@ static sc_err_t sub_reduce_time(sc_comm_t *comm, size_t bytes)
     return sc_reduce_time(parent, bytes);
 }
 
+/* A trace's call on a communicator it made: the rank enters it as any. */
+static sc_err_t sub_enter_call(sc_comm_t *comm)
+{
+    return sc_enter_call(sub_of(comm)->parent);
+}
+
 static const sc_transport_t sub_transport = {
     .isend = sub_isend,
     .irecv = sub_irecv,
     .waitall = sub_waitall,
     .reduce_time = sub_reduce_time,
+    .enter_call = sub_enter_call,
     .waitany = sub_waitany,
     .test = sub_test,
     .cancel = sub_cancel,

@@ -63,7 +63,7 @@ double sc_calibrate_predict(const sc_level_t *lv, size_t header, int shared_memo
         return 2 * (double)m *
                stream_rate(lv, pairs, os + orr, flow, shared_memory ? 2 * link : link);
     case SC_MEASURE_COLLECTIVE:
-        break;
+    case SC_MEASURE_CALL: /* no message's time: fit_call_overhead's note says how it fits */ break;
     }
     return NAN;
 }
@@ -194,6 +194,64 @@ static void fit_overhead(const sc_medians_t *md, const double *starts, int nseg,
                         used == 1 ? "" : "s", md->files, negative ? ", below 0 s: 0" : ""),
                    negative ? SC_FIT_CLAMPED : SC_FIT_FITTED);
     }
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* o_call (shared memory only): a broadcast on two ranks is one message and
+ * no algorithm, so what it takes beyond the ping-pong's one-way time beside
+ * it is the call's own cost; the median of that over the sizes sent
+ * eagerly (past the eager limit the ping-pong may take another protocol
+ * than the broadcast: Open MPI 4.1's vader does, at 3868 bytes), at least
+ * 0. Without such measurements the template's stays, noted as kept when
+ * it has one. */
+static sc_err_t fit_call_overhead(const sc_fit_spec_t *spec, const sc_series_t *series, int nseries,
+                                  sc_fit_t *fit)
+{
+    int total = 0;
+    const char *file = NULL;
+    for (int i = 0; i < nseries; i++)
+        if (series[i].kind == SC_MEASURE_CALL) {
+            total += series[i].npoints;
+            file = file ? file : series[i].path;
+        }
+    double *extra = total ? malloc((size_t)total * sizeof *extra) : NULL;
+    if (total && !extra)
+        return sc_error(SC_ERR_RUN, "out of memory fitting the measurements");
+    int n = 0;
+    for (int i = 0; i < nseries; i++)
+        for (int j = 0; series[i].kind == SC_MEASURE_CALL && j < series[i].npoints; j++) {
+            const sc_point_t *p = &series[i].points[j];
+            if (p->bytes <= spec->eager_limit && !isnan(p->value2))
+                extra[n++] = p->value - p->value2;
+        }
+    char value[64];
+    double *o_call = &fit->level.call_overhead_s;
+    if (n == 0) {
+        free(extra);
+        snprintf(value, sizeof value, "%.4g s", *o_call);
+        if (*o_call > 0)
+            set_origin(note(fit, "o_call", value,
+                            "no broadcast on two ranks of a node (simcoll-probe --call-costs) "
+                            "sent eagerly: the template's, kept"),
+                       SC_FIT_KEPT);
+        return SC_OK;
+    }
+    qsort(extra, (size_t)n, sizeof *extra, by_value);
+    double median = n % 2 ? extra[n / 2] : (extra[n / 2 - 1] + extra[n / 2]) / 2;
+    free(extra);
+    *o_call = median > 0 ? median : 0;
+    snprintf(value, sizeof value, "%.4g s", *o_call);
+    set_origin(note(fit, "o_call", value,
+                    "the median over %d size%s of %s's call-bcast on two ranks less its "
+                    "ping-pong's one-way time%s",
+                    n, n == 1 ? "" : "s", file, median < 0 ? " (below 0: 0)" : ""),
+               median < 0 ? SC_FIT_CLAMPED : SC_FIT_FITTED);
+    return SC_OK;
 }
 
 /* o_s of shared memory from its ping-pong alone (spec->sender_share): the
@@ -941,6 +999,7 @@ sc_err_t sc_calibrate_fit(const sc_fit_spec_t *spec, const sc_series_t *series, 
     if (spec->shared_memory) {
         lv->gap_s = 0;
         note(fit, "g", "0 s", "shared memory: no NIC between a node's cores");
+        err = fit_call_overhead(spec, series, nseries, fit);
     } else if (!(err = fit_gap(series, nseries, fit))) {
         err = fit_bidirectional(series, nseries, fit);
     }

@@ -23,9 +23,13 @@ typedef enum {
     SC_MEASURE_SEND_OVERHEAD, /* time inside a nonblocking send: SMPI calibration Isend */
     SC_MEASURE_RECV_OVERHEAD, /* time inside a receive whose message had arrived:
                                  SMPI calibration Recv */
-    SC_MEASURE_COLLECTIVE     /* average time per call of `collective` on `np`
+    SC_MEASURE_COLLECTIVE,    /* average time per call of `collective` on `np`
                                  processes: osu_bcast..., IMB Bcast...;
                                  value2: the slowest rank's (t_max) if printed */
+    SC_MEASURE_CALL           /* a call of `collective` on 2 ranks, one message and no
+                                 algorithm (simcoll-probe --call-costs' call-bcast),
+                                 value2 the ping-pong's one-way time beside it: the
+                                 difference is what the call pays beside its message */
 } sc_measure_kind_t;
 
 /* One measured point. A file with several samples of a size (SMPI

@@ -71,6 +71,18 @@ const sc_param_t sc_params[] = {
      "shared memory, per segment: 1 / the ping-pong's slope over the bandwidth",
      "the most of the level's bandwidth one %s message moves at, whatever its links carry",
      LEVEL(flow_factor)},
+    /* A collective call's own cost beside its messages (issue 45):
+     * simcoll-probe --call-costs measured 45 ns with Open MPI 4.1 and 186
+     * ns with MPICH 4.0 for a 4-byte MPI_Bcast on two cores
+     * (experiments/small-messages). It is the library's work on a node's
+     * core, whichever level the messages then cross: a property of the
+     * node's level, intra. */
+    {"call-overhead", SC_AT(SC_AT_INTRA), SC_PARAM_DURATION, 0, 1.0, 0, SC_CARRIER_PROP, 0, NULL, 1,
+     "o_call",
+     "the median over the eager sizes of a broadcast on two ranks less their ping-pong's "
+     "one-way time (simcoll-probe --call-costs)",
+     "the time each rank spends entering a collective call, before its first message (o_call)",
+     LEVEL(call_overhead_s)},
     {"eager-limit", LEVELS, SC_PARAM_SIZE, 0, 0x1p40, 0, SC_CARRIER_PROP, 1, NULL, 1, NULL, NULL,
      "the largest %s message sent eagerly (bytes)", LEVEL(eager_limit)},
     {"gap", SC_AT(SC_AT_INTER), SC_PARAM_DURATION, 0, 1.0, 0, SC_CARRIER_PROP, 0, NULL, 1, "g",

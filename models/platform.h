@@ -90,7 +90,12 @@ sc_piecewise_t sc_piecewise_constant(double value);
  *           carry at most B_bi (0: B each), so that a node sending and
  *           receiving at once may take longer than either alone: a
  *           message of m bytes each way then takes (h + m) / (B_bi / 2)
- *           where one way takes (h + m) / B. */
+ *           where one way takes (h + m) / B;
+ *   o_call  inside a node: each rank's core is busy for this long when it
+ *           enters a collective call, before the algorithm's first
+ *           message (the MPI library's checks, its choice of algorithm,
+ *           its requests): what a collective pays beside its messages
+ *           (0: nothing). */
 typedef struct {
     double latency_s;     /* one-way wire latency of the route */
     double bandwidth_Bps; /* bottleneck bandwidth of the route, bytes/s */
@@ -105,6 +110,7 @@ typedef struct {
      * each direction carries its own bandwidth (a full-duplex NIC). */
     double bidirectional_Bps;
     size_t eager_limit;   /* larger messages use the rendezvous protocol */
+    double call_overhead_s; /* intra only: o_call */
 } sc_level_t;
 
 /* A level with a constant send overhead and nothing else of LogGP: the

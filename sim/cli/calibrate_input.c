@@ -10,7 +10,7 @@ const char *sc_cal_kind_name(sc_measure_kind_t kind)
 {
     static const char *const names[] = {"latency",       "ping-ping",    "bandwidth",
                                         "bi-bandwidth",  "message rate", "send overhead",
-                                        "recv overhead", "collective"};
+                                        "recv overhead", "collective",   "call"};
     return names[kind];
 }
 

@@ -254,7 +254,7 @@ static sc_err_t run_barrier(sc_interp_t *s, sc_comm_t *comm, const sc_stmt_t *st
                            .bytes = st->bytes,
                            .pi = s->pi,
                            .pi_inv = s->pi_inv};
-    sc_err_t err = st->algo->run(comm, &args);
+    sc_err_t err = sc_algo_call(st->algo, comm, &args);
     /* Nobody may leave before every rank has entered. */
     *verdict = s->barrier_entries[index] >= (round + 1) * p;
     s->checked++;
@@ -301,14 +301,14 @@ static sc_err_t run_call(sc_interp_t *s, sc_comm_t *comm, const sc_stmt_t *st)
         }
         args.sendbuf = in;
         args.recvbuf = out;
-        return st->algo->run(comm, &args);
+        return sc_algo_call(st->algo, comm, &args);
     }
     spend(s, sc_model_copy_time(s->model, r, sc_stmt_gather_bytes(st, s->np, r)));
     if (sc_stmt_gather_bytes(st, s->np, r))
         gather_call(s, r, st, rd->stage_in);
     args.sendbuf = rd->stage_in;
     args.recvbuf = kind->in_place ? rd->stage_in : rd->stage_out;
-    sc_err_t err = st->algo->run(comm, &args);
+    sc_err_t err = sc_algo_call(st->algo, comm, &args);
     size_t out = sc_stmt_scatter_bytes(st, s->np, r);
     if (!err && out) {
         scatter_call(s, r, st, args.recvbuf);
@@ -400,7 +400,7 @@ static sc_err_t run_until_test(sc_interp_t *s, sc_comm_t *comm, const sc_stmt_t 
                            .decides = mine >= st->until.tol,
                            .threshold = st->until.tol};
     comm->elem_size = sizeof(double);
-    sc_err_t err = st->algo->run(comm, &args);
+    sc_err_t err = sc_algo_call(st->algo, comm, &args);
     if (err || !s->payload)
         return err;
     double truth = sc_until_error(st, k);

@@ -112,7 +112,7 @@ static sc_err_t run_stmt(sc_comm_t *comm, void *ctx)
         sc_coll_args_t args = {.sendbuf = c->area, .recvbuf = c->area, .bytes = st->bytes,
                                .root = st->root, .op = st->op, .type = st->type,
                                .pi = c->model->pi, .pi_inv = c->model->pi_inv};
-        return st->algo->run(comm, &args);
+        return sc_algo_call(st->algo, comm, &args);
     }
     case SC_STMT_HALO: {
         void *face[6], *ghost[6];

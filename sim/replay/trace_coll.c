@@ -104,7 +104,10 @@ sc_err_t sc_trace_coll_run(sc_comm_t *comm, const sc_tev_t *ev, const sc_trace_c
 {
     int n = comm->size, has;
     size_t *v = NULL;
-    sc_err_t err = SC_OK;
+    /* Once a call, whichever algorithms make it up (sc_algo_call's). */
+    sc_err_t err = sc_enter_call(comm);
+    if (err)
+        return err;
     switch (ev->coll) {
     case SC_TCOLL_BARRIER:
     case SC_TCOLL_BCAST:

@@ -20,7 +20,8 @@ typedef struct {
 sc_collective_t sc_tcoll_kind(sc_tcoll_t coll, int *has);
 
 /* Runs the rank's part of collective `ev` on `comm` (the communicator's
- * ranks, `comm->node_of` their nodes), sizes only, buffers from
+ * ranks, `comm->node_of` their nodes), entering the call first
+ * (sc_enter_call), sizes only, buffers from
  * `scratch`. *algo gets the name of what ran. SC_ERR_INPUT when the
  * profile has no rule for it or chose an algorithm the communicator's
  * size does not allow (the message says which). */

@@ -817,11 +817,23 @@ static sc_err_t sim_reduce_time(sc_comm_t *comm, size_t bytes)
     return rk->error;
 }
 
+/* The core is busy entering the call (o_call), as the cost model's
+ * COMPUTE op of it. */
+static sc_err_t sim_enter_call(sc_comm_t *comm)
+{
+    rank_t *rk = comm->impl;
+    double seconds = rk->world->model->plat->level[SC_LEVEL_INTRA].call_overhead_s;
+    if (seconds > 0 && !rk->error)
+        sg_actor_execute(seconds * sg_host_get_speed(sg_host_self()));
+    return rk->error;
+}
+
 static const sc_transport_t simgrid_transport = {
     .isend = sim_isend,
     .irecv = sim_irecv,
     .waitall = sim_waitall,
     .reduce_time = sim_reduce_time,
+    .enter_call = sim_enter_call,
     .waitany = sim_waitany,
     .test = sim_test,
     .cancel = sim_cancel,

@@ -136,8 +136,26 @@ done > steps.txt
     2>/dev/null || fail "steps.txt: exit $?"
 t=$(awk -F, 'NR == 2 { print $9 }' trace.csv)
 p=$(awk -F, 'NR == 2 { print $7 }' prog.csv)
+m0=$(awk -F, 'NR == 2 { print $8 }' prog.csv)
 equal "$t" "$p" ||
     fail "a program and the same calls as a trace: trace $t s, program $p s"
+# Each rank enters each of its three collective calls o_call later: the
+# cost model ends three o_calls later; the simulations as long as each
+# other, later, and by at most that (a call's last messages, still on their
+# way when a rank enters the next call, then share less with its messages).
+"$simcoll" platform --like gige.xml --set intra.call-overhead=20us -o call.xml 2>/dev/null ||
+    fail "platform --set intra.call-overhead: exit $?"
+"$simcoll" run --platform call.xml --np 6 --no-payload --mpi openmpi-4.1 steps.prog \
+    --format csv > prog.csv 2>/dev/null || fail "steps.prog, o_call: exit $?"
+"$simcoll" run --platform call.xml --mpi openmpi-4.1 steps.txt --format csv > trace.csv \
+    2>/dev/null || fail "steps.txt, o_call: exit $?"
+tc=$(awk -F, 'NR == 2 { print $9 }' trace.csv)
+pc=$(awk -F, 'NR == 2 { print $7 }' prog.csv)
+mc=$(awk -F, 'NR == 2 { print $8 }' prog.csv)
+equal "$mc" "$(awk -v m="$m0" 'BEGIN { printf "%.10g", m + 3 * 20e-6 }')" ||
+    fail "three calls' entries of 20 us: cost model $mc s, without them $m0 s"
+equal "$tc" "$pc" && awk -v a="$t" -v b="$tc" 'BEGIN { exit !(b > a && b <= a + 3 * 20e-6 * (1 + 1e-8)) }' ||
+    fail "three calls' entries of 20 us: trace $tc s, program $pc s, without them $t s"
 
 # ---- Outputs ----
 "$simcoll" run --platform gige.xml "$traces/sst-macro-otf2-10/traces.otf2" > table.txt \

@@ -119,6 +119,16 @@ static void test_engine_sockets(void)
     check_engine("tests/platforms/nocontention-sockets.xml", nps, 3, msizes, 3, 0);
 }
 
+/* o_call: the actors' transport spends it as the recording's COMPUTE op
+ * does, and so does the driver. */
+static void test_engine_call_overhead(void)
+{
+    static const int nps[] = {2, 5, 13};
+    static const size_t msizes[] = {8, 5000};
+    check_engine("tests/platforms/nocontention-call.xml", nps, 3, msizes, 2, 0);
+    check_engine("tests/platforms/nocontention-call.xml", nps, 3, msizes, 2, SC_REPLAY_MAESTRO);
+}
+
 void sc_suite_evaluate(void)
 {
     CU_pSuite s = CU_add_suite("evaluate", NULL, NULL);
@@ -127,4 +137,5 @@ void sc_suite_evaluate(void)
     CU_add_test(s, "the engines' times with a gap", test_engine_gap);
     CU_add_test(s, "the engines' times on racks", test_engine_racks);
     CU_add_test(s, "the engines' times on sockets", test_engine_sockets);
+    CU_add_test(s, "the engines' times with a call's entry", test_engine_call_overhead);
 }

@@ -458,6 +458,24 @@ static void test_probe(void)
         expect_series(0, SC_MEASURE_LATENCY, "simcoll-probe 1", "", 0, 0, 2);
         expect_point(0, 1, 16, 2e-7, NAN, 11);
     }
+    /* the intra placement's broadcasts with the ping-pong of their size
+     * before them are the call series: one, whatever rows come between;
+     * a broadcast of another size than the ping-pong before it, or of
+     * another placement, or on MPI_COMM_SELF, is no point of it */
+    if (parse_text("# simcoll-probe 1\nlatency intra 1 8 1e-7\n"
+                   "call-pingpong intra 1 4 1.5e-7\npingpong-barrier intra 1 4 1.6e-7\n"
+                   "call-bcast intra 1 4 2e-7\ncall-bcast-min intra 1 4 1.8e-7\n"
+                   "call-bcast self 1 4 1e-8\ncall-pingpong ccx 1 4 3e-7\ncall-bcast ccx 1 4 4e-7\n"
+                   "latency intra 1 16 2e-7\ncall-pingpong intra 1 64 1.6e-7\n"
+                   "call-bcast intra 1 1024 9e-7\ncall-pingpong intra 1 1024 3e-7\n"
+                   "call-bcast intra 1 1024 3.5e-7\n",
+                   SC_MEASURE_FORMAT_AUTO, 2)) {
+        expect_series(0, SC_MEASURE_LATENCY, "simcoll-probe 1", "", 0, 0, 2);
+        expect_series(1, SC_MEASURE_CALL, "simcoll-probe 1", "bcast", 2, 0, 2);
+        CU_ASSERT_STRING_EQUAL(series[1].placement, "intra");
+        expect_point(1, 0, 4, 2e-7, 1.5e-7, 5);
+        expect_point(1, 1, 1024, 3.5e-7, 3e-7, 14);
+    }
     static const struct {
         const char *rows, *needle;
     } skipped_bad[] = {
@@ -472,8 +490,11 @@ static void test_probe(void)
          "placement 'self' of pingpong-requests; expected intra"},
         {"call-bcast self 1 4\n", "has 4 fields; expected 5"},
         {"call-bcast self 1 4 3e-8\nbarrier-skew intra 1 0 -1e-7\n",
-         "only the 2 rows of simcoll-probe --call-costs (call-bcast, ...), which simcoll does "
-         "not fit"},
+         "only the 2 rows of simcoll-probe --call-costs (call-bcast, ...), which give no "
+         "message's time to fit"},
+        /* a call series alone is no message's time either */
+        {"call-pingpong intra 1 4 1.5e-7\ncall-bcast intra 1 4 2e-7\n",
+         "only the 2 rows of simcoll-probe --call-costs (call-pingpong, ...)"},
     };
     for (size_t i = 0; i < sizeof skipped_bad / sizeof skipped_bad[0]; i++) {
         snprintf(text, sizeof text, "%s%s", head, skipped_bad[i].rows);

@@ -278,6 +278,56 @@ static void test_chunks(void)
     CU_ASSERT_EQUAL(sc_chunk_span_bytes(0, 5, 0, 5), 0);
 }
 
+/* o_call: every rank enters the call that long before its first message,
+ * so every rank of every replayable algorithm finishes that much later
+ * (nothing else changes: the same schedule from a later start), on one
+ * node and on eight. */
+static void test_call_overhead(void)
+{
+    static const int nps[] = {1, 2, 3, 5, 8, 13};
+    const double o_call = 0.45e-6;
+    int zeros[13] = {0}, nodes[13];
+    for (int r = 0; r < 13; r++)
+        nodes[r] = r % 8;
+    sc_platform_t plat = single_level(64, 4096);
+    static sc_node_t eight[8];
+    for (int n = 0; n < 8; n++)
+        eight[n] = plat.nodes[0];
+    long cases = 0;
+    for (int spread = 0; spread <= 1; spread++) {
+        if (spread) {
+            plat.nnodes = 8;
+            plat.nodes = eight;
+            plat.total_cores = 8 * 64;
+        }
+        for (const sc_algo_t *a = sc_algos; a->name; a++)
+            for (int i = 0; i < 6; i++) {
+                int np = nps[i];
+                if ((a->needs & SC_DATA_DEPENDENT) ||
+                    ((a->needs & SC_NEEDS_POW2) && (np & (np - 1))))
+                    continue;
+                double before[13], after[13];
+                const int *node_of = spread ? nodes : zeros;
+                plat.level[SC_LEVEL_INTRA].call_overhead_s = 0;
+                CU_ASSERT_EQUAL_FATAL(
+                    sc_test_evaluate(&plat, node_of, np, a, 1000, 0, SC_TYPE_DOUBLE, NULL, before),
+                    SC_OK);
+                plat.level[SC_LEVEL_INTRA].call_overhead_s = o_call;
+                CU_ASSERT_EQUAL_FATAL(
+                    sc_test_evaluate(&plat, node_of, np, a, 1000, 0, SC_TYPE_DOUBLE, NULL, after),
+                    SC_OK);
+                for (int r = 0; r < np; r++) {
+                    ASSERT_TIME(after[r], before[r] + o_call);
+                    if (fabs(after[r] - before[r] - o_call) > 1e-12 + 1e-9 * after[r])
+                        fprintf(stderr, "\n%s np %d rank %d: %.9g, %.9g without o_call", a->name,
+                                np, r, after[r], before[r]);
+                }
+                cases++;
+            }
+    }
+    CU_ASSERT_TRUE(cases > 100);
+}
+
 void sc_suite_models(void)
 {
     CU_pSuite s = CU_add_suite("models", NULL, NULL);
@@ -288,4 +338,5 @@ void sc_suite_models(void)
     CU_add_test(s, "reduce and allreduce closed forms", test_reduce_closed_forms);
     CU_add_test(s, "Open MPI closed forms", test_openmpi_closed_forms);
     CU_add_test(s, "chunk sizes", test_chunks);
+    CU_add_test(s, "a call's entry, o_call", test_call_overhead);
 }

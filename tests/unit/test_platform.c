@@ -1494,26 +1494,28 @@ static void test_params_table(void)
         CU_ASSERT_EQUAL(p->in, in);
     }
     /* The properties: as many as before the table, the domains' flow
-     * factors and overheads and the NIC's limit both ways, in the files'
-     * order, each found by its id. */
+     * factors and overheads, the NIC's limit both ways and a call's
+     * entry, in the files' order, each found by its id. */
     sc_platform_prop_t props[SC_MAX_PLATFORM_PROPS];
     int n = sc_platform_props_list(props);
-    CU_ASSERT_EQUAL(n, 26);
+    CU_ASSERT_EQUAL(n, 27);
     CU_ASSERT_STRING_EQUAL(props[0].id, "simcoll/intra/send-overhead");
     CU_ASSERT_STRING_EQUAL(props[4].id, "simcoll/intra/latency-factor");
     CU_ASSERT_STRING_EQUAL(props[5].id, "simcoll/intra/flow-factor");
-    CU_ASSERT_STRING_EQUAL(props[14].id, "simcoll/inter/gap");
-    CU_ASSERT_STRING_EQUAL(props[15].id, "simcoll/inter/bidirectional-bandwidth");
-    CU_ASSERT_STRING_EQUAL(props[16].id, "simcoll/socket/send-overhead");
-    CU_ASSERT_STRING_EQUAL(props[18].id, "simcoll/socket/flow-factor");
-    CU_ASSERT_STRING_EQUAL(props[23].id, "simcoll/ccx/recv-overhead");
-    CU_ASSERT_STRING_EQUAL(props[24].id, "simcoll/ccx/flow-factor");
-    CU_ASSERT_STRING_EQUAL(props[25].id, "simcoll/header-bytes");
+    CU_ASSERT_STRING_EQUAL(props[6].id, "simcoll/intra/call-overhead");
+    CU_ASSERT_STRING_EQUAL(props[15].id, "simcoll/inter/gap");
+    CU_ASSERT_STRING_EQUAL(props[16].id, "simcoll/inter/bidirectional-bandwidth");
+    CU_ASSERT_STRING_EQUAL(props[17].id, "simcoll/socket/send-overhead");
+    CU_ASSERT_STRING_EQUAL(props[19].id, "simcoll/socket/flow-factor");
+    CU_ASSERT_STRING_EQUAL(props[24].id, "simcoll/ccx/recv-overhead");
+    CU_ASSERT_STRING_EQUAL(props[25].id, "simcoll/ccx/flow-factor");
+    CU_ASSERT_STRING_EQUAL(props[26].id, "simcoll/header-bytes");
     for (int i = 0; i < n; i++)
         CU_ASSERT_EQUAL(sc_platform_prop_index(props[i].id), i);
     CU_ASSERT_EQUAL(sc_platform_prop_index("simcoll/intra/gap"), -1);
+    CU_ASSERT_EQUAL(sc_platform_prop_index("simcoll/inter/call-overhead"), -1);
     char doc[200];
-    sc_param_describe(props[6].param, props[6].at, doc, sizeof doc);
+    sc_param_describe(props[7].param, props[7].at, doc, sizeof doc);
     CU_ASSERT_STRING_EQUAL(doc, "the largest intra-node message sent eagerly (bytes)");
 }
 

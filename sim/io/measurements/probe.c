@@ -24,8 +24,9 @@ static const char *const probe_placements[] = {"intra", "ccx", "numa", "socket",
 enum { NPROBE_PLACEMENTS = sizeof probe_placements / sizeof probe_placements[0] };
 
 /* The rows of simcoll-probe --call-costs (issue 45: what a small
- * collective pays beside its messages), which calibrate does not fit:
- * each is checked as a row, then skipped. `self` marks a kind that may
+ * collective pays beside its messages): each is checked as a row, then
+ * skipped, but for the broadcasts on the intra placement's two ranks,
+ * which the call series keeps (probe_call). `self` marks a kind that may
  * be measured on MPI_COMM_SELF (placement "self"), `sign` one whose value
  * may be negative (a difference of two ranks' times). */
 static const struct {
@@ -56,8 +57,10 @@ static const struct {
 enum { NPROBE_SKIPPED = sizeof probe_skipped / sizeof probe_skipped[0] };
 
 /* A row of a kind of probe_skipped[k]: SC_OK if it is well formed (a
- * known placement, pairs, bytes, a finite value), and nothing kept. */
-static sc_err_t probe_skip(sc_meas_reader_t *r, char **field, size_t k)
+ * known placement, pairs, bytes, a finite value), its bytes and value
+ * into *bytes and *value. */
+static sc_err_t probe_skip(sc_meas_reader_t *r, char **field, size_t k, size_t *bytes,
+                           double *value)
 {
     char shown[80];
     size_t p = 0;
@@ -70,17 +73,54 @@ static sc_err_t probe_skip(sc_meas_reader_t *r, char **field, size_t k)
                            sc_meas_show(field[1], shown, sizeof shown), probe_skipped[k].name,
                            probe_skipped[k].self ? "self, " : "");
     int pairs;
-    size_t bytes;
-    double value;
     sc_err_t err;
     if ((err = sc_meas_get_count(r, "pairs", field[2], &pairs)) ||
-        (err = sc_meas_get_size(r, "bytes", field[3], &bytes)))
+        (err = sc_meas_get_size(r, "bytes", field[3], bytes)))
         return err;
-    sc_meas_num_t num = sc_meas_parse_real(field[4], &value);
+    sc_meas_num_t num = sc_meas_parse_real(field[4], value);
     if (num == SC_MEAS_NUM_OK ||
         (num == SC_MEAS_NUM_NEGATIVE && probe_skipped[k].sign && isfinite(strtod(field[4], NULL))))
         return SC_OK;
-    return sc_meas_get_real(r, "value", field[4], &value);
+    return sc_meas_get_real(r, "value", field[4], value);
+}
+
+/* What the call series needs of the rows: where it is (-1 before its
+ * first point), and the intra placement's last ping-pong row. */
+typedef struct {
+    int series;
+    size_t pingpong_bytes;
+    double pingpong; /* NAN: none yet */
+} probe_calls_t;
+
+/* Row `kind` of the intra placement (checked): a ping-pong is kept for
+ * the broadcast of its size that follows it; that broadcast and it make
+ * a point of the call series (SC_MEASURE_CALL), which the rows between
+ * leave open, as they leave the message series open. */
+static sc_err_t probe_call(sc_meas_reader_t *r, const char *line, const char *kind,
+                           probe_calls_t *calls, size_t bytes, double value)
+{
+    if (!strcmp(kind, "call-pingpong")) {
+        calls->pingpong_bytes = bytes;
+        calls->pingpong = value;
+        return SC_OK;
+    }
+    if (strcmp(kind, "call-bcast") || isnan(calls->pingpong) || calls->pingpong_bytes != bytes)
+        return SC_OK;
+    int was = r->open;
+    sc_err_t err = SC_OK;
+    if (calls->series < 0) {
+        r->open = -1; /* `was` goes on after this row */
+        err = sc_meas_series_open(r, line, SC_MEASURE_CALL, "simcoll-probe 1", "bcast", 2, 0);
+        if (!err) {
+            calls->series = r->open;
+            snprintf(r->series[r->open].placement, sizeof r->series[r->open].placement, "intra");
+        }
+    }
+    r->open = calls->series;
+    if (!err)
+        err = sc_meas_point_add(r, bytes, value, calls->pingpong);
+    r->open = was;
+    return err;
 }
 
 /* The index in probe_skipped of a kind, or -1. */
@@ -177,6 +217,7 @@ sc_err_t sc_meas_probe_parse(sc_meas_reader_t *r)
     sc_err_t err = SC_OK;
     int version_seen = 0, skipped = 0, k;
     char first_skipped[24] = "";
+    probe_calls_t calls = {.series = -1, .pingpong = NAN};
     sc_meas_rewind(r);
     while (!err && sc_meas_next_line(r, &err) > 0) {
         char *s = sc_meas_trim(r->buf);
@@ -201,7 +242,11 @@ sc_err_t sc_meas_probe_parse(sc_meas_reader_t *r)
         if ((k = probe_skipped_kind(field[0])) >= 0) {
             if (!skipped++)
                 snprintf(first_skipped, sizeof first_skipped, "%s", field[0]);
-            err = probe_skip(r, field, (size_t)k);
+            size_t bytes;
+            double value;
+            err = probe_skip(r, field, (size_t)k, &bytes, &value);
+            if (!err && !strcmp(field[1], "intra") && !strcmp(field[2], "1"))
+                err = probe_call(r, copy, field[0], &calls, bytes, value);
             continue;
         }
         err = !strcmp(field[0], "collective") ? probe_collective(r, field, copy)
@@ -209,10 +254,11 @@ sc_err_t sc_meas_probe_parse(sc_meas_reader_t *r)
     }
     if (!err && !version_seen)
         err = sc_error_at(r->where, 0, "no line in it; expected '# simcoll-probe 1' first");
-    if (!err && r->nseries == 0 && skipped)
+    if (!err && r->nseries == (calls.series >= 0) && skipped)
         err = sc_error_at(r->where, 0,
                           "only the %d rows of simcoll-probe --call-costs (%s, ...), which "
-                          "simcoll does not fit; expected a run without --skip-point-to-point",
+                          "give no message's time to fit; expected a run without "
+                          "--skip-point-to-point",
                           skipped, first_skipped);
     return err;
 }
