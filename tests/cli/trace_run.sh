@@ -130,32 +130,32 @@ for r in 0 1 2 3 4 5; do
     [ $r = 4 ] && echo "4 recv 1 0 262144 6"
     echo "$r barrier"
 done > steps.txt
-"$simcoll" run --platform gige.xml --np 6 --no-payload --mpi openmpi-4.1 steps.prog \
-    --format csv > prog.csv 2>/dev/null || fail "steps.prog: exit $?"
-"$simcoll" run --platform gige.xml --mpi openmpi-4.1 steps.txt --format csv > trace.csv \
-    2>/dev/null || fail "steps.txt: exit $?"
-t=$(awk -F, 'NR == 2 { print $9 }' trace.csv)
-p=$(awk -F, 'NR == 2 { print $7 }' prog.csv)
-m0=$(awk -F, 'NR == 2 { print $8 }' prog.csv)
+# steps_on PLATFORM: the program's simulated and model times and the
+# trace's simulated time, into p, m and t.
+steps_on() {
+    "$simcoll" run --platform "$1" --np 6 --no-payload --mpi openmpi-4.1 steps.prog \
+        --format csv > prog.csv 2>/dev/null || fail "steps.prog on $1: exit $?"
+    "$simcoll" run --platform "$1" --mpi openmpi-4.1 steps.txt --format csv > trace.csv \
+        2>/dev/null || fail "steps.txt on $1: exit $?"
+    t=$(awk -F, 'NR == 2 { print $9 }' trace.csv)
+    p=$(awk -F, 'NR == 2 { print $7 }' prog.csv)
+    m=$(awk -F, 'NR == 2 { print $8 }' prog.csv)
+}
+steps_on gige.xml
 equal "$t" "$p" ||
     fail "a program and the same calls as a trace: trace $t s, program $p s"
 # Each rank enters each of its three collective calls o_call later: the
 # cost model ends three o_calls later; the simulations as long as each
 # other, later, and by at most that (a call's last messages, still on their
 # way when a rank enters the next call, then share less with its messages).
+t0=$t m0=$m
 "$simcoll" platform --like gige.xml --set intra.call-overhead=20us -o call.xml 2>/dev/null ||
     fail "platform --set intra.call-overhead: exit $?"
-"$simcoll" run --platform call.xml --np 6 --no-payload --mpi openmpi-4.1 steps.prog \
-    --format csv > prog.csv 2>/dev/null || fail "steps.prog, o_call: exit $?"
-"$simcoll" run --platform call.xml --mpi openmpi-4.1 steps.txt --format csv > trace.csv \
-    2>/dev/null || fail "steps.txt, o_call: exit $?"
-tc=$(awk -F, 'NR == 2 { print $9 }' trace.csv)
-pc=$(awk -F, 'NR == 2 { print $7 }' prog.csv)
-mc=$(awk -F, 'NR == 2 { print $8 }' prog.csv)
-equal "$mc" "$(awk -v m="$m0" 'BEGIN { printf "%.10g", m + 3 * 20e-6 }')" ||
-    fail "three calls' entries of 20 us: cost model $mc s, without them $m0 s"
-equal "$tc" "$pc" && awk -v a="$t" -v b="$tc" 'BEGIN { exit !(b > a && b <= a + 3 * 20e-6 * (1 + 1e-8)) }' ||
-    fail "three calls' entries of 20 us: trace $tc s, program $pc s, without them $t s"
+steps_on call.xml
+equal "$m" "$(awk -v m="$m0" 'BEGIN { printf "%.10g", m + 3 * 20e-6 }')" ||
+    fail "three calls' entries of 20 us: cost model $m s, without them $m0 s"
+equal "$t" "$p" && awk -v a="$t0" -v b="$t" 'BEGIN { exit !(b > a && b <= a + 3 * 20e-6 * (1 + 1e-8)) }' ||
+    fail "three calls' entries of 20 us: trace $t s, program $p s, without them $t0 s"
 
 # ---- Outputs ----
 "$simcoll" run --platform gige.xml "$traces/sst-macro-otf2-10/traces.otf2" > table.txt \
