@@ -51,6 +51,15 @@ struct sc_trace {
     struct sc_trace_skip *skipped;
     int nskipped;
     int scanning; /* inside sc_trace_scan: skips are counted */
+    /* The collective kinds each communicator is called with, in the order
+     * the scan's check first met them (sc_trace_collective_use). */
+    struct sc_trace_use {
+        sc_tcoll_t coll;
+        int comm;
+    } * uses;
+    size_t nuses, cap_uses;
+    uint32_t *coll_seen; /* by communicator: a bit by sc_tcoll_t */
+    int nseen;           /* communicators coll_seen covers */
 };
 
 /* Sets the number of ranks (at least 1) and makes communicator 0, the

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/sc_grow.h"
 #include "reader.h"
 
 static const sc_trace_reader_t *const readers[] = {
@@ -175,6 +176,8 @@ void sc_trace_close(sc_trace_t *t)
         free(t->made[i].seen);
     free(t->made);
     free(t->skipped);
+    free(t->uses);
+    free(t->coll_seen);
     free(t->path);
     free(t->dir);
     free(t);
@@ -652,6 +655,49 @@ typedef struct {
     double first, last; /* recorded times */
 } scan_t;
 
+_Static_assert(SC_TCOLL_COUNT <= 32, "coll_seen holds a bit by collective kind");
+
+/* Keeps collective `coll` on communicator `comm` if it is the first call
+ * of its kind there; 0 if out of memory. */
+static int note_use(sc_trace_t *t, sc_tcoll_t coll, int comm)
+{
+    if (comm >= t->nseen) {
+        uint32_t *seen = realloc(t->coll_seen, (size_t)t->ncomms * sizeof *seen);
+        if (!seen)
+            return 0;
+        memset(seen + t->nseen, 0, (size_t)(t->ncomms - t->nseen) * sizeof *seen);
+        t->coll_seen = seen;
+        t->nseen = t->ncomms;
+    }
+    uint32_t bit = (uint32_t)1 << coll;
+    if (t->coll_seen[comm] & bit)
+        return 1;
+    struct sc_trace_use *uses = sc_grow(t->uses, t->nuses, &t->cap_uses, 16, sizeof *uses);
+    if (!uses)
+        return 0;
+    t->uses = uses;
+    t->uses[t->nuses++] = (struct sc_trace_use){coll, comm};
+    t->coll_seen[comm] |= bit;
+    return 1;
+}
+
+/* Forgets the collectives noted, for a scan that starts its check again. */
+static void forget_uses(sc_trace_t *t)
+{
+    t->nuses = 0;
+    if (t->coll_seen)
+        memset(t->coll_seen, 0, (size_t)t->nseen * sizeof *t->coll_seen);
+}
+
+int sc_trace_collective_use(const sc_trace_t *t, size_t i, sc_tcoll_t *coll, int *comm)
+{
+    if (i >= t->nuses)
+        return 0;
+    *coll = t->uses[i].coll;
+    *comm = t->uses[i].comm;
+    return 1;
+}
+
 static sc_err_t scan_event(scan_t *s, sc_trace_cursor_t *c, const sc_tev_t *ev, double *began,
                            double *ended)
 {
@@ -683,6 +729,8 @@ static sc_err_t scan_event(scan_t *s, sc_trace_cursor_t *c, const sc_tev_t *ev, 
      * now, the communicators the ranks made complete */
     if (sum && ev->kind == SC_TEV_COLL && t->comms[ev->comm].members[0] == c->rank)
         sum->collectives[ev->coll]++;
+    if (ev->kind == SC_TEV_COLL && !note_use(t, ev->coll, ev->comm))
+        return sc_error(SC_ERR_RUN, "out of memory scanning the trace");
     int send = ev->kind == SC_TEV_SEND || ev->kind == SC_TEV_ISEND;
     int recv = ev->kind == SC_TEV_RECV || ev->kind == SC_TEV_IRECV;
     if (send || recv) {
@@ -744,6 +792,7 @@ sc_err_t sc_trace_scan(sc_trace_t *t, sc_trace_summary_t *summary,
         *summary = (sc_trace_summary_t){.elapsed = NAN};
     scan_t s = {.t = t, .sum = summary, .listener = listener, .count = 1,
                 .first = INFINITY, .last = -INFINITY};
+    forget_uses(t);
     t->scanning = 1;
     /* Communicators the ranks make are complete only once every rank has
      * been read: then a second pass checks what uses them. */
