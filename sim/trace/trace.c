@@ -646,15 +646,6 @@ static sc_err_t pairs_check(const sc_trace_t *t, pairs_t *ps)
     return SC_OK;
 }
 
-typedef struct {
-    sc_trace_t *t;
-    sc_trace_summary_t *sum;
-    const sc_trace_listener_t *listener;
-    pairs_t pairs;
-    int count, check;  /* this pass counts events; checks peers and pairs */
-    double first, last; /* recorded times */
-} scan_t;
-
 _Static_assert(SC_TCOLL_COUNT <= 32, "coll_seen holds a bit by collective kind");
 
 /* Keeps collective `coll` on communicator `comm` if it is the first call
@@ -698,6 +689,34 @@ int sc_trace_collective_use(const sc_trace_t *t, size_t i, sc_tcoll_t *coll, int
     return 1;
 }
 
+typedef struct {
+    sc_trace_t *t;
+    sc_trace_summary_t *sum;
+    const sc_trace_listener_t *listener;
+    pairs_t pairs;
+    int count, check; /* this pass counts events; checks peers and pairs */
+    /* The counting pass checks too while its checks are final: while the
+     * trace has only the communicators it had before the scan (one a rank
+     * makes is complete only once every rank is read) and every check
+     * passes (a failure is left to the check pass, which reports it as it
+     * always has: after every rank's reading errors). Not with a
+     * listener, which would be told twice. */
+    int early;
+    int ncomms_before;
+    double first, last; /* recorded times */
+} scan_t;
+
+/* Drops what the counting pass checked: the check pass does it all. */
+static void no_early_check(scan_t *s)
+{
+    s->early = 0;
+    free(s->pairs.slots);
+    s->pairs = (pairs_t){0};
+    if (s->sum)
+        memset(s->sum->collectives, 0, sizeof s->sum->collectives);
+    forget_uses(s->t);
+}
+
 static sc_err_t scan_event(scan_t *s, sc_trace_cursor_t *c, const sc_tev_t *ev, double *began,
                            double *ended)
 {
@@ -720,9 +739,15 @@ static sc_err_t scan_event(scan_t *s, sc_trace_cursor_t *c, const sc_tev_t *ev, 
             sum->collective_rank_calls[ev->coll]++;
         }
     }
-    if (!s->check)
+    if (s->early && t->ncomms != s->ncomms_before)
+        no_early_check(s);
+    if (!s->check && !s->early)
         return SC_OK;
     sc_err_t err = check_event(c, ev);
+    if (err && s->early) {
+        no_early_check(s);
+        return SC_OK;
+    }
     if (err)
         return err;
     /* a collective once a call, by its communicator's first rank: known
@@ -790,12 +815,19 @@ sc_err_t sc_trace_scan(sc_trace_t *t, sc_trace_summary_t *summary,
 {
     if (summary)
         *summary = (sc_trace_summary_t){.elapsed = NAN};
-    scan_t s = {.t = t, .sum = summary, .listener = listener, .count = 1,
-                .first = INFINITY, .last = -INFINITY};
+    scan_t s = {.t = t,
+                .sum = summary,
+                .listener = listener,
+                .count = 1,
+                .early = !listener,
+                .ncomms_before = t->ncomms,
+                .first = INFINITY,
+                .last = -INFINITY};
     forget_uses(t);
     t->scanning = 1;
     /* Communicators the ranks make are complete only once every rank has
-     * been read: then a second pass checks what uses them. */
+     * been read: then a second pass checks what uses them, unless the
+     * first could (scan_t's `early`). */
     sc_err_t err = scan_pass(&s);
     t->scanning = 0;
     if (!err)
@@ -803,8 +835,9 @@ sc_err_t sc_trace_scan(sc_trace_t *t, sc_trace_summary_t *summary,
     if (!err) {
         t->scanned = 1;
         s.count = 0;
-        s.check = 1;
-        err = scan_pass(&s);
+        s.check = !s.early;
+        if (s.check)
+            err = scan_pass(&s);
     }
     if (!err)
         err = pairs_check(t, &s.pairs);

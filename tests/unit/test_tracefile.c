@@ -57,8 +57,11 @@ static sc_err_t no_open(sc_trace_t *t)
     return SC_OK;
 }
 
+static int rank_opens; /* how many times a rank was opened */
+
 static sc_err_t rank_open(sc_trace_t *t, int rank, void **out)
 {
+    rank_opens++;
     state_t *s = calloc(1, sizeof *s);
     s->t = t;
     s->rank = rank;
@@ -230,6 +233,54 @@ static void test_create(void)
     made(0, SC_MADE_SPLIT, -1, 0, 0, 0);
     made(1, SC_MADE_DUP, -1, 0, 0, 0);
     t = scripted_trace(2);
+    CU_ASSERT_EQUAL(sc_trace_scan(t, &sum, NULL), SC_ERR_INPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "by comm_dup, where another rank made it "
+                                                      "by comm_split"));
+    sc_trace_close(t);
+}
+
+/* The scan reads a trace of the world's communicator alone once, checks
+ * and all; one whose ranks make communicators twice. A check that fails
+ * on an early rank is still reported after a later rank's reading error,
+ * as the second pass reports it. */
+static void test_scan_passes(void)
+{
+    memset(&script, 0, sizeof script);
+    event(0, SC_TEV_SEND, -1, 1, 8);
+    event(1, SC_TEV_RECV, -1, 0, 8);
+    event(2, SC_TEV_COLL, -1, 0, 0);
+    sc_trace_t *t = scripted_trace(3);
+    sc_trace_summary_t sum;
+    rank_opens = 0;
+    CU_ASSERT_EQUAL_FATAL(sc_trace_scan(t, &sum, NULL), SC_OK);
+    CU_ASSERT_EQUAL(rank_opens, 3);
+    CU_ASSERT_EQUAL(sum.p2p_messages, 1);
+    CU_ASSERT_EQUAL(sum.collectives[SC_TCOLL_BARRIER], 0); /* rank 0 calls none */
+    sc_tcoll_t coll;
+    int comm;
+    CU_ASSERT(sc_trace_collective_use(t, 0, &coll, &comm) && coll == SC_TCOLL_BARRIER && comm == 0);
+    CU_ASSERT_FALSE(sc_trace_collective_use(t, 1, &coll, &comm));
+    sc_trace_summary_destroy(&sum);
+    sc_trace_close(t);
+
+    memset(&script, 0, sizeof script);
+    for (int r = 0; r < 2; r++) {
+        made(r, SC_MADE_DUP, -1, 0, 0, 0);
+        event(r, SC_TEV_COLL, 0, 0, 0);
+    }
+    t = scripted_trace(2);
+    rank_opens = 0;
+    CU_ASSERT_EQUAL_FATAL(sc_trace_scan(t, &sum, NULL), SC_OK);
+    CU_ASSERT_EQUAL(rank_opens, 4);
+    CU_ASSERT_EQUAL(sum.collectives[SC_TCOLL_BARRIER], 1);
+    sc_trace_summary_destroy(&sum);
+    sc_trace_close(t);
+
+    memset(&script, 0, sizeof script);
+    event(0, SC_TEV_SEND, -1, 5, 8); /* no rank 5 */
+    made(1, SC_MADE_SPLIT, -1, 0, 0, 0);
+    made(2, SC_MADE_DUP, -1, 0, 0, 0);
+    t = scripted_trace(3);
     CU_ASSERT_EQUAL(sc_trace_scan(t, &sum, NULL), SC_ERR_INPUT);
     CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "by comm_dup, where another rank made it "
                                                       "by comm_split"));
@@ -443,6 +494,7 @@ void sc_suite_tracefile(void)
     CU_add_test(s, "communicators made by split and dup", test_split);
     CU_add_test(s, "a message on another communicator than its receive", test_unmatched_on_split);
     CU_add_test(s, "communicators made by create", test_create);
+    CU_add_test(s, "what the scan reads twice", test_scan_passes);
     CU_add_test(s, "lines across the buffer", test_lines);
     CU_add_test(s, "a small file that grows", test_small_file_grows);
     CU_add_test(s, "a TI file of every rank's lines", test_ti_shared_file);
