@@ -107,6 +107,7 @@ typedef struct sc_tfile {
     char *path;
     int fd;                  /* -1 while closed */
     long long pos;           /* the file offset of buf[len] */
+    long long size;          /* when opened: where reading ends */
     unsigned char *buf;
     size_t start, len, cap;  /* unread bytes are buf[start .. len) */
     int eof;
@@ -114,7 +115,9 @@ typedef struct sc_tfile {
 } sc_tfile_t;
 
 /* Opens `path` for reading: SC_ERR_INPUT "WHAT 'PATH': why" if it cannot
- * be read. */
+ * be read. The file is read as it was then, up to the size it had: what
+ * is written to it later is not read. One its buffer holds whole is read
+ * at once and closed. */
 sc_err_t sc_tfile_open(sc_tfile_t *f, const char *path, const char *what);
 void sc_tfile_close(sc_tfile_t *f);
 

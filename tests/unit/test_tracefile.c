@@ -323,33 +323,38 @@ static void test_lines(void)
     remove(sc_test_in_dir("lines.txt"));
 }
 
-/* A file's buffer starts at its size when small: lines written after it
- * was opened, longer than that buffer, are read whole all the same. */
-static void test_small_file_grows(void)
+/* A file is read as it was when opened, up to its size then: lines
+ * appended later are not read, whether it was small enough to be read
+ * whole at once or is read through its buffer as it goes. */
+static void test_file_as_opened(void)
 {
-    FILE *f = fopen(sc_test_in_dir("grows.txt"), "w");
-    fprintf(f, "0 init\n");
-    fclose(f);
-    sc_tfile_t tf;
-    CU_ASSERT_EQUAL_FATAL(sc_tfile_open(&tf, sc_test_in_dir("grows.txt"), "test"), SC_OK);
-    f = fopen(sc_test_in_dir("grows.txt"), "a");
-    for (int i = 0; i < 500; i++)
-        fprintf(f, "0 send 1 %d %0*d\n", i, 60 + i, i);
-    fclose(f);
-    int failed = 0, ok = 1;
-    char *line = sc_tfile_line(&tf, &failed);
-    CU_ASSERT(line && !strcmp(line, "0 init"));
-    char expect[600];
-    for (int i = 0; i < 500; i++) {
-        snprintf(expect, sizeof expect, "0 send 1 %d %0*d", i, 60 + i, i);
-        line = sc_tfile_line(&tf, &failed);
-        ok &= line && !strcmp(line, expect);
+    for (int big = 0; big < 2; big++) {
+        FILE *f = fopen(sc_test_in_dir("grows.txt"), "w");
+        fprintf(f, "0 init\n");
+        for (int i = 0; big && i < 3000; i++) /* beyond a buffer of 16 KiB */
+            fprintf(f, "0 compute %d\n", i);
+        fclose(f);
+        sc_tfile_t tf;
+        CU_ASSERT_EQUAL_FATAL(sc_tfile_open(&tf, sc_test_in_dir("grows.txt"), "test"), SC_OK);
+        f = fopen(sc_test_in_dir("grows.txt"), "a");
+        for (int i = 0; i < 500; i++)
+            fprintf(f, "0 send 1 %d %0*d\n", i, 60 + i, i);
+        fclose(f);
+        int failed = 0, ok = 1;
+        char *line = sc_tfile_line(&tf, &failed);
+        CU_ASSERT(line && !strcmp(line, "0 init"));
+        char expect[64];
+        for (int i = 0; big && i < 3000; i++) {
+            snprintf(expect, sizeof expect, "0 compute %d", i);
+            line = sc_tfile_line(&tf, &failed);
+            ok &= line && !strcmp(line, expect);
+        }
+        CU_ASSERT(ok);
+        CU_ASSERT_PTR_NULL(sc_tfile_line(&tf, &failed));
+        CU_ASSERT_EQUAL(failed, 0);
+        sc_tfile_close(&tf);
+        remove(sc_test_in_dir("grows.txt"));
     }
-    CU_ASSERT(ok);
-    CU_ASSERT_PTR_NULL(sc_tfile_line(&tf, &failed));
-    CU_ASSERT_EQUAL(failed, 0);
-    sc_tfile_close(&tf);
-    remove(sc_test_in_dir("grows.txt"));
 }
 
 /* A TI file of every rank's lines, interleaved with comments, CR LF ends
@@ -437,7 +442,8 @@ static void test_ti_shared_file(void)
 }
 
 /* Many files read a little at a time each, more of them than the pool
- * keeps open: every one reads on where it was. */
+ * keeps open (each larger than its buffer, which would otherwise hold it
+ * whole from its opening): every one reads on where it was. */
 static void test_many_files(void)
 {
     enum { FILES = 300 };
@@ -447,15 +453,15 @@ static void test_many_files(void)
         snprintf(name, sizeof name, "f%d", i);
         FILE *f = fopen(sc_test_in_dir(name), "wb");
         for (int k = 0; k < 100; k++)
-            fprintf(f, "%d %d\n", i, k);
+            fprintf(f, "%d %d %0200d\n", i, k, k);
         fclose(f);
         CU_ASSERT_EQUAL_FATAL(sc_tfile_open(&tf[i], sc_test_in_dir(name), "test"), SC_OK);
     }
     int ok = 1, failed = 0;
     for (int k = 0; k < 100; k++)
         for (int i = 0; i < FILES; i++) {
-            char *line = sc_tfile_line(&tf[i], &failed), expect[32];
-            snprintf(expect, sizeof expect, "%d %d", i, k);
+            char *line = sc_tfile_line(&tf[i], &failed), expect[256];
+            snprintf(expect, sizeof expect, "%d %d %0200d", i, k, k);
             ok &= line && !strcmp(line, expect);
         }
     CU_ASSERT(ok);
@@ -496,7 +502,7 @@ void sc_suite_tracefile(void)
     CU_add_test(s, "communicators made by create", test_create);
     CU_add_test(s, "what the scan reads twice", test_scan_passes);
     CU_add_test(s, "lines across the buffer", test_lines);
-    CU_add_test(s, "a small file that grows", test_small_file_grows);
+    CU_add_test(s, "a file read as it was when opened", test_file_as_opened);
     CU_add_test(s, "a TI file of every rank's lines", test_ti_shared_file);
     CU_add_test(s, "more files than are kept open", test_many_files);
     CU_add_test(s, "binary reads", test_reads);
