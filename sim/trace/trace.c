@@ -408,8 +408,12 @@ struct sc_trace_cursor {
     void *state;
     int *comm_rank; /* by communicator: the rank's place in it, -1 none, -2 not yet seen */
     int ncomm_rank;
-    char where[600];
+    /* sc_trace_cursor_where's text, made on first use: messages need it,
+     * and a replay of 65,536 ranks would otherwise keep 38 MiB of it */
+    char *where;
 };
+
+#define WHERE_LEN 600
 
 int sc_trace_cursor_comm_rank(sc_trace_cursor_t *c, int comm)
 {
@@ -461,14 +465,18 @@ void sc_trace_cursor_close(sc_trace_cursor_t *c)
     if (c->state)
         c->trace->reader->rank_close(c->state);
     free(c->comm_rank);
+    free(c->where);
     free(c);
 }
 
 const char *sc_trace_cursor_where(const sc_trace_cursor_t *c)
 {
+    sc_trace_cursor_t *mine = (sc_trace_cursor_t *)c;
+    if (!mine->where && !(mine->where = malloc(WHERE_LEN)))
+        return "(out of memory)";
     char place[512] = "";
     c->trace->reader->where(c->state, place, sizeof place);
-    snprintf(((sc_trace_cursor_t *)c)->where, sizeof c->where, "rank %d, %s", c->rank, place);
+    snprintf(mine->where, WHERE_LEN, "rank %d, %s", c->rank, place);
     return c->where;
 }
 
