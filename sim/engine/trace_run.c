@@ -100,28 +100,27 @@ static void layout_destroy(layout_t *lay)
     *lay = (layout_t){0};
 }
 
-/* What a scan of the trace tells the check: the sizes of the
- * communicators each collective kind runs on. */
-typedef struct {
-    const sc_trace_t *trace;
-    const sc_trace_run_spec_t *spec;
-    sc_err_t err;
-} check_t;
-
-static void check_collective(void *ctx, int rank, const sc_tev_t *ev)
+/* The forced algorithms' preconditions against every communicator a
+ * collective of theirs is called on, in the order the scan met them, so
+ * that the first call that fails is named as a check of every call would
+ * name it. */
+static sc_err_t check_forced(const sc_trace_run_spec_t *spec)
 {
-    check_t *c = ctx;
-    (void)rank;
-    int has;
-    sc_collective_t kind = sc_tcoll_kind(ev->coll, &has);
-    const sc_algo_t *forced = has ? c->spec->forced[kind] : NULL;
-    if (c->err || !forced)
-        return;
-    int n = sc_trace_comm(c->trace, ev->comm)->size;
-    if (sc_algo_check(forced, n))
-        c->err = sc_error(SC_ERR_INPUT, "--algos %s=%s cannot run the trace's %s on %d ranks "
-                          "(communicator %d): %s", sc_kind(kind)->name, forced->name,
-                          sc_tcoll_name(ev->coll), n, ev->comm, sc_error_message());
+    sc_tcoll_t coll;
+    int comm;
+    for (size_t i = 0; sc_trace_collective_use(spec->trace, i, &coll, &comm); i++) {
+        int has;
+        sc_collective_t kind = sc_tcoll_kind(coll, &has);
+        const sc_algo_t *forced = has ? spec->forced[kind] : NULL;
+        int n = sc_trace_comm(spec->trace, comm)->size;
+        if (forced && sc_algo_check(forced, n))
+            return sc_error(SC_ERR_INPUT,
+                            "--algos %s=%s cannot run the trace's %s on %d ranks "
+                            "(communicator %d): %s",
+                            sc_kind(kind)->name, forced->name, sc_tcoll_name(coll), n, comm,
+                            sc_error_message());
+    }
+    return SC_OK;
 }
 
 sc_err_t sc_trace_run_check(const sc_trace_run_spec_t *spec)
@@ -155,18 +154,7 @@ sc_err_t sc_trace_run_check(const sc_trace_run_spec_t *spec)
     layout_t lay;
     sc_err_t err = layout_init(spec, &lay);
     layout_destroy(&lay);
-    if (err)
-        return err;
-    int any = 0;
-    for (int k = 0; k < SC_NCOLLECTIVES; k++)
-        any |= spec->forced[k] != NULL;
-    if (!any)
-        return SC_OK;
-    /* the forced algorithms' preconditions against every call's communicator */
-    check_t c = {.trace = spec->trace, .spec = spec};
-    sc_trace_listener_t listener = {.ctx = &c, .collective = check_collective};
-    err = sc_trace_scan(spec->trace, NULL, &listener);
-    return err ? err : c.err;
+    return err ? err : check_forced(spec);
 }
 
 /* ---- The simulation, in the child ---- */

@@ -20,6 +20,10 @@
 /* Ops a window holds at least before it is handed over (a collective's
  * part may make it longer). */
 #define WINDOW_OPS 256
+/* A rank's ops start with room for this many and double as they need: a
+ * rank of a short trace (one Bruck call of 65,536 ranks: 48 ops) keeps
+ * 1.5 KiB, not two windows' 12 KiB, of which it touched a whole page. */
+#define FIRST_OPS 32
 
 typedef struct {
     sc_trace_cursor_t *cursor;
@@ -89,7 +93,7 @@ static int req_find(rank_t *rk, uint64_t trace_id, int take, uint32_t *id)
 static sc_sched_op_t *op_new(rank_t *rk)
 {
     if (rk->nops == rk->cap_ops) {
-        long cap = rk->cap_ops ? 2 * rk->cap_ops : 2 * WINDOW_OPS;
+        long cap = rk->cap_ops ? 2 * rk->cap_ops : FIRST_OPS;
         sc_sched_op_t *more = realloc(rk->ops, (size_t)cap * sizeof *more);
         if (!more)
             return NULL;

@@ -51,6 +51,15 @@ struct sc_trace {
     struct sc_trace_skip *skipped;
     int nskipped;
     int scanning; /* inside sc_trace_scan: skips are counted */
+    /* The collective kinds each communicator is called with, in the order
+     * the scan's check first met them (sc_trace_collective_use). */
+    struct sc_trace_use {
+        sc_tcoll_t coll;
+        int comm;
+    } * uses;
+    size_t nuses, cap_uses;
+    uint32_t *coll_seen; /* by communicator: a bit by sc_tcoll_t */
+    int nseen;           /* communicators coll_seen covers */
 };
 
 /* Sets the number of ranks (at least 1) and makes communicator 0, the
@@ -98,6 +107,7 @@ typedef struct sc_tfile {
     char *path;
     int fd;                  /* -1 while closed */
     long long pos;           /* the file offset of buf[len] */
+    long long size;          /* when opened: where reading ends */
     unsigned char *buf;
     size_t start, len, cap;  /* unread bytes are buf[start .. len) */
     int eof;
@@ -105,7 +115,9 @@ typedef struct sc_tfile {
 } sc_tfile_t;
 
 /* Opens `path` for reading: SC_ERR_INPUT "WHAT 'PATH': why" if it cannot
- * be read. */
+ * be read. The file is read as it was then, up to the size it had: what
+ * is written to it later is not read. One its buffer holds whole is read
+ * at once and closed. */
 sc_err_t sc_tfile_open(sc_tfile_t *f, const char *path, const char *what);
 void sc_tfile_close(sc_tfile_t *f);
 

@@ -61,6 +61,17 @@ static void shut(sc_tfile_t *f)
     pool.open--;
 }
 
+/* Takes an open descriptor into the pool, closing the least recently
+ * read file's if the pool is full. */
+static void pool_add(sc_tfile_t *f, int fd)
+{
+    if (pool.open >= POOL_OPEN)
+        shut(pool.oldest);
+    f->fd = fd;
+    pool.open++;
+    pool_push(f);
+}
+
 /* The file open, most recently used; SC_ERR_INPUT if it cannot be. */
 static sc_err_t reopen(sc_tfile_t *f)
 {
@@ -69,38 +80,88 @@ static sc_err_t reopen(sc_tfile_t *f)
         pool_push(f);
         return SC_OK;
     }
-    if (pool.open >= POOL_OPEN)
-        shut(pool.oldest);
-    f->fd = open(f->path, O_RDONLY | O_NONBLOCK);
-    if (f->fd < 0)
+    int fd = open(f->path, O_RDONLY | O_NONBLOCK);
+    if (fd < 0)
         return sc_error(SC_ERR_INPUT, "trace file '%s': %s", f->path, strerror(errno));
-    pool.open++;
-    pool_push(f);
+    pool_add(f, fd);
     return SC_OK;
+}
+
+/* Reads from the open file into the buffer's room after buf[len], up to
+ * the size it had when opened: the number read, 0 at the end, -1 on error
+ * (sc_error set). */
+static ssize_t read_more(sc_tfile_t *f)
+{
+    size_t room = f->cap - f->len;
+    if ((long long)room > f->size - f->pos)
+        room = (size_t)(f->size - f->pos);
+    ssize_t got;
+    do
+        got = pread(f->fd, f->buf + f->len, room, (off_t)f->pos);
+    while (got < 0 && errno == EINTR);
+    if (got < 0) {
+        sc_error(SC_ERR_INPUT, "trace file '%s': %s", f->path, strerror(errno));
+        return -1;
+    }
+    if (got == 0)
+        f->eof = 1;
+    f->len += (size_t)got;
+    f->pos += got;
+    return got;
+}
+
+/* Why `path` could not be opened (errno `why`), as a stat of it tells. */
+static sc_err_t open_failed(const char *path, const char *what, int why)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return sc_error(SC_ERR_INPUT, "%s '%s' is not a regular file", what, path);
+    return sc_error(SC_ERR_INPUT, "%s '%s': %s", what, path, strerror(why));
 }
 
 sc_err_t sc_tfile_open(sc_tfile_t *f, const char *path, const char *what)
 {
     *f = (sc_tfile_t){.fd = -1};
+    /* opened, then asked its size: the path is looked up once, not by a
+     * stat and again by the open */
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    if (fd < 0)
+        return open_failed(path, what, errno);
     struct stat st;
-    if (stat(path, &st) != 0)
-        return sc_error(SC_ERR_INPUT, "%s '%s': %s", what, path, strerror(errno));
-    if (!S_ISREG(st.st_mode))
-        return sc_error(SC_ERR_INPUT, "%s '%s' is not a regular file", what, path);
-    f->path = strdup(path);
-    f->cap = st.st_size < BUF_START ? (size_t)st.st_size + 1 : BUF_START;
-    if (f->cap < BUF_LEAST)
-        f->cap = BUF_LEAST;
-    f->buf = malloc(f->cap);
-    if (!f->path || !f->buf) {
-        sc_tfile_close(f);
-        return sc_error(SC_ERR_RUN, "out of memory");
+    sc_err_t err = SC_OK;
+    if (fstat(fd, &st) != 0)
+        err = sc_error(SC_ERR_INPUT, "%s '%s': %s", what, path, strerror(errno));
+    else if (!S_ISREG(st.st_mode))
+        err = sc_error(SC_ERR_INPUT, "%s '%s' is not a regular file", what, path);
+    if (!err) {
+        f->path = strdup(path);
+        f->size = st.st_size;
+        f->cap = st.st_size < BUF_START ? (size_t)st.st_size + 1 : BUF_START;
+        if (f->cap < BUF_LEAST)
+            f->cap = BUF_LEAST;
+        f->buf = malloc(f->cap);
+        if (!f->path || !f->buf)
+            err = sc_error(SC_ERR_RUN, "out of memory");
     }
-    sc_err_t err = reopen(f);
     if (err) {
-        sc_error(SC_ERR_INPUT, "%s '%s': %s", what, path, strerror(errno));
+        close(fd);
         sc_tfile_close(f);
+        return err;
     }
+    if (f->size >= (long long)f->cap) { /* read as the caller reads on */
+        pool_add(f, fd);
+        return SC_OK;
+    }
+    /* A file the buffer holds whole (a rank's few lines) is read now and
+     * closed: it takes no room in the pool, and is not opened again when
+     * other ranks' files have taken that room. */
+    f->fd = fd;
+    if (read_more(f) < 0)
+        err = SC_ERR_INPUT;
+    close(fd);
+    f->fd = -1;
+    if (err)
+        sc_tfile_close(f);
     return err;
 }
 
@@ -112,8 +173,6 @@ void sc_tfile_close(sc_tfile_t *f)
     *f = (sc_tfile_t){.fd = -1};
 }
 
-/* Reads more after what is unread, growing the buffer to `need` bytes of
- * room at least; the number read, 0 at the end, -1 on error. */
 /* Moves what is unread to the buffer's start and grows it to `need`
  * bytes; 0 if out of memory (sc_error set). */
 static int make_room(sc_tfile_t *f, size_t need)
@@ -135,8 +194,13 @@ static int make_room(sc_tfile_t *f, size_t need)
     return 1;
 }
 
+/* Reads more after what is unread, growing the buffer to `need` bytes of
+ * room at least; the number read, 0 at the end, -1 on error. The end is
+ * the size the file had when opened: no read is spent to find it. */
 static ssize_t fill(sc_tfile_t *f, size_t need)
 {
+    if (f->pos >= f->size)
+        f->eof = 1;
     if (f->eof)
         return 0;
     if (!make_room(f, need))
@@ -145,19 +209,7 @@ static ssize_t fill(sc_tfile_t *f, size_t need)
         return 0;
     if (reopen(f))
         return -1;
-    ssize_t got;
-    do
-        got = pread(f->fd, f->buf + f->len, f->cap - f->len, (off_t)f->pos);
-    while (got < 0 && errno == EINTR);
-    if (got < 0) {
-        sc_error(SC_ERR_INPUT, "trace file '%s': %s", f->path, strerror(errno));
-        return -1;
-    }
-    if (got == 0)
-        f->eof = 1;
-    f->len += (size_t)got;
-    f->pos += got;
-    return got;
+    return read_more(f);
 }
 
 char *sc_tfile_line(sc_tfile_t *f, int *failed)
@@ -226,6 +278,13 @@ int sc_tfile_read(sc_tfile_t *f, void *out, size_t n)
 
 sc_err_t sc_tfile_seek(sc_tfile_t *f, long long pos)
 {
+    /* inside what the buffer holds (a file read whole at opening): no
+     * read again */
+    long long held = f->pos - (long long)f->len;
+    if (pos >= held && pos <= f->pos) {
+        f->start = (size_t)(pos - held);
+        return SC_OK;
+    }
     f->start = f->len = 0;
     f->pos = pos;
     f->eof = 0;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/sc_grow.h"
 #include "reader.h"
 
 static const sc_trace_reader_t *const readers[] = {
@@ -175,6 +176,8 @@ void sc_trace_close(sc_trace_t *t)
         free(t->made[i].seen);
     free(t->made);
     free(t->skipped);
+    free(t->uses);
+    free(t->coll_seen);
     free(t->path);
     free(t->dir);
     free(t);
@@ -405,8 +408,12 @@ struct sc_trace_cursor {
     void *state;
     int *comm_rank; /* by communicator: the rank's place in it, -1 none, -2 not yet seen */
     int ncomm_rank;
-    char where[600];
+    /* sc_trace_cursor_where's text, made on first use: messages need it,
+     * and a replay of 65,536 ranks would otherwise keep 38 MiB of it */
+    char *where;
 };
+
+#define WHERE_LEN 600
 
 int sc_trace_cursor_comm_rank(sc_trace_cursor_t *c, int comm)
 {
@@ -458,14 +465,18 @@ void sc_trace_cursor_close(sc_trace_cursor_t *c)
     if (c->state)
         c->trace->reader->rank_close(c->state);
     free(c->comm_rank);
+    free(c->where);
     free(c);
 }
 
 const char *sc_trace_cursor_where(const sc_trace_cursor_t *c)
 {
+    sc_trace_cursor_t *mine = (sc_trace_cursor_t *)c;
+    if (!mine->where && !(mine->where = malloc(WHERE_LEN)))
+        return "(out of memory)";
     char place[512] = "";
     c->trace->reader->where(c->state, place, sizeof place);
-    snprintf(((sc_trace_cursor_t *)c)->where, sizeof c->where, "rank %d, %s", c->rank, place);
+    snprintf(mine->where, WHERE_LEN, "rank %d, %s", c->rank, place);
     return c->where;
 }
 
@@ -643,14 +654,76 @@ static sc_err_t pairs_check(const sc_trace_t *t, pairs_t *ps)
     return SC_OK;
 }
 
+_Static_assert(SC_TCOLL_COUNT <= 32, "coll_seen holds a bit by collective kind");
+
+/* Keeps collective `coll` on communicator `comm` if it is the first call
+ * of its kind there; 0 if out of memory. */
+static int note_use(sc_trace_t *t, sc_tcoll_t coll, int comm)
+{
+    if (comm >= t->nseen) {
+        uint32_t *seen = realloc(t->coll_seen, (size_t)t->ncomms * sizeof *seen);
+        if (!seen)
+            return 0;
+        memset(seen + t->nseen, 0, (size_t)(t->ncomms - t->nseen) * sizeof *seen);
+        t->coll_seen = seen;
+        t->nseen = t->ncomms;
+    }
+    uint32_t bit = (uint32_t)1 << coll;
+    if (t->coll_seen[comm] & bit)
+        return 1;
+    struct sc_trace_use *uses = sc_grow(t->uses, t->nuses, &t->cap_uses, 16, sizeof *uses);
+    if (!uses)
+        return 0;
+    t->uses = uses;
+    t->uses[t->nuses++] = (struct sc_trace_use){coll, comm};
+    t->coll_seen[comm] |= bit;
+    return 1;
+}
+
+/* Forgets the collectives noted, for a scan that starts its check again. */
+static void forget_uses(sc_trace_t *t)
+{
+    t->nuses = 0;
+    if (t->coll_seen)
+        memset(t->coll_seen, 0, (size_t)t->nseen * sizeof *t->coll_seen);
+}
+
+int sc_trace_collective_use(const sc_trace_t *t, size_t i, sc_tcoll_t *coll, int *comm)
+{
+    if (i >= t->nuses)
+        return 0;
+    *coll = t->uses[i].coll;
+    *comm = t->uses[i].comm;
+    return 1;
+}
+
 typedef struct {
     sc_trace_t *t;
     sc_trace_summary_t *sum;
     const sc_trace_listener_t *listener;
     pairs_t pairs;
-    int count, check;  /* this pass counts events; checks peers and pairs */
+    int count, check; /* this pass counts events; checks peers and pairs */
+    /* The counting pass checks too while its checks are final: while the
+     * trace has only the communicators it had before the scan (one a rank
+     * makes is complete only once every rank is read) and every check
+     * passes (a failure is left to the check pass, which reports it as it
+     * always has: after every rank's reading errors). Not with a
+     * listener, which would be told twice. */
+    int early;
+    int ncomms_before;
     double first, last; /* recorded times */
 } scan_t;
+
+/* Drops what the counting pass checked: the check pass does it all. */
+static void no_early_check(scan_t *s)
+{
+    s->early = 0;
+    free(s->pairs.slots);
+    s->pairs = (pairs_t){0};
+    if (s->sum)
+        memset(s->sum->collectives, 0, sizeof s->sum->collectives);
+    forget_uses(s->t);
+}
 
 static sc_err_t scan_event(scan_t *s, sc_trace_cursor_t *c, const sc_tev_t *ev, double *began,
                            double *ended)
@@ -674,15 +747,23 @@ static sc_err_t scan_event(scan_t *s, sc_trace_cursor_t *c, const sc_tev_t *ev, 
             sum->collective_rank_calls[ev->coll]++;
         }
     }
-    if (!s->check)
+    if (s->early && t->ncomms != s->ncomms_before)
+        no_early_check(s);
+    if (!s->check && !s->early)
         return SC_OK;
     sc_err_t err = check_event(c, ev);
+    if (err && s->early) {
+        no_early_check(s);
+        return SC_OK;
+    }
     if (err)
         return err;
     /* a collective once a call, by its communicator's first rank: known
      * now, the communicators the ranks made complete */
     if (sum && ev->kind == SC_TEV_COLL && t->comms[ev->comm].members[0] == c->rank)
         sum->collectives[ev->coll]++;
+    if (ev->kind == SC_TEV_COLL && !note_use(t, ev->coll, ev->comm))
+        return sc_error(SC_ERR_RUN, "out of memory scanning the trace");
     int send = ev->kind == SC_TEV_SEND || ev->kind == SC_TEV_ISEND;
     int recv = ev->kind == SC_TEV_RECV || ev->kind == SC_TEV_IRECV;
     if (send || recv) {
@@ -742,11 +823,19 @@ sc_err_t sc_trace_scan(sc_trace_t *t, sc_trace_summary_t *summary,
 {
     if (summary)
         *summary = (sc_trace_summary_t){.elapsed = NAN};
-    scan_t s = {.t = t, .sum = summary, .listener = listener, .count = 1,
-                .first = INFINITY, .last = -INFINITY};
+    scan_t s = {.t = t,
+                .sum = summary,
+                .listener = listener,
+                .count = 1,
+                .early = !listener,
+                .ncomms_before = t->ncomms,
+                .first = INFINITY,
+                .last = -INFINITY};
+    forget_uses(t);
     t->scanning = 1;
     /* Communicators the ranks make are complete only once every rank has
-     * been read: then a second pass checks what uses them. */
+     * been read: then a second pass checks what uses them, unless the
+     * first could (scan_t's `early`). */
     sc_err_t err = scan_pass(&s);
     t->scanning = 0;
     if (!err)
@@ -754,8 +843,9 @@ sc_err_t sc_trace_scan(sc_trace_t *t, sc_trace_summary_t *summary,
     if (!err) {
         t->scanned = 1;
         s.count = 0;
-        s.check = 1;
-        err = scan_pass(&s);
+        s.check = !s.early;
+        if (s.check)
+            err = scan_pass(&s);
     }
     if (!err)
         err = pairs_check(t, &s.pairs);

@@ -177,6 +177,13 @@ sc_err_t sc_trace_scan(sc_trace_t *trace, sc_trace_summary_t *summary,
 
 void sc_trace_summary_destroy(sc_trace_summary_t *summary);
 
+/* The `i`-th (from 0) collective kind called on a communicator, as the
+ * last scan first met each kind on each communicator (by rank, then by
+ * event): 1 and *coll, *comm; 0 past the last. What depends only on a
+ * call's kind and its communicator (a forced algorithm's preconditions)
+ * is checked on these, without reading the trace again. */
+int sc_trace_collective_use(const sc_trace_t *trace, size_t i, sc_tcoll_t *coll, int *comm);
+
 /* ---- Jobs side by side ---- */
 
 /* One trace of several scanned traces run at once (simcoll run --job):

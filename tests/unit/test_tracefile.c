@@ -57,8 +57,11 @@ static sc_err_t no_open(sc_trace_t *t)
     return SC_OK;
 }
 
+static int rank_opens; /* how many times a rank was opened */
+
 static sc_err_t rank_open(sc_trace_t *t, int rank, void **out)
 {
+    rank_opens++;
     state_t *s = calloc(1, sizeof *s);
     s->t = t;
     s->rank = rank;
@@ -236,6 +239,54 @@ static void test_create(void)
     sc_trace_close(t);
 }
 
+/* The scan reads a trace of the world's communicator alone once, checks
+ * and all; one whose ranks make communicators twice. A check that fails
+ * on an early rank is still reported after a later rank's reading error,
+ * as the second pass reports it. */
+static void test_scan_passes(void)
+{
+    memset(&script, 0, sizeof script);
+    event(0, SC_TEV_SEND, -1, 1, 8);
+    event(1, SC_TEV_RECV, -1, 0, 8);
+    event(2, SC_TEV_COLL, -1, 0, 0);
+    sc_trace_t *t = scripted_trace(3);
+    sc_trace_summary_t sum;
+    rank_opens = 0;
+    CU_ASSERT_EQUAL_FATAL(sc_trace_scan(t, &sum, NULL), SC_OK);
+    CU_ASSERT_EQUAL(rank_opens, 3);
+    CU_ASSERT_EQUAL(sum.p2p_messages, 1);
+    CU_ASSERT_EQUAL(sum.collectives[SC_TCOLL_BARRIER], 0); /* rank 0 calls none */
+    sc_tcoll_t coll;
+    int comm;
+    CU_ASSERT(sc_trace_collective_use(t, 0, &coll, &comm) && coll == SC_TCOLL_BARRIER && comm == 0);
+    CU_ASSERT_FALSE(sc_trace_collective_use(t, 1, &coll, &comm));
+    sc_trace_summary_destroy(&sum);
+    sc_trace_close(t);
+
+    memset(&script, 0, sizeof script);
+    for (int r = 0; r < 2; r++) {
+        made(r, SC_MADE_DUP, -1, 0, 0, 0);
+        event(r, SC_TEV_COLL, 0, 0, 0);
+    }
+    t = scripted_trace(2);
+    rank_opens = 0;
+    CU_ASSERT_EQUAL_FATAL(sc_trace_scan(t, &sum, NULL), SC_OK);
+    CU_ASSERT_EQUAL(rank_opens, 4);
+    CU_ASSERT_EQUAL(sum.collectives[SC_TCOLL_BARRIER], 1);
+    sc_trace_summary_destroy(&sum);
+    sc_trace_close(t);
+
+    memset(&script, 0, sizeof script);
+    event(0, SC_TEV_SEND, -1, 5, 8); /* no rank 5 */
+    made(1, SC_MADE_SPLIT, -1, 0, 0, 0);
+    made(2, SC_MADE_DUP, -1, 0, 0, 0);
+    t = scripted_trace(3);
+    CU_ASSERT_EQUAL(sc_trace_scan(t, &sum, NULL), SC_ERR_INPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "by comm_dup, where another rank made it "
+                                                      "by comm_split"));
+    sc_trace_close(t);
+}
+
 /* ---- Reading files through a buffer ---- */
 
 /* Lines that cross the 16 KiB buffer, one longer than it, CR LF ends and
@@ -272,33 +323,38 @@ static void test_lines(void)
     remove(sc_test_in_dir("lines.txt"));
 }
 
-/* A file's buffer starts at its size when small: lines written after it
- * was opened, longer than that buffer, are read whole all the same. */
-static void test_small_file_grows(void)
+/* A file is read as it was when opened, up to its size then: lines
+ * appended later are not read, whether it was small enough to be read
+ * whole at once or is read through its buffer as it goes. */
+static void test_file_as_opened(void)
 {
-    FILE *f = fopen(sc_test_in_dir("grows.txt"), "w");
-    fprintf(f, "0 init\n");
-    fclose(f);
-    sc_tfile_t tf;
-    CU_ASSERT_EQUAL_FATAL(sc_tfile_open(&tf, sc_test_in_dir("grows.txt"), "test"), SC_OK);
-    f = fopen(sc_test_in_dir("grows.txt"), "a");
-    for (int i = 0; i < 500; i++)
-        fprintf(f, "0 send 1 %d %0*d\n", i, 60 + i, i);
-    fclose(f);
-    int failed = 0, ok = 1;
-    char *line = sc_tfile_line(&tf, &failed);
-    CU_ASSERT(line && !strcmp(line, "0 init"));
-    char expect[600];
-    for (int i = 0; i < 500; i++) {
-        snprintf(expect, sizeof expect, "0 send 1 %d %0*d", i, 60 + i, i);
-        line = sc_tfile_line(&tf, &failed);
-        ok &= line && !strcmp(line, expect);
+    for (int big = 0; big < 2; big++) {
+        FILE *f = fopen(sc_test_in_dir("grows.txt"), "w");
+        fprintf(f, "0 init\n");
+        for (int i = 0; big && i < 3000; i++) /* beyond a buffer of 16 KiB */
+            fprintf(f, "0 compute %d\n", i);
+        fclose(f);
+        sc_tfile_t tf;
+        CU_ASSERT_EQUAL_FATAL(sc_tfile_open(&tf, sc_test_in_dir("grows.txt"), "test"), SC_OK);
+        f = fopen(sc_test_in_dir("grows.txt"), "a");
+        for (int i = 0; i < 500; i++)
+            fprintf(f, "0 send 1 %d %0*d\n", i, 60 + i, i);
+        fclose(f);
+        int failed = 0, ok = 1;
+        char *line = sc_tfile_line(&tf, &failed);
+        CU_ASSERT(line && !strcmp(line, "0 init"));
+        char expect[64];
+        for (int i = 0; big && i < 3000; i++) {
+            snprintf(expect, sizeof expect, "0 compute %d", i);
+            line = sc_tfile_line(&tf, &failed);
+            ok &= line && !strcmp(line, expect);
+        }
+        CU_ASSERT(ok);
+        CU_ASSERT_PTR_NULL(sc_tfile_line(&tf, &failed));
+        CU_ASSERT_EQUAL(failed, 0);
+        sc_tfile_close(&tf);
+        remove(sc_test_in_dir("grows.txt"));
     }
-    CU_ASSERT(ok);
-    CU_ASSERT_PTR_NULL(sc_tfile_line(&tf, &failed));
-    CU_ASSERT_EQUAL(failed, 0);
-    sc_tfile_close(&tf);
-    remove(sc_test_in_dir("grows.txt"));
 }
 
 /* A TI file of every rank's lines, interleaved with comments, CR LF ends
@@ -386,7 +442,8 @@ static void test_ti_shared_file(void)
 }
 
 /* Many files read a little at a time each, more of them than the pool
- * keeps open: every one reads on where it was. */
+ * keeps open (each larger than its buffer, which would otherwise hold it
+ * whole from its opening): every one reads on where it was. */
 static void test_many_files(void)
 {
     enum { FILES = 300 };
@@ -396,15 +453,15 @@ static void test_many_files(void)
         snprintf(name, sizeof name, "f%d", i);
         FILE *f = fopen(sc_test_in_dir(name), "wb");
         for (int k = 0; k < 100; k++)
-            fprintf(f, "%d %d\n", i, k);
+            fprintf(f, "%d %d %0200d\n", i, k, k);
         fclose(f);
         CU_ASSERT_EQUAL_FATAL(sc_tfile_open(&tf[i], sc_test_in_dir(name), "test"), SC_OK);
     }
     int ok = 1, failed = 0;
     for (int k = 0; k < 100; k++)
         for (int i = 0; i < FILES; i++) {
-            char *line = sc_tfile_line(&tf[i], &failed), expect[32];
-            snprintf(expect, sizeof expect, "%d %d", i, k);
+            char *line = sc_tfile_line(&tf[i], &failed), expect[256];
+            snprintf(expect, sizeof expect, "%d %d %0200d", i, k, k);
             ok &= line && !strcmp(line, expect);
         }
     CU_ASSERT(ok);
@@ -443,8 +500,9 @@ void sc_suite_tracefile(void)
     CU_add_test(s, "communicators made by split and dup", test_split);
     CU_add_test(s, "a message on another communicator than its receive", test_unmatched_on_split);
     CU_add_test(s, "communicators made by create", test_create);
+    CU_add_test(s, "what the scan reads twice", test_scan_passes);
     CU_add_test(s, "lines across the buffer", test_lines);
-    CU_add_test(s, "a small file that grows", test_small_file_grows);
+    CU_add_test(s, "a file read as it was when opened", test_file_as_opened);
     CU_add_test(s, "a TI file of every rank's lines", test_ti_shared_file);
     CU_add_test(s, "more files than are kept open", test_many_files);
     CU_add_test(s, "binary reads", test_reads);
