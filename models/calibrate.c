@@ -196,12 +196,6 @@ static void fit_overhead(const sc_medians_t *md, const double *starts, int nseg,
     }
 }
 
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* o_call (shared memory only): a broadcast on two ranks is one message and
  * no algorithm, so what it takes beyond the ping-pong's one-way time beside
  * it is the call's own cost; the median of that over the sizes sent
@@ -212,23 +206,12 @@ static int by_value(const void *a, const void *b)
 static sc_err_t fit_call_overhead(const sc_fit_spec_t *spec, const sc_series_t *series, int nseries,
                                   sc_fit_t *fit)
 {
-    int total = 0;
-    const char *file = NULL;
-    for (int i = 0; i < nseries; i++)
-        if (series[i].kind == SC_MEASURE_CALL) {
-            total += series[i].npoints;
-            file = file ? file : series[i].path;
-        }
-    double *extra = total ? malloc((size_t)total * sizeof *extra) : NULL;
-    if (total && !extra)
-        return sc_error(SC_ERR_RUN, "out of memory fitting the measurements");
-    int n = 0;
-    for (int i = 0; i < nseries; i++)
-        for (int j = 0; series[i].kind == SC_MEASURE_CALL && j < series[i].npoints; j++) {
-            const sc_point_t *p = &series[i].points[j];
-            if (p->bytes <= spec->eager_limit && !isnan(p->value2))
-                extra[n++] = p->value - p->value2;
-        }
+    double *extra;
+    int n;
+    const char *file;
+    sc_err_t err = sc_call_extras(series, nseries, spec->eager_limit, &extra, &n, &file);
+    if (err)
+        return err;
     char value[64];
     double *o_call = &fit->level.call_overhead_s;
     if (n == 0) {
@@ -241,8 +224,7 @@ static sc_err_t fit_call_overhead(const sc_fit_spec_t *spec, const sc_series_t *
                        SC_FIT_KEPT);
         return SC_OK;
     }
-    qsort(extra, (size_t)n, sizeof *extra, by_value);
-    double median = n % 2 ? extra[n / 2] : (extra[n / 2 - 1] + extra[n / 2]) / 2;
+    double median = sc_median_sorting(extra, n);
     free(extra);
     *o_call = median > 0 ? median : 0;
     snprintf(value, sizeof value, "%.4g s", *o_call);

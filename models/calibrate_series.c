@@ -124,3 +124,38 @@ sc_err_t sc_medians_one_pair(const sc_series_t *series, int nseries, sc_measure_
     free(one);
     return err;
 }
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double sc_median_sorting(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, by_value);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+sc_err_t sc_call_extras(const sc_series_t *series, int nseries, size_t max_bytes, double **extra,
+                        int *n, const char **file)
+{
+    int total = 0;
+    *file = NULL;
+    *n = 0;
+    for (int i = 0; i < nseries; i++)
+        if (series[i].kind == SC_MEASURE_CALL) {
+            total += series[i].npoints;
+            *file = *file ? *file : series[i].path;
+        }
+    *extra = total ? malloc((size_t)total * sizeof **extra) : NULL;
+    if (total && !*extra)
+        return sc_error(SC_ERR_RUN, "out of memory fitting the measurements");
+    for (int i = 0; i < nseries; i++)
+        for (int j = 0; series[i].kind == SC_MEASURE_CALL && j < series[i].npoints; j++) {
+            const sc_point_t *p = &series[i].points[j];
+            if (p->bytes <= max_bytes && !isnan(p->value2))
+                (*extra)[(*n)++] = p->value - p->value2;
+        }
+    return SC_OK;
+}
