@@ -15,7 +15,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* What was accepted must be usable as it is: at least one point a series,
  * every number finite and non-negative (value2 may be NAN), lines in the
  * file, strings terminated; pairs for message rates (osu_mbw_mr), and
- * otherwise only for bandwidths (IMB's Uniband and Biband: np/2). */
+ * otherwise only for bandwidths (IMB's Uniband and Biband: np/2); a
+ * collective named for collectives and calls, a call's ping-pong beside
+ * it (value2) on the intra placement's two ranks. */
 static void check(const sc_series_t *series, int n, size_t size)
 {
     if (n < 1 || !series)
@@ -23,9 +25,11 @@ static void check(const sc_series_t *series, int n, size_t size)
     for (int i = 0; i < n; i++) {
         const sc_series_t *s = &series[i];
         if (!s->path || !s->source || s->npoints < 1 || !s->points || s->np < 0 || s->pairs < 0 ||
-            (int)s->kind < (int)SC_MEASURE_LATENCY || (int)s->kind > (int)SC_MEASURE_COLLECTIVE ||
+            (int)s->kind < (int)SC_MEASURE_LATENCY || (int)s->kind > (int)SC_MEASURE_CALL ||
             !memchr(s->collective, '\0', sizeof s->collective) ||
-            (s->kind == SC_MEASURE_COLLECTIVE) != (s->collective[0] != '\0') ||
+            (s->kind == SC_MEASURE_COLLECTIVE || s->kind == SC_MEASURE_CALL) !=
+                (s->collective[0] != '\0') ||
+            (s->kind == SC_MEASURE_CALL && (s->np != 2 || strcmp(s->placement, "intra"))) ||
             (s->kind == SC_MEASURE_MESSAGE_RATE && s->pairs < 1) ||
             (s->pairs > 0 && s->kind != SC_MEASURE_MESSAGE_RATE &&
              s->kind != SC_MEASURE_BANDWIDTH && s->kind != SC_MEASURE_BIBANDWIDTH))
@@ -33,6 +37,7 @@ static void check(const sc_series_t *series, int n, size_t size)
         for (int k = 0; k < s->npoints; k++) {
             const sc_point_t *p = &s->points[k];
             if (!isfinite(p->value) || p->value < 0 || signbit(p->value) ||
+                (s->kind == SC_MEASURE_CALL && isnan(p->value2)) ||
                 (!isnan(p->value2) && (!isfinite(p->value2) || p->value2 < 0)) || p->line < 1 ||
                 (size_t)p->line > size + 1)
                 abort();
