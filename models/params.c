@@ -72,7 +72,7 @@ const sc_param_t sc_params[] = {
      "the most of the level's bandwidth one %s message moves at, whatever its links carry",
      LEVEL(flow_factor)},
     /* A collective call's own cost beside its messages (issue 45):
-     * simcoll-probe --call-costs measured 45 ns with Open MPI 4.1 and 186
+     * simcoll-probe --call-costs measured 40 ns with Open MPI 4.1 and 140
      * ns with MPICH 4.0 for a 4-byte MPI_Bcast on two cores
      * (experiments/small-messages). It is the library's work on a node's
      * core, whichever level the messages then cross: a property of the
