@@ -1,6 +1,7 @@
-/* Fuzz target: SMPI time-independent traces (sim/trace/ti.c), an action
- * file of every rank: the reader never crashes, and what its scan accepts
- * reads rank by rank without error, event for event.
+/* Fuzz target: SMPI time-independent traces (sim/trace/ti.c, its anchor
+ * ti_anchor.c), an action file of every rank: the reader never crashes,
+ * and what its scan accepts reads rank by rank without error, event for
+ * event.
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "trace_fuzz.h"
 
