@@ -73,7 +73,7 @@ sc_err_t sc_reduce_time(sc_comm_t *comm, size_t bytes)
 
 sc_err_t sc_enter_call(sc_comm_t *comm)
 {
-    return comm->transport->enter_call ? comm->transport->enter_call(comm) : SC_OK;
+    return comm->transport->enter_call(comm);
 }
 
 sc_err_t sc_send(sc_comm_t *comm, const void *buf, size_t bytes, int dst,

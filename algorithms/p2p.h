@@ -50,7 +50,7 @@ struct sc_transport {
      * rank's own vector (see sc_model_reduce_time). */
     sc_err_t (*reduce_time)(sc_comm_t *comm, size_t bytes);
     /* Spends the time the rank takes to enter a collective call (the
-     * platform's call-overhead, o_call); NULL: none. */
+     * platform's call-overhead, o_call; see sc_model_call_time). */
     sc_err_t (*enter_call)(sc_comm_t *comm);
     /* The calls below are those of sc_waitany ... sc_iprobe; waitany
      * serves sc_wait_ready too (complete = 0). */

@@ -146,13 +146,13 @@ static sc_err_t rec_reduce_time(sc_comm_t *comm, size_t bytes)
 static sc_err_t rec_enter_call(sc_comm_t *comm)
 {
     recorder_t *rec = comm->impl;
-    if (!rec->model->plat || !(rec->model->plat->level[SC_LEVEL_INTRA].call_overhead_s > 0))
+    double seconds = rec->model->plat ? sc_model_call_time(rec->model) : 0;
+    if (!(seconds > 0))
         return SC_OK;
     sc_sched_op_t *op = new_op(rec);
     if (!op)
         return SC_ERR_RUN;
-    *op = (sc_sched_op_t){.kind = SC_OP_COMPUTE,
-                          .u.seconds = rec->model->plat->level[SC_LEVEL_INTRA].call_overhead_s};
+    *op = (sc_sched_op_t){.kind = SC_OP_COMPUTE, .u.seconds = seconds};
     return SC_OK;
 }
 

@@ -87,6 +87,11 @@ double sc_model_reduce_time(const sc_model_t *model, int rank, size_t bytes)
     return max2(compute, memory);
 }
 
+double sc_model_call_time(const sc_model_t *model)
+{
+    return model->plat->level[SC_LEVEL_INTRA].call_overhead_s;
+}
+
 double sc_model_p2p_time(const sc_model_t *model, int from, int to, size_t bytes)
 {
     const sc_level_t *lv = sc_model_level(model, from, to);

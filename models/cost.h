@@ -100,6 +100,10 @@ int sc_model_hier_level(const sc_model_t *model, int a, int b);
  * is gamma * bytes of the reduction cost models. */
 double sc_model_reduce_time(const sc_model_t *model, int rank, size_t bytes);
 
+/* The seconds a rank's core spends entering a collective call: the
+ * platform's o_call (0 without one). */
+double sc_model_call_time(const sc_model_t *model);
+
 /* A message's time from its send call to its arrival on an idle pair
  * whose receiver is waiting, without the gap's queue: o_s and the wire
  * time, eager; o_s, the request and the clear-to-send (headers alone) and

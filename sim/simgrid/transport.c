@@ -822,7 +822,7 @@ static sc_err_t sim_reduce_time(sc_comm_t *comm, size_t bytes)
 static sc_err_t sim_enter_call(sc_comm_t *comm)
 {
     rank_t *rk = comm->impl;
-    double seconds = rk->world->model->plat->level[SC_LEVEL_INTRA].call_overhead_s;
+    double seconds = sc_model_call_time(rk->world->model);
     if (seconds > 0 && !rk->error)
         sg_actor_execute(seconds * sg_host_get_speed(sg_host_self()));
     return rk->error;
