@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "trace.h"
 
+#include <assert.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
@@ -690,6 +691,9 @@ static void forget_uses(sc_trace_t *t)
 
 int sc_trace_collective_use(const sc_trace_t *t, size_t i, sc_tcoll_t *coll, int *comm)
 {
+    /* before a scan (or after a failed one) there is no list: reading it
+     * would pass every check that rests on it */
+    assert(t->scanned);
     if (i >= t->nuses)
         return 0;
     *coll = t->uses[i].coll;

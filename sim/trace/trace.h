@@ -181,7 +181,8 @@ void sc_trace_summary_destroy(sc_trace_summary_t *summary);
  * last scan first met each kind on each communicator (by rank, then by
  * event): 1 and *coll, *comm; 0 past the last. What depends only on a
  * call's kind and its communicator (a forced algorithm's preconditions)
- * is checked on these, without reading the trace again. */
+ * is checked on these, without reading the trace again. Only after a
+ * scan that succeeded. */
 int sc_trace_collective_use(const sc_trace_t *trace, size_t i, sc_tcoll_t *coll, int *comm);
 
 /* ---- Jobs side by side ---- */
