@@ -10,6 +10,10 @@
 #   SMPI=1 RANKS=1024 bench/scale.sh            # adds SMPI (smpicc, smpirun)
 #   GROUPED=1 RANKS=65536 bench/scale.sh        # adds bench_floor_grouped (one
 #                                               # actor per node, floor_grouped.c)
+#   BLOCKING=1 RANKS=4096 bench/scale.sh        # adds bench_floor_blocking (an actor
+#                                               # per rank that blocks once a step,
+#                                               # messages from maestro; floor_blocking.cpp,
+#                                               # the bundled SimGrid 4.1 only)
 #   REPLAY=1 RANKS=65536 bench/scale.sh         # adds simcoll --replay (one actor
 #                                               # per node, sim/simgrid/node_replay.c)
 #   DRIVER=1 RANKS=65536 bench/scale.sh build41 # adds simcoll --replay=maestro (no
@@ -43,6 +47,7 @@ build=${1:-build}
 simcoll=$build/simcoll
 floor=$build/bench/bench_floor
 grouped_floor=$build/bench/bench_floor_grouped
+blocking_floor=$build/bench/bench_floor_blocking
 ranks_list=${RANKS:-1024 4096 16384}
 cores=${CORES:-8}
 runs=${RUNS:-3}
@@ -53,6 +58,7 @@ columns=
 [ "${ACTORS:-1}" = 1 ] && columns="$columns simcoll"
 [ "${FLOOR:-1}" = 1 ] && columns="$columns floor"
 [ "${GROUPED:-0}" = 1 ] && columns="$columns grouped"
+[ "${BLOCKING:-0}" = 1 ] && columns="$columns blocking"
 [ "${REPLAY:-0}" = 1 ] && columns="$columns replay"
 [ "${DRIVER:-0}" = 1 ] && columns="$columns driver"
 baseline=${BASELINE:-}
@@ -64,6 +70,7 @@ loggopsim=${LOGGOPSIM:-}
 tools="$simcoll"
 case " $columns " in *" floor "*) tools="$tools $floor" ;; esac
 case " $columns " in *" grouped "*) tools="$tools $grouped_floor" ;; esac
+case " $columns " in *" blocking "*) tools="$tools $blocking_floor" ;; esac
 for tool in $tools; do
     [ -x "$tool" ] || { echo "bench/scale.sh: $tool is not built (./setup.sh)" >&2; exit 2; }
 done
@@ -127,6 +134,7 @@ run_column() {
         --no-payload --format csv ;;
     floor) timed floor "$floor" "$2" "$3" 2048 40 ;;
     grouped) timed grouped "$grouped_floor" "$2" "$3" 2048 40 ;;
+    blocking) timed blocking "$blocking_floor" "$2" "$3" 2048 40 ;;
     replay) timed replay "$simcoll" --platform "$2" --algo bruck --np "$3" --size 2048 \
         --no-payload --format csv --replay ;;
     driver) timed driver "$simcoll" --platform "$2" --algo bruck --np "$3" --size 2048 \
@@ -155,7 +163,7 @@ run_column() {
 simulated() {
     if grep -q stopped "$out/$1.times"; then
         echo -
-    elif [ "$1" = floor ] || [ "$1" = grouped ]; then
+    elif [ "$1" = floor ] || [ "$1" = grouped ] || [ "$1" = blocking ]; then
         sed -n 's/.*simulated_s=//p' "$out/$1.out"
     elif [ "$1" = smpi ] || [ "$1" = lgs-input ]; then
         echo -
