@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -106,19 +107,20 @@ static int read_all(int fd, sc_wire_t *w)
     }
 }
 
-/* stderr of the child, where sc_child_step() and SimGrid both write. */
-static FILE *child_log;
+/* The step the child announced last (sc_child_step), in memory it shares
+ * with the parent, which reads it if the child dies: writing each step to
+ * a file cost a system call, and a platform of 131,072 nodes has its
+ * routes checked one step each (engine.c), 262,144 writes. */
+enum { STEP_ROOM = 256 };
+static char *child_step;
 
 void sc_child_step(const char *fmt, ...)
 {
-    if (!child_log)
+    if (!child_step)
         return;
     va_list ap;
     va_start(ap, fmt);
-    fputs("simcoll-step: ", child_log);
-    vfprintf(child_log, fmt, ap);
-    fputc('\n', child_log);
-    fflush(child_log);
+    vsnprintf(child_step, STEP_ROOM, fmt, ap);
     va_end(ap);
 }
 
@@ -153,22 +155,6 @@ void sc_simgrid_reason(const char *log, char *out, size_t outlen)
         }
         line = eol ? eol + 1 : NULL;
     }
-}
-
-/* The last "simcoll-step: " line of log, without the prefix. */
-static void last_step(const char *log, char *out, size_t outlen)
-{
-    out[0] = '\0';
-    const char *found = NULL;
-    for (const char *p = strstr(log, "simcoll-step: "); p; p = strstr(p + 1, "simcoll-step: "))
-        found = p + strlen("simcoll-step: ");
-    if (!found)
-        return;
-    size_t n = strcspn(found, "\n");
-    if (n >= outlen)
-        n = outlen - 1;
-    memcpy(out, found, n);
-    out[n] = '\0';
 }
 
 #ifdef SC_SANITIZE
@@ -209,9 +195,9 @@ static int surface_sanitizer_reports(FILE *log)
 /* Wire status byte sent first by the child. */
 enum { CHILD_OK = 0, CHILD_FAILED = 1 };
 
-static void child_main(sc_child_fn fn, void *arg, int out_fd, FILE *log)
+static void child_main(sc_child_fn fn, void *arg, int out_fd, FILE *log, char *step)
 {
-    child_log = log;
+    child_step = step;
     dup2(fileno(log), STDERR_FILENO);
     sc_wire_t out = {0};
     sc_err_t err = fn(arg, &out);
@@ -234,11 +220,17 @@ sc_err_t sc_child_run(sc_child_fn fn, void *arg, sc_err_t crash_code,
 {
     int fds[2];
     FILE *log = tmpfile();
-    if (!log || pipe(fds) != 0) {
+    char *step = mmap(NULL, STEP_ROOM, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (!log || step == MAP_FAILED || pipe(fds) != 0) {
+        sc_err_t err =
+            sc_error(SC_ERR_RUN, "%s: cannot prepare a child process: %s", what, strerror(errno));
         if (log)
             fclose(log);
-        return sc_error(SC_ERR_RUN, "%s: cannot create a pipe: %s", what, strerror(errno));
+        if (step != MAP_FAILED)
+            munmap(step, STEP_ROOM);
+        return err;
     }
+    step[0] = '\0';
     fflush(stdout);
     fflush(stderr);
     pid_t parent = getpid();
@@ -252,7 +244,7 @@ sc_err_t sc_child_run(sc_child_fn fn, void *arg, sc_err_t crash_code,
     if (pid == 0) {
         sc_cleanup_in_child(parent);
         close(fds[0]);
-        child_main(fn, arg, fds[1], log);
+        child_main(fn, arg, fds[1], log, step);
     }
     sc_cleanup_set_child(pid);
     close(fds[1]);
@@ -286,9 +278,9 @@ sc_err_t sc_child_run(sc_child_fn fn, void *arg, sc_err_t crash_code,
             size_t got = fread(text, 1, (size_t)size, log);
             text[got] = '\0';
         }
-        char reason[512], step[256];
+        char reason[512];
         sc_simgrid_reason(text ? text : "", reason, sizeof reason);
-        last_step(text ? text : "", step, sizeof step);
+        step[STEP_ROOM - 1] = '\0'; /* whatever the child was writing */
         if (!reason[0]) {
             if (WIFSIGNALED(status))
                 snprintf(reason, sizeof reason, "the process died of signal %d (%s)",
@@ -307,5 +299,6 @@ sc_err_t sc_child_run(sc_child_fn fn, void *arg, sc_err_t crash_code,
         result = sc_error(SC_ERR_RUN, "%s: a sanitizer reported an error (above)", what);
     }
     fclose(log);
+    munmap(step, STEP_ROOM);
     return result;
 }

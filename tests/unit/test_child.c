@@ -26,6 +26,7 @@ static sc_err_t crash(void *arg, sc_wire_t *out)
 {
     (void)arg;
     (void)out;
+    sc_child_step("a first step, longer than the last, which alone is said");
     sc_child_step("crashing on purpose");
     raise(SIGABRT); /* as SimGrid does on an error */
     return SC_OK;
