@@ -122,6 +122,16 @@ static sc_err_t rec_waitall(sc_comm_t *comm, int count, sc_request_t **reqs)
     return SC_OK;
 }
 
+/* The rank's core busy for `seconds`: a COMPUTE op. */
+static sc_err_t record_compute(recorder_t *rec, double seconds)
+{
+    sc_sched_op_t *op = new_op(rec);
+    if (!op)
+        return SC_ERR_RUN;
+    *op = (sc_sched_op_t){.kind = SC_OP_COMPUTE, .u.seconds = seconds};
+    return SC_OK;
+}
+
 /* The time of combining is known now: it depends only on the rank's node
  * and the bytes (sc_model_reduce_time). Without a platform (a graph's
  * recording) there is no time to record. */
@@ -133,12 +143,7 @@ static sc_err_t rec_reduce_time(sc_comm_t *comm, size_t bytes)
     sc_model_t model = *rec->model;
     if (comm->elem_size)
         model.elem_size = comm->elem_size;
-    sc_sched_op_t *op = new_op(rec);
-    if (!op)
-        return SC_ERR_RUN;
-    *op = (sc_sched_op_t){.kind = SC_OP_COMPUTE,
-                          .u.seconds = sc_model_reduce_time(&model, comm->rank, bytes)};
-    return SC_OK;
+    return record_compute(rec, sc_model_reduce_time(&model, comm->rank, bytes));
 }
 
 /* The call's entry, o_call, a COMPUTE op (none without a platform, or
@@ -147,13 +152,7 @@ static sc_err_t rec_enter_call(sc_comm_t *comm)
 {
     recorder_t *rec = comm->impl;
     double seconds = rec->model->plat ? sc_model_call_time(rec->model) : 0;
-    if (!(seconds > 0))
-        return SC_OK;
-    sc_sched_op_t *op = new_op(rec);
-    if (!op)
-        return SC_ERR_RUN;
-    *op = (sc_sched_op_t){.kind = SC_OP_COMPUTE, .u.seconds = seconds};
-    return SC_OK;
+    return seconds > 0 ? record_compute(rec, seconds) : SC_OK;
 }
 
 static sc_err_t rec_waitany(sc_comm_t *comm, int count, sc_request_t **reqs, int *index,
