@@ -71,11 +71,15 @@ typedef struct {
                             shared with another rank (sc_schedule_t's like) */
 } sc_op_window_t;
 
+/* What a live source's next gives when the rank's code has given no more
+ * ops yet (sim/simgrid/live.cpp). */
+enum { SC_SOURCE_LATER = 2 };
+
 typedef struct sc_op_source sc_op_source_t;
 struct sc_op_source {
     int np;
     /* Rank r's next window: 1 and *w (at least one op), 0 after its last,
-     * -1 with sc_error set. */
+     * -1 with sc_error set, or SC_SOURCE_LATER. */
     int (*next)(sc_op_source_t *src, int r, sc_op_window_t *w);
 };
 

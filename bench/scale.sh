@@ -19,6 +19,10 @@
 #   DRIVER=1 RANKS=65536 bench/scale.sh build41 # adds simcoll --replay=maestro (no
 #                                               # actor, sim/simgrid/driver.cpp;
 #                                               # a SimGrid 4.1 build)
+#   LIVE=1 RANKS=4096 bench/scale.sh build41     # adds simcoll --replay=live (an actor
+#                                               # per rank running Bruck's code, its
+#                                               # calls played by the driver;
+#                                               # sim/simgrid/live.cpp, SimGrid 4.1)
 #   BASELINE=/tmp/before/simcoll DRIVER=1 RANKS=65536 bench/scale.sh build41
 #                                               # adds "baseline": that simcoll binary
 #                                               # (another commit's) with --replay=maestro,
@@ -61,6 +65,7 @@ columns=
 [ "${BLOCKING:-0}" = 1 ] && columns="$columns blocking"
 [ "${REPLAY:-0}" = 1 ] && columns="$columns replay"
 [ "${DRIVER:-0}" = 1 ] && columns="$columns driver"
+[ "${LIVE:-0}" = 1 ] && columns="$columns live"
 baseline=${BASELINE:-}
 [ -n "$baseline" ] && columns="$columns baseline"
 [ "${SMPI:-0}" = 1 ] && columns="$columns smpi"
@@ -85,12 +90,17 @@ if [ -n "$loggopsim" ]; then
     done
 fi
 case " $columns " in *" driver "*)
-    "$simcoll" --help | grep -q -- '--replay\[=nodes|maestro\]' ||
+    "$simcoll" --help | grep -q -- '--replay\[=nodes|maestro' ||
         { echo "bench/scale.sh: $simcoll has no --replay=maestro" >&2; exit 2; }
     ;;
 esac
+case " $columns " in *" live "*)
+    "$simcoll" --help | grep -q -- '--replay\[=nodes|maestro|live' ||
+        { echo "bench/scale.sh: $simcoll has no --replay=live" >&2; exit 2; }
+    ;;
+esac
 if [ -n "$baseline" ]; then
-    [ -x "$baseline" ] && "$baseline" --help | grep -q -- '--replay\[=nodes|maestro\]' ||
+    [ -x "$baseline" ] && "$baseline" --help | grep -q -- '--replay\[=nodes|maestro' ||
         { echo "bench/scale.sh: BASELINE=$baseline is no simcoll with --replay=maestro" >&2; exit 2; }
 fi
 mkdir -p "$out"
@@ -139,6 +149,8 @@ run_column() {
         --no-payload --format csv --replay ;;
     driver) timed driver "$simcoll" --platform "$2" --algo bruck --np "$3" --size 2048 \
         --no-payload --format csv --replay=maestro ;;
+    live) timed live "$simcoll" --platform "$2" --algo bruck --np "$3" --size 2048 \
+        --no-payload --format csv --replay=live ;;
     baseline) timed baseline "$baseline" --platform "$2" --algo bruck --np "$3" --size 2048 \
         --no-payload --format csv --replay=maestro ;;
     smpi) timed smpi smpirun -np "$3" -platform "$2" -hostfile "$out/hosts-$4.txt" \

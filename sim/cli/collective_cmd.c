@@ -51,13 +51,15 @@ static const char usage[] =
     "  --format table|csv|json  output format (default table)\n"
     "  --no-payload           sizes only, no data: for large runs; results are\n"
     "                         then not checked\n"
-    "  --replay[=nodes|maestro]  with --no-payload: record the algorithm's schedule\n"
-    "                         and play it with one actor per node (nodes, the\n"
-    "                         default) instead of one per rank: the same protocol\n"
-    "                         in a third of the memory; maestro plays it with no\n"
-    "                         actor at all, from SimGrid's callbacks and timers\n"
-    "                         (the same times, faster; needs SimGrid 4.1)\n"
-    ;
+    "  --replay[=nodes|maestro|live]  with --no-payload: record the algorithm's\n"
+    "                         schedule and play it with one actor per node (nodes,\n"
+    "                         the default) instead of one per rank: the same\n"
+    "                         protocol in a third of the memory; maestro plays it\n"
+    "                         with no actor at all, from SimGrid's callbacks and\n"
+    "                         timers (the same times, faster; needs SimGrid 4.1);\n"
+    "                         live runs each rank's code on its actor, data\n"
+    "                         included, its calls played as maestro plays them\n"
+    "                         (sends, receives and waits for all only)\n";
 
 /* The rest of --help (one string would pass C99's 4095 characters). */
 static const char usage_traces[] =

@@ -191,7 +191,7 @@ static sc_err_t set_checked(int id, const char *value, sc_run_opts_t *o)
     static const char *const packs[] = {"none", "auto", "show", NULL};
     static const char *const objectives[] = {"cut", "bottleneck", "time", NULL};
     /* index + 1 is the SC_REPLAY_ value */
-    static const char *const replays[] = {"nodes", "maestro", NULL};
+    static const char *const replays[] = {"nodes", "maestro", "live", NULL};
     int index;
     size_t bytes;
     sc_err_t err;

@@ -20,14 +20,15 @@
 #include "algorithms/kinds.h"
 #include "algorithms/mapping/mapping.h"
 #include "algorithms/mapping/search.h"
-#include "sim/simgrid/child.h"
-#include "sim/simgrid/engine.h"
 #include "models/p2p.h"
 #include "sim/program/interpret.h"
 #include "sim/program/model.h"
+#include "sim/simgrid/child.h"
 #include "sim/simgrid/driver.h"
-#include "sim/simgrid/s4u_calls.h"
+#include "sim/simgrid/engine.h"
+#include "sim/simgrid/live.h"
 #include "sim/simgrid/node_replay.h"
+#include "sim/simgrid/s4u_calls.h"
 #include "sim/simgrid/transport.h"
 
 /* Sizes are bounded so that every byte count of a run, np blocks of the
@@ -215,12 +216,18 @@ static sc_err_t check_deciders(const sc_run_spec_t *spec, const sc_program_t *pr
  * on a SimGrid that can. */
 static sc_err_t check_replay(const sc_run_spec_t *spec, const layout_t *lay)
 {
-    sc_err_t err = spec->replay == SC_REPLAY_MAESTRO ? sc_driver_available() : SC_OK;
+    int live = spec->replay == SC_REPLAY_LIVE;
+    sc_err_t err = spec->replay != SC_REPLAY_NODES ? sc_driver_available() : SC_OK;
+    if (err && live) {
+        char why[512]; /* sc_error writes where the message is */
+        snprintf(why, sizeof why, "%s", sc_error_message());
+        return sc_error(err, "--replay=live has the driver play its ranks' calls, and %s", why);
+    }
     if (err)
         return err;
     const sc_algo_t *sole = sole_call(&lay->prog);
     const char *why = !sole                           ? "a program of more than one call"
-                      : spec->payload                 ? "a run with data (add --no-payload)"
+                      : spec->payload && !live        ? "a run with data (add --no-payload)"
                       : spec->trace || spec->messages ? "a traced run"
                       : spec->start_skew_s > 0        ? "ranks that start at different times"
                       : sc_stmt_needs_stage(&lay->prog.stmts[0]) ? "a packed or split call"
@@ -228,12 +235,16 @@ static sc_err_t check_replay(const sc_run_spec_t *spec, const layout_t *lay)
                           ? "on nodes with sockets, NUMA domains or CCXs (it runs a node's "
                             "ranks on one host)"
                           : NULL;
+    if (why && live)
+        return sc_error(SC_ERR_INPUT,
+                        "--replay=live runs one call of a collective; it cannot run %s", why);
     if (why)
         return sc_error(SC_ERR_INPUT,
                         "--replay plays the schedule of one call of a collective, sizes only; "
                         "it cannot run %s",
                         why);
-    return sc_schedule_replayable(sole);
+    /* live ranks run their code: what they cannot play, they say */
+    return live ? SC_OK : sc_schedule_replayable(sole);
 }
 
 static sc_err_t layout_init(const sc_run_spec_t *spec, layout_t *lay)
@@ -357,6 +368,8 @@ typedef struct {
     long *measure_count;
     sc_err_t error;        /* first rank failure */
     char error_msg[512];
+    /* live: rank 0's speculation counts, kept before its communicator goes */
+    long speculated, mispredicted;
 } session_t;
 
 /* A child process runs exactly one simulation. */
@@ -681,6 +694,90 @@ static sc_err_t simulate_replay(void *arg, sc_wire_t *out)
     return err;
 }
 
+/* Live ranks (spec->replay SC_REPLAY_LIVE): the interpreter on an actor a
+ * rank as in simulate(), its calls played from maestro by the driver
+ * (sim/simgrid/live.cpp): a computation is one of the rank's ops, after
+ * those it gave before. Only one call runs so (check_replay): no
+ * background computations, traces or timed statements. */
+static void live_execute(void *ctx, double flops)
+{
+    (void)ctx;
+    sc_live_compute(flops / sg_host_get_speed(sg_host_self()));
+}
+
+static void live_sleep(void *ctx, double seconds)
+{
+    (void)ctx;
+    sc_live_compute(seconds);
+}
+
+static sc_err_t live_rank_main(void *ctx, sc_comm_t *comm)
+{
+    session_t *s = ctx;
+    sc_err_t err = sc_interp_run(&s->interp, comm);
+    if (comm->rank == 0) /* every rank bets alike (put_results) */
+        sc_allreduce_spec_counts(comm, &s->speculated, &s->mispredicted);
+    return err;
+}
+
+static sc_err_t simulate_live(void *arg, sc_wire_t *out)
+{
+    const session_t *ctx = arg;
+    const sc_run_spec_t *spec = ctx->spec;
+    const layout_t *lay = ctx->lay;
+    int p = spec->np;
+    session_t s = {.spec = spec, .lay = lay};
+    sc_replay_result_t res = {.start = calloc((size_t)p, sizeof(double)),
+                              .finish = calloc((size_t)p, sizeof(double))};
+    sc_err_t err = sc_model_init(&s.model, spec->plat, p, lay->node_of, lay->domain_of,
+                                 lay->play_pi, lay->play_pi_inv, sizeof(double));
+    if (!err && (!res.start || !res.finish))
+        err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
+    unsigned char *area = NULL;
+    if (!err && !spec->payload) {
+        s.scratch = sc_scratch_create();
+        area = s.scratch ? sc_scratch_get(s.scratch, scratch_bytes(lay)) : NULL;
+        if (!area)
+            err = sc_error(SC_ERR_RUN, "out of memory for the scratch buffers");
+    }
+    s.interp = (sc_interp_t){
+        .prog = &lay->prog,
+        .np = p,
+        .payload = spec->payload,
+        .deciders = spec->deciders,
+        .extreme = spec->extreme,
+        .pi = lay->play_pi,
+        .pi_inv = lay->play_pi_inv,
+        .model = &s.model,
+        .host = {.ctx = &s, .execute = live_execute, .sleep = live_sleep, .speed = host_speed}};
+    if (!err)
+        err = sc_interp_init(&s.interp, lay->buffer_bytes, lay->stage_in, lay->stage_out, area);
+    if (!err) {
+        sc_child_step("loading the platform");
+        sc_engine_boot(spec->plat, p); /* an actor a rank */
+        sc_child_step("running %s live on %d ranks", sole_call(&lay->prog)->name, p);
+        err = sc_live_run(&s.model, s.scratch, live_rank_main, &s, &res);
+    }
+    if (!err) {
+        sc_wire_put_int(out, 0); /* no receives posted in advance */
+        sc_wire_put(out, res.start, (size_t)p * sizeof *res.start);
+        sc_wire_put(out, res.finish, (size_t)p * sizeof *res.finish);
+        sc_wire_put(out, &res.total, sizeof res.total);
+        sc_wire_put_double(out, res.max_rank_bytes);
+        sc_wire_put_int(out, s.interp.wrong ? 0 : s.interp.checked ? 1 : -1);
+        if (s.interp.wrong)
+            sc_wire_put_str(out, s.interp.first_wrong);
+        sc_wire_put(out, &s.speculated, sizeof s.speculated);
+        sc_wire_put(out, &s.mispredicted, sizeof s.mispredicted);
+    }
+    sc_interp_destroy(&s.interp);
+    sc_scratch_destroy(s.scratch);
+    sc_model_destroy(&s.model);
+    free(res.start);
+    free(res.finish);
+    return err;
+}
+
 /* ---- Back in the parent ---- */
 
 /* The cost model of the layout's program from the ranks' starts t, their
@@ -839,8 +936,10 @@ sc_err_t sc_run(const sc_run_spec_t *spec, sc_run_result_t *res)
     session_t ctx = {.spec = spec, .lay = &lay, .receives = spec->replay ? 1 : FIRST_RECEIVES};
     sc_wire_t in;
     int short_of;
-    if ((err = sc_ranks_run_child(spec->replay ? simulate_replay : simulate, &ctx, &ctx.receives,
-                                  what, &in, &short_of)))
+    sc_child_fn simulation = spec->replay == SC_REPLAY_LIVE ? simulate_live
+                             : spec->replay                 ? simulate_replay
+                                                            : simulate;
+    if ((err = sc_ranks_run_child(simulation, &ctx, &ctx.receives, what, &in, &short_of)))
         goto cleanup;
     sc_traffic_t total;
     int ok = short_of >= 0 && sc_wire_get(&in, res->start, (size_t)p * sizeof *res->start) &&

@@ -12,8 +12,10 @@
 
 /* How sc_run_spec_t.replay plays a schedule: with one actor per node
  * (sim/simgrid/node_replay.c, --replay), or from SimGrid's maestro without any
- * actor (sim/simgrid/driver.cpp, --replay=maestro: SimGrid 4.1 only). */
-enum { SC_REPLAY_NODES = 1, SC_REPLAY_MAESTRO = 2 };
+ * actor (sim/simgrid/driver.cpp, --replay=maestro: SimGrid 4.1 only); or
+ * the ranks' code live, an actor a rank, its calls played from maestro
+ * (sim/simgrid/live.cpp, --replay=live: SimGrid 4.1 only). */
+enum { SC_REPLAY_NODES = 1, SC_REPLAY_MAESTRO = 2, SC_REPLAY_LIVE = 3 };
 
 typedef struct {
     const sc_platform_t *plat;
@@ -49,7 +51,8 @@ typedef struct {
     /* SC_REPLAY_NODES, SC_REPLAY_MAESTRO: play the call's recorded
      * schedule instead of running an actor per rank (sim/replay/), for
      * size-only runs of one call of an algorithm whose messages depend on
-     * neither data nor timing; 0: the actors */
+     * neither data nor timing; SC_REPLAY_LIVE: one call, its ranks' code
+     * live, with data or not; 0: the actors */
     int replay;
     /* A benchmark's timing of some statements (sim/program/bench.h) */
     sc_measure_t measure;

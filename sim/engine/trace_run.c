@@ -138,6 +138,10 @@ sc_err_t sc_trace_run_check(const sc_trace_run_spec_t *spec)
                         SC_TRACE_MAX_COMMS);
     if (!(spec->compute_scale > 0) || isinf(spec->compute_scale))
         return sc_error(SC_ERR_INPUT, "--compute-scale %g: a positive factor", spec->compute_scale);
+    if (spec->replay == SC_REPLAY_LIVE)
+        return sc_error(SC_ERR_INPUT, "--replay=live runs a collective's own code, and a trace "
+                                      "holds its ranks' calls: use --replay=maestro or --replay "
+                                      "to play them");
     if (spec->replay == SC_REPLAY_MAESTRO) {
         sc_err_t err = sc_driver_available();
         if (err)

@@ -67,7 +67,8 @@ static void wait_over(sc_player_t *pl, int r)
     make_ready(r);
 }
 
-static const sc_play_ops_t evaluate_ops = {post, put_data, busy, wait_over, NULL};
+static const sc_play_ops_t evaluate_ops = {
+    .post = post, .put_data = put_data, .busy = busy, .wait_over = wait_over};
 
 /* Hands an arrived envelope to its rank; rendezvous data completes its
  * send too, both ends at once. */

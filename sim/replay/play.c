@@ -135,8 +135,10 @@ static void on_matched(sc_matcher_t *m, sc_req_ref_t rreq, const sc_envelope_t *
 
 static void on_received(sc_matcher_t *m, sc_req_ref_t rreq, const sc_envelope_t *env)
 {
-    (void)env;
-    sc_play_complete(playing, rank_index(rank_of(m)), (uint32_t)rreq);
+    int r = rank_index(rank_of(m));
+    if (playing->ops->received)
+        playing->ops->received(playing, r, (uint32_t)rreq, env);
+    sc_play_complete(playing, r, (uint32_t)rreq);
 }
 
 static void on_clear_to_send(sc_matcher_t *m, sc_req_ref_t rreq, const sc_envelope_t *rts)
@@ -159,6 +161,8 @@ static void on_send_data(sc_matcher_t *m, const sc_envelope_t *cts)
     if (data) {
         data->sreq = cts->sreq;
         data->rreq = cts->rreq;
+        if (playing->ops->carry)
+            playing->ops->carry(playing, data->src, (uint32_t)data->sreq, data);
         playing->ops->put_data(playing, data);
     }
 }
@@ -246,6 +250,10 @@ static const sc_sched_op_t *next_op(sc_player_t *pl, int r)
         if (rk->ended)
             return NULL;
         int got = pl->source->next(pl->source, r, &rk->window);
+        if (got == SC_SOURCE_LATER) {
+            rk->state = SC_RANK_CODE;
+            return NULL;
+        }
         if (got <= 0) {
             rk->ended = 1;
             if (got < 0)
@@ -325,6 +333,8 @@ static int play_send(sc_player_t *pl, int r, const sc_sched_op_t *op, double now
                          .path = rk->path_bytes};
     env->path_bytes = rk->path_bytes;
     env->sreq = (sc_req_ref_t)op->req;
+    if (plan.first_data > 0 && pl->ops->carry)
+        pl->ops->carry(pl, r, op->req, env);
     post(pl, env, plan.first_data);
     return op_done(rk);
 }
@@ -444,6 +454,10 @@ void sc_play_advance(sc_player_t *pl, int r, double now)
     }
     if (pl->failed)
         return;
+    if (rk->state == SC_RANK_CODE) {
+        pl->ops->code_runs(pl, r);
+        return;
+    }
     /* As the transport's end: nothing may be left over. */
     char leftover[256];
     if (sc_matcher_leftover(&rk->match, r, leftover, sizeof leftover))

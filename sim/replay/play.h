@@ -16,7 +16,15 @@
 extern "C" {
 #endif
 
-typedef enum { SC_RANK_RUNNING, SC_RANK_BUSY, SC_RANK_WAITING, SC_RANK_DONE } sc_rank_state_t;
+/* SC_RANK_CODE: a live source's rank (sim/simgrid/live.cpp) that played
+ * every op its code gave so far; its code runs on until it gives more. */
+typedef enum {
+    SC_RANK_RUNNING,
+    SC_RANK_BUSY,
+    SC_RANK_WAITING,
+    SC_RANK_DONE,
+    SC_RANK_CODE
+} sc_rank_state_t;
 
 /* A request of a rank, from its SEND or RECV to its wait: what the wait's
  * cost needs of it (its peer is a receive's sender once matched, its bytes
@@ -64,6 +72,14 @@ typedef struct {
     void (*wait_over)(sc_player_t *pl, int r);
     /* Rank r has played its last op, or NULL. */
     void (*finished)(sc_player_t *pl, int r);
+    /* Live sources only (NULL otherwise). Rank r is SC_RANK_CODE: its code
+     * goes on, and gives more ops before the player advances it again. */
+    void (*code_runs)(sc_player_t *pl, int r);
+    /* Data, live sources with payloads only (NULL otherwise): an EAGER or
+     * DATA envelope of rank r's send `req` leaves, and takes a copy of
+     * its data in env->data; a receive `req` of rank r got `env`. */
+    void (*carry)(sc_player_t *pl, int r, uint32_t req, sc_envelope_t *env);
+    void (*received)(sc_player_t *pl, int r, uint32_t req, const sc_envelope_t *env);
 } sc_play_ops_t;
 
 struct sc_player {

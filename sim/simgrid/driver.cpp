@@ -37,6 +37,9 @@
  * times are the replay's, and so are the simulated times
  * (tests/unit/test_replay.c compares both).
  *
+ * Live ranks (live.cpp) run their own code on actors; their source gives
+ * ops as the code makes them, and the driver plays them as a recording's.
+ *
  * SimGrid 3.32 can start communications from maestro too, but detaches
  * them, and each completion scans the list of all of maestro's
  * (bench/README.md): quadratic, so this file is for 4.1 only, and 3.32
@@ -58,6 +61,7 @@ extern "C" {
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
+#include <simgrid/simcall.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -134,6 +138,7 @@ struct FlowKeyHash {
  * own): SimGrid's callbacks and the protocol's reach it here. */
 struct Driver {
     sc_player_t pl;
+    sc_play_ops_t ops;                     /* play_ops, and a live source's hooks */
     std::vector<s4u::Host *> host_of_node; /* by the platform's node */
     DueQueue held, busy;
     unsigned long seq = 0;
@@ -484,7 +489,8 @@ void busy(sc_player_t *pl, int r)
 }
 
 /* post, put_data, busy, wait_over; nothing to do when a rank finishes */
-const sc_play_ops_t play_ops = {post, put_data, busy, wait_over, nullptr};
+const sc_play_ops_t play_ops = {post,    put_data, busy,    wait_over,
+                                nullptr, nullptr,  nullptr, nullptr};
 
 /* Every rank starts at 0, from a timer: SimGrid seals the platform when
  * the run starts, and only then may communications start. */
@@ -497,13 +503,20 @@ void start_all(double *start)
 }
 } // namespace
 
-sc_err_t sc_driver_run(sc_op_source_t *source, const sc_model_t *model, sc_replay_result_t *res)
+sc_err_t sc_driver_run_live(sc_op_source_t *source, const sc_model_t *model,
+                            const sc_driver_live_t *live, sc_replay_result_t *res)
 {
     Driver driver;
     D = &driver;
+    driver.ops = play_ops;
+    if (live) {
+        driver.ops.code_runs = live->code_runs;
+        driver.ops.carry = live->carry;
+        driver.ops.received = live->received;
+    }
     res->max_rank_bytes = 0;
     res->receives_short = 0; /* no receives posted in advance */
-    sc_err_t err = sc_play_init(&driver.pl, source, model, &play_ops, &res->total, res->finish);
+    sc_err_t err = sc_play_init(&driver.pl, source, model, &driver.ops, &res->total, res->finish);
     if (err)
         return err;
     const sc_platform_t *plat = model->plat;
@@ -515,7 +528,12 @@ sc_err_t sc_driver_run(sc_op_source_t *source, const sc_model_t *model, sc_repla
     }
     s4u::Comm::on_completion_cb(on_arrival);
     double *start = res->start;
-    Timer::set(0, [start] { start_all(start); });
+    if (live) {
+        std::fill(start, start + source->np, 0.0);
+        live->start(live->ctx);
+    } else {
+        Timer::set(0, [start] { start_all(start); });
+    }
     s4u::Engine::get_instance()->run();
     if (driver.retired)
         driver.retired->unref();
@@ -524,12 +542,42 @@ sc_err_t sc_driver_run(sc_op_source_t *source, const sc_model_t *model, sc_repla
     D = nullptr;
     return err;
 }
+
+sc_err_t sc_driver_run(sc_op_source_t *source, const sc_model_t *model, sc_replay_result_t *res)
+{
+    return sc_driver_run_live(source, model, nullptr, res);
+}
+
+sg_host_t sc_driver_host(int r)
+{
+    return host_of_rank(r);
+}
+
+void sc_driver_advance(int r)
+{
+    simgrid::kernel::actor::simcall_answered([r] {
+        if (!D->pl.failed)
+            sc_play_advance(&D->pl, r, now());
+    });
+}
 #else
 sc_err_t sc_driver_run(sc_op_source_t *source, const sc_model_t *model, sc_replay_result_t *res)
 {
-    (void)source;
-    (void)model;
-    (void)res;
+    return sc_driver_run_live(source, model, nullptr, res);
+}
+
+sc_err_t sc_driver_run_live(sc_op_source_t *, const sc_model_t *, const sc_driver_live_t *,
+                            sc_replay_result_t *)
+{
     return sc_driver_available();
+}
+
+sg_host_t sc_driver_host(int)
+{
+    return nullptr;
+}
+
+void sc_driver_advance(int)
+{
 }
 #endif

@@ -22,16 +22,18 @@ static size_t fit(const sc_algo_t *a, size_t bytes)
 
 /* Two engines compared, and how closely their times must agree. */
 typedef struct {
-    int first, second; /* sc_run_spec_t.replay: 0 (actors), SC_REPLAY_NODES, SC_REPLAY_MAESTRO */
+    int first, second; /* sc_run_spec_t.replay: 0 (actors), SC_REPLAY_NODES,
+                          SC_REPLAY_MAESTRO, SC_REPLAY_LIVE */
     double relative, absolute;
     double expected; /* relative: closer than this but in a few runs (0: always) */
+    int data;        /* 1: the second runs with data, which must check right */
 } engines_t;
 
 /* To 1e-9, or to 10 ps: SimGrid rounds event times to 1 ps
  * (surf/precision, sim/simgrid/engine.c), and the engines' events are
  * not computed alike (a sleep against a timeout, an execution against a
  * known duration). */
-static const engines_t actors_replay = {0, SC_REPLAY_NODES, 1e-9, 1e-11, 0};
+static const engines_t actors_replay = {0, SC_REPLAY_NODES, 1e-9, 1e-11, 0, 0};
 
 /* The driver runs the replay's state machines on the same events in the
  * same order: to 1e-12 relative. But the replay's node actor, busy or
@@ -46,11 +48,19 @@ static const engines_t actors_replay = {0, SC_REPLAY_NODES, 1e-9, 1e-11, 0};
  * rank's end to a few 1e-10 or a few of SimGrid's 1 ps steps of time, in
  * a few runs (ring allreduces of rendezvous sizes): those are held to the
  * actors' tolerance and counted. */
-static const engines_t replay_driver = {SC_REPLAY_NODES, SC_REPLAY_MAESTRO, 1e-9, 1e-11, 1e-12};
+static const engines_t replay_driver = {SC_REPLAY_NODES, SC_REPLAY_MAESTRO, 1e-9, 1e-11, 1e-12, 0};
+
+/* Live ranks hand the driver the ops a recording would have, and it plays
+ * them alike: the same events in the same order, to 1e-12; with their
+ * data, checked. */
+static const engines_t driver_live = {SC_REPLAY_MAESTRO, SC_REPLAY_LIVE, 1e-12, 0, 0, 1};
 
 static const char *engine_name(int replay)
 {
-    return replay == SC_REPLAY_MAESTRO ? "driver" : replay ? "replay" : "actors";
+    return replay == SC_REPLAY_LIVE      ? "live"
+           : replay == SC_REPLAY_MAESTRO ? "driver"
+           : replay                      ? "replay"
+                                         : "actors";
 }
 
 static double tolerance(const engines_t *e, double t)
@@ -124,6 +134,7 @@ static int compare(const engines_t *e, const char *relative, sc_placement_t plac
                     continue;
                 }
                 spec.replay = e->second;
+                spec.payload = e->data;
                 if (sc_run(&spec, &two) != SC_OK) {
                     fprintf(stderr, "\n%s %s np=%d: %s\n", relative, a->name, np,
                             sc_error_message());
@@ -135,6 +146,10 @@ static int compare(const engines_t *e, const char *relative, sc_placement_t plac
                 snprintf(what, sizeof what, "%s %s np=%d size=%zu %s", relative, a->name, np,
                          sizes[s], sc_placement_name(placement));
                 CU_ASSERT_TRUE(same_run(e, &one, &two, np, what));
+                if (e->data && two.valid != 1) {
+                    fprintf(stderr, "\n%s: data not right (%d): %s\n", what, two.valid, two.wrong);
+                    CU_FAIL("the second engine's data are not right");
+                }
                 if (e->expected > 0) {
                     engines_t closer = *e;
                     closer.relative = e->expected;
@@ -303,6 +318,67 @@ static void test_driver_same_as_replay_factors(void)
     CU_ASSERT_TRUE(runs > 600 / sc_test_sample());
 }
 
+/* Live ranks (--replay=live) against the driver, their data checked. */
+static int compare_live(const char *relative, sc_placement_t placement, const int *nps, int nnps)
+{
+    return compare(&driver_live, relative, placement, nps, nnps);
+}
+
+/* ib4x, both placements; uneven nodes; racks with latency factors; flow
+ * factors; o_call. */
+static void test_live_same_as_driver(void)
+{
+    static const int nps[] = {3, 6, 13, 24}, uneven[] = {13, 29}, racks[] = {5, 12},
+                     flow[] = {6, 16};
+    if (!driver_here())
+        return;
+    int runs =
+        compare_live("platforms/ib4x.xml", SC_PLACE_BLOCK, nps, 4) +
+        compare_live("platforms/ib4x.xml", SC_PLACE_CYCLIC, nps, 4) +
+        compare_live("tests/platforms/uneven.xml", SC_PLACE_BLOCK, uneven, 2) +
+        compare_live("tests/platforms/nocontention-racks-lat.xml", SC_PLACE_CYCLIC, racks, 2) +
+        compare_live("tests/platforms/loggp-flow.xml", SC_PLACE_BLOCK, flow, 2) +
+        compare_live("tests/platforms/nocontention-call.xml", SC_PLACE_BLOCK, nps, 4);
+    printf(" [%d runs] ", runs);
+    CU_ASSERT_TRUE(runs > 900 / sc_test_sample());
+}
+
+/* Live ranks run what looks at the data (allreduce-spec: speculation on
+ * who holds the maximum), with the actors' times; and say which call they
+ * cannot make, when they meet it. */
+static void test_live_runs_data_and_refuses_waits_for_any(void)
+{
+    const sc_platform_t *plat = sc_test_platform("platforms/ib4x.xml");
+    if (!plat || !driver_here())
+        return;
+    sc_run_spec_t spec = {.plat = plat,
+                          .algo = sc_algo_find("allreduce-spec"),
+                          .np = 13,
+                          .bytes = 4096,
+                          .op = SC_OP_MAX,
+                          .type = SC_TYPE_DOUBLE,
+                          .payload = 1};
+    sc_run_result_t actors, live;
+    CU_ASSERT_EQUAL_FATAL(sc_run(&spec, &actors), SC_OK);
+    spec.replay = SC_REPLAY_LIVE;
+    CU_ASSERT_EQUAL_FATAL(sc_run(&spec, &live), SC_OK);
+    CU_ASSERT_EQUAL(live.valid, 1);
+    CU_ASSERT_TRUE(same_run(&actors_replay, &actors, &live, spec.np, "allreduce-spec"));
+    CU_ASSERT_EQUAL(live.speculated, actors.speculated);
+    sc_run_result_destroy(&actors);
+    sc_run_result_destroy(&live);
+    spec.algo = sc_algo_find("allreduce-early");
+    spec.op = SC_OP_LOR;
+    spec.type = SC_TYPE_INT;
+    CU_ASSERT_EQUAL(sc_run(&spec, &live), SC_ERR_INPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "this code made a receive from any source"));
+    const sc_algo_t any = {.name = "waits-for-any", .run = waits_for_any};
+    spec.algo = &any;
+    spec.payload = 0;
+    CU_ASSERT_EQUAL(sc_run(&spec, &live), SC_ERR_INPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "this code made a wait for any request"));
+}
+
 /* Whether a rank's window, its peers shifted (sc_op_window_t), is what
  * the rank's own recording gives. */
 static int window_is_own(const sc_op_window_t *w, const sc_schedule_t *own, int np)
@@ -462,6 +538,9 @@ void sc_suite_replay(void)
                 test_driver_same_as_replay_uneven_racks);
     CU_add_test(s, "driver = replay, latency and flow factors", test_driver_same_as_replay_factors);
     CU_add_test(s, "driver needs SimGrid 4.1", test_driver_needs_simgrid_41);
+    CU_add_test(s, "live = driver, with data, every algorithm", test_live_same_as_driver);
+    CU_add_test(s, "live runs data-dependent code, refuses waits for any",
+                test_live_runs_data_and_refuses_waits_for_any);
     CU_add_test(s, "ranks' shared ops are each rank's own", test_shared_ops_are_each_ranks);
     CU_add_test(s, "what is due comes by date, in the order queued", test_due_queue_order);
 }
