@@ -496,6 +496,31 @@ static size_t scratch_bytes(const layout_t *lay)
     return largest + 1;
 }
 
+/* The interpreter of session s's program on `host`, its buffers made: a
+ * size-only run's are all one scratch area, the same garbage. */
+static sc_err_t interp_start(session_t *s, sc_interp_host_t host)
+{
+    const sc_run_spec_t *spec = s->spec;
+    const layout_t *lay = s->lay;
+    unsigned char *area = NULL;
+    if (!spec->payload) {
+        s->scratch = sc_scratch_create();
+        area = s->scratch ? sc_scratch_get(s->scratch, scratch_bytes(lay)) : NULL;
+        if (!area)
+            return sc_error(SC_ERR_RUN, "out of memory for the scratch buffers");
+    }
+    s->interp = (sc_interp_t){.prog = &lay->prog,
+                              .np = spec->np,
+                              .payload = spec->payload,
+                              .deciders = spec->deciders,
+                              .extreme = spec->extreme,
+                              .pi = lay->play_pi,
+                              .pi_inv = lay->play_pi_inv,
+                              .model = &s->model,
+                              .host = host};
+    return sc_interp_init(&s->interp, lay->buffer_bytes, lay->stage_in, lay->stage_out, area);
+}
+
 static void teardown(session_t *s)
 {
     sc_world_destroy(s->world);
@@ -588,33 +613,17 @@ static sc_err_t simulate(void *arg, sc_wire_t *out)
         err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
     for (long k = 0; !err && s.ops && k < lay->communications; k++)
         s.ops[k] = (sc_op_record_t){.start = INFINITY, .end = -INFINITY, .valid = -1};
-    unsigned char *area = NULL;
-    if (!err && !spec->payload) {
-        /* Every buffer of every rank is the same garbage. */
-        s.scratch = sc_scratch_create();
-        area = s.scratch ? sc_scratch_get(s.scratch, scratch_bytes(lay)) : NULL;
-        if (!area)
-            err = sc_error(SC_ERR_RUN, "out of memory for the scratch buffers");
-    }
-    s.interp = (sc_interp_t){
-        .prog = &lay->prog,
-        .np = p,
-        .payload = spec->payload,
-        .deciders = spec->deciders,
-        .extreme = spec->extreme,
-        .pi = lay->play_pi,
-        .pi_inv = lay->play_pi_inv,
-        .model = &s.model,
-        .host = {.ctx = &s,
-                 .execute = host_execute,
-                 .sleep = host_sleep,
-                 .speed = host_speed,
-                 .execute_async = host_execute_async,
-                 .execute_end = host_execute_end,
-                 .statement_begins = s.ops || s.measured ? statement_begins : NULL,
-                 .statement_ends = s.ops || s.measured ? statement_ends : NULL}};
     if (!err)
-        err = sc_interp_init(&s.interp, lay->buffer_bytes, lay->stage_in, lay->stage_out, area);
+        err = interp_start(
+            &s,
+            (sc_interp_host_t){.ctx = &s,
+                               .execute = host_execute,
+                               .sleep = host_sleep,
+                               .speed = host_speed,
+                               .execute_async = host_execute_async,
+                               .execute_end = host_execute_end,
+                               .statement_begins = s.ops || s.measured ? statement_begins : NULL,
+                               .statement_ends = s.ops || s.measured ? statement_ends : NULL});
     if (!err)
         err = sc_ranks_start(spec->plat, p, lay->node_of, lay->domain_of, &s.model, s.scratch,
                              ctx->receives, spec->messages, rank_main, &s.world);
@@ -733,25 +742,10 @@ static sc_err_t simulate_live(void *arg, sc_wire_t *out)
                                  lay->play_pi, lay->play_pi_inv, sizeof(double));
     if (!err && (!res.start || !res.finish))
         err = sc_error(SC_ERR_RUN, "out of memory for %d ranks", p);
-    unsigned char *area = NULL;
-    if (!err && !spec->payload) {
-        s.scratch = sc_scratch_create();
-        area = s.scratch ? sc_scratch_get(s.scratch, scratch_bytes(lay)) : NULL;
-        if (!area)
-            err = sc_error(SC_ERR_RUN, "out of memory for the scratch buffers");
-    }
-    s.interp = (sc_interp_t){
-        .prog = &lay->prog,
-        .np = p,
-        .payload = spec->payload,
-        .deciders = spec->deciders,
-        .extreme = spec->extreme,
-        .pi = lay->play_pi,
-        .pi_inv = lay->play_pi_inv,
-        .model = &s.model,
-        .host = {.ctx = &s, .execute = live_execute, .sleep = live_sleep, .speed = host_speed}};
     if (!err)
-        err = sc_interp_init(&s.interp, lay->buffer_bytes, lay->stage_in, lay->stage_out, area);
+        err = interp_start(
+            &s, (sc_interp_host_t){
+                    .ctx = &s, .execute = live_execute, .sleep = live_sleep, .speed = host_speed});
     if (!err) {
         sc_child_step("loading the platform");
         sc_engine_boot(spec->plat, p); /* an actor a rank */
