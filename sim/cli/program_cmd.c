@@ -46,7 +46,7 @@ static void print_run_usage(void)
           "         [--pack none|auto|show] [--turning-from SIZE] [--trace-ops FILE]\n"
           "         [--timeline FILE.svg|.png] [--trace FILE.json] [--paje FILE]\n"
           "         [--load FILE.c|FILE.so] [--sensitivity]\n"
-          "         [--no-payload] [--data decider=D] [--export-ti DIR]\n"
+          "         [--no-payload] [--data decider=D] [--export-ti DIR] [--replay=live]\n"
           "         [--format table|csv|json] PROGRAM\n"
           "       simcoll run --platform FILE [--mapping M] [--mpi P] [--algos K=A,...]\n"
           "         [--compute-scale F] [--timeline F] [--trace F] [--paje F]\n"
@@ -60,12 +60,13 @@ static void print_run_usage(void)
           "a kind with ALGO (else --mpi's choice); --compute-scale F: computing F\n"
           "times as fast as recorded; --replay plays the ranks' ops with an actor\n"
           "per node (nodes) or none (maestro, SimGrid 4.1), faster, without each\n"
-          "call's time. --export-ti DIR also writes the ranks as SMPI time-independent\n"
+          "call's time; a PROGRAM's ranks run live with --replay=live (SimGrid 4.1:\n"
+          "each rank's code on an actor, its calls played from maestro, faster).\n"
+          "--export-ti DIR also writes the ranks as SMPI time-independent\n"
           "traces (DIR/index.txt and a file per rank) for SMPI's replay. --job runs\n"
           "programs or traces at once, each on its own nodes (NODES: 0-7, 0-3,8-11;\n"
           "NP: a program's ranks, else its nodes' cores), and each alone on the same\n"
-          "nodes: the slowdown each suffers; --jobs FILE: a job a line.\n"
-          SC_CLI_DATA_HELP,
+          "nodes: the slowdown each suffers; --jobs FILE: a job a line.\n" SC_CLI_DATA_HELP,
           stdout);
 }
 
@@ -323,7 +324,8 @@ static sc_run_spec_t program_spec(const program_run_t *r, const sc_program_t *pr
                            .payload = o->payload,
                            .trace = o->trace_ops != NULL,
                            .deciders = o->data.deciders,
-                           .extreme = o->data.extreme};
+                           .extreme = o->data.extreme,
+                           .replay = o->replay};
 }
 
 /* The traces of one run write one run: one --np. */
@@ -670,10 +672,11 @@ int sc_cli_run_program(int argc, char **argv)
         return sc_cli_run_jobs(&o, argc, argv);
     if (sc_cli_is_trace(o.program))
         return sc_cli_run_trace(&o, argc, argv);
-    if (o.replay)
+    if (o.replay && o.replay != SC_REPLAY_LIVE)
         return sc_cli_fail(sc_error(SC_ERR_INPUT, "--replay plays a trace's ranks, or one call "
                                                   "(simcoll --algo ... --replay); a program "
-                                                  "runs with an actor per rank (leave it out)"));
+                                                  "runs with an actor per rank (leave it out, "
+                                                  "or run it live: --replay=live)"));
     if (o.explain)
         return sc_cli_fail(sc_error(SC_ERR_INPUT, "--explain explains a trace's run, or one "
                                                   "call's (simcoll --algo ... --explain); for a "

@@ -211,23 +211,57 @@ static sc_err_t check_deciders(const sc_run_spec_t *spec, const sc_program_t *pr
     return err;
 }
 
+/* Whether the program has an until loop that bets on going on (predict):
+ * its computing runs in the background, which live ranks do not model. */
+static int has_prediction(const sc_program_t *prog)
+{
+    for (int i = 0; i < prog->nstmts; i++)
+        if (prog->stmts[i].kind == SC_STMT_LOOP && prog->stmts[i].until.on &&
+            prog->stmts[i].until.predict)
+            return 1;
+    return 0;
+}
+
+/* What live ranks can run (SimGrid 4.1): any program, with data or not,
+ * but nothing that looks at each rank's time or messages as they go, nor
+ * background computing, nor a node's cores apart (its ranks are on one
+ * host, as the driver's). What their code calls and they cannot make,
+ * they say when they meet it (sim/simgrid/live.cpp). */
+static sc_err_t check_live(const sc_run_spec_t *spec, const layout_t *lay)
+{
+    sc_err_t err = sc_driver_available();
+    if (err) {
+        char why[512]; /* sc_error writes where the message is */
+        snprintf(why, sizeof why, "%s", sc_error_message());
+        return sc_error(err, "--replay=live has the driver play its ranks' calls, and %s", why);
+    }
+    const char *why = spec->trace || spec->messages ? "a traced run"
+                      : spec->measure.on            ? "a benchmark's timed statements"
+                      : spec->start_skew_s > 0      ? "ranks that start at different times"
+                      : has_prediction(&lay->prog)  ? "an until loop with predict (its bet "
+                                                      "computes in the background)"
+                      : sc_platform_node_levels(spec->plat)
+                          ? "on nodes with sockets, NUMA domains or CCXs (it runs a node's "
+                            "ranks on one host)"
+                          : NULL;
+    if (why)
+        return sc_error(SC_ERR_INPUT, "--replay=live cannot run %s; leave --replay out", why);
+    return SC_OK;
+}
+
 /* What the replay engine can play: one call, sizes only, nothing that
  * looks at each rank's time or messages as they go; from maestro, only
  * on a SimGrid that can. */
 static sc_err_t check_replay(const sc_run_spec_t *spec, const layout_t *lay)
 {
-    int live = spec->replay == SC_REPLAY_LIVE;
-    sc_err_t err = spec->replay != SC_REPLAY_NODES ? sc_driver_available() : SC_OK;
-    if (err && live) {
-        char why[512]; /* sc_error writes where the message is */
-        snprintf(why, sizeof why, "%s", sc_error_message());
-        return sc_error(err, "--replay=live has the driver play its ranks' calls, and %s", why);
-    }
+    if (spec->replay == SC_REPLAY_LIVE)
+        return check_live(spec, lay);
+    sc_err_t err = spec->replay == SC_REPLAY_MAESTRO ? sc_driver_available() : SC_OK;
     if (err)
         return err;
     const sc_algo_t *sole = sole_call(&lay->prog);
     const char *why = !sole                           ? "a program of more than one call"
-                      : spec->payload && !live        ? "a run with data (add --no-payload)"
+                      : spec->payload                 ? "a run with data (add --no-payload)"
                       : spec->trace || spec->messages ? "a traced run"
                       : spec->start_skew_s > 0        ? "ranks that start at different times"
                       : sc_stmt_needs_stage(&lay->prog.stmts[0]) ? "a packed or split call"
@@ -235,16 +269,12 @@ static sc_err_t check_replay(const sc_run_spec_t *spec, const layout_t *lay)
                           ? "on nodes with sockets, NUMA domains or CCXs (it runs a node's "
                             "ranks on one host)"
                           : NULL;
-    if (why && live)
-        return sc_error(SC_ERR_INPUT,
-                        "--replay=live runs one call of a collective; it cannot run %s", why);
     if (why)
         return sc_error(SC_ERR_INPUT,
                         "--replay plays the schedule of one call of a collective, sizes only; "
                         "it cannot run %s",
                         why);
-    /* live ranks run their code: what they cannot play, they say */
-    return live ? SC_OK : sc_schedule_replayable(sole);
+    return sc_schedule_replayable(sole);
 }
 
 static sc_err_t layout_init(const sc_run_spec_t *spec, layout_t *lay)
@@ -706,8 +736,8 @@ static sc_err_t simulate_replay(void *arg, sc_wire_t *out)
 /* Live ranks (spec->replay SC_REPLAY_LIVE): the interpreter on an actor a
  * rank as in simulate(), its calls played from maestro by the driver
  * (sim/simgrid/live.cpp): a computation is one of the rank's ops, after
- * those it gave before. Only one call runs so (check_replay): no
- * background computations, traces or timed statements. */
+ * those it gave before, on a core of its own (check_live: no background
+ * computations, traces or timed statements). */
 static void live_execute(void *ctx, double flops)
 {
     (void)ctx;
@@ -749,7 +779,8 @@ static sc_err_t simulate_live(void *arg, sc_wire_t *out)
     if (!err) {
         sc_child_step("loading the platform");
         sc_engine_boot(spec->plat, p); /* an actor a rank */
-        sc_child_step("running %s live on %d ranks", sole_call(&lay->prog)->name, p);
+        const sc_algo_t *sole = sole_call(&lay->prog);
+        sc_child_step("running %s live on %d ranks", sole ? sole->name : lay->prog.path, p);
         err = sc_live_run(&s.model, s.scratch, live_rank_main, &s, &res);
     }
     if (!err) {

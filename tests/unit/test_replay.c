@@ -7,12 +7,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "helpers.h"
-#include "sim/simgrid/engine.h"
-#include "sim/engine/run.h"
-#include "sim/simgrid/driver.h"
 #include "algorithms/schedule.h"
+#include "helpers.h"
+#include "sim/engine/run.h"
+#include "sim/program/program.h"
 #include "sim/replay/due_queue.h"
+#include "sim/simgrid/driver.h"
+#include "sim/simgrid/engine.h"
 #include "suites.h"
 
 static size_t fit(const sc_algo_t *a, size_t bytes)
@@ -54,6 +55,10 @@ static const engines_t replay_driver = {SC_REPLAY_NODES, SC_REPLAY_MAESTRO, 1e-9
  * them alike: the same events in the same order, to 1e-12; with their
  * data, checked. */
 static const engines_t driver_live = {SC_REPLAY_MAESTRO, SC_REPLAY_LIVE, 1e-12, 0, 0, 1};
+
+/* Live ranks run programs and data-dependent algorithms the driver cannot
+ * play: against the actors, as the replay is. */
+static const engines_t actors_live = {0, SC_REPLAY_LIVE, 1e-9, 1e-11, 0, 1};
 
 static const char *engine_name(int replay)
 {
@@ -363,7 +368,7 @@ static void test_live_runs_data_and_refuses_waits_for_any(void)
     spec.replay = SC_REPLAY_LIVE;
     CU_ASSERT_EQUAL_FATAL(sc_run(&spec, &live), SC_OK);
     CU_ASSERT_EQUAL(live.valid, 1);
-    CU_ASSERT_TRUE(same_run(&actors_replay, &actors, &live, spec.np, "allreduce-spec"));
+    CU_ASSERT_TRUE(same_run(&actors_live, &actors, &live, spec.np, "allreduce-spec"));
     CU_ASSERT_EQUAL(live.speculated, actors.speculated);
     sc_run_result_destroy(&actors);
     sc_run_result_destroy(&live);
@@ -377,6 +382,64 @@ static void test_live_runs_data_and_refuses_waits_for_any(void)
     spec.payload = 0;
     CU_ASSERT_EQUAL(sc_run(&spec, &live), SC_ERR_INPUT);
     CU_ASSERT_PTR_NOT_NULL(strstr(sc_error_message(), "this code made a wait for any request"));
+}
+
+/* Programs live against the actors, data checked: halos on grids,
+ * computations (a duration, flops, spread), loops, every collective kind,
+ * a send, an until loop without predict; on ib4x (no NIC gap), under the
+ * full network update, to the actors' and the replay's tolerance. */
+static void test_live_programs_same_as_actors(void)
+{
+    static const char *const texts[] = {
+        "loop 3\n  halo 4K dims=2 buf=u\n  compute 200us spread=0.5\n"
+        "  allreduce 8 in=r out=res\nend\n",
+        "allgather 2K\nbcast 1K root=2\nreduce 64K op=max\nscatter 512 root=1\nbarrier\n"
+        "compute 1Gf\nallreduce 70000\nsend 140000 from=1 to=4\n",
+        "loop 2\n  halo 64K dims=3 buf=u\n  compute 2ms\nend\n",
+        "until 1e-3 max=4 error=1 rate=0.1\n  halo 1K dims=1 buf=p\n  compute 50us\nend\n"};
+    static const int nps[] = {5, 8, 13, 24};
+    const sc_platform_t *plat = sc_test_platform("platforms/ib4x.xml");
+    if (!plat || !driver_here())
+        return;
+    int runs = 0;
+    sc_engine_full_network_update(1);
+    for (size_t t = 0; t < sizeof texts / sizeof *texts; t++) {
+        sc_program_t prog;
+        CU_ASSERT_EQUAL_FATAL(sc_program_parse("live.prog", texts[t], strlen(texts[t]), &prog),
+                              SC_OK);
+        for (int i = 0; i < 4; i++) {
+            sc_run_spec_t spec = {.plat = plat,
+                                  .program = &prog,
+                                  .profile = sc_profile_find(t % 2 ? "openmpi-4.1" : "mpich-3.2"),
+                                  .np = nps[i],
+                                  .payload = 1};
+            sc_run_result_t actors, live;
+            if (sc_run(&spec, &actors) != SC_OK) {
+                fprintf(stderr, "\nprogram %zu np=%d: %s\n", t, nps[i], sc_error_message());
+                CU_FAIL("the actors failed");
+                continue;
+            }
+            spec.replay = SC_REPLAY_LIVE;
+            if (sc_run(&spec, &live) != SC_OK) {
+                fprintf(stderr, "\nprogram %zu np=%d: %s\n", t, nps[i], sc_error_message());
+                CU_FAIL("live ranks failed");
+                sc_run_result_destroy(&actors);
+                continue;
+            }
+            char what[64];
+            snprintf(what, sizeof what, "program %zu np=%d", t, nps[i]);
+            CU_ASSERT_TRUE(same_run(&actors_live, &actors, &live, nps[i], what));
+            CU_ASSERT_EQUAL(live.valid, actors.valid);
+            CU_ASSERT_NOT_EQUAL(live.valid, 0);
+            runs++;
+            sc_run_result_destroy(&actors);
+            sc_run_result_destroy(&live);
+        }
+        sc_program_destroy(&prog);
+    }
+    sc_engine_full_network_update(0);
+    printf(" [%d runs] ", runs);
+    CU_ASSERT_EQUAL(runs, 16);
 }
 
 /* Whether a rank's window, its peers shifted (sc_op_window_t), is what
@@ -541,6 +604,7 @@ void sc_suite_replay(void)
     CU_add_test(s, "live = driver, with data, every algorithm", test_live_same_as_driver);
     CU_add_test(s, "live runs data-dependent code, refuses waits for any",
                 test_live_runs_data_and_refuses_waits_for_any);
+    CU_add_test(s, "live = actors, programs", test_live_programs_same_as_actors);
     CU_add_test(s, "ranks' shared ops are each rank's own", test_shared_ops_are_each_ranks);
     CU_add_test(s, "what is due comes by date, in the order queued", test_due_queue_order);
 }
