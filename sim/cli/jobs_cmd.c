@@ -599,7 +599,12 @@ int sc_cli_run_jobs(const sc_run_opts_t *o, int argc, char **argv)
     job_t jobs[SC_CLI_MAX_JOBS];
     memset(jobs, 0, sizeof jobs);
     int njobs = 0;
-    sc_err_t err = sc_cli_load_all(o->loads, o->nloads);
+    /* jobs run as traces, each rank's calls recorded: nothing runs live */
+    sc_err_t err = o->replay == SC_REPLAY_LIVE
+                       ? sc_error(SC_ERR_INPUT, "--replay=live runs one program or call, and "
+                                                "jobs are played as traces: use --replay=maestro "
+                                                "or --replay")
+                       : sc_cli_load_all(o->loads, o->nloads);
     if (!err)
         err = sc_platform_load("--platform", o->platform, &plat);
     for (int i = 0; !err && i < o->njobs; i++)
