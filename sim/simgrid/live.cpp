@@ -249,7 +249,7 @@ void carry(sc_player_t *pl, int r, uint32_t req, sc_envelope_t *env)
 {
     LiveRank &lr = L->ranks[(size_t)r];
     auto found = lr.buffers.find(req);
-    if (found == lr.buffers.end() || !env->bytes)
+    if (found == lr.buffers.end() || !found->second || !env->bytes)
         return;
     env->data = malloc(env->bytes);
     if (!env->data) {
