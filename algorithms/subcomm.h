@@ -35,16 +35,20 @@ void sc_subcomm_init(sc_subcomm_t *sub, sc_comm_t *parent, const int *members, i
  *          rank; only those ranks are members.
  * A communicator is node-aware unless every rank is on a node of its own
  * (or nodes are not known): then MPICH builds no hierarchy. */
+typedef struct sc_node_layout sc_node_layout_t;
 typedef struct {
     int node_aware;
-    int *node_ranks, nnode;  /* this node's ranks; this rank is node_ranks[my_node_index] */
+    const int *node_ranks; /* this node's ranks; this rank is node_ranks[my_node_index] */
+    int nnode;
     int my_node_index;
-    int *roots, nroots;      /* one per node */
+    const int *roots; /* one per node */
+    int nroots;
     int my_root_index;       /* index of this rank's node among the roots */
-    int *node_of_rank;       /* index among the roots of every rank's node */
-    int *local_index;        /* every rank's index on its node */
+    const int *node_of_rank; /* index among the roots of every rank's node */
+    const int *local_index;  /* every rank's index on its node */
     sc_subcomm_t node;       /* over node_ranks */
     sc_subcomm_t leaders;    /* over roots; valid only on a node's lowest rank */
+    sc_node_layout_t *layout; /* what the arrays above are of, shared (subcomm.c) */
 } sc_smp_t;
 
 /* Builds the node and root communicators of comm (contexts `context` and
