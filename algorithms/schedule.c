@@ -140,10 +140,8 @@ static sc_err_t rec_reduce_time(sc_comm_t *comm, size_t bytes)
     recorder_t *rec = comm->impl;
     if (!bytes || !rec->model->plat)
         return SC_OK;
-    sc_model_t model = *rec->model;
-    if (comm->elem_size)
-        model.elem_size = comm->elem_size;
-    return record_compute(rec, sc_model_reduce_time(&model, comm->rank, bytes));
+    return record_compute(rec,
+                          sc_model_reduce_time(rec->model, comm->rank, comm->elem_size, bytes));
 }
 
 /* The call's entry, o_call, a COMPUTE op (none without a platform, or

@@ -79,10 +79,12 @@ static double max2(double a, double b)
     return a > b ? a : b;
 }
 
-double sc_model_reduce_time(const sc_model_t *model, int rank, size_t bytes)
+double sc_model_reduce_time(const sc_model_t *model, int rank, size_t elem_size, size_t bytes)
 {
     const sc_node_t *node = &model->plat->nodes[model->node_of[rank]];
-    double compute = (double)(bytes / model->elem_size) / node->speed_flops;
+    if (!elem_size)
+        elem_size = model->elem_size;
+    double compute = (double)(bytes / elem_size) / node->speed_flops;
     double memory = 3.0 * (double)bytes / node->membus_Bps;
     return max2(compute, memory);
 }

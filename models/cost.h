@@ -92,13 +92,14 @@ int sc_model_hier_level(const sc_model_t *model, int a, int b);
  * (rendezvous), beta = 1/B. */
 
 /* Seconds rank r spends combining `bytes` of received data into its own
- * vector (inout = inout op in), for elements of model->elem_size bytes: the
+ * vector (inout = inout op in), for elements of `elem_size` bytes (0:
+ * model->elem_size; a transport passes its call's, comm->elem_size): the
  * roofline of its core (S. Williams, A. Waterman, D. Patterson, "Roofline",
  * CACM 52(4), 2009), the larger of one operation per element at the core's
  * speed and three bytes of memory traffic per byte (two loads, one store, as
  * STREAM's Add kernel counts them) at the node's memory-bus bandwidth. This
  * is gamma * bytes of the reduction cost models. */
-double sc_model_reduce_time(const sc_model_t *model, int rank, size_t bytes);
+double sc_model_reduce_time(const sc_model_t *model, int rank, size_t elem_size, size_t bytes);
 
 /* The seconds a rank's core spends entering a collective call: the
  * platform's o_call (0 without one). */

@@ -675,6 +675,24 @@ static sc_err_t simulate(void *arg, sc_wire_t *out)
     return err;
 }
 
+/* What a run the driver or the replay played sends back, in put_results'
+ * order: their results, and the interpreter's checks and speculation
+ * counts in `s` of live ranks (NULL: a replay, sizes only, none). */
+static void put_played(sc_wire_t *out, int p, const sc_replay_result_t *res, const session_t *s)
+{
+    long none = 0;
+    sc_wire_put_int(out, res->receives_short);
+    sc_wire_put(out, res->start, (size_t)p * sizeof *res->start);
+    sc_wire_put(out, res->finish, (size_t)p * sizeof *res->finish);
+    sc_wire_put(out, &res->total, sizeof res->total);
+    sc_wire_put_double(out, res->max_rank_bytes);
+    sc_wire_put_int(out, !s ? -1 : s->interp.wrong ? 0 : s->interp.checked ? 1 : -1);
+    if (s && s->interp.wrong)
+        sc_wire_put_str(out, s->interp.first_wrong);
+    sc_wire_put(out, s ? &s->speculated : &none, sizeof none);
+    sc_wire_put(out, s ? &s->mispredicted : &none, sizeof none);
+}
+
 /* The replay (spec->replay): the call's schedule, recorded here in the
  * child, played by sim/replay/ (an actor per node, or maestro) with the
  * same results as simulate() gives. */
@@ -714,17 +732,8 @@ static sc_err_t simulate_replay(void *arg, sc_wire_t *out)
                   : sc_replay_run(&source.source, &model, ctx->receives, &res);
     }
     sc_schedule_source_destroy(&source);
-    if (!err) {
-        long none = 0;
-        sc_wire_put_int(out, res.receives_short);
-        sc_wire_put(out, res.start, (size_t)p * sizeof *res.start);
-        sc_wire_put(out, res.finish, (size_t)p * sizeof *res.finish);
-        sc_wire_put(out, &res.total, sizeof res.total);
-        sc_wire_put_double(out, res.max_rank_bytes);
-        sc_wire_put_int(out, -1); /* sizes only: not checked */
-        sc_wire_put(out, &none, sizeof none);
-        sc_wire_put(out, &none, sizeof none);
-    }
+    if (!err)
+        put_played(out, p, &res, NULL); /* sizes only: not checked */
     sc_schedule_destroy(&sched);
     sc_scratch_destroy(scratch);
     sc_model_destroy(&model);
@@ -783,18 +792,8 @@ static sc_err_t simulate_live(void *arg, sc_wire_t *out)
         sc_child_step("running %s live on %d ranks", sole ? sole->name : lay->prog.path, p);
         err = sc_live_run(&s.model, s.scratch, live_rank_main, &s, &res);
     }
-    if (!err) {
-        sc_wire_put_int(out, 0); /* no receives posted in advance */
-        sc_wire_put(out, res.start, (size_t)p * sizeof *res.start);
-        sc_wire_put(out, res.finish, (size_t)p * sizeof *res.finish);
-        sc_wire_put(out, &res.total, sizeof res.total);
-        sc_wire_put_double(out, res.max_rank_bytes);
-        sc_wire_put_int(out, s.interp.wrong ? 0 : s.interp.checked ? 1 : -1);
-        if (s.interp.wrong)
-            sc_wire_put_str(out, s.interp.first_wrong);
-        sc_wire_put(out, &s.speculated, sizeof s.speculated);
-        sc_wire_put(out, &s.mispredicted, sizeof s.mispredicted);
-    }
+    if (!err)
+        put_played(out, p, &res, &s);
     sc_interp_destroy(&s.interp);
     sc_scratch_destroy(s.scratch);
     sc_model_destroy(&s.model);

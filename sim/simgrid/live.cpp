@@ -163,20 +163,19 @@ sc_err_t live_waitall(sc_comm_t *comm, int count, sc_request_t **reqs)
     sc_sched_op_t op{};
     op.kind = SC_OP_WAIT;
     op.u.wait.first = (uint32_t)lr.pending_ids.size();
-    size_t waited = lr.pending_ids.size();
     for (int i = 0; i < count; i++)
         if (reqs[i]) {
             lr.pending_ids.push_back(req_id(reqs[i]));
             op.u.wait.count++;
         }
-    std::vector<uint32_t> ids(lr.pending_ids.begin() + (long)waited, lr.pending_ids.end());
     lr.pending.push_back(op);
     sync_rank(lr);
-    for (uint32_t id : ids)
-        lr.buffers.erase(id);
-    for (int i = 0; i < count; i++)
+    for (int i = 0; i < count; i++) { /* complete: their buffers are the code's again */
+        if (reqs[i] && !comm->scratch)
+            lr.buffers.erase(req_id(reqs[i]));
         reqs[i] = nullptr;
-    return L->err ? L->err : SC_OK;
+    }
+    return L->err;
 }
 
 void add_compute(LiveRank &lr, double seconds)
@@ -191,10 +190,7 @@ sc_err_t live_reduce_time(sc_comm_t *comm, size_t bytes)
 {
     if (!bytes)
         return SC_OK;
-    sc_model_t model = *L->model;
-    if (comm->elem_size)
-        model.elem_size = comm->elem_size;
-    add_compute(rank_of(comm), sc_model_reduce_time(&model, comm->rank, bytes));
+    add_compute(rank_of(comm), sc_model_reduce_time(L->model, comm->rank, comm->elem_size, bytes));
     return SC_OK;
 }
 

@@ -808,10 +808,7 @@ static sc_err_t sim_reduce_time(sc_comm_t *comm, size_t bytes)
     rank_t *rk = comm->impl;
     if (bytes && !rk->error) {
         /* The world's model holds the placement; the call, the element. */
-        sc_model_t model = *rk->world->model;
-        if (comm->elem_size)
-            model.elem_size = comm->elem_size;
-        double seconds = sc_model_reduce_time(&model, comm->rank, bytes);
+        double seconds = sc_model_reduce_time(rk->world->model, comm->rank, comm->elem_size, bytes);
         sg_actor_execute(seconds * sg_host_get_speed(sg_host_self()));
     }
     return rk->error;

@@ -167,7 +167,7 @@ static void test_explain_memory_bus(void)
     CU_ASSERT_EQUAL_FATAL(
         sc_model_init(&model, plat, 8, res.node_of, res.domain_of, NULL, NULL, sizeof(double)),
         SC_OK);
-    double combine = sc_model_reduce_time(&model, 0, 1 << 20);
+    double combine = sc_model_reduce_time(&model, 0, 0, 1 << 20);
     CU_ASSERT_EQUAL_FATAL(e.npath, 3);
     for (int i = 1; i < e.npath; i++)
         CU_ASSERT(e.path_on_rank[i] >= combine);
