@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include "calibrate.h"
 #include "calibrate_series.h"
+#include "common/sc_stats.h"
 #include "params.h"
 
 #include <math.h>

@@ -125,18 +125,6 @@ sc_err_t sc_medians_one_pair(const sc_series_t *series, int nseries, sc_measure_
     return err;
 }
 
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-double sc_median_sorting(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, by_value);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 sc_err_t sc_call_extras(const sc_series_t *series, int nseries, size_t max_bytes, double **extra,
                         int *n, const char **file)
 {

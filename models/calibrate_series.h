@@ -35,9 +35,6 @@ void sc_medians_free(sc_medians_t *m);
 sc_err_t sc_call_extras(const sc_series_t *series, int nseries, size_t max_bytes, double **extra,
                         int *n, const char **file);
 
-/* The median of v[0 .. n), n > 0, which it sorts. */
-double sc_median_sorting(double *v, int n);
-
 /* Least squares y = a + b x over the medians with size x in [lo, hi), y
  * their values or, if `y` is not NULL, y[i] for size i (NaN: a point with
  * nothing to fit, left out); b 0 over one size. Returns the number of

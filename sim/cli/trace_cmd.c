@@ -11,16 +11,17 @@
 #include "algorithms/irregular/irregular.h"
 #include "algorithms/kinds.h"
 #include "algorithms/mapping/search.h"
+#include "common/sc_stats.h"
 #include "common/sc_units.h"
-#include "sim/analysis/explain.h"
-#include "sim/analysis/sensitivity.h"
-#include "sim/analysis/map_search.h"
 #include "run_setup.h"
-#include "sim/simgrid/engine.h"
+#include "sim/analysis/explain.h"
+#include "sim/analysis/map_search.h"
+#include "sim/analysis/sensitivity.h"
 #include "sim/engine/trace_run.h"
 #include "sim/io/files.h"
 #include "sim/io/mapfile.h"
 #include "sim/replay/trace_coll.h"
+#include "sim/simgrid/engine.h"
 #include "sim/trace/ti_write.h"
 #include "trace.h"
 
@@ -386,12 +387,6 @@ static sc_err_t place_trace(const sc_run_opts_t *o, const sc_platform_t *plat, s
     return err;
 }
 
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* min, median and max of v[0..n-1], and the rank of the max. */
 typedef struct {
     double min, median, max;
@@ -413,8 +408,7 @@ static spread_t spread(const double *v, int n)
     if (!sorted)
         return (spread_t){s.min, NAN, s.max, s.argmax};
     memcpy(sorted, v, (size_t)n * sizeof *sorted);
-    qsort(sorted, (size_t)n, sizeof *sorted, by_value);
-    s.median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    s.median = sc_median_sorting(sorted, n);
     free(sorted);
     return s;
 }
