@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/sc_stats.h"
 #include "probe.h"
 
 /* --call-costs (issue 45): what a small collective pays beside the
@@ -248,7 +247,7 @@ static void rows_of(FILE *f, int me, const char *kind, const char *placement, in
         return;
     char min_kind[40];
     snprintf(min_kind, sizeof min_kind, "%s-min", kind);
-    double m = sc_median_sorting(t, o->reps); /* sorts t: t[0] is the smallest */
+    double m = probe_median(t, o->reps); /* sorts t: t[0] is the smallest */
     row_at(f, me, kind, placement, pairs, bytes, m);
     row_at(f, me, min_kind, placement, pairs, bytes, t[0]);
 }
@@ -327,7 +326,7 @@ void probe_measure_call_costs(FILE *f, const options_t *o, int me, int nranks, c
                 double offset, trip;
                 offset = barrier_skew(pc, k < 0 ? -1 : bytes, in, o, t, exits, &trip);
                 if (me == 0) {
-                    double m = sc_median_sorting(t, o->reps);
+                    double m = probe_median(t, o->reps);
                     row_at(f, me, k < 0 ? "barrier-skew" : "barrier-skew-bcast", where, 1, bytes,
                            m);
                     fprintf(f,

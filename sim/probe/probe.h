@@ -32,6 +32,9 @@ extern const char *const probe_placement_name[NPLACEMENTS];
  * the -o file's part written; every rank aborts the run with exit code 2. */
 void probe_die(const char *fmt, ...);
 
+/* The median of v's n values; sorts v. */
+double probe_median(double *v, int n);
+
 /* Rank 0's partner of placement p (the first rank of it), or -1. */
 int probe_partner(int p);
 

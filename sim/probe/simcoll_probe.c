@@ -86,7 +86,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/sc_stats.h"
 #include "probe.h"
 #include "switches.h"
 
@@ -438,6 +437,20 @@ int probe_partner(int p)
     return -1;
 }
 
+static int by_value(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* As common/sc_stats.c's median: this program uses no layer of simcoll's
+ * (ARCHITECTURE.md). */
+double probe_median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, by_value);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 /* What one test measures between rank 0 and `peer`: a time in seconds
  * (rank 0's median), every rank of the two taking part. */
 typedef double (*pair_test_t)(int peer, long bytes, const options_t *o, double *samples);
@@ -457,7 +470,7 @@ static double pingpong(int peer, long bytes, const options_t *o, double *t)
         if (i >= 0)
             t[i] = (MPI_Wtime() - start) / 2;
     }
-    return me == 0 ? sc_median_sorting(t, o->reps) : 0;
+    return me == 0 ? probe_median(t, o->reps) : 0;
 }
 
 /* The time inside MPI_Isend, the peer's receive already posted (the peer
@@ -482,7 +495,7 @@ static double send_overhead(int peer, long bytes, const options_t *o, double *t)
             MPI_Wait(&req, MPI_STATUS_IGNORE);
         }
     }
-    return me == 0 ? sc_median_sorting(t, o->reps) : 0;
+    return me == 0 ? probe_median(t, o->reps) : 0;
 }
 
 /* The time inside MPI_Recv of a message MPI_Iprobe has seen arrive (past
@@ -506,7 +519,7 @@ static double recv_overhead(int peer, long bytes, const options_t *o, double *t)
             MPI_Recv(NULL, 0, MPI_BYTE, other, TAG + 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         }
     }
-    return me == 0 ? sc_median_sorting(t, o->reps) : 0;
+    return me == 0 ? probe_median(t, o->reps) : 0;
 }
 
 /* Runs `test` between rank 0 and peer; every other rank waits. */
