@@ -13,10 +13,10 @@
  * spool_read.c, the archive written by otf2_write.c.
  *
  * Times: MPI_Wtime is each process's own clock (Open MPI's starts at
- * MPI_Init), so ranks are put on rank 0's by the instant each left one
- * barrier at MPI_Init (the spool's HEADER): the skew is the barrier's
- * (microseconds); clocks of different hosts may drift apart over a long
- * run (not corrected).
+ * MPI_Init), so ranks are put on rank 0's by one instant at MPI_Init that
+ * each read on its own (the spool's HEADER, spool_write.c): exactly on
+ * rank 0's host, to a barrier's skew across hosts (microseconds); clocks
+ * of different hosts may drift apart over a long run (not corrected).
  * SPDX-License-Identifier: GPL-2.0-or-later */
 #include <dirent.h>
 #include <errno.h>

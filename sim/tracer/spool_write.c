@@ -548,6 +548,42 @@ static void choose_dir(char *dir, size_t len)
     }
 }
 
+/* This kernel's boot, which names the CLOCK_MONOTONIC its processes share;
+ * "" if unknown. */
+static void read_boot_id(char id[40])
+{
+    id[0] = '\0';
+    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+    if (f) {
+        if (!fgets(id, 40, f))
+            id[0] = '\0';
+        fclose(f);
+    }
+}
+
+/* The instant where convert.c puts the ranks' clocks together, on this
+ * rank's MPI_Wtime: rank 0's leaving one barrier. A rank booted with rank
+ * 0 (one host, or containers of it) reads its clock at that very instant
+ * through the CLOCK_MONOTONIC they share; a rank of another host takes its
+ * own leaving of the barrier, as near as the network lets. Leavings on one
+ * host can be milliseconds apart where the ranks outnumber free cores. */
+static double common_instant(void)
+{
+    PMPI_Barrier(MPI_COMM_WORLD);
+    double wtime = PMPI_Wtime(), mono = monotonic();
+    struct {
+        double mono;
+        char boot[40];
+    } zero = {mono, ""};
+    char boot[40];
+    read_boot_id(boot);
+    memcpy(zero.boot, boot, sizeof boot);
+    PMPI_Bcast(&zero, (int)sizeof zero, MPI_BYTE, 0, MPI_COMM_WORLD);
+    if (boot[0] != '\0' && strcmp(boot, zero.boot) == 0)
+        return wtime - (mono - zero.mono);
+    return wtime;
+}
+
 /* After PMPI_Init: the folder, the spool, the clocks' common instant; then
  * MPI_Init's call, begun at `entered` (CLOCK_MONOTONIC: MPI_Wtime may not
  * be called before MPI_Init), recorded. */
@@ -588,10 +624,7 @@ static void start(sc_tracer_fn_t fn, double entered)
         T.fd = -1;
         return;
     }
-    /* The instant every rank leaves one barrier: where ranks of different
-     * hosts put their clocks together (convert.c). */
-    PMPI_Barrier(MPI_COMM_WORLD);
-    T.sync = PMPI_Wtime();
+    T.sync = common_instant();
     T.on = 1;
     comm_add(MPI_COMM_WORLD, SC_SPOOL_WORLD, T.size, T.rank, 0);
     comm_add(MPI_COMM_SELF, SC_SPOOL_SELF, 1, 0, 1);
