@@ -38,8 +38,9 @@
 
 typedef enum {
     SC_SPOOL_HEADER = 1, /* u version, u world rank, u world size, u pid, then 8 bytes: the
-                            MPI_Wtime (a double, little-endian) every rank took on leaving
-                            one barrier at MPI_Init */
+                            rank's MPI_Wtime (a double, little-endian) at the instant the
+                            ranks' clocks are put together, rank 0's leaving one barrier at
+                            MPI_Init (spool_write.c) */
     SC_SPOOL_HOST,       /* u length, the host's name */
     SC_SPOOL_CALL,       /* closes a call: u function (sc_tracer_fn_t), s its start less the
                             last call's end (the first: less the HEADER's instant), u its
